@@ -1,0 +1,123 @@
+// The index file format: tables, the format version and migrations. Owns DDL only; reading and
+// writing rows belongs to the store and the indexer. Bump FORMAT_VERSION on any change to tables or
+// to how FTS rows are derived (the FTS table is contentless: deletes must repeat the exact tokens).
+import type { Database } from '../sqlite/engine.ts';
+import { HciError } from '../platform.ts';
+
+export const FORMAT_VERSION = 1;
+/** Version of the token analysis (identifier splitting). A mismatch needs a rebuild. */
+export const ANALYZER_VERSION = 1;
+
+const SCHEMA_V1 = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE files(
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  path TEXT NOT NULL UNIQUE,
+  lang TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mtime_ms INTEGER NOT NULL,
+  hash TEXT NOT NULL,
+  line_count INTEGER NOT NULL,
+  flags INTEGER NOT NULL DEFAULT 0,
+  secret_chunks INTEGER NOT NULL DEFAULT 0,
+  generation INTEGER NOT NULL,
+  content TEXT NOT NULL
+);
+CREATE TABLE chunks(
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  file_id INTEGER NOT NULL REFERENCES files(id),
+  ordinal INTEGER NOT NULL,
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  symbol_kind TEXT,
+  symbol_name TEXT,
+  member_key TEXT,
+  header TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX chunks_by_file ON chunks(file_id, ordinal);
+CREATE INDEX chunks_by_member ON chunks(member_key) WHERE member_key IS NOT NULL;
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+  path, symbol, header, body, idents,
+  content='', tokenize='unicode61 remove_diacritics 2'
+);
+CREATE TABLE skipped(path TEXT PRIMARY KEY, reason TEXT NOT NULL) WITHOUT ROWID;
+`;
+
+/** File flags (files.flags bits). */
+export const FILE_FLAG = { test: 1, generated: 2, invalidUtf8: 4, parseFallback: 8 } as const;
+
+interface Migration {
+  from: number;
+  to: number;
+  up(db: Database): void;
+}
+
+/** Migrations from older formats, applied in order inside one transaction. */
+const MIGRATIONS: Migration[] = [];
+
+export type SchemaState = 'fresh' | 'current' | 'migrated';
+
+/** Creates the schema in an empty database, or migrates an older one. Call inside a write transaction. */
+export function ensureSchema(db: Database): SchemaState {
+  const hasMeta = db.selectValue("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'") !== undefined;
+  if (!hasMeta) {
+    const tables = db.selectValue("SELECT count(*) FROM sqlite_master WHERE type='table'") as number;
+    if (tables > 0) {
+      throw new HciError('index_unrecognized', 'the index file holds tables that are not an hci index', 'run `hci index --full` to rebuild it');
+    }
+    db.exec(SCHEMA_V1);
+    const put = 'INSERT INTO meta(key, value) VALUES (?, ?)';
+    db.exec(put, { bind: ['format_version', String(FORMAT_VERSION)] });
+    db.exec(put, { bind: ['analyzer_version', String(ANALYZER_VERSION)] });
+    db.exec(put, { bind: ['generation', '0'] });
+    db.exec(put, { bind: ['build_state', 'empty'] });
+    return 'fresh';
+  }
+  let version = readFormatVersion(db);
+  checkVersions(db, version);
+  if (version === FORMAT_VERSION) return 'current';
+  for (const m of MIGRATIONS) {
+    if (m.from === version) {
+      m.up(db);
+      version = m.to;
+      db.exec("UPDATE meta SET value = ? WHERE key = 'format_version'", { bind: [String(version)] });
+    }
+  }
+  return 'migrated';
+}
+
+function readFormatVersion(db: Database): number {
+  const v = Number(db.selectValue("SELECT value FROM meta WHERE key = 'format_version'"));
+  if (!Number.isInteger(v) || v < 1) {
+    throw new HciError('index_unrecognized', 'the index has no valid format version', 'run `hci index --full` to rebuild it');
+  }
+  return v;
+}
+
+/** Throws a clear error when this index cannot be used by this version of hci. */
+export function checkVersions(db: Database, version = readFormatVersion(db)): void {
+  if (version > FORMAT_VERSION) {
+    throw new HciError(
+      'index_too_new',
+      `the index was written by a newer hci (format ${version}; this hci reads up to ${FORMAT_VERSION})`,
+      'upgrade hci, or run `hci index --full` to rebuild the index with this version',
+    );
+  }
+  const reachable = version === FORMAT_VERSION || MIGRATIONS.some((m) => m.from === version);
+  if (!reachable) {
+    throw new HciError(
+      'index_outdated',
+      `the index format ${version} is older than this hci's format ${FORMAT_VERSION} and cannot be migrated`,
+      'run `hci index --full` to rebuild it',
+    );
+  }
+  const analyzer = Number(db.selectValue("SELECT value FROM meta WHERE key = 'analyzer_version'"));
+  if (analyzer !== ANALYZER_VERSION) {
+    throw new HciError(
+      'index_outdated',
+      `the index was tokenised by analyzer ${analyzer}; this hci uses ${ANALYZER_VERSION}`,
+      'run `hci index --full` to rebuild it',
+    );
+  }
+}

@@ -1,0 +1,23 @@
+// Where an index lives: the interface a runtime implements to open the index database file and to
+// guard whole indexing runs. Owns no I/O itself (Node: a file plus dot-locks; browser: OPFS).
+import type { Database, SqliteEngine } from '../sqlite/engine.ts';
+
+export interface IndexStorage {
+  /** Where the index is, for humans ("/repo/.hci/index.sqlite", "opfs:/hci/repo"). */
+  readonly location: string;
+  exists(): Promise<boolean>;
+  /** Opens the database, creating the file (and its folder) when missing. */
+  open(engine: SqliteEngine): Database;
+  /** Deletes the index file and its sidecars (a rebuild of an unreadable or outdated index). */
+  remove(): Promise<void>;
+  /**
+   * Claims the right to run an indexing pass (one indexer per index at a time). Returns a release
+   * function, or null when another live process is indexing (its pid in `holder`).
+   */
+  claimIndexer(): { release(): void } | null;
+  /** Describes the process currently indexing, if any. */
+  indexerHolder(): { pid: number; since: number } | null;
+  /** Small text sidecars beside the index (recent queries for explain). */
+  readSidecar(name: string): string | null;
+  writeSidecar(name: string, text: string): void;
+}

@@ -1,0 +1,134 @@
+// An open index: one database connection plus the transaction discipline that keeps several
+// processes safe. Owns opening (schema, pragmas), read/write transactions with bounded, asynchronous
+// waiting for the cross-process lock, and turning SQLite failures into HciErrors. What the rows mean
+// belongs to the indexer and the search modules.
+import type { Database, SqliteEngine } from '../sqlite/engine.ts';
+import { HciError } from '../platform.ts';
+import type { IndexStorage } from './storage.ts';
+import { checkVersions, ensureSchema, type SchemaState } from './schema.ts';
+
+const SQLITE_BUSY = 5;
+const SQLITE_LOCKED = 6;
+const SQLITE_CORRUPT = 11;
+const SQLITE_NOTADB = 26;
+
+export interface StoreOptions {
+  /** How long a transaction may wait for another process's lock before "index busy". */
+  lockTimeoutMs: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function resultCode(e: unknown): number | undefined {
+  const rc = (e as { resultCode?: number }).resultCode;
+  return typeof rc === 'number' ? rc & 0xff : undefined;
+}
+
+/** Maps a SQLite exception to a user-facing error (or returns it unchanged). */
+export function toHciError(e: unknown, location: string): unknown {
+  if (e instanceof HciError) return e;
+  const rc = resultCode(e);
+  if (rc === SQLITE_CORRUPT || rc === SQLITE_NOTADB) {
+    return new HciError('index_corrupt', `the index at ${location} is damaged or not an SQLite file (${(e as Error).message})`, 'run `hci index --full` to rebuild it');
+  }
+  return e;
+}
+
+export class IndexStore {
+  private busyInTxn = false;
+
+  private constructor(
+    readonly db: Database,
+    readonly storage: IndexStorage,
+    readonly engine: SqliteEngine,
+    private readonly opts: StoreOptions,
+    readonly schemaState: SchemaState,
+  ) {}
+
+  /**
+   * Opens (creating when `create`) the index. Throws HciError `no_index` when it does not exist
+   * and `create` is false, and `index_outdated`/`index_too_new`/`index_corrupt` when unusable.
+   */
+  static async open(storage: IndexStorage, engine: SqliteEngine, opts: StoreOptions & { create: boolean }): Promise<IndexStore> {
+    if (!opts.create && !(await storage.exists())) {
+      throw new HciError('no_index', `no index at ${storage.location}`, 'run `hci index` to build it');
+    }
+    const db = storage.open(engine);
+    let state: SchemaState = 'current';
+    const probe = new IndexStore(db, storage, engine, opts, 'current');
+    try {
+      db.exec('PRAGMA busy_timeout = 0; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000');
+      if (opts.create) state = await probe.write((d) => ensureSchema(d));
+      else await probe.read((d) => checkVersions(d));
+    } catch (e) {
+      try {
+        db.close();
+      } catch {
+        // already unusable
+      }
+      throw e;
+    }
+    return new IndexStore(db, storage, engine, opts, state);
+  }
+
+  /** Runs fn in a read transaction: a consistent snapshot, never a torn state. fn must be synchronous. */
+  read<T>(fn: (db: Database) => T): Promise<T> {
+    return this.transact('BEGIN DEFERRED', fn, true);
+  }
+
+  /** Runs fn in a write transaction; all of it commits or none. fn must be synchronous. */
+  write<T>(fn: (db: Database) => T): Promise<T> {
+    return this.transact('BEGIN IMMEDIATE', fn, false);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private async transact<T>(begin: string, fn: (db: Database) => T, readOnly: boolean): Promise<T> {
+    const sleep = this.opts.sleep ?? defaultSleep;
+    const deadline = Date.now() + this.opts.lockTimeoutMs;
+    let delay = 2;
+    for (;;) {
+      // Transactions never interleave on one connection: fn is synchronous and runs to the end.
+      if (this.busyInTxn) throw new HciError('internal', 'nested transaction on one index connection');
+      let began = false;
+      try {
+        this.busyInTxn = true;
+        this.db.exec(begin);
+        began = true;
+        // A read transaction takes its lock on first access; take it now so waiting happens here.
+        if (readOnly) this.db.selectValue('PRAGMA schema_version');
+        const out = fn(this.db);
+        this.db.exec('COMMIT');
+        return out;
+      } catch (e) {
+        if (began) {
+          try {
+            this.db.exec('ROLLBACK');
+          } catch {
+            // nothing to roll back (the failure happened before the lock)
+          }
+        }
+        const rc = resultCode(e);
+        if ((rc === SQLITE_BUSY || rc === SQLITE_LOCKED) && Date.now() < deadline) {
+          this.busyInTxn = false;
+          await sleep(delay);
+          delay = Math.min(delay * 2, 25);
+          continue;
+        }
+        if (rc === SQLITE_BUSY || rc === SQLITE_LOCKED) {
+          throw new HciError(
+            'index_busy',
+            `the index at ${this.storage.location} stayed locked by another process for ${this.opts.lockTimeoutMs} ms`,
+            'retry in a moment; if no hci process is running, a stale lock file may be left on another host: delete `.hci/index.sqlite.lock`',
+          );
+        }
+        throw toHciError(e, this.storage.location);
+      } finally {
+        this.busyInTxn = false;
+      }
+    }
+  }
+}

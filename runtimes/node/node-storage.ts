@@ -1,0 +1,66 @@
+// Index storage on disk for Node: `<workspace>/.hci/index.sqlite` opened through the hci-node VFS,
+// the indexer claim as a dot-lock beside it, and small sidecar files. Owns paths and file lifetimes;
+// the database format belongs to core/index.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { IndexStorage } from '../../core/index/storage.ts';
+import type { Database, SqliteEngine } from '../../core/sqlite/engine.ts';
+import { DotLock } from './dot-lock.ts';
+import { installNodeVfs } from './node-vfs.ts';
+
+export const INDEX_DIR = '.hci';
+export const INDEX_FILE = 'index.sqlite';
+
+export function createNodeIndexStorage(workspaceRoot: string): IndexStorage {
+  const dir = path.join(path.resolve(workspaceRoot), INDEX_DIR);
+  const file = path.join(dir, INDEX_FILE);
+  const indexer = new DotLock(path.join(dir, 'indexer.lock'));
+  return {
+    location: file,
+    async exists() {
+      try {
+        return fs.statSync(file).size > 0;
+      } catch {
+        return false;
+      }
+    },
+    open(engine: SqliteEngine): Database {
+      fs.mkdirSync(dir, { recursive: true });
+      const vfs = installNodeVfs(engine.sqlite3);
+      return new engine.sqlite3.oo1.DB({ filename: file, flags: 'c', vfs }) as Database;
+    },
+    async remove() {
+      for (const f of [file, `${file}-journal`]) fs.rmSync(f, { force: true });
+    },
+    claimIndexer() {
+      fs.mkdirSync(dir, { recursive: true });
+      if (!indexer.tryAcquire('index')) return null;
+      return { release: () => indexer.release() };
+    },
+    indexerHolder() {
+      if (indexer.held) return { pid: process.pid, since: Date.now() };
+      const owner = indexer.holder();
+      if (!owner) return null;
+      // A holder that died is reported as nobody; the next claim removes its lock.
+      try {
+        process.kill(owner.pid, 0);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ESRCH') return null;
+      }
+      return { pid: owner.pid, since: owner.acquired_at };
+    },
+    readSidecar(name: string) {
+      try {
+        return fs.readFileSync(path.join(dir, name), 'utf8');
+      } catch {
+        return null;
+      }
+    },
+    writeSidecar(name: string, text: string) {
+      fs.mkdirSync(dir, { recursive: true });
+      const tmp = path.join(dir, `${name}.${process.pid}.tmp`);
+      fs.writeFileSync(tmp, text);
+      fs.renameSync(tmp, path.join(dir, name));
+    },
+  };
+}
