@@ -39,7 +39,7 @@ CREATE INDEX chunks_by_file ON chunks(file_id, ordinal);
 CREATE INDEX chunks_by_member ON chunks(member_key) WHERE member_key IS NOT NULL;
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
   path, symbol, header, body, idents,
-  content='', tokenize='unicode61 remove_diacritics 2'
+  content='', tokenize='porter unicode61 remove_diacritics 2'
 );
 CREATE TABLE skipped(path TEXT PRIMARY KEY, reason TEXT NOT NULL) WITHOUT ROWID;
 `;

@@ -1,0 +1,14 @@
+// The public library surface of the core: the workspace facade, the contract types and the
+// platform seams a host implements.
+export { HciWorkspace, type WorkspaceHost, type OpenOptions, type StatusReport, type ExplainResponse } from './workspace.ts';
+export type { WorkspaceFs, DirEntry, EntryStat } from './platform.ts';
+export { HciError } from './platform.ts';
+export type { IndexStorage } from './index/storage.ts';
+export type { IndexOptions, IndexProgress, IndexSummary } from './index/indexer.ts';
+export type { SearchRequest, SearchResponse, SearchHit, SearchStatus, HitKind, IndexFreshness } from './search/contract.ts';
+export { CONTRACT_VERSION } from './search/contract.ts';
+export type { Settings } from './settings.ts';
+export { defaultSettings, parseSettingsToml, validateSettings } from './settings.ts';
+export { loadEngine, officialEngineLoader, type EngineLoader, type SqliteEngine } from './sqlite/engine.ts';
+export type { SkipCounts, SkipReason } from './scan/walker.ts';
+export { FORMAT_VERSION } from './index/schema.ts';

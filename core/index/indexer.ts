@@ -1,0 +1,251 @@
+// One indexing pass: scan → read → classify → chunk → write, in batches. Owns deciding what changed
+// (size+mtime, then content hash), secret filtering of chunks, batch sizing (readers wait at most
+// one batch), progress and cancellation. Each file's rows are replaced inside one transaction, so a
+// crash or a cancel leaves only whole files behind.
+import { HciError, type WorkspaceFs } from '../platform.ts';
+import type { Settings } from '../settings.ts';
+import { scanWorkspace, addSkip, type SkipCounts, type ScannedFile } from '../scan/walker.ts';
+import { classifyContent, splitLines } from '../scan/content.ts';
+import { findSecretLines } from '../scan/secrets.ts';
+import { isGeneratedPath, isTestPath } from '../scan/languages.ts';
+import { chunkFile } from '../chunk/chunker.ts';
+import type { IndexStore } from './store.ts';
+import { FILE_FLAG } from './schema.ts';
+import { deleteFile, insertFile, nextGeneration, readMeta, setMeta, type PreparedFile } from './writer.ts';
+
+export interface IndexProgress {
+  phase: 'scan' | 'index' | 'done';
+  filesTotal: number;
+  filesDone: number;
+  chunks: number;
+  bytes: number;
+}
+
+export interface IndexOptions {
+  /** Re-read and re-chunk every file, ignoring stored hashes. */
+  full?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (p: IndexProgress) => void;
+  /** Target duration of one write transaction (readers wait at most about this long). */
+  batchMs?: number;
+}
+
+export interface IndexSummary {
+  generation: number;
+  files_scanned: number;
+  files_indexed: number;
+  files_unchanged: number;
+  files_removed: number;
+  chunks_written: number;
+  bytes_read: number;
+  skipped: SkipCounts;
+  parse_fallback: number;
+  took_ms: number;
+  batches: number;
+  max_batch_ms: number;
+}
+
+/** Settings that change how files are cut: when they change, every file is re-chunked. */
+function chunkingFingerprint(s: Settings): string {
+  return JSON.stringify({ v: 1, lines: s.chunk_lines, overlap: s.chunk_overlap_lines });
+}
+
+async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  let hex = '';
+  for (let i = 0; i < 16; i++) hex += digest[i].toString(16).padStart(2, '0');
+  return hex;
+}
+
+const MAX_CHUNK_BYTES = 64 * 1024;
+
+export async function indexWorkspace(fs: WorkspaceFs, store: IndexStore, settings: Settings, opts: IndexOptions = {}): Promise<IndexSummary> {
+  const claim = store.storage.claimIndexer();
+  if (!claim) {
+    const holder = store.storage.indexerHolder();
+    throw new HciError('index_busy', `another process${holder ? ` (pid ${holder.pid})` : ''} is indexing this workspace`, 'wait for it to finish, or search now: results reflect its committed batches');
+  }
+  try {
+    return await runPass(fs, store, settings, opts);
+  } finally {
+    claim.release();
+  }
+}
+
+async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, opts: IndexOptions): Promise<IndexSummary> {
+  const t0 = Date.now();
+  const batchMs = opts.batchMs ?? 120;
+  const progress: IndexProgress = { phase: 'scan', filesTotal: 0, filesDone: 0, chunks: 0, bytes: 0 };
+  const report = () => opts.onProgress?.({ ...progress });
+  const checkCancel = () => {
+    if (opts.signal?.aborted) throw new HciError('cancelled', 'indexing was cancelled', 'run `hci index` again to finish; the index holds every file committed so far');
+  };
+  report();
+  const scan = await scanWorkspace(fs, settings, { signal: opts.signal });
+  const skipped: SkipCounts = { ...scan.skipped };
+  progress.phase = 'index';
+  progress.filesTotal = scan.files.length;
+  report();
+
+  const prior = await store.read((db) => {
+    const meta = readMeta(db);
+    const rows = db.selectObjects('SELECT id, path, size, mtime_ms, hash FROM files') as Array<{ id: number; path: string; size: number; mtime_ms: number; hash: string }>;
+    return { meta, files: new Map(rows.map((r) => [r.path, r])) };
+  });
+  const full = opts.full || prior.meta.chunking_fingerprint !== chunkingFingerprint(settings) || prior.meta.build_state === 'empty';
+  const summary: IndexSummary = {
+    generation: Number(prior.meta.generation ?? 0), files_scanned: scan.files.length, files_indexed: 0, files_unchanged: 0,
+    files_removed: 0, chunks_written: 0, bytes_read: 0, skipped, parse_fallback: 0, took_ms: 0, batches: 0, max_batch_ms: 0,
+  };
+
+  type Op = { kind: 'put'; file: PreparedFile } | { kind: 'touch'; id: number; mtimeMs: number } | { kind: 'delete'; id: number };
+  let batch: Op[] = [];
+  let batchCost = 0;
+  // Cost model: FTS insertion dominates, roughly linear in bytes; re-measured after every commit.
+  let bytesPerMs = 20_000;
+
+  const commit = async (final: boolean) => {
+    if (batch.length === 0 && !final) return;
+    const ops = batch;
+    batch = [];
+    batchCost = 0;
+    const started = Date.now();
+    let bytes = 0;
+    await store.write((db) => {
+      const gen = ops.length ? nextGeneration(db) : Number(readMeta(db).generation ?? 0);
+      summary.generation = gen;
+      for (const op of ops) {
+        if (op.kind === 'touch') {
+          db.exec('UPDATE files SET mtime_ms = ? WHERE id = ?', { bind: [Math.trunc(op.mtimeMs), op.id] });
+        } else if (op.kind === 'delete') {
+          deleteFile(db, op.id);
+        } else {
+          const old = prior.files.get(op.file.path);
+          if (old) deleteFile(db, old.id);
+          insertFile(db, op.file, gen);
+          bytes += op.file.size;
+        }
+      }
+      setMeta(db, { build_state: final ? 'complete' : 'partial', chunking_fingerprint: chunkingFingerprint(settings) });
+      if (final) {
+        setMeta(db, {
+          indexed_at: new Date().toISOString(),
+          skipped_counts: JSON.stringify(skipped),
+          last_run: JSON.stringify({ ...summary, took_ms: Date.now() - t0, finished_at: new Date().toISOString() }),
+        });
+        db.exec('DELETE FROM skipped');
+        const st = db.prepare('INSERT OR REPLACE INTO skipped(path, reason) VALUES (?, ?)');
+        try {
+          for (const s of scan.skippedSamples) st.bind([s.path, s.reason]).stepReset();
+        } finally {
+          st.finalize();
+        }
+      }
+    });
+    const took = Date.now() - started;
+    summary.batches++;
+    summary.max_batch_ms = Math.max(summary.max_batch_ms, took);
+    if (bytes > 50_000 && took > 0) bytesPerMs = Math.max(2_000, Math.min(200_000, bytes / took));
+  };
+
+  const seen = new Set<string>();
+  try {
+    for (const f of scan.files) {
+      checkCancel();
+      seen.add(f.path);
+      const old = prior.files.get(f.path);
+      if (!full && old && old.size === f.size && old.mtime_ms === Math.trunc(f.mtimeMs)) {
+        summary.files_unchanged++;
+      } else {
+        const r = await prepare(fs, f, settings, skipped);
+        if (r.kind === 'skip') {
+          if (old) batch.push({ kind: 'delete', id: old.id });
+          seen.delete(f.path);
+        } else {
+          summary.bytes_read += r.bytes;
+          progress.bytes += r.bytes;
+          if (!full && old && old.hash === r.file.hash) {
+            summary.files_unchanged++;
+            batch.push({ kind: 'touch', id: old.id, mtimeMs: f.mtimeMs });
+          } else {
+            summary.files_indexed++;
+            summary.chunks_written += r.file.chunks.length;
+            progress.chunks += r.file.chunks.length;
+            if (r.fallback) summary.parse_fallback++;
+            batch.push({ kind: 'put', file: r.file });
+            batchCost += r.bytes + 200 * r.file.chunks.length;
+          }
+        }
+      }
+      progress.filesDone++;
+      if (progress.filesDone % 64 === 0) report();
+      if (batchCost / bytesPerMs >= batchMs || batch.length >= 2000) await commit(false);
+    }
+    for (const [path, old] of prior.files) {
+      if (!seen.has(path)) {
+        batch.push({ kind: 'delete', id: old.id });
+        summary.files_removed++;
+        if (batch.length >= 500) await commit(false);
+      }
+    }
+    summary.took_ms = Date.now() - t0;
+    await commit(true);
+  } catch (e) {
+    if (e instanceof HciError && e.code === 'cancelled') await commit(false);
+    throw e;
+  }
+  summary.took_ms = Date.now() - t0;
+  progress.phase = 'done';
+  report();
+  return summary;
+}
+
+type Prepared = { kind: 'skip' } | { kind: 'file'; file: PreparedFile; bytes: number; fallback: boolean };
+
+async function prepare(fs: WorkspaceFs, f: ScannedFile, settings: Settings, skipped: SkipCounts): Promise<Prepared> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await fs.readFile(f.path, settings.max_indexed_file_bytes + 1);
+  } catch {
+    addSkip(skipped, 'unreadable');
+    return { kind: 'skip' };
+  }
+  if (bytes.length > settings.max_indexed_file_bytes) {
+    addSkip(skipped, 'too_large');
+    return { kind: 'skip' };
+  }
+  const content = classifyContent(bytes, settings.binary_probe_bytes);
+  if (content.kind === 'binary') {
+    addSkip(skipped, 'binary');
+    return { kind: 'skip' };
+  }
+  const hash = await sha256Hex(bytes);
+  const lines = splitLines(content.text);
+  const { chunks, parseFallback } = await chunkFile({ path: f.path, lang: f.lang, lines }, {
+    chunkLines: settings.chunk_lines,
+    overlapLines: settings.chunk_overlap_lines,
+    maxChunkBytes: MAX_CHUNK_BYTES,
+  });
+  const secrets = findSecretLines(content.text);
+  let kept = chunks;
+  let secretChunks = 0;
+  if (secrets.length) {
+    // Any chunk touching a secret is dropped, and the secret lines are blanked in the stored text,
+    // so no byte of a secret reaches the index file.
+    kept = chunks.filter((c) => !secrets.some((s) => s.startLine <= c.endLine && s.endLine >= c.startLine));
+    secretChunks = chunks.length - kept.length;
+    addSkip(skipped, 'secret_content', secretChunks);
+    for (const s of secrets) for (let i = s.startLine; i <= s.endLine && i <= lines.length; i++) lines[i - 1] = '';
+  }
+  let flags = 0;
+  if (isTestPath(f.path)) flags |= FILE_FLAG.test;
+  if (isGeneratedPath(f.path)) flags |= FILE_FLAG.generated;
+  if (content.invalidUtf8) flags |= FILE_FLAG.invalidUtf8;
+  if (parseFallback) flags |= FILE_FLAG.parseFallback;
+  return {
+    kind: 'file',
+    bytes: bytes.length,
+    fallback: parseFallback,
+    file: { path: f.path, lang: f.lang, size: f.size, mtimeMs: f.mtimeMs, hash, flags, lines, chunks: kept, secretChunks },
+  };
+}

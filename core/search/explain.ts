@@ -1,0 +1,120 @@
+// Explains one hit: its chunk text (bounded), which query terms matched in which fields, the BM25
+// score, every factor applied and the hit's rank. Owns the explanation shape; re-ranking uses
+// search.ts so the numbers are the same ones a search shows.
+import type { Database } from '../sqlite/engine.ts';
+import { sliceLines } from '../index/fts-row.ts';
+import { storedLines } from '../index/writer.ts';
+import { COLUMN_WEIGHTS, round, type RankedResult } from './search.ts';
+import { clauseExpr, type ParsedQuery } from './query.ts';
+
+const MAX_TEXT_LINES = 200;
+const FIELDS = ['path', 'symbol', 'header', 'body', 'idents'] as const;
+
+export interface ChunkRow {
+  id: number;
+  path: string;
+  lang: string;
+  flags: number;
+  start_line: number;
+  end_line: number;
+  kind: string;
+  symbol_kind: string | null;
+  symbol_name: string | null;
+  member_key: string | null;
+  header: string;
+  content: string;
+  line_count: number;
+}
+
+export function loadChunk(db: Database, chunkId: number): ChunkRow | undefined {
+  return db.selectObject(
+    `SELECT c.id, f.path, f.lang, f.flags, c.start_line, c.end_line, c.kind, c.symbol_kind, c.symbol_name, c.member_key,
+       c.header, f.content, f.line_count
+     FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?`,
+    [chunkId],
+  ) as ChunkRow | undefined;
+}
+
+export interface TermMatch {
+  term: string;
+  fields: string[];
+}
+
+/**
+ * Which query terms occur in which FTS field of the chunk. Asked of FTS5 itself (column filter plus
+ * rowid), so stemming and identifier splitting are judged exactly as the search judged them.
+ */
+export function matchedTerms(db: Database, chunkId: number, parsed: ParsedQuery): { matched: TermMatch[]; unmatched: string[] } {
+  const matched: TermMatch[] = [];
+  const unmatched: string[] = [];
+  const st = db.prepare('SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid = ?');
+  try {
+    for (const c of parsed.clauses) {
+      const label = c.kind === 'phrase' ? `"${c.tokens.join(' ')}"` : c.token;
+      const fields = FIELDS.filter((field) => {
+        st.bind([`{${field}} : (${clauseExpr(c)})`, chunkId]);
+        const hit = st.step();
+        st.reset();
+        return hit;
+      });
+      if (fields.length) matched.push({ term: label, fields });
+      else unmatched.push(label);
+    }
+  } finally {
+    st.finalize();
+  }
+  return { matched, unmatched };
+}
+
+export interface Explanation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  lang: string;
+  chunk_kind: string;
+  symbol?: { kind: string; name: string; member_key?: string };
+  header: string;
+  text: string;
+  text_truncated: boolean;
+  query: string | null;
+  match?: 'all' | 'any' | 'none';
+  rank?: number | null;
+  score?: number;
+  fts?: { bm25: number; score: number; column_weights: typeof COLUMN_WEIGHTS };
+  factors?: Array<{ name: string; factor: number }>;
+  matched_terms?: TermMatch[];
+  unmatched_terms?: string[];
+  dropped_stop_words?: string[];
+}
+
+export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult | null): Explanation {
+  const lines = storedLines(row.content, row.line_count);
+  const end = Math.min(row.end_line, row.start_line + MAX_TEXT_LINES - 1);
+  const out: Explanation = {
+    path: row.path,
+    start_line: row.start_line,
+    end_line: row.end_line,
+    lang: row.lang,
+    chunk_kind: row.kind,
+    header: row.header,
+    text: sliceLines(lines, row.start_line, end),
+    text_truncated: end < row.end_line,
+    query: ranked ? ranked.parsed.raw : null,
+  };
+  if (row.symbol_name) out.symbol = { kind: row.symbol_kind ?? 'symbol', name: row.symbol_name, ...(row.member_key ? { member_key: row.member_key } : {}) };
+  if (!ranked) return out;
+  const idx = ranked.ranked.findIndex((c) => c.chunkId === row.id);
+  const cand = idx >= 0 ? ranked.ranked[idx] : undefined;
+  const { matched, unmatched } = matchedTerms(db, row.id, ranked.parsed);
+  out.match = ranked.match;
+  out.rank = cand ? idx + 1 : null;
+  if (cand) {
+    out.score = round(cand.score);
+    out.fts = { bm25: round(cand.bm25), score: round(cand.ftsScore), column_weights: COLUMN_WEIGHTS };
+    out.factors = cand.factors;
+  }
+  out.matched_terms = matched;
+  out.unmatched_terms = unmatched;
+  if (ranked.parsed.dropped.length) out.dropped_stop_words = ranked.parsed.dropped;
+  return out;
+}

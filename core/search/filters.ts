@@ -1,0 +1,52 @@
+// Path filters for search: prefixes, globs and extensions, compiled once per request into one
+// predicate. Owns the filter semantics (text without glob characters is a path prefix; anything with glob
+// characters is a picomatch glob over the workspace-relative path).
+import picomatch from 'picomatch/posix.js';
+import { HciError } from '../platform.ts';
+
+export interface PathFilterSpec {
+  paths?: string[];
+  exts?: string[];
+  excludePaths?: string[];
+}
+
+const GLOB_CHARS = /[*?[\]{}()!]/;
+
+function normalize(p: string): string {
+  return p.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/^\/+/, '');
+}
+
+function compileOne(pattern: string): (path: string) => boolean {
+  const p = normalize(pattern);
+  if (p.split('/').includes('..')) {
+    throw new HciError('path_outside_workspace', `path filter "${pattern}" leaves the workspace`, 'use a workspace-relative path or glob');
+  }
+  if (!p) return () => true;
+  if (GLOB_CHARS.test(p)) {
+    const isMatch = picomatch(p, { dot: true });
+    // A glob without a slash matches file names anywhere, like .gitignore patterns do.
+    if (!p.includes('/')) return (path) => isMatch(path) || isMatch(path.slice(path.lastIndexOf('/') + 1));
+    return isMatch;
+  }
+  return (path) => path.startsWith(p);
+}
+
+/** Returns null when the spec filters nothing (so the SQL can skip the filter call). */
+export function compilePathFilter(spec: PathFilterSpec): ((path: string) => boolean) | null {
+  const includes = (spec.paths ?? []).filter((s) => s.trim()).map(compileOne);
+  const excludes = (spec.excludePaths ?? []).filter((s) => s.trim()).map(compileOne);
+  const exts = (spec.exts ?? [])
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean)
+    .map((e) => (e.startsWith('.') ? e : `.${e}`));
+  if (!includes.length && !excludes.length && !exts.length) return null;
+  return (path: string) => {
+    if (includes.length && !includes.some((f) => f(path))) return false;
+    if (excludes.some((f) => f(path))) return false;
+    if (exts.length) {
+      const lower = path.toLowerCase();
+      if (!exts.some((e) => lower.endsWith(e))) return false;
+    }
+    return true;
+  };
+}

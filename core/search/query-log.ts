@@ -1,0 +1,54 @@
+// Remembers recent search requests by a short key, so a hit id (`<chunk>.<key>`) can be explained
+// later without repeating the query — in memory, and in a small sidecar beside the index so a CLI
+// `explain` after a CLI `search` works too.
+import type { IndexStorage } from '../index/storage.ts';
+import type { SearchRequest } from './contract.ts';
+
+const SIDECAR = 'recent-queries.json';
+const KEEP = 200;
+
+/** A short stable key for a request (FNV-1a over its normalised JSON, base 36). */
+export function queryKey(req: SearchRequest): string {
+  const norm = JSON.stringify([req.query.trim(), req.paths ?? [], req.exts ?? [], req.exclude_paths ?? [], req.mode ?? 'keyword']);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < norm.length; i++) {
+    h ^= norm.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(36);
+}
+
+type Stored = Pick<SearchRequest, 'query' | 'paths' | 'exts' | 'exclude_paths' | 'mode'>;
+
+export class QueryLog {
+  private readonly mem = new Map<string, Stored>();
+
+  constructor(private readonly storage: IndexStorage) {}
+
+  remember(key: string, req: SearchRequest): void {
+    if (this.mem.has(key)) return;
+    const entry: Stored = { query: req.query, paths: req.paths, exts: req.exts, exclude_paths: req.exclude_paths, mode: req.mode };
+    this.mem.set(key, entry);
+    try {
+      const all = this.readSidecar();
+      all[key] = entry;
+      const keys = Object.keys(all);
+      for (const k of keys.slice(0, Math.max(0, keys.length - KEEP))) delete all[k];
+      this.storage.writeSidecar(SIDECAR, JSON.stringify(all));
+    } catch {
+      // The sidecar only helps later explains; a read-only index folder must not fail a search.
+    }
+  }
+
+  recall(key: string): Stored | undefined {
+    return this.mem.get(key) ?? this.readSidecar()[key];
+  }
+
+  private readSidecar(): Record<string, Stored> {
+    try {
+      return JSON.parse(this.storage.readSidecar(SIDECAR) ?? '{}') as Record<string, Stored>;
+    } catch {
+      return {};
+    }
+  }
+}

@@ -1,0 +1,111 @@
+// Query analysis: turns any user text into a safe FTS5 MATCH expression plus filters. Owns the query
+// grammar (words, "quoted phrases", trailing-* prefixes, path:/ext:/-path: filters), stop-word
+// handling and escaping: the expression is built only from tokens, so no user text can raise an FTS
+// syntax error. Running the query and ranking belong to search.ts.
+import { splitIdentifier, STOP_WORDS } from './analyzer.ts';
+
+const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
+const MAX_CLAUSES = 24;
+
+export type Clause =
+  | { kind: 'word'; token: string; parts: string[]; prefix: boolean }
+  | { kind: 'phrase'; tokens: string[] };
+
+export interface ParsedQuery {
+  raw: string;
+  clauses: Clause[];
+  paths: string[];
+  exts: string[];
+  excludePaths: string[];
+  /** Words dropped as stop words (reported by explain). */
+  dropped: string[];
+}
+
+function tokensOf(text: string): Array<{ token: string; original: string }> {
+  return Array.from(text.normalize('NFKC').matchAll(TOKEN), (m) => ({ token: m[0].toLowerCase(), original: m[0] }));
+}
+
+/** Splits raw text into quoted phrases, filters and bare words; unbalanced quotes become words. */
+function lex(raw: string): Array<{ type: 'phrase' | 'word'; text: string } | { type: 'filter'; key: string; value: string }> {
+  const out: Array<{ type: 'phrase' | 'word'; text: string } | { type: 'filter'; key: string; value: string }> = [];
+  const re = /"([^"]*)"|(-?)(path|ext|file|lang):("[^"]*"|\S*)|(\S+)/giu;
+  for (const m of raw.matchAll(re)) {
+    if (m[1] !== undefined) out.push({ type: 'phrase', text: m[1] });
+    else if (m[3] !== undefined) {
+      const value = m[4].replace(/^"|"$/g, '');
+      if (!value) continue;
+      const key = m[3].toLowerCase();
+      out.push({ type: 'filter', key: m[2] ? `-${key === 'file' ? 'path' : key}` : key === 'file' ? 'path' : key, value });
+    } else if (m[5] !== undefined) out.push({ type: 'word', text: m[5] });
+  }
+  return out;
+}
+
+export function parseQuery(raw: string): ParsedQuery {
+  const q: ParsedQuery = { raw, clauses: [], paths: [], exts: [], excludePaths: [], dropped: [] };
+  const words: Clause[] = [];
+  for (const item of lex(raw)) {
+    if (item.type === 'filter') {
+      if (item.key === 'path') q.paths.push(item.value);
+      else if (item.key === '-path') q.excludePaths.push(item.value);
+      else if (item.key === 'ext' || item.key === '-ext') q.exts.push(...item.value.split(',').filter(Boolean));
+      continue;
+    }
+    if (item.type === 'phrase') {
+      const tokens = tokensOf(item.text).map((t) => t.token);
+      if (tokens.length === 1) words.push({ kind: 'word', token: tokens[0], parts: [], prefix: false });
+      else if (tokens.length > 1) q.clauses.push({ kind: 'phrase', tokens });
+      continue;
+    }
+    const toks = tokensOf(item.text);
+    toks.forEach((t, i) => {
+      const parts = splitIdentifier(t.original);
+      const prefix = i === toks.length - 1 && item.text.endsWith('*') && t.token.length >= 2;
+      words.push({ kind: 'word', token: t.token, parts: parts.length > 1 ? parts : [], prefix });
+    });
+  }
+  // Natural-language questions: drop stop words, unless nothing would be left.
+  const bare = words.filter((w): w is Extract<Clause, { kind: 'word' }> => w.kind === 'word');
+  const content = bare.filter((w) => !STOP_WORDS.has(w.token));
+  const naturalLanguage = bare.length >= 3 || bare.length - content.length >= 1 && bare.length >= 2;
+  const keep = naturalLanguage && content.length > 0 ? content : bare;
+  if (keep !== bare) q.dropped = bare.filter((w) => STOP_WORDS.has(w.token)).map((w) => w.token);
+  const seen = new Set<string>();
+  for (const w of keep) {
+    const key = `${w.token}${w.prefix ? '*' : ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    q.clauses.push(w);
+  }
+  q.clauses = q.clauses.slice(0, MAX_CLAUSES);
+  return q;
+}
+
+const quote = (tokens: string[]) => `"${tokens.join(' ')}"`;
+
+export function clauseExpr(c: Clause): string {
+  if (c.kind === 'phrase') return quote(c.tokens);
+  const whole = c.prefix ? `${quote([c.token])}*` : quote([c.token]);
+  if (c.parts.length < 2) return whole;
+  const split = c.prefix ? `${quote(c.parts)}*` : quote(c.parts);
+  return `(${whole} OR ${split})`;
+}
+
+/** The FTS5 MATCH expression: all clauses (`all`) or any clause (`any`); null when nothing to match. */
+export function ftsExpression(q: ParsedQuery, match: 'all' | 'any'): string | null {
+  if (q.clauses.length === 0) return null;
+  return q.clauses.map(clauseExpr).join(match === 'all' ? ' AND ' : ' OR ');
+}
+
+/** Every lowercase token a hit may contain for this query (for snippets and explain). */
+export function queryTerms(q: ParsedQuery): string[] {
+  const terms = new Set<string>();
+  for (const c of q.clauses) {
+    if (c.kind === 'phrase') c.tokens.forEach((t) => terms.add(t));
+    else {
+      terms.add(c.token);
+      c.parts.forEach((p) => terms.add(p));
+    }
+  }
+  return [...terms];
+}

@@ -1,0 +1,176 @@
+// Keyword search over the index: runs the FTS5 query (all terms, then any term), ranks with BM25
+// over weighted columns plus path penalties and boosts, caps hits per file, pages by cursor and
+// token budget, and renders hits in the contract shape. Freshness and status wording belong to
+// the workspace facade.
+import type { Database } from '../sqlite/engine.ts';
+import { HciError } from '../platform.ts';
+import type { Settings } from '../settings.ts';
+import { FILE_FLAG } from '../index/schema.ts';
+import { storedLines } from '../index/writer.ts';
+import { compilePathFilter } from './filters.ts';
+import { ftsExpression, parseQuery, queryTerms, type ParsedQuery } from './query.ts';
+import { makeSnippet } from './snippet.ts';
+import type { SearchHit, SearchRequest } from './contract.ts';
+import { baseName } from '../scan/languages.ts';
+
+/** BM25 column weights: path, symbol, header, body, idents. */
+export const COLUMN_WEIGHTS = { path: 3.0, symbol: 6.0, header: 2.0, body: 1.0, idents: 0.9 } as const;
+const WEIGHT_ARGS = Object.values(COLUMN_WEIGHTS).join(', ');
+
+export const DEFAULT_LIMIT = 8;
+export const MAX_LIMIT = 50;
+
+export interface Candidate {
+  chunkId: number;
+  fileId: number;
+  path: string;
+  lang: string;
+  flags: number;
+  startLine: number;
+  endLine: number;
+  symbolKind: string | null;
+  symbolName: string | null;
+  memberKey: string | null;
+  header: string;
+  bm25: number;
+  ftsScore: number;
+  score: number;
+  factors: Array<{ name: string; factor: number }>;
+}
+
+export interface RankedResult {
+  parsed: ParsedQuery;
+  match: 'all' | 'any' | 'none';
+  /** Every ranked candidate after the per-file cap, best first. */
+  ranked: Candidate[];
+}
+
+let currentFilter: ((path: string) => boolean) | null = null;
+const withFilterFn = new WeakSet<object>();
+
+function ensureFilterFunction(db: Database): void {
+  if (withFilterFn.has(db)) return;
+  db.createFunction('hci_path_ok', (_ctx: number, path: unknown) => (currentFilter && !currentFilter(String(path)) ? 0 : 1), {
+    arity: 1,
+    deterministic: false,
+  });
+  withFilterFn.add(db);
+}
+
+function runFts(db: Database, expr: string, filtered: boolean, pool: number): Candidate[] {
+  const sql = `SELECT c.id AS chunk_id, c.file_id, f.path, f.lang, f.flags, c.start_line, c.end_line,
+      c.symbol_kind, c.symbol_name, c.member_key, c.header, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm
+    FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
+    WHERE chunks_fts MATCH ?${filtered ? ' AND hci_path_ok(f.path)' : ''}
+    ORDER BY bm LIMIT ?`;
+  const rows = db.selectObjects(sql, [expr, pool]) as Array<Record<string, unknown>>;
+  return rows.map((r) => ({
+    chunkId: Number(r.chunk_id),
+    fileId: Number(r.file_id),
+    path: String(r.path),
+    lang: String(r.lang),
+    flags: Number(r.flags),
+    startLine: Number(r.start_line),
+    endLine: Number(r.end_line),
+    symbolKind: (r.symbol_kind as string) ?? null,
+    symbolName: (r.symbol_name as string) ?? null,
+    memberKey: (r.member_key as string) ?? null,
+    header: String(r.header ?? ''),
+    bm25: Number(r.bm),
+    ftsScore: -Number(r.bm),
+    score: 0,
+    factors: [],
+  }));
+}
+
+function applyFactors(c: Candidate, q: ParsedQuery, settings: Settings): void {
+  const words = q.clauses.filter((x) => x.kind === 'word').map((x) => x.token);
+  if (c.flags & FILE_FLAG.test) c.factors.push({ name: 'test_path_penalty', factor: settings.test_path_penalty });
+  if (c.flags & FILE_FLAG.generated) c.factors.push({ name: 'generated_path_penalty', factor: settings.generated_path_penalty });
+  const name = c.symbolName?.toLowerCase();
+  if (name && words.includes(name)) c.factors.push({ name: 'exact_symbol_name', factor: 1.5 });
+  const stem = baseName(c.path).toLowerCase().split('.')[0];
+  if (stem && words.includes(stem)) c.factors.push({ name: 'file_name_match', factor: 1.25 });
+  c.score = c.factors.reduce((s, f) => s * f.factor, c.ftsScore);
+}
+
+/** Runs the query and returns every candidate in rank order (after the per-file cap). */
+export function rankCandidates(db: Database, req: SearchRequest, settings: Settings, needed: number): RankedResult {
+  const parsed = parseQuery(req.query);
+  const filter = compilePathFilter({
+    paths: [...(req.paths ?? []), ...parsed.paths],
+    exts: [...(req.exts ?? []), ...parsed.exts],
+    excludePaths: [...(req.exclude_paths ?? []), ...parsed.excludePaths],
+  });
+  const pool = Math.min(2000, needed * 8 + 64);
+  ensureFilterFunction(db);
+  currentFilter = filter;
+  try {
+    let match: RankedResult['match'] = 'none';
+    let cands: Candidate[] = [];
+    for (const mode of ['all', 'any'] as const) {
+      const expr = ftsExpression(parsed, mode);
+      if (!expr) break;
+      if (mode === 'any' && parsed.clauses.length < 2) break;
+      cands = runFts(db, expr, filter !== null, pool);
+      if (cands.length) {
+        match = mode;
+        break;
+      }
+    }
+    for (const c of cands) applyFactors(c, parsed, settings);
+    // Deterministic order across runtimes: score, then path, then line.
+    cands.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine);
+    const perFile = new Map<number, number>();
+    const ranked = cands.filter((c) => {
+      const n = (perFile.get(c.fileId) ?? 0) + 1;
+      perFile.set(c.fileId, n);
+      return n <= settings.max_hits_per_file;
+    });
+    return { parsed, match, ranked };
+  } catch (e) {
+    if (e instanceof HciError) throw e;
+    throw new HciError('query_failed', `the query could not run: ${(e as Error).message}`, 'report this: queries are escaped and should never fail');
+  } finally {
+    currentFilter = null;
+  }
+}
+
+const CSHARP_LANGS = new Set(['csharp', 'razor']);
+export const CSHARP_NOTE = 'text match: confirm symbol facts (usages, overrides, renames) with the compiler';
+
+/** Renders ranked candidates into contract hits (loads the files' text for snippets). */
+export function renderHits(db: Database, cands: Candidate[], firstRank: number, parsed: ParsedQuery, queryKey: string): SearchHit[] {
+  const terms = queryTerms(parsed);
+  const linesCache = new Map<number, string[]>();
+  const getLines = (fileId: number) => {
+    let lines = linesCache.get(fileId);
+    if (!lines) {
+      const row = db.selectObject('SELECT content, line_count FROM files WHERE id = ?', [fileId]) as { content: string; line_count: number };
+      lines = storedLines(row.content, row.line_count);
+      linesCache.set(fileId, lines);
+    }
+    return lines;
+  };
+  return cands.map((c, i) => {
+    const hit: SearchHit = {
+      hit_id: `${c.chunkId}.${queryKey}`,
+      rank: firstRank + i,
+      path: c.path,
+      start_line: c.startLine,
+      end_line: c.endLine,
+      hit_kind: 'text_fts',
+      score: round(c.score),
+      fts_score: round(c.ftsScore),
+      lang: c.lang,
+      snippet: makeSnippet(getLines(c.fileId), c.startLine, c.endLine, terms),
+    };
+    if (c.symbolName) hit.symbol = { kind: c.symbolKind ?? 'symbol', name: c.symbolName, ...(c.memberKey ? { member_key: c.memberKey } : {}) };
+    if (CSHARP_LANGS.has(c.lang)) hit.note = CSHARP_NOTE;
+    return hit;
+  });
+}
+
+export function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,304 @@
+// The library's front door: one workspace (its files, its index, its settings) and the calls every
+// surface shares — index, search, status, explain. Owns request validation, status wording (never a
+// bare empty list) and freshness; the work itself is done by index/, search/ and scan/.
+import { HciError, type WorkspaceFs } from './platform.ts';
+import { parseSettingsToml, validateSettings, type Settings } from './settings.ts';
+import { loadEngine, type EngineLoader, type SqliteEngine } from './sqlite/engine.ts';
+import type { IndexStorage } from './index/storage.ts';
+import { IndexStore } from './index/store.ts';
+import { indexWorkspace, type IndexOptions, type IndexSummary } from './index/indexer.ts';
+import { readMeta } from './index/writer.ts';
+import { FORMAT_VERSION } from './index/schema.ts';
+import { scanWorkspace, type SkipCounts } from './scan/walker.ts';
+import { rankCandidates, renderHits, DEFAULT_LIMIT, MAX_LIMIT } from './search/search.ts';
+import { explainChunk, loadChunk, type Explanation } from './search/explain.ts';
+import { CONTRACT_VERSION, type IndexFreshness, type SearchRequest, type SearchResponse } from './search/contract.ts';
+import { QueryLog, queryKey } from './search/query-log.ts';
+
+export interface WorkspaceHost {
+  fs: WorkspaceFs;
+  storage: IndexStorage;
+  engineLoader?: EngineLoader;
+}
+
+export interface OpenOptions {
+  /** Overrides on top of `.hci/settings.toml`. */
+  settings?: Partial<Settings>;
+}
+
+export interface StatusReport {
+  status: 'ok' | 'no_index' | 'indexing' | 'error';
+  index: IndexFreshness | null;
+  format_version: number | null;
+  engine: string;
+  files_by_lang: Record<string, number>;
+  skipped: SkipCounts;
+  skipped_samples: Array<{ path: string; reason: string }>;
+  last_run: unknown;
+  pending: { added: number; modified: number; deleted: number } | null;
+  hint?: string;
+  error?: { code: string; message: string };
+}
+
+export interface ExplainResponse {
+  status: 'ok' | 'error';
+  hit_id: string;
+  explanation?: Explanation;
+  index: IndexFreshness | null;
+  hint?: string;
+  error?: { code: string; message: string };
+}
+
+const SETTINGS_FILE = '.hci/settings.toml';
+const SKIPPED_SAMPLE_LIMIT = 50;
+
+export class HciWorkspace {
+  private store: IndexStore | null = null;
+  private readonly queries: QueryLog;
+
+  private constructor(
+    readonly host: WorkspaceHost,
+    readonly settings: Settings,
+    readonly engine: SqliteEngine,
+  ) {
+    this.queries = new QueryLog(host.storage);
+  }
+
+  static async open(host: WorkspaceHost, opts: OpenOptions = {}): Promise<HciWorkspace> {
+    let fileSettings: Record<string, unknown> = {};
+    const st = await host.fs.stat(SETTINGS_FILE);
+    if (st?.kind === 'file') {
+      const text = new TextDecoder().decode(await host.fs.readFile(SETTINGS_FILE));
+      fileSettings = { ...parseSettingsToml(text, SETTINGS_FILE) };
+    }
+    const settings = validateSettings({ ...fileSettings, ...(opts.settings ?? {}) }, opts.settings ? 'settings' : SETTINGS_FILE);
+    const engine = await loadEngine(host.engineLoader);
+    return new HciWorkspace(host, settings, engine);
+  }
+
+  close(): void {
+    this.store?.close();
+    this.store = null;
+  }
+
+  private async openStore(create: boolean): Promise<IndexStore> {
+    if (!this.store) {
+      this.store = await IndexStore.open(this.host.storage, this.engine, { create, lockTimeoutMs: this.settings.lock_timeout_ms });
+    }
+    return this.store;
+  }
+
+  /** Builds or updates the index. `full` rebuilds, and also recovers an outdated or damaged index. */
+  async index(opts: IndexOptions = {}): Promise<IndexSummary> {
+    let store: IndexStore;
+    try {
+      store = await this.openStore(true);
+    } catch (e) {
+      const rebuildable = e instanceof HciError && ['index_outdated', 'index_too_new', 'index_corrupt', 'index_unrecognized'].includes(e.code);
+      if (!opts.full || !rebuildable) throw e;
+      this.close();
+      await this.host.storage.remove();
+      store = await this.openStore(true);
+    }
+    return indexWorkspace(this.host.fs, store, this.settings, opts);
+  }
+
+  private async freshness(store: IndexStore): Promise<IndexFreshness> {
+    const row = await store.read((db) => ({
+      meta: readMeta(db),
+      files: Number(db.selectValue('SELECT count(*) FROM files')),
+      chunks: Number(db.selectValue('SELECT count(*) FROM chunks')),
+    }));
+    return {
+      location: this.host.storage.location,
+      generation: Number(row.meta.generation ?? 0),
+      indexed_at: row.meta.indexed_at ?? null,
+      build_state: row.meta.build_state ?? 'unknown',
+      files: row.files,
+      chunks: row.chunks,
+      pending_changes: null,
+      indexer_running: this.host.storage.indexerHolder() !== null,
+    };
+  }
+
+  async search(req: SearchRequest): Promise<SearchResponse> {
+    const t0 = Date.now();
+    const base: SearchResponse = {
+      contract_version: CONTRACT_VERSION, status: 'ok', query: typeof req?.query === 'string' ? req.query : '',
+      mode: req?.mode ?? 'keyword', match: 'none', hits: [], took_ms: 0, index: null, skipped: {}, truncated: false,
+    };
+    const fail = (e: unknown): SearchResponse => {
+      const err = e instanceof HciError ? e : new HciError('internal', (e as Error)?.message ?? String(e));
+      const status = err.code === 'no_index' ? 'no_index' : 'error';
+      return { ...base, status, took_ms: Date.now() - t0, error: { code: err.code, message: err.message }, hint: err.hint };
+    };
+    try {
+      validateRequest(req);
+      if (req.mode === 'semantic' || req.mode === 'hybrid') {
+        throw new HciError('mode_unavailable', `mode "${req.mode}" needs the semantic channel, which is not configured`, 'use mode "keyword" (the default)');
+      }
+      const store = await this.openStore(false);
+      const limit = req.limit ?? DEFAULT_LIMIT;
+      const offset = decodeCursor(req.cursor);
+      const key = queryKey(req);
+      this.queries.remember(key, req);
+      const out = await store.read((db) => {
+        const ranked = rankCandidates(db, req, this.settings, offset + limit);
+        const page = ranked.ranked.slice(offset, offset + limit);
+        return { ranked, hits: renderHits(db, page, offset + 1, ranked.parsed, key), more: ranked.ranked.length > offset + limit };
+      });
+      const index = await this.freshness(store);
+      const skipped = parseSkipped(await store.read((db) => readMeta(db).skipped_counts));
+      let hits = out.hits;
+      let truncated = false;
+      if (req.max_tokens !== undefined) {
+        const budget = req.max_tokens;
+        let used = estimateTokens({ ...base, index, skipped });
+        const kept = [];
+        for (const h of hits) {
+          const cost = estimateTokens(h);
+          if (kept.length > 0 && used + cost > budget) {
+            truncated = true;
+            break;
+          }
+          kept.push(h);
+          used += cost;
+        }
+        hits = kept;
+      }
+      const res: SearchResponse = { ...base, match: out.ranked.match, hits, index, skipped, truncated, took_ms: Date.now() - t0 };
+      if (truncated || out.more) res.next_cursor = encodeCursor(offset + hits.length);
+      const building = index.build_state !== 'complete';
+      if (building && index.indexer_running) {
+        res.status = 'indexing';
+        res.hint = `the index is being built (${index.files} files so far); results are partial — search again shortly`;
+      } else if (hits.length === 0) {
+        res.status = 'empty';
+        res.hint = emptyHint(req, index, out.ranked.parsed.clauses.length);
+      } else if (building) {
+        res.hint = 'the last indexing run did not finish; run `hci index` to complete the index';
+      } else if (out.ranked.match === 'any') {
+        res.hint = 'no chunk contains all terms; these hits match some of them';
+      }
+      return res;
+    } catch (e) {
+      return fail(e);
+    }
+  }
+
+  async status(opts: { checkPending?: boolean } = {}): Promise<StatusReport> {
+    const report: StatusReport = {
+      status: 'ok', index: null, format_version: null, engine: this.engine.label, files_by_lang: {}, skipped: {},
+      skipped_samples: [], last_run: null, pending: null,
+    };
+    try {
+      const store = await this.openStore(false);
+      report.index = await this.freshness(store);
+      const data = await store.read((db) => ({
+        meta: readMeta(db),
+        langs: db.selectObjects('SELECT lang, count(*) AS n FROM files GROUP BY lang ORDER BY n DESC') as Array<{ lang: string; n: number }>,
+        samples: db.selectObjects(`SELECT path, reason FROM skipped ORDER BY reason, path LIMIT ${SKIPPED_SAMPLE_LIMIT}`) as Array<{ path: string; reason: string }>,
+        files: opts.checkPending ? (db.selectObjects('SELECT path, size, mtime_ms FROM files') as Array<{ path: string; size: number; mtime_ms: number }>) : [],
+      }));
+      report.format_version = Number(data.meta.format_version ?? FORMAT_VERSION);
+      for (const l of data.langs) report.files_by_lang[l.lang] = Number(l.n);
+      report.skipped = parseSkipped(data.meta.skipped_counts);
+      report.skipped_samples = data.samples;
+      report.last_run = data.meta.last_run ? JSON.parse(data.meta.last_run) : null;
+      if (opts.checkPending) {
+        const scan = await scanWorkspace(this.host.fs, this.settings);
+        const known = new Map(data.files.map((f) => [f.path, f]));
+        const pending = { added: 0, modified: 0, deleted: 0 };
+        for (const f of scan.files) {
+          const k = known.get(f.path);
+          if (!k) pending.added++;
+          else if (k.size !== f.size || k.mtime_ms !== Math.trunc(f.mtimeMs)) pending.modified++;
+          known.delete(f.path);
+        }
+        pending.deleted = known.size;
+        report.pending = pending;
+        report.index.pending_changes = pending.added + pending.modified + pending.deleted;
+      }
+      if (report.index.build_state !== 'complete') {
+        report.status = report.index.indexer_running ? 'indexing' : 'ok';
+        report.hint = report.index.indexer_running ? 'an indexing run is in progress' : 'the last indexing run did not finish; run `hci index`';
+      }
+    } catch (e) {
+      const err = e instanceof HciError ? e : new HciError('internal', String((e as Error)?.message ?? e));
+      report.status = err.code === 'no_index' ? 'no_index' : 'error';
+      report.error = { code: err.code, message: err.message };
+      report.hint = err.hint;
+    }
+    return report;
+  }
+
+  /** Explains a hit from a search; the query is recalled from the hit id (or passed in). */
+  async explain(hitId: string, opts: { query?: string } = {}): Promise<ExplainResponse> {
+    try {
+      const m = /^(\d+)\.([0-9a-z]+)$/.exec(String(hitId ?? '').trim());
+      if (!m) throw new HciError('invalid_hit_id', `"${hitId}" is not a hit id`, 'pass a hit_id exactly as a search returned it, e.g. 123.k4f9a2');
+      const store = await this.openStore(false);
+      const req = opts.query !== undefined ? { query: opts.query } : this.queries.recall(m[2]);
+      const result = await store.read((db) => {
+        const row = loadChunk(db, Number(m[1]));
+        if (!row) return null;
+        const ranked = req ? rankCandidates(db, req, this.settings, 200) : null;
+        return explainChunk(db, row, ranked);
+      });
+      const index = await this.freshness(store);
+      if (!result) {
+        return { status: 'error', hit_id: hitId, index, error: { code: 'stale_hit', message: `hit ${hitId} is no longer in the index (its file was re-indexed)` }, hint: 'search again for fresh hit ids' };
+      }
+      const res: ExplainResponse = { status: 'ok', hit_id: hitId, explanation: result, index };
+      if (!req) res.hint = 'the query behind this hit id is not remembered here; pass the query to see matched terms and scores';
+      return res;
+    } catch (e) {
+      const err = e instanceof HciError ? e : new HciError('internal', String((e as Error)?.message ?? e));
+      return { status: 'error', hit_id: hitId, index: null, error: { code: err.code, message: err.message }, hint: err.hint };
+    }
+  }
+}
+
+function validateRequest(req: SearchRequest): void {
+  if (!req || typeof req.query !== 'string') throw new HciError('invalid_request', 'query must be a string', 'pass the words to look for, e.g. "GetCatalogItems"');
+  if (req.query.length > 2000) throw new HciError('invalid_request', `query is ${req.query.length} characters; the limit is 2000`, 'shorten the query');
+  if (req.limit !== undefined && (!Number.isInteger(req.limit) || req.limit < 1 || req.limit > MAX_LIMIT)) {
+    throw new HciError('invalid_request', `limit must be an integer from 1 to ${MAX_LIMIT}`, `use the default (${DEFAULT_LIMIT}) or page with next_cursor`);
+  }
+  if (req.max_tokens !== undefined && (!Number.isFinite(req.max_tokens) || req.max_tokens < 100)) {
+    throw new HciError('invalid_request', 'max_tokens must be a number ≥ 100', 'omit it for no budget');
+  }
+  if (req.mode !== undefined && !['keyword', 'semantic', 'hybrid'].includes(req.mode)) {
+    throw new HciError('invalid_request', `mode must be keyword, semantic or hybrid`, 'omit it for keyword');
+  }
+}
+
+function emptyHint(req: SearchRequest, index: IndexFreshness, clauses: number): string {
+  if (clauses === 0) return 'the query has no searchable words (only punctuation, stop words or filters); add a word or identifier';
+  const filtered = (req.paths?.length ?? 0) + (req.exts?.length ?? 0) + (req.exclude_paths?.length ?? 0) > 0 || /(^|\s)-?(path|ext|file):/i.test(req.query);
+  return `no indexed chunk matches${filtered ? ' within the filters' : ''}; the index holds ${index.files} files (generation ${index.generation}). ` +
+    'This is not proof of absence: check `skipped` for files left out, try other words, or drop filters';
+}
+
+function parseSkipped(json: string | undefined): SkipCounts {
+  try {
+    return json ? (JSON.parse(json) as SkipCounts) : {};
+  } catch {
+    return {};
+  }
+}
+
+function estimateTokens(x: unknown): number {
+  return Math.ceil(JSON.stringify(x).length / 4);
+}
+
+function encodeCursor(offset: number): string {
+  return `o${offset.toString(36)}`;
+}
+
+function decodeCursor(cursor: string | undefined): number {
+  if (cursor === undefined || cursor === '') return 0;
+  const m = /^o([0-9a-z]{1,8})$/.exec(cursor);
+  if (!m) throw new HciError('invalid_cursor', `"${cursor}" is not a cursor from this search`, 'pass next_cursor exactly as returned, or omit it');
+  return parseInt(m[1], 36);
+}

@@ -1,0 +1,94 @@
+// Human-readable rendering of core results for the terminal. Owns layout only; --json output is the
+// contract shape printed as is, by the CLI.
+import type { SearchResponse, StatusReport, ExplainResponse, IndexSummary, SkipCounts } from '../../core/index.ts';
+
+const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
+const paint = (code: string) => (s: string) => (useColor ? `\x1b[${code}m${s}\x1b[0m` : s);
+export const dim = paint('2');
+export const bold = paint('1');
+const cyan = paint('36');
+const yellow = paint('33');
+
+export function formatSkipped(s: SkipCounts): string {
+  const parts = Object.entries(s)
+    .filter(([, n]) => (n ?? 0) > 0)
+    .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
+    .map(([k, n]) => `${k.replace(/_/g, ' ')} ${n}`);
+  return parts.length ? parts.join(', ') : 'none';
+}
+
+export function ago(iso: string | null): string {
+  if (!iso) return 'never';
+  const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.round(s / 60)}m ago`;
+  if (s < 86400) return `${Math.round(s / 3600)}h ago`;
+  return `${Math.round(s / 86400)}d ago`;
+}
+
+export function formatSearch(r: SearchResponse): string {
+  const out: string[] = [];
+  if (r.status === 'error' || r.status === 'no_index') {
+    out.push(`error: ${r.error?.message ?? r.status}`);
+    if (r.hint) out.push(`hint: ${r.hint}`);
+    return out.join('\n');
+  }
+  for (const h of r.hits) {
+    const sym = h.symbol ? `  ${cyan(`${h.symbol.kind} ${h.symbol.name}`)}` : '';
+    out.push(`${bold(String(h.rank).padStart(2))}  ${bold(`${h.path}:${h.start_line}-${h.end_line}`)}  ${dim(`${h.lang} · ${h.score.toFixed(2)} · ${h.hit_id}`)}${sym}`);
+    for (const line of h.snippet.split('\n')) if (line) out.push(`      ${line}`);
+  }
+  const idx = r.index;
+  const fresh = idx ? `index gen ${idx.generation}, ${idx.files} files, built ${ago(idx.indexed_at)}` : 'no index';
+  const more = r.next_cursor ? ` · more: --cursor ${r.next_cursor}` : '';
+  out.push(dim(`${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} (${r.status}, match ${r.match}) · ${r.took_ms} ms · ${fresh} · skipped: ${formatSkipped(r.skipped)}${more}`));
+  if (r.hint) out.push(yellow(`hint: ${r.hint}`));
+  if (r.hits.some((h) => h.note)) out.push(dim('C# hits are text matches: confirm symbol facts (usages, renames) with the compiler.'));
+  return out.join('\n');
+}
+
+export function formatStatus(s: StatusReport): string {
+  if (!s.index) return [`error: ${s.error?.message ?? s.status}`, s.hint ? `hint: ${s.hint}` : ''].filter(Boolean).join('\n');
+  const i = s.index;
+  const langs = Object.entries(s.files_by_lang).map(([l, n]) => `${l} ${n}`).join(', ');
+  const lines = [
+    `${bold('index')}      ${i.location}`,
+    `${bold('state')}      ${i.build_state}, generation ${i.generation}, built ${ago(i.indexed_at)}${i.indexer_running ? ' (indexing now)' : ''}`,
+    `${bold('format')}     ${s.format_version} · ${s.engine}`,
+    `${bold('contents')}   ${i.files} files, ${i.chunks} chunks${langs ? ` (${langs})` : ''}`,
+    `${bold('skipped')}    ${formatSkipped(s.skipped)}`,
+  ];
+  if (s.pending) lines.push(`${bold('pending')}    ${s.pending.added} added, ${s.pending.modified} modified, ${s.pending.deleted} deleted since the last run`);
+  const run = s.last_run as { took_ms?: number; files_indexed?: number } | null;
+  if (run) lines.push(`${bold('last run')}   ${run.files_indexed ?? 0} files indexed in ${run.took_ms ?? '?'} ms`);
+  if (s.hint) lines.push(yellow(`hint: ${s.hint}`));
+  return lines.join('\n');
+}
+
+export function formatExplain(r: ExplainResponse): string {
+  if (r.status !== 'ok' || !r.explanation) return [`error: ${r.error?.message}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
+  const e = r.explanation;
+  const lines = [bold(`${e.path}:${e.start_line}-${e.end_line}`) + dim(`  ${e.lang} · ${e.chunk_kind}${e.symbol ? ` · ${e.symbol.kind} ${e.symbol.name}` : ''}`)];
+  if (e.query !== null) {
+    lines.push(`${bold('query')}     ${e.query}  (match ${e.match}${e.rank ? `, rank ${e.rank}` : ', not in the top results'})`);
+    if (e.fts) lines.push(`${bold('score')}     ${e.score} = bm25 ${e.fts.score}${(e.factors ?? []).map((f) => ` × ${f.factor} (${f.name})`).join('')}`);
+    for (const t of e.matched_terms ?? []) lines.push(`  ${cyan(t.term)} in ${t.fields.join(', ')}`);
+    if (e.unmatched_terms?.length) lines.push(`  not matched: ${e.unmatched_terms.join(', ')}`);
+    if (e.dropped_stop_words?.length) lines.push(dim(`  stop words dropped: ${e.dropped_stop_words.join(', ')}`));
+  }
+  if (e.header) lines.push(dim(e.header));
+  lines.push(dim('─'.repeat(40)));
+  const width = String(e.end_line).length;
+  e.text.split('\n').forEach((t, k) => lines.push(`${dim(String(e.start_line + k).padStart(width))}  ${t}`));
+  if (e.text_truncated) lines.push(dim(`… (${e.end_line - e.start_line + 1} lines in all)`));
+  if (r.hint) lines.push(yellow(`hint: ${r.hint}`));
+  return lines.join('\n');
+}
+
+export function formatIndexSummary(s: IndexSummary): string {
+  return [
+    `indexed ${s.files_indexed} files (${s.chunks_written} chunks), ${s.files_unchanged} unchanged, ${s.files_removed} removed` +
+      ` in ${(s.took_ms / 1000).toFixed(2)} s · generation ${s.generation}`,
+    `scanned ${s.files_scanned} files · read ${(s.bytes_read / 1024).toFixed(0)} KiB · skipped: ${formatSkipped(s.skipped)}`,
+  ].join('\n');
+}

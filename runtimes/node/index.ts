@@ -1,0 +1,26 @@
+// The Node runtime: wires the workspace file source, the on-disk index storage and the official
+// SQLite build into a core HciWorkspace. Owns only the wiring.
+import * as path from 'node:path';
+import * as fs from 'node:fs';
+import { HciWorkspace, type OpenOptions } from '../../core/workspace.ts';
+import { createNodeWorkspaceFs } from './workspace-fs.ts';
+import { createNodeIndexStorage, INDEX_DIR, INDEX_FILE } from './node-storage.ts';
+
+export { createNodeWorkspaceFs, createNodeIndexStorage };
+export * from '../../core/index.ts';
+
+export async function openWorkspace(root: string, opts: OpenOptions = {}): Promise<HciWorkspace> {
+  const abs = path.resolve(root);
+  return HciWorkspace.open({ fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs) }, opts);
+}
+
+/** The nearest folder at or above `from` that holds an hci index, or null. */
+export function findIndexedRoot(from: string): string | null {
+  let dir = path.resolve(from);
+  for (;;) {
+    if (fs.existsSync(path.join(dir, INDEX_DIR, INDEX_FILE))) return dir;
+    const up = path.dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+}
