@@ -3,7 +3,7 @@
 // bare empty list) and freshness; the work itself is done by index/, search/ and scan/.
 import { HciError, type WorkspaceFs } from './platform.ts';
 import { parseSettingsToml, validateSettings, type Settings } from './settings.ts';
-import { loadEngine, type EngineLoader, type SqliteEngine } from './sqlite/engine.ts';
+import { loadEngine, type Database, type EngineLoader, type SqliteEngine } from './sqlite/engine.ts';
 import type { IndexStorage } from './index/storage.ts';
 import { IndexStore } from './index/store.ts';
 import { indexWorkspace, type IndexOptions, type IndexSummary } from './index/indexer.ts';
@@ -24,6 +24,11 @@ export interface WorkspaceHost {
 export interface OpenOptions {
   /** Overrides on top of `.hci/settings.toml`. */
   settings?: Partial<Settings>;
+  /**
+   * Also keep recent queries in a sidecar beside the index, so a later process (a CLI `explain`
+   * after a CLI `search`) can explain hit ids. Long-lived hosts keep them in memory only.
+   */
+  persistQueries?: boolean;
 }
 
 export interface StatusReport {
@@ -60,8 +65,9 @@ export class HciWorkspace {
     readonly host: WorkspaceHost,
     readonly settings: Settings,
     readonly engine: SqliteEngine,
+    persistQueries: boolean,
   ) {
-    this.queries = new QueryLog(host.storage);
+    this.queries = new QueryLog(host.storage, persistQueries);
   }
 
   static async open(host: WorkspaceHost, opts: OpenOptions = {}): Promise<HciWorkspace> {
@@ -73,7 +79,7 @@ export class HciWorkspace {
     }
     const settings = validateSettings({ ...fileSettings, ...(opts.settings ?? {}) }, opts.settings ? 'settings' : SETTINGS_FILE);
     const engine = await loadEngine(host.engineLoader);
-    return new HciWorkspace(host, settings, engine);
+    return new HciWorkspace(host, settings, engine, opts.persistQueries ?? false);
   }
 
   close(): void {
@@ -103,22 +109,23 @@ export class HciWorkspace {
     return indexWorkspace(this.host.fs, store, this.settings, opts);
   }
 
-  private async freshness(store: IndexStore): Promise<IndexFreshness> {
-    const row = await store.read((db) => ({
-      meta: readMeta(db),
-      files: Number(db.selectValue('SELECT count(*) FROM files')),
-      chunks: Number(db.selectValue('SELECT count(*) FROM chunks')),
-    }));
+  /** Freshness as seen inside the caller's read transaction (the same snapshot as its results). */
+  private freshnessIn(db: Database, meta = readMeta(db)): IndexFreshness {
     return {
       location: this.host.storage.location,
-      generation: Number(row.meta.generation ?? 0),
-      indexed_at: row.meta.indexed_at ?? null,
-      build_state: row.meta.build_state ?? 'unknown',
-      files: row.files,
-      chunks: row.chunks,
+      generation: Number(meta.generation ?? 0),
+      indexed_at: meta.indexed_at ?? null,
+      build_state: meta.build_state ?? 'unknown',
+      files: Number(db.selectValue('SELECT count(*) FROM files')),
+      chunks: Number(db.selectValue('SELECT count(*) FROM chunks')),
       pending_changes: null,
-      indexer_running: this.host.storage.indexerHolder() !== null,
+      indexer_running: false,
     };
+  }
+
+  private withRunningFlag(f: IndexFreshness): IndexFreshness {
+    f.indexer_running = this.host.storage.indexerHolder() !== null;
+    return f;
   }
 
   async search(req: SearchRequest): Promise<SearchResponse> {
@@ -142,13 +149,21 @@ export class HciWorkspace {
       const offset = decodeCursor(req.cursor);
       const key = queryKey(req);
       this.queries.remember(key, req);
+      // One read transaction: hits, counts and freshness all describe the same committed state.
       const out = await store.read((db) => {
         const ranked = rankCandidates(db, req, this.settings, offset + limit);
         const page = ranked.ranked.slice(offset, offset + limit);
-        return { ranked, hits: renderHits(db, page, offset + 1, ranked.parsed, key), more: ranked.ranked.length > offset + limit };
+        const meta = readMeta(db);
+        return {
+          ranked,
+          hits: renderHits(db, page, offset + 1, ranked.parsed, key),
+          more: ranked.ranked.length > offset + limit,
+          index: this.freshnessIn(db, meta),
+          skipped: parseSkipped(meta.skipped_counts),
+        };
       });
-      const index = await this.freshness(store);
-      const skipped = parseSkipped(await store.read((db) => readMeta(db).skipped_counts));
+      const index = this.withRunningFlag(out.index);
+      const skipped = out.skipped;
       let hits = out.hits;
       let truncated = false;
       if (req.max_tokens !== undefined) {
@@ -193,13 +208,14 @@ export class HciWorkspace {
     };
     try {
       const store = await this.openStore(false);
-      report.index = await this.freshness(store);
       const data = await store.read((db) => ({
+        index: this.freshnessIn(db),
         meta: readMeta(db),
         langs: db.selectObjects('SELECT lang, count(*) AS n FROM files GROUP BY lang ORDER BY n DESC') as Array<{ lang: string; n: number }>,
         samples: db.selectObjects(`SELECT path, reason FROM skipped ORDER BY reason, path LIMIT ${SKIPPED_SAMPLE_LIMIT}`) as Array<{ path: string; reason: string }>,
         files: opts.checkPending ? (db.selectObjects('SELECT path, size, mtime_ms FROM files') as Array<{ path: string; size: number; mtime_ms: number }>) : [],
       }));
+      report.index = this.withRunningFlag(data.index);
       report.format_version = Number(data.meta.format_version ?? FORMAT_VERSION);
       for (const l of data.langs) report.files_by_lang[l.lang] = Number(l.n);
       report.skipped = parseSkipped(data.meta.skipped_counts);
@@ -239,13 +255,11 @@ export class HciWorkspace {
       if (!m) throw new HciError('invalid_hit_id', `"${hitId}" is not a hit id`, 'pass a hit_id exactly as a search returned it, e.g. 123.k4f9a2');
       const store = await this.openStore(false);
       const req = opts.query !== undefined ? { query: opts.query } : this.queries.recall(m[2]);
-      const result = await store.read((db) => {
+      const { result, index } = await store.read((db) => {
         const row = loadChunk(db, Number(m[1]));
-        if (!row) return null;
-        const ranked = req ? rankCandidates(db, req, this.settings, 200) : null;
-        return explainChunk(db, row, ranked);
+        const ranked = row && req ? rankCandidates(db, req, this.settings, 200) : null;
+        return { result: row ? explainChunk(db, row, ranked) : null, index: this.withRunningFlag(this.freshnessIn(db)) };
       });
-      const index = await this.freshness(store);
       if (!result) {
         return { status: 'error', hit_id: hitId, index, error: { code: 'stale_hit', message: `hit ${hitId} is no longer in the index (its file was re-indexed)` }, hint: 'search again for fresh hit ids' };
       }

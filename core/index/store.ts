@@ -58,7 +58,11 @@ export class IndexStore {
     let state: SchemaState = 'current';
     const probe = new IndexStore(db, storage, engine, opts, 'current');
     try {
-      db.exec('PRAGMA busy_timeout = 0; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000');
+      // Most of these pragmas read the schema, so they need the cross-process lock like any read:
+      // wait for it the same bounded way instead of failing at once while another process writes.
+      await probe.retryBusy(() =>
+        db.exec('PRAGMA busy_timeout = 0; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000'),
+      );
       if (opts.create) state = await probe.write((d) => ensureSchema(d));
       else await probe.read((d) => checkVersions(d));
     } catch (e) {
@@ -67,7 +71,7 @@ export class IndexStore {
       } catch {
         // already unusable
       }
-      throw e;
+      throw toHciError(e, storage.location);
     }
     return new IndexStore(db, storage, engine, opts, state);
   }
@@ -86,11 +90,8 @@ export class IndexStore {
     this.db.close();
   }
 
-  private async transact<T>(begin: string, fn: (db: Database) => T, readOnly: boolean): Promise<T> {
-    const sleep = this.opts.sleep ?? defaultSleep;
-    const deadline = Date.now() + this.opts.lockTimeoutMs;
-    let delay = 2;
-    for (;;) {
+  private transact<T>(begin: string, fn: (db: Database) => T, readOnly: boolean): Promise<T> {
+    return this.retryBusy(() => {
       // Transactions never interleave on one connection: fn is synchronous and runs to the end.
       if (this.busyInTxn) throw new HciError('internal', 'nested transaction on one index connection');
       let began = false;
@@ -111,23 +112,49 @@ export class IndexStore {
             // nothing to roll back (the failure happened before the lock)
           }
         }
+        throw e;
+      } finally {
+        this.busyInTxn = false;
+      }
+    });
+  }
+
+  /** " (pid N is indexing)" when an indexing run is known to hold the index, for busy messages. */
+  private describeHolder(): string {
+    try {
+      const h = this.storage.indexerHolder();
+      return h ? ` (pid ${h.pid} is indexing it)` : '';
+    } catch {
+      return '';
+    }
+  }
+
+  /**
+   * Runs a synchronous attempt, retrying it with backoff (asynchronously, so the event loop keeps
+   * running) while another process holds the lock, for at most lockTimeoutMs; then "index busy".
+   */
+  private async retryBusy<T>(attempt: () => T): Promise<T> {
+    const sleep = this.opts.sleep ?? defaultSleep;
+    const deadline = Date.now() + this.opts.lockTimeoutMs;
+    let delay = 2;
+    for (;;) {
+      try {
+        return attempt();
+      } catch (e) {
         const rc = resultCode(e);
         if ((rc === SQLITE_BUSY || rc === SQLITE_LOCKED) && Date.now() < deadline) {
-          this.busyInTxn = false;
-          await sleep(delay);
+          await sleep(Math.min(delay, Math.max(1, deadline - Date.now())));
           delay = Math.min(delay * 2, 25);
           continue;
         }
         if (rc === SQLITE_BUSY || rc === SQLITE_LOCKED) {
           throw new HciError(
             'index_busy',
-            `the index at ${this.storage.location} stayed locked by another process for ${this.opts.lockTimeoutMs} ms`,
+            `the index at ${this.storage.location} stayed locked by another process for ${this.opts.lockTimeoutMs} ms${this.describeHolder()}`,
             'retry in a moment; if no hci process is running, a stale lock file may be left on another host: delete `.hci/index.sqlite.lock`',
           );
         }
         throw toHciError(e, this.storage.location);
-      } finally {
-        this.busyInTxn = false;
       }
     }
   }

@@ -23,12 +23,17 @@ type Stored = Pick<SearchRequest, 'query' | 'paths' | 'exts' | 'exclude_paths' |
 export class QueryLog {
   private readonly mem = new Map<string, Stored>();
 
-  constructor(private readonly storage: IndexStorage) {}
+  constructor(
+    private readonly storage: IndexStorage,
+    private readonly persist: boolean,
+  ) {}
 
   remember(key: string, req: SearchRequest): void {
     if (this.mem.has(key)) return;
     const entry: Stored = { query: req.query, paths: req.paths, exts: req.exts, exclude_paths: req.exclude_paths, mode: req.mode };
     this.mem.set(key, entry);
+    if (this.mem.size > KEEP) this.mem.delete(this.mem.keys().next().value!);
+    if (!this.persist) return;
     try {
       const all = this.readSidecar();
       all[key] = entry;
@@ -41,7 +46,7 @@ export class QueryLog {
   }
 
   recall(key: string): Stored | undefined {
-    return this.mem.get(key) ?? this.readSidecar()[key];
+    return this.mem.get(key) ?? (this.persist ? this.readSidecar()[key] : undefined);
   }
 
   private readSidecar(): Record<string, Stored> {

@@ -7,6 +7,8 @@ import { HciError } from '../platform.ts';
 import type { Settings } from '../settings.ts';
 import { FILE_FLAG } from '../index/schema.ts';
 import { storedLines } from '../index/writer.ts';
+import { sliceLines } from '../index/fts-row.ts';
+import { definitionTargets, textSignals } from './boosts.ts';
 import { compilePathFilter } from './filters.ts';
 import { ftsExpression, parseQuery, queryTerms, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
@@ -14,7 +16,7 @@ import type { SearchHit, SearchRequest } from './contract.ts';
 import { baseName } from '../scan/languages.ts';
 
 /** BM25 column weights: path, symbol, header, body, idents. */
-export const COLUMN_WEIGHTS = { path: 3.0, symbol: 6.0, header: 2.0, body: 1.0, idents: 0.9 } as const;
+export const COLUMN_WEIGHTS = { path: 3.0, symbol: 6.0, header: 2.0, body: 1.0, idents: 0.6 } as const;
 const WEIGHT_ARGS = Object.values(COLUMN_WEIGHTS).join(', ');
 
 export const DEFAULT_LIMIT = 8;
@@ -83,6 +85,26 @@ function runFts(db: Database, expr: string, filtered: boolean, pool: number): Ca
   }));
 }
 
+/** How many of the best BM25 candidates get the (costlier) text-level signals. */
+const TEXT_SIGNAL_POOL = 40;
+
+function applyTextSignals(db: Database, cands: Candidate[], q: ParsedQuery): void {
+  const targets = definitionTargets(q.raw);
+  const cache = new Map<string, RegExp[]>();
+  const files = new Map<number, string[]>();
+  for (const c of cands.slice(0, TEXT_SIGNAL_POOL)) {
+    let lines = files.get(c.fileId);
+    if (!lines) {
+      const row = db.selectObject('SELECT content, line_count FROM files WHERE id = ?', [c.fileId]) as { content: string; line_count: number };
+      lines = storedLines(row.content, row.line_count);
+      files.set(c.fileId, lines);
+    }
+    const sig = textSignals(sliceLines(lines, c.startLine, c.endLine), q.raw, targets, cache);
+    if (sig.exact) c.factors.push({ name: 'exact_text', factor: 1.5 });
+    if (sig.definition) c.factors.push({ name: 'definition_like', factor: 3.0 });
+  }
+}
+
 function applyFactors(c: Candidate, q: ParsedQuery, settings: Settings): void {
   const words = q.clauses.filter((x) => x.kind === 'word').map((x) => x.token);
   if (c.flags & FILE_FLAG.test) c.factors.push({ name: 'test_path_penalty', factor: settings.test_path_penalty });
@@ -118,6 +140,7 @@ export function rankCandidates(db: Database, req: SearchRequest, settings: Setti
         break;
       }
     }
+    applyTextSignals(db, cands, parsed);
     for (const c of cands) applyFactors(c, parsed, settings);
     // Deterministic order across runtimes: score, then path, then line.
     cands.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine);

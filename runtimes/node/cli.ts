@@ -131,7 +131,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--json', 'print the search contract as JSON')
     .action(async (words: string[], o: { root?: string; k: number; path: string[]; ext: string[]; exclude: string[]; maxTokens?: number; cursor?: string; json?: boolean }) => {
       try {
-        const ws = await openWorkspace(resolveRoot(o.root));
+        const ws = await openWorkspace(resolveRoot(o.root), { persistQueries: true });
         try {
           const req: SearchRequest = { query: words.join(' '), limit: o.k, paths: o.path, exts: o.ext, exclude_paths: o.exclude, max_tokens: o.maxTokens, cursor: o.cursor };
           const r = await ws.search(req);
@@ -177,7 +177,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--json', 'print as JSON')
     .action(async (hitId: string, o: { root?: string; query?: string; json?: boolean }) => {
       try {
-        const ws = await openWorkspace(resolveRoot(o.root));
+        const ws = await openWorkspace(resolveRoot(o.root), { persistQueries: true });
         try {
           const r = await ws.explain(hitId, { query: o.query });
           if (o.json) printJson(r);

@@ -1,0 +1,62 @@
+// Text-level ranking signals that BM25 cannot see, computed on the few best candidates only:
+// the query appearing verbatim in the chunk, and a query identifier appearing where it is defined
+// (a type or member declaration, an x:Name/x:Key, a config key, a CSS selector) rather than used.
+// Structural chunks (symbol names) make the second partly redundant for C#; it still serves the
+// files no chunker understands. Each signal is a named factor that explain shows.
+
+const MODIFIERS = '(?:public|private|protected|internal|static|async|override|virtual|abstract|sealed|partial|extern|unsafe|new|readonly|required|const|export|default)';
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Regexes that find a definition of `ident` in code, markup or config text. */
+function definitionPatterns(ident: string): RegExp[] {
+  const id = escapeRe(ident);
+  // Case-sensitive: `orderingDb` (a local) is not a definition of `OrderingDb` (a config key).
+  return [
+    new RegExp(`\\b(?:class|interface|record|struct|enum|function|namespace|module|delegate|event)\\s+(?:[\\w.]+\\.)?${id}\\b`),
+    new RegExp(`^[ \\t]*(?:\\[[^\\]\\n]*\\][ \\t]*)*(?:${MODIFIERS}\\s+)+[\\w<>\\[\\],.?() \\t]*?\\b${id}[ \\t]*(?:[(<{]|=>)`, 'm'),
+    new RegExp(`^[ \\t]*(?:async\\s+)?${id}\\s*\\([^)\\n]*\\)\\s*\\{`, 'm'),
+    new RegExp(`\\b(?:const|let|var)\\s+${id}\\s*=`),
+    new RegExp(`@inject\\s+[\\w.<>?]+\\s+${id}\\b`),
+    new RegExp(`\\bx:(?:Name|Key|Class)\\s*=\\s*"(?:[\\w.]+\\.)?${id}"`),
+    new RegExp(`^[ \\t]*"${id}"\\s*:`, 'm'),
+    new RegExp(`^[ \\t]*-?[ \\t]*${id}\\s*:(?:\\s|$)`, 'm'),
+    new RegExp(`^[ \\t]*\\[?${id}\\]?\\s*=`, 'm'),
+    new RegExp(`(?:^|[\\s,>+~}])[.#]${id}(?![\\w-])[^{};\\n]*\\{`, 'm'),
+  ];
+}
+
+/** Identifier-like words of the raw query worth checking for definitions. */
+export function definitionTargets(rawQuery: string): string[] {
+  const words = rawQuery.split(/\s+/).filter((w) => !/^-?(path|ext|file|lang):/i.test(w));
+  if (words.length > 3) return [];
+  return words
+    .map((w) => w.replace(/^["'@.#]+|["',;]+$/g, ''))
+    .filter((w) => w.length >= 4 && /^[\p{L}_][\p{L}\p{N}_-]*$/u.test(w) && /[A-Z_-]|\p{Ll}\p{Lu}/u.test(w));
+}
+
+export interface TextSignals {
+  exact: boolean;
+  definition: boolean;
+}
+
+/** Checks one chunk's text for the signals. `targets` come from definitionTargets. */
+export function textSignals(text: string, rawQuery: string, targets: readonly string[], cache: Map<string, RegExp[]>): TextSignals {
+  const phrase = rawQuery.replace(/\s+/g, ' ').trim().replace(/^"|"$/g, '').toLowerCase();
+  const exact = phrase.length >= 6 && /\s|[^\p{L}\p{N}_]/u.test(phrase) && text.replace(/[ \t]+/g, ' ').toLowerCase().includes(phrase);
+  let definition = false;
+  for (const t of targets) {
+    let pats = cache.get(t);
+    if (!pats) {
+      pats = definitionPatterns(t);
+      cache.set(t, pats);
+    }
+    if (pats.some((p) => p.test(text))) {
+      definition = true;
+      break;
+    }
+  }
+  return { exact, definition };
+}

@@ -1,0 +1,90 @@
+// Node implementation of WorkspaceFs over node:fs (callback API). Owns path safety (no '..', no absolute
+// paths) and symlink resolution against the real workspace root; what to scan is the walker's job.
+import * as nodeFs from 'node:fs';
+import * as nodePath from 'node:path';
+import type { DirEntry, EntryStat, WorkspaceFs } from '../../core/platform.ts';
+import { HciError } from '../../core/platform.ts';
+
+// The callback API wrapped in promises: about twice as fast as node:fs/promises for the many small
+// stat calls of a scan.
+function call<T>(fn: (cb: (err: NodeJS.ErrnoException | null, value: T) => void) => void): Promise<T> {
+  return new Promise((resolve, reject) => fn((err, value) => (err ? reject(err) : resolve(value))));
+}
+
+const UNSAFE = /^(?:[\\/]|[a-zA-Z]:)|(?:^|[\\/])\.\.(?:[\\/]|$)/;
+
+export function createNodeWorkspaceFs(root: string): WorkspaceFs {
+  const absRoot = nodePath.resolve(root);
+  let realRoot: Promise<string> | undefined;
+
+  const prefix = absRoot.endsWith(nodePath.sep) ? absRoot : absRoot + nodePath.sep;
+  const native = nodePath.sep === '/' ? (rel: string) => rel : (rel: string) => rel.replaceAll('/', nodePath.sep);
+
+  const abs = (rel: string): string => {
+    if (rel === '') return absRoot;
+    if (UNSAFE.test(rel)) {
+      throw new HciError('path_outside_workspace', `path must be workspace-relative without '..': ${rel}`);
+    }
+    return prefix + native(rel);
+  };
+
+  return {
+    rootLabel: absRoot,
+
+    async readDir(rel: string): Promise<DirEntry[]> {
+      const p = abs(rel);
+      const entries = await call<nodeFs.Dirent[]>((cb) => nodeFs.readdir(p, { withFileTypes: true }, cb));
+      return entries.map((e) => ({
+        name: e.name,
+        kind: e.isSymbolicLink() ? 'symlink' : e.isDirectory() ? 'dir' : e.isFile() ? 'file' : 'other',
+      }));
+    },
+
+    async stat(rel: string): Promise<EntryStat | null> {
+      const p = abs(rel);
+      try {
+        const s = await call<nodeFs.Stats>((cb) => nodeFs.stat(p, cb));
+        return { kind: s.isFile() ? 'file' : s.isDirectory() ? 'dir' : 'other', size: s.size, mtimeMs: s.mtimeMs };
+      } catch {
+        return null;
+      }
+    },
+
+    async resolveLink(rel: string): Promise<{ inside: string } | 'outside' | null> {
+      const p = abs(rel);
+      realRoot ??= call<string>((cb) => nodeFs.realpath(absRoot, cb));
+      let target: string;
+      try {
+        target = await call<string>((cb) => nodeFs.realpath(p, cb));
+      } catch {
+        return null;
+      }
+      const r = nodePath.relative(await realRoot, target);
+      if (r === '') return { inside: '' };
+      if (nodePath.isAbsolute(r) || r === '..' || r.startsWith('..' + nodePath.sep)) return 'outside';
+      return { inside: r.split(nodePath.sep).join('/') };
+    },
+
+    async readFile(rel: string, maxBytes?: number): Promise<Uint8Array> {
+      const p = abs(rel);
+      if (maxBytes === undefined) {
+        const buf = await call<Buffer>((cb) => nodeFs.readFile(p, cb));
+        return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      }
+      const limit = Math.max(0, Math.floor(maxBytes));
+      const out = new Uint8Array(limit);
+      const fd = await call<number>((cb) => nodeFs.open(p, 'r', cb));
+      try {
+        let n = 0;
+        while (n < limit) {
+          const bytesRead = await call<number>((cb) => nodeFs.read(fd, out, n, limit - n, null, cb));
+          if (bytesRead === 0) break;
+          n += bytesRead;
+        }
+        return n === limit ? out : out.subarray(0, n);
+      } finally {
+        await call<void>((cb) => nodeFs.close(fd, (err) => cb(err, undefined)));
+      }
+    },
+  };
+}

@@ -1,0 +1,55 @@
+// Keeps core/ platform-free: no node:* or bare Node built-in imports, no Deno, no DOM globals.
+import { describe, it, expect } from 'vitest';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import * as path from 'node:path';
+
+const coreDir = path.resolve(import.meta.dirname, '../core');
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    return statSync(p).isDirectory() ? tsFiles(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+/** Source without comments and string contents, so prose and messages cannot trip the check. */
+function codeOnly(src: string): string {
+  return src
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|[^:])\/\/.*$/gm, '$1')
+    .replace(/`(?:\\.|[^`\\])*`/g, '``')
+    .replace(/'(?:\\.|[^'\\\n])*'/g, (s) => (s.length > 2 ? "'s'" : s));
+}
+
+const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+
+describe('core/ is platform-free', () => {
+  const files = tsFiles(coreDir);
+
+  it('has sources to check', () => {
+    expect(files.length).toBeGreaterThan(10);
+  });
+
+  it.each(files.map((f) => [path.relative(coreDir, f), f]))('%s imports no platform module and touches no platform global', (_rel, file) => {
+    const src = readFileSync(file, 'utf8');
+    const specifiers = [...src.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]);
+    for (const s of specifiers) {
+      expect(s.startsWith('node:'), `${s} is a node: import`).toBe(false);
+      expect(builtins.has(s), `${s} is a Node built-in`).toBe(false);
+      expect(s.startsWith('npm:') || s.startsWith('jsr:') || /^https?:/.test(s), `${s} is a Deno-only specifier`).toBe(false);
+    }
+    const code = codeOnly(src);
+    expect(code).not.toMatch(/\bDeno\s*\./);
+    expect(code).not.toMatch(/\bprocess\s*\.(env|argv|exit|cwd|platform|pid|stdout|stderr)\b/);
+    expect(code).not.toMatch(/\b(document|window|localStorage|sessionStorage|navigator)\s*\./);
+    expect(code).not.toMatch(/\brequire\s*\(/);
+    expect(code).not.toMatch(/\b__dirname\b|\b__filename\b|\bBuffer\s*\./);
+  });
+
+  it('catches a violation (the checker itself works)', () => {
+    const bad = "import * as fs from 'node:fs';\nconst x = Deno.readFile('a');";
+    expect(codeOnly(bad)).toMatch(/\bDeno\s*\./);
+    expect([...bad.matchAll(/from\s+['"]([^'"]+)['"]/g)].map((m) => m[1])).toContain('node:fs');
+  });
+});

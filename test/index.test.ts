@@ -1,0 +1,263 @@
+// The index on disk: incremental updates, cancellation, format versions and migrations, damaged
+// files, settings, and the file as other SQLite tools see it (Debian's sqlite3 CLI).
+import { describe, it, expect, afterEach } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { openWorkspace, createNodeIndexStorage, loadEngine } from '../runtimes/node/index.ts';
+import { IndexStore } from '../core/index/store.ts';
+import { HciError } from '../core/platform.ts';
+import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function tmp(files: Record<string, string | Uint8Array>): Promise<TmpWorkspace> {
+  const ws = await createTmpWorkspace(files);
+  cleanups.push(() => ws.cleanup());
+  return ws;
+}
+
+function csharp(name: string, body = ''): string {
+  return `namespace Demo;\n\npublic class ${name}\n{\n    public void Run${name}() { }\n${body}}\n`;
+}
+
+function sqlite3(file: string, sql: string): string {
+  return execFileSync('sqlite3', [file, sql], { encoding: 'utf8' }).trim();
+}
+
+async function counts(root: string) {
+  const store = await IndexStore.open(createNodeIndexStorage(root), await loadEngine(), { create: false, lockTimeoutMs: 2000 });
+  try {
+    return await store.read((db) => ({
+      files: Number(db.selectValue('SELECT count(*) FROM files')),
+      chunks: Number(db.selectValue('SELECT count(*) FROM chunks')),
+      ftsRows: Number(db.selectValue('SELECT count(*) FROM chunks_fts_docsize')),
+      paths: db.selectValues('SELECT path FROM files ORDER BY path') as string[],
+    }));
+  } finally {
+    store.close();
+  }
+}
+
+describe('incremental indexing', () => {
+  it('adds, changes and deletes files, and skips unchanged ones', async () => {
+    const ws = await tmp({ 'src/Alpha.cs': csharp('Alpha'), 'src/Beta.cs': csharp('Beta'), 'docs/readme.md': '# Readme\n\nAlpha and beta.\n' });
+    const w = await openWorkspace(ws.root);
+    try {
+      const first = await w.index();
+      expect(first).toMatchObject({ files_scanned: 3, files_indexed: 3, files_unchanged: 0, files_removed: 0 });
+
+      const again = await w.index();
+      expect(again).toMatchObject({ files_indexed: 0, files_unchanged: 3, files_removed: 0, bytes_read: 0 });
+
+      await ws.write({ 'src/Gamma.cs': csharp('Gamma'), 'src/Alpha.cs': csharp('Alpha', '    public int AlphaChanged => 1;\n') });
+      fs.rmSync(ws.abs('src/Beta.cs'));
+      const third = await w.index();
+      expect(third).toMatchObject({ files_indexed: 2, files_unchanged: 1, files_removed: 1 });
+      expect(third.generation).toBeGreaterThan(first.generation);
+
+      expect((await w.search({ query: 'RunGamma' })).hits[0]?.path).toBe('src/Gamma.cs');
+      expect((await w.search({ query: 'AlphaChanged' })).hits[0]?.path).toBe('src/Alpha.cs');
+      const gone = await w.search({ query: 'RunBeta' });
+      expect(gone.status).toBe('empty');
+      expect(gone.hits).toEqual([]);
+      expect(gone.hint).toMatch(/not proof of absence/);
+    } finally {
+      w.close();
+    }
+    const c = await counts(ws.root);
+    expect(c.paths).toEqual(['docs/readme.md', 'src/Alpha.cs', 'src/Gamma.cs']);
+    expect(c.ftsRows).toBe(c.chunks);
+  });
+
+  it('a touched file with the same content is not re-chunked', async () => {
+    const ws = await tmp({ 'a.cs': csharp('A') });
+    const w = await openWorkspace(ws.root);
+    try {
+      await w.index();
+      const later = new Date(Date.now() + 5000);
+      fs.utimesSync(ws.abs('a.cs'), later, later);
+      const s = await w.index();
+      expect(s).toMatchObject({ files_indexed: 0, files_unchanged: 1 });
+      expect(s.bytes_read).toBeGreaterThan(0);
+      expect((await w.index()).bytes_read).toBe(0);
+    } finally {
+      w.close();
+    }
+  });
+
+  it('re-chunks everything when chunk settings change, and reports progress', async () => {
+    const long = Array.from({ length: 300 }, (_, i) => `// line ${i + 1} token${i}`).join('\n');
+    const ws = await tmp({ 'big.cs': long });
+    let w = await openWorkspace(ws.root);
+    await w.index();
+    const before = await counts(ws.root);
+    w.close();
+    fs.mkdirSync(ws.abs('.hci'), { recursive: true });
+    fs.writeFileSync(ws.abs('.hci/settings.toml'), 'chunk_lines = 50\nchunk_overlap_lines = 5\n');
+    w = await openWorkspace(ws.root);
+    const phases: string[] = [];
+    try {
+      const s = await w.index({ onProgress: (p) => phases.push(p.phase) });
+      expect(s.files_indexed).toBe(1);
+      expect(phases[0]).toBe('scan');
+      expect(phases.at(-1)).toBe('done');
+    } finally {
+      w.close();
+    }
+    const after = await counts(ws.root);
+    expect(before.chunks).toBe(3); // 1-110, 96-205, 191-300
+    expect(after.chunks).toBe(7); // windows of 50 with 5 overlap over 300 lines
+  });
+
+  it('cancellation leaves a consistent index that the next run completes', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 400; i++) files[`src/F${i}.cs`] = csharp(`F${i}`, `    // ${'x'.repeat(200)}\n`.repeat(20));
+    const ws = await tmp(files);
+    const w = await openWorkspace(ws.root);
+    try {
+      const abort = new AbortController();
+      const err = await w
+        .index({ signal: abort.signal, batchMs: 5, onProgress: (p) => p.filesDone >= 100 && abort.abort() })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(HciError);
+      expect((err as HciError).code).toBe('cancelled');
+      const mid = await counts(ws.root);
+      expect(mid.files).toBeGreaterThan(0);
+      expect(mid.files).toBeLessThan(400);
+      expect(mid.ftsRows).toBe(mid.chunks);
+      const status = await w.status();
+      expect(status.index?.build_state).toBe('partial');
+      const s = await w.index();
+      expect(s.files_unchanged + s.files_indexed).toBe(400);
+      expect((await w.status()).index?.build_state).toBe('complete');
+    } finally {
+      w.close();
+    }
+    const done = await counts(ws.root);
+    expect(done.files).toBe(400);
+    expect(sqlite3(ws.abs('.hci/index.sqlite'), 'PRAGMA integrity_check')).toBe('ok');
+  });
+});
+
+describe('the index file', () => {
+  it("is a plain SQLite file that Debian's sqlite3 CLI opens, checks and searches", async () => {
+    const ws = await tmp({ 'src/CatalogService.cs': csharp('CatalogService', '    public void GetCatalogItems() { }\n'), 'README.md': '# Shop\n' });
+    const w = await openWorkspace(ws.root);
+    await w.index();
+    w.close();
+    const file = ws.abs('.hci/index.sqlite');
+    expect(fs.existsSync(`${file}-journal`)).toBe(false);
+    expect(sqlite3(file, 'PRAGMA integrity_check')).toBe('ok');
+    expect(sqlite3(file, "SELECT value FROM meta WHERE key = 'format_version'")).toBe('1');
+    expect(Number(sqlite3(file, "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'catalog'"))).toBeGreaterThan(0);
+    expect(sqlite3(file, "SELECT f.path FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id WHERE chunks_fts MATCH 'getcatalogitems'")).toBe('src/CatalogService.cs');
+    expect(sqlite3(file, "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check'); SELECT 'fts ok'")).toBe('fts ok');
+  });
+
+  it('says no_index (status and search) before the first run', async () => {
+    const ws = await tmp({ 'a.cs': csharp('A') });
+    const w = await openWorkspace(ws.root);
+    try {
+      const r = await w.search({ query: 'A' });
+      expect(r.status).toBe('no_index');
+      expect(r.error?.code).toBe('no_index');
+      expect(r.hint).toMatch(/hci index/);
+      expect((await w.status()).status).toBe('no_index');
+      expect(fs.existsSync(ws.abs('.hci/index.sqlite'))).toBe(false);
+    } finally {
+      w.close();
+    }
+  });
+
+  it.each([
+    ['99', 'index_too_new'],
+    ['0', 'index_unrecognized'],
+  ])('format_version %s is refused with %s, and `index --full` rebuilds it', async (version, code) => {
+    const ws = await tmp({ 'a.cs': csharp('Alpha') });
+    let w = await openWorkspace(ws.root);
+    await w.index();
+    w.close();
+    sqlite3(ws.abs('.hci/index.sqlite'), `UPDATE meta SET value = '${version}' WHERE key = 'format_version'`);
+    w = await openWorkspace(ws.root);
+    try {
+      const r = await w.search({ query: 'RunAlpha' });
+      expect(r.status).toBe('error');
+      expect(r.error?.code).toBe(code);
+      expect(r.hint).toMatch(/index --full/);
+      await expect(w.index()).rejects.toMatchObject({ code });
+      await w.index({ full: true });
+      expect((await w.search({ query: 'RunAlpha' })).hits[0]?.path).toBe('a.cs');
+    } finally {
+      w.close();
+    }
+  });
+
+  it('an older analyzer version needs a rebuild, said clearly', async () => {
+    const ws = await tmp({ 'a.cs': csharp('Alpha') });
+    let w = await openWorkspace(ws.root);
+    await w.index();
+    w.close();
+    sqlite3(ws.abs('.hci/index.sqlite'), "UPDATE meta SET value = '0' WHERE key = 'analyzer_version'");
+    w = await openWorkspace(ws.root);
+    try {
+      const r = await w.search({ query: 'RunAlpha' });
+      expect(r.error?.code).toBe('index_outdated');
+      expect(r.error?.message).toMatch(/analyzer/);
+    } finally {
+      w.close();
+    }
+  });
+
+  it('a damaged index file gives index_corrupt, and `index --full` repairs it', async () => {
+    const ws = await tmp({ 'a.cs': csharp('Alpha') });
+    let w = await openWorkspace(ws.root);
+    await w.index();
+    w.close();
+    fs.writeFileSync(ws.abs('.hci/index.sqlite'), Buffer.alloc(8192, 0x41));
+    w = await openWorkspace(ws.root);
+    try {
+      const r = await w.search({ query: 'RunAlpha' });
+      expect(r.status).toBe('error');
+      expect(r.error?.code).toBe('index_corrupt');
+      await w.index({ full: true });
+      expect((await w.search({ query: 'RunAlpha' })).status).toBe('ok');
+    } finally {
+      w.close();
+    }
+    expect(sqlite3(ws.abs('.hci/index.sqlite'), 'PRAGMA integrity_check')).toBe('ok');
+  });
+
+  it('rejects invalid settings with the key and the reason', async () => {
+    const ws = await tmp({ 'a.cs': csharp('A'), '.hci/settings.toml': 'chunk_lines = "many"\nmax_indexed_file_bytes = 100\nbogus_key = 1\n' });
+    const err = await openWorkspace(ws.root).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HciError);
+    expect((err as HciError).code).toBe('invalid_settings');
+    expect((err as HciError).message).toMatch(/chunk_lines/);
+    expect((err as HciError).message).toMatch(/bogus_key/);
+    fs.writeFileSync(ws.abs('.hci/settings.toml'), 'chunk_lines = [1,\n');
+    await expect(openWorkspace(ws.root)).rejects.toMatchObject({ code: 'invalid_settings', message: /not valid TOML/ });
+  });
+
+  it('keeps invalid UTF-8 and binary files from crashing a run, and counts them', async () => {
+    const ws = await tmp({
+      'bad.cs': new Uint8Array([...Buffer.from('class Bad { // caf'), 0xe9, 0xff, ...Buffer.from(' ValidAfterwards }\n')]),
+      'blob.json': new Uint8Array([0x7b, 0x00, 0x01, 0x02, 0x7d]),
+      'ok.cs': csharp('Ok'),
+    });
+    const w = await openWorkspace(ws.root);
+    try {
+      const s = await w.index();
+      expect(s.files_indexed).toBe(2);
+      expect(s.skipped.binary).toBe(1);
+      expect((await w.search({ query: 'ValidAfterwards' })).hits[0]?.path).toBe('bad.cs');
+      const st = await w.status();
+      expect(st.skipped.binary).toBe(1);
+    } finally {
+      w.close();
+    }
+  });
+});

@@ -1,0 +1,218 @@
+// Keyword search: the contract shape, query analysis and escaping (hostile input never raises),
+// filters, ranking rules (identifier splitting, test-path penalty, per-file cap), paging and the
+// token budget, and explain.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { openWorkspace } from '../runtimes/node/index.ts';
+import type { HciWorkspace } from '../core/workspace.ts';
+import { parseQuery, ftsExpression } from '../core/search/query.ts';
+import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+
+const catalogService = `using System.Collections.Generic;
+namespace Contoso.Catalog;
+
+public sealed class CatalogService : ICatalogService
+{
+    private readonly ICatalogRepository _repository;
+
+    public CatalogService(ICatalogRepository repository) => _repository = repository;
+
+    public IReadOnlyList<CatalogItem> GetCatalogItems(int pageSize)
+    {
+        var max_page_size = 100;
+        return _repository.Take(System.Math.Min(pageSize, max_page_size));
+    }
+}
+`;
+
+function manyMethods(n: number): string {
+  return `namespace Contoso.Big;\npublic class Repetitive\n{\n${Array.from({ length: n }, (_, i) => `    public void Handler${i}() { Console.WriteLine("widget widget ${i}"); }\n`).join('')}}\n`;
+}
+
+let ws: TmpWorkspace;
+let w: HciWorkspace;
+
+beforeAll(async () => {
+  ws = await createTmpWorkspace({
+    'src/Catalog/CatalogService.cs': catalogService,
+    'tests/Catalog/CatalogServiceTests.cs': catalogService.replace('class CatalogService', 'class CatalogServiceTests').replace('namespace Contoso.Catalog', 'namespace Contoso.Catalog.Tests'),
+    'src/Big/Repetitive.cs': manyMethods(600),
+    'src/Web/appsettings.json': '{\n  "ConnectionStrings": {\n    "OrderingDb": "Server=.;Database=Ordering;Integrated Security=true"\n  }\n}\n',
+    'docs/pricing.md': '# Pricing\n\nHow the discount rules are applied to an order.\n',
+    'src/Web/Pages/Checkout.razor': '@page "/checkout"\n@inject OrderingService Orders\n<button @onclick="Submit">Buy</button>\n',
+    ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`src/Gadgets/Gadget${i}.cs`, `namespace Contoso.Gadgets;\n// gadget ${i}: a gadget with a long description ${'lorem ipsum '.repeat(20)}\npublic class Gadget${i} { }\n`])),
+  });
+  w = await openWorkspace(ws.root);
+  await w.index();
+});
+
+afterAll(async () => {
+  w?.close();
+  await ws?.cleanup();
+});
+
+describe('the search contract', () => {
+  it('answers with every contract field', async () => {
+    const r = await w.search({ query: 'GetCatalogItems' });
+    expect(r).toMatchObject({ contract_version: 1, status: 'ok', query: 'GetCatalogItems', mode: 'keyword', match: 'all', truncated: false });
+    expect(typeof r.took_ms).toBe('number');
+    expect(r.index).toMatchObject({ generation: 1, build_state: 'complete', files: 18, indexer_running: false });
+    expect(r.index!.chunks).toBeGreaterThanOrEqual(6);
+    expect(Date.parse(r.index!.indexed_at!)).not.toBeNaN();
+    expect(r.skipped).toEqual(expect.any(Object));
+    const h = r.hits[0];
+    expect(h).toMatchObject({ rank: 1, path: 'src/Catalog/CatalogService.cs', hit_kind: 'text_fts', lang: 'csharp', start_line: 1 });
+    expect(h.hit_id).toMatch(/^\d+\.[0-9a-z]+$/);
+    expect(h.end_line).toBeGreaterThanOrEqual(h.start_line);
+    expect(h.score).toBeGreaterThan(0);
+    expect(h.fts_score).toBeGreaterThan(0);
+    expect(h.vec_score).toBeUndefined();
+    expect(h.snippet).toMatch(/^\d+: .*GetCatalogItems/m);
+    expect(h.note).toMatch(/compiler/);
+    expect(r.hits.map((x) => x.rank)).toEqual(r.hits.map((_, i) => i + 1));
+  });
+
+  it('finds identifiers by their parts, and parts by the identifier', async () => {
+    expect((await w.search({ query: 'catalog items' })).hits[0]?.path).toBe('src/Catalog/CatalogService.cs');
+    expect((await w.search({ query: 'max_page_size' })).hits[0]?.path).toBe('src/Catalog/CatalogService.cs');
+    expect((await w.search({ query: 'page size' })).hits[0]?.path).toBe('src/Catalog/CatalogService.cs');
+    expect((await w.search({ query: 'OrderingDb' })).hits[0]?.path).toBe('src/Web/appsettings.json');
+    expect((await w.search({ query: 'ordering db' })).hits[0]?.path).toBe('src/Web/appsettings.json');
+  });
+
+  it('ranks test paths below source for the same match', async () => {
+    const r = await w.search({ query: 'GetCatalogItems', limit: 5 });
+    const paths = r.hits.map((h) => h.path);
+    expect(paths.indexOf('src/Catalog/CatalogService.cs')).toBeLessThan(paths.indexOf('tests/Catalog/CatalogServiceTests.cs'));
+  });
+
+  it('drops stop words from natural-language questions and falls back to any term', async () => {
+    const r = await w.search({ query: 'where are the discount rules applied to an order' });
+    expect(r.status).toBe('ok');
+    expect(r.hits[0]?.path).toBe('docs/pricing.md');
+    const any = await w.search({ query: 'discount zzzunknownword' });
+    expect(any.match).toBe('any');
+    expect(any.hits[0]?.path).toBe('docs/pricing.md');
+    expect(any.hint).toMatch(/some of them/);
+  });
+
+  it('keeps quoted phrases as phrases', async () => {
+    expect((await w.search({ query: '"discount rules"' })).hits[0]?.path).toBe('docs/pricing.md');
+    const r = await w.search({ query: '"rules discount"' });
+    expect(r.status).toBe('empty');
+  });
+
+  it('filters by path prefix, glob, extension and exclusion (inline and as options)', async () => {
+    const all = (r: { hits: Array<{ path: string }> }) => r.hits.map((h) => h.path);
+    expect(all(await w.search({ query: 'catalog', paths: ['tests/'] }))).toEqual(['tests/Catalog/CatalogServiceTests.cs']);
+    expect(all(await w.search({ query: 'catalog path:tests/' }))).toEqual(['tests/Catalog/CatalogServiceTests.cs']);
+    expect(all(await w.search({ query: 'catalog', exclude_paths: ['tests/'] }))).toEqual(['src/Catalog/CatalogService.cs']);
+    expect(all(await w.search({ query: 'catalog -path:tests/' }))).toEqual(['src/Catalog/CatalogService.cs']);
+    expect(all(await w.search({ query: 'checkout', exts: ['razor'] }))).toEqual(['src/Web/Pages/Checkout.razor']);
+    expect(all(await w.search({ query: 'checkout ext:.razor' }))).toEqual(['src/Web/Pages/Checkout.razor']);
+    expect(all(await w.search({ query: 'catalog', paths: ['**/*Tests.cs'] }))).toEqual(['tests/Catalog/CatalogServiceTests.cs']);
+    expect(all(await w.search({ query: 'catalog', paths: ['*.cs'], exclude_paths: ['src/**'] }))).toEqual(['tests/Catalog/CatalogServiceTests.cs']);
+    const outside = await w.search({ query: 'catalog', paths: ['../etc'] });
+    expect(outside.status).toBe('error');
+    expect(outside.error?.code).toBe('path_outside_workspace');
+  });
+
+  it('caps hits per file so one file cannot fill the page', async () => {
+    const r = await w.search({ query: 'widget', limit: 10 });
+    expect(r.hits.filter((h) => h.path === 'src/Big/Repetitive.cs').length).toBeLessThanOrEqual(2);
+  });
+
+  it('pages with next_cursor and cuts to the token budget', async () => {
+    const first = await w.search({ query: 'gadget', limit: 2 });
+    expect(first.hits).toHaveLength(2);
+    expect(first.next_cursor).toBeDefined();
+    const second = await w.search({ query: 'gadget', limit: 2, cursor: first.next_cursor });
+    expect(second.hits[0]?.rank).toBe(3);
+    const ids = new Set(first.hits.map((h) => h.hit_id));
+    expect(second.hits.some((h) => ids.has(h.hit_id))).toBe(false);
+
+    const budget = await w.search({ query: 'gadget', limit: 12, max_tokens: 600 });
+    expect(budget.truncated).toBe(true);
+    expect(budget.next_cursor).toBeDefined();
+    expect(budget.hits.length).toBeGreaterThan(0);
+    expect(budget.hits.length).toBeLessThan(12);
+    expect(Math.ceil(JSON.stringify(budget).length / 4)).toBeLessThanOrEqual(600);
+
+    const bad = await w.search({ query: 'catalog', cursor: 'garbage' });
+    expect(bad.error?.code).toBe('invalid_cursor');
+  });
+
+  it('validates requests with structured errors', async () => {
+    for (const req of [{ query: 'x', limit: 0 }, { query: 'x', limit: 51 }, { query: 'x', limit: 2.5 }, { query: 'x'.repeat(2001) }, { query: 42 as unknown as string }, { query: 'x', mode: 'fuzzy' as 'keyword' }]) {
+      const r = await w.search(req);
+      expect(r.status).toBe('error');
+      expect(r.error?.code).toBe('invalid_request');
+      expect(r.hint).toBeTruthy();
+    }
+    const semantic = await w.search({ query: 'x', mode: 'semantic' });
+    expect(semantic.error?.code).toBe('mode_unavailable');
+  });
+});
+
+describe('query escaping', () => {
+  const alphabet = ['"', "'", '(', ')', '*', ':', '^', '-', '+', '{', '}', '[', ']', 'NEAR', 'NEAR(', 'AND', 'OR', 'NOT', ',', ';', '\\', '/', '.', '@', '#', '$', '%', '&', '|', '~', '`', '<', '>', '=', '?', '!', ' ', '  ', '\t', '\n', '\u0000', '\u202e', 'é', '日本', '🙂', 'catalog', 'GetCatalogItems', 'path:', 'ext:', '-path:', 'x*', 'col:', 'rowid', 'chunks_fts', "'; DROP TABLE files; --", '\uFFFD', 'ǅ', '0', '123', '_'];
+
+  function hostileQueries(n: number, seed: number): string[] {
+    let s = seed;
+    const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    return Array.from({ length: n }, () => {
+      const len = 1 + Math.floor(rand() * 12);
+      return Array.from({ length: len }, () => alphabet[Math.floor(rand() * alphabet.length)]).join(rand() < 0.5 ? '' : ' ');
+    });
+  }
+
+  it('never raises on hundreds of hostile queries, always a structured status', async () => {
+    const queries = [...hostileQueries(400, 20261130), '', ' ', '"', '""', '"unbalanced', 'NEAR(a b, 3)', 'a AND', 'OR OR', '*', '^start', 'body:foo', '{path body}: x', 'NOT catalog', '(((', ')))'];
+    const statuses = new Map<string, number>();
+    for (const q of queries) {
+      const r = await w.search({ query: q });
+      statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+      expect(['ok', 'empty'], `query ${JSON.stringify(q)} gave ${r.status}: ${r.error?.message}`).toContain(r.status);
+      if (r.status === 'empty') expect(r.hint).toBeTruthy();
+    }
+    expect(statuses.get('ok')).toBeGreaterThan(50);
+  });
+
+  it('builds FTS expressions only from quoted tokens', () => {
+    for (const q of ['a"b', 'NEAR(x y)', 'x OR y', 'col:val', '^a*', '-z', 'GetItems*']) {
+      const expr = ftsExpression(parseQuery(q), 'all') ?? '';
+      const unquoted = expr.replace(/"[^"]*"/g, '');
+      expect(unquoted, `${q} → ${expr}`).toMatch(/^[\s()*]*(?:(?:AND|OR)[\s()*]*)*$/);
+    }
+    expect(ftsExpression(parseQuery('GetCatalogItems'), 'all')).toBe('("getcatalogitems" OR "get catalog items")');
+    expect(ftsExpression(parseQuery('catalog*'), 'all')).toBe('"catalog"*');
+    expect(parseQuery('foo path:src/ ext:cs,razor -path:tests/').paths).toEqual(['src/']);
+  });
+});
+
+describe('explain', () => {
+  it('shows the chunk, the matched fields and the score parts of a hit', async () => {
+    const r = await w.search({ query: 'catalog items', limit: 5 });
+    const hit = r.hits.find((h) => h.path === 'src/Catalog/CatalogService.cs')!;
+    const e = await w.explain(hit.hit_id);
+    expect(e.status).toBe('ok');
+    const x = e.explanation!;
+    expect(x).toMatchObject({ path: hit.path, start_line: hit.start_line, end_line: hit.end_line, query: 'catalog items', match: 'all', rank: hit.rank });
+    expect(x.text).toContain('GetCatalogItems');
+    expect(x.score).toBeCloseTo(hit.score, 2);
+    expect(x.fts?.column_weights).toMatchObject({ path: expect.any(Number), body: expect.any(Number) });
+    expect(x.matched_terms).toEqual(expect.arrayContaining([expect.objectContaining({ term: 'catalog', fields: expect.arrayContaining(['path', 'body']) })]));
+    expect(x.factors).toEqual(expect.any(Array));
+
+    const testHit = (await w.search({ query: 'GetCatalogItems', limit: 5 })).hits.find((h) => h.path.startsWith('tests/'))!;
+    const te = await w.explain(testHit.hit_id);
+    expect(te.explanation?.factors).toEqual(expect.arrayContaining([{ name: 'test_path_penalty', factor: expect.any(Number) }]));
+  });
+
+  it('answers bad and stale hit ids with a structured error', async () => {
+    expect((await w.explain('nonsense')).error?.code).toBe('invalid_hit_id');
+    expect((await w.explain('999999.abc')).error?.code).toBe('stale_hit');
+    const unknownQuery = await w.explain(`${(await w.search({ query: 'widget' })).hits[0].hit_id.split('.')[0]}.zzzz`);
+    expect(unknownQuery.status).toBe('ok');
+    expect(unknownQuery.hint).toMatch(/pass the query/);
+  });
+});
