@@ -12,3 +12,5 @@ export { defaultSettings, parseSettingsToml, validateSettings } from './settings
 export { loadEngine, officialEngineLoader, type EngineLoader, type SqliteEngine } from './sqlite/engine.ts';
 export type { SkipCounts, SkipReason } from './scan/walker.ts';
 export { FORMAT_VERSION } from './index/schema.ts';
+export { createMemoryWorkspaceFs, type MemoryFile } from './memory-fs.ts';
+export { createMemoryIndexStorage } from './index/memory-storage.ts';

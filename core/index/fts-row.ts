@@ -20,7 +20,7 @@ export function ftsValues(c: FtsSource): [string, string, string, string, string
   return [path, symbol, c.header, c.body, idents];
 }
 
-/** The body of a chunk: its lines of the stored (secret-blanked, \n-joined) content. */
+/** The body of a chunk: its lines of the file, \n-joined. */
 export function sliceLines(lines: readonly string[], startLine: number, endLine: number): string {
   return lines.slice(startLine - 1, endLine).join('\n');
 }

@@ -98,20 +98,34 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, o
     files_removed: 0, chunks_written: 0, bytes_read: 0, skipped, parse_fallback: 0, took_ms: 0, batches: 0, max_batch_ms: 0,
   };
 
-  type Op = { kind: 'put'; file: PreparedFile } | { kind: 'touch'; id: number; mtimeMs: number } | { kind: 'delete'; id: number };
+  type Op = { kind: 'put'; file: PreparedFile } | { kind: 'touch'; id: number; mtimeMs: number } | { kind: 'delete'; id: number; size?: number };
   let batch: Op[] = [];
   let batchCost = 0;
-  // Cost model: FTS insertion dominates, roughly linear in bytes; re-measured after every commit.
-  let bytesPerMs = 20_000;
+  // Cost model: FTS work dominates and is roughly linear in the bytes tokenised, both for rows
+  // inserted and for rows deleted (a contentless FTS delete re-tokenises the old text), plus a
+  // per-chunk overhead. Throughput is re-measured after every commit (smoothed, lock wait excluded).
+  // The first estimate is deliberately low (a cold process on 2 slow cores): a high guess made the
+  // first batch of a run hold the lock for seconds, and readers wait for a whole batch.
+  let costPerMs = 750;
+  const costOf = (op: Op): number =>
+    op.kind === 'touch' ? 64
+    : op.kind === 'delete' ? (op.size ?? 0) + 200
+    : op.file.size + 200 * op.file.chunks.length + (prior.files.get(op.file.path)?.size ?? 0);
+  const push = (op: Op) => {
+    batch.push(op);
+    batchCost += costOf(op);
+  };
+  const batchDue = () => batchCost / costPerMs >= batchMs || batch.length >= 2000;
 
   const commit = async (final: boolean) => {
     if (batch.length === 0 && !final) return;
     const ops = batch;
+    const cost = batchCost;
     batch = [];
     batchCost = 0;
-    const started = Date.now();
-    let bytes = 0;
+    let started = Date.now();
     await store.write((db) => {
+      started = Date.now(); // the lock is ours from here: waiting for it is not work
       const gen = ops.length ? nextGeneration(db) : Number(readMeta(db).generation ?? 0);
       summary.generation = gen;
       for (const op of ops) {
@@ -123,7 +137,6 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, o
           const old = prior.files.get(op.file.path);
           if (old) deleteFile(db, old.id);
           insertFile(db, op.file, gen);
-          bytes += op.file.size;
         }
       }
       setMeta(db, { build_state: final ? 'complete' : 'partial', chunking_fingerprint: chunkingFingerprint(settings) });
@@ -145,7 +158,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, o
     const took = Date.now() - started;
     summary.batches++;
     summary.max_batch_ms = Math.max(summary.max_batch_ms, took);
-    if (bytes > 50_000 && took > 0) bytesPerMs = Math.max(2_000, Math.min(200_000, bytes / took));
+    if (cost > 20_000 && took >= 10) costPerMs = Math.max(100, Math.min(200_000, (costPerMs + cost / took) / 2));
   };
 
   const seen = new Set<string>();
@@ -159,33 +172,32 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, o
       } else {
         const r = await prepare(fs, f, settings, skipped);
         if (r.kind === 'skip') {
-          if (old) batch.push({ kind: 'delete', id: old.id });
+          if (old) push({ kind: 'delete', id: old.id, size: old.size });
           seen.delete(f.path);
         } else {
           summary.bytes_read += r.bytes;
           progress.bytes += r.bytes;
           if (!full && old && old.hash === r.file.hash) {
             summary.files_unchanged++;
-            batch.push({ kind: 'touch', id: old.id, mtimeMs: f.mtimeMs });
+            push({ kind: 'touch', id: old.id, mtimeMs: f.mtimeMs });
           } else {
             summary.files_indexed++;
             summary.chunks_written += r.file.chunks.length;
             progress.chunks += r.file.chunks.length;
             if (r.fallback) summary.parse_fallback++;
-            batch.push({ kind: 'put', file: r.file });
-            batchCost += r.bytes + 200 * r.file.chunks.length;
+            push({ kind: 'put', file: r.file });
           }
         }
       }
       progress.filesDone++;
       if (progress.filesDone % 64 === 0) report();
-      if (batchCost / bytesPerMs >= batchMs || batch.length >= 2000) await commit(false);
+      if (batchDue()) await commit(false);
     }
     for (const [path, old] of prior.files) {
       if (!seen.has(path)) {
-        batch.push({ kind: 'delete', id: old.id });
+        push({ kind: 'delete', id: old.id, size: old.size });
         summary.files_removed++;
-        if (batch.length >= 500) await commit(false);
+        if (batchDue()) await commit(false);
       }
     }
     summary.took_ms = Date.now() - t0;
@@ -226,16 +238,14 @@ async function prepare(fs: WorkspaceFs, f: ScannedFile, settings: Settings, skip
     overlapLines: settings.chunk_overlap_lines,
     maxChunkBytes: MAX_CHUNK_BYTES,
   });
-  const secrets = findSecretLines(content.text);
+  const secrets = findSecretLines(content.text, f.lang);
   let kept = chunks;
   let secretChunks = 0;
   if (secrets.length) {
-    // Any chunk touching a secret is dropped, and the secret lines are blanked in the stored text,
-    // so no byte of a secret reaches the index file.
+    // Any chunk touching a secret is dropped whole: only kept chunks' text reaches the index file.
     kept = chunks.filter((c) => !secrets.some((s) => s.startLine <= c.endLine && s.endLine >= c.startLine));
     secretChunks = chunks.length - kept.length;
     addSkip(skipped, 'secret_content', secretChunks);
-    for (const s of secrets) for (let i = s.startLine; i <= s.endLine && i <= lines.length; i++) lines[i - 1] = '';
   }
   let flags = 0;
   if (isTestPath(f.path)) flags |= FILE_FLAG.test;

@@ -20,8 +20,7 @@ CREATE TABLE files(
   line_count INTEGER NOT NULL,
   flags INTEGER NOT NULL DEFAULT 0,
   secret_chunks INTEGER NOT NULL DEFAULT 0,
-  generation INTEGER NOT NULL,
-  content TEXT NOT NULL
+  generation INTEGER NOT NULL
 );
 CREATE TABLE chunks(
   id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -33,7 +32,8 @@ CREATE TABLE chunks(
   symbol_kind TEXT,
   symbol_name TEXT,
   member_key TEXT,
-  header TEXT NOT NULL DEFAULT ''
+  header TEXT NOT NULL DEFAULT '',
+  body TEXT NOT NULL
 );
 CREATE INDEX chunks_by_file ON chunks(file_id, ordinal);
 CREATE INDEX chunks_by_member ON chunks(member_key) WHERE member_key IS NOT NULL;

@@ -64,7 +64,16 @@ export class IndexStore {
         db.exec('PRAGMA busy_timeout = 0; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000'),
       );
       if (opts.create) state = await probe.write((d) => ensureSchema(d));
-      else await probe.read((d) => checkVersions(d));
+      else {
+        await probe.read((d) => {
+          // A file with no tables: an indexer died before its first commit (its journal was just
+          // rolled back by this open). That is "no index yet", not a damaged one.
+          if (d.selectValue("SELECT count(*) FROM sqlite_master") === 0) {
+            throw new HciError('no_index', `no index at ${storage.location} (the first indexing run did not finish)`, 'run `hci index` to build it');
+          }
+          checkVersions(d);
+        });
+      }
     } catch (e) {
       try {
         db.close();

@@ -12,40 +12,25 @@ export interface PreparedFile {
   mtimeMs: number;
   hash: string;
   flags: number;
-  /** The file's lines with secret lines blanked; stored \n-joined. */
+  /** The file's lines (chunk bodies are cut from them). */
   lines: string[];
   chunks: ChunkDraft[];
   secretChunks: number;
 }
 
-/** Lines of a stored file back from its content column. */
-export function storedLines(content: string, lineCount: number): string[] {
-  return lineCount === 0 ? [] : content.split('\n');
-}
-
 export function deleteFile(db: Database, fileId: number): void {
-  const file = db.selectObject('SELECT path, content, line_count FROM files WHERE id = ?', [fileId]) as
-    | { path: string; content: string; line_count: number }
-    | undefined;
-  if (!file) return;
-  const lines = storedLines(file.content, file.line_count);
+  const path = db.selectValue('SELECT path FROM files WHERE id = ?', [fileId]) as string | undefined;
+  if (path === undefined) return;
   const rows = db.selectObjects(
-    'SELECT id, start_line, end_line, symbol_kind, symbol_name, member_key, header FROM chunks WHERE file_id = ?',
+    'SELECT id, symbol_kind, symbol_name, member_key, header, body FROM chunks WHERE file_id = ?',
     [fileId],
-  ) as Array<{ id: number; start_line: number; end_line: number; symbol_kind: string | null; symbol_name: string | null; member_key: string | null; header: string }>;
+  ) as Array<{ id: number; symbol_kind: string | null; symbol_name: string | null; member_key: string | null; header: string; body: string }>;
   const del = db.prepare(
     "INSERT INTO chunks_fts(chunks_fts, rowid, path, symbol, header, body, idents) VALUES ('delete', ?, ?, ?, ?, ?, ?)",
   );
   try {
     for (const r of rows) {
-      const values = ftsValues({
-        path: file.path,
-        symbolKind: r.symbol_kind,
-        symbolName: r.symbol_name,
-        memberKey: r.member_key,
-        header: r.header,
-        body: sliceLines(lines, r.start_line, r.end_line),
-      });
+      const values = ftsValues({ path, symbolKind: r.symbol_kind, symbolName: r.symbol_name, memberKey: r.member_key, header: r.header, body: r.body });
       del.bind([r.id, ...values]).stepReset();
     }
   } finally {
@@ -57,19 +42,20 @@ export function deleteFile(db: Database, fileId: number): void {
 
 export function insertFile(db: Database, f: PreparedFile, generation: number): number {
   db.exec(
-    `INSERT INTO files(path, lang, size, mtime_ms, hash, line_count, flags, secret_chunks, generation, content)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    { bind: [f.path, f.lang, f.size, Math.trunc(f.mtimeMs), f.hash, f.lines.length, f.flags, f.secretChunks, generation, f.lines.join('\n')] },
+    `INSERT INTO files(path, lang, size, mtime_ms, hash, line_count, flags, secret_chunks, generation)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    { bind: [f.path, f.lang, f.size, Math.trunc(f.mtimeMs), f.hash, f.lines.length, f.flags, f.secretChunks, generation] },
   );
   const fileId = Number(db.selectValue('SELECT last_insert_rowid()'));
   const insChunk = db.prepare(
-    `INSERT INTO chunks(file_id, ordinal, start_line, end_line, kind, symbol_kind, symbol_name, member_key, header)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    `INSERT INTO chunks(file_id, ordinal, start_line, end_line, kind, symbol_kind, symbol_name, member_key, header, body)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   );
   const insFts = db.prepare('INSERT INTO chunks_fts(rowid, path, symbol, header, body, idents) VALUES (?, ?, ?, ?, ?, ?)');
   try {
     f.chunks.forEach((c, ordinal) => {
-      insChunk.bind([fileId, ordinal, c.startLine, c.endLine, c.kind, c.symbol?.kind ?? null, c.symbol?.name ?? null, c.symbol?.memberKey ?? null, c.header]);
+      const body = sliceLines(f.lines, c.startLine, c.endLine);
+      insChunk.bind([fileId, ordinal, c.startLine, c.endLine, c.kind, c.symbol?.kind ?? null, c.symbol?.name ?? null, c.symbol?.memberKey ?? null, c.header, body]);
       insChunk.step();
       const chunkId = Number(insChunk.get(0));
       insChunk.reset();
@@ -79,7 +65,7 @@ export function insertFile(db: Database, f: PreparedFile, generation: number): n
         symbolName: c.symbol?.name ?? null,
         memberKey: c.symbol?.memberKey ?? null,
         header: c.header,
-        body: sliceLines(f.lines, c.startLine, c.endLine),
+        body,
       });
       insFts.bind([chunkId, ...values]).stepReset();
     });

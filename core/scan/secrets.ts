@@ -58,22 +58,26 @@ const TOKEN_RULES: TokenRule[] = [
   { kind: 'stripe_key', triggers: ['_live_'], re: /\b[sr]k_live_[A-Za-z0-9]{10,}/g },
   { kind: 'google_api_key', triggers: ['AIza'], re: /\bAIza[0-9A-Za-z_-]{35}/g },
   { kind: 'jwt', triggers: ['eyJ'], re: /\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}/g },
-  { kind: 'url_credentials', triggers: ['://'], re: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:@/'"<>]+:([^\s@/'"<>]+)@/gi },
+  { kind: 'url_credentials', triggers: ['://'], re: /:\/\/[^\s:@/'"<>]+:([^\s@/'"<>]+)@/g },
 ];
 
 const PEM_BEGIN = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----/g;
 
-// Identifier ending in a secret-ish word, then an assignment (= : := =>), then the value.
-const KEYWORD_PROBE = /password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token/gi;
-const ASSIGN =
-  /([A-Za-z0-9_.-]*?(?:password|passwd|pwd|secret|secret[_-]?key|api[_-]?key|access[_-]?token|auth[_-]?token)(?![A-Za-z0-9_])["']?)\s*(?:=>|:=|=|:)[ \t]*(.*)$/i;
+// One case-insensitive probe finds every secret-ish word; sticky checks right after it decide
+// whether it ends the key of an assignment (= : := =>, or a C# auto-property initializer) or an XML name.
+const KEYWORD_PROBE =
+  /aws_?secret_?access_?key|password|passwd|pwd|secret[_-]?key|secret|api[_-]?key|access[_-]?token|auth[_-]?token/gi;
+const AFTER_KEY = /(?![A-Za-z0-9_])["']?(?:[ \t]*\{[ \t]*get;[^}\r\n]*\})?[ \t]*(?:=>|:=|=(?!=)|:(?!:))[ \t]*/y;
+const AFTER_XML = /(?![A-Za-z0-9_])(?:>|"[^>\r\n]*?\bvalue\s*=)/y;
+const AWS_SECRET_VALUE = /["']?[ \t]*[:=][ \t]*["']?[A-Za-z0-9/+]{20,}/y;
+const KEY_CHARS = /[A-Za-z0-9_.-]*$/;
+const KEY_PREFIX = /^\s*(?:-\s+|export\s+)?["']?$/;
 const QUOTED = /^[@$]?(["'])((?:\\.|(?!\1)[^\\])*)\1/;
-const LINE_START_KEY = /^\s*(?:-\s+|export\s+)?["']?[A-Za-z0-9_.-]*["']?$/;
 const XML_ELEMENT =
   /<([A-Za-z0-9_.:-]*(?:password|pwd|secret|api[_-]?key|access[_-]?token))>([^<]+)<\/\1>/i;
 const XML_ADD = /key\s*=\s*"[^"]*(?:password|pwd|secret|api[_-]?key|access[_-]?token)"[^>]*?\bvalue\s*=\s*"([^"]*)"/i;
-const CONN_PASSWORD = /(?:^|[;"'\s])(?:password|pwd)\s*=\s*([^;"'\r\n]*)/i;
-const CONN_CONTEXT = /(?:^|[;"'\s])(?:server|data source|host|user id|uid|user|username|database|initial catalog|address|addr)\s*=/i;
+const CONN_CONTEXT =
+  /(?:^|[;"'\s])(?:server|data source|host|user id|uid|user|username|database|initial catalog|address|addr)\s*=/i;
 
 /** Languages where an unquoted right-hand side is code (an expression), never a secret literal. */
 const CODE_LANGS = new Set(['csharp', 'razor', 'javascript', 'typescript', 'css', 'scss', 'html', 'axaml', 'xaml']);
@@ -105,24 +109,34 @@ function isBareLiteral(value: string): boolean {
   if (v === '' || /^[!|>&*[{(<$%`@]/.test(v)) return false;
   if (/[;,(]$/.test(v) || v.includes('(') || v.includes('=>')) return false;
   if (/^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+!?$/.test(v)) return false; // member access
+  if (/^[A-Za-z_][A-Za-z0-9_.]*\[/.test(v)) return false; // indexer: env["X"], config['Y']
   return !isPlaceholder(v);
 }
 
-function assignmentKind(line: string, lang: string | undefined): string | null {
-  const conn = CONN_PASSWORD.exec(line);
-  if (conn && line.includes(';') && CONN_CONTEXT.test(line) && !isPlaceholder(conn[1])) return 'connection_string_password';
-  const xml = XML_ELEMENT.exec(line) ?? XML_ADD.exec(line);
-  const xmlValue = xml ? xml[xml.length - 1] : undefined;
-  if (xmlValue !== undefined && !isPlaceholder(xmlValue)) return 'generic_secret';
-  const m = ASSIGN.exec(line);
-  if (!m) return null;
-  const rhs = m[2];
+/**
+ * Judges `<key> <sep> <rhs>` on one line. keyStart..keyEnd is the key (identifier chars before the
+ * keyword included), rhs the rest of the line after the separator.
+ */
+function assignmentKind(line: string, keyStart: number, keyword: string, sep: string, rhs: string, lang: string | undefined): string | null {
+  const before = line.slice(0, keyStart);
+  // Connection strings: `…;Password=value;…` with other connection-string keys on the line.
+  if (/^(?:password|pwd)$/i.test(keyword) && sep.trim() === '=' && /(?:^|[;"'\s])$/.test(before) &&
+      line.includes(';') && CONN_CONTEXT.test(line)) {
+    const value = /^[^;"'\r\n]*/.exec(rhs)![0];
+    return isPlaceholder(value) ? null : 'connection_string_password';
+  }
   const q = QUOTED.exec(rhs);
   if (q) return isPlaceholder(q[2]) ? null : 'generic_secret';
   if (/^[@$]?["']/.test(rhs)) return null; // an unterminated or multi-line string: not judged
   if (lang !== undefined && CODE_LANGS.has(lang)) return null;
-  if (!LINE_START_KEY.test(line.slice(0, m.index) + m[1])) return null;
+  if (!KEY_PREFIX.test(before)) return null; // bare values only in `key: value` / `KEY=value` lines
   return isBareLiteral(rhs) ? 'generic_secret' : null;
+}
+
+function xmlKind(line: string): string | null {
+  const xml = XML_ELEMENT.exec(line) ?? XML_ADD.exec(line);
+  const value = xml ? xml[xml.length - 1] : undefined;
+  return value !== undefined && !isPlaceholder(value) ? 'generic_secret' : null;
 }
 
 /**
@@ -158,23 +172,35 @@ export function findSecretLines(text: string, lang?: string): SecretFinding[] {
     }
   }
 
-  // Assignments: find candidate lines with one case-insensitive probe, then judge each line once.
+  // Assignments: every keyword occurrence is checked in place; a line is reported at most once.
   KEYWORD_PROBE.lastIndex = 0;
-  let lastLine = 0;
   const flagged = new Set(found.map((f) => f.startLine));
   for (let m: RegExpExecArray | null; (m = KEYWORD_PROBE.exec(text)); ) {
+    const keyEnd = m.index + m[0].length;
     const l = line(m.index);
-    if (l === lastLine) continue;
-    lastLine = l;
-    const s = starts!;
-    const lineText = text.slice(s[l - 1], l < s.length ? s[l] : text.length).replace(/[\r\n]+$/, '');
-    if (/aws_?secret_?access_?key/i.test(lineText) && /(?:=|:)\s*["']?[A-Za-z0-9/+]{20,}/.test(lineText)) {
-      found.push({ startLine: l, endLine: l, kind: 'aws_secret_access_key' });
-      continue;
-    }
     if (flagged.has(l)) continue;
-    const kind = assignmentKind(lineText, lang);
-    if (kind) found.push({ startLine: l, endLine: l, kind });
+    let kind: string | null = null;
+    const lineStart = starts![l - 1];
+    const lineText = () => text.slice(lineStart, l < starts!.length ? starts![l] : text.length).replace(/[\r\n]+$/, '');
+    if (/^aws/i.test(m[0])) {
+      AWS_SECRET_VALUE.lastIndex = keyEnd;
+      if (AWS_SECRET_VALUE.test(text)) kind = 'aws_secret_access_key';
+    } else {
+      AFTER_KEY.lastIndex = keyEnd;
+      const sep = AFTER_KEY.exec(text);
+      if (sep) {
+        const t = lineText();
+        const keyStart = m.index - lineStart - KEY_CHARS.exec(t.slice(0, m.index - lineStart))![0].length;
+        kind = assignmentKind(t, keyStart, m[0], sep[0], t.slice(AFTER_KEY.lastIndex - lineStart), lang);
+      } else {
+        AFTER_XML.lastIndex = keyEnd;
+        if (AFTER_XML.test(text)) kind = xmlKind(lineText());
+      }
+    }
+    if (kind) {
+      found.push({ startLine: l, endLine: l, kind });
+      flagged.add(l);
+    }
   }
 
   found.sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));

@@ -30,12 +30,29 @@ export function identsOf(text: string): string {
   const out: string[] = [];
   for (const m of text.matchAll(IDENT)) {
     const w = m[0];
-    if (w.length < 3 || !/\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L}/u.test(w)) continue;
-    for (const sub of w.split('_')) {
-      if (!sub) continue;
-      const parts = splitIdentifier(sub);
-      if (parts.length > 1) out.push(parts.join(' '));
+    if (w.length < 3) continue;
+    let split = splitMemo.get(w);
+    if (split === undefined) {
+      split = splitForIdents(w);
+      if (splitMemo.size >= MEMO_LIMIT) splitMemo.clear();
+      splitMemo.set(w, split);
     }
+    if (split) out.push(split);
+  }
+  return out.join(' ');
+}
+
+// Code repeats its identifiers endlessly; splitting each distinct one once makes indexing far cheaper.
+const splitMemo = new Map<string, string>();
+const MEMO_LIMIT = 200_000;
+
+function splitForIdents(w: string): string {
+  if (!/\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L}/u.test(w)) return '';
+  const out: string[] = [];
+  for (const sub of w.split('_')) {
+    if (!sub) continue;
+    const parts = splitIdentifier(sub);
+    if (parts.length > 1) out.push(parts.join(' '));
   }
   return out.join(' ');
 }

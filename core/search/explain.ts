@@ -2,8 +2,6 @@
 // score, every factor applied and the hit's rank. Owns the explanation shape; re-ranking uses
 // search.ts so the numbers are the same ones a search shows.
 import type { Database } from '../sqlite/engine.ts';
-import { sliceLines } from '../index/fts-row.ts';
-import { storedLines } from '../index/writer.ts';
 import { COLUMN_WEIGHTS, round, type RankedResult } from './search.ts';
 import { clauseExpr, type ParsedQuery } from './query.ts';
 
@@ -22,14 +20,13 @@ export interface ChunkRow {
   symbol_name: string | null;
   member_key: string | null;
   header: string;
-  content: string;
-  line_count: number;
+  body: string;
 }
 
 export function loadChunk(db: Database, chunkId: number): ChunkRow | undefined {
   return db.selectObject(
     `SELECT c.id, f.path, f.lang, f.flags, c.start_line, c.end_line, c.kind, c.symbol_kind, c.symbol_name, c.member_key,
-       c.header, f.content, f.line_count
+       c.header, c.body
      FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?`,
     [chunkId],
   ) as ChunkRow | undefined;
@@ -88,7 +85,7 @@ export interface Explanation {
 }
 
 export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult | null): Explanation {
-  const lines = storedLines(row.content, row.line_count);
+  const lines = row.body.split('\n');
   const end = Math.min(row.end_line, row.start_line + MAX_TEXT_LINES - 1);
   const out: Explanation = {
     path: row.path,
@@ -97,7 +94,7 @@ export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult |
     lang: row.lang,
     chunk_kind: row.kind,
     header: row.header,
-    text: sliceLines(lines, row.start_line, end),
+    text: lines.slice(0, end - row.start_line + 1).join('\n'),
     text_truncated: end < row.end_line,
     query: ranked ? ranked.parsed.raw : null,
   };

@@ -6,8 +6,6 @@ import type { Database } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
 import type { Settings } from '../settings.ts';
 import { FILE_FLAG } from '../index/schema.ts';
-import { storedLines } from '../index/writer.ts';
-import { sliceLines } from '../index/fts-row.ts';
 import { definitionTargets, textSignals } from './boosts.ts';
 import { compilePathFilter } from './filters.ts';
 import { ftsExpression, parseQuery, queryTerms, type ParsedQuery } from './query.ts';
@@ -34,6 +32,8 @@ export interface Candidate {
   symbolName: string | null;
   memberKey: string | null;
   header: string;
+  /** Loaded only for the candidates that need it (text signals, snippets). */
+  body?: string;
   bm25: number;
   ftsScore: number;
   score: number;
@@ -88,18 +88,22 @@ function runFts(db: Database, expr: string, filtered: boolean, pool: number): Ca
 /** How many of the best BM25 candidates get the (costlier) text-level signals. */
 const TEXT_SIGNAL_POOL = 40;
 
+/** Fills in the chunk text of the given candidates with one query. */
+function loadBodies(db: Database, cands: Candidate[]): void {
+  const missing = cands.filter((c) => c.body === undefined);
+  if (!missing.length) return;
+  const byId = new Map(missing.map((c) => [c.chunkId, c]));
+  const rows = db.selectArrays(`SELECT id, body FROM chunks WHERE id IN (${missing.map(() => '?').join(',')})`, missing.map((c) => c.chunkId));
+  for (const [id, body] of rows as Array<[number, string]>) byId.get(Number(id))!.body = body;
+}
+
 function applyTextSignals(db: Database, cands: Candidate[], q: ParsedQuery): void {
   const targets = definitionTargets(q.raw);
   const cache = new Map<string, RegExp[]>();
-  const files = new Map<number, string[]>();
-  for (const c of cands.slice(0, TEXT_SIGNAL_POOL)) {
-    let lines = files.get(c.fileId);
-    if (!lines) {
-      const row = db.selectObject('SELECT content, line_count FROM files WHERE id = ?', [c.fileId]) as { content: string; line_count: number };
-      lines = storedLines(row.content, row.line_count);
-      files.set(c.fileId, lines);
-    }
-    const sig = textSignals(sliceLines(lines, c.startLine, c.endLine), q.raw, targets, cache);
+  const top = cands.slice(0, TEXT_SIGNAL_POOL);
+  loadBodies(db, top);
+  for (const c of top) {
+    const sig = textSignals(c.body ?? '', q.raw, targets, cache);
     if (sig.exact) c.factors.push({ name: 'exact_text', factor: 1.5 });
     if (sig.definition) c.factors.push({ name: 'definition_like', factor: 3.0 });
   }
@@ -165,16 +169,7 @@ export const CSHARP_NOTE = 'text match: confirm symbol facts (usages, overrides,
 /** Renders ranked candidates into contract hits (loads the files' text for snippets). */
 export function renderHits(db: Database, cands: Candidate[], firstRank: number, parsed: ParsedQuery, queryKey: string): SearchHit[] {
   const terms = queryTerms(parsed);
-  const linesCache = new Map<number, string[]>();
-  const getLines = (fileId: number) => {
-    let lines = linesCache.get(fileId);
-    if (!lines) {
-      const row = db.selectObject('SELECT content, line_count FROM files WHERE id = ?', [fileId]) as { content: string; line_count: number };
-      lines = storedLines(row.content, row.line_count);
-      linesCache.set(fileId, lines);
-    }
-    return lines;
-  };
+  loadBodies(db, cands);
   return cands.map((c, i) => {
     const hit: SearchHit = {
       hit_id: `${c.chunkId}.${queryKey}`,
@@ -186,7 +181,7 @@ export function renderHits(db: Database, cands: Candidate[], firstRank: number, 
       score: round(c.score),
       fts_score: round(c.ftsScore),
       lang: c.lang,
-      snippet: makeSnippet(getLines(c.fileId), c.startLine, c.endLine, terms),
+      snippet: makeSnippet(c.body ?? '', c.startLine, terms),
     };
     if (c.symbolName) hit.symbol = { kind: c.symbolKind ?? 'symbol', name: c.symbolName, ...(c.memberKey ? { member_key: c.memberKey } : {}) };
     if (CSHARP_LANGS.has(c.lang)) hit.note = CSHARP_NOTE;

@@ -1,14 +1,6 @@
 // Short snippets for hits: the lines of a chunk that carry the most query terms, with their line
 // numbers. Owns line selection and trimming only.
-import { wordsOf, splitIdentifier } from './analyzer.ts';
-
 const MAX_LINE_CHARS = 160;
-
-function lineTokens(line: string): Set<string> {
-  const set = new Set(wordsOf(line));
-  for (const m of line.matchAll(/[\p{L}\p{N}_]+/gu)) for (const p of splitIdentifier(m[0])) set.add(p);
-  return set;
-}
 
 function trimLine(line: string, terms: readonly string[]): string {
   const t = line.trim();
@@ -19,24 +11,26 @@ function trimLine(line: string, terms: readonly string[]): string {
   return `${start > 0 ? '…' : ''}${t.slice(start, start + MAX_LINE_CHARS)}${start + MAX_LINE_CHARS < t.length ? '…' : ''}`;
 }
 
-/** Up to `maxLines` best lines of the chunk as `N: text`, in file order. */
-export function makeSnippet(lines: readonly string[], startLine: number, endLine: number, terms: readonly string[], maxLines = 2): string {
+/** Up to `maxLines` best lines of the chunk (its body starts at `startLine`) as `N: text`, in file order. */
+export function makeSnippet(body: string, startLine: number, terms: readonly string[], maxLines = 2): string {
+  const lines = body.split('\n');
   const scored: Array<{ n: number; score: number }> = [];
-  for (let n = startLine; n <= endLine && n <= lines.length; n++) {
-    const text = lines[n - 1];
+  for (let n = startLine; n < startLine + lines.length; n++) {
+    const text = lines[n - startLine];
     if (!text.trim()) continue;
-    const toks = lineTokens(text);
+    // Substring tests are enough to pick display lines, and far cheaper than tokenising each line.
+    const lower = text.toLowerCase();
     let score = 0;
-    for (const t of terms) if (toks.has(t)) score++;
+    for (const t of terms) if (lower.includes(t)) score++;
     if (score > 0) scored.push({ n, score });
   }
   let chosen = scored.sort((a, b) => b.score - a.score || a.n - b.n).slice(0, maxLines).map((s) => s.n);
   if (chosen.length === 0) {
-    const first = lines.slice(startLine - 1, endLine).findIndex((l) => l.trim());
+    const first = lines.findIndex((l) => l.trim());
     chosen = first >= 0 ? [startLine + first] : [];
   }
   return chosen
     .sort((a, b) => a - b)
-    .map((n) => `${n}: ${trimLine(lines[n - 1], terms)}`)
+    .map((n) => `${n}: ${trimLine(lines[n - startLine], terms)}`)
     .join('\n');
 }

@@ -82,6 +82,7 @@ function progressReporter(enabled: boolean) {
 export function buildProgram(setExit: (code: number) => void): Command {
   const program = new Command('hci')
     .description('hci — the hybrid codebase index: find where to look in a code base in one or two calls')
+    .exitOverride() // before the subcommands, which inherit it: usage errors become exit code 2
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', '\nExit codes: 0 ok · 1 no hits · 2 bad usage/input · 3 no index · 4 index busy · 5 other failure · 130 cancelled');
 
@@ -211,7 +212,6 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram((c) => {
     code = c;
   });
-  program.exitOverride();
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
