@@ -261,3 +261,25 @@ describe('the index file', () => {
     }
   });
 });
+
+describe('format migrations', () => {
+  it('migrates an older format step by step, or says a rebuild is needed', async () => {
+    const { ensureSchema } = await import('../core/index/schema.ts');
+    const engine = await loadEngine();
+    const db = new engine.sqlite3.oo1.DB(':memory:', 'c');
+    try {
+      expect(ensureSchema(db)).toBe('fresh');
+      expect(ensureSchema(db)).toBe('current');
+      const v1to2 = { from: 1, to: 2, up: (d: typeof db) => d.exec('CREATE TABLE added_in_v2(x)') };
+      const v2to3 = { from: 2, to: 3, up: (d: typeof db) => d.exec('CREATE TABLE added_in_v3(x)') };
+      // A build that writes format 3 but only knows 2→3 cannot migrate a format-1 index.
+      expect(() => ensureSchema(db, { target: 3, migrations: [v2to3] })).toThrow(/older than this hci's format 3 and cannot be migrated/);
+      expect(ensureSchema(db, { target: 3, migrations: [v1to2, v2to3] })).toBe('migrated');
+      expect(db.selectValue("SELECT value FROM meta WHERE key = 'format_version'")).toBe('3');
+      expect(db.selectValues("SELECT name FROM sqlite_master WHERE name LIKE 'added_in_%' ORDER BY name")).toEqual(['added_in_v2', 'added_in_v3']);
+      expect(() => ensureSchema(db, { target: 2, migrations: [] })).toThrow(/newer hci/);
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -47,7 +47,7 @@ CREATE TABLE skipped(path TEXT PRIMARY KEY, reason TEXT NOT NULL) WITHOUT ROWID;
 /** File flags (files.flags bits). */
 export const FILE_FLAG = { test: 1, generated: 2, invalidUtf8: 4, parseFallback: 8 } as const;
 
-interface Migration {
+export interface Migration {
   from: number;
   to: number;
   up(db: Database): void;
@@ -59,7 +59,15 @@ const MIGRATIONS: Migration[] = [];
 export type SchemaState = 'fresh' | 'current' | 'migrated';
 
 /** Creates the schema in an empty database, or migrates an older one. Call inside a write transaction. */
-export function ensureSchema(db: Database): SchemaState {
+/** Which format this build writes and how to get there from older ones (tests pass their own). */
+export interface FormatPlan {
+  target: number;
+  migrations: readonly Migration[];
+}
+
+const PLAN: FormatPlan = { target: FORMAT_VERSION, migrations: MIGRATIONS };
+
+export function ensureSchema(db: Database, plan: FormatPlan = PLAN): SchemaState {
   const hasMeta = db.selectValue("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'") !== undefined;
   if (!hasMeta) {
     const tables = db.selectValue("SELECT count(*) FROM sqlite_master WHERE type='table'") as number;
@@ -75,9 +83,9 @@ export function ensureSchema(db: Database): SchemaState {
     return 'fresh';
   }
   let version = readFormatVersion(db);
-  checkVersions(db, version);
-  if (version === FORMAT_VERSION) return 'current';
-  for (const m of MIGRATIONS) {
+  checkVersions(db, version, plan);
+  if (version === plan.target) return 'current';
+  for (const m of plan.migrations) {
     if (m.from === version) {
       m.up(db);
       version = m.to;
@@ -96,19 +104,20 @@ function readFormatVersion(db: Database): number {
 }
 
 /** Throws a clear error when this index cannot be used by this version of hci. */
-export function checkVersions(db: Database, version = readFormatVersion(db)): void {
-  if (version > FORMAT_VERSION) {
+export function checkVersions(db: Database, version = readFormatVersion(db), plan: FormatPlan = PLAN): void {
+  if (version > plan.target) {
     throw new HciError(
       'index_too_new',
-      `the index was written by a newer hci (format ${version}; this hci reads up to ${FORMAT_VERSION})`,
+      `the index was written by a newer hci (format ${version}; this hci reads up to ${plan.target})`,
       'upgrade hci, or run `hci index --full` to rebuild the index with this version',
     );
   }
-  const reachable = version === FORMAT_VERSION || MIGRATIONS.some((m) => m.from === version);
-  if (!reachable) {
+  let reachable = version;
+  for (const m of plan.migrations) if (m.from === reachable) reachable = m.to;
+  if (reachable !== plan.target) {
     throw new HciError(
       'index_outdated',
-      `the index format ${version} is older than this hci's format ${FORMAT_VERSION} and cannot be migrated`,
+      `the index format ${version} is older than this hci's format ${plan.target} and cannot be migrated`,
       'run `hci index --full` to rebuild it',
     );
   }
