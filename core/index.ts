@@ -1,6 +1,8 @@
 // The public library surface of the core: the workspace facade, the contract types and the
 // platform seams a host implements.
-export { HciWorkspace, type WorkspaceHost, type OpenOptions, type StatusReport, type ExplainResponse } from './workspace.ts';
+export { HciWorkspace, type WorkspaceHost, type OpenOptions, type StatusReport, type ExplainResponse, type OutlineResponse, type ResolveResponse } from './workspace.ts';
+export type { OutlineSymbol, SymbolLocation } from './search/symbols.ts';
+export type { GrammarSource, GrammarName } from './chunk/treesitter.ts';
 export type { WorkspaceFs, DirEntry, EntryStat } from './platform.ts';
 export { HciError } from './platform.ts';
 export type { IndexStorage } from './index/storage.ts';

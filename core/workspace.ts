@@ -14,11 +14,16 @@ import { rankCandidates, renderHits, DEFAULT_LIMIT, MAX_LIMIT } from './search/s
 import { explainChunk, loadChunk, type Explanation } from './search/explain.ts';
 import { CONTRACT_VERSION, type IndexFreshness, type SearchRequest, type SearchResponse } from './search/contract.ts';
 import { QueryLog, queryKey } from './search/query-log.ts';
+import { Chunker } from './chunk/chunker.ts';
+import { fileInfo, readOutline, resolveMemberKey, symbolAt, type OutlineSymbol, type SymbolLocation } from './search/symbols.ts';
+import { TreeSitterHost, type GrammarSource } from './chunk/treesitter.ts';
 
 export interface WorkspaceHost {
   fs: WorkspaceFs;
   storage: IndexStorage;
   engineLoader?: EngineLoader;
+  /** Tree-sitter wasm files; without them every file is cut into line windows. */
+  grammars?: GrammarSource;
 }
 
 export interface OpenOptions {
@@ -45,6 +50,24 @@ export interface StatusReport {
   error?: { code: string; message: string };
 }
 
+export interface OutlineResponse {
+  status: 'ok' | 'error';
+  path: string;
+  lang?: string;
+  symbols: OutlineSymbol[];
+  index: IndexFreshness | null;
+  hint?: string;
+  error?: { code: string; message: string };
+}
+
+export interface ResolveResponse {
+  status: 'ok' | 'empty' | 'error';
+  locations: SymbolLocation[];
+  index: IndexFreshness | null;
+  hint?: string;
+  error?: { code: string; message: string };
+}
+
 export interface ExplainResponse {
   status: 'ok' | 'error';
   hit_id: string;
@@ -60,6 +83,7 @@ const SKIPPED_SAMPLE_LIMIT = 50;
 export class HciWorkspace {
   private store: IndexStore | null = null;
   private readonly queries: QueryLog;
+  readonly chunker: Chunker;
 
   private constructor(
     readonly host: WorkspaceHost,
@@ -68,6 +92,7 @@ export class HciWorkspace {
     persistQueries: boolean,
   ) {
     this.queries = new QueryLog(host.storage, persistQueries);
+    this.chunker = new Chunker(host.grammars ? new TreeSitterHost(host.grammars) : null);
   }
 
   static async open(host: WorkspaceHost, opts: OpenOptions = {}): Promise<HciWorkspace> {
@@ -106,7 +131,7 @@ export class HciWorkspace {
       await this.host.storage.remove();
       store = await this.openStore(true);
     }
-    return indexWorkspace(this.host.fs, store, this.settings, opts);
+    return indexWorkspace(this.host.fs, store, this.settings, this.chunker, opts);
   }
 
   /** Freshness as seen inside the caller's read transaction (the same snapshot as its results). */
@@ -248,6 +273,60 @@ export class HciWorkspace {
     return report;
   }
 
+  /** The symbol tree of one file, as the index holds it. */
+  async outline(path: string): Promise<OutlineResponse> {
+    const rel = typeof path === 'string' ? normalizeRelPath(path) : null;
+    const base: OutlineResponse = { status: 'error', path: rel ?? String(path), symbols: [], index: null };
+    try {
+      if (rel === null) throw new HciError('path_outside_workspace', `"${path}" is not a path inside the workspace`, 'pass a workspace-relative path such as src/App.cs');
+      const store = await this.openStore(false);
+      const out = await store.read((db) => {
+        const file = fileInfo(db, rel);
+        return { file, symbols: file ? readOutline(db, file.id) : [], index: this.freshnessIn(db) };
+      });
+      const index = this.withRunningFlag(out.index);
+      if (!out.file) {
+        const st = await this.host.fs.stat(rel).catch(() => null);
+        return {
+          ...base, index, status: 'error',
+          error: { code: 'not_indexed', message: `${rel} is not in the index` },
+          hint: st ? 'the file exists but is not indexed (see `status` for skipped files), or the index is older than the file: reindex' : 'no such file in the workspace',
+        };
+      }
+      const res: OutlineResponse = { ...base, status: 'ok', lang: out.file.lang, symbols: out.symbols, index };
+      if (out.symbols.length === 0) res.hint = `no outline for ${out.file.lang} files (they are indexed as line windows)`;
+      return res;
+    } catch (e) {
+      const err = e instanceof HciError ? e : new HciError('internal', String((e as Error)?.message ?? e));
+      return { ...base, error: { code: err.code, message: err.message }, hint: err.hint };
+    }
+  }
+
+  /** Where a member key (from an outline or a hit) is now; or, with path and line, the member there. */
+  async resolve(query: { member_key: string } | { path: string; line: number }): Promise<ResolveResponse> {
+    try {
+      const store = await this.openStore(false);
+      const out = await store.read((db) => {
+        let locations: SymbolLocation[];
+        if ('member_key' in query) locations = resolveMemberKey(db, String(query.member_key));
+        else {
+          const rel = normalizeRelPath(String(query.path));
+          if (rel === null) throw new HciError('path_outside_workspace', `"${query.path}" is not a path inside the workspace`, 'pass a workspace-relative path');
+          if (!Number.isInteger(query.line) || query.line < 1) throw new HciError('invalid_request', 'line must be a positive integer', 'lines are 1-based');
+          const at = symbolAt(db, rel, query.line);
+          locations = at ? [at] : [];
+        }
+        return { locations, index: this.freshnessIn(db) };
+      });
+      const res: ResolveResponse = { status: out.locations.length ? 'ok' : 'empty', locations: out.locations, index: this.withRunningFlag(out.index) };
+      if (!out.locations.length) res.hint = 'member_key' in query ? 'no symbol has this member key now: it was renamed or removed, or its file is not indexed' : 'no symbol encloses this line';
+      return res;
+    } catch (e) {
+      const err = e instanceof HciError ? e : new HciError('internal', String((e as Error)?.message ?? e));
+      return { status: 'error', locations: [], index: null, error: { code: err.code, message: err.message }, hint: err.hint };
+    }
+  }
+
   /** Explains a hit from a search; the query is recalled from the hit id (or passed in). */
   async explain(hitId: string, opts: { query?: string } = {}): Promise<ExplainResponse> {
     try {
@@ -271,6 +350,13 @@ export class HciWorkspace {
       return { status: 'error', hit_id: hitId, index: null, error: { code: err.code, message: err.message }, hint: err.hint };
     }
   }
+}
+
+/** A workspace-relative path with forward slashes, or null when it would leave the workspace. */
+function normalizeRelPath(p: string): string | null {
+  const rel = p.trim().replace(/\\/g, '/').replace(/^\.\//, '');
+  if (!rel || rel.startsWith('/') || /^[a-zA-Z]:/.test(rel) || rel.split('/').includes('..')) return null;
+  return rel.replace(/\/+$/, '');
 }
 
 function validateRequest(req: SearchRequest): void {

@@ -4,6 +4,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+import { FORMAT_VERSION } from '../core/index/schema.ts';
 
 const bin = path.resolve(import.meta.dirname, '../bin/hci.js');
 
@@ -108,11 +109,11 @@ describe('hci CLI', () => {
   it('reports status with freshness, languages and skips', () => {
     const s = hci(['status', '--root', ws.root]);
     expect(s.code).toBe(0);
-    expect(s.out).toMatch(/state {6}complete, generation 1/);
+    expect(s.out).toMatch(/state {6}complete, generation \d+/);
     expect(s.out).toMatch(/3 files/);
     expect(s.out).toMatch(/pending {4}0 added, 0 modified, 0 deleted/);
     const j = JSON.parse(hci(['status', '--json', '--root', ws.root]).out);
-    expect(j).toMatchObject({ status: 'ok', format_version: 1, files_by_lang: { csharp: 1, razor: 1, markdown: 1 } });
+    expect(j).toMatchObject({ status: 'ok', format_version: FORMAT_VERSION, files_by_lang: { csharp: 1, razor: 1, markdown: 1 } });
   });
 
   it('prints one clear line and a hint for invalid settings (exit 2)', async () => {

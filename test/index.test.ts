@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openWorkspace, createNodeIndexStorage, loadEngine } from '../runtimes/node/index.ts';
 import { IndexStore } from '../core/index/store.ts';
+import { FORMAT_VERSION } from '../core/index/schema.ts';
 import { HciError } from '../core/platform.ts';
 import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
 
@@ -152,7 +153,7 @@ describe('the index file', () => {
     const file = ws.abs('.hci/index.sqlite');
     expect(fs.existsSync(`${file}-journal`)).toBe(false);
     expect(sqlite3(file, 'PRAGMA integrity_check')).toBe('ok');
-    expect(sqlite3(file, "SELECT value FROM meta WHERE key = 'format_version'")).toBe('1');
+    expect(sqlite3(file, "SELECT value FROM meta WHERE key = 'format_version'")).toBe(String(FORMAT_VERSION));
     expect(Number(sqlite3(file, "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'catalog'"))).toBeGreaterThan(0);
     expect(sqlite3(file, "SELECT f.path FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id WHERE chunks_fts MATCH 'getcatalogitems'")).toBe('src/CatalogService.cs');
     expect(sqlite3(file, "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check'); SELECT 'fts ok'")).toBe('fts ok');
@@ -270,16 +271,40 @@ describe('format migrations', () => {
     try {
       expect(ensureSchema(db)).toBe('fresh');
       expect(ensureSchema(db)).toBe('current');
-      const v1to2 = { from: 1, to: 2, up: (d: typeof db) => d.exec('CREATE TABLE added_in_v2(x)') };
-      const v2to3 = { from: 2, to: 3, up: (d: typeof db) => d.exec('CREATE TABLE added_in_v3(x)') };
-      // A build that writes format 3 but only knows 2→3 cannot migrate a format-1 index.
-      expect(() => ensureSchema(db, { target: 3, migrations: [v2to3] })).toThrow(/older than this hci's format 3 and cannot be migrated/);
-      expect(ensureSchema(db, { target: 3, migrations: [v1to2, v2to3] })).toBe('migrated');
-      expect(db.selectValue("SELECT value FROM meta WHERE key = 'format_version'")).toBe('3');
-      expect(db.selectValues("SELECT name FROM sqlite_master WHERE name LIKE 'added_in_%' ORDER BY name")).toEqual(['added_in_v2', 'added_in_v3']);
-      expect(() => ensureSchema(db, { target: 2, migrations: [] })).toThrow(/newer hci/);
+      const v = FORMAT_VERSION;
+      const step1 = { from: v, to: v + 1, up: (d: typeof db) => d.exec('CREATE TABLE added_in_step1(x)') };
+      const step2 = { from: v + 1, to: v + 2, up: (d: typeof db) => d.exec('CREATE TABLE added_in_step2(x)') };
+      // A build that writes format v+2 but only knows (v+1)→(v+2) cannot migrate a format-v index.
+      expect(() => ensureSchema(db, { target: v + 2, migrations: [step2] })).toThrow(new RegExp(`older than this hci's format ${v + 2} and cannot be migrated`));
+      expect(ensureSchema(db, { target: v + 2, migrations: [step1, step2] })).toBe('migrated');
+      expect(db.selectValue("SELECT value FROM meta WHERE key = 'format_version'")).toBe(String(v + 2));
+      expect(db.selectValues("SELECT name FROM sqlite_master WHERE name LIKE 'added_in_%' ORDER BY name")).toEqual(['added_in_step1', 'added_in_step2']);
+      expect(() => ensureSchema(db, { target: v + 1, migrations: [] })).toThrow(/newer hci/);
     } finally {
       db.close();
+    }
+  });
+});
+
+describe('the v1 → v2 migration (outlines)', () => {
+  it('adds the symbols table on first open and re-chunks every file on the next run', async () => {
+    const ws = await tmp({ 'src/A.cs': csharp('Alpha'), 'docs/a.md': '# A\n\ntext\n' });
+    let w = await openWorkspace(ws.root);
+    await w.index();
+    w.close();
+    const file = ws.abs('.hci/index.sqlite');
+    // Make it look like a format-1 index: no symbols table, old version and fingerprint.
+    sqlite3(file, "DROP TABLE symbols; UPDATE meta SET value = '1' WHERE key = 'format_version'; UPDATE meta SET value = '{}' WHERE key = 'chunking_fingerprint'");
+    w = await openWorkspace(ws.root);
+    try {
+      const r = await w.search({ query: 'RunAlpha' });
+      expect(r.status).toBe('ok');
+      expect(sqlite3(file, "SELECT value FROM meta WHERE key = 'format_version'")).toBe('2');
+      expect(sqlite3(file, "SELECT count(*) FROM sqlite_master WHERE name = 'symbols'")).toBe('1');
+      const s = await w.index();
+      expect(s.files_indexed).toBe(2);
+    } finally {
+      w.close();
     }
   });
 });

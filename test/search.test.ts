@@ -55,7 +55,8 @@ describe('the search contract', () => {
     const r = await w.search({ query: 'GetCatalogItems' });
     expect(r).toMatchObject({ contract_version: 1, status: 'ok', query: 'GetCatalogItems', mode: 'keyword', match: 'all', truncated: false });
     expect(typeof r.took_ms).toBe('number');
-    expect(r.index).toMatchObject({ generation: 1, build_state: 'complete', files: 18, indexer_running: false });
+    expect(r.index).toMatchObject({ build_state: 'complete', files: 18, indexer_running: false });
+    expect(r.index!.generation).toBeGreaterThanOrEqual(1);
     expect(r.index!.chunks).toBeGreaterThanOrEqual(6);
     expect(Date.parse(r.index!.indexed_at!)).not.toBeNaN();
     expect(r.skipped).toEqual(expect.any(Object));

@@ -1,4 +1,5 @@
 // The chunk record every chunker produces and the index stores. Owns the shape only.
+import type { FileOutline } from './outline.ts';
 
 export interface ChunkSymbol {
   /** method, constructor, property, class, record, section, key, … */
@@ -30,4 +31,6 @@ export interface ChunkResult {
   chunks: ChunkDraft[];
   /** True when a structural chunker failed and line windows were used instead. */
   parseFallback: boolean;
+  /** The file's symbol tree, when its language has an extractor. */
+  outline: FileOutline | null;
 }

@@ -8,7 +8,7 @@ import { scanWorkspace, addSkip, type SkipCounts, type ScannedFile } from '../sc
 import { classifyContent, splitLines } from '../scan/content.ts';
 import { findSecretLines } from '../scan/secrets.ts';
 import { isGeneratedPath, isTestPath } from '../scan/languages.ts';
-import { chunkFile } from '../chunk/chunker.ts';
+import { CHUNKER_VERSION, type Chunker } from '../chunk/chunker.ts';
 import type { IndexStore } from './store.ts';
 import { FILE_FLAG } from './schema.ts';
 import { deleteFile, insertFile, nextGeneration, readMeta, setMeta, type PreparedFile } from './writer.ts';
@@ -45,9 +45,9 @@ export interface IndexSummary {
   max_batch_ms: number;
 }
 
-/** Settings that change how files are cut: when they change, every file is re-chunked. */
-function chunkingFingerprint(s: Settings): string {
-  return JSON.stringify({ v: 1, lines: s.chunk_lines, overlap: s.chunk_overlap_lines });
+/** What decides how files are cut: when it changes, every file is re-chunked. */
+function chunkingFingerprint(s: Settings, chunker: Chunker): string {
+  return JSON.stringify({ v: CHUNKER_VERSION, structural: chunker.structural, lines: s.chunk_lines, overlap: s.chunk_overlap_lines });
 }
 
 async function sha256Hex(bytes: Uint8Array): Promise<string> {
@@ -59,22 +59,22 @@ async function sha256Hex(bytes: Uint8Array): Promise<string> {
 
 const MAX_CHUNK_BYTES = 64 * 1024;
 
-export async function indexWorkspace(fs: WorkspaceFs, store: IndexStore, settings: Settings, opts: IndexOptions = {}): Promise<IndexSummary> {
+export async function indexWorkspace(fs: WorkspaceFs, store: IndexStore, settings: Settings, chunker: Chunker, opts: IndexOptions = {}): Promise<IndexSummary> {
   const claim = store.storage.claimIndexer();
   if (!claim) {
     const holder = store.storage.indexerHolder();
     throw new HciError('index_busy', `another process${holder ? ` (pid ${holder.pid})` : ''} is indexing this workspace`, 'wait for it to finish, or search now: results reflect its committed batches');
   }
   try {
-    return await runPass(fs, store, settings, opts);
+    return await runPass(fs, store, settings, chunker, opts);
   } finally {
     claim.release();
   }
 }
 
-async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, opts: IndexOptions): Promise<IndexSummary> {
+async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, chunker: Chunker, opts: IndexOptions): Promise<IndexSummary> {
   const t0 = Date.now();
-  const batchMs = opts.batchMs ?? 120;
+  const batchMs = opts.batchMs ?? 100;
   const progress: IndexProgress = { phase: 'scan', filesTotal: 0, filesDone: 0, chunks: 0, bytes: 0 };
   const report = () => opts.onProgress?.({ ...progress });
   const checkCancel = () => {
@@ -92,7 +92,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, o
     const rows = db.selectObjects('SELECT id, path, size, mtime_ms, hash FROM files') as Array<{ id: number; path: string; size: number; mtime_ms: number; hash: string }>;
     return { meta, files: new Map(rows.map((r) => [r.path, r])) };
   });
-  const full = opts.full || prior.meta.chunking_fingerprint !== chunkingFingerprint(settings) || prior.meta.build_state === 'empty';
+  const full = opts.full || prior.meta.chunking_fingerprint !== chunkingFingerprint(settings, chunker) || prior.meta.build_state === 'empty';
   const summary: IndexSummary = {
     generation: Number(prior.meta.generation ?? 0), files_scanned: scan.files.length, files_indexed: 0, files_unchanged: 0,
     files_removed: 0, chunks_written: 0, bytes_read: 0, skipped, parse_fallback: 0, took_ms: 0, batches: 0, max_batch_ms: 0,
@@ -106,7 +106,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, o
   // per-chunk overhead. Throughput is re-measured after every commit (smoothed, lock wait excluded).
   // The first estimate is deliberately low (a cold process on 2 slow cores): a high guess made the
   // first batch of a run hold the lock for seconds, and readers wait for a whole batch.
-  let costPerMs = 750;
+  let costPerMs = 400;
   const costOf = (op: Op): number =>
     op.kind === 'touch' ? 64
     : op.kind === 'delete' ? (op.size ?? 0) + 200
@@ -139,7 +139,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, o
           insertFile(db, op.file, gen);
         }
       }
-      setMeta(db, { build_state: final ? 'complete' : 'partial', chunking_fingerprint: chunkingFingerprint(settings) });
+      setMeta(db, { build_state: final ? 'complete' : 'partial', chunking_fingerprint: chunkingFingerprint(settings, chunker) });
       if (final) {
         setMeta(db, {
           indexed_at: new Date().toISOString(),
@@ -170,7 +170,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, o
       if (!full && old && old.size === f.size && old.mtime_ms === Math.trunc(f.mtimeMs)) {
         summary.files_unchanged++;
       } else {
-        const r = await prepare(fs, f, settings, skipped);
+        const r = await prepare(fs, f, settings, chunker, skipped);
         if (r.kind === 'skip') {
           if (old) push({ kind: 'delete', id: old.id, size: old.size });
           seen.delete(f.path);
@@ -214,7 +214,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, o
 
 type Prepared = { kind: 'skip' } | { kind: 'file'; file: PreparedFile; bytes: number; fallback: boolean };
 
-async function prepare(fs: WorkspaceFs, f: ScannedFile, settings: Settings, skipped: SkipCounts): Promise<Prepared> {
+async function prepare(fs: WorkspaceFs, f: ScannedFile, settings: Settings, chunker: Chunker, skipped: SkipCounts): Promise<Prepared> {
   let bytes: Uint8Array;
   try {
     bytes = await fs.readFile(f.path, settings.max_indexed_file_bytes + 1);
@@ -233,7 +233,7 @@ async function prepare(fs: WorkspaceFs, f: ScannedFile, settings: Settings, skip
   }
   const hash = await sha256Hex(bytes);
   const lines = splitLines(content.text);
-  const { chunks, parseFallback } = await chunkFile({ path: f.path, lang: f.lang, lines }, {
+  const { chunks, parseFallback, outline } = await chunker.chunk({ path: f.path, lang: f.lang, lines, text: lines.join('\n') }, {
     chunkLines: settings.chunk_lines,
     overlapLines: settings.chunk_overlap_lines,
     maxChunkBytes: MAX_CHUNK_BYTES,
@@ -256,6 +256,6 @@ async function prepare(fs: WorkspaceFs, f: ScannedFile, settings: Settings, skip
     kind: 'file',
     bytes: bytes.length,
     fallback: parseFallback,
-    file: { path: f.path, lang: f.lang, size: f.size, mtimeMs: f.mtimeMs, hash, flags, lines, chunks: kept, secretChunks },
+    file: { path: f.path, lang: f.lang, size: f.size, mtimeMs: f.mtimeMs, hash, flags, lines, chunks: kept, secretChunks, outline },
   };
 }

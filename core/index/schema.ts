@@ -4,7 +4,7 @@
 import type { Database } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
 
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 /** Version of the token analysis (identifier splitting). A mismatch needs a rebuild. */
 export const ANALYZER_VERSION = 1;
 
@@ -44,6 +44,24 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
 CREATE TABLE skipped(path TEXT PRIMARY KEY, reason TEXT NOT NULL) WITHOUT ROWID;
 `;
 
+/** Format 2: the outline of every file (symbols with line ranges and member keys). */
+const SYMBOLS_V2 = `
+CREATE TABLE symbols(
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  file_id INTEGER NOT NULL REFERENCES files(id),
+  parent_id INTEGER,
+  ordinal INTEGER NOT NULL,
+  depth INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  name TEXT NOT NULL,
+  member_key TEXT,
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL
+);
+CREATE INDEX symbols_by_file ON symbols(file_id, ordinal);
+CREATE INDEX symbols_by_key ON symbols(member_key) WHERE member_key IS NOT NULL;
+`;
+
 /** File flags (files.flags bits). */
 export const FILE_FLAG = { test: 1, generated: 2, invalidUtf8: 4, parseFallback: 8 } as const;
 
@@ -54,7 +72,17 @@ export interface Migration {
 }
 
 /** Migrations from older formats, applied in order inside one transaction. */
-const MIGRATIONS: Migration[] = [];
+const MIGRATIONS: Migration[] = [
+  {
+    // v1 had no outlines: add the table and make the next run re-chunk every file to fill it.
+    from: 1,
+    to: 2,
+    up(db) {
+      db.exec(SYMBOLS_V2);
+      db.exec("UPDATE meta SET value = 'v1' WHERE key = 'chunking_fingerprint'");
+    },
+  },
+];
 
 export type SchemaState = 'fresh' | 'current' | 'migrated';
 
@@ -75,6 +103,7 @@ export function ensureSchema(db: Database, plan: FormatPlan = PLAN): SchemaState
       throw new HciError('index_unrecognized', 'the index file holds tables that are not an hci index', 'run `hci index --full` to rebuild it');
     }
     db.exec(SCHEMA_V1);
+    db.exec(SYMBOLS_V2);
     const put = 'INSERT INTO meta(key, value) VALUES (?, ?)';
     db.exec(put, { bind: ['format_version', String(FORMAT_VERSION)] });
     db.exec(put, { bind: ['analyzer_version', String(ANALYZER_VERSION)] });

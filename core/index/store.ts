@@ -5,12 +5,14 @@
 import type { Database, SqliteEngine } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
 import type { IndexStorage } from './storage.ts';
-import { checkVersions, ensureSchema, type SchemaState } from './schema.ts';
+import { checkVersions, ensureSchema, FORMAT_VERSION, type SchemaState } from './schema.ts';
 
 const SQLITE_BUSY = 5;
 const SQLITE_LOCKED = 6;
 const SQLITE_CORRUPT = 11;
 const SQLITE_NOTADB = 26;
+/** Longest pause between two attempts to take another process's lock. */
+const MAX_POLL_MS = 4;
 
 export interface StoreOptions {
   /** How long a transaction may wait for another process's lock before "index busy". */
@@ -61,18 +63,21 @@ export class IndexStore {
       // Most of these pragmas read the schema, so they need the cross-process lock like any read:
       // wait for it the same bounded way instead of failing at once while another process writes.
       await probe.retryBusy(() =>
-        db.exec('PRAGMA busy_timeout = 0; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000'),
+        probe.execQuiet('PRAGMA busy_timeout = 0; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000'),
       );
       if (opts.create) state = await probe.write((d) => ensureSchema(d));
       else {
-        await probe.read((d) => {
+        const version = await probe.read((d) => {
           // A file with no tables: an indexer died before its first commit (its journal was just
           // rolled back by this open). That is "no index yet", not a damaged one.
           if (d.selectValue("SELECT count(*) FROM sqlite_master") === 0) {
             throw new HciError('no_index', `no index at ${storage.location} (the first indexing run did not finish)`, 'run `hci index` to build it');
           }
           checkVersions(d);
+          return Number(d.selectValue("SELECT value FROM meta WHERE key = 'format_version'"));
         });
+        // An older format that can be migrated is migrated by its first opener, reader or writer.
+        if (version < FORMAT_VERSION) state = await probe.write((d) => ensureSchema(d));
       }
     } catch (e) {
       try {
@@ -106,10 +111,10 @@ export class IndexStore {
       let began = false;
       try {
         this.busyInTxn = true;
-        this.db.exec(begin);
+        this.execQuiet(begin);
         began = true;
         // A read transaction takes its lock on first access; take it now so waiting happens here.
-        if (readOnly) this.db.selectValue('PRAGMA schema_version');
+        if (readOnly) this.execQuiet('PRAGMA schema_version');
         const out = fn(this.db);
         this.db.exec('COMMIT');
         return out;
@@ -126,6 +131,22 @@ export class IndexStore {
         this.busyInTxn = false;
       }
     });
+  }
+
+  /**
+   * Runs SQL that may meet another process's lock through the C API. A busy lock is an expected,
+   * retried outcome here, and the oo1 wrapper would log each one to the console
+   * ("sqlite3_step() rc= 5 SQLITE_BUSY …"): noise on the CLI's stderr and in an MCP host's log.
+   */
+  private execQuiet(sql: string): void {
+    const { capi } = this.engine.sqlite3;
+    const pDb = this.db.pointer!;
+    const rc = capi.sqlite3_exec(pDb, sql, 0, 0, 0);
+    if (rc !== 0) {
+      const err = new Error(`${capi.sqlite3_js_rc_str(rc)}: ${capi.sqlite3_errmsg(pDb)}`) as Error & { resultCode: number };
+      err.resultCode = rc;
+      throw err;
+    }
   }
 
   /** " (pid N is indexing)" when an indexing run is known to hold the index, for busy messages. */
@@ -145,15 +166,18 @@ export class IndexStore {
   private async retryBusy<T>(attempt: () => T): Promise<T> {
     const sleep = this.opts.sleep ?? defaultSleep;
     const deadline = Date.now() + this.opts.lockTimeoutMs;
-    let delay = 2;
+    let delay = 1;
     for (;;) {
       try {
         return attempt();
       } catch (e) {
         const rc = resultCode(e);
         if ((rc === SQLITE_BUSY || rc === SQLITE_LOCKED) && Date.now() < deadline) {
+          // Poll often: an indexer frees the lock between batches for only ~10–20 ms (the time it
+          // takes to prepare the next batch), and a slower poll misses that window and waits for
+          // a second batch. A failed attempt costs a stat and a read of the lock file.
           await sleep(Math.min(delay, Math.max(1, deadline - Date.now())));
-          delay = Math.min(delay * 2, 25);
+          delay = Math.min(delay * 2, MAX_POLL_MS);
           continue;
         }
         if (rc === SQLITE_BUSY || rc === SQLITE_LOCKED) {

@@ -3,6 +3,7 @@
 // transaction that the caller (the indexer) opens. Decides nothing about which files change.
 import type { Database } from '../sqlite/engine.ts';
 import type { ChunkDraft } from '../chunk/types.ts';
+import { flattenOutline, type FileOutline } from '../chunk/outline.ts';
 import { ftsValues, sliceLines } from './fts-row.ts';
 
 export interface PreparedFile {
@@ -16,6 +17,7 @@ export interface PreparedFile {
   lines: string[];
   chunks: ChunkDraft[];
   secretChunks: number;
+  outline: FileOutline | null;
 }
 
 export function deleteFile(db: Database, fileId: number): void {
@@ -37,6 +39,7 @@ export function deleteFile(db: Database, fileId: number): void {
     del.finalize();
   }
   db.exec('DELETE FROM chunks WHERE file_id = ?', { bind: [fileId] });
+  db.exec('DELETE FROM symbols WHERE file_id = ?', { bind: [fileId] });
   db.exec('DELETE FROM files WHERE id = ?', { bind: [fileId] });
 }
 
@@ -73,7 +76,26 @@ export function insertFile(db: Database, f: PreparedFile, generation: number): n
     insChunk.finalize();
     insFts.finalize();
   }
+  if (f.outline) insertSymbols(db, fileId, f.outline);
   return fileId;
+}
+
+function insertSymbols(db: Database, fileId: number, outline: FileOutline): void {
+  const ins = db.prepare(
+    `INSERT INTO symbols(file_id, parent_id, ordinal, depth, kind, name, member_key, start_line, end_line)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+  );
+  const ids: number[] = [];
+  try {
+    flattenOutline(outline).forEach(({ node, parent, depth }, ordinal) => {
+      ins.bind([fileId, parent >= 0 ? ids[parent] : null, ordinal, depth, node.kind, node.name, node.memberKey ?? null, node.startLine, node.endLine]);
+      ins.step();
+      ids.push(Number(ins.get(0)));
+      ins.reset();
+    });
+  } finally {
+    ins.finalize();
+  }
 }
 
 export function readMeta(db: Database): Record<string, string> {

@@ -1,6 +1,6 @@
 // Human-readable rendering of core results for the terminal. Owns layout only; --json output is the
 // contract shape printed as is, by the CLI.
-import type { SearchResponse, StatusReport, ExplainResponse, IndexSummary, SkipCounts } from '../../core/index.ts';
+import type { SearchResponse, StatusReport, ExplainResponse, IndexSummary, SkipCounts, OutlineResponse, OutlineSymbol } from '../../core/index.ts';
 
 const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code: string) => (s: string) => (useColor ? `\x1b[${code}m${s}\x1b[0m` : s);
@@ -83,6 +83,21 @@ export function formatExplain(r: ExplainResponse): string {
   if (e.text_truncated) lines.push(dim(`… (${e.end_line - e.start_line + 1} lines in all)`));
   if (r.hint) lines.push(yellow(`hint: ${r.hint}`));
   return lines.join('\n');
+}
+
+export function formatOutline(r: OutlineResponse): string {
+  if (r.status !== 'ok') return [`error: ${r.error?.message}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
+  const out = [bold(r.path) + dim(`  ${r.lang ?? ''}`)];
+  const walk = (nodes: OutlineSymbol[], depth: number) => {
+    for (const n of nodes) {
+      const lines = dim(`${n.start_line}-${n.end_line}`);
+      out.push(`${'  '.repeat(depth + 1)}${cyan(n.kind)} ${n.name}  ${lines}${n.member_key ? dim(`  ${n.member_key}`) : ''}`);
+      if (n.children) walk(n.children, depth + 1);
+    }
+  };
+  walk(r.symbols, 0);
+  if (r.hint) out.push(yellow(`hint: ${r.hint}`));
+  return out.join('\n');
 }
 
 export function formatIndexSummary(s: IndexSummary): string {

@@ -7,7 +7,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
 import { HciError, type IndexProgress, type SearchRequest } from '../../core/index.ts';
 import { openWorkspace, findIndexedRoot } from './index.ts';
-import { formatExplain, formatIndexSummary, formatSearch, formatStatus } from './cli-format.ts';
+import { formatExplain, formatIndexSummary, formatOutline, formatSearch, formatStatus } from './cli-format.ts';
 import { runDemo } from './demo.ts';
 
 export const EXIT = { ok: 0, empty: 1, usage: 2, noIndex: 3, busy: 4, failure: 5, cancelled: 130 } as const;
@@ -28,6 +28,7 @@ function exitCodeFor(code: string | undefined): number {
     case 'invalid_hit_id':
     case 'path_outside_workspace':
     case 'mode_unavailable':
+    case 'not_indexed':
       return EXIT.usage;
     default:
       return EXIT.failure;
@@ -183,6 +184,30 @@ export function buildProgram(setExit: (code: number) => void): Command {
           const r = await ws.explain(hitId, { query: o.query });
           if (o.json) printJson(r);
           else (r.error ? process.stderr : process.stdout).write(`${formatExplain(r)}\n`);
+          setExit(exitCodeFor(r.error?.code));
+        } finally {
+          ws.close();
+        }
+      } catch (e) {
+        setExit(fail(e, !!o.json));
+      }
+    });
+
+  program
+    .command('outline')
+    .description('the symbol tree of a file (types, members, sections, keys) with member keys and line ranges')
+    .argument('<file>', 'a file inside the workspace (relative to the current folder, or absolute)')
+    .option('-r, --root <dir>', 'workspace folder (default: nearest indexed folder above the current one)')
+    .option('--json', 'print as JSON')
+    .action(async (file: string, o: { root?: string; json?: boolean }) => {
+      try {
+        const root = o.root ? path.resolve(o.root) : (findIndexedRoot(path.dirname(path.resolve(file))) ?? process.cwd());
+        const rel = path.relative(root, path.resolve(file)).split(path.sep).join('/');
+        const ws = await openWorkspace(root);
+        try {
+          const r = await ws.outline(rel);
+          if (o.json) printJson(r);
+          else (r.error ? process.stderr : process.stdout).write(`${formatOutline(r)}\n`);
           setExit(exitCodeFor(r.error?.code));
         } finally {
           ws.close();

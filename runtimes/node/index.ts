@@ -5,13 +5,14 @@ import * as fs from 'node:fs';
 import { HciWorkspace, type OpenOptions } from '../../core/workspace.ts';
 import { createNodeWorkspaceFs } from './workspace-fs.ts';
 import { createNodeIndexStorage, INDEX_DIR, INDEX_FILE } from './node-storage.ts';
+import { createNodeGrammarSource } from './grammars.ts';
 
-export { createNodeWorkspaceFs, createNodeIndexStorage };
+export { createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource };
 export * from '../../core/index.ts';
 
 export async function openWorkspace(root: string, opts: OpenOptions = {}): Promise<HciWorkspace> {
   const abs = path.resolve(root);
-  return HciWorkspace.open({ fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs) }, opts);
+  return HciWorkspace.open({ fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs), grammars: createNodeGrammarSource() }, opts);
 }
 
 /** The nearest folder at or above `from` that holds an hci index, or null. */

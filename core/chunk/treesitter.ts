@@ -1,0 +1,75 @@
+// Tree-sitter for the chunkers: initialises web-tree-sitter once from wasm bytes the runtime
+// supplies, loads grammars on demand, and parses with a time limit. Owns no file access — the
+// runtime's GrammarSource reads the wasm files (node:fs in Node and Deno, fetch in the browser).
+import { Language, Parser, type Tree } from 'web-tree-sitter';
+
+export type GrammarName = 'c_sharp' | 'xml' | 'html' | 'css' | 'scss' | 'javascript' | 'typescript' | 'json' | 'yaml' | 'markdown';
+
+export interface GrammarSource {
+  /** The bytes of web-tree-sitter's own runtime wasm (tree-sitter.wasm). */
+  runtime(): Promise<Uint8Array>;
+  grammar(name: GrammarName): Promise<Uint8Array>;
+}
+
+export class ParseTimeout extends Error {
+  constructor(ms: number) {
+    super(`parse took longer than ${ms} ms`);
+  }
+}
+
+let initialised: Promise<void> | null = null;
+
+export class TreeSitterHost {
+  private readonly languages = new Map<GrammarName, Promise<Language>>();
+  private readonly parsers = new Map<GrammarName, Parser>();
+
+  constructor(
+    private readonly source: GrammarSource,
+    readonly parseTimeoutMs = 5000,
+  ) {}
+
+  private async init(): Promise<void> {
+    initialised ??= this.source.runtime().then((wasmBinary) => Parser.init({ wasmBinary } as never));
+    try {
+      await initialised;
+    } catch (e) {
+      initialised = null;
+      throw e;
+    }
+  }
+
+  async parser(name: GrammarName): Promise<Parser> {
+    await this.init();
+    let parser = this.parsers.get(name);
+    if (!parser) {
+      let lang = this.languages.get(name);
+      if (!lang) {
+        lang = this.source.grammar(name).then((bytes) => Language.load(bytes));
+        this.languages.set(name, lang);
+        lang.catch(() => this.languages.delete(name));
+      }
+      parser = new Parser();
+      parser.setLanguage(await lang);
+      this.parsers.set(name, parser);
+    }
+    return parser;
+  }
+
+  /** Parses text (rows are \n-separated lines); throws ParseTimeout past the limit. */
+  async parse(name: GrammarName, text: string): Promise<Tree> {
+    const parser = await this.parser(name);
+    const deadline = Date.now() + this.parseTimeoutMs;
+    let timedOut = false;
+    const tree = parser.parse(text, null, {
+      progressCallback: () => {
+        if (Date.now() > deadline) timedOut = true;
+        return timedOut;
+      },
+    } as never);
+    if (!tree || timedOut) {
+      tree?.delete();
+      throw new ParseTimeout(this.parseTimeoutMs);
+    }
+    return tree;
+  }
+}

@@ -1,0 +1,253 @@
+// Keeping an index fresh from file-change notices, independent of where the notices come from (OS
+// events, a polling scan, a browser's file handles). Owns which changes matter, debouncing, coalescing
+// a burst (a branch switch touching thousands of files) into one incremental run, re-running when
+// changes arrive during a run, retrying after a busy index, and the count of changes not yet in the
+// index ("pending"). Starting the run itself is the host's job (a callback). Platform-free: timers only.
+import type { Settings } from './settings.ts';
+import { baseName, extensionOf } from './scan/languages.ts';
+
+export type ChangeKind = 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir';
+
+export interface Change {
+  /** Workspace-relative, forward slashes. */
+  path: string;
+  kind: ChangeKind;
+}
+
+/** What a host's run callback reports back. */
+export type RunOutcome =
+  | { ok: true }
+  /** `retry`: try again after retryMs (the index was busy); otherwise wait for the next change. */
+  | { ok: false; retry: boolean; error?: { code: string; message: string } }
+  /** Nothing was run (e.g. there is no index yet to keep fresh); changes stay pending. */
+  | { ok: 'skipped'; reason: string };
+
+export interface FreshnessOptions {
+  /** Quiet time after the last change before a run starts. */
+  debounceMs?: number;
+  /** A steady stream of changes cannot postpone a run longer than this. */
+  maxWaitMs?: number;
+  /** Pause before retrying a run that met a busy index. */
+  retryMs?: number;
+  /** Starts one incremental indexing run and resolves when it has finished. */
+  run: (info: { pending: number }) => Promise<RunOutcome>;
+  /** Which changes matter (default: everything). */
+  isRelevant?: (c: Change) => boolean;
+  now?: () => number;
+}
+
+export interface FreshnessStats {
+  state: 'idle' | 'debouncing' | 'running' | 'retrying' | 'stopped';
+  /** Relevant changes seen on disk and not yet covered by a finished run. */
+  pending: number;
+  /** Notices received (relevant or not) and how many mattered. */
+  events: number;
+  relevant: number;
+  /** Runs started by this tracker and how many finished ok. */
+  runs: number;
+  runs_ok: number;
+  last_change_at: string | null;
+  last_run_at: string | null;
+  last_error: { code: string; message: string } | null;
+}
+
+/** The directory segments a workspace walk never enters, plus the index folder itself. */
+function deniedSegments(settings: Pick<Settings, 'exclude_path_segments'>): Set<string> {
+  return new Set([...settings.exclude_path_segments, '.hci']);
+}
+
+/**
+ * A change filter from workspace settings: files whose extension is indexed, ignore files (a new
+ * `.gitignore` changes what is indexed), and removed folders; never anything under `.hci/` or a
+ * denied path segment (unless it leads into an extra include root). Added folders need no run of
+ * their own: their files arrive as changes.
+ */
+export function changeFilter(settings: Pick<Settings, 'include_extensions' | 'exclude_path_segments' | 'ignore_files' | 'extra_include_roots'>): (c: Change) => boolean {
+  const include = new Set(settings.include_extensions.map((e) => e.toLowerCase()));
+  const denied = deniedSegments(settings);
+  const ignoreFiles = new Set(settings.ignore_files);
+  const extraRoots = settings.extra_include_roots.map((r) => r.replace(/\/+$/, ''));
+  const underExtraRoot = (p: string) => extraRoots.some((r) => p === r || p.startsWith(`${r}/`) || r.startsWith(`${p}/`));
+  return (c) => {
+    const p = c.path.replace(/\\/g, '/').replace(/^\.\//, '');
+    if (p === '' || p === '.') return false;
+    const segs = p.split('/');
+    if (segs[0] === '.hci') return false;
+    const dirSegs = c.kind === 'addDir' || c.kind === 'unlinkDir' ? segs : segs.slice(0, -1);
+    if (dirSegs.some((s) => denied.has(s)) && !underExtraRoot(p)) return false;
+    if (c.kind === 'addDir') return false;
+    if (c.kind === 'unlinkDir') return true;
+    const name = baseName(p);
+    if (ignoreFiles.has(name) || name === 'exclude') return true;
+    return include.has(extensionOf(p));
+  };
+}
+
+/** Directory names a watcher need not descend into (denied segments and `.hci`). */
+export function unwatchedDirNames(settings: Pick<Settings, 'exclude_path_segments'>): Set<string> {
+  return deniedSegments(settings);
+}
+
+/** A file listing as `path → "size:mtime"`, for polling. */
+export type Snapshot = Map<string, string>;
+
+/** The changes between two listings of the same workspace. */
+export function diffSnapshots(prev: Snapshot, next: Snapshot): Change[] {
+  const out: Change[] = [];
+  for (const [p, sig] of next) {
+    const old = prev.get(p);
+    if (old === undefined) out.push({ path: p, kind: 'add' });
+    else if (old !== sig) out.push({ path: p, kind: 'change' });
+  }
+  for (const p of prev.keys()) if (!next.has(p)) out.push({ path: p, kind: 'unlink' });
+  return out;
+}
+
+export class FreshnessTracker {
+  private readonly pending = new Map<string, number>();
+  private seq = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private burstStart: number | null = null;
+  private running = false;
+  private retrying = false;
+  private stopped = false;
+  private readonly debounceMs: number;
+  private readonly maxWaitMs: number;
+  private readonly retryMs: number;
+  private readonly now: () => number;
+  private readonly isRelevant: (c: Change) => boolean;
+  private readonly s: Omit<FreshnessStats, 'state' | 'pending'> = {
+    events: 0, relevant: 0, runs: 0, runs_ok: 0, last_change_at: null, last_run_at: null, last_error: null,
+  };
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(private readonly opts: FreshnessOptions) {
+    this.debounceMs = opts.debounceMs ?? 300;
+    this.maxWaitMs = opts.maxWaitMs ?? 2000;
+    this.retryMs = opts.retryMs ?? 1000;
+    this.now = opts.now ?? Date.now;
+    this.isRelevant = opts.isRelevant ?? (() => true);
+  }
+
+  /** Records changes; relevant ones schedule a run. Returns how many were relevant. */
+  notify(changes: Change | Change[]): number {
+    if (this.stopped) return 0;
+    let n = 0;
+    for (const c of Array.isArray(changes) ? changes : [changes]) {
+      this.s.events++;
+      if (!this.isRelevant(c)) continue;
+      n++;
+      this.pending.set(c.path, ++this.seq);
+    }
+    if (n > 0) {
+      this.s.relevant += n;
+      this.s.last_change_at = new Date(this.now()).toISOString();
+      this.arm();
+    }
+    return n;
+  }
+
+  /**
+   * Something may have changed without a notice (the watcher just started, or switched to polling):
+   * schedules a run and counts one pending entry until it finishes.
+   */
+  markUnknown(reason: string): void {
+    if (this.stopped) return;
+    this.pending.set(`<${reason}>`, ++this.seq);
+    this.arm();
+  }
+
+  pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** A few pending paths (for status), oldest first. */
+  pendingSample(limit = 10): string[] {
+    return [...this.pending.keys()].slice(0, limit);
+  }
+
+  stats(): FreshnessStats {
+    const state = this.stopped ? 'stopped' : this.running ? 'running' : this.retrying ? 'retrying' : this.timer ? 'debouncing' : 'idle';
+    return { state, pending: this.pending.size, ...this.s, last_error: this.s.last_error ? { ...this.s.last_error } : null };
+  }
+
+  /** Resolves when no run is due or running (pending changes may remain after a failed run). */
+  idle(): Promise<void> {
+    if (!this.running && !this.timer) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  /** Forgets what is pending (e.g. the watcher was turned off: nothing is known any more). */
+  clear(): void {
+    this.pending.clear();
+    this.burstStart = null;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.wakeIdle();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.clear();
+  }
+
+  /** Resumes after stop(); nothing is pending. */
+  restart(): void {
+    this.stopped = false;
+  }
+
+  private arm(delay = this.debounceMs): void {
+    if (this.running) return; // the end of the run re-arms for whatever is still pending
+    const now = this.now();
+    this.burstStart ??= now;
+    const latest = this.burstStart + this.maxWaitMs;
+    const at = Math.min(now + delay, Math.max(latest, now));
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.fire(), Math.max(0, at - now));
+  }
+
+  private fire(): void {
+    this.timer = null;
+    this.retrying = false;
+    if (this.stopped || this.running || this.pending.size === 0) {
+      this.wakeIdle();
+      return;
+    }
+    this.burstStart = null;
+    this.running = true;
+    const covered = this.seq;
+    this.s.runs++;
+    this.s.last_run_at = new Date(this.now()).toISOString();
+    let outcome: RunOutcome;
+    this.opts
+      .run({ pending: this.pending.size })
+      .catch((e): RunOutcome => ({ ok: false, retry: false, error: { code: 'internal', message: e instanceof Error ? e.message : String(e) } }))
+      .then((o) => {
+        outcome = o;
+      })
+      .finally(() => {
+        this.running = false;
+        if (this.stopped) return this.wakeIdle();
+        if (outcome.ok === true) {
+          this.s.runs_ok++;
+          this.s.last_error = null;
+          for (const [p, seq] of this.pending) if (seq <= covered) this.pending.delete(p);
+          if (this.pending.size > 0) return this.arm();
+        } else if (outcome.ok === false) {
+          this.s.last_error = outcome.error ?? { code: 'run_failed', message: 'the indexing run failed' };
+          if (outcome.retry) {
+            this.retrying = true;
+            return this.arm(this.retryMs);
+          }
+        }
+        this.wakeIdle();
+      });
+  }
+
+  private wakeIdle(): void {
+    if (this.running || this.timer) return;
+    const w = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const r of w) r();
+  }
+}
