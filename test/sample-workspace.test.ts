@@ -69,3 +69,24 @@ describe('the bundled sample workspace', () => {
     expect(r.hits[0]?.path, JSON.stringify(r.hits.map((h) => h.path))).toBe(expected);
   });
 });
+
+describe('paired files', () => {
+  it('search hits and explain show a Razor component with its code-behind and scoped CSS', async () => {
+    const r = await w.search({ query: '"/products/{Id:int}"', limit: 3 });
+    const hit = r.hits.find((h) => h.path === 'src/Contoso.Shop.Web/Components/Pages/ProductDetails.razor')!;
+    expect(hit.paired).toEqual(['src/Contoso.Shop.Web/Components/Pages/ProductDetails.razor.cs', 'src/Contoso.Shop.Web/Components/Pages/ProductDetails.razor.css']);
+    const e = await w.explain(hit.hit_id);
+    expect(e.explanation?.paired_files).toEqual(
+      expect.arrayContaining([
+        { path: 'src/Contoso.Shop.Web/Components/Pages/ProductDetails.razor.cs', relation: 'code_behind' },
+        { path: 'src/Contoso.Shop.Web/Components/Pages/ProductDetails.razor.css', relation: 'scoped_css' },
+      ]),
+    );
+  });
+
+  it('an AXAML code-behind points back to its view', async () => {
+    const r = await w.search({ query: 'OnOrdersGridKeyDown', limit: 3 });
+    const hit = r.hits.find((h) => h.path === 'src/Contoso.Shop.Desktop/Views/MainWindow.axaml.cs')!;
+    expect(hit.paired).toEqual(['src/Contoso.Shop.Desktop/Views/MainWindow.axaml']);
+  });
+});

@@ -46,6 +46,8 @@ export interface SearchHit {
   lang: string;
   symbol?: HitSymbol;
   snippet: string;
+  /** Files that belong with this one (code-behind, scoped CSS, the markup of a code-behind). */
+  paired?: string[];
   /** For C# text hits: symbol-level truth (usages, rename) needs a compiler (Roslyn) follow-up. */
   note?: string;
 }

@@ -4,6 +4,7 @@
 import type { Database } from '../sqlite/engine.ts';
 import { COLUMN_WEIGHTS, round, type RankedResult } from './search.ts';
 import { clauseExpr, type ParsedQuery } from './query.ts';
+import { pairedFiles, type PairedFile } from './pairs.ts';
 
 const MAX_TEXT_LINES = 200;
 const FIELDS = ['path', 'symbol', 'header', 'body', 'idents'] as const;
@@ -82,6 +83,8 @@ export interface Explanation {
   matched_terms?: TermMatch[];
   unmatched_terms?: string[];
   dropped_stop_words?: string[];
+  /** Code-behind, scoped CSS, or the markup a code-behind belongs to. */
+  paired_files?: PairedFile[];
 }
 
 export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult | null): Explanation {
@@ -99,6 +102,8 @@ export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult |
     query: ranked ? ranked.parsed.raw : null,
   };
   if (row.symbol_name) out.symbol = { kind: row.symbol_kind ?? 'symbol', name: row.symbol_name, ...(row.member_key ? { member_key: row.member_key } : {}) };
+  const paired = pairedFiles(db, row.path);
+  if (paired.length) out.paired_files = paired;
   if (!ranked) return out;
   const idx = ranked.ranked.findIndex((c) => c.chunkId === row.id);
   const cand = idx >= 0 ? ranked.ranked[idx] : undefined;

@@ -7,6 +7,7 @@ import { HciError } from '../platform.ts';
 import type { Settings } from '../settings.ts';
 import { FILE_FLAG } from '../index/schema.ts';
 import { definitionTargets, textSignals } from './boosts.ts';
+import { conventionalPairsFor } from './pairs.ts';
 import { compilePathFilter } from './filters.ts';
 import { ftsExpression, parseQuery, queryTerms, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
@@ -170,6 +171,7 @@ export const CSHARP_NOTE = 'text match: confirm symbol facts (usages, overrides,
 export function renderHits(db: Database, cands: Candidate[], firstRank: number, parsed: ParsedQuery, queryKey: string): SearchHit[] {
   const terms = queryTerms(parsed);
   loadBodies(db, cands);
+  const pairs = conventionalPairsFor(db, [...new Set(cands.map((c) => c.path))]);
   return cands.map((c, i) => {
     const hit: SearchHit = {
       hit_id: `${c.chunkId}.${queryKey}`,
@@ -184,6 +186,8 @@ export function renderHits(db: Database, cands: Candidate[], firstRank: number, 
       snippet: makeSnippet(c.body ?? '', c.startLine, terms),
     };
     if (c.symbolName) hit.symbol = { kind: c.symbolKind ?? 'symbol', name: c.symbolName, ...(c.memberKey ? { member_key: c.memberKey } : {}) };
+    const paired = pairs.get(c.path);
+    if (paired?.length) hit.paired = paired.map((p) => p.path);
     if (CSHARP_LANGS.has(c.lang)) hit.note = CSHARP_NOTE;
     return hit;
   });

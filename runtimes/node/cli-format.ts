@@ -37,6 +37,7 @@ export function formatSearch(r: SearchResponse): string {
     const sym = h.symbol ? `  ${cyan(`${h.symbol.kind} ${h.symbol.name}`)}` : '';
     out.push(`${bold(String(h.rank).padStart(2))}  ${bold(`${h.path}:${h.start_line}-${h.end_line}`)}  ${dim(`${h.lang} · ${h.score.toFixed(2)} · ${h.hit_id}`)}${sym}`);
     for (const line of h.snippet.split('\n')) if (line) out.push(`      ${line}`);
+    if (h.paired?.length) out.push(dim(`      + ${h.paired.join(', ')}`));
   }
   const idx = r.index;
   const fresh = idx ? `index gen ${idx.generation}, ${idx.files} files, built ${ago(idx.indexed_at)}` : 'no index';
@@ -76,6 +77,7 @@ export function formatExplain(r: ExplainResponse): string {
     if (e.unmatched_terms?.length) lines.push(`  not matched: ${e.unmatched_terms.join(', ')}`);
     if (e.dropped_stop_words?.length) lines.push(dim(`  stop words dropped: ${e.dropped_stop_words.join(', ')}`));
   }
+  for (const p of e.paired_files ?? []) lines.push(`${bold('paired')}    ${p.path} ${dim(`(${p.relation.replace('_', ' ')})`)}`);
   if (e.header) lines.push(dim(e.header));
   lines.push(dim('─'.repeat(40)));
   const width = String(e.end_line).length;

@@ -1,0 +1,71 @@
+// Files that belong together: a Razor component and its code-behind and scoped styles, an AXAML/XAML
+// view and its code-behind. Found by file-name convention and, for views, by matching `x:Class` (the
+// view's outline key) to a C# type's member key. Owns the pairing rules only.
+import type { Database } from '../sqlite/engine.ts';
+
+export interface PairedFile {
+  path: string;
+  /** code_behind | scoped_css | markup (the view or component a code-behind belongs to) */
+  relation: 'code_behind' | 'scoped_css' | 'markup';
+}
+
+const MARKUP = /\.(razor|cshtml|axaml|xaml)$/i;
+const CODE_BEHIND = /\.(razor|cshtml|axaml|xaml)\.cs$/i;
+const SCOPED_CSS = /\.(razor|cshtml)\.css$/i;
+
+/** Pairs by name only (no index lookups beyond existence): cheap enough for every search hit. */
+export function conventionalPairs(path: string): PairedFile[] {
+  if (MARKUP.test(path)) {
+    const out: PairedFile[] = [{ path: `${path}.cs`, relation: 'code_behind' }];
+    if (/\.(razor|cshtml)$/i.test(path)) out.push({ path: `${path}.css`, relation: 'scoped_css' });
+    return out;
+  }
+  if (CODE_BEHIND.test(path) || SCOPED_CSS.test(path)) {
+    const markup = path.replace(/\.(cs|css)$/i, '');
+    const out: PairedFile[] = [{ path: markup, relation: 'markup' }];
+    if (SCOPED_CSS.test(path)) out.push({ path: `${markup}.cs`, relation: 'code_behind' });
+    else if (/\.(razor|cshtml)\.cs$/i.test(path)) out.push({ path: `${markup}.css`, relation: 'scoped_css' });
+    return out;
+  }
+  return [];
+}
+
+/** Keeps the candidates that are in the index. */
+function existing(db: Database, candidates: PairedFile[]): PairedFile[] {
+  if (!candidates.length) return [];
+  const have = new Set(
+    db.selectValues(`SELECT path FROM files WHERE path IN (${candidates.map(() => '?').join(',')})`, candidates.map((c) => c.path)) as string[],
+  );
+  return candidates.filter((c) => have.has(c.path));
+}
+
+/** Paired files of one indexed file: by name, then by x:Class ↔ C# type key through the outlines. */
+export function pairedFiles(db: Database, path: string): PairedFile[] {
+  const found = existing(db, conventionalPairs(path));
+  const seen = new Set([path, ...found.map((f) => f.path)]);
+  const isMarkup = MARKUP.test(path);
+  // Views: the root node's key is x:Class; code-behind: type keys. Match one against the other.
+  const rows = db.selectObjects(
+    isMarkup
+      ? `SELECT DISTINCT f2.path FROM symbols s JOIN files f ON f.id = s.file_id
+           JOIN symbols s2 ON s2.member_key = s.member_key AND s2.file_id <> s.file_id JOIN files f2 ON f2.id = s2.file_id
+         WHERE f.path = ? AND s.depth = 0 AND s.member_key IS NOT NULL AND f2.lang = 'csharp'`
+      : `SELECT DISTINCT f2.path FROM symbols s JOIN files f ON f.id = s.file_id
+           JOIN symbols s2 ON s2.member_key = s.member_key AND s2.file_id <> s.file_id AND s2.depth = 0 JOIN files f2 ON f2.id = s2.file_id
+         WHERE f.path = ? AND s.member_key IS NOT NULL AND f2.lang IN ('axaml', 'xaml', 'razor')`,
+    [path],
+  ) as Array<{ path: string }>;
+  for (const r of rows) {
+    if (seen.has(r.path)) continue;
+    seen.add(r.path);
+    found.push({ path: r.path, relation: isMarkup ? 'code_behind' : 'markup' });
+  }
+  return found;
+}
+
+/** For many hits at once: conventional pairs that exist, by hit path. */
+export function conventionalPairsFor(db: Database, paths: string[]): Map<string, PairedFile[]> {
+  const all = paths.flatMap((p) => conventionalPairs(p));
+  const have = new Set(existing(db, all).map((f) => f.path));
+  return new Map(paths.map((p) => [p, conventionalPairs(p).filter((c) => have.has(c.path))]));
+}
