@@ -1,8 +1,11 @@
 // Cross-process lock for one index file: a dot-file (`<db>.lock`) created atomically with link(2),
-// holding the owner's pid, host and a random token. Owns acquisition, release and recovery of locks
-// left by dead processes; knows nothing of SQLite (the VFS decides when to take and drop it).
+// holding the owner's pid, host and a random token (on Linux also the boot id and the process start
+// time, so a lock outlives neither a reboot nor the reuse of its pid). Owns acquisition, release and
+// recovery of locks left by dead processes; knows nothing of SQLite (the VFS decides when to take
+// and drop it).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 export interface LockOwner {
@@ -11,7 +14,34 @@ export interface LockOwner {
   token: string;
   acquired_at: number;
   purpose?: string;
+  /** Linux: the kernel's boot id when the lock was taken (a lock from an earlier boot is stale). */
+  boot?: string;
+  /** Linux: the holder's start time in clock ticks since boot (tells a reused pid from the holder). */
+  start?: number;
 }
+
+function readProc(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** The current boot's id, where the OS tells it (Linux); null elsewhere. */
+const bootId: string | null = readProc('/proc/sys/kernel/random/boot_id')?.trim() || null;
+
+/** Start time (clock ticks since boot) of a process, from /proc/<pid>/stat (Linux); null elsewhere. */
+function startTicks(pid: number | 'self'): number | null {
+  const stat = readProc(`/proc/${pid}/stat`);
+  if (!stat) return null;
+  // "pid (comm) state ppid …": comm may hold spaces and parentheses, so split after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const v = Number(fields[19]); // field 22 of the line: starttime
+  return Number.isFinite(v) ? v : null;
+}
+
+const ownStart = startTicks('self');
 
 /** Tokens of locks this process holds, so a leftover lock with our own (reused) pid is recognised as stale. */
 const heldTokens = new Set<string>();
@@ -42,11 +72,30 @@ function ageMs(path: string): number {
   }
 }
 
-/** A lock is stale when it was taken on this host by a process that no longer exists. */
+/**
+ * A lock is stale when it was taken on this host by a process that no longer exists: its pid is
+ * gone, or (where the OS says so) the machine has rebooted since, or the pid now belongs to a
+ * different process. Without the last two checks a lock left by a crash or power loss would look
+ * held for ever once its pid is reused (after a reboot pids are handed out again from the bottom).
+ */
 function isStale(owner: LockOwner): boolean {
   if (owner.host !== os.hostname()) return false;
   if (owner.pid === process.pid) return !heldTokens.has(owner.token);
-  return !pidAlive(owner.pid);
+  if (owner.boot && bootId && owner.boot !== bootId) return true;
+  if (!pidAlive(owner.pid)) return true;
+  if (typeof owner.start === 'number' && (!owner.boot || owner.boot === bootId)) {
+    const now = startTicks(owner.pid);
+    if (now !== null && now !== owner.start) return true;
+  }
+  return false;
+}
+
+/** Owner record for a lock this process takes now. */
+function ownerRecord(token: string, purpose?: string): LockOwner {
+  const owner: LockOwner = { pid: process.pid, host: os.hostname(), token, acquired_at: Date.now(), purpose };
+  if (bootId) owner.boot = bootId;
+  if (ownStart !== null) owner.start = ownStart;
+  return owner;
 }
 
 export class DotLock {
@@ -61,8 +110,11 @@ export class DotLock {
   /** One non-blocking attempt. Returns false when another live holder has the lock. */
   tryAcquire(purpose?: string): boolean {
     if (this.token) return true;
+    // Contended case first, cheaply: a live holder means no attempt (waiters poll every few ms,
+    // and creating, linking and removing a temp file per poll would be wasted work).
+    if (fs.existsSync(this.lockPath) && !this.breakIfStale()) return false;
     const token = randomBytes(12).toString('hex');
-    const owner: LockOwner = { pid: process.pid, host: os.hostname(), token, acquired_at: Date.now(), purpose };
+    const owner = ownerRecord(token, purpose);
     const temp = `${this.lockPath}.${process.pid}.${token}`;
     fs.writeFileSync(temp, JSON.stringify(owner));
     try {
@@ -112,9 +164,28 @@ export class DotLock {
       if (again === 'missing') return true;
       if (again === null || again.token !== seen.token) return false;
       fs.rmSync(this.lockPath, { force: true });
+      this.sweepDeadTemps();
       return true;
     } finally {
       breaker.release();
+    }
+  }
+
+  /**
+   * Removes `<lock>.<pid>.<token>` temp files of dead processes on this host: a process killed
+   * between writing its temp file and removing it leaves one behind. Runs only after a stale lock
+   * was broken (the moment a dead holder is noticed), so it costs nothing in normal operation.
+   */
+  private sweepDeadTemps(): void {
+    try {
+      const dir = path.dirname(this.lockPath);
+      const prefix = `${path.basename(this.lockPath)}.`;
+      for (const name of fs.readdirSync(dir)) {
+        const m = name.startsWith(prefix) ? /^(\d+)\.[0-9a-f]{24}$/.exec(name.slice(prefix.length)) : null;
+        if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) fs.rmSync(path.join(dir, name), { force: true });
+      }
+    } catch {
+      // Hygiene only: a failure here never affects locking.
     }
   }
 
@@ -126,7 +197,7 @@ export class DotLock {
     }
     const token = randomBytes(12).toString('hex');
     try {
-      fs.writeFileSync(this.lockPath, JSON.stringify({ pid: process.pid, host: os.hostname(), token, acquired_at: Date.now() }), { flag: 'wx' });
+      fs.writeFileSync(this.lockPath, JSON.stringify(ownerRecord(token)), { flag: 'wx' });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
       throw e;
