@@ -108,7 +108,8 @@ async function checkIndexAfterCrash(root: string, probe: string): Promise<Pick<O
   }
   const known = /^(index\.sqlite(-journal|\.lock)?|indexer\.lock|settings\.toml|recent-queries\.json)$/;
   const states = {
-    leftovers: readdirSync(path.join(root, '.hci')).filter((n) => !known.test(n)).length,
+    // A kill before the first write (a slow start on a loaded machine) leaves no .hci folder at all.
+    leftovers: existsSync(path.join(root, '.hci')) ? readdirSync(path.join(root, '.hci')).filter((n) => !known.test(n)).length : 0,
     journal,
     dbLock: dbLock.state === 'held' ? 'stale' : dbLock.state,
     indexerLock: indexerLock.state === 'held' ? 'stale' : indexerLock.state,
