@@ -34,22 +34,38 @@ interface Unit {
   node: OutlineNode | null;
   parent: OutlineNode | null;
   context: string[];
+  /** Facts of containers that were cut into children; the first unit inside carries them. */
+  inherited?: string[];
 }
 
 const CLOSER = /^\s*(?:[}\])];?,?|<\/[^>]+>|#endregion\b.*|end\b.*)?\s*$/;
 
+/**
+ * Adds a container's context line. A line that extends the previous container's line (an element
+ * path, a heading path, a key path: `Window > DockPanel` → `Window > DockPanel > Grid`) replaces it
+ * instead of repeating it; file context lines are never replaced.
+ */
+function withContext(context: string[], line: string, fixed: number): string[] {
+  const last = context.length > fixed ? context[context.length - 1] : undefined;
+  const extends_ = last !== undefined && line.length > last.length && line.startsWith(last) && ' .[/'.includes(line[last.length]);
+  return extends_ ? [...context.slice(0, -1), line] : [...context, line];
+}
+
 function collectUnits(outline: FileOutline, p: BuildParams): Unit[] {
+  const fixed = outline.fileContext?.length ?? 0;
   const units: Unit[] = [];
-  const visit = (node: OutlineNode, parent: OutlineNode | null, context: string[]) => {
+  const visit = (node: OutlineNode, parent: OutlineNode | null, context: string[], inherited: string[]) => {
     const size = node.endLine - node.startLine + 1;
     if (node.role === 'unit' || node.children.length === 0 || size <= p.smallContainerLines) {
-      units.push({ start: node.startLine, end: node.endLine, node, parent, context });
+      units.push({ start: node.startLine, end: node.endLine, node, parent, context, inherited });
       return;
     }
-    const inner = node.context ? [...context, node.context] : context;
-    for (const child of node.children) visit(child, node, inner);
+    const inner = node.context ? withContext(context, node.context, fixed) : context;
+    // A container that is cut up keeps its facts (a CI job's runs-on, a view's x:Class) on its first piece.
+    const facts = [...inherited, ...(node.facts ?? [])];
+    node.children.forEach((child, i) => visit(child, node, inner, i === 0 ? facts : []));
   };
-  for (const n of outline.nodes) visit(n, null, outline.fileContext ?? []);
+  for (const n of outline.nodes) visit(n, null, outline.fileContext ?? [], []);
   units.sort((a, b) => a.start - b.start || b.end - a.end);
   // Outlines from real parsers nest cleanly; clip any overlap so ranges stay disjoint anyway.
   const clean: Unit[] = [];
@@ -72,7 +88,7 @@ function enclosing(outline: FileOutline, a: number, b: number): { node: OutlineN
     if (!n) break;
     best = n;
     context = ctx;
-    ctx = n.context ? [...ctx, n.context] : ctx;
+    ctx = n.context ? withContext(ctx, n.context, outline.fileContext?.length ?? 0) : ctx;
     level = n.children;
   }
   return { node: best, context: best ? ctx : context };
@@ -118,7 +134,8 @@ function symbolOf(n: OutlineNode): ChunkSymbol {
 }
 
 function headerOf(context: string[], facts: string[], p: BuildParams): string {
-  const text = [...context, ...facts].filter(Boolean).join('\n');
+  // Packed neighbours often share facts (`indent_size=2` twice): each line once.
+  const text = [...new Set([...context, ...facts])].filter(Boolean).join('\n');
   return text.length > p.maxHeaderChars ? `${text.slice(0, p.maxHeaderChars - 1)}…` : text;
 }
 
@@ -141,8 +158,9 @@ function pack(units: Unit[], p: BuildParams): Unit[][] {
   return groups.filter((g) => size(g) > 0);
 }
 
-export function chunksFromOutline(lines: readonly string[], outline: FileOutline, limits: ChunkLimits, p: BuildParams = DEFAULT_BUILD_PARAMS): ChunkDraft[] {
+export function chunksFromOutline(lines: readonly string[], outline: FileOutline, limits: ChunkLimits, params: BuildParams = DEFAULT_BUILD_PARAMS): ChunkDraft[] {
   if (lines.length === 0) return [];
+  const p = outline.pack ? { ...params, packBelowLines: outline.pack.belowLines, packLines: outline.pack.packLines } : params;
   const units = fillGaps(collectUnits(outline, p), lines, outline, p);
   const chunks: ChunkDraft[] = [];
   for (const group of pack(units, p)) {
@@ -160,7 +178,7 @@ export function chunksFromOutline(lines: readonly string[], outline: FileOutline
     } else if (group[0].parent) {
       symbol = { kind: group[0].parent.kind, name: group[0].parent.name, ...(group[0].parent.memberKey ? { memberKey: group[0].parent.memberKey } : {}) };
     }
-    const facts = nodes.flatMap((n) => n.facts ?? []);
+    const facts = group.flatMap((u) => [...(u.inherited ?? []), ...(u.node?.facts ?? [])]);
     const header = headerOf(group[0].context, facts, p);
     let bytes = 0;
     for (let i = start; i <= end; i++) bytes += lines[i - 1].length + 1;

@@ -28,6 +28,8 @@ export interface FileOutline {
   nodes: OutlineNode[];
   /** Header lines for every chunk of the file (important usings, `x:Class`, the page route). */
   fileContext?: string[];
+  /** Coarser packing for languages of many small units (CSS rules): units below `belowLines` are packed up to `packLines`. */
+  pack?: { belowLines: number; packLines: number };
 }
 
 /** Flattens an outline depth-first, with each node's parent index (-1 for roots). */

@@ -1,0 +1,167 @@
+// Shared helpers for the outline extractors: a plain-object copy of a tree-sitter tree (one linear
+// cursor walk, so extractors never pay the per-call cost of the Node API), line arithmetic, fact
+// lists and a few string helpers. Owns no language knowledge.
+import type { Tree } from 'web-tree-sitter';
+import type { OutlineNode } from '../outline.ts';
+
+export interface LiteNode {
+  type: string;
+  named: boolean;
+  /** The field name under which this node hangs from its parent, if any. */
+  field: string | null;
+  /** 0-based rows, as tree-sitter reports them. */
+  startRow: number;
+  endRow: number;
+  endCol: number;
+  /** Offsets into the parsed text (UTF-16 code units, as JS strings index). */
+  startIndex: number;
+  endIndex: number;
+  /** The node's source text, only for node types the caller asked for (`text` option). */
+  text?: string;
+  children: LiteNode[];
+}
+
+export interface LiteOptions {
+  /** Descend into nodes of this type? (Default: always.) Pruning strings and scalars keeps big files cheap. */
+  descend?: (type: string) => boolean;
+  /** Keep the source text of nodes of this type (`field`: the field it hangs under). */
+  text?: (type: string, named: boolean, field: string | null) => boolean;
+  /** Keep anonymous nodes (punctuation, keywords)? Default true; dropping them halves big trees. */
+  anonymous?: boolean;
+}
+
+/** Copies a tree into plain objects with one cursor walk (linear in the nodes visited). */
+export function toLite(tree: Tree, opts: LiteOptions = {}): LiteNode {
+  const cursor = tree.walk();
+  const descend = opts.descend ?? (() => true);
+  const wantText = opts.text ?? (() => false);
+  const keepAnonymous = opts.anonymous ?? true;
+  const make = (): LiteNode => {
+    const type = cursor.nodeType;
+    const named = cursor.nodeIsNamed;
+    const end = cursor.endPosition;
+    const field = cursor.currentFieldName;
+    const n: LiteNode = {
+      type,
+      named,
+      field,
+      startRow: cursor.startPosition.row,
+      endRow: end.row,
+      endCol: end.column,
+      startIndex: cursor.startIndex,
+      endIndex: cursor.endIndex,
+      children: [],
+    };
+    if (wantText(type, named, field)) n.text = cursor.nodeText;
+    return n;
+  };
+  try {
+    const root = make();
+    // Iterative walk: deep inputs (nested arrays, long element chains) must not overflow the stack.
+    const stack: LiteNode[] = [root];
+    if (!descend(root.type) || !cursor.gotoFirstChild()) return root;
+    for (;;) {
+      if (keepAnonymous || cursor.nodeIsNamed) {
+        const node = make();
+        stack[stack.length - 1].children.push(node);
+        if (descend(node.type) && cursor.gotoFirstChild()) {
+          stack.push(node);
+          continue;
+        }
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (stack.length === 1) return root;
+        cursor.gotoParent();
+        stack.pop();
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** 1-based first line of a node. */
+export function firstLine(n: LiteNode): number {
+  return n.startRow + 1;
+}
+
+/** 1-based last line of a node; a node ending at column 0 ends on the line before. */
+export function lastLine(n: LiteNode): number {
+  return n.endCol === 0 && n.endRow > n.startRow ? n.endRow : n.endRow + 1;
+}
+
+/** Named children that are not comments (and, optionally, of the given types). */
+export function kids(n: LiteNode, ...types: string[]): LiteNode[] {
+  return n.children.filter((c) => c.named && c.type !== 'comment' && (types.length === 0 || types.includes(c.type)));
+}
+
+export function childByField(n: LiteNode, field: string): LiteNode | undefined {
+  return n.children.find((c) => c.field === field);
+}
+
+/** Distinct, non-empty facts in first-seen order, at most `max`. */
+export class Facts {
+  private readonly seen = new Set<string>();
+  readonly list: string[] = [];
+  constructor(private readonly max = 40) {}
+  add(fact: string | null | undefined): void {
+    if (!fact || this.list.length >= this.max) return;
+    const f = fact.length > 200 ? `${fact.slice(0, 199)}…` : fact;
+    if (this.seen.has(f)) return;
+    this.seen.add(f);
+    this.list.push(f);
+  }
+  addAll(facts: readonly string[] | undefined): void {
+    if (facts) for (const f of facts) this.add(f);
+  }
+  get full(): boolean {
+    return this.list.length >= this.max;
+  }
+  result(): string[] | undefined {
+    return this.list.length ? this.list : undefined;
+  }
+}
+
+/** Collapses whitespace runs to one space and trims. */
+export function squash(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/** Cuts a display name to a sane length. */
+export function clip(s: string, max = 120): string {
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** Last line at or before `line` (1-based) that is not blank, not before `floor`. */
+export function lastContentLine(lines: readonly string[], line: number, floor: number, isComment?: (l: string) => boolean): number {
+  let i = line;
+  while (i > floor) {
+    const t = lines[i - 1].trim();
+    if (t !== '' && !(isComment && isComment(t))) break;
+    i--;
+  }
+  return i;
+}
+
+/** The file name without directories and (last) extension: `Views/MainWindow.axaml` → `MainWindow`. */
+export function stem(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+/**
+ * Gives every container the facts of its children too (own facts first, capped): a container small
+ * enough to become one chunk carries its children's facts into that chunk's header.
+ */
+export function rollUpFacts(nodes: OutlineNode[], max = 40): void {
+  for (const n of nodes) {
+    if (!n.children.length) continue;
+    rollUpFacts(n.children, max);
+    const facts = new Facts(max);
+    facts.addAll(n.facts);
+    for (const c of n.children) facts.addAll(c.facts);
+    const r = facts.result();
+    if (r) n.facts = r;
+  }
+}
