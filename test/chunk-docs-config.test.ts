@@ -59,7 +59,7 @@ describe('Markdown', () => {
       '36-52 section Application',
       '53-58 section Web',
       '59-64 section Desktop',
-      '65-85 gap Ordering flow',
+      '65-85 section Ordering flow', // the section's intro before its subsections: the section's own head chunk
       '86-98 section Order status transitions',
       '99-120 section Pricing rules',
       '121-133 section Desktop back-office',

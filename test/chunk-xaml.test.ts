@@ -48,7 +48,7 @@ describe('AXAML: MainWindow.axaml (sample workspace)', () => {
   it('cuts chunks along the outline, each with its element path and facts in the header', async () => {
     const r = await chunkFile(`${desktop}/Views/MainWindow.axaml`);
     expect(chunkLines(r.chunks)).toEqual([
-      '1-16 gap MainWindow',
+      '1-16 view MainWindow', // the view's head (root element and its attributes) under the view's own symbol
       '17-23 templates Window.DataTemplates',
       '24-27 property Window.KeyBindings',
       '28-41 layout TextBox',

@@ -36,6 +36,8 @@ interface Unit {
   context: string[];
   /** Facts of containers that were cut into children; the first unit inside carries them. */
   inherited?: string[];
+  /** The head of a cut-up container (its lines before the first child): its facts are inherited. */
+  head?: boolean;
 }
 
 const CLOSER = /^\s*(?:[}\])];?,?|<\/[^>]+>|#endregion\b.*|end\b.*)?\s*$/;
@@ -61,8 +63,15 @@ function collectUnits(outline: FileOutline, p: BuildParams): Unit[] {
       return;
     }
     const inner = node.context ? withContext(context, node.context, fixed) : context;
-    // A container that is cut up keeps its facts (a CI job's runs-on, a view's x:Class) on its first piece.
-    const facts = [...inherited, ...(node.facts ?? [])];
+    // A container that is cut up keeps its facts (a CI job's runs-on, a view's x:Class) on its first
+    // piece; a long head before its first child (a type's doc comment, attributes and declaration)
+    // is that piece, under the container's own symbol.
+    let facts = [...inherited, ...(node.facts ?? [])];
+    const headEnd = node.children[0].startLine - 1;
+    if (headEnd - node.startLine + 1 > p.attachGapLines) {
+      units.push({ start: node.startLine, end: headEnd, node, parent, context: inner, inherited: facts, head: true });
+      facts = [];
+    }
     node.children.forEach((child, i) => visit(child, node, inner, i === 0 ? facts : []));
   };
   for (const n of outline.nodes) visit(n, null, outline.fileContext ?? [], []);
@@ -133,9 +142,13 @@ function symbolOf(n: OutlineNode): ChunkSymbol {
   return { kind: n.kind, name: n.name, ...(n.memberKey ? { memberKey: n.memberKey } : {}) };
 }
 
+const MAX_CONTEXT_LINE = 200;
+
 function headerOf(context: string[], facts: string[], p: BuildParams): string {
-  // Packed neighbours often share facts (`indent_size=2` twice): each line once.
-  const text = [...new Set([...context, ...facts])].filter(Boolean).join('\n');
+  // Long context lines (attribute-heavy type declarations) are capped so facts still fit;
+  // packed neighbours often share facts (`indent_size=2` twice): each line once.
+  const capped = context.map((c) => (c.length > MAX_CONTEXT_LINE ? `${c.slice(0, MAX_CONTEXT_LINE - 1)}…` : c));
+  const text = [...new Set([...capped, ...facts])].filter(Boolean).join('\n');
   return text.length > p.maxHeaderChars ? `${text.slice(0, p.maxHeaderChars - 1)}…` : text;
 }
 
@@ -173,12 +186,14 @@ export function chunksFromOutline(lines: readonly string[], outline: FileOutline
       symbol = symbolOf(nodes[0]);
       kind = nodes[0].kind;
     } else if (nodes.length > 1) {
-      symbol = { kind: 'members', name: nodes.map((n) => n.name).join(', ') };
+      // Packed neighbours: all their names are searchable; the key is their common parent's.
+      const parentKey = group[0].parent?.memberKey;
+      symbol = { kind: 'members', name: nodes.map((n) => n.name).join(', '), ...(parentKey ? { memberKey: parentKey } : {}) };
       kind = 'members';
     } else if (group[0].parent) {
       symbol = { kind: group[0].parent.kind, name: group[0].parent.name, ...(group[0].parent.memberKey ? { memberKey: group[0].parent.memberKey } : {}) };
     }
-    const facts = group.flatMap((u) => [...(u.inherited ?? []), ...(u.node?.facts ?? [])]);
+    const facts = group.flatMap((u) => [...(u.inherited ?? []), ...(u.head ? [] : (u.node?.facts ?? []))]);
     const header = headerOf(group[0].context, facts, p);
     let bytes = 0;
     for (let i = start; i <= end; i++) bytes += lines[i - 1].length + 1;

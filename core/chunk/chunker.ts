@@ -16,7 +16,7 @@ export interface ChunkInput {
 }
 
 /** Bump when any extractor or the builder changes what it produces: indexes re-chunk every file. */
-export const CHUNKER_VERSION = 1;
+export const CHUNKER_VERSION = 2;
 
 export class Chunker {
   constructor(private readonly ts: TreeSitterHost | null) {}
