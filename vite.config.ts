@@ -1,7 +1,15 @@
-// Vite config: holds the vitest settings for `npm test` (the web-demo build config joins it later).
+// Vite config: the vitest settings for `npm test`, and what a browser build of the hci Worker needs
+// (ES-module workers, the hci plugin that keeps a second SQLite copy out of the bundle, and no
+// dependency pre-bundling of sqlite-wasm in dev, which would break its wasm URL). The test page
+// (test/browser) is built with this file; the web-demo build joins it later.
 import { defineConfig } from 'vitest/config';
+import { hciVitePlugin } from './runtimes/browser/vite-plugin.ts';
 
 export default defineConfig({
+  plugins: [hciVitePlugin()],
+  worker: { format: 'es', plugins: () => [hciVitePlugin()] },
+  optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm'] },
+  build: { target: 'es2022' },
   test: {
     include: ['test/**/*.test.ts'],
     environment: 'node',

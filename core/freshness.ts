@@ -157,6 +157,19 @@ export class FreshnessTracker {
     this.arm();
   }
 
+  /** A position in the change stream: pass it to settle() once a run that started now has finished. */
+  mark(): number {
+    return this.seq;
+  }
+
+  /**
+   * An indexing run started at `mark` finished (whoever started it: a tool, a first search): the
+   * changes seen before it are in the index now.
+   */
+  settle(mark: number): void {
+    for (const [p, seq] of this.pending) if (seq <= mark) this.pending.delete(p);
+  }
+
   pendingCount(): number {
     return this.pending.size;
   }

@@ -254,13 +254,11 @@ export class TaskRegistry {
           this.finish(e, cancelled ? 'cancelled' : 'failed', { error });
         },
       )
-      .finally(() => {
-        if (this.running === e) this.running = null;
-        this.pump();
-      });
+      .finally(() => this.pump());
   }
 
   private finish(e: Entry, state: TaskState, out: { result?: unknown; error?: TaskError }): void {
+    if (this.running === e) this.running = null;
     const end = this.now();
     e.snap.state = state;
     e.snap.finished_at = new Date(end).toISOString();

@@ -18,7 +18,7 @@ import { generateWorkspace, mutateWorkspace, type GeneratedWorkspace } from './h
 import { ensureBuilt, indexCounts, lockState, runCli, sqliteText, startCli, type CliProcess, type CliResult } from './helpers/hci-process.ts';
 
 const SEED = 77;
-const FILES = 1200;
+const FILES = 600;
 const MIN_SAMPLES = 200;
 /** Generous bound on one reader's wait (the design target is < 250 ms). */
 const MAX_READER_WAIT_MS = 2000;
@@ -88,7 +88,7 @@ beforeAll(async () => {
   known = [...ws.paths];
   const r = await runCli(['index', ws.root, '--quiet']);
   expect(r.code, r.stderr).toBe(0);
-}, 120_000);
+}, 240_000);
 
 afterAll(() => {
   for (const s of sleepers) s.kill('SIGKILL');
@@ -244,7 +244,7 @@ describe('concurrency: one writer process, readers in another', () => {
     const c = indexCounts(dbPath());
     expect(c.build_state).toBe('complete');
     expect([c.chunks, c.orphan_chunks, c.orphan_fts, c.missing_fts]).toEqual([c.docsize, 0, 0, 0]);
-  }, 120_000);
+  }, 240_000);
 
   it('refuses a second indexer with "index busy" (exit 4) while the first runs, without harm', async () => {
     const root = ws.root;
@@ -273,7 +273,7 @@ describe('concurrency: one writer process, readers in another', () => {
     expect({ files: after.files, chunks: after.chunks, docsize: after.docsize }).toEqual({ files: before.files, chunks: before.chunks, docsize: before.chunks });
     expect(lockState(indexerLockPath()).state).toBe('absent');
     expect(lockState(dbLockPath()).state).toBe('absent');
-  }, 60_000);
+  }, 180_000);
 
   it('recovers index and indexer locks left by a dead process', async () => {
     const dead = startSleeper();

@@ -1,4 +1,11 @@
-// The browser runtime entry. Today: workspaces from files in memory (a FileList upload or an
-// unzipped archive) indexed in SQLite's memdb. The OPFS-backed index (opfs-sahpool) in a Worker,
-// directory handles and comlink exposure build on the same two seams: WorkspaceFs and IndexStorage.
+// The browser runtime entry. Page side: connectHci() talks to the hci module Worker (worker.ts),
+// where the core runs with its index on OPFS (opfs-sahpool, one folder per workspace) and reads a
+// directory handle, an `<input webkitdirectory>` file list or a .zip. The adapters are exported
+// too, for hosts that run the core themselves (in their own Worker, or in memory).
 export * from '../../core/index.ts';
+export { connectHci, workerReady, HciClient, BrowserWorkspace, downloadBytes, type ClientIndexOptions } from './client.ts';
+export { HciWorkerError, READY_MESSAGE, PROTOCOL_VERSION, installErrorTransfer, type BrowserSource, type HciWorkerApi, type OpenRequest, type OpenResult, type StoredWorkspace, type BrowserIndexOptions } from './protocol.ts';
+export { createWorkerApi, type WorkerConfig } from './worker-api.ts';
+export { createDirectoryHandleFs, createFileListFs, createZipFs, workspaceFsFromSource } from './sources.ts';
+export { createOpfsIndexStorage, takeWorkspace, workspaceKey, type WorkspaceSlot } from './opfs-storage.ts';
+export { createUrlEngineLoader, createUrlGrammarSource, type WasmUrls } from './loaders.ts';

@@ -1,6 +1,18 @@
-// The Deno runtime entry. Deno runs these TypeScript sources directly (imports carry `.ts`), and its
-// node: compatibility layer runs the Node adapters (node:fs VFS, dot-file locks) unchanged, so a Deno
-// process and a Node process share one index with the same lock protocol. Deno-native adapters and
-// the Deno-hosted MCP server build on this seam.
-export { openWorkspace, findIndexedRoot, createNodeWorkspaceFs, createNodeIndexStorage } from '../node/index.ts';
+// The Deno runtime entry. Deno runs these TypeScript sources directly (imports carry `.ts`). The
+// adapters are Deno-native (deno-storage.ts, deno-vfs.ts, dot-lock.ts, workspace-fs.ts, grammars.ts):
+// the same index file and the same dot-file lock protocol as Node, so a Deno process and a Node
+// process share one index. Permissions: read the workspace and hci's node_modules, write only the
+// workspace's `.hci/`, and the host name (lock owner records); --allow-run is optional (it lets Deno
+// clear locks left by crashed processes). See the README, "Deno and the browser".
+export { openWorkspace, findIndexedRoot } from './workspace.ts';
+export { createDenoIndexStorage, absolutePath } from './deno-storage.ts';
+export { createDenoWorkspaceFs } from './workspace-fs.ts';
+export { createDenoGrammarSource } from './grammars.ts';
+export { installDenoVfs, DENO_VFS_NAME } from './deno-vfs.ts';
+export { DotLock as DenoDotLock, type LockOwner } from './dot-lock.ts';
+/**
+ * The Node adapters, kept for existing callers: they run under Deno through node: compatibility
+ * but need -A there (their lock code reads /proc and probes pids with kill). Prefer the Deno ones.
+ */
+export { createNodeWorkspaceFs, createNodeIndexStorage } from '../node/index.ts';
 export * from '../../core/index.ts';

@@ -9,6 +9,7 @@ import { HciError, type IndexProgress, type SearchRequest } from '../../core/ind
 import { openWorkspace, findIndexedRoot } from './index.ts';
 import { formatExplain, formatIndexSummary, formatOutline, formatSearch, formatStatus } from './cli-format.ts';
 import { runDemo } from './demo.ts';
+import { registerMcpCommand } from './cli-mcp.ts';
 
 export const EXIT = { ok: 0, empty: 1, usage: 2, noIndex: 3, busy: 4, failure: 5, cancelled: 130 } as const;
 
@@ -229,6 +230,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       }
     });
 
+  registerMcpCommand(program, setExit);
   return program;
 }
 

@@ -1,0 +1,153 @@
+// The page side of the hci Worker: waits for its ready message, wraps it with comlink and offers one
+// object per workspace. Owns nothing but the calls (progress callbacks become comlink proxies) and
+// two page helpers, saving an exported index as a download and reading a picked file.
+import * as Comlink from 'comlink';
+import type { IndexProgress, IndexSummary } from '../../core/index/indexer.ts';
+import type { SearchRequest, SearchResponse } from '../../core/search/contract.ts';
+import type { ExplainResponse, OutlineResponse, ResolveResponse, StatusReport } from '../../core/workspace.ts';
+import {
+  installErrorTransfer, READY_MESSAGE, HciWorkerError, type BrowserSource, type HciWorkerApi, type OpenRequest, type OpenResult,
+  type StoredWorkspace,
+} from './protocol.ts';
+
+export { HciWorkerError, READY_MESSAGE };
+export type { BrowserSource, HciWorkerApi, OpenRequest, OpenResult, StoredWorkspace };
+
+/** Resolves once the Worker has posted READY_MESSAGE (it listens from then on). */
+export function workerReady(worker: Worker, timeoutMs = 30_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new HciWorkerError('worker_timeout', `the hci Worker did not start within ${timeoutMs} ms`, 'check the browser console for a failed module or wasm load'));
+    }, timeoutMs);
+    const onMessage = (ev: MessageEvent) => {
+      if (ev.data === READY_MESSAGE) {
+        cleanup();
+        resolve();
+      }
+    };
+    const onError = (ev: ErrorEvent) => {
+      cleanup();
+      reject(new HciWorkerError('worker_failed', `the hci Worker failed to start: ${ev.message || 'module error'}`, 'check the browser console'));
+    };
+    const cleanup = () => {
+      clearTimeout(timer);
+      worker.removeEventListener('message', onMessage);
+      worker.removeEventListener('error', onError);
+    };
+    worker.addEventListener('message', onMessage);
+    worker.addEventListener('error', onError);
+  });
+}
+
+export interface ClientIndexOptions {
+  full?: boolean;
+  onProgress?: (p: IndexProgress) => void;
+}
+
+/** One open workspace, as the page sees it. */
+export class BrowserWorkspace {
+  constructor(
+    private readonly api: Comlink.Remote<HciWorkerApi>,
+    readonly info: OpenResult,
+  ) {}
+
+  get name(): string {
+    return this.info.workspace;
+  }
+
+  /** Builds or updates the index (incremental: unchanged files are skipped by size, time and hash). */
+  index(opts: ClientIndexOptions = {}): Promise<IndexSummary> {
+    const cb = opts.onProgress ? Comlink.proxy(opts.onProgress) : undefined;
+    return this.api.index(this.name, { full: opts.full }, cb) as Promise<IndexSummary>;
+  }
+
+  cancel(): Promise<boolean> {
+    return this.api.cancel(this.name) as Promise<boolean>;
+  }
+
+  search(req: SearchRequest | string): Promise<SearchResponse> {
+    return this.api.search(this.name, typeof req === 'string' ? { query: req } : req) as Promise<SearchResponse>;
+  }
+
+  status(opts: { checkPending?: boolean } = {}): Promise<StatusReport> {
+    return this.api.status(this.name, opts) as Promise<StatusReport>;
+  }
+
+  explain(hitId: string, opts: { query?: string } = {}): Promise<ExplainResponse> {
+    return this.api.explain(this.name, hitId, opts) as Promise<ExplainResponse>;
+  }
+
+  outline(path: string): Promise<OutlineResponse> {
+    return this.api.outline(this.name, path) as Promise<OutlineResponse>;
+  }
+
+  resolve(query: { member_key: string } | { path: string; line: number }): Promise<ResolveResponse> {
+    return this.api.resolve(this.name, query) as Promise<ResolveResponse>;
+  }
+
+  setSource(source: BrowserSource | null): Promise<void> {
+    return this.api.setSource(this.name, source) as Promise<void>;
+  }
+
+  /** The index file (a plain SQLite database, readable by Node's hci and any sqlite3). */
+  exportIndex(): Promise<Uint8Array> {
+    return this.api.exportIndex(this.name) as Promise<Uint8Array>;
+  }
+
+  importIndex(bytes: Uint8Array | ArrayBuffer): Promise<StatusReport> {
+    return this.api.importIndex(this.name, bytes) as Promise<StatusReport>;
+  }
+
+  /** Releases the workspace so another tab can open it (the index stays in OPFS). */
+  close(): Promise<void> {
+    return this.api.close(this.name) as Promise<void>;
+  }
+
+  /** Deletes the workspace's index from OPFS. */
+  remove(): Promise<void> {
+    return this.api.remove(this.name) as Promise<void>;
+  }
+}
+
+export class HciClient {
+  constructor(
+    readonly worker: Worker,
+    readonly api: Comlink.Remote<HciWorkerApi>,
+  ) {}
+
+  /**
+   * Opens (taking its OPFS area) a workspace. Rejects with code `workspace_open_elsewhere` when
+   * another tab has it open.
+   */
+  async open(workspace: string, source?: BrowserSource, opts: Omit<OpenRequest, 'workspace' | 'source'> = {}): Promise<BrowserWorkspace> {
+    const info = (await this.api.open({ workspace, source, ...opts })) as OpenResult;
+    return new BrowserWorkspace(this.api, info);
+  }
+
+  list(): Promise<StoredWorkspace[]> {
+    return this.api.list() as Promise<StoredWorkspace[]>;
+  }
+
+  terminate(): void {
+    this.api[Comlink.releaseProxy]();
+    this.worker.terminate();
+  }
+}
+
+/** Waits for the Worker to be ready and returns a client for it. */
+export async function connectHci(worker: Worker, opts: { timeoutMs?: number } = {}): Promise<HciClient> {
+  installErrorTransfer();
+  await workerReady(worker, opts.timeoutMs);
+  return new HciClient(worker, Comlink.wrap<HciWorkerApi>(worker));
+}
+
+/** Offers bytes (an exported index) as a download. */
+export function downloadBytes(bytes: Uint8Array, filename = 'index.sqlite'): void {
+  const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/vnd.sqlite3' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

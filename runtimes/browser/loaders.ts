@@ -1,0 +1,64 @@
+// Loading the WebAssembly parts in a browser by URL: the SQLite build and tree-sitter's runtime and
+// grammars. Owns only fetching; which URLs to use is the page's or the bundler's business (see
+// assets.ts for the Vite defaults). No network beyond these URLs is ever touched.
+import type { Sqlite3Static } from '@sqlite.org/sqlite-wasm';
+import { HciError } from '../../core/platform.ts';
+import type { GrammarName, GrammarSource } from '../../core/chunk/treesitter.ts';
+import type { EngineLoader } from '../../core/sqlite/engine.ts';
+
+export interface WasmUrls {
+  /** `@sqlite.org/sqlite-wasm/sqlite3.wasm` (default: next to the package's module, as it resolves itself). */
+  sqliteWasm?: string;
+  /** `web-tree-sitter/tree-sitter.wasm`. Without it (and the grammars) files are cut into line windows. */
+  treeSitter?: string;
+  /** One URL per grammar; a missing grammar makes its languages fall back to line windows. */
+  grammars?: Partial<Record<GrammarName, string>>;
+}
+
+/** The official SQLite build, its wasm fetched from `wasmUrl`. */
+export function createUrlEngineLoader(wasmUrl?: string): EngineLoader {
+  return async () => {
+    const { default: init } = await import('@sqlite.org/sqlite-wasm');
+    const initModule = init as unknown as (moduleArg: object) => Promise<Sqlite3Static>;
+    const sqlite3 = await initModule({
+      print: () => {},
+      printErr: () => {},
+      ...(wasmUrl ? { locateFile: () => wasmUrl } : {}),
+    });
+    return { sqlite3, label: `sqlite-wasm ${sqlite3.version.libVersion}`, hasVectors: false };
+  };
+}
+
+async function fetchBytes(url: string, what: string): Promise<Uint8Array> {
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (e) {
+    throw new HciError('asset_unavailable', `cannot fetch ${what} from ${url}: ${(e as Error).message}`, 'serve the wasm files with the page (see runtimes/browser/assets.ts)');
+  }
+  if (!res.ok) throw new HciError('asset_unavailable', `cannot fetch ${what} from ${url}: HTTP ${res.status}`, 'serve the wasm files with the page (see runtimes/browser/assets.ts)');
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+/** Tree-sitter's runtime and grammars fetched by URL (each at most once per Worker). */
+export function createUrlGrammarSource(urls: WasmUrls): GrammarSource | undefined {
+  if (!urls.treeSitter) return undefined;
+  const cache = new Map<string, Promise<Uint8Array>>();
+  const get = (url: string, what: string) => {
+    let p = cache.get(url);
+    if (!p) {
+      p = fetchBytes(url, what);
+      cache.set(url, p);
+      p.catch(() => cache.delete(url));
+    }
+    return p;
+  };
+  return {
+    runtime: () => get(urls.treeSitter!, 'tree-sitter.wasm'),
+    grammar: (name) => {
+      const url = urls.grammars?.[name];
+      if (!url) return Promise.reject(new HciError('grammar_missing', `no URL for the ${name} grammar`, 'add it to the Worker\'s grammar URLs'));
+      return get(url, `the ${name} grammar`);
+    },
+  };
+}

@@ -1,0 +1,210 @@
+// The index on OPFS: one opfs-sahpool VFS per workspace, each in its own folder (`hci/<key>/`), so
+// several workspaces of one origin keep separate index files. Owns workspace keys, taking and
+// releasing a workspace (a Web Lock plus the pool's sync access handles, which only one Worker of the
+// origin can hold at a time), and the IndexStorage over a pool. No COOP/COEP headers are needed.
+import type { SAHPoolUtil, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
+import { HciError } from '../../core/platform.ts';
+import type { IndexStorage } from '../../core/index/storage.ts';
+import type { Database, SqliteEngine } from '../../core/sqlite/engine.ts';
+
+/** OPFS folder holding one pool folder per workspace (and a `<key>.json` with its name). */
+export const OPFS_ROOT = 'hci';
+/** The index file's name inside a pool (sahpool names are absolute paths). */
+export const INDEX_NAME = '/index.sqlite';
+
+/** A stable, OPFS- and VFS-name-safe key for a workspace name: a readable slug plus a hash. */
+export function workspaceKey(name: string): string {
+  if (typeof name !== 'string' || name.trim() === '') {
+    throw new HciError('invalid_request', 'a workspace needs a name', 'pass e.g. the repository name: open({ workspace: "my-repo", … })');
+  }
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'ws';
+  return `${slug}-${(h >>> 0).toString(36)}`;
+}
+
+function openElsewhere(name: string): HciError {
+  return new HciError(
+    'workspace_open_elsewhere',
+    `workspace "${name}" is open in another tab or window of this site (its index in OPFS can be used by one tab at a time)`,
+    'close it there (or call close() on it), then open it here again; other workspaces can be opened meanwhile',
+  );
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Takes the Web Lock `hci:<key>`, waiting up to waitMs for a tab that is closing or reloading to
+ * let go. Resolves to a release function, or null when another tab keeps it.
+ */
+async function takeWebLock(key: string, waitMs: number): Promise<(() => void) | null> {
+  const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+  if (!locks) return () => {}; // no Web Locks: the pool's own exclusivity still guards the files
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const release = await new Promise<(() => void) | null>((resolve) => {
+      locks
+        .request(`hci:${key}`, { ifAvailable: true }, (lock) => {
+          if (!lock) {
+            resolve(null);
+            return undefined;
+          }
+          return new Promise<void>((done) => resolve(() => done()));
+        })
+        .catch(() => resolve(null));
+    });
+    if (release || Date.now() >= deadline) return release;
+    await sleep(Math.min(100, Math.max(1, deadline - Date.now())));
+  }
+}
+
+function isHeldElsewhere(e: unknown): boolean {
+  const name = (e as { name?: string })?.name ?? '';
+  const msg = String((e as Error)?.message ?? e);
+  return name === 'NoModificationAllowedError' || name === 'InvalidStateError' || /NoModificationAllowed|Access Handles cannot be created|another open Access Handle/i.test(msg);
+}
+
+export interface WorkspaceSlot {
+  key: string;
+  pool: SAHPoolUtil;
+  /** Gives the workspace up: the pool's handles and the Web Lock (the index stays in OPFS). */
+  release(): void;
+}
+
+const pools = new Map<string, SAHPoolUtil>();
+
+/**
+ * Takes a workspace's OPFS area for this Worker. Another tab holding it (the Web Lock, or the pool's
+ * access handles) is waited for up to waitMs, then answered with `workspace_open_elsewhere`.
+ */
+export async function takeWorkspace(sqlite3: Sqlite3Static, name: string, waitMs: number): Promise<WorkspaceSlot> {
+  const key = workspaceKey(name);
+  const releaseLock = await takeWebLock(key, waitMs);
+  if (!releaseLock) throw openElsewhere(name);
+  const deadline = Date.now() + waitMs;
+  try {
+    let pool = pools.get(key);
+    for (;;) {
+      try {
+        if (pool) {
+          if (pool.isPaused()) await pool.unpauseVfs();
+        } else {
+          pool = await sqlite3.installOpfsSAHPoolVfs({
+            name: `hci-${key}`,
+            directory: `${OPFS_ROOT}/${key}`,
+            initialCapacity: 4,
+            // Never let a failed start (another tab holds the handles) delete the pool's files,
+            // and let a later attempt try again instead of returning the cached failure.
+            preserveOnInitFailure: true,
+            forceReinitIfPreviouslyFailed: true,
+          } as Parameters<Sqlite3Static['installOpfsSAHPoolVfs']>[0] & { forceReinitIfPreviouslyFailed: boolean });
+          pools.set(key, pool);
+        }
+        break;
+      } catch (e) {
+        if (!isHeldElsewhere(e)) {
+          throw new HciError('storage_unavailable', `cannot open the OPFS storage of workspace "${name}": ${(e as Error)?.message ?? e}`, 'this browser needs OPFS with sync access handles in Workers (Chromium 108+, Firefox 111+, Safari 16.4+)');
+        }
+        if (Date.now() >= deadline) throw openElsewhere(name);
+        await sleep(100);
+      }
+    }
+    const p = pool!;
+    return {
+      key,
+      pool: p,
+      release() {
+        try {
+          if (!p.isPaused()) p.pauseVfs();
+        } finally {
+          releaseLock();
+        }
+      },
+    };
+  } catch (e) {
+    releaseLock();
+    throw e;
+  }
+}
+
+/** Forgets a pool after removeVfs() (a later take installs a fresh one). */
+export function forgetPool(key: string): void {
+  pools.delete(key);
+}
+
+/** The core's IndexStorage over one workspace's pool. */
+export function createOpfsIndexStorage(slot: WorkspaceSlot): IndexStorage {
+  const { pool } = slot;
+  let indexing = false;
+  let since = 0;
+  const sidecars = new Map<string, string>();
+  return {
+    location: `opfs:/${OPFS_ROOT}/${slot.key}${INDEX_NAME}`,
+    async exists() {
+      return pool.getFileNames().includes(INDEX_NAME);
+    },
+    open(_engine: SqliteEngine): Database {
+      // Flags 'c' (create, no 't' = no SQL tracing). The pool locks per connection within this
+      // Worker; other tabs are kept out by takeWorkspace().
+      return new (pool.OpfsSAHPoolDb as unknown as new (o: { filename: string; flags: string }) => Database)({ filename: INDEX_NAME, flags: 'c' });
+    },
+    async remove() {
+      pool.unlink(`${INDEX_NAME}-journal`);
+      pool.unlink(INDEX_NAME);
+    },
+    claimIndexer() {
+      if (indexing) return null;
+      indexing = true;
+      since = Date.now();
+      return { release: () => void (indexing = false) };
+    },
+    indexerHolder() {
+      return indexing ? { pid: 0, since } : null;
+    },
+    // Recent queries (for explain) stay in memory: a Worker is a long-lived host.
+    readSidecar: (n) => sidecars.get(n) ?? null,
+    writeSidecar: (n, t) => void sidecars.set(n, t),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workspace names beside the pools (`hci/<key>.json`), for listing what this origin holds
+
+async function rootDir(create: boolean): Promise<FileSystemDirectoryHandle | null> {
+  try {
+    const opfs = await navigator.storage.getDirectory();
+    return await opfs.getDirectoryHandle(OPFS_ROOT, { create });
+  } catch {
+    return null;
+  }
+}
+
+export async function writeWorkspaceName(key: string, name: string): Promise<void> {
+  const dir = await rootDir(true);
+  if (!dir) return;
+  const fh = await dir.getFileHandle(`${key}.json`, { create: true });
+  const w = await (fh as FileSystemFileHandle & { createWritable(): Promise<{ write(d: string): Promise<void>; close(): Promise<void> }> }).createWritable();
+  await w.write(JSON.stringify({ workspace: name }));
+  await w.close();
+}
+
+export async function removeWorkspaceName(key: string): Promise<void> {
+  const dir = await rootDir(false);
+  await dir?.removeEntry(`${key}.json`).catch(() => {});
+}
+
+export async function listWorkspaceNames(): Promise<Array<{ key: string; workspace: string }>> {
+  const dir = (await rootDir(false)) as (FileSystemDirectoryHandle & { entries(): AsyncIterableIterator<[string, FileSystemHandle]> }) | null;
+  if (!dir) return [];
+  const out: Array<{ key: string; workspace: string }> = [];
+  for await (const [name, h] of dir.entries()) {
+    if (h.kind !== 'file' || !name.endsWith('.json')) continue;
+    try {
+      const meta = JSON.parse(await (await (h as FileSystemFileHandle).getFile()).text()) as { workspace?: string };
+      if (typeof meta.workspace === 'string') out.push({ key: name.slice(0, -5), workspace: meta.workspace });
+    } catch {
+      // a damaged name file: the pool is still there, just unnamed
+    }
+  }
+  return out.sort((a, b) => (a.workspace < b.workspace ? -1 : a.workspace > b.workspace ? 1 : 0));
+}

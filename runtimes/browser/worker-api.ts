@@ -1,0 +1,262 @@
+// The hci Worker's API: workspaces on OPFS, indexed from a page-supplied source, searched,
+// explained, exported and imported. Owns the sessions (one open workspace = its OPFS slot, its
+// source and a core HciWorkspace), cancellation and the rules around them (no indexing without a
+// source, no import during an index run). Bundler-agnostic: worker.ts wires it with Vite's URLs.
+import * as Comlink from 'comlink';
+import { HciWorkspace } from '../../core/workspace.ts';
+import { HciError, type WorkspaceFs } from '../../core/platform.ts';
+import { createMemoryWorkspaceFs } from '../../core/memory-fs.ts';
+import { loadEngine, type EngineLoader } from '../../core/sqlite/engine.ts';
+import type { GrammarSource } from '../../core/chunk/treesitter.ts';
+import type { IndexProgress, IndexSummary } from '../../core/index/indexer.ts';
+import type { SearchRequest } from '../../core/search/contract.ts';
+import type { Settings } from '../../core/settings.ts';
+import type { StatusReport } from '../../core/workspace.ts';
+import { createUrlEngineLoader, createUrlGrammarSource, type WasmUrls } from './loaders.ts';
+import {
+  createOpfsIndexStorage, forgetPool, INDEX_NAME, listWorkspaceNames, removeWorkspaceName, takeWorkspace, workspaceKey,
+  writeWorkspaceName, type WorkspaceSlot,
+} from './opfs-storage.ts';
+import { workspaceFsFromSource } from './sources.ts';
+import { installErrorTransfer, PROTOCOL_VERSION, type BrowserIndexOptions, type BrowserSource, type HciWorkerApi, type OpenRequest, type OpenResult } from './protocol.ts';
+
+export interface WorkerConfig {
+  wasm: WasmUrls;
+}
+
+interface Session {
+  name: string;
+  slot: WorkspaceSlot;
+  fs: WorkspaceFs | null;
+  settings?: Partial<Settings>;
+  ws: HciWorkspace;
+  running: { abort: AbortController; done: Promise<unknown> } | null;
+}
+
+const DEFAULT_WAIT_MS = 2000;
+
+export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
+  installErrorTransfer();
+  const engineLoader: EngineLoader = createUrlEngineLoader(config.wasm.sqliteWasm);
+  const grammars: GrammarSource | undefined = createUrlGrammarSource(config.wasm);
+  const sessions = new Map<string, Session>();
+  // Opening is async (locks, OPFS): calls for one workspace run one after another.
+  const queues = new Map<string, Promise<unknown>>();
+  const serial = <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+    const prev = queues.get(key) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    queues.set(key, next.catch(() => {}));
+    return next;
+  };
+
+  const session = (name: string): Session => {
+    const s = sessions.get(workspaceKey(name));
+    if (!s) throw new HciError('workspace_not_open', `workspace "${name}" is not open in this Worker`, 'call open({ workspace }) first');
+    return s;
+  };
+
+  const openCore = async (s: Pick<Session, 'name' | 'slot' | 'fs' | 'settings'>): Promise<HciWorkspace> =>
+    HciWorkspace.open(
+      { fs: s.fs ?? createMemoryWorkspaceFs(s.name, {}), storage: createOpfsIndexStorage(s.slot), engineLoader, grammars },
+      { settings: s.settings },
+    );
+
+  const stopRunning = async (s: Session) => {
+    if (!s.running) return;
+    s.running.abort.abort();
+    await s.running.done.catch(() => {});
+  };
+
+  const api: HciWorkerApi = {
+    protocol: () => PROTOCOL_VERSION,
+
+    open(req: OpenRequest): Promise<OpenResult> {
+      const key = workspaceKey(req?.workspace);
+      return serial(key, async () => {
+        let s = sessions.get(key);
+        if (s) {
+          if (req.source !== undefined || req.settings !== undefined) {
+            await stopRunning(s);
+            s.ws.close();
+            if (req.source !== undefined) s.fs = await workspaceFsFromSource(req.source);
+            if (req.settings !== undefined) s.settings = req.settings;
+            s.ws = await openCore(s);
+          }
+        } else {
+          const { sqlite3 } = await loadEngine(engineLoader);
+          const fs = req.source ? await workspaceFsFromSource(req.source) : null;
+          const slot = await takeWorkspace(sqlite3, req.workspace, req.waitMs ?? DEFAULT_WAIT_MS);
+          try {
+            const base = { name: req.workspace, slot, fs, settings: req.settings };
+            s = { ...base, ws: await openCore(base), running: null };
+            await writeWorkspaceName(key, req.workspace).catch(() => {});
+          } catch (e) {
+            slot.release();
+            throw e;
+          }
+          sessions.set(key, s);
+        }
+        return {
+          workspace: s.name, key, location: s.ws.host.storage.location, has_index: await s.ws.host.storage.exists(), has_source: s.fs !== null,
+        };
+      });
+    },
+
+    setSource(workspace: string, source: BrowserSource | null): Promise<void> {
+      const s = session(workspace);
+      return serial(s.slot.key, async () => {
+        await stopRunning(s);
+        s.ws.close();
+        s.fs = source ? await workspaceFsFromSource(source) : null;
+        s.ws = await openCore(s);
+      });
+    },
+
+    async index(workspace: string, opts: BrowserIndexOptions = {}, onProgress?: (p: IndexProgress) => void): Promise<IndexSummary> {
+      const s = session(workspace);
+      if (!s.fs) {
+        throw new HciError('no_source', `workspace "${s.name}" has no files to index in this session`, 'open it with a source (a folder, a file list or a .zip); searching the stored index works without one');
+      }
+      if (s.running) throw new HciError('index_busy', `workspace "${s.name}" is being indexed already`, 'wait for that run, or cancel() it');
+      const abort = new AbortController();
+      // Progress crosses to the page at most every 50 ms (and always for the first and last report).
+      let last = 0;
+      const report = onProgress
+        ? (p: IndexProgress) => {
+            const now = Date.now();
+            if (p.phase !== 'index' || now - last >= 50) {
+              last = now;
+              void Promise.resolve(onProgress(p)).catch(() => {});
+            }
+          }
+        : undefined;
+      const done = s.ws.index({ full: opts.full, batchMs: opts.batchMs, signal: abort.signal, onProgress: report });
+      s.running = { abort, done };
+      try {
+        return await done;
+      } finally {
+        s.running = null;
+      }
+    },
+
+    async cancel(workspace: string): Promise<boolean> {
+      const s = sessions.get(workspaceKey(workspace));
+      if (!s?.running) return false;
+      s.running.abort.abort();
+      return true;
+    },
+
+    async search(workspace: string, req: SearchRequest) {
+      return session(workspace).ws.search(req);
+    },
+
+    async status(workspace: string, opts: { checkPending?: boolean } = {}) {
+      const s = session(workspace);
+      return s.ws.status({ checkPending: !!opts.checkPending && s.fs !== null });
+    },
+
+    async explain(workspace: string, hitId: string, opts: { query?: string } = {}) {
+      return session(workspace).ws.explain(hitId, opts);
+    },
+
+    async outline(workspace: string, path: string) {
+      return session(workspace).ws.outline(path);
+    },
+
+    async resolve(workspace, query) {
+      return session(workspace).ws.resolve(query);
+    },
+
+    exportIndex(workspace: string): Promise<Uint8Array> {
+      const s = session(workspace);
+      return serial(s.slot.key, async () => {
+        if (!s.slot.pool.getFileNames().includes(INDEX_NAME)) {
+          throw new HciError('no_index', `workspace "${s.name}" has no index to export`, 'index it first');
+        }
+        // Between transactions the file is whole (rollback journal, committed with a flush), and no
+        // transaction spans an await: what is read here is one committed state, even mid-run.
+        const bytes = s.slot.pool.exportFile(INDEX_NAME);
+        return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
+      });
+    },
+
+    importIndex(workspace: string, bytes: Uint8Array | ArrayBuffer): Promise<StatusReport> {
+      const s = session(workspace);
+      return serial(s.slot.key, async () => {
+        if (s.running) throw new HciError('index_busy', `workspace "${s.name}" is being indexed`, 'cancel() the run or wait for it, then import');
+        const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+        const pool = s.slot.pool;
+        const previous = pool.getFileNames().includes(INDEX_NAME) ? pool.exportFile(INDEX_NAME) : null;
+        s.ws.close();
+        const restore = async () => {
+          pool.unlink(`${INDEX_NAME}-journal`);
+          if (previous) await pool.importDb(INDEX_NAME, previous);
+          else pool.unlink(INDEX_NAME);
+          s.ws = await openCore(s);
+        };
+        try {
+          await pool.importDb(INDEX_NAME, data);
+        } catch (e) {
+          await restore();
+          throw new HciError('index_unrecognized', `this file is not an SQLite database (${(e as Error).message})`, 'import a file exported by hci (`.hci/index.sqlite`, or exportIndex() in a browser)');
+        }
+        // A journal left beside the old file would be "hot" and roll the imported one back.
+        pool.unlink(`${INDEX_NAME}-journal`);
+        s.ws = await openCore(s);
+        const status = await s.ws.status();
+        if (status.status === 'error' || status.status === 'no_index') {
+          s.ws.close();
+          await restore();
+          const code = status.error?.code ?? 'index_unrecognized';
+          throw new HciError(code, `the imported file is not a usable hci index: ${status.error?.message ?? status.status}`, status.hint ?? 'export the index again with this version of hci');
+        }
+        return status;
+      });
+    },
+
+    close(workspace: string): Promise<void> {
+      const key = workspaceKey(workspace);
+      return serial(key, async () => {
+        const s = sessions.get(key);
+        if (!s) return;
+        await stopRunning(s);
+        sessions.delete(key);
+        try {
+          s.ws.close();
+        } finally {
+          s.slot.release();
+        }
+      });
+    },
+
+    remove(workspace: string): Promise<void> {
+      const key = workspaceKey(workspace);
+      return serial(key, async () => {
+        let s = sessions.get(key);
+        let slot: WorkspaceSlot;
+        if (s) {
+          await stopRunning(s);
+          s.ws.close();
+          sessions.delete(key);
+          slot = s.slot;
+        } else {
+          const { sqlite3 } = await loadEngine(engineLoader);
+          slot = await takeWorkspace(sqlite3, workspace, DEFAULT_WAIT_MS);
+        }
+        s = undefined;
+        try {
+          await slot.pool.removeVfs();
+          forgetPool(key);
+        } finally {
+          slot.release();
+        }
+        await removeWorkspaceName(key);
+      });
+    },
+
+    async list() {
+      return (await listWorkspaceNames()).map((w) => ({ ...w, open_here: sessions.has(w.key) }));
+    },
+  };
+  return api;
+}

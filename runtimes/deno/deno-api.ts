@@ -1,0 +1,96 @@
+// The part of Deno's runtime API the Deno adapters use, typed locally (the repository typechecks
+// with Node's and the DOM's types, not Deno's). Owns nothing else: every adapter reaches Deno
+// through `deno()` so a missing runtime fails with one clear message.
+
+export interface DenoFileInfo {
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymlink: boolean;
+  size: number;
+  mtime: Date | null;
+}
+
+export interface DenoDirEntry {
+  name: string;
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymlink: boolean;
+}
+
+export interface DenoFsFile {
+  readonly rid?: number;
+  readSync(p: Uint8Array): number | null;
+  read(p: Uint8Array): Promise<number | null>;
+  writeSync(p: Uint8Array): number;
+  seekSync(offset: number | bigint, whence: number): number;
+  truncateSync(len?: number): void;
+  syncSync(): void;
+  syncDataSync(): void;
+  statSync(): DenoFileInfo;
+  close(): void;
+}
+
+export interface DenoOpenOptions {
+  read?: boolean;
+  write?: boolean;
+  create?: boolean;
+  createNew?: boolean;
+  mode?: number;
+}
+
+export type PermissionState = 'granted' | 'denied' | 'prompt';
+
+export interface DenoApi {
+  pid: number;
+  args: string[];
+  build: { os: string };
+  version: { deno: string };
+  cwd(): string;
+  exit(code?: number): never;
+  hostname(): string;
+  kill(pid: number, signal: number | string): void;
+  env: { get(key: string): string | undefined };
+  readDir(path: string): AsyncIterable<DenoDirEntry>;
+  readDirSync(path: string): Iterable<DenoDirEntry>;
+  stat(path: string): Promise<DenoFileInfo>;
+  statSync(path: string): DenoFileInfo;
+  lstatSync(path: string): DenoFileInfo;
+  realPath(path: string): Promise<string>;
+  readFile(path: string | URL): Promise<Uint8Array>;
+  readTextFileSync(path: string): string;
+  writeTextFileSync(path: string, data: string, opts?: { createNew?: boolean; mode?: number }): void;
+  open(path: string, opts?: DenoOpenOptions): Promise<DenoFsFile>;
+  openSync(path: string, opts?: DenoOpenOptions): DenoFsFile;
+  linkSync(oldpath: string, newpath: string): void;
+  renameSync(oldpath: string, newpath: string): void;
+  removeSync(path: string, opts?: { recursive?: boolean }): void;
+  mkdirSync(path: string, opts?: { recursive?: boolean }): void;
+  permissions: { querySync(desc: { name: string; path?: string; kind?: string }): { state: PermissionState } };
+  stdout: { writeSync(p: Uint8Array): number; isTerminal(): boolean };
+  stderr: { writeSync(p: Uint8Array): number; isTerminal(): boolean };
+  addSignalListener(signal: string, handler: () => void): void;
+}
+
+/** Deno's SeekMode.Start. */
+export const SEEK_START = 0;
+
+/** The Deno namespace; throws a clear error when this code is not running under Deno. */
+export function deno(): DenoApi {
+  const d = (globalThis as { Deno?: DenoApi }).Deno;
+  if (!d) throw new Error('runtimes/deno needs the Deno runtime; under Node use runtimes/node');
+  return d;
+}
+
+/** The Deno error class name of a thrown error ('NotFound', 'AlreadyExists', 'NotCapable', …). */
+export function errorName(e: unknown): string {
+  return (e as { name?: string })?.name ?? '';
+}
+
+/** True when the permission is granted outright (never triggers a prompt). */
+export function granted(desc: { name: string; path?: string; kind?: string }): boolean {
+  try {
+    return deno().permissions.querySync(desc).state === 'granted';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,95 @@
+// Index storage on disk for Deno: `<workspace>/.hci/index.sqlite` through the hci-deno VFS, the
+// indexer claim as a dot-lock beside it, and small sidecar files: the same files, names and lock
+// protocol as Node's node-storage.ts, so both runtimes share one index. Writes only inside `.hci/`.
+import * as path from 'node:path'; // pure path arithmetic only
+import type { IndexStorage } from '../../core/index/storage.ts';
+import type { Database, SqliteEngine } from '../../core/sqlite/engine.ts';
+import { deno, errorName } from './deno-api.ts';
+import { DotLock, hostName, pidAlive } from './dot-lock.ts';
+import { HciError } from '../../core/platform.ts';
+import { installDenoVfs } from './deno-vfs.ts';
+
+export const INDEX_DIR = '.hci';
+export const INDEX_FILE = 'index.sqlite';
+
+/** An absolute, normalised path (relative ones are taken from the current folder). */
+export function absolutePath(p: string): string {
+  return path.isAbsolute(p) ? path.normalize(p) : path.join(deno().cwd(), p);
+}
+
+function removeForce(p: string): void {
+  try {
+    deno().removeSync(p);
+  } catch (e) {
+    if (errorName(e) !== 'NotFound') throw e;
+  }
+}
+
+/** Turns Deno's "permission not granted" into an HciError that names the flag to add. */
+function permissionGuard<T>(dir: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (errorName(e) === 'NotCapable' || errorName(e) === 'PermissionDenied') {
+      throw new HciError(
+        'permission_needed',
+        `hci under Deno cannot use ${dir}: ${(e as Error).message}`,
+        `grant --allow-read for the workspace and hci's node_modules, --allow-write=${dir} (hci writes nothing else) and --allow-sys=hostname`,
+      );
+    }
+    throw e;
+  }
+}
+
+export function createDenoIndexStorage(workspaceRoot: string): IndexStorage {
+  const dir = path.join(absolutePath(workspaceRoot), INDEX_DIR);
+  const file = path.join(dir, INDEX_FILE);
+  const indexer = new DotLock(path.join(dir, 'indexer.lock'));
+  const mkdir = () => permissionGuard(dir, () => deno().mkdirSync(dir, { recursive: true }));
+  return {
+    location: file,
+    async exists() {
+      try {
+        return deno().statSync(file).size > 0;
+      } catch {
+        return false;
+      }
+    },
+    open(engine: SqliteEngine): Database {
+      hostName(); // fails early, with the flag to add, when --allow-sys=hostname is missing
+      mkdir();
+      const vfs = installDenoVfs(engine.sqlite3);
+      return new engine.sqlite3.oo1.DB({ filename: file, flags: 'c', vfs }) as Database;
+    },
+    async remove() {
+      for (const f of [file, `${file}-journal`]) removeForce(f);
+    },
+    claimIndexer() {
+      mkdir();
+      if (!permissionGuard(dir, () => indexer.tryAcquire('index'))) return null;
+      return { release: () => indexer.release() };
+    },
+    indexerHolder() {
+      if (indexer.held) return { pid: deno().pid, since: Date.now() };
+      const owner = indexer.holder();
+      if (!owner) return null;
+      // A holder known to be gone is nobody (the next claim removes its lock); one this process
+      // cannot check (no --allow-run) is reported as it is.
+      if (pidAlive(owner.pid) === false) return null;
+      return { pid: owner.pid, since: owner.acquired_at };
+    },
+    readSidecar(name: string) {
+      try {
+        return deno().readTextFileSync(path.join(dir, name));
+      } catch {
+        return null;
+      }
+    },
+    writeSidecar(name: string, text: string) {
+      mkdir();
+      const tmp = path.join(dir, `${name}.${deno().pid}.tmp`);
+      deno().writeTextFileSync(tmp, text);
+      deno().renameSync(tmp, path.join(dir, name));
+    },
+  };
+}

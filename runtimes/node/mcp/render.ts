@@ -1,0 +1,154 @@
+// Compact text renderings of tool answers, for MCP hosts that show (or hand the model) only text.
+// Owns layout: about one line per hit plus its snippet, one freshness line, a hint line; the full
+// structure is in structuredContent. No colour, no padding: every character costs context.
+import type { IndexFreshness } from '../../../core/search/contract.ts';
+import type { ExplainAnswer, OutlineAnswer, OutlineSymbol, ReindexAnswer, SearchAnswer, StatusAnswer, TaskView, WatchAnswer, WatcherView, ErrorInfo } from './service.ts';
+
+export function ago(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return 'never';
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.round(s / 60)}m ago`;
+  if (s < 86400) return `${Math.round(s / 3600)}h ago`;
+  return `${Math.round(s / 86400)}d ago`;
+}
+
+export function freshnessLine(i: IndexFreshness | null): string {
+  if (!i) return 'index: none';
+  const parts = [`index gen ${i.generation}`, `${i.files} files`, `built ${ago(i.indexed_at)}`];
+  if (i.build_state !== 'complete') parts.push(i.build_state);
+  if (i.indexer_running) parts.push('indexing now');
+  parts.push(i.pending_changes === null ? 'pending changes unknown' : `${i.pending_changes} pending changes`);
+  return parts.join(', ');
+}
+
+function errorLines(error: ErrorInfo | undefined, hint: string | undefined, fallback: string): string[] {
+  const out = [`error ${error?.code ?? fallback}: ${error?.message ?? fallback}`];
+  for (const i of error?.issues ?? []) out.push(`  - ${i.path ? `${i.path}: ` : ''}${i.message}`);
+  if (hint) out.push(`hint: ${hint}`);
+  return out;
+}
+
+function taskLine(t: TaskView): string {
+  const p = t.progress;
+  const what = `task ${t.task_id} (${t.full ? 'full' : 'incremental'}, by ${t.trigger})`;
+  if (t.state === 'done' && t.result) {
+    const r = t.result;
+    return `${what}: done in ${t.took_ms ?? r.took_ms} ms: ${r.files_indexed} indexed, ${r.files_unchanged} unchanged, ${r.files_removed} removed, gen ${r.generation}`;
+  }
+  if (t.state === 'failed' || t.state === 'cancelled') return `${what}: ${t.state}${t.error ? ` (${t.error.code}: ${t.error.message})` : ''}`;
+  const prog = p ? ` ${p.phase} ${p.files_done}/${p.files_total || '?'} files, ${p.chunks} chunks` : '';
+  return `${what}: ${t.state}${t.cancel_requested ? ' (cancelling)' : ''}${prog}${t.took_ms !== null ? `, ${t.took_ms} ms so far` : ''}`;
+}
+
+export function renderSearch(r: SearchAnswer): string {
+  if (r.status === 'error' || r.status === 'no_index') return errorLines(r.error, r.hint, r.status).join('\n');
+  const out: string[] = [];
+  const kinds = new Set(r.hits.map((h) => h.hit_kind));
+  for (const h of r.hits) {
+    const sym = h.symbol ? ` ${h.symbol.kind} ${h.symbol.name}` : '';
+    const kind = kinds.size > 1 || h.hit_kind !== 'text_fts' ? ` ${h.hit_kind}` : '';
+    const paired = (h as { paired?: string[] }).paired?.length ? ` +${(h as { paired?: string[] }).paired!.map((p) => p.slice(p.lastIndexOf('/') + 1)).join(',')}` : '';
+    out.push(`${h.rank}. ${h.path}:${h.start_line}-${h.end_line} ${h.lang}${sym}${kind} ${h.score} [${h.hit_id}]${paired}`);
+    for (const line of h.snippet.split('\n')) if (line.trim()) out.push(`   ${line}`);
+  }
+  const n = r.hits.length;
+  let summary = `${n} hit${n === 1 ? '' : 's'} (${r.status}${n ? `, match ${r.match}` : ''}), ${r.took_ms} ms; ${freshnessLine(r.index)}`;
+  if (r.next_cursor) summary += `; more: cursor "${r.next_cursor}"${r.truncated ? ' (cut by max_tokens)' : ''}`;
+  out.push(summary);
+  const skipped = Object.entries(r.skipped).filter(([, v]) => (v ?? 0) > 0).map(([k, v]) => `${k} ${v}`);
+  if (skipped.length && (r.status === 'empty' || n === 0)) out.push(`skipped files: ${skipped.join(', ')}`);
+  if (r.task && r.status === 'indexing') out.push(taskLine(r.task));
+  if (r.hint) out.push(`hint: ${r.hint}`);
+  if (kinds.has('text_fts') && r.hits.some((h) => h.note)) out.push('text_fts = keyword match; for C#/Razor confirm symbol facts (usages, overrides, renames) with the compiler');
+  return out.join('\n');
+}
+
+export function renderExplain(r: ExplainAnswer): string {
+  if (r.status !== 'ok' || !r.explanation) return errorLines(r.error, r.hint, 'error').join('\n');
+  const e = r.explanation;
+  const kind = e.symbol && e.symbol.kind === e.chunk_kind ? '' : ` ${e.chunk_kind}`;
+  const out = [`${e.path}:${e.start_line}-${e.end_line} ${e.lang}${kind}${e.symbol ? ` ${e.symbol.kind} ${e.symbol.name}` : ''}`];
+  if (e.query !== null) {
+    const factors = (e.factors ?? []).map((f) => ` x ${f.factor} ${f.name}`).join('');
+    out.push(`query "${e.query}": ${e.rank ? `rank ${e.rank}` : 'not in the top results'}${e.score !== undefined ? `, score ${e.score} = bm25 ${e.fts?.score}${factors}` : ''}`);
+    const m = (e.matched_terms ?? []).map((t) => `${t.term} (${t.fields.join(',')})`);
+    if (m.length) out.push(`matched: ${m.join('; ')}`);
+    if (e.unmatched_terms?.length) out.push(`not matched: ${e.unmatched_terms.join(', ')}`);
+  }
+  const paired = (e as { paired_files?: Array<{ path: string; relation: string }> }).paired_files;
+  if (paired?.length) out.push(`paired files: ${paired.map((p) => `${p.path} (${p.relation})`).join(', ')}`);
+  if (e.header) out.push(`context: ${e.header.split('\n').join(' | ')}`);
+  out.push('---');
+  e.text.split('\n').forEach((t, k) => out.push(`${e.start_line + k}: ${t}`));
+  if (e.text_truncated) out.push(`... (lines ${e.start_line}-${e.end_line} in all; read the file for the rest)`);
+  out.push(freshnessLine(r.index));
+  if (r.hint) out.push(`hint: ${r.hint}`);
+  return out.join('\n');
+}
+
+export function renderOutline(r: OutlineAnswer): string {
+  if (r.status !== 'ok') return [...(r.path ? [`${r.path}:`] : []), ...errorLines(r.error, r.hint, 'error')].join('\n');
+  const out = [`${r.path}: ${r.symbols.length} top-level symbol${r.symbols.length === 1 ? '' : 's'}`];
+  const walk = (syms: OutlineSymbol[], depth: number) => {
+    for (const s of syms) {
+      out.push(`${'  '.repeat(depth)}${s.kind} ${s.name} ${s.start_line}-${s.end_line}`);
+      if (s.children?.length) walk(s.children, depth + 1);
+    }
+  };
+  walk(r.symbols, 0);
+  out.push(freshnessLine(r.index));
+  if (r.hint) out.push(`hint: ${r.hint}`);
+  return out.join('\n');
+}
+
+function watcherLine(w: WatcherView): string {
+  if (w.state === 'off') return `watcher: off${w.reason ? ` (${w.reason})` : ''}`;
+  const parts = [`watcher: ${w.state} (${w.mode}${w.mode === 'polling' && w.poll_interval_ms ? ` every ${w.poll_interval_ms} ms` : ''})`];
+  parts.push(`${w.pending ?? '?'} pending`);
+  if (w.runs) parts.push(`${w.runs} runs, last ${ago(w.last_run_at)}`);
+  if (w.reason) parts.push(`reason: ${w.reason}`);
+  if (w.last_error) parts.push(`last error: ${w.last_error.code}`);
+  return parts.join(', ');
+}
+
+export function renderStatus(s: StatusAnswer): string {
+  if (s.status === 'error' || (!s.index && s.status !== 'no_index')) {
+    return [...errorLines(s.error, s.hint, s.status), ...(s.task ? [taskLine(s.task)] : []), watcherLine(s.watcher)].join('\n');
+  }
+  const out: string[] = [];
+  if (s.task) out.push(taskLine(s.task));
+  if (!s.index) {
+    out.push('no index yet');
+  } else {
+    const i = s.index;
+    out.push(`${i.location} (format ${s.format_version}): ${i.build_state === 'complete' ? 'complete, ' : ''}${freshnessLine(i)}`);
+    const langs = Object.entries(s.files_by_lang).map(([l, n]) => `${l} ${n}`).join(', ');
+    out.push(`${i.files} files, ${i.chunks} chunks${langs ? ` (${langs})` : ''}`);
+    const skipped = Object.entries(s.skipped).filter(([, v]) => (v ?? 0) > 0).map(([k, v]) => `${k} ${v}`);
+    out.push(`skipped: ${skipped.length ? skipped.join(', ') : 'none'}`);
+    if (s.pending) out.push(`on disk since the last run: ${s.pending.added} added, ${s.pending.modified} modified, ${s.pending.deleted} deleted`);
+    const run = s.last_run as { took_ms?: number; files_indexed?: number; finished_at?: string } | null;
+    if (run) out.push(`last run: ${run.files_indexed ?? 0} files indexed in ${run.took_ms ?? '?'} ms, ${ago(run.finished_at)}`);
+  }
+  out.push(watcherLine(s.watcher));
+  for (const t of s.tasks) if (t.task_id !== s.task?.task_id && (t.state === 'running' || t.state === 'queued')) out.push(taskLine(t));
+  if (s.hint) out.push(`hint: ${s.hint}`);
+  return out.join('\n');
+}
+
+export function renderReindex(r: ReindexAnswer): string {
+  const out: string[] = r.status === 'error' ? errorLines(r.error, r.hint, 'error') : [];
+  if (r.task) out.push(taskLine(r.task) + (r.coalesced ? ' (joined a waiting request)' : ''));
+  if (r.status !== 'error' && r.hint) out.push(`hint: ${r.hint}`);
+  out.push(freshnessLine(r.index));
+  return out.join('\n');
+}
+
+export function renderWatch(r: WatchAnswer): string {
+  const out = r.status === 'error' ? errorLines(r.error, r.hint, 'error') : [];
+  out.push(watcherLine(r.watcher));
+  if (r.status !== 'error' && r.hint) out.push(`hint: ${r.hint}`);
+  out.push(freshnessLine(r.index));
+  return out.join('\n');
+}

@@ -1,0 +1,123 @@
+// One MCP protocol endpoint over the shared service: tools/list and tools/call. Built on the SDK's
+// low-level Server (not McpServer) on purpose: McpServer validates arguments itself and answers a bad
+// one with a bare text error, while hci must answer every failure — invalid arguments included — with
+// its structured shape (status error, a stable code, the zod issues, a hint). So this module lists the
+// tools with JSON schemas generated from the same zod schemas it then validates with.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallContext, HciMcpService } from './service.ts';
+import { toErrorInfo } from './service.ts';
+import { describeIssues, jsonSchema, toolDefs, type ToolDef } from './tools.ts';
+
+export const SERVER_NAME = 'hci';
+
+export function serverInstructions(root: string): string {
+  return [
+    `hci is a code index of the workspace ${root} (C#, Razor, AXAML, configs, docs, web files).`,
+    'To find where something is, call `search` first and then read only the returned line ranges: it costs far less context than listing or reading files.',
+    'Hits are keyword evidence (hit_kind text_fts); for C#, confirm symbol facts (usages, overrides, renames) with the compiler or language server.',
+    'An empty answer has a status and a hint: it is not proof of absence. Every answer says how fresh the index is; a watcher re-indexes changed files within about a second.',
+  ].join('\n');
+}
+
+export interface McpServerOptions {
+  version: string;
+  /** Validate each answer against its output schema before sending (tests; cheap enough to keep on). */
+  checkOutput?: boolean;
+  log?: (msg: string) => void;
+}
+
+export function createMcpServer(svc: HciMcpService, opts: McpServerOptions): Server {
+  const defs = toolDefs(svc.root);
+  const byName = new Map(defs.map((d) => [d.name, d]));
+  const tools: Tool[] = defs.map((d) => ({
+    name: d.name,
+    title: d.title,
+    description: d.description,
+    inputSchema: jsonSchema(d.input, 'input') as Tool['inputSchema'],
+    outputSchema: jsonSchema(d.output, 'output') as Tool['outputSchema'],
+    annotations: { title: d.title, ...d.annotations },
+  }));
+
+  const server = new Server(
+    { name: SERVER_NAME, title: 'hci — hybrid code index', version: opts.version },
+    { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions(svc.root) },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
+    const def = byName.get(req.params.name);
+    if (!def) {
+      return {
+        isError: true,
+        content: [{ type: 'text', text: `error unknown_tool: no tool "${req.params.name}"\nhint: the tools are ${defs.map((d) => d.name).join(', ')}` }],
+      };
+    }
+    const token = req.params._meta?.progressToken;
+    const ctx: CallContext = { signal: extra.signal };
+    if (token !== undefined) {
+      ctx.progress = (p) => {
+        void extra
+          .sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...p } })
+          .catch(() => {});
+      };
+    }
+    const raw = (req.params.arguments ?? {}) as Record<string, unknown>;
+    let out: Record<string, unknown>;
+    const parsed = def.input.safeParse(raw);
+    if (!parsed.success) {
+      const issues = describeIssues(parsed.error);
+      out = await def.errorAnswer(
+        svc,
+        { code: 'invalid_arguments', message: `invalid arguments for ${def.name}: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`, issues },
+        `see the ${def.name} input schema; e.g. ${example(def.name)}`,
+        raw,
+      );
+    } else {
+      try {
+        out = await def.call(svc, parsed.data as Record<string, unknown>, ctx);
+      } catch (e) {
+        // The service answers its own failures; this is the last line of defence.
+        const { error, hint } = toErrorInfo(e);
+        opts.log?.(`tool ${def.name} threw: ${error.message}`);
+        out = await def.errorAnswer(svc, error, hint ?? 'this is a bug in hci; the server keeps running', raw);
+      }
+    }
+    // Every answer says how fresh the index is, errors included (null only when there is no index).
+    if ('index' in out && out.index == null) out.index = await svc.freshness();
+    if (opts.checkOutput) checkOutput(def, out, opts.log);
+    return {
+      content: [{ type: 'text', text: def.render(out) }],
+      structuredContent: out,
+      ...(out.status === 'error' ? { isError: true } : {}),
+    };
+  });
+
+  return server;
+}
+
+function example(tool: string): string {
+  switch (tool) {
+    case 'search':
+      return '{"query": "GetCatalogItemsAsync", "limit": 8, "exts": ["cs"]}';
+    case 'explain_result':
+      return '{"hit_id": "83.k4f9a2"}';
+    case 'outline':
+      return '{"path": "src/Web/Program.cs"}';
+    case 'status':
+      return '{"task_id": "t1-ab12", "wait_ms": 5000}';
+    case 'reindex':
+      return '{"full": false} or {"cancel": true, "task_id": "t1-ab12"}';
+    case 'watch':
+      return '{"enabled": true}';
+    default:
+      return '{}';
+  }
+}
+
+/** Logs (never throws) when an answer does not fit its declared output schema: a bug to fix. */
+function checkOutput(def: ToolDef, out: unknown, log?: (msg: string) => void): void {
+  const r = def.output.safeParse(out);
+  if (!r.success) log?.(`tool ${def.name}: answer does not match its output schema: ${describeIssues(r.error).map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+}

@@ -1,0 +1,241 @@
+// The browser runtime in a real browser: headless Chromium loads a Vite build of test/browser, whose
+// module Worker runs the core with its index on OPFS (opfs-sahpool). Covers the three file sources
+// (zip, <input webkitdirectory>, a directory handle), progress and cancel over comlink, reloads,
+// a second tab, separate workspaces, and the index file crossing between the browser and Node.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { SearchHit, SearchResponse } from '../core/search/contract.ts';
+import { openWorkspace } from '../runtimes/node/index.ts';
+import {
+  buildTestPage, serveStatic, launchChromium, zipFolder, copyWorkspace, listFiles, call, callError, ready, REPO,
+  type BrowserSession, type StaticServer,
+} from './helpers/browser.ts';
+import { chromiumBinary } from './helpers/runtimes.ts';
+
+const sample = path.join(REPO, 'test/sample-workspace');
+const SQLITE3 = '/usr/bin/sqlite3';
+
+/** What must be identical wherever a search runs. */
+const essentials = (hits: SearchHit[]) => hits.map((h) => ({ rank: h.rank, path: h.path, start_line: h.start_line, end_line: h.end_line, score: h.score, hit_kind: h.hit_kind, hit_id: h.hit_id }));
+
+describe('browser runtime (headless Chromium, module Worker, OPFS)', () => {
+  const chromium = chromiumBinary();
+  let server: StaticServer;
+  let session: BrowserSession;
+  const tmp: string[] = [];
+  let sampleFileCount = 0;
+
+  beforeAll(async () => {
+    if (!chromium) return;
+    // Chromium starts while Vite builds the page.
+    const [out, launched] = await Promise.all([buildTestPage(), launchChromium(chromium)]);
+    tmp.push(out);
+    session = launched;
+    server = await serveStatic(out);
+    server.put('/fixtures/sample.zip', zipFolder(sample));
+    sampleFileCount = listFiles(sample).length;
+    await session.open(server.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await session?.close();
+    await server?.close();
+    for (const d of tmp) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('indexes a .zip into OPFS with progress callbacks, searches, explains; a reload keeps the index', async () => {
+    if (!chromium) return;
+    const page = session.page;
+    const opened = await call(page, 'openZip', 'zip-ws', '/fixtures/sample.zip');
+    expect(opened).toMatchObject({ has_index: false, has_source: true });
+    expect(opened.location).toMatch(/^opfs:\/hci\/zip-ws-[0-9a-z]+\/index\.sqlite$/);
+
+    const run = await call(page, 'index', 'zip-ws');
+    expect(run.summary.files_indexed).toBeGreaterThan(50);
+    expect(run.summary.files_scanned).toBe(run.summary.files_indexed);
+    expect(run.phases).toEqual(['scan', 'index', 'done']);
+    expect(run.reports).toBeGreaterThanOrEqual(3);
+
+    const res = await call(page, 'search', 'zip-ws', { query: 'CatalogService' });
+    expect(res.status).toBe('ok');
+    expect(res.hits[0].path).toBe('src/Contoso.Shop.Application/Catalog/CatalogService.cs');
+    expect(res.index?.location).toBe(opened.location);
+    const why = await call(page, 'explain', 'zip-ws', res.hits[0].hit_id);
+    expect(why.status).toBe('ok');
+    expect(why.explanation?.rank).toBe(1);
+    const outline = await call(page, 'outline', 'zip-ws', 'src/Contoso.Shop.Application/Catalog/CatalogService.cs');
+    expect(outline.status).toBe('ok');
+    const before = await call(page, 'status', 'zip-ws');
+    expect(before.index?.build_state).toBe('complete');
+
+    // Reload: a new Worker, the same OPFS. The index is there; nothing is indexed again.
+    await page.reload();
+    await ready(page);
+    const again = await call(page, 'openStored', 'zip-ws');
+    expect(again).toMatchObject({ has_index: true, has_source: false, location: opened.location });
+    const after = await call(page, 'status', 'zip-ws');
+    expect(after.index?.generation).toBe(before.index?.generation);
+    expect(after.index?.indexed_at).toBe(before.index?.indexed_at);
+    expect(after.last_run).toEqual(before.last_run);
+    const res2 = await call(page, 'search', 'zip-ws', { query: 'CatalogService' });
+    expect(essentials(res2.hits)).toEqual(essentials(res.hits));
+    // Without its files the stored index is searchable but cannot be updated, and says why.
+    const noSource = await callError(page, 'index', 'zip-ws');
+    expect(noSource).toMatchObject({ code: 'no_source' });
+    expect(noSource?.hint).toMatch(/source/);
+  });
+
+  it('answers a second tab on the same workspace with workspace_open_elsewhere, not a crash', async () => {
+    if (!chromium) return;
+    const page2 = await session.newPage();
+    try {
+      const err = await callError(page2, 'openStored', 'zip-ws', 300);
+      expect(err).toMatchObject({ code: 'workspace_open_elsewhere' });
+      expect(err?.message).toMatch(/another tab/);
+      expect(err?.hint).toMatch(/close it there/);
+      // Other workspaces are not affected.
+      expect(await call(page2, 'openStored', 'second-tab-own-ws')).toMatchObject({ has_index: false });
+      // Once the first tab lets go, the second one can open and search it.
+      await call(session.page, 'close', 'zip-ws');
+      const opened = await call(page2, 'openStored', 'zip-ws');
+      expect(opened.has_index).toBe(true);
+      expect((await call(page2, 'search', 'zip-ws', { query: 'CatalogService' })).status).toBe('ok');
+      await call(page2, 'close', 'zip-ws');
+      await call(page2, 'remove', 'second-tab-own-ws');
+    } finally {
+      await page2.close();
+    }
+    expect((await call(session.page, 'openStored', 'zip-ws')).has_index).toBe(true);
+  });
+
+  it('indexes the files of an <input webkitdirectory> into its own OPFS area', async () => {
+    if (!chromium) return;
+    const page = session.page;
+    const folder = copyWorkspace(path.join(sample, 'src/Contoso.Shop.Web'), 'hci-picked-');
+    tmp.push(folder);
+    await page.setInputFiles('#folder', folder);
+    const opened = await call(page, 'openPickedFolder', 'picked-ws');
+    expect(opened.picked).toBe(listFiles(folder).length);
+    const run = await call(page, 'index', 'picked-ws');
+    expect(run.summary.files_indexed).toBeGreaterThan(10);
+    const res = await call(page, 'search', 'picked-ws', { query: 'ProductDetails' });
+    expect(res.status).toBe('ok');
+    // Paths are relative to the picked folder (its own name is not part of them).
+    expect(res.hits.every((h) => !h.path.startsWith('Contoso.Shop.Web/') && !h.path.startsWith('hci-picked-'))).toBe(true);
+    expect(res.hits.map((h) => h.path)).toContain('Components/Pages/ProductDetails.razor.cs');
+
+    const list = await call(page, 'list');
+    const names = list.map((w) => w.workspace);
+    expect(names).toEqual(expect.arrayContaining(['zip-ws', 'picked-ws']));
+    const keys = new Set(list.map((w) => w.key));
+    expect(keys.size).toBe(list.length);
+    // Each workspace has its own index: the zip workspace knows files the picked one does not.
+    expect((await call(page, 'search', 'picked-ws', { query: 'CatalogReadDbContext' })).hits.some((h) => h.path.includes('Contoso.Shop.Application'))).toBe(false);
+    expect((await call(page, 'search', 'zip-ws', { query: 'CatalogReadDbContext' })).status).toBe('ok');
+
+    await call(page, 'remove', 'picked-ws');
+    expect((await call(page, 'list')).map((w) => w.workspace)).not.toContain('picked-ws');
+    expect((await call(page, 'search', 'zip-ws', { query: 'CatalogService' })).status).toBe('ok');
+  });
+
+  it('re-indexes a directory handle incrementally (changed, added, deleted files) and cancels a run', async () => {
+    if (!chromium) return;
+    const page = session.page;
+    expect(await call(page, 'makeOpfsFolder', 'dir1', '/fixtures/sample.zip')).toBe(sampleFileCount);
+    await call(page, 'openOpfsFolder', 'dir-ws', 'dir1');
+    const first = await call(page, 'index', 'dir-ws');
+    const n = first.summary.files_indexed;
+    expect(n).toBeGreaterThan(50);
+
+    const unchanged = await call(page, 'index', 'dir-ws');
+    expect(unchanged.summary).toMatchObject({ files_indexed: 0, files_unchanged: n, files_removed: 0 });
+
+    expect((await call(page, 'search', 'dir-ws', { query: 'getting started' })).hits.map((h) => h.path)).toContain('docs/getting-started.md');
+    await call(page, 'editOpfsFolder', 'dir1', {
+      write: {
+        'README.md': `${fs.readFileSync(path.join(sample, 'README.md'), 'utf8')}\nThe QuokkaLantern feature flag lives here.\n`,
+        'src/Contoso.Shop.Domain/Zebra.cs': 'namespace Contoso.Shop.Domain;\n\npublic sealed class ZebraCrossingPolicy\n{\n    public bool Allows(int hour) => hour < 22;\n}\n',
+      },
+      remove: ['docs/getting-started.md'],
+    });
+    const pending = await call(page, 'status', 'dir-ws', true);
+    expect(pending.pending).toEqual({ added: 1, modified: 1, deleted: 1 });
+    const inc = await call(page, 'index', 'dir-ws');
+    expect(inc.summary).toMatchObject({ files_indexed: 2, files_removed: 1, files_unchanged: n - 2 });
+    expect((await call(page, 'search', 'dir-ws', { query: 'QuokkaLantern' })).hits[0]?.path).toBe('README.md');
+    expect((await call(page, 'search', 'dir-ws', { query: 'ZebraCrossingPolicy' })).hits[0]?.path).toBe('src/Contoso.Shop.Domain/Zebra.cs');
+    expect((await call(page, 'search', 'dir-ws', { query: 'getting started' })).hits.map((h) => h.path)).not.toContain('docs/getting-started.md');
+
+    // Cancel from a progress callback: the run stops with `cancelled`, the next run completes.
+    expect(await call(page, 'indexAndCancel', 'dir-ws')).toEqual({ code: 'cancelled' });
+    const resumed = await call(page, 'index', 'dir-ws');
+    expect(resumed.summary.files_scanned).toBe(n);
+    expect((await call(page, 'status', 'dir-ws')).index?.build_state).toBe('complete');
+    await call(page, 'remove', 'dir-ws');
+  });
+
+  it('exports an index file Node and sqlite3 open, and imports a Node-built file', async () => {
+    if (!chromium) return;
+    const page = session.page;
+    const query = { query: 'discount applied order', limit: 10 };
+    const fromBrowser = await call(page, 'search', 'zip-ws', query);
+    expect(fromBrowser.status).toBe('ok');
+
+    // Browser → Node: the exported bytes are a plain SQLite file in hci's format.
+    const exported = Buffer.from(await call(page, 'exportIndex', 'zip-ws'), 'base64');
+    expect(exported.subarray(0, 16).toString('latin1')).toBe('SQLite format 3\0');
+    const ws1 = copyWorkspace(sample, 'hci-exported-');
+    tmp.push(ws1);
+    fs.mkdirSync(path.join(ws1, '.hci'));
+    fs.writeFileSync(path.join(ws1, '.hci/index.sqlite'), exported);
+    expect(execFileSync(SQLITE3, [path.join(ws1, '.hci/index.sqlite'), 'PRAGMA integrity_check'], { encoding: 'utf8' }).trim()).toBe('ok');
+    const nodeWs = await openWorkspace(ws1);
+    try {
+      const fromNode = await nodeWs.search(query);
+      expect(essentials(fromNode.hits)).toEqual(essentials(fromBrowser.hits));
+      // Node can keep the exported index up to date: nothing changed, so nothing is re-read.
+      const s = await nodeWs.index();
+      expect(s.files_indexed).toBe(0);
+    } finally {
+      nodeWs.close();
+    }
+
+    // Node → browser: a Node-built index file (of one project, to keep the test fast), imported
+    // into a new OPFS workspace.
+    const ws2 = copyWorkspace(path.join(sample, 'src/Contoso.Shop.Web'), 'hci-nodebuilt-');
+    tmp.push(ws2);
+    const built = await openWorkspace(ws2);
+    const webQuery = { query: 'CatalogService', limit: 10 };
+    let expected: SearchResponse;
+    try {
+      await built.index();
+      expected = await built.search(webQuery);
+      expect(expected.hits.length).toBeGreaterThan(1);
+    } finally {
+      built.close();
+    }
+    server.put('/fixtures/node-index.sqlite', fs.readFileSync(path.join(ws2, '.hci/index.sqlite')));
+    server.put('/fixtures/not-an-index.sqlite', new TextEncoder().encode('this is not a database '.repeat(64)));
+    await call(page, 'openStored', 'imported-ws');
+    const st = await call(page, 'importIndex', 'imported-ws', '/fixtures/node-index.sqlite');
+    expect(st).toMatchObject({ status: 'ok', index: { build_state: 'complete', location: expect.stringMatching(/^opfs:/) } });
+    const fromImport = await call(page, 'search', 'imported-ws', webQuery);
+    expect(essentials(fromImport.hits)).toEqual(essentials(expected.hits));
+    // A file that is not an index is refused, and the imported one stays.
+    const bad = await callError(page, 'importIndex', 'imported-ws', '/fixtures/not-an-index.sqlite');
+    expect(bad).toMatchObject({ code: 'index_unrecognized' });
+    expect(essentials((await call(page, 'search', 'imported-ws', webQuery)).hits)).toEqual(essentials(expected.hits));
+    await call(page, 'remove', 'imported-ws');
+  });
+
+  it('loaded everything (page, Worker, SQLite and grammar wasm) from the 127.0.0.1 test server only', () => {
+    if (!chromium) return;
+    const wasm = session.requests.filter((u) => u.endsWith('.wasm'));
+    expect(wasm.some((u) => /sqlite3-[\w-]+\.wasm$/.test(u))).toBe(true);
+    expect(wasm.some((u) => /tree-sitter-c_sharp-[\w-]+\.wasm$/.test(u))).toBe(true);
+    const foreign = session.requests.filter((u) => !u.startsWith(`${server.url}/`) && !/^(data|blob|about):/.test(u));
+    expect(foreign).toEqual([]);
+  });
+});
