@@ -82,6 +82,7 @@ const SKIPPED_SAMPLE_LIMIT = 50;
 
 export class HciWorkspace {
   private store: IndexStore | null = null;
+  private opening: Promise<IndexStore> | null = null;
   private readonly queries: QueryLog;
   readonly chunker: Chunker;
 
@@ -112,11 +113,23 @@ export class HciWorkspace {
     this.store = null;
   }
 
+  /** One connection per workspace, even when several calls ask for it at once. */
   private async openStore(create: boolean): Promise<IndexStore> {
-    if (!this.store) {
-      this.store = await IndexStore.open(this.host.storage, this.engine, { create, lockTimeoutMs: this.settings.lock_timeout_ms });
+    for (;;) {
+      if (this.store) return this.store;
+      if (!this.opening) {
+        this.opening = IndexStore.open(this.host.storage, this.engine, { create, lockTimeoutMs: this.settings.lock_timeout_ms })
+          .then((s) => (this.store = s))
+          .finally(() => (this.opening = null));
+        return this.opening;
+      }
+      try {
+        return await this.opening;
+      } catch (e) {
+        // Another caller's read-only open found no index; this caller may create one.
+        if (!(create && e instanceof HciError && e.code === 'no_index')) throw e;
+      }
     }
-    return this.store;
   }
 
   /** Builds or updates the index. `full` rebuilds, and also recovers an outdated or damaged index. */

@@ -40,3 +40,31 @@ describe('in-memory workspace and index', () => {
     await expect(fs.readFile('../etc/passwd')).rejects.toMatchObject({ code: 'path_outside_workspace' });
   });
 });
+
+describe('workspace connection', () => {
+  it('concurrent first calls share one connection', async () => {
+    const fs = createMemoryWorkspaceFs('upload', { 'a.cs': 'class Alpha {}\n' });
+    const storage = createMemoryIndexStorage('test-concurrent-open');
+    let opens = 0;
+    const open = storage.open.bind(storage);
+    storage.open = (engine) => (opens++, open(engine));
+    const w = await HciWorkspace.open({ fs, storage });
+    await w.index();
+    w.close();
+    opens = 0;
+    const again = await HciWorkspace.open({ fs, storage });
+    const answers = await Promise.all([again.search({ query: 'Alpha' }), again.status(), again.search({ query: 'class' }), again.outline('a.cs')]);
+    expect(answers.map((a) => a.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(opens).toBe(1);
+    again.close();
+  });
+
+  it('exclude_extensions may span dots (.min.js)', async () => {
+    const fs = createMemoryWorkspaceFs('upload', { 'app.js': 'function app() {}\n', 'lib.min.js': 'function x(){}\n' });
+    const w = await HciWorkspace.open({ fs, storage: createMemoryIndexStorage('test-min-js') }, { settings: { exclude_extensions: ['.min.js'] } });
+    const s = await w.index();
+    expect(s.files_indexed).toBe(1);
+    expect(s.skipped.unsupported_ext).toBe(1);
+    w.close();
+  });
+});

@@ -169,7 +169,9 @@ class Walk {
       return false;
     }
     const ext = extensionOf(rel);
-    if (!this.include.has(ext) || this.exclude.has(ext)) {
+    // Excluded "extensions" may span dots (`.min.js`, `.g.cs`): compare the end of the name.
+    const lower = rel.toLowerCase();
+    if (!this.include.has(ext) || this.exclude.has(ext) || [...this.exclude].some((e) => lower.endsWith(e))) {
       this.skip(rel, 'unsupported_ext');
       return false;
     }
