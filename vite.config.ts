@@ -14,7 +14,10 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
-    maxWorkers: 2,
+    // One test file at a time: most suites drive child processes (CLI, MCP servers, Deno, Chromium)
+    // that use the second core, and the latency tests (watcher, reader waits) measure the product,
+    // not two suites fighting over 2 cores.
+    maxWorkers: 1,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default'],
