@@ -1,0 +1,59 @@
+// Outlines in the index: `outline` answers a file's symbol tree, a member key resolves to the
+// member's current lines — the same key after lines are inserted above it, with the range shifted —
+// and a file:line resolves to the innermost member there.
+import { describe, it, expect } from 'vitest';
+import * as fs from 'node:fs';
+import { openWorkspace } from '../runtimes/node/index.ts';
+import { withTmpWorkspace } from './helpers/tmp-workspace.ts';
+
+const source = `namespace Shop.Ordering;
+
+public class OrderService
+{
+    public void Place(int id) { }
+
+    public void Place(string code)
+    {
+        var trimmed = code.Trim();
+    }
+}
+`;
+
+describe('outline and member keys in the index', () => {
+  it('resolves keys to current ranges, before and after lines move', async () => {
+    await withTmpWorkspace({ 'src/OrderService.cs': source, 'docs/guide.md': '# Guide\n\n## Ordering\n\ntext\n' }, async (ws) => {
+      const w = await openWorkspace(ws.root);
+      try {
+        await w.index();
+        const o = await w.outline('src/OrderService.cs');
+        expect(o.status).toBe('ok');
+        const cls = o.symbols[0].children![0];
+        expect(cls).toMatchObject({ kind: 'class', name: 'OrderService', member_key: 'Shop.Ordering.OrderService', start_line: 3, end_line: 11 });
+        expect(cls.children!.map((c) => [c.name, c.member_key, c.start_line, c.end_line])).toEqual([
+          ['Place', 'Shop.Ordering.OrderService.Place(int)', 5, 5],
+          ['Place', 'Shop.Ordering.OrderService.Place(string)', 7, 10],
+        ]);
+        const key = 'Shop.Ordering.OrderService.Place(string)';
+        expect((await w.resolve({ member_key: key })).locations).toEqual([
+          { path: 'src/OrderService.cs', kind: 'method', name: 'Place', member_key: key, start_line: 7, end_line: 10 },
+        ]);
+        expect((await w.resolve({ path: 'src/OrderService.cs', line: 9 })).locations[0]?.member_key).toBe(key);
+
+        fs.writeFileSync(ws.abs('src/OrderService.cs'), `// header comment\n// added later\n\n${source}`);
+        await w.index();
+        const moved = await w.resolve({ member_key: key });
+        expect(moved.locations.map((l) => [l.start_line, l.end_line])).toEqual([[10, 13]]);
+        expect((await w.resolve({ path: 'src/OrderService.cs', line: 12 })).locations[0]?.member_key).toBe(key);
+
+        const gone = await w.resolve({ member_key: 'Shop.Ordering.OrderService.Cancel(int)' });
+        expect(gone.status).toBe('empty');
+        expect(gone.hint).toMatch(/renamed or removed/);
+        expect((await w.outline('docs/guide.md')).symbols[0]).toMatchObject({ kind: 'section', name: 'Guide' });
+        expect((await w.outline('../etc/passwd')).error?.code).toBe('path_outside_workspace');
+        expect((await w.outline('src/Missing.cs')).error?.code).toBe('not_indexed');
+      } finally {
+        w.close();
+      }
+    });
+  });
+});
