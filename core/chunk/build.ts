@@ -143,6 +143,18 @@ function symbolOf(n: OutlineNode): ChunkSymbol {
 }
 
 const MAX_CONTEXT_LINE = 200;
+const MAX_MEMBER_LIST = 300;
+
+/** Names of packed members, capped (a declaration file can pack hundreds into one chunk). */
+function memberList(names: string[]): string {
+  let out = '';
+  for (let i = 0; i < names.length; i++) {
+    const next = out ? `${out}, ${names[i]}` : names[i];
+    if (next.length > MAX_MEMBER_LIST) return `${out}, … (+${names.length - i})`;
+    out = next;
+  }
+  return out;
+}
 
 function headerOf(context: string[], facts: string[], p: BuildParams): string {
   // Long context lines (attribute-heavy type declarations) are capped so facts still fit;
@@ -188,7 +200,7 @@ export function chunksFromOutline(lines: readonly string[], outline: FileOutline
     } else if (nodes.length > 1) {
       // Packed neighbours: all their names are searchable; the key is their common parent's.
       const parentKey = group[0].parent?.memberKey;
-      symbol = { kind: 'members', name: nodes.map((n) => n.name).join(', '), ...(parentKey ? { memberKey: parentKey } : {}) };
+      symbol = { kind: 'members', name: memberList(nodes.map((n) => n.name)), ...(parentKey ? { memberKey: parentKey } : {}) };
       kind = 'members';
     } else if (group[0].parent) {
       symbol = { kind: group[0].parent.kind, name: group[0].parent.name, ...(group[0].parent.memberKey ? { memberKey: group[0].parent.memberKey } : {}) };
