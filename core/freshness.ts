@@ -8,6 +8,18 @@ import { baseName, extensionOf } from './scan/languages.ts';
 
 export type ChangeKind = 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir';
 
+export type WatchMode = 'events' | 'polling';
+
+/** A host's file watcher as it reports itself (runtimes/node/watcher.ts; shown by the MCP tools). */
+export interface WatcherStatus {
+  state: 'off' | 'starting' | 'on' | 'error';
+  mode: WatchMode | null;
+  /** Why this mode (e.g. the OS watcher limit that forced polling), or why the watcher failed. */
+  reason?: string;
+  since: string | null;
+  poll_interval_ms?: number;
+}
+
 export interface Change {
   /** Workspace-relative, forward slashes. */
   path: string;

@@ -114,14 +114,16 @@ export function registerMcpCommand(program: Command, setExit: (code: number) => 
         // Open the workspace (WASM engine, index) while the server's modules load: a faster first answer.
         let early: Promise<HciWorkspace> | null = openWorkspace(root);
         early.catch(() => {}); // a failure (bad settings) is answered by the first tool call
-        const [{ serveStdio }, { HciMcpService }] = await Promise.all([import('./mcp/stdio.ts'), import('./mcp/service.ts')]);
+        const [{ serveStdio }, { HciMcpService }, { nodeMcpHost }] = await Promise.all([
+          import('./mcp/stdio.ts'), import('./mcp/service.ts'), import('./mcp/node-host.ts'),
+        ]);
 
         // A stray rejection in a library must not take the server (and the host's session) down.
         process.on('unhandledRejection', (e) => log(`unhandled rejection: ${(e as Error)?.stack ?? e}`));
         const version = packageVersion();
         const waitEnv = Number(process.env.HCI_MCP_FIRST_INDEX_WAIT_MS);
         const svc = new HciMcpService({
-          root, watch: o.watch, pollMs: o.pollInterval, log,
+          root, host: nodeMcpHost(), watch: o.watch, pollMs: o.pollInterval, log,
           open: (r) => {
             const p = early ?? openWorkspace(r);
             early = null;

@@ -7,18 +7,9 @@ import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import type { WorkspaceFs } from '../../core/platform.ts';
 import type { Settings } from '../../core/settings.ts';
 import { scanWorkspace } from '../../core/scan/walker.ts';
-import { diffSnapshots, unwatchedDirNames, type ChangeKind, type FreshnessTracker, type Snapshot } from '../../core/freshness.ts';
+import { diffSnapshots, unwatchedDirNames, type ChangeKind, type FreshnessTracker, type Snapshot, type WatcherStatus } from '../../core/freshness.ts';
 
-export type WatchMode = 'events' | 'polling';
-
-export interface WatcherStatus {
-  state: 'off' | 'starting' | 'on' | 'error';
-  mode: WatchMode | null;
-  /** Why this mode (e.g. the OS watcher limit that forced polling), or why the watcher failed. */
-  reason?: string;
-  since: string | null;
-  poll_interval_ms?: number;
-}
+export type { WatchMode, WatcherStatus } from '../../core/freshness.ts';
 
 /** Just the part of chokidar's watcher this module uses (tests inject a fake). */
 export interface EventSource {

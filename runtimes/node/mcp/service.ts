@@ -3,20 +3,51 @@
 // one, Streamable HTTP one per client). Owns the answers' meaning: errors are answers (status
 // `error`, a stable code, a hint that names MCP tools rather than CLI commands), every answer carries
 // freshness, a search on a workspace without an index starts building it instead of blocking.
+// Host-agnostic: the runtime (Node's `hci mcp`, runtimes/deno/mcp.ts) passes an McpHost that opens the
+// workspace and, where it has one, creates the file watcher; nothing here loads a runtime's adapters.
 import type { HciWorkspace, StatusReport, ExplainResponse } from '../../../core/workspace.ts';
 import { HciError } from '../../../core/platform.ts';
 import { CONTRACT_VERSION, type IndexFreshness, type SearchRequest, type SearchResponse } from '../../../core/search/contract.ts';
 import type { IndexProgress, IndexSummary } from '../../../core/index/indexer.ts';
 import { TaskRegistry, isFinal, type TaskSnapshot } from '../../../core/tasks.ts';
-import { FreshnessTracker, changeFilter, type FreshnessStats } from '../../../core/freshness.ts';
-import { openWorkspace } from '../index.ts';
-import { NodeWorkspaceWatcher, type EventSourceFactory, type WatcherStatus } from '../watcher.ts';
+import { FreshnessTracker, changeFilter, type FreshnessStats, type WatcherStatus } from '../../../core/freshness.ts';
+import type { WorkspaceFs } from '../../../core/platform.ts';
+import type { Settings } from '../../../core/settings.ts';
 import { PathGuard } from './paths.ts';
 
 export type WatchPreference = 'auto' | 'poll' | 'off';
 
+/** A file watcher as the service drives it (runtimes/node/watcher.ts is Node's). */
+export interface McpWatcher {
+  readonly active: boolean;
+  status(): WatcherStatus;
+  /** Resolves once the watcher is ready (initial crawl done, or first poll scan). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface WatcherParams {
+  root: string;
+  fs: WorkspaceFs;
+  settings: Settings;
+  tracker: FreshnessTracker;
+  prefer: 'auto' | 'poll';
+  pollMs?: number;
+  log?: (msg: string) => void;
+}
+
+/** What the runtime provides: opening the workspace with its adapters, and (optionally) a watcher. */
+export interface McpHost {
+  /** Short runtime name for answers, e.g. "Node" or "Deno". */
+  name: string;
+  openWorkspace(root: string): Promise<HciWorkspace>;
+  /** Absent: this runtime has no watcher; `watch` answers `not_available`. */
+  createWatcher?(p: WatcherParams): McpWatcher;
+}
+
 export interface ServiceOptions {
   root: string;
+  host: McpHost;
   /** `auto` (default): OS events with a polling fallback; `poll`: polling only; `off`: no watcher at start. */
   watch?: WatchPreference;
   pollMs?: number;
@@ -24,8 +55,8 @@ export interface ServiceOptions {
   /** How long a search waits for a first index before answering `indexing` (default 1500 ms). */
   firstIndexWaitMs?: number;
   log?: (msg: string) => void;
+  /** Overrides host.openWorkspace (e.g. a workspace already being opened while the server loads). */
   open?: (root: string) => Promise<HciWorkspace>;
-  createEventSource?: EventSourceFactory;
 }
 
 /** Per-call hooks from the protocol layer. */
@@ -169,7 +200,7 @@ export class HciMcpService {
   private ws: HciWorkspace | null = null;
   private opening: Promise<HciWorkspace> | null = null;
   private tracker: FreshnessTracker | null = null;
-  private watcher: NodeWorkspaceWatcher | null = null;
+  private watcher: McpWatcher | null = null;
   private watchPref: WatchPreference;
   /** Set once this process has the index store open: from then on calls may run concurrently. */
   private storeOpen = false;
@@ -194,7 +225,7 @@ export class HciMcpService {
     } catch (e) {
       this.log(`workspace: ${toErrorInfo(e).error.message}`);
     }
-    if (this.watchPref !== 'off') await this.setWatch(true, 2000).catch((e) => this.log(`watcher: ${(e as Error).message}`));
+    if (this.watchPref !== 'off' && this.opts.host.createWatcher) await this.setWatch(true, 2000).catch((e) => this.log(`watcher: ${(e as Error).message}`));
   }
 
   async close(): Promise<void> {
@@ -211,7 +242,7 @@ export class HciMcpService {
   /** The workspace, opened on first use; a bad settings file is retried on every call until fixed. */
   private async workspace(): Promise<HciWorkspace> {
     if (this.ws) return this.ws;
-    this.opening ??= (this.opts.open ?? ((r: string) => openWorkspace(r)))(this.root).then(
+    this.opening ??= (this.opts.open ?? ((r: string) => this.opts.host.openWorkspace(r)))(this.root).then(
       (ws) => {
         this.ws = ws;
         this.opening = null;
@@ -282,7 +313,8 @@ export class HciMcpService {
       last_error: fs?.last_error ?? null,
     };
     if (on && fs && fs.pending > 0) v.pending_sample = this.tracker!.pendingSample(5);
-    if (!on && this.watchPref === 'off' && !st.reason) v.reason = 'call watch with enabled: true to turn it on';
+    if (!this.opts.host.createWatcher && !st.reason) v.reason = `no file watcher in the ${this.opts.host.name} server: call reindex after editing files`;
+    if (!on && this.watchPref === 'off' && !st.reason && !v.reason) v.reason = 'call watch with enabled: true to turn it on';
     return v;
   }
 
@@ -565,6 +597,14 @@ export class HciMcpService {
       await this.watcher?.stop();
       return;
     }
+    const createWatcher = this.opts.host.createWatcher;
+    if (!createWatcher) {
+      throw new HciError(
+        'not_available',
+        `file watching is not available in the ${this.opts.host.name} MCP server`,
+        'call reindex after editing files (it is incremental), or status with check_pending: true to see what changed',
+      );
+    }
     const ws = await this.workspace();
     if (!this.tracker) {
       this.tracker = new FreshnessTracker({
@@ -581,10 +621,9 @@ export class HciMcpService {
         },
       });
     }
-    this.watcher ??= new NodeWorkspaceWatcher({
+    this.watcher ??= createWatcher.call(this.opts.host, {
       root: this.root, fs: ws.host.fs, settings: ws.settings, tracker: this.tracker,
       prefer: this.watchPref === 'poll' ? 'poll' : 'auto', pollMs: this.opts.pollMs, log: this.log,
-      createEventSource: this.opts.createEventSource,
     });
     if (this.watcher.active) return;
     const ready = this.watcher.start().then(async () => {
