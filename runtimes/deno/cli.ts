@@ -15,8 +15,9 @@ import { deno } from './deno-api.ts';
 import { uncheckedHolders } from './dot-lock.ts';
 import { absolutePath } from './deno-storage.ts';
 import { findIndexedRoot, openWorkspace } from './workspace.ts';
+import { EXIT, exitCodeFor } from '../shared/exit-codes.ts';
+export { EXIT };
 
-export const EXIT = { ok: 0, empty: 1, usage: 2, noIndex: 3, busy: 4, failure: 5, cancelled: 130 } as const;
 
 const USAGE = `usage (under deno run … runtimes/deno/cli.ts):
   index [root] [--full] [--json] [-q]
@@ -25,29 +26,6 @@ const USAGE = `usage (under deno run … runtimes/deno/cli.ts):
   explain <hit_id> [-r|--root DIR] [--query Q] [--json]
   outline <path> [-r|--root DIR] [--json]`;
 
-function exitCodeFor(code: string | undefined): number {
-  switch (code) {
-    case undefined:
-      return EXIT.ok;
-    case 'no_index':
-      return EXIT.noIndex;
-    case 'index_busy':
-      return EXIT.busy;
-    case 'cancelled':
-      return EXIT.cancelled;
-    case 'usage':
-    case 'invalid_request':
-    case 'invalid_settings':
-    case 'invalid_cursor':
-    case 'invalid_hit_id':
-    case 'path_outside_workspace':
-    case 'mode_unavailable':
-    case 'not_indexed':
-      return EXIT.usage;
-    default:
-      return EXIT.failure;
-  }
-}
 
 const enc = new TextEncoder();
 const out = (s: string) => void deno().stdout.writeSync(enc.encode(`${s}\n`));

@@ -5,36 +5,15 @@
 import * as path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
-import { HciError, type IndexProgress, type SearchRequest } from '../../core/index.ts';
+import { HciError, type HciWorkspace, type IndexProgress, type OpenOptions, type SearchRequest } from '../../core/index.ts';
 import { openWorkspace, findIndexedRoot } from './index.ts';
 import { formatExplain, formatIndexSummary, formatOutline, formatSearch, formatStatus } from './cli-format.ts';
 import { runDemo } from './demo.ts';
 import { registerMcpCommand } from './cli-mcp.ts';
+import { EXIT, exitCodeFor } from '../shared/exit-codes.ts';
+export { EXIT };
 
-export const EXIT = { ok: 0, empty: 1, usage: 2, noIndex: 3, busy: 4, failure: 5, cancelled: 130 } as const;
 
-function exitCodeFor(code: string | undefined): number {
-  switch (code) {
-    case undefined:
-      return EXIT.ok;
-    case 'no_index':
-      return EXIT.noIndex;
-    case 'index_busy':
-      return EXIT.busy;
-    case 'cancelled':
-      return EXIT.cancelled;
-    case 'invalid_request':
-    case 'invalid_settings':
-    case 'invalid_cursor':
-    case 'invalid_hit_id':
-    case 'path_outside_workspace':
-    case 'mode_unavailable':
-    case 'not_indexed':
-      return EXIT.usage;
-    default:
-      return EXIT.failure;
-  }
-}
 
 function positiveInt(v: string): number {
   const n = Number(v);
@@ -79,6 +58,33 @@ function progressReporter(enabled: boolean) {
     },
     stop: () => started && bar.stop(),
   };
+}
+
+/**
+ * Opens the workspace, asks it one question and prints the answer: JSON (the contract) or the human
+ * rendering (to stderr when the answer is an error). Returns the exit code.
+ */
+async function answer<R extends { error?: { code: string } }>(
+  root: string,
+  opts: OpenOptions,
+  json: boolean,
+  ask: (ws: HciWorkspace) => Promise<R>,
+  human: (r: R) => string,
+  exitOf: (r: R) => number = (r) => exitCodeFor(r.error?.code),
+): Promise<number> {
+  try {
+    const ws = await openWorkspace(root, opts);
+    try {
+      const r = await ask(ws);
+      if (json) printJson(r);
+      else (r.error ? process.stderr : process.stdout).write(`${human(r)}\n`);
+      return exitOf(r);
+    } finally {
+      ws.close();
+    }
+  } catch (e) {
+    return fail(e, json);
+  }
 }
 
 export function buildProgram(setExit: (code: number) => void): Command {
@@ -133,20 +139,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--cursor <cursor>', 'next page, from a previous answer')
     .option('--json', 'print the search contract as JSON')
     .action(async (words: string[], o: { root?: string; k: number; path: string[]; ext: string[]; exclude: string[]; maxTokens?: number; cursor?: string; json?: boolean }) => {
-      try {
-        const ws = await openWorkspace(resolveRoot(o.root), { persistQueries: true });
-        try {
-          const req: SearchRequest = { query: words.join(' '), limit: o.k, paths: o.path, exts: o.ext, exclude_paths: o.exclude, max_tokens: o.maxTokens, cursor: o.cursor };
-          const r = await ws.search(req);
-          if (o.json) printJson(r);
-          else (r.status === 'error' || r.status === 'no_index' ? process.stderr : process.stdout).write(`${formatSearch(r)}\n`);
-          setExit(r.error ? exitCodeFor(r.error.code) : r.hits.length === 0 ? EXIT.empty : EXIT.ok);
-        } finally {
-          ws.close();
-        }
-      } catch (e) {
-        setExit(fail(e, !!o.json));
-      }
+      const req: SearchRequest = { query: words.join(' '), limit: o.k, paths: o.path, exts: o.ext, exclude_paths: o.exclude, max_tokens: o.maxTokens, cursor: o.cursor };
+      setExit(await answer(resolveRoot(o.root), { persistQueries: true }, !!o.json, (ws) => ws.search(req), formatSearch,
+        (r) => (r.error ? exitCodeFor(r.error.code) : r.hits.length === 0 ? EXIT.empty : EXIT.ok)));
     });
 
   program
@@ -156,19 +151,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--no-pending', 'skip the scan that counts files changed since the last run')
     .option('--json', 'print as JSON')
     .action(async (o: { root?: string; pending: boolean; json?: boolean }) => {
-      try {
-        const ws = await openWorkspace(resolveRoot(o.root));
-        try {
-          const s = await ws.status({ checkPending: o.pending });
-          if (o.json) printJson(s);
-          else (s.error ? process.stderr : process.stdout).write(`${formatStatus(s)}\n`);
-          setExit(exitCodeFor(s.error?.code));
-        } finally {
-          ws.close();
-        }
-      } catch (e) {
-        setExit(fail(e, !!o.json));
-      }
+      setExit(await answer(resolveRoot(o.root), {}, !!o.json, (ws) => ws.status({ checkPending: o.pending }), formatStatus));
     });
 
   program
@@ -179,19 +162,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('--query <query>', 'the query, if this hit id came from elsewhere')
     .option('--json', 'print as JSON')
     .action(async (hitId: string, o: { root?: string; query?: string; json?: boolean }) => {
-      try {
-        const ws = await openWorkspace(resolveRoot(o.root), { persistQueries: true });
-        try {
-          const r = await ws.explain(hitId, { query: o.query });
-          if (o.json) printJson(r);
-          else (r.error ? process.stderr : process.stdout).write(`${formatExplain(r)}\n`);
-          setExit(exitCodeFor(r.error?.code));
-        } finally {
-          ws.close();
-        }
-      } catch (e) {
-        setExit(fail(e, !!o.json));
-      }
+      setExit(await answer(resolveRoot(o.root), { persistQueries: true }, !!o.json, (ws) => ws.explain(hitId, { query: o.query }), formatExplain));
     });
 
   program
@@ -201,21 +172,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .option('-r, --root <dir>', 'workspace folder (default: nearest indexed folder above the current one)')
     .option('--json', 'print as JSON')
     .action(async (file: string, o: { root?: string; json?: boolean }) => {
-      try {
-        const root = o.root ? path.resolve(o.root) : (findIndexedRoot(path.dirname(path.resolve(file))) ?? process.cwd());
-        const rel = path.relative(root, path.resolve(file)).split(path.sep).join('/');
-        const ws = await openWorkspace(root);
-        try {
-          const r = await ws.outline(rel);
-          if (o.json) printJson(r);
-          else (r.error ? process.stderr : process.stdout).write(`${formatOutline(r)}\n`);
-          setExit(exitCodeFor(r.error?.code));
-        } finally {
-          ws.close();
-        }
-      } catch (e) {
-        setExit(fail(e, !!o.json));
-      }
+      const root = o.root ? path.resolve(o.root) : (findIndexedRoot(path.dirname(path.resolve(file))) ?? process.cwd());
+      const rel = path.relative(root, path.resolve(file)).split(path.sep).join('/');
+      setExit(await answer(root, {}, !!o.json, (ws) => ws.outline(rel), formatOutline));
     });
 
   program
