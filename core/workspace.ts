@@ -232,6 +232,11 @@ export class HciWorkspace {
         res.hint = 'the last indexing run did not finish; run `hci index` to complete the index';
       } else if (out.ranked.match === 'any') {
         res.hint = 'no chunk contains all terms; these hits match some of them';
+      } else if (out.ranked.match === 'all_then_any') {
+        const complete = out.ranked.ranked.findIndex((c) => c.partial);
+        res.hint = complete === 1
+          ? 'only 1 chunk contains all terms; the hits after it match some of them'
+          : `only ${complete} chunks contain all terms; the hits after them match some of them`;
       }
       return res;
     } catch (e) {

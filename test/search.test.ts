@@ -96,6 +96,16 @@ describe('the search contract', () => {
     expect(any.hint).toMatch(/some of them/);
   });
 
+  it('continues a short page of complete matches with partial ones, ranked below', async () => {
+    const r = await w.search({ query: 'checkout orders', limit: 5 });
+    expect(r.match).toBe('all_then_any');
+    expect(r.hits[0].path).toBe('src/Web/Pages/Checkout.razor');
+    expect(r.hits.length).toBeGreaterThan(1);
+    expect(r.hint).toMatch(/^only 1 chunk contains all terms/);
+    const partial = await w.explain(r.hits[1].hit_id);
+    expect(partial.explanation?.unmatched_terms?.length).toBeGreaterThan(0);
+  });
+
   it('keeps quoted phrases as phrases', async () => {
     expect((await w.search({ query: '"discount rules"' })).hits[0]?.path).toBe('docs/pricing.md');
     const r = await w.search({ query: '"rules discount"' });

@@ -10,6 +10,8 @@ export type SearchStatus = 'ok' | 'empty' | 'no_index' | 'indexing' | 'error';
 /** What a hit is evidence of. `text_fts`: keyword match in text; C# symbol truth needs a compiler. */
 export type HitKind = 'text_fts' | 'text_vector' | 'hybrid';
 
+export type MatchKind = 'all' | 'all_then_any' | 'any' | 'none';
+
 export interface SearchRequest {
   query: string;
   /** Hits per page (default 8, max 50). */
@@ -69,8 +71,11 @@ export interface SearchResponse {
   status: SearchStatus;
   query: string;
   mode: SearchMode;
-  /** `all`: every term had to match; `any`: no chunk had all terms, so any term matched. */
-  match: 'all' | 'any' | 'none';
+  /**
+   * `all`: every hit holds every term; `all_then_any`: the first hits hold every term, the ones after
+   * them (too few held all) hold some; `any`: no chunk holds all terms, every hit holds some.
+   */
+  match: MatchKind;
   hits: SearchHit[];
   took_ms: number;
   index: IndexFreshness | null;

@@ -5,6 +5,7 @@ import type { Database } from '../sqlite/engine.ts';
 import { COLUMN_WEIGHTS, round, type RankedResult } from './search.ts';
 import { clauseExpr, type ParsedQuery } from './query.ts';
 import { pairedFiles, type PairedFile } from './pairs.ts';
+import type { MatchKind } from './contract.ts';
 
 const MAX_TEXT_LINES = 200;
 const FIELDS = ['path', 'symbol', 'header', 'body', 'idents'] as const;
@@ -75,7 +76,7 @@ export interface Explanation {
   text: string;
   text_truncated: boolean;
   query: string | null;
-  match?: 'all' | 'any' | 'none';
+  match?: MatchKind;
   rank?: number | null;
   score?: number;
   fts?: { bm25: number; score: number; column_weights: typeof COLUMN_WEIGHTS };

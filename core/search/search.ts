@@ -11,7 +11,7 @@ import { conventionalPairsFor } from './pairs.ts';
 import { compilePathFilter } from './filters.ts';
 import { ftsExpression, parseQuery, queryTerms, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
-import type { SearchHit, SearchRequest } from './contract.ts';
+import type { MatchKind, SearchHit, SearchRequest } from './contract.ts';
 import { baseName } from '../scan/languages.ts';
 
 /** BM25 column weights: path, symbol, header, body, idents. */
@@ -35,6 +35,8 @@ export interface Candidate {
   header: string;
   /** Loaded only for the candidates that need it (text signals, snippets). */
   body?: string;
+  /** Holds only some of the query's terms (ranked after every complete match). */
+  partial?: boolean;
   bm25: number;
   ftsScore: number;
   score: number;
@@ -43,7 +45,7 @@ export interface Candidate {
 
 export interface RankedResult {
   parsed: ParsedQuery;
-  match: 'all' | 'any' | 'none';
+  match: MatchKind;
   /** Every ranked candidate after the per-file cap, best first. */
   ranked: Candidate[];
 }
@@ -133,29 +135,29 @@ export function rankCandidates(db: Database, req: SearchRequest, settings: Setti
   ensureFilterFunction(db);
   currentFilter = filter;
   try {
-    let match: RankedResult['match'] = 'none';
-    let cands: Candidate[] = [];
-    for (const mode of ['all', 'any'] as const) {
-      const expr = ftsExpression(parsed, mode);
-      if (!expr) break;
-      if (mode === 'any' && parsed.clauses.length < 2) break;
-      cands = runFts(db, expr, filter !== null, pool);
-      if (cands.length) {
-        match = mode;
-        break;
-      }
-    }
-    applyTextSignals(db, cands, parsed);
-    for (const c of cands) applyFactors(c, parsed, settings);
-    // Deterministic order across runtimes: score, then path, then line.
-    cands.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine);
     const perFile = new Map<number, number>();
-    const ranked = cands.filter((c) => {
-      const n = (perFile.get(c.fileId) ?? 0) + 1;
-      perFile.set(c.fileId, n);
-      return n <= settings.max_hits_per_file;
-    });
-    return { parsed, match, ranked };
+    const rank = (cands: Candidate[]): Candidate[] => {
+      applyTextSignals(db, cands, parsed);
+      for (const c of cands) applyFactors(c, parsed, settings);
+      // Deterministic order across runtimes: score, then path, then line.
+      cands.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine);
+      return cands.filter((c) => {
+        const n = (perFile.get(c.fileId) ?? 0) + 1;
+        perFile.set(c.fileId, n);
+        return n <= settings.max_hits_per_file;
+      });
+    };
+    const allExpr = ftsExpression(parsed, 'all');
+    if (!allExpr) return { parsed, match: 'none', ranked: [] };
+    const all = rank(runFts(db, allExpr, filter !== null, pool));
+    if (all.length >= needed || parsed.clauses.length < 2) return { parsed, match: all.length ? 'all' : 'none', ranked: all };
+    // Too few chunks hold every term (common for questions over small, structural chunks): the page
+    // goes on with chunks that hold some of them, always ranked below the complete matches.
+    const seen = new Set(all.map((c) => c.chunkId));
+    const some = rank(runFts(db, ftsExpression(parsed, 'any')!, filter !== null, pool).filter((c) => !seen.has(c.chunkId)));
+    for (const c of some) c.partial = true;
+    const ranked = [...all, ...some];
+    return { parsed, match: all.length ? (some.length ? 'all_then_any' : 'all') : some.length ? 'any' : 'none', ranked };
   } catch (e) {
     if (e instanceof HciError) throw e;
     throw new HciError('query_failed', `the query could not run: ${(e as Error).message}`, 'report this: queries are escaped and should never fail');
