@@ -1,0 +1,189 @@
+// "Same chunks, same schema, same queries" through any SQLite: the index DDL and page size copied
+// from hci's own file, the rows of hci's files table and of every per-file table (chunks, symbols …),
+// FTS values from core's ftsValues, commits in as
+// many transactions as hci used, and the same BM25 query hci's search runs. Run through native
+// better-sqlite3 it is the native limit; through the WASM build and hci's VFS it isolates the
+// engine from the rest of hci's pipeline (scan, read, hash, chunk). Owns the adapter seam and SQL.
+import { createRequire } from 'node:module';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { COLUMN_WEIGHTS } from '../../core/search/search.ts';
+import { ftsExpression, parseQuery } from '../../core/search/query.ts';
+import { loadEngine, type Database } from '../../core/sqlite/engine.ts';
+import { createNodeIndexStorage } from '../../runtimes/node/node-storage.ts';
+import { ftsOf, type DumpFile, type DumpMeta, type Row } from '../lib/chunks.ts';
+
+export interface SqlStatement {
+  run(params: unknown[]): void;
+  finalize(): void;
+}
+
+/** The little a loader needs from a SQLite binding. */
+export interface SqlAdapter {
+  readonly label: string;
+  exec(sql: string): void;
+  prepare(sql: string): SqlStatement;
+  /** Rows as arrays. */
+  all(sql: string, params: unknown[]): unknown[][];
+  close(): void;
+}
+
+/** The pragmas hci's store sets on open (core/index/store.ts), so durability costs match. */
+export const HCI_PRAGMAS = ['PRAGMA journal_mode = DELETE', 'PRAGMA synchronous = FULL', 'PRAGMA temp_store = MEMORY', 'PRAGMA cache_size = -16000'];
+
+interface BetterSqliteDb {
+  exec(sql: string): void;
+  prepare(sql: string): { run(...p: unknown[]): unknown; raw(on: boolean): { all(...p: unknown[]): unknown[][] } };
+  close(): void;
+}
+
+/** better-sqlite3 (native; a devDependency used only by these scripts). */
+export function openNative(file: string): SqlAdapter {
+  const require = createRequire(import.meta.url);
+  const Database = require('better-sqlite3') as new (f: string) => BetterSqliteDb;
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file);
+  const version = (db.prepare('SELECT sqlite_version()').raw(true).all()[0] ?? [])[0];
+  const cache = new Map<string, ReturnType<BetterSqliteDb['prepare']>>();
+  return {
+    label: `better-sqlite3 (SQLite ${version}, native)`,
+    exec: (sql) => db.exec(sql),
+    prepare(sql) {
+      const st = db.prepare(sql);
+      return { run: (p) => void st.run(...p), finalize: () => {} };
+    },
+    all(sql, params) {
+      let st = cache.get(sql);
+      if (!st) {
+        st = db.prepare(sql);
+        cache.set(sql, st);
+      }
+      return st.raw(true).all(...params);
+    },
+    close: () => db.close(),
+  };
+}
+
+function wasmAdapter(db: Database, label: string): SqlAdapter {
+  return {
+    label,
+    exec: (sql) => void db.exec(sql),
+    prepare(sql) {
+      const st = db.prepare(sql);
+      return { run: (p) => void st.bind(p as never).stepReset(), finalize: () => void st.finalize() };
+    },
+    all: (sql, params) => db.selectArrays(sql, params as never) as unknown[][],
+    close: () => db.close(),
+  };
+}
+
+/** The WASM build hci uses, on disk through hci's own node:fs VFS (with its dot-file locks). */
+export async function openWasmOnDisk(workspaceDir: string): Promise<SqlAdapter> {
+  const engine = await loadEngine();
+  const db = createNodeIndexStorage(workspaceDir).open(engine);
+  return wasmAdapter(db, `${engine.label} (WASM, hci VFS)`);
+}
+
+/** The WASM build in memory (for the evaluation baselines). */
+export async function openWasmMemory(): Promise<SqlAdapter> {
+  const engine = await loadEngine();
+  const db = new engine.sqlite3.oo1.DB(':memory:', 'c') as Database;
+  return wasmAdapter(db, `${engine.label} (WASM, memory)`);
+}
+
+export interface LoadResult {
+  files: number;
+  chunks: number;
+  bytes: number;
+  transactions: number;
+  ms: number;
+}
+
+/**
+ * Creates the schema and inserts every dumped file with its chunks and FTS rows, committing every
+ * `filesPerTxn` files. Timing covers parsing the dump lines, ftsValues and all SQL.
+ */
+export function loadDump(db: SqlAdapter, meta: DumpMeta, lines: readonly string[], filesPerTxn: number): LoadResult {
+  if (meta.pageSize) db.exec(`PRAGMA page_size = ${meta.pageSize}`);
+  for (const p of HCI_PRAGMAS) db.exec(p);
+  db.exec('BEGIN IMMEDIATE');
+  for (const sql of meta.ddl) db.exec(sql);
+  db.exec('COMMIT');
+  const t0 = performance.now();
+  const res: LoadResult = { files: 0, chunks: 0, bytes: 0, transactions: 0, ms: 0 };
+  let fileSql: { cols: string[]; st: SqlStatement } | null = null;
+  const tableSql = new Map<string, { cols: string[]; st: SqlStatement }>();
+  const fts = db.prepare(`INSERT INTO ${meta.ftsTable}(rowid, ${meta.ftsColumns.join(', ')}) VALUES (?${', ?'.repeat(meta.ftsColumns.length)})`);
+  const insertOf = (table: string, row: Row) => {
+    const cols = Object.keys(row);
+    return { cols, st: db.prepare(`INSERT INTO ${table}(${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`) };
+  };
+  let inTxn = 0;
+  try {
+    for (const line of lines) {
+      const f = JSON.parse(line) as DumpFile;
+      if (inTxn === 0) db.exec('BEGIN IMMEDIATE');
+      fileSql ??= insertOf('files', f.file);
+      fileSql.st.run(fileSql.cols.map((c) => f.file[c]));
+      for (const t of meta.perFileTables) {
+        for (const row of f.tables[t] ?? []) {
+          let ins = tableSql.get(t);
+          if (!ins) tableSql.set(t, (ins = insertOf(t, row)));
+          ins.st.run(ins.cols.map((k) => row[k]));
+          if (t === 'chunks') {
+            fts.run([row.id, ...ftsOf(f.file, row)]);
+            res.chunks++;
+          }
+        }
+      }
+      res.files++;
+      res.bytes += Number(f.file.size ?? 0);
+      if (++inTxn >= filesPerTxn) {
+        db.exec('COMMIT');
+        res.transactions++;
+        inTxn = 0;
+      }
+    }
+    if (inTxn > 0) {
+      db.exec('COMMIT');
+      res.transactions++;
+    }
+  } finally {
+    fileSql?.st.finalize();
+    for (const t of tableSql.values()) t.st.finalize();
+    fts.finalize();
+  }
+  res.ms = performance.now() - t0;
+  return res;
+}
+
+const WEIGHT_ARGS = Object.values(COLUMN_WEIGHTS).join(', ');
+
+/** hci's candidate query (mirrors runFts in core/search/search.ts: same join, weights, order, pool). */
+export function ftsSql(ftsTable = 'chunks_fts'): string {
+  return `SELECT c.id AS chunk_id, c.file_id, f.path, f.lang, f.flags, c.start_line, c.end_line,
+      c.symbol_kind, c.symbol_name, c.member_key, c.header, bm25(${ftsTable}, ${WEIGHT_ARGS}) AS bm
+    FROM ${ftsTable} JOIN chunks c ON c.id = ${ftsTable}.rowid JOIN files f ON f.id = c.file_id
+    WHERE ${ftsTable} MATCH ?
+    ORDER BY bm LIMIT ?`;
+}
+
+/** hci's candidate pool for `needed` hits (search.ts: min(2000, needed * 8 + 64)). */
+export const poolFor = (needed: number) => Math.min(2000, needed * 8 + 64);
+
+/**
+ * The keyword query as hci runs it against SQLite: all terms, then any term when nothing has all.
+ * Returns the candidate chunks' paths in BM25 order (no JS-side boosts, no per-file cap).
+ */
+export function bm25Search(db: SqlAdapter, query: string, needed: number, ftsTable = 'chunks_fts'): string[] {
+  const parsed = parseQuery(query);
+  const sql = ftsSql(ftsTable);
+  for (const mode of ['all', 'any'] as const) {
+    const expr = ftsExpression(parsed, mode);
+    if (!expr) return [];
+    if (mode === 'any' && parsed.clauses.length < 2) return [];
+    const rows = db.all(sql, [expr, poolFor(needed)]);
+    if (rows.length) return rows.map((r) => String(r[2]));
+  }
+  return [];
+}

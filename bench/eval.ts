@@ -1,0 +1,309 @@
+// `npm run eval`: retrieval quality at file level. Runs a golden query set (JSONL: query, relevant
+// files, kind) through hci and, in the same run, through the comparisons: a plain FTS5 index over
+// 110-line windows (content only, words ORed), ripgrep-based ranking (when rg exists), Orama and
+// MiniSearch over hci's own chunks, and hci's BM25 alone (no text boosts). Metrics per kind and
+// overall: Recall@1/5/10, MRR@10, nDCG@10. Writes bench-results/eval-<corpus>.md and .json.
+//
+//   npm run eval                                          # the bundled sample workspace
+//   npm run eval -- --golden my-set.jsonl --root ~/src/my-repo
+//   options: --engines hci,plain,rg,orama,minisearch,hci-bm25 · --rg PATH · --out DIR · --keep
+//
+// Recall@k is capped: |relevant ∩ top k| / min(k, |relevant|), so a perfect ranking scores 1 at
+// every k even when a query has several relevant files. MRR@10 is 1/rank of the first relevant file
+// (0 beyond 10). nDCG@10 uses binary relevance. Rankings are of distinct files, in first-hit order.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openWorkspace } from '../runtimes/node/index.ts';
+import { docsOfLine, dumpChunks, openIndex, readDumpLines } from './lib/chunks.ts';
+import { readGolden, type GoldenQuery } from './lib/queries.ts';
+import { copyTree, fmtNum, isMain, markdownTable, mean, now, optList, optString, parseArgs, repoRoot, sampleWorkspaceDir, slug, writeJson } from './lib/util.ts';
+import { bm25Search, openWasmMemory, type SqlAdapter } from './baselines/sql-store.ts';
+import { buildLineWindowIndex, findRipgrep, lineWindowSearch, ripgrepRank, ripgrepVersion } from './baselines/grep-and-windows.ts';
+import { createMiniSearch, createOrama, type JsEngine } from './baselines/js-engines.ts';
+
+export const EVAL_ENGINES = ['hci', 'plain', 'rg', 'orama', 'minisearch', 'hci-bm25'] as const;
+
+export interface EvalOptions {
+  golden: string;
+  root: string;
+  label?: string;
+  engines: string[];
+  rg?: string | null;
+  outDir: string | null;
+  keep: boolean;
+  log: (line: string) => void;
+}
+
+export interface Metrics {
+  n: number;
+  recall1: number;
+  recall5: number;
+  recall10: number;
+  mrr10: number;
+  ndcg10: number;
+}
+
+export interface QueryOutcome {
+  id: string;
+  query: string;
+  kind: string;
+  relevant: string[];
+  /** 1-based rank of each relevant file among the top 10 distinct files, or null. */
+  ranks: Array<number | null>;
+  top: string[];
+  metrics: Omit<Metrics, 'n'>;
+}
+
+export interface EngineEval {
+  engine: string;
+  label: string;
+  overall: Metrics;
+  byKind: Record<string, Metrics>;
+  queries: QueryOutcome[];
+  buildMs: number;
+  queryMs: number;
+}
+
+export interface EvalReport {
+  corpus: { label: string; root: string; golden: string; queries: number; kinds: Record<string, number>; files: number; chunks: number };
+  started: string;
+  engines: EngineEval[];
+  identifierAtRank1: { hit: number; total: number; misses: string[] } | null;
+  notes: string[];
+}
+
+const TOP = 10;
+
+export function scoreQuery(ranked: readonly string[], relevant: readonly string[]): Omit<Metrics, 'n'> & { ranks: Array<number | null> } {
+  const top = distinct(ranked).slice(0, TOP);
+  const rel = new Set(relevant);
+  const ranks = relevant.map((r) => {
+    const i = top.indexOf(r);
+    return i < 0 ? null : i + 1;
+  });
+  const within = (k: number) => top.slice(0, k).filter((p) => rel.has(p)).length / Math.min(k, rel.size);
+  const first = top.findIndex((p) => rel.has(p));
+  let dcg = 0;
+  top.forEach((p, i) => {
+    if (rel.has(p)) dcg += 1 / Math.log2(i + 2);
+  });
+  let idcg = 0;
+  for (let i = 0; i < Math.min(rel.size, TOP); i++) idcg += 1 / Math.log2(i + 2);
+  return { recall1: within(1), recall5: within(5), recall10: within(10), mrr10: first < 0 ? 0 : 1 / (first + 1), ndcg10: idcg ? dcg / idcg : 0, ranks };
+}
+
+function distinct(paths: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const p of paths) {
+    if (!p || seen.has(p)) continue;
+    seen.add(p);
+    out.push(p);
+  }
+  return out;
+}
+
+function aggregate(outcomes: readonly QueryOutcome[]): Metrics {
+  const avg = (f: (m: QueryOutcome['metrics']) => number) => mean(outcomes.map((o) => f(o.metrics)));
+  return { n: outcomes.length, recall1: avg((m) => m.recall1), recall5: avg((m) => m.recall5), recall10: avg((m) => m.recall10), mrr10: avg((m) => m.mrr10), ndcg10: avg((m) => m.ndcg10) };
+}
+
+async function evaluate(
+  engine: string, label: string, golden: readonly GoldenQuery[], buildMs: number, search: (q: string) => Promise<string[]> | string[],
+): Promise<EngineEval> {
+  const queries: QueryOutcome[] = [];
+  const t0 = now();
+  for (const g of golden) {
+    const ranked = await search(g.query);
+    const s = scoreQuery(ranked, g.relevant);
+    const { ranks, ...metrics } = s;
+    queries.push({ id: g.id ?? '', query: g.query, kind: g.kind, relevant: g.relevant, ranks, top: distinct(ranked).slice(0, TOP), metrics });
+  }
+  const queryMs = now() - t0;
+  const byKind: Record<string, Metrics> = {};
+  for (const k of [...new Set(golden.map((g) => g.kind))].sort()) byKind[k] = aggregate(queries.filter((q) => q.kind === k));
+  return { engine, label, overall: aggregate(queries), byKind, queries, buildMs, queryMs };
+}
+
+export async function runEval(opts: Partial<EvalOptions> & { golden: string; root: string }): Promise<EvalReport> {
+  const o: EvalOptions = { engines: [...EVAL_ENGINES], rg: undefined, outDir: null, keep: false, log: () => {}, ...opts };
+  const golden = readGolden(o.golden);
+  const src = path.resolve(o.root);
+  for (const g of golden) {
+    for (const r of g.relevant) {
+      if (!fs.existsSync(path.join(src, r))) throw new Error(`${o.golden}: "${g.query}" lists ${r}, which does not exist under ${src}`);
+    }
+  }
+  const label = o.label ?? slug(path.basename(src));
+  const want = (e: string) => o.engines.includes(e);
+  const notes: string[] = [];
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-eval-'));
+  const started = new Date().toISOString();
+  try {
+    // hci writes .hci/ into the workspace: index a copy, never the caller's tree.
+    const root = path.join(work, 'corpus');
+    copyTree(src, root);
+    const engines: EngineEval[] = [];
+    o.log(`hci: indexing ${src} (copy in ${root})…`);
+    const ws = await openWorkspace(root);
+    let files: string[];
+    let chunks = 0;
+    try {
+      const t0 = now();
+      const summary = await ws.index({ full: true });
+      const buildMs = now() - t0;
+      chunks = summary.chunks_written;
+      if (want('hci')) {
+        engines.push(await evaluate('hci', 'hci (keyword: BM25 over weighted columns + boosts)', golden, buildMs, async (q) => {
+          const r = await ws.search({ query: q, limit: 50 });
+          if (r.status === 'error') throw new Error(`hci search "${q}" failed: ${r.error?.message}`);
+          return r.hits.map((h) => h.path);
+        }));
+      }
+    } finally {
+      ws.close();
+    }
+    const dump = path.join(work, 'chunks.jsonl');
+    const meta = await dumpChunks(root, dump);
+    const { lines } = readDumpLines(dump);
+    files = lines.map((l) => String((JSON.parse(l) as { file: { path: string } }).file.path));
+    const unindexed = [...new Set(golden.flatMap((g) => g.relevant))].filter((r) => !files.includes(r));
+    if (unindexed.length) notes.push(`relevant files hci does not index (no engine gets credit for them except rg/plain): ${unindexed.join(', ')}`);
+
+    if (want('hci-bm25')) {
+      const db = await openIndex(root);
+      const adapter: SqlAdapter = {
+        label: 'wasm', exec: (s) => void db.exec(s), prepare: () => { throw new Error('read-only'); },
+        all: (s, p) => db.selectArrays(s, p as never) as unknown[][], close: () => db.close(),
+      };
+      try {
+        engines.push(await evaluate('hci-bm25', "hci's BM25 candidates only (no boosts, no per-file cap)", golden, 0, (q) => bm25Search(adapter, q, 50)));
+      } finally {
+        adapter.close();
+      }
+    }
+    if (want('plain')) {
+      o.log('plain: FTS5 over 110-line windows…');
+      const db = await openWasmMemory();
+      try {
+        const t0 = now();
+        const idx = buildLineWindowIndex(db, root, files);
+        const buildMs = now() - t0;
+        engines.push(await evaluate('plain', `plain FTS5: 110-line windows, content only, words ORed (${idx.windows} windows)`, golden, buildMs, (q) => lineWindowSearch(db, idx.paths, q)));
+      } finally {
+        db.close();
+      }
+    }
+    if (want('rg')) {
+      const rg = findRipgrep(o.rg);
+      if (!rg) notes.push('ripgrep skipped: `rg` was not found (install it with `apt-get install ripgrep`, or pass --rg PATH / set HCI_BENCH_RG).');
+      else {
+        o.log('rg: grep-then-rank…');
+        engines.push(await evaluate('rg', `${ripgrepVersion(rg)}: files with the query verbatim first, then TF-IDF over per-term match counts`, golden, 0, (q) => ripgrepRank(rg, root, q, files.length)));
+      }
+    }
+    for (const e of ['orama', 'minisearch'] as const) {
+      if (!want(e)) continue;
+      o.log(`${e}: indexing the same chunks…`);
+      const t0 = now();
+      const engine: JsEngine = e === 'orama' ? await createOrama(meta.ftsColumns) : createMiniSearch(meta.ftsColumns);
+      for (const line of lines) for (const d of docsOfLine(line, meta.ftsColumns)) await engine.add(d);
+      const buildMs = now() - t0;
+      engines.push(await evaluate(e, `${engine.name} over hci's chunks (library defaults: any term, BM25)`, golden, buildMs, (q) => engine.search(q, 200)));
+    }
+
+    const hci = engines.find((e) => e.engine === 'hci');
+    const ids = hci?.queries.filter((q) => q.kind === 'identifier') ?? [];
+    const report: EvalReport = {
+      corpus: {
+        label, root: src, golden: path.resolve(o.golden), queries: golden.length,
+        kinds: Object.fromEntries([...new Set(golden.map((g) => g.kind))].sort().map((k) => [k, golden.filter((g) => g.kind === k).length])),
+        files: files.length, chunks,
+      },
+      started,
+      engines,
+      identifierAtRank1: hci && ids.length ? { hit: ids.filter((q) => q.metrics.recall1 === 1).length, total: ids.length, misses: ids.filter((q) => q.metrics.recall1 !== 1).map((q) => q.query) } : null,
+      notes,
+    };
+    if (o.outDir) {
+      const base = path.join(o.outDir, `eval-${label}`);
+      writeJson(`${base}.json`, report);
+      fs.writeFileSync(`${base}.md`, `${formatEval(report)}\n`);
+    }
+    return report;
+  } finally {
+    if (!o.keep) fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export function formatEval(r: EvalReport): string {
+  const f = (x: number) => fmtNum(x, 3);
+  const out: string[] = [];
+  out.push(`### Retrieval quality: ${r.corpus.label} (${r.corpus.queries} golden queries, ${r.corpus.files} files, ${r.corpus.chunks} hci chunks)`);
+  out.push('');
+  out.push(markdownTable(
+    ['engine', 'Recall@1', 'Recall@5', 'Recall@10', 'MRR@10', 'nDCG@10'],
+    r.engines.map((e) => [e.label, f(e.overall.recall1), f(e.overall.recall5), f(e.overall.recall10), f(e.overall.mrr10), f(e.overall.ndcg10)]),
+  ));
+  const kinds = Object.keys(r.corpus.kinds);
+  out.push('');
+  out.push('Recall@5 / MRR@10 by kind:');
+  out.push('');
+  out.push(markdownTable(
+    ['kind (queries)', ...r.engines.map((e) => e.engine)],
+    kinds.map((k) => [`${k} (${r.corpus.kinds[k]})`, ...r.engines.map((e) => (e.byKind[k] ? `${f(e.byKind[k].recall5)} / ${f(e.byKind[k].mrr10)}` : ''))]),
+  ));
+  if (r.identifierAtRank1) {
+    const i = r.identifierAtRank1;
+    out.push('');
+    out.push(`Exact identifier queries with a defining file at rank 1 (hci): ${i.hit}/${i.total}${i.misses.length ? ` — misses: ${i.misses.join(', ')}` : ''}`);
+  }
+  const hci = r.engines.find((e) => e.engine === 'hci');
+  const misses = hci?.queries.filter((q) => q.metrics.recall5 < 1) ?? [];
+  if (misses.length) {
+    out.push('');
+    out.push(`hci queries with a relevant file missing from the top 5 (${misses.length}):`);
+    out.push('');
+    out.push(markdownTable(
+      ['query', 'kind', 'ranks of relevant files', 'hci top 3'],
+      misses.map((q) => [q.query, q.kind, q.relevant.map((p, i) => `${path.posix.basename(p)}:${q.ranks[i] ?? '–'}`).join(' '), q.top.slice(0, 3).map((p) => path.posix.basename(p)).join(', ')]),
+      ['l', 'l', 'l', 'l'],
+    ));
+  }
+  if (r.notes.length) {
+    out.push('');
+    for (const n of r.notes) out.push(`- ${n}`);
+  }
+  return out.join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { opts } = parseArgs(argv, ['keep', 'help']);
+  if (opts.help) {
+    process.stdout.write(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n') + '\n');
+    return 0;
+  }
+  const golden = optString(opts, 'golden') ?? path.join(repoRoot(), 'bench', 'golden', 'sample-workspace.jsonl');
+  const root = optString(opts, 'root') ?? sampleWorkspaceDir();
+  if (optString(opts, 'golden') && !optString(opts, 'root')) throw new Error('--golden needs --root (the folder the relevant paths are relative to)');
+  const engines = optList(opts, 'engines');
+  const outDir = path.resolve(optString(opts, 'out') ?? path.join(repoRoot(), 'bench-results'));
+  const report = await runEval({
+    golden, root, label: root === sampleWorkspaceDir() ? 'sample-workspace' : undefined,
+    engines: engines.length ? engines : [...EVAL_ENGINES], rg: optString(opts, 'rg'), outDir, keep: opts.keep === true,
+    log: (s) => process.stderr.write(`${s}\n`),
+  });
+  process.stdout.write(`\n${formatEval(report)}\n\n(written to ${path.join(outDir, `eval-${report.corpus.label}.json`)} and .md)\n`);
+  return 0;
+}
+
+if (isMain(import.meta.url)) {
+  try {
+    process.exitCode = await main(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`eval: ${(e as Error).stack ?? e}\n`);
+    process.exitCode = 1;
+  }
+}

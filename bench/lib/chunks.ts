@@ -1,0 +1,146 @@
+// The chunks hci actually stored, read back from an index file, so every other engine in the
+// benchmark indexes exactly the same units (whatever chunker produced them) with exactly the same
+// FTS column values (core's ftsValues). Owns the dump format (JSONL, one line per file) and reading
+// the index's own DDL, so the native baseline gets the identical schema.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { loadEngine, type Database } from '../../core/sqlite/engine.ts';
+import { ftsValues, type FtsSource } from '../../core/index/fts-row.ts';
+import { createNodeIndexStorage } from '../../runtimes/node/node-storage.ts';
+
+export interface DumpMeta {
+  kind: 'meta';
+  /** CREATE statements of the index, in creation order, without FTS shadow tables. */
+  ddl: string[];
+  /** The index's page size (the WASM build's default differs from native SQLite's). */
+  pageSize: number;
+  /** Tables with a file_id column, whose rows are written with each file (chunks, symbols …), in DDL order. */
+  perFileTables: string[];
+  /** Column names of the FTS table, in order (what ftsValues returns). */
+  ftsColumns: string[];
+  ftsTable: string;
+  files: number;
+  chunks: number;
+  sourceBytes: number;
+}
+
+export type Row = Record<string, string | number | null>;
+
+export interface DumpFile {
+  kind: 'file';
+  file: Row;
+  /** The file's rows in every per-file table (always including `chunks`). */
+  tables: Record<string, Row[]>;
+}
+
+/** One chunk in the shape the search baselines use. */
+export interface ChunkDoc {
+  id: number;
+  path: string;
+  lang: string;
+  startLine: number;
+  endLine: number;
+  /** The FTS column values, keyed by column name (path, symbol, header, body, idents …). */
+  fields: Record<string, string>;
+}
+
+const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** The FTS values of one stored chunk, computed by core exactly as the indexer does. */
+export function ftsOf(file: Row, chunk: Row): string[] {
+  const src: Record<string, unknown> = { path: file.path };
+  for (const [k, v] of Object.entries(chunk)) src[camel(k)] = v;
+  src.header = (chunk.header as string | null) ?? '';
+  src.body = (chunk.body as string | null) ?? '';
+  return ftsValues(src as unknown as FtsSource);
+}
+
+/** Opens an hci index read-only-in-practice through hci's own storage (locks included). */
+export async function openIndex(workspaceRoot: string): Promise<Database> {
+  const engine = await loadEngine();
+  return createNodeIndexStorage(workspaceRoot).open(engine);
+}
+
+export function readDdl(db: Database): { ddl: string[]; ftsTable: string; ftsColumns: string[]; pageSize: number; perFileTables: string[] } {
+  const rows = db.selectObjects("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid") as Array<{ type: string; name: string; sql: string }>;
+  const virtual = rows.filter((r) => /^CREATE VIRTUAL TABLE/i.test(r.sql)).map((r) => r.name);
+  const kept = rows.filter((r) => r.name !== 'sqlite_sequence' && !virtual.some((v) => r.name.startsWith(`${v}_`) && r.type === 'table'));
+  const ftsTable = virtual.find((v) => /fts/i.test(v)) ?? virtual[0];
+  if (!ftsTable) throw new Error('the index has no FTS table');
+  const ftsColumns = (db.selectObjects(`PRAGMA table_info(${ftsTable})`) as Array<{ name: string }>).map((c) => c.name);
+  const perFileTables = kept
+    .filter((r) => r.type === 'table' && !virtual.includes(r.name))
+    .map((r) => r.name)
+    .filter((t) => (db.selectObjects(`PRAGMA table_info(${t})`) as Array<{ name: string }>).some((c) => c.name === 'file_id'));
+  if (!perFileTables.includes('chunks')) throw new Error('the index has no chunks table with a file_id column');
+  return { ddl: kept.map((r) => r.sql), ftsTable, ftsColumns, pageSize: Number(db.selectValue('PRAGMA page_size')), perFileTables };
+}
+
+/** Writes every file and chunk row of the index at `workspaceRoot` to a JSONL dump. */
+export async function dumpChunks(workspaceRoot: string, outFile: string): Promise<DumpMeta> {
+  const db = await openIndex(workspaceRoot);
+  try {
+    db.exec('BEGIN');
+    const { ddl, ftsTable, ftsColumns, pageSize, perFileTables } = readDdl(db);
+    const files = db.selectObjects('SELECT * FROM files ORDER BY id') as Row[];
+    const byTable = new Map<string, Map<number, Row[]>>();
+    let chunkCount = 0;
+    for (const t of perFileTables) {
+      const byFile = new Map<number, Row[]>();
+      const rows = db.selectObjects(`SELECT * FROM ${t} ORDER BY file_id, id`) as Row[];
+      if (t === 'chunks') chunkCount = rows.length;
+      for (const r of rows) {
+        const list = byFile.get(Number(r.file_id));
+        if (list) list.push(r);
+        else byFile.set(Number(r.file_id), [r]);
+      }
+      byTable.set(t, byFile);
+    }
+    db.exec('COMMIT');
+    const meta: DumpMeta = {
+      kind: 'meta', ddl, pageSize, perFileTables, ftsTable, ftsColumns, files: files.length, chunks: chunkCount,
+      sourceBytes: files.reduce((s, f) => s + Number(f.size ?? 0), 0),
+    };
+    fs.mkdirSync(path.dirname(outFile), { recursive: true });
+    const fd = fs.openSync(outFile, 'w');
+    try {
+      fs.writeSync(fd, `${JSON.stringify(meta)}\n`);
+      for (const f of files) {
+        const tables: Record<string, Row[]> = {};
+        for (const t of perFileTables) tables[t] = byTable.get(t)!.get(Number(f.id)) ?? [];
+        const line: DumpFile = { kind: 'file', file: f, tables };
+        fs.writeSync(fd, `${JSON.stringify(line)}\n`);
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+    return meta;
+  } finally {
+    db.close();
+  }
+}
+
+/** The dump as raw lines: the meta plus one unparsed JSON line per file (parse cost stays in the timed loops). */
+export function readDumpLines(file: string): { meta: DumpMeta; lines: string[] } {
+  const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  const meta = JSON.parse(lines[0]) as DumpMeta;
+  return { meta, lines: lines.slice(1) };
+}
+
+/** Turns one dump line into search documents. */
+export function docsOfLine(line: string, ftsColumns: readonly string[]): ChunkDoc[] {
+  const f = JSON.parse(line) as DumpFile;
+  return f.tables.chunks.map((c) => {
+    const values = ftsOf(f.file, c);
+    const fields: Record<string, string> = {};
+    ftsColumns.forEach((col, i) => (fields[col] = values[i] ?? ''));
+    return {
+      id: Number(c.id),
+      path: String(f.file.path),
+      lang: String(f.file.lang),
+      startLine: Number(c.start_line),
+      endLine: Number(c.end_line),
+      fields,
+    };
+  });
+}

@@ -1,0 +1,267 @@
+// One measured engine run. The benchmark starts each in its own Node process, so peak RSS is that
+// engine's alone (`node --expose-gc dist/bench/worker.js <task.json> <result.json>`); the smoke
+// test calls runTask() in-process. Owns what is timed and what is not, per engine.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { openWorkspace } from '../runtimes/node/index.ts';
+import type { IndexSummary } from '../core/index.ts';
+import { bm25Search, loadDump, openNative, openWasmOnDisk, type SqlAdapter } from './baselines/sql-store.ts';
+import { createMiniSearch, createOrama, type JsEngine } from './baselines/js-engines.ts';
+import { docsOfLine, openIndex, readDumpLines } from './lib/chunks.ts';
+import { loadEngine } from '../core/sqlite/engine.ts';
+import { DEFAULT_INCLUDE_EXTENSIONS } from '../core/settings.ts';
+import { fileSize, gc, isMain, now, peakRss } from './lib/util.ts';
+
+const cpuSince = (c: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(c);
+  return (d.user + d.system) / 1000;
+};
+
+export type Task =
+  | { task: 'idle' }
+  | { task: 'hci-index'; root: string; edits: number; noops: number }
+  | { task: 'hci-search'; root: string; queries: string[]; repeat: number; limit: number }
+  | { task: 'sql-store'; engine: 'native' | 'wasm'; dump: string; dir: string; filesPerTxn: number; queries: string[]; repeat: number; limit: number }
+  | { task: 'js-engine'; engine: 'orama' | 'minisearch'; dump: string; queries: string[]; repeat: number; limit: number };
+
+export interface MemoryFigures {
+  /** Peak RSS of the whole process (ru_maxrss). */
+  peakRss: number;
+  /** RSS once the inputs were loaded, before the measured work (the part not due to the engine). */
+  rssBefore: number;
+  /** JS heap retained by the index after GC (JS engines only). */
+  heapRetained?: number;
+}
+
+export interface IndexFigures {
+  ms: number;
+  /** CPU time (user + system, all threads of the process) spent on the same work: steadier than wall time on a busy machine. */
+  cpuMs: number;
+  files: number;
+  chunks: number;
+  bytes: number;
+  transactions?: number;
+  /** Index size on disk (SQLite engines). */
+  diskBytes?: number;
+}
+
+export interface QueryFigures {
+  /** Every sample in ms, queries × repeats (after one warm-up pass). */
+  samples: number[];
+  /** Queries that returned no result (a sanity check, not a metric). */
+  empty: number;
+}
+
+export interface TaskResult {
+  task: string;
+  engine: string;
+  label: string;
+  memory: MemoryFigures;
+  index?: IndexFigures;
+  /** WASM engine load + workspace open (hci only). */
+  openMs?: number;
+  incremental?: { editMs: number[]; noopMs: number[]; editedFile: string; filesIndexed: number[] };
+  queries?: QueryFigures;
+  /** hci only: the same BM25 SQL run directly on hci's WASM connection (no boosts, snippets, freshness). */
+  rawQueries?: QueryFigures;
+  summary?: IndexSummary;
+  error?: string;
+}
+
+async function timeQueries(queries: readonly string[], repeat: number, run: (q: string) => Promise<number> | number): Promise<QueryFigures> {
+  let empty = 0;
+  for (const q of queries) if ((await run(q)) === 0) empty++; // warm-up pass, also counts empty answers
+  const samples: number[] = [];
+  for (let r = 0; r < repeat; r++) {
+    for (const q of queries) {
+      const t = now();
+      await run(q);
+      samples.push(now() - t);
+    }
+  }
+  return { samples, empty };
+}
+
+/** The file an incremental run edits: the median-sized .cs file, else the median-sized indexable file (deterministic). */
+function pickEditTarget(root: string): string {
+  const found: Array<{ rel: string; size: number }> = [];
+  const exts = new Set(DEFAULT_INCLUDE_EXTENSIONS);
+  const walk = (dir: string, rel: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (['.hci', '.git', 'bin', 'obj', 'node_modules'].includes(e.name)) continue;
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(path.join(dir, e.name), r);
+      else if (e.isFile() && exts.has(path.extname(e.name).toLowerCase())) found.push({ rel: r, size: fs.statSync(path.join(dir, e.name)).size });
+    }
+  };
+  walk(root, '');
+  const cs = found.filter((f) => f.rel.endsWith('.cs'));
+  const pool = cs.length ? cs : found;
+  if (!pool.length) throw new Error(`no indexable file to edit under ${root}`);
+  pool.sort((a, b) => a.size - b.size || (a.rel < b.rel ? -1 : 1));
+  return pool[pool.length >> 1].rel;
+}
+
+async function hciIndex(t: Extract<Task, { task: 'hci-index' }>): Promise<TaskResult> {
+  fs.rmSync(path.join(t.root, '.hci'), { recursive: true, force: true });
+  const t0 = now();
+  const ws = await openWorkspace(t.root);
+  const openMs = now() - t0;
+  const rssBefore = process.memoryUsage().rss;
+  try {
+    const c1 = process.cpuUsage();
+    const t1 = now();
+    const summary = await ws.index({ full: true });
+    const ms = now() - t1;
+    const cpuMs = cpuSince(c1);
+    const peak = peakRss();
+    const diskBytes = fileSize(path.join(t.root, '.hci', 'index.sqlite'));
+    const res: TaskResult = {
+      task: t.task, engine: 'hci', label: 'hci (WASM, full pipeline)', openMs, summary,
+      memory: { peakRss: peak, rssBefore },
+      index: { ms, cpuMs, files: summary.files_indexed, chunks: summary.chunks_written, bytes: summary.bytes_read, transactions: summary.batches, diskBytes },
+    };
+    // Warm incremental runs in the same process: nothing changed, then one file edited.
+    const noopMs: number[] = [];
+    for (let i = 0; i < t.noops; i++) {
+      const s = now();
+      await ws.index();
+      noopMs.push(now() - s);
+    }
+    const editedFile = pickEditTarget(t.root);
+    const abs = path.join(t.root, editedFile);
+    const original = fs.readFileSync(abs);
+    const editMs: number[] = [];
+    const filesIndexed: number[] = [];
+    try {
+      for (let i = 0; i < t.edits; i++) {
+        fs.writeFileSync(abs, Buffer.concat([original, Buffer.from(`// bench edit ${i + 1}: touched by the incremental benchmark\n`)]));
+        const s = now();
+        const sum = await ws.index();
+        editMs.push(now() - s);
+        filesIndexed.push(sum.files_indexed);
+      }
+    } finally {
+      fs.writeFileSync(abs, original);
+      const later = new Date(Date.now() + 2000);
+      fs.utimesSync(abs, later, later);
+      await ws.index(); // leave the index matching the pristine corpus
+    }
+    res.incremental = { editMs, noopMs, editedFile, filesIndexed };
+    return res;
+  } finally {
+    ws.close();
+  }
+}
+
+async function hciSearch(t: Extract<Task, { task: 'hci-search' }>): Promise<TaskResult> {
+  const t0 = now();
+  const ws = await openWorkspace(t.root);
+  const openMs = now() - t0;
+  const rssBefore = process.memoryUsage().rss;
+  try {
+    const queries = await timeQueries(t.queries, t.repeat, async (q) => {
+      const r = await ws.search({ query: q, limit: t.limit });
+      if (r.status === 'error' || r.status === 'no_index') throw new Error(`hci search failed for "${q}": ${r.error?.message}`);
+      return r.hits.length;
+    });
+    // The identical candidate SQL on a second WASM connection: the engine's share of a search.
+    const db = await openIndex(t.root);
+    const adapter: SqlAdapter = {
+      label: 'wasm', exec: (s) => void db.exec(s), prepare: () => { throw new Error('read-only'); },
+      all: (s, p) => db.selectArrays(s, p as never) as unknown[][], close: () => db.close(),
+    };
+    let rawQueries: QueryFigures;
+    try {
+      rawQueries = await timeQueries(t.queries, t.repeat, (q) => bm25Search(adapter, q, t.limit).length);
+    } finally {
+      adapter.close();
+    }
+    return { task: t.task, engine: 'hci', label: 'hci search (in-process)', openMs, memory: { peakRss: peakRss(), rssBefore }, queries, rawQueries };
+  } finally {
+    ws.close();
+  }
+}
+
+async function sqlStore(t: Extract<Task, { task: 'sql-store' }>): Promise<TaskResult> {
+  const { meta, lines } = readDumpLines(t.dump);
+  fs.rmSync(t.dir, { recursive: true, force: true });
+  fs.mkdirSync(t.dir, { recursive: true });
+  const dbFile = t.engine === 'native' ? path.join(t.dir, 'native.sqlite') : path.join(t.dir, '.hci', 'index.sqlite');
+  const db = t.engine === 'native' ? openNative(dbFile) : await openWasmOnDisk(t.dir);
+  gc();
+  const rssBefore = process.memoryUsage().rss;
+  try {
+    const c1 = process.cpuUsage();
+    const load = loadDump(db, meta, lines, t.filesPerTxn);
+    const cpuMs = cpuSince(c1);
+    const peak = peakRss();
+    const queries = await timeQueries(t.queries, t.repeat, (q) => bm25Search(db, q, t.limit).length);
+    return {
+      task: t.task, engine: t.engine === 'native' ? 'native' : 'wasm-store', label: db.label,
+      memory: { peakRss: peak, rssBefore },
+      index: { ms: load.ms, cpuMs, files: load.files, chunks: load.chunks, bytes: load.bytes, transactions: load.transactions, diskBytes: fileSize(dbFile) },
+      queries,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+async function jsEngine(t: Extract<Task, { task: 'js-engine' }>): Promise<TaskResult> {
+  const { meta, lines } = readDumpLines(t.dump);
+  gc();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const rssBefore = process.memoryUsage().rss;
+  const c1 = process.cpuUsage();
+  const t0 = now();
+  const engine: JsEngine = t.engine === 'orama' ? await createOrama(meta.ftsColumns) : createMiniSearch(meta.ftsColumns);
+  let chunks = 0;
+  for (const line of lines) {
+    for (const d of docsOfLine(line, meta.ftsColumns)) {
+      const r = engine.add(d);
+      if (r instanceof Promise) await r;
+      chunks++;
+    }
+  }
+  const ms = now() - t0;
+  const cpuMs = cpuSince(c1);
+  const peak = peakRss();
+  gc();
+  const heapRetained = process.memoryUsage().heapUsed - heapBefore;
+  const queries = await timeQueries(t.queries, t.repeat, async (q) => (await engine.search(q, Math.min(2000, t.limit * 8 + 64))).length);
+  return {
+    task: t.task, engine: t.engine, label: engine.name,
+    memory: { peakRss: peak, rssBefore, heapRetained },
+    index: { ms, cpuMs, files: lines.length, chunks, bytes: meta.sourceBytes },
+    queries,
+  };
+}
+
+export async function runTask(t: Task): Promise<TaskResult> {
+  switch (t.task) {
+    case 'idle':
+      await loadEngine();
+      return { task: 'idle', engine: 'idle', label: 'node + WASM engine loaded, nothing indexed', memory: { peakRss: peakRss(), rssBefore: process.memoryUsage().rss } };
+    case 'hci-index':
+      return hciIndex(t);
+    case 'hci-search':
+      return hciSearch(t);
+    case 'sql-store':
+      return sqlStore(t);
+    case 'js-engine':
+      return jsEngine(t);
+  }
+}
+
+if (isMain(import.meta.url)) {
+  const [taskFile, resultFile] = process.argv.slice(2);
+  const task = JSON.parse(fs.readFileSync(taskFile, 'utf8')) as Task;
+  try {
+    const res = await runTask(task);
+    fs.writeFileSync(resultFile, JSON.stringify(res));
+  } catch (e) {
+    fs.writeFileSync(resultFile, JSON.stringify({ task: task.task, engine: task.task, label: task.task, memory: { peakRss: 0, rssBefore: 0 }, error: (e as Error).stack ?? String(e) }));
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,96 @@
+// A tiny in-process run of `npm run bench` and `npm run eval` (bench/), so the scripts never rot:
+// they must produce well-formed reports. Timings are never asserted.
+import { describe, it, expect } from 'vitest';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runBench, formatBench } from '../bench/bench.ts';
+import { runEval, formatEval, scoreQuery } from '../bench/eval.ts';
+import { generateCorpus } from '../bench/corpus-gen.ts';
+import { readGolden } from '../bench/lib/queries.ts';
+
+const repo = path.resolve(import.meta.dirname, '..');
+const golden = path.join(repo, 'bench', 'golden', 'sample-workspace.jsonl');
+const sample = path.join(repo, 'test', 'sample-workspace');
+
+const finite = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
+
+describe('bench and eval scripts (smoke)', () => {
+  it('the golden set has at least 60 checked queries whose relevant files exist', () => {
+    const set = readGolden(golden);
+    expect(set.length).toBeGreaterThanOrEqual(60);
+    for (const kind of ['identifier', 'natural-language', 'config', 'razor', 'axaml', 'docs']) {
+      expect(set.some((g) => g.kind === kind), kind).toBe(true);
+    }
+    expect(new Set(set.map((g) => g.id)).size).toBe(set.length);
+    for (const g of set) for (const r of g.relevant) expect(fs.existsSync(path.join(sample, r)), `${g.query} → ${r}`).toBe(true);
+  });
+
+  it('generates the same corpus for the same seed', () => {
+    const a = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-gen-a-'));
+    const b = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-gen-b-'));
+    try {
+      const ga = generateCorpus(a, { files: 60, seed: 3 });
+      const gb = generateCorpus(b, { files: 60, seed: 3 });
+      expect(ga.files).toBe(60);
+      expect(ga.golden).toEqual(gb.golden);
+      const list = (d: string) => fs.readdirSync(d, { recursive: true, withFileTypes: false }).map(String).sort();
+      expect(list(a)).toEqual(list(b));
+      for (const f of list(a).filter((p) => p.endsWith('.cs')).slice(0, 5)) expect(fs.readFileSync(path.join(a, f), 'utf8')).toBe(fs.readFileSync(path.join(b, f), 'utf8'));
+      for (const ext of ['.cs', '.razor', '.axaml', '.json', '.md']) expect(list(a).some((p) => p.endsWith(ext)), ext).toBe(true);
+    } finally {
+      fs.rmSync(a, { recursive: true, force: true });
+      fs.rmSync(b, { recursive: true, force: true });
+    }
+  });
+
+  it('scores rankings at file level', () => {
+    const s = scoreQuery(['a', 'a', 'x', 'b'], ['b', 'a']);
+    expect(s.ranks).toEqual([3, 1]);
+    expect(s.recall1).toBe(1);
+    expect(s.recall5).toBe(1);
+    expect(s.mrr10).toBe(1);
+    expect(scoreQuery(['x'], ['a']).mrr10).toBe(0);
+  });
+
+  it('bench: a tiny generated corpus yields a complete report', async () => {
+    const r = await runBench({
+      corpus: 'generated', files: 40, repeat: 1, queryRepeat: 1, cliQueries: 0, edits: 1, maxQueries: 8,
+      engines: ['hci', 'native', 'wasm', 'orama', 'minisearch'], inProcess: true, outDir: null,
+    });
+    expect(r.corpus.files).toBeGreaterThan(30);
+    expect(r.corpus.chunks).toBeGreaterThan(0);
+    expect(r.corpus.queries).toBe(8);
+    expect(r.engines.map((e) => e.engine)).toEqual(['hci', 'wasm-store', 'native', 'orama', 'minisearch', 'hci-fts-sql']);
+    for (const e of r.engines) {
+      expect(e.queries && finite(e.queries.p50) && finite(e.queries.p95) && finite(e.queries.p99), e.engine).toBe(true);
+      if (e.engine !== 'hci-fts-sql') {
+        expect(finite(e.index?.ms) && finite(e.index?.cpuMs) && e.index!.chunks === r.corpus.chunks, e.engine).toBe(true);
+        expect(e.memory!.peakRss).toBeGreaterThan(0);
+      }
+    }
+    const hci = r.engines[0];
+    expect(hci.index!.diskBytes).toBeGreaterThan(0);
+    expect(r.incremental!.filesIndexed).toEqual([1]);
+    expect(finite(r.ratios.index_time_vs_native)).toBe(true);
+    expect(r.targets.length).toBeGreaterThanOrEqual(7);
+    const text = formatBench(r);
+    expect(text).toMatch(/\|\s*engine\s*\|\s*index\s*\|\s*CPU\s*\|.*q p95/);
+    expect(text).toMatch(/native SQLite/);
+  });
+
+  it('eval: the sample workspace golden set through hci and two comparisons', async () => {
+    const r = await runEval({ golden, root: sample, label: 'sample-workspace', engines: ['hci', 'plain', 'minisearch'], outDir: null });
+    expect(r.engines.map((e) => e.engine)).toEqual(['hci', 'plain', 'minisearch']);
+    for (const e of r.engines) {
+      expect(e.overall.n).toBe(r.corpus.queries);
+      for (const m of [e.overall.recall1, e.overall.recall5, e.overall.recall10, e.overall.mrr10, e.overall.ndcg10]) {
+        expect(m).toBeGreaterThanOrEqual(0);
+        expect(m).toBeLessThanOrEqual(1);
+      }
+      expect(Object.keys(e.byKind).sort()).toEqual(Object.keys(r.corpus.kinds).sort());
+    }
+    expect(r.identifierAtRank1!.total).toBeGreaterThan(10);
+    expect(formatEval(r)).toMatch(/\|\s*engine\s*\|\s*Recall@1\s*\|.*nDCG@10/);
+  });
+});
