@@ -13,11 +13,11 @@ import { normalizeSpelling, observablePropertyName, relayCommandName, combineRou
 import { splitLines } from '../core/scan/content.ts';
 import { languageOf } from '../core/scan/languages.ts';
 import { createNodeGrammarSource } from '../runtimes/node/grammars.ts';
+import { byKey, expectGolden, nodesOf, renderGolden } from './helpers/chunk-golden.ts';
 
 const LIMITS: ChunkLimits = { chunkLines: 110, overlapLines: 15, maxChunkBytes: 65536 };
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures/chunking/csharp');
 const SAMPLE = path.resolve(import.meta.dirname, 'sample-workspace');
-const UPDATE = process.env.HCI_UPDATE_GOLDEN === '1';
 
 const ts = new TreeSitterHost(createNodeGrammarSource());
 const chunker = new Chunker(ts);
@@ -35,44 +35,6 @@ async function chunkFixture(name: string): Promise<ChunkResult> {
   return chunkText(`src/Contoso.Billing/${name}`, fs.readFileSync(path.join(FIXTURES, name), 'utf8'));
 }
 
-/** A readable, diffable rendering of an outline and its chunks. */
-function render(res: ChunkResult): string {
-  const out: string[] = ['# outline'];
-  if (res.outline?.fileContext) out.push(`fileContext: ${res.outline.fileContext.join(' | ')}`);
-  const walk = (nodes: OutlineNode[], depth: number) => {
-    for (const n of nodes) {
-      const pad = '  '.repeat(depth);
-      out.push(`${pad}${n.kind} ${n.name} [${n.startLine}-${n.endLine}]${n.memberKey ? ` key=${n.memberKey}` : ''}${n.role === 'container' ? ' (container)' : ''}`);
-      if (n.context) out.push(`${pad}  context: ${n.context}`);
-      if (n.facts?.length) out.push(`${pad}  facts: ${n.facts.join(' | ')}`);
-      walk(n.children, depth + 1);
-    }
-  };
-  walk(res.outline?.nodes ?? [], 0);
-  out.push('# chunks');
-  for (const c of res.chunks) {
-    const sym = c.symbol ? ` ${c.symbol.kind}:${c.symbol.name}${c.symbol.memberKey ? ` key=${c.symbol.memberKey}` : ''}` : '';
-    out.push(`${c.startLine}-${c.endLine} ${c.kind}${sym}`);
-    if (c.header) out.push(`  header: ${c.header.split('\n').join(' | ')}`);
-  }
-  return `${out.join('\n')}\n`;
-}
-
-function expectGolden(file: string, actual: string): void {
-  const golden = `${file}.golden`;
-  if (UPDATE || !fs.existsSync(golden)) fs.writeFileSync(golden, actual);
-  expect(actual).toBe(fs.readFileSync(golden, 'utf8'));
-}
-
-function nodesOf(outline: FileOutline | null): OutlineNode[] {
-  return outline ? flattenOutline(outline).map((x) => x.node) : [];
-}
-
-function byKey(outline: FileOutline | null, key: string): OutlineNode {
-  const n = nodesOf(outline).find((x) => x.memberKey === key);
-  if (!n) throw new Error(`no node with key ${key}; keys: ${nodesOf(outline).map((x) => x.memberKey).filter(Boolean).join('\n')}`);
-  return n;
-}
 
 /** The structural guarantees every C#/Razor file must meet. */
 function checkInvariants(rel: string, lines: readonly string[], res: ChunkResult): void {
@@ -117,7 +79,7 @@ describe('C# golden outlines and chunks', () => {
 
   it.each(fixtures)('%s matches its golden outline and chunks', async (name) => {
     const res = await chunkFixture(name);
-    expectGolden(path.join(FIXTURES, name), render(res));
+    expectGolden(path.join(FIXTURES, name), renderGolden(res));
     if (name !== 'Broken.cs') checkInvariants(name, splitLines(fs.readFileSync(path.join(FIXTURES, name), 'utf8')), res);
   });
 });

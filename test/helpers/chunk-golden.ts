@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import { Chunker } from '../../core/chunk/chunker.ts';
 import { TreeSitterHost } from '../../core/chunk/treesitter.ts';
 import type { ChunkLimits, ChunkResult, ChunkDraft } from '../../core/chunk/types.ts';
-import type { FileOutline, OutlineNode } from '../../core/chunk/outline.ts';
+import { flattenOutline, type FileOutline, type OutlineNode } from '../../core/chunk/outline.ts';
+import { expect } from 'vitest';
 import { splitLines } from '../../core/scan/content.ts';
 import { languageOf } from '../../core/scan/languages.ts';
 import { createNodeGrammarSource } from '../../runtimes/node/grammars.ts';
@@ -84,4 +85,45 @@ export function expectWellFormed(r: Chunked, limits = LIMITS): string[] {
   };
   walk(r.outline?.nodes ?? [], 1, n);
   return problems;
+}
+
+/** A readable, diffable rendering of an outline and its chunks (the `.golden` file format). */
+export function renderGolden(res: ChunkResult): string {
+  const out: string[] = ['# outline'];
+  if (res.outline?.fileContext) out.push(`fileContext: ${res.outline.fileContext.join(' | ')}`);
+  const walk = (nodes: OutlineNode[], depth: number) => {
+    for (const n of nodes) {
+      const pad = '  '.repeat(depth);
+      out.push(`${pad}${n.kind} ${n.name} [${n.startLine}-${n.endLine}]${n.memberKey ? ` key=${n.memberKey}` : ''}${n.role === 'container' ? ' (container)' : ''}`);
+      if (n.context) out.push(`${pad}  context: ${n.context}`);
+      if (n.facts?.length) out.push(`${pad}  facts: ${n.facts.join(' | ')}`);
+      walk(n.children, depth + 1);
+    }
+  };
+  walk(res.outline?.nodes ?? [], 0);
+  out.push('# chunks');
+  for (const c of res.chunks) {
+    const sym = c.symbol ? ` ${c.symbol.kind}:${c.symbol.name}${c.symbol.memberKey ? ` key=${c.symbol.memberKey}` : ''}` : '';
+    out.push(`${c.startLine}-${c.endLine} ${c.kind}${sym}`);
+    if (c.header) out.push(`  header: ${c.header.split('\n').join(' | ')}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** Compares with `<file>.golden`; HCI_UPDATE_GOLDEN=1 rewrites it. A missing golden fails. */
+export function expectGolden(file: string, actual: string): void {
+  const golden = `${file}.golden`;
+  if (process.env.HCI_UPDATE_GOLDEN === '1') fs.writeFileSync(golden, actual);
+  if (!fs.existsSync(golden)) throw new Error(`${golden} is missing: run with HCI_UPDATE_GOLDEN=1 and review the file`);
+  expect(actual).toBe(fs.readFileSync(golden, 'utf8'));
+}
+
+export function nodesOf(outline: FileOutline | null): OutlineNode[] {
+  return outline ? flattenOutline(outline).map((x) => x.node) : [];
+}
+
+export function byKey(outline: FileOutline | null, key: string): OutlineNode {
+  const n = nodesOf(outline).find((x) => x.memberKey === key);
+  if (!n) throw new Error(`no node with key ${key}; keys: ${nodesOf(outline).map((x) => x.memberKey).filter(Boolean).join('\n')}`);
+  return n;
 }

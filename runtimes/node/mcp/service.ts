@@ -113,14 +113,8 @@ export interface ErrorInfo {
 export type SearchAnswer = SearchResponse & { task?: TaskView };
 export type StatusAnswer = Omit<StatusReport, 'error'> & { watcher: WatcherView; tasks: TaskView[]; task?: TaskView; error?: ErrorInfo };
 export type ExplainAnswer = Omit<ExplainResponse, 'error'> & { error?: ErrorInfo };
-export interface OutlineSymbol {
-  kind: string;
-  name: string;
-  member_key?: string;
-  start_line: number;
-  end_line: number;
-  children?: OutlineSymbol[];
-}
+import type { OutlineSymbol } from '../../../core/search/symbols.ts';
+export type { OutlineSymbol };
 export interface OutlineAnswer {
   status: 'ok' | 'error';
   path: string;
