@@ -150,7 +150,12 @@ export function rankCandidates(db: Database, req: SearchRequest, settings: Setti
     const allExpr = ftsExpression(parsed, 'all');
     if (!allExpr) return { parsed, match: 'none', ranked: [] };
     const all = rank(runFts(db, allExpr, filter !== null, pool));
-    if (all.length >= needed || parsed.clauses.length < 2) return { parsed, match: all.length ? 'all' : 'none', ranked: all };
+    // Continue with partial matches only for questions (stop words dropped) or when nothing matched
+    // all words: scoring every chunk that holds any word is what makes common-term queries slow.
+    const question = parsed.dropped.length > 0;
+    if (all.length >= needed || parsed.clauses.length < 2 || (all.length > 0 && !question)) {
+      return { parsed, match: all.length ? 'all' : 'none', ranked: all };
+    }
     // Too few chunks hold every term (common for questions over small, structural chunks): the page
     // goes on with chunks that hold some of them, always ranked below the complete matches.
     const seen = new Set(all.map((c) => c.chunkId));
