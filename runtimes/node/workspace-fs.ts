@@ -72,16 +72,24 @@ export function createNodeWorkspaceFs(root: string): WorkspaceFs {
         return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
       }
       const limit = Math.max(0, Math.floor(maxBytes));
-      const out = new Uint8Array(limit);
       const fd = await call<number>((cb) => nodeFs.open(p, 'r', cb));
       try {
+        // Size the buffer from the file (plus a byte to notice growth), not from the limit: most
+        // files are far below it, and a limit-sized buffer per file was measurable GC work.
+        const size = (await call<nodeFs.Stats>((cb) => nodeFs.fstat(fd, cb))).size;
+        let out = new Uint8Array(Math.min(limit, size + 1));
         let n = 0;
         while (n < limit) {
-          const bytesRead = await call<number>((cb) => nodeFs.read(fd, out, n, limit - n, null, cb));
+          if (n === out.length) {
+            const grown = new Uint8Array(Math.min(limit, out.length * 2 + 1));
+            grown.set(out);
+            out = grown;
+          }
+          const bytesRead = await call<number>((cb) => nodeFs.read(fd, out, n, out.length - n, null, cb));
           if (bytesRead === 0) break;
           n += bytesRead;
         }
-        return n === limit ? out : out.subarray(0, n);
+        return n === out.length ? out : out.subarray(0, n);
       } finally {
         await call<void>((cb) => nodeFs.close(fd, (err) => cb(err, undefined)));
       }
