@@ -28,7 +28,8 @@ export interface GenResult {
 
 type Rng = () => number;
 
-function mulberry32(seed: number): Rng {
+/** mulberry32: small, fast, good enough for test data and timings; seeded for reproducibility. */
+export function mulberry32(seed: number): Rng {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

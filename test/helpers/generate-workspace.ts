@@ -8,17 +8,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync, cpSync } fro
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
-/** mulberry32: small, fast, good enough for test data and timings; seeded for reproducibility. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded PRNG shared with the benchmark's corpus generator. */
+import { mulberry32 as prng } from '../../bench/corpus-gen.ts';
+export { prng };
 
 export type Rng = () => number;
 const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));

@@ -14,6 +14,7 @@ import { FreshnessTracker, changeFilter, type FreshnessStats, type WatcherStatus
 import type { WorkspaceFs } from '../../../core/platform.ts';
 import type { Settings } from '../../../core/settings.ts';
 import { PathGuard } from './paths.ts';
+import type { OutlineSymbol } from '../../../core/search/symbols.ts';
 
 export type WatchPreference = 'auto' | 'poll' | 'off';
 
@@ -113,7 +114,6 @@ export interface ErrorInfo {
 export type SearchAnswer = SearchResponse & { task?: TaskView };
 export type StatusAnswer = Omit<StatusReport, 'error'> & { watcher: WatcherView; tasks: TaskView[]; task?: TaskView; error?: ErrorInfo };
 export type ExplainAnswer = Omit<ExplainResponse, 'error'> & { error?: ErrorInfo };
-import type { OutlineSymbol } from '../../../core/search/symbols.ts';
 export type { OutlineSymbol };
 export interface OutlineAnswer {
   status: 'ok' | 'error';
