@@ -286,23 +286,46 @@ describe('format migrations', () => {
   });
 });
 
-describe('the v1 → v2 migration (outlines)', () => {
-  it('adds the symbols table on first open and re-chunks every file on the next run', async () => {
+/** The tables of format 2 (chunk text per chunk, a symbols table), as hci 0.x wrote them. */
+const FORMAT_2_DDL = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE files(id INTEGER PRIMARY KEY AUTOINCREMENT, path TEXT NOT NULL UNIQUE, lang TEXT NOT NULL, size INTEGER NOT NULL,
+  mtime_ms INTEGER NOT NULL, hash TEXT NOT NULL, line_count INTEGER NOT NULL, flags INTEGER NOT NULL DEFAULT 0,
+  secret_chunks INTEGER NOT NULL DEFAULT 0, generation INTEGER NOT NULL);
+CREATE TABLE chunks(id INTEGER PRIMARY KEY AUTOINCREMENT, file_id INTEGER NOT NULL REFERENCES files(id), ordinal INTEGER NOT NULL,
+  start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, kind TEXT NOT NULL, symbol_kind TEXT, symbol_name TEXT, member_key TEXT,
+  header TEXT NOT NULL DEFAULT '', body TEXT NOT NULL);
+CREATE VIRTUAL TABLE chunks_fts USING fts5(path, symbol, header, body, idents, content='', tokenize='porter unicode61 remove_diacritics 2');
+CREATE TABLE skipped(path TEXT PRIMARY KEY, reason TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE symbols(id INTEGER PRIMARY KEY AUTOINCREMENT, file_id INTEGER NOT NULL REFERENCES files(id), parent_id INTEGER,
+  ordinal INTEGER NOT NULL, depth INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, member_key TEXT,
+  start_line INTEGER NOT NULL, end_line INTEGER NOT NULL);
+INSERT INTO meta VALUES ('format_version', '2'), ('analyzer_version', '1'), ('generation', '7'), ('build_state', 'complete'),
+  ('chunking_fingerprint', '{"v":2}');
+INSERT INTO files VALUES (1, 'src/A.cs', 'csharp', 10, 1, 'ab', 3, 0, 0, 7);
+INSERT INTO chunks VALUES (1, 1, 0, 1, 3, 'member', 'method', 'RunOld', 'Demo.A.RunOld()', 'class A', 'void RunOld() { }');
+INSERT INTO chunks_fts(rowid, path, symbol, header, body, idents) VALUES (1, 'src/A.cs', 'RunOld', 'class A', 'void RunOld() { }', 'run old');
+INSERT INTO symbols VALUES (1, 1, NULL, 0, 0, 'class', 'A', 'Demo.A', 1, 3);
+`;
+
+describe('the v2 → v3 migration (compressed per-file text)', () => {
+  it('replaces the content tables of a format-2 index on first open and re-indexes every file on the next run', async () => {
     const ws = await tmp({ 'src/A.cs': csharp('Alpha'), 'docs/a.md': '# A\n\ntext\n' });
-    let w = await openWorkspace(ws.root);
-    await w.index();
-    w.close();
     const file = ws.abs('.hci/index.sqlite');
-    // Make it look like a format-1 index: no symbols table, old version and fingerprint.
-    sqlite3(file, "DROP TABLE symbols; UPDATE meta SET value = '1' WHERE key = 'format_version'; UPDATE meta SET value = '{}' WHERE key = 'chunking_fingerprint'");
-    w = await openWorkspace(ws.root);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    sqlite3(file, FORMAT_2_DDL);
+    const w = await openWorkspace(ws.root);
     try {
-      const r = await w.search({ query: 'RunAlpha' });
-      expect(r.status).toBe('ok');
-      expect(sqlite3(file, "SELECT value FROM meta WHERE key = 'format_version'")).toBe('2');
-      expect(sqlite3(file, "SELECT count(*) FROM sqlite_master WHERE name = 'symbols'")).toBe('1');
+      const before = await w.search({ query: 'RunOld' });
+      expect(before.hits).toEqual([]);
+      expect(sqlite3(file, "SELECT value FROM meta WHERE key = 'format_version'")).toBe(String(FORMAT_VERSION));
+      expect(sqlite3(file, "SELECT count(*) FROM sqlite_master WHERE name IN ('symbols')")).toBe('0');
+      expect(sqlite3(file, "SELECT count(*) FROM sqlite_master WHERE name IN ('file_data', 'symbol_keys')")).toBe('2');
+      expect(sqlite3(file, 'SELECT count(*) FROM files')).toBe('0');
       const s = await w.index();
       expect(s.files_indexed).toBe(2);
+      expect((await w.search({ query: 'RunAlpha' })).hits[0]?.path).toBe('src/A.cs');
+      expect((await w.resolve({ member_key: 'Demo.Alpha.RunAlpha()' })).locations.map((l) => l.path)).toEqual(['src/A.cs']);
     } finally {
       w.close();
     }

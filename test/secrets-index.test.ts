@@ -1,11 +1,12 @@
 // Secrets never enter the index, end to end: a workspace full of fake credentials (built by
 // concatenation, so this repository holds none) is indexed, and not one byte of any secret is found
-// in the index folder; the files and chunks left out are counted.
+// in the index folder nor in any stored text once decompressed; the files and chunks left out are counted.
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import { withTmpWorkspace } from './helpers/tmp-workspace.ts';
+import { storedPlainTexts } from './helpers/hci-process.ts';
 
 const A = (n: number) => 'A1b2C3d4E5'.repeat(10).slice(0, n);
 const secrets = {
@@ -68,7 +69,10 @@ describe('secrets in the index', () => {
           w.close();
         }
         const dir = ws.abs('.hci');
-        const bytes = fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f)));
+        // The raw files, and every stored text decompressed (chunk text is kept deflated per file).
+        const inflated = storedPlainTexts(path.join(dir, 'index.sqlite'));
+        expect(inflated.some((t) => t.includes('VisibleMethod'))).toBe(true);
+        const bytes = [...fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f))), ...inflated.map((t) => Buffer.from(t, 'utf8'))];
         for (const [name, value] of Object.entries(secrets)) {
           for (const b of bytes) {
             for (const piece of [value, value.slice(0, 16), value.slice(-16)]) {

@@ -1,6 +1,6 @@
 // "Same chunks, same schema, same queries" through any SQLite: the index DDL and page size copied
 // from hci's own file, the rows of hci's files table and of every per-file table (chunks, symbols …),
-// FTS values from core's ftsValues, commits in as
+// FTS values core's writer computed (carried in the dump), commits in as
 // many transactions as hci used, and the same BM25 query hci's search runs. Run through native
 // better-sqlite3 it is the native limit; through the WASM build and hci's VFS it isolates the
 // engine from the rest of hci's pipeline (scan, read, hash, chunk). Owns the adapter seam and SQL.
@@ -11,7 +11,7 @@ import { COLUMN_WEIGHTS } from '../../core/search/search.ts';
 import { ftsExpression, parseQuery } from '../../core/search/query.ts';
 import { loadEngine, type Database } from '../../core/sqlite/engine.ts';
 import { createNodeIndexStorage } from '../../runtimes/node/node-storage.ts';
-import { ftsOf, type DumpFile, type DumpMeta, type Row } from '../lib/chunks.ts';
+import { decodeCell, ftsOf, type DumpFile, type DumpMeta, type Row } from '../lib/chunks.ts';
 
 export interface SqlStatement {
   run(params: unknown[]): void;
@@ -101,7 +101,7 @@ export interface LoadResult {
 
 /**
  * Creates the schema and inserts every dumped file with its chunks and FTS rows, committing every
- * `filesPerTxn` files. Timing covers parsing the dump lines, ftsValues and all SQL.
+ * `filesPerTxn` files. Timing covers parsing the dump lines and all SQL.
  */
 export function loadDump(db: SqlAdapter, meta: DumpMeta, lines: readonly string[], filesPerTxn: number): LoadResult {
   if (meta.pageSize) db.exec(`PRAGMA page_size = ${meta.pageSize}`);
@@ -124,17 +124,17 @@ export function loadDump(db: SqlAdapter, meta: DumpMeta, lines: readonly string[
       const f = JSON.parse(line) as DumpFile;
       if (inTxn === 0) db.exec('BEGIN IMMEDIATE');
       fileSql ??= insertOf('files', f.file);
-      fileSql.st.run(fileSql.cols.map((c) => f.file[c]));
+      fileSql.st.run(fileSql.cols.map((c) => decodeCell(f.file[c])));
       for (const t of meta.perFileTables) {
-        for (const row of f.tables[t] ?? []) {
+        (f.tables[t] ?? []).forEach((row, i) => {
           let ins = tableSql.get(t);
           if (!ins) tableSql.set(t, (ins = insertOf(t, row)));
-          ins.st.run(ins.cols.map((k) => row[k]));
+          ins.st.run(ins.cols.map((k) => decodeCell(row[k])));
           if (t === 'chunks') {
-            fts.run([row.id, ...ftsOf(f.file, row)]);
+            fts.run([row.id, ...ftsOf(f, i)]);
             res.chunks++;
           }
-        }
+        });
       }
       res.files++;
       res.bytes += Number(f.file.size ?? 0);
@@ -161,8 +161,8 @@ const WEIGHT_ARGS = Object.values(COLUMN_WEIGHTS).join(', ');
 
 /** hci's candidate query (mirrors runFts in core/search/search.ts: same join, weights, order, pool). */
 export function ftsSql(ftsTable = 'chunks_fts'): string {
-  return `SELECT c.id AS chunk_id, c.file_id, f.path, f.lang, f.flags, c.start_line, c.end_line,
-      c.symbol_kind, c.symbol_name, c.member_key, c.header, bm25(${ftsTable}, ${WEIGHT_ARGS}) AS bm
+  return `SELECT c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.lang, f.flags, c.start_line, c.end_line,
+      c.symbol_kind, c.symbol_name, bm25(${ftsTable}, ${WEIGHT_ARGS}) AS bm
     FROM ${ftsTable} JOIN chunks c ON c.id = ${ftsTable}.rowid JOIN files f ON f.id = c.file_id
     WHERE ${ftsTable} MATCH ?
     ORDER BY bm LIMIT ?`;
@@ -183,7 +183,7 @@ export function bm25Search(db: SqlAdapter, query: string, needed: number, ftsTab
     if (!expr) return [];
     if (mode === 'any' && parsed.clauses.length < 2) return [];
     const rows = db.all(sql, [expr, poolFor(needed)]);
-    if (rows.length) return rows.map((r) => String(r[2]));
+    if (rows.length) return rows.map((r) => String(r[3]));
   }
   return [];
 }

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadEngine, type Database } from '../../core/sqlite/engine.ts';
-import { ftsValues, type FtsSource } from '../../core/index/fts-row.ts';
+import { storedFtsRows } from '../../core/index/file-data.ts';
 import { createNodeIndexStorage } from '../../runtimes/node/node-storage.ts';
 
 export interface DumpMeta {
@@ -24,13 +24,16 @@ export interface DumpMeta {
   sourceBytes: number;
 }
 
-export type Row = Record<string, string | number | null>;
+/** A row as dumped: BLOB cells travel as `{ b64 }` (see encodeCell/decodeCell). */
+export type Row = Record<string, string | number | null | { b64: string }>;
 
 export interface DumpFile {
   kind: 'file';
   file: Row;
   /** The file's rows in every per-file table (always including `chunks`). */
   tables: Record<string, Row[]>;
+  /** The FTS column values of each chunk, aligned with `tables.chunks` (as core's writer computed them). */
+  fts: string[][];
 }
 
 /** One chunk in the shape the search baselines use. */
@@ -44,15 +47,18 @@ export interface ChunkDoc {
   fields: Record<string, string>;
 }
 
-const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+/** The FTS values of one dumped chunk (by position in `tables.chunks`). */
+export function ftsOf(file: DumpFile, chunkIndex: number): string[] {
+  return file.fts[chunkIndex] ?? [];
+}
 
-/** The FTS values of one stored chunk, computed by core exactly as the indexer does. */
-export function ftsOf(file: Row, chunk: Row): string[] {
-  const src: Record<string, unknown> = { path: file.path };
-  for (const [k, v] of Object.entries(chunk)) src[camel(k)] = v;
-  src.header = (chunk.header as string | null) ?? '';
-  src.body = (chunk.body as string | null) ?? '';
-  return ftsValues(src as unknown as FtsSource);
+function encodeCell(v: unknown): Row[string] {
+  return v instanceof Uint8Array ? { b64: Buffer.from(v).toString('base64') } : (v as Row[string]);
+}
+
+/** A dumped cell as SQLite should bind it (BLOBs back to bytes). */
+export function decodeCell(v: Row[string]): string | number | null | Uint8Array {
+  return v !== null && typeof v === 'object' ? new Uint8Array(Buffer.from(v.b64, 'base64')) : v;
 }
 
 /** Opens an hci index read-only-in-practice through hci's own storage (locks included). */
@@ -87,7 +93,10 @@ export async function dumpChunks(workspaceRoot: string, outFile: string): Promis
     let chunkCount = 0;
     for (const t of perFileTables) {
       const byFile = new Map<number, Row[]>();
-      const rows = db.selectObjects(`SELECT * FROM ${t} ORDER BY file_id, id`) as Row[];
+      const hasId = (db.selectObjects(`PRAGMA table_info(${t})`) as Array<{ name: string }>).some((c) => c.name === 'id');
+      const rows = (db.selectObjects(`SELECT * FROM ${t} ORDER BY file_id${hasId ? ', id' : ''}`) as Array<Record<string, unknown>>).map((r) =>
+        Object.fromEntries(Object.entries(r).map(([k, v]) => [k, encodeCell(v)])),
+      ) as Row[];
       if (t === 'chunks') chunkCount = rows.length;
       for (const r of rows) {
         const list = byFile.get(Number(r.file_id));
@@ -95,6 +104,11 @@ export async function dumpChunks(workspaceRoot: string, outFile: string): Promis
         else byFile.set(Number(r.file_id), [r]);
       }
       byTable.set(t, byFile);
+    }
+    const ftsByFile = new Map<number, Map<number, string[]>>();
+    for (const f of files) {
+      const rows = storedFtsRows(db, Number(f.id), String(f.path));
+      ftsByFile.set(Number(f.id), new Map(rows.map((r) => [r.id, r.values])));
     }
     db.exec('COMMIT');
     const meta: DumpMeta = {
@@ -108,7 +122,8 @@ export async function dumpChunks(workspaceRoot: string, outFile: string): Promis
       for (const f of files) {
         const tables: Record<string, Row[]> = {};
         for (const t of perFileTables) tables[t] = byTable.get(t)!.get(Number(f.id)) ?? [];
-        const line: DumpFile = { kind: 'file', file: f, tables };
+        const byId = ftsByFile.get(Number(f.id))!;
+        const line: DumpFile = { kind: 'file', file: f, tables, fts: tables.chunks.map((c) => byId.get(Number(c.id)) ?? []) };
         fs.writeSync(fd, `${JSON.stringify(line)}\n`);
       }
     } finally {
@@ -130,8 +145,8 @@ export function readDumpLines(file: string): { meta: DumpMeta; lines: string[] }
 /** Turns one dump line into search documents. */
 export function docsOfLine(line: string, ftsColumns: readonly string[]): ChunkDoc[] {
   const f = JSON.parse(line) as DumpFile;
-  return f.tables.chunks.map((c) => {
-    const values = ftsOf(f.file, c);
+  return f.tables.chunks.map((c, i) => {
+    const values = ftsOf(f, i);
     const fields: Record<string, string> = {};
     ftsColumns.forEach((col, i) => (fields[col] = values[i] ?? ''));
     return {

@@ -9,6 +9,10 @@ export interface FtsSource {
   memberKey: string | null;
   header: string;
   body: string;
+  /** Position of the chunk in its file (0 = first). */
+  ordinal: number;
+  /** The file's context lines (usings, namespace, x:Class …) that head every chunk's header. */
+  fileContext: readonly string[];
 }
 
 /** [path, symbol, header, body, idents] as bound to chunks_fts. */
@@ -16,8 +20,21 @@ export function ftsValues(c: FtsSource): [string, string, string, string, string
   const symbolText = [c.symbolName, c.memberKey].filter(Boolean).join(' ');
   const symbol = symbolText ? `${symbolText} ${identsOf(symbolText)}` : '';
   const path = `${c.path} ${identsOf(c.path)}`;
-  const idents = identsOf(`${c.header}\n${c.body}`);
-  return [path, symbol, c.header, c.body, idents];
+  const header = indexedHeader(c.header, c.ordinal, c.fileContext);
+  const idents = identsOf(`${header}\n${c.body}`);
+  return [path, symbol, header, c.body, idents];
+}
+
+/**
+ * The header as indexed: the file's context lines count once per file (in its first chunk), not
+ * once per chunk. Repeated on every chunk they were a fifth of the index's postings, and they
+ * describe the file, which the first chunk already answers for. Shown headers keep them.
+ */
+export function indexedHeader(header: string, ordinal: number, fileContext: readonly string[]): string {
+  if (ordinal === 0 || fileContext.length === 0 || header === '') return header;
+  const fromFile = (line: string) =>
+    fileContext.some((f) => f === line || (line.endsWith('…') && f.startsWith(line.slice(0, -1))));
+  return header.split('\n').filter((l) => !fromFile(l)).join('\n');
 }
 
 /** The body of a chunk: its lines of the file, \n-joined. */

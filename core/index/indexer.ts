@@ -11,7 +11,7 @@ import { isGeneratedPath, isTestPath } from '../scan/languages.ts';
 import { CHUNKER_VERSION, type Chunker } from '../chunk/chunker.ts';
 import type { IndexStore } from './store.ts';
 import { FILE_FLAG } from './schema.ts';
-import { deleteFile, insertFile, nextGeneration, readMeta, setMeta, type PreparedFile } from './writer.ts';
+import { RowWriter, nextGeneration, readMeta, setMeta, type PreparedFile } from './writer.ts';
 
 export interface IndexProgress {
   phase: 'scan' | 'index' | 'done';
@@ -128,16 +128,21 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
       started = Date.now(); // the lock is ours from here: waiting for it is not work
       const gen = ops.length ? nextGeneration(db) : Number(readMeta(db).generation ?? 0);
       summary.generation = gen;
-      for (const op of ops) {
-        if (op.kind === 'touch') {
-          db.exec('UPDATE files SET mtime_ms = ? WHERE id = ?', { bind: [Math.trunc(op.mtimeMs), op.id] });
-        } else if (op.kind === 'delete') {
-          deleteFile(db, op.id);
-        } else {
-          const old = prior.files.get(op.file.path);
-          if (old) deleteFile(db, old.id);
-          insertFile(db, op.file, gen);
+      const rows = new RowWriter(db);
+      try {
+        for (const op of ops) {
+          if (op.kind === 'touch') {
+            db.exec('UPDATE files SET mtime_ms = ? WHERE id = ?', { bind: [Math.trunc(op.mtimeMs), op.id] });
+          } else if (op.kind === 'delete') {
+            rows.deleteFile(op.id);
+          } else {
+            const old = prior.files.get(op.file.path);
+            if (old) rows.deleteFile(old.id);
+            rows.insertFile(op.file, gen);
+          }
         }
+      } finally {
+        rows.close();
       }
       setMeta(db, { build_state: final ? 'complete' : 'partial', chunking_fingerprint: chunkingFingerprint(settings, chunker) });
       if (final) {

@@ -4,12 +4,13 @@
 import type { Database } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
 
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 /** Version of the token analysis (identifier splitting). A mismatch needs a rebuild. */
 export const ANALYZER_VERSION = 1;
 
-const SCHEMA_V1 = `
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+const META_TABLE = 'CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;';
+const SKIPPED_TABLE = 'CREATE TABLE skipped(path TEXT PRIMARY KEY, reason TEXT NOT NULL) WITHOUT ROWID;';
+const FILES_TABLE = `
 CREATE TABLE files(
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   path TEXT NOT NULL UNIQUE,
@@ -21,45 +22,40 @@ CREATE TABLE files(
   flags INTEGER NOT NULL DEFAULT 0,
   secret_chunks INTEGER NOT NULL DEFAULT 0,
   generation INTEGER NOT NULL
+);`;
+
+/**
+ * Format 3, everything but meta, files and skipped. Chunk text, headers, member keys and outlines live
+ * compressed in one file_data row per file (core/index/file-data.ts); chunks keep what ranking reads for every
+ * candidate; symbol_keys maps member-key hashes to files (top = 1 for a file's top-level symbols).
+ * The FTS table is contentless (the text is not stored twice); deletes repeat the inserted values.
+ */
+const CONTENT_V3 = `
+CREATE TABLE file_data(
+  file_id INTEGER PRIMARY KEY,
+  data BLOB NOT NULL
 );
 CREATE TABLE chunks(
   id INTEGER PRIMARY KEY AUTOINCREMENT,
-  file_id INTEGER NOT NULL REFERENCES files(id),
+  file_id INTEGER NOT NULL,
   ordinal INTEGER NOT NULL,
   start_line INTEGER NOT NULL,
   end_line INTEGER NOT NULL,
   kind TEXT NOT NULL,
   symbol_kind TEXT,
-  symbol_name TEXT,
-  member_key TEXT,
-  header TEXT NOT NULL DEFAULT '',
-  body TEXT NOT NULL
+  symbol_name TEXT
 );
 CREATE INDEX chunks_by_file ON chunks(file_id, ordinal);
-CREATE INDEX chunks_by_member ON chunks(member_key) WHERE member_key IS NOT NULL;
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
   path, symbol, header, body, idents,
   content='', tokenize='porter unicode61 remove_diacritics 2'
 );
-CREATE TABLE skipped(path TEXT PRIMARY KEY, reason TEXT NOT NULL) WITHOUT ROWID;
-`;
-
-/** Format 2: the outline of every file (symbols with line ranges and member keys). */
-const SYMBOLS_V2 = `
-CREATE TABLE symbols(
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  file_id INTEGER NOT NULL REFERENCES files(id),
-  parent_id INTEGER,
-  ordinal INTEGER NOT NULL,
-  depth INTEGER NOT NULL,
-  kind TEXT NOT NULL,
-  name TEXT NOT NULL,
-  member_key TEXT,
-  start_line INTEGER NOT NULL,
-  end_line INTEGER NOT NULL
-);
-CREATE INDEX symbols_by_file ON symbols(file_id, ordinal);
-CREATE INDEX symbols_by_key ON symbols(member_key) WHERE member_key IS NOT NULL;
+CREATE TABLE symbol_keys(
+  key_hash INTEGER NOT NULL,
+  file_id INTEGER NOT NULL,
+  top INTEGER NOT NULL,
+  PRIMARY KEY(key_hash, file_id, top)
+) WITHOUT ROWID;
 `;
 
 /** File flags (files.flags bits). */
@@ -74,15 +70,23 @@ export interface Migration {
 /** Migrations from older formats, applied in order inside one transaction. */
 const MIGRATIONS: Migration[] = [
   {
-    // v1 had no outlines: add the table and make the next run re-chunk every file to fill it.
+    // Formats 1 and 2 stored chunk text per chunk (and 2 a symbols table); their rows cannot be
+    // converted without the source files, so the content tables are replaced and emptied, and the
+    // next indexing pass re-reads every file (the index is a cache of the workspace).
     from: 1,
-    to: 2,
-    up(db) {
-      db.exec(SYMBOLS_V2);
-      db.exec("UPDATE meta SET value = 'v1' WHERE key = 'chunking_fingerprint'");
-    },
+    to: 3,
+    up: replaceContentTables,
   },
+  { from: 2, to: 3, up: replaceContentTables },
 ];
+
+function replaceContentTables(db: Database): void {
+  db.exec('DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS file_data; DROP TABLE IF EXISTS symbol_keys');
+  db.exec('DELETE FROM files');
+  db.exec(CONTENT_V3);
+  db.exec("UPDATE meta SET value = 'empty' WHERE key = 'build_state'");
+  db.exec("UPDATE meta SET value = 'migrated' WHERE key = 'chunking_fingerprint'");
+}
 
 export type SchemaState = 'fresh' | 'current' | 'migrated';
 
@@ -102,8 +106,10 @@ export function ensureSchema(db: Database, plan: FormatPlan = PLAN): SchemaState
     if (tables > 0) {
       throw new HciError('index_unrecognized', 'the index file holds tables that are not an hci index', 'run `hci index --full` to rebuild it');
     }
-    db.exec(SCHEMA_V1);
-    db.exec(SYMBOLS_V2);
+    db.exec(META_TABLE);
+    db.exec(FILES_TABLE);
+    db.exec(SKIPPED_TABLE);
+    db.exec(CONTENT_V3);
     const put = 'INSERT INTO meta(key, value) VALUES (?, ?)';
     db.exec(put, { bind: ['format_version', String(FORMAT_VERSION)] });
     db.exec(put, { bind: ['analyzer_version', String(ANALYZER_VERSION)] });

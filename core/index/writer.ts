@@ -1,10 +1,15 @@
 // Row-level writes of the index: insert one prepared file with its chunks, delete one file with its
-// FTS rows, bump the generation. Owns the SQL for files/chunks/chunks_fts; runs inside a write
-// transaction that the caller (the indexer) opens. Decides nothing about which files change.
+// FTS rows, bump the generation. Owns the SQL for files/file_data/chunks/chunks_fts/symbol_keys; runs
+// inside a write transaction that the caller (the indexer) opens. Decides nothing about which files
+// change; the blob encoding is file-data.ts's.
 import type { Database } from '../sqlite/engine.ts';
 import type { ChunkDraft } from '../chunk/types.ts';
-import { flattenOutline, type FileOutline } from '../chunk/outline.ts';
+import type { FileOutline } from '../chunk/outline.ts';
 import { ftsValues, sliceLines } from './fts-row.ts';
+import { encodeFileData, keyHashesOf, outlineSymbols, readStoredFile, storedFtsRows } from './file-data.ts';
+
+type PreparedStatement = ReturnType<Database['prepare']>;
+type BindValue = string | number | null | Uint8Array;
 
 export interface PreparedFile {
   path: string;
@@ -20,83 +25,90 @@ export interface PreparedFile {
   outline: FileOutline | null;
 }
 
-export function deleteFile(db: Database, fileId: number): void {
-  const path = db.selectValue('SELECT path FROM files WHERE id = ?', [fileId]) as string | undefined;
-  if (path === undefined) return;
-  const rows = db.selectObjects(
-    'SELECT id, symbol_kind, symbol_name, member_key, header, body FROM chunks WHERE file_id = ?',
-    [fileId],
-  ) as Array<{ id: number; symbol_kind: string | null; symbol_name: string | null; member_key: string | null; header: string; body: string }>;
-  const del = db.prepare(
-    "INSERT INTO chunks_fts(chunks_fts, rowid, path, symbol, header, body, idents) VALUES ('delete', ?, ?, ?, ?, ?, ?)",
-  );
-  try {
-    for (const r of rows) {
-      const values = ftsValues({ path, symbolKind: r.symbol_kind, symbolName: r.symbol_name, memberKey: r.member_key, header: r.header, body: r.body });
-      del.bind([r.id, ...values]).stepReset();
-    }
-  } finally {
-    del.finalize();
-  }
-  db.exec('DELETE FROM chunks WHERE file_id = ?', { bind: [fileId] });
-  db.exec('DELETE FROM symbols WHERE file_id = ?', { bind: [fileId] });
-  db.exec('DELETE FROM files WHERE id = ?', { bind: [fileId] });
-}
+/**
+ * Writes files inside one transaction with statements prepared once. Create one per transaction
+ * and `close()` it before the transaction ends.
+ */
+export class RowWriter {
+  private readonly statements = new Map<string, PreparedStatement>();
 
-export function insertFile(db: Database, f: PreparedFile, generation: number): number {
-  db.exec(
-    `INSERT INTO files(path, lang, size, mtime_ms, hash, line_count, flags, secret_chunks, generation)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    { bind: [f.path, f.lang, f.size, Math.trunc(f.mtimeMs), f.hash, f.lines.length, f.flags, f.secretChunks, generation] },
-  );
-  const fileId = Number(db.selectValue('SELECT last_insert_rowid()'));
-  const insChunk = db.prepare(
-    `INSERT INTO chunks(file_id, ordinal, start_line, end_line, kind, symbol_kind, symbol_name, member_key, header, body)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-  );
-  const insFts = db.prepare('INSERT INTO chunks_fts(rowid, path, symbol, header, body, idents) VALUES (?, ?, ?, ?, ?, ?)');
-  try {
+  constructor(private readonly db: Database) {}
+
+  private st(sql: string): PreparedStatement {
+    let st = this.statements.get(sql);
+    if (!st) this.statements.set(sql, (st = this.db.prepare(sql)));
+    return st;
+  }
+
+  private run(sql: string, bind: BindValue[]): void {
+    this.st(sql).bind(bind).stepReset();
+  }
+
+  private lastRowId(): number {
+    const st = this.st('SELECT last_insert_rowid()');
+    st.step();
+    const id = Number(st.get(0));
+    st.reset();
+    return id;
+  }
+
+  /** Removes a file with its chunks, FTS rows (the contentless table needs the inserted values back) and key hashes. */
+  deleteFile(fileId: number): void {
+    const path = this.db.selectValue('SELECT path FROM files WHERE id = ?', [fileId]) as string | undefined;
+    if (path === undefined) return;
+    const stored = readStoredFile(this.db, fileId);
+    if (stored) {
+      for (const row of storedFtsRows(this.db, fileId, path, stored)) this.run(FTS_DELETE, [row.id, ...row.values]);
+      for (const k of keyHashesOf(stored.outline)) this.run('DELETE FROM symbol_keys WHERE key_hash = ? AND file_id = ? AND top = ?', [k.hash, fileId, k.top]);
+    }
+    this.run('DELETE FROM chunks WHERE file_id = ?', [fileId]);
+    this.run('DELETE FROM file_data WHERE file_id = ?', [fileId]);
+    this.run('DELETE FROM files WHERE id = ?', [fileId]);
+  }
+
+  insertFile(f: PreparedFile, generation: number): number {
+    this.run(
+      `INSERT INTO files(path, lang, size, mtime_ms, hash, line_count, flags, secret_chunks, generation)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [f.path, f.lang, f.size, Math.trunc(f.mtimeMs), f.hash, f.lines.length, f.flags, f.secretChunks, generation],
+    );
+    const fileId = this.lastRowId();
+    const outline = outlineSymbols(f.outline);
+    this.run('INSERT INTO file_data(file_id, data) VALUES (?, ?)', [
+      fileId,
+      encodeFileData({ lines: f.lines, chunks: f.chunks, allKept: f.secretChunks === 0, outline: f.outline }),
+    ]);
     f.chunks.forEach((c, ordinal) => {
-      const body = sliceLines(f.lines, c.startLine, c.endLine);
-      insChunk.bind([fileId, ordinal, c.startLine, c.endLine, c.kind, c.symbol?.kind ?? null, c.symbol?.name ?? null, c.symbol?.memberKey ?? null, c.header, body]);
-      insChunk.step();
-      const chunkId = Number(insChunk.get(0));
-      insChunk.reset();
+      this.run(
+        `INSERT INTO chunks(file_id, ordinal, start_line, end_line, kind, symbol_kind, symbol_name)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [fileId, ordinal, c.startLine, c.endLine, c.kind, c.symbol?.kind ?? null, c.symbol?.name ?? null],
+      );
+      const chunkId = this.lastRowId();
       const values = ftsValues({
         path: f.path,
         symbolKind: c.symbol?.kind ?? null,
         symbolName: c.symbol?.name ?? null,
         memberKey: c.symbol?.memberKey ?? null,
         header: c.header,
-        body,
+        body: sliceLines(f.lines, c.startLine, c.endLine),
+        ordinal,
+        fileContext: f.outline?.fileContext ?? [],
       });
-      insFts.bind([chunkId, ...values]).stepReset();
+      this.run(FTS_INSERT, [chunkId, ...values]);
     });
-  } finally {
-    insChunk.finalize();
-    insFts.finalize();
+    for (const k of keyHashesOf(outline)) this.run('INSERT OR IGNORE INTO symbol_keys(key_hash, file_id, top) VALUES (?, ?, ?)', [k.hash, fileId, k.top]);
+    return fileId;
   }
-  if (f.outline) insertSymbols(db, fileId, f.outline);
-  return fileId;
+
+  close(): void {
+    for (const st of this.statements.values()) st.finalize();
+    this.statements.clear();
+  }
 }
 
-function insertSymbols(db: Database, fileId: number, outline: FileOutline): void {
-  const ins = db.prepare(
-    `INSERT INTO symbols(file_id, parent_id, ordinal, depth, kind, name, member_key, start_line, end_line)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-  );
-  const ids: number[] = [];
-  try {
-    flattenOutline(outline).forEach(({ node, parent, depth }, ordinal) => {
-      ins.bind([fileId, parent >= 0 ? ids[parent] : null, ordinal, depth, node.kind, node.name, node.memberKey ?? null, node.startLine, node.endLine]);
-      ins.step();
-      ids.push(Number(ins.get(0)));
-      ins.reset();
-    });
-  } finally {
-    ins.finalize();
-  }
-}
+const FTS_INSERT = 'INSERT INTO chunks_fts(rowid, path, symbol, header, body, idents) VALUES (?, ?, ?, ?, ?, ?)';
+const FTS_DELETE = "INSERT INTO chunks_fts(chunks_fts, rowid, path, symbol, header, body, idents) VALUES ('delete', ?, ?, ?, ?, ?, ?)";
 
 export function readMeta(db: Database): Record<string, string> {
   const out: Record<string, string> = {};

@@ -6,6 +6,8 @@ import { COLUMN_WEIGHTS, round, type RankedResult } from './search.ts';
 import { clauseExpr, type ParsedQuery } from './query.ts';
 import { pairedFiles, type PairedFile } from './pairs.ts';
 import type { MatchKind } from './contract.ts';
+import { readStoredFile } from '../index/file-data.ts';
+import { sliceLines } from '../index/fts-row.ts';
 
 const MAX_TEXT_LINES = 200;
 const FIELDS = ['path', 'symbol', 'header', 'body', 'idents'] as const;
@@ -26,12 +28,20 @@ export interface ChunkRow {
 }
 
 export function loadChunk(db: Database, chunkId: number): ChunkRow | undefined {
-  return db.selectObject(
-    `SELECT c.id, f.path, f.lang, f.flags, c.start_line, c.end_line, c.kind, c.symbol_kind, c.symbol_name, c.member_key,
-       c.header, c.body
+  const row = db.selectObject(
+    `SELECT c.id, c.file_id, c.ordinal, f.path, f.lang, f.flags, c.start_line, c.end_line, c.kind, c.symbol_kind, c.symbol_name
      FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?`,
     [chunkId],
-  ) as ChunkRow | undefined;
+  ) as (Omit<ChunkRow, 'header' | 'body' | 'member_key'> & { file_id: number; ordinal: number }) | undefined;
+  if (!row) return undefined;
+  const stored = readStoredFile(db, row.file_id);
+  const { file_id: _file, ordinal, ...rest } = row;
+  return {
+    ...rest,
+    member_key: stored?.keys[ordinal] ?? null,
+    header: stored?.headers[ordinal] ?? '',
+    body: stored ? sliceLines(stored.lines, row.start_line, row.end_line) : '',
+  };
 }
 
 export interface TermMatch {

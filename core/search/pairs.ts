@@ -2,6 +2,8 @@
 // view and its code-behind. Found by file-name convention and, for views, by matching `x:Class` (the
 // view's outline key) to a C# type's member key. Owns the pairing rules only.
 import type { Database } from '../sqlite/engine.ts';
+import { walkOutline } from '../index/file-data.ts';
+import { fileInfo, filesWithKey, readOutline } from './symbols.ts';
 
 export interface PairedFile {
   path: string;
@@ -12,6 +14,7 @@ export interface PairedFile {
 const MARKUP = /\.(razor|cshtml|axaml|xaml)$/i;
 const CODE_BEHIND = /\.(razor|cshtml|axaml|xaml)\.cs$/i;
 const SCOPED_CSS = /\.(razor|cshtml)\.css$/i;
+const VIEW_LANGS = new Set(['axaml', 'xaml', 'razor']);
 
 /** Pairs by name only (no index lookups beyond existence): cheap enough for every search hit. */
 export function conventionalPairs(path: string): PairedFile[] {
@@ -45,16 +48,24 @@ export function pairedFiles(db: Database, path: string): PairedFile[] {
   const seen = new Set([path, ...found.map((f) => f.path)]);
   const isMarkup = MARKUP.test(path);
   // Views: the root node's key is x:Class; code-behind: type keys. Match one against the other.
-  const rows = db.selectObjects(
-    isMarkup
-      ? `SELECT DISTINCT f2.path FROM symbols s JOIN files f ON f.id = s.file_id
-           JOIN symbols s2 ON s2.member_key = s.member_key AND s2.file_id <> s.file_id JOIN files f2 ON f2.id = s2.file_id
-         WHERE f.path = ? AND s.depth = 0 AND s.member_key IS NOT NULL AND f2.lang = 'csharp'`
-      : `SELECT DISTINCT f2.path FROM symbols s JOIN files f ON f.id = s.file_id
-           JOIN symbols s2 ON s2.member_key = s.member_key AND s2.file_id <> s.file_id AND s2.depth = 0 JOIN files f2 ON f2.id = s2.file_id
-         WHERE f.path = ? AND s.member_key IS NOT NULL AND f2.lang IN ('axaml', 'xaml', 'razor')`,
-    [path],
-  ) as Array<{ path: string }>;
+  const file = fileInfo(db, path);
+  const rows: Array<{ path: string }> = [];
+  if (file) {
+    const keys = new Set<string>();
+    for (const { symbol, depth } of walkOutline(readOutline(db, file.id))) {
+      if (symbol.member_key && (!isMarkup || depth === 0)) keys.add(symbol.member_key);
+    }
+    for (const key of keys) {
+      for (const other of filesWithKey(db, key, !isMarkup)) {
+        if (other.id === file.id) continue;
+        if (isMarkup ? other.lang !== 'csharp' : !VIEW_LANGS.has(other.lang)) continue;
+        // The hash matched: confirm the key itself in the other file's outline.
+        const confirmed = [...walkOutline(readOutline(db, other.id))].some((e) => e.symbol.member_key === key && (isMarkup || e.depth === 0));
+        if (confirmed) rows.push({ path: other.path });
+      }
+    }
+    rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
   for (const r of rows) {
     if (seen.has(r.path)) continue;
     seen.add(r.path);

@@ -13,6 +13,8 @@ import { ftsExpression, parseQuery, queryTerms, type ParsedQuery } from './query
 import { makeSnippet } from './snippet.ts';
 import type { MatchKind, SearchHit, SearchRequest } from './contract.ts';
 import { baseName } from '../scan/languages.ts';
+import { readStoredFile } from '../index/file-data.ts';
+import { sliceLines } from '../index/fts-row.ts';
 
 /** BM25 column weights: path, symbol, header, body, idents. */
 export const COLUMN_WEIGHTS = { path: 3.0, symbol: 6.0, header: 2.0, body: 1.0, idents: 0.6 } as const;
@@ -24,6 +26,7 @@ export const MAX_LIMIT = 50;
 export interface Candidate {
   chunkId: number;
   fileId: number;
+  ordinal: number;
   path: string;
   lang: string;
   flags: number;
@@ -31,8 +34,8 @@ export interface Candidate {
   endLine: number;
   symbolKind: string | null;
   symbolName: string | null;
+  /** Loaded with the body. */
   memberKey: string | null;
-  header: string;
   /** Loaded only for the candidates that need it (text signals, snippets). */
   body?: string;
   /** Holds only some of the query's terms (ranked after every complete match). */
@@ -63,8 +66,8 @@ function ensureFilterFunction(db: Database): void {
 }
 
 function runFts(db: Database, expr: string, filtered: boolean, pool: number): Candidate[] {
-  const sql = `SELECT c.id AS chunk_id, c.file_id, f.path, f.lang, f.flags, c.start_line, c.end_line,
-      c.symbol_kind, c.symbol_name, c.member_key, c.header, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm
+  const sql = `SELECT c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.lang, f.flags, c.start_line, c.end_line,
+      c.symbol_kind, c.symbol_name, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm
     FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
     WHERE chunks_fts MATCH ?${filtered ? ' AND hci_path_ok(f.path)' : ''}
     ORDER BY bm LIMIT ?`;
@@ -72,6 +75,7 @@ function runFts(db: Database, expr: string, filtered: boolean, pool: number): Ca
   return rows.map((r) => ({
     chunkId: Number(r.chunk_id),
     fileId: Number(r.file_id),
+    ordinal: Number(r.ordinal),
     path: String(r.path),
     lang: String(r.lang),
     flags: Number(r.flags),
@@ -79,8 +83,7 @@ function runFts(db: Database, expr: string, filtered: boolean, pool: number): Ca
     endLine: Number(r.end_line),
     symbolKind: (r.symbol_kind as string) ?? null,
     symbolName: (r.symbol_name as string) ?? null,
-    memberKey: (r.member_key as string) ?? null,
-    header: String(r.header ?? ''),
+    memberKey: null,
     bm25: Number(r.bm),
     ftsScore: -Number(r.bm),
     score: 0,
@@ -91,13 +94,22 @@ function runFts(db: Database, expr: string, filtered: boolean, pool: number): Ca
 /** How many of the best BM25 candidates get the (costlier) text-level signals. */
 const TEXT_SIGNAL_POOL = 40;
 
-/** Fills in the chunk text of the given candidates with one query. */
+/** Fills in the chunk text and member key of the given candidates (each file's data is inflated once). */
 function loadBodies(db: Database, cands: Candidate[]): void {
-  const missing = cands.filter((c) => c.body === undefined);
-  if (!missing.length) return;
-  const byId = new Map(missing.map((c) => [c.chunkId, c]));
-  const rows = db.selectArrays(`SELECT id, body FROM chunks WHERE id IN (${missing.map(() => '?').join(',')})`, missing.map((c) => c.chunkId));
-  for (const [id, body] of rows as Array<[number, string]>) byId.get(Number(id))!.body = body;
+  const byFile = new Map<number, Candidate[]>();
+  for (const c of cands) {
+    if (c.body !== undefined) continue;
+    const list = byFile.get(c.fileId);
+    if (list) list.push(c);
+    else byFile.set(c.fileId, [c]);
+  }
+  for (const [fileId, list] of byFile) {
+    const stored = readStoredFile(db, fileId);
+    for (const c of list) {
+      c.body = stored ? sliceLines(stored.lines, c.startLine, c.endLine) : '';
+      c.memberKey = stored?.keys[c.ordinal] ?? null;
+    }
+  }
 }
 
 function applyTextSignals(db: Database, cands: Candidate[], q: ParsedQuery): void {

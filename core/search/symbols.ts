@@ -1,29 +1,13 @@
 // Reads the stored outlines: a file's symbol tree, a member key back to its current line range, and
-// the innermost symbol at a file and line. Owns the SQL over the symbols table; the outlines are
-// written by the indexer.
+// the innermost symbol at a file and line. Owns these lookups; the outlines are written by the
+// indexer and kept compressed per file (core/index/file-data.ts), found by member-key hash.
 import type { Database } from '../sqlite/engine.ts';
+import { memberKeyHash, readStoredOutline, walkOutline, type OutlineSymbol } from '../index/file-data.ts';
 
-export interface OutlineSymbol {
-  kind: string;
-  name: string;
-  member_key?: string;
-  start_line: number;
-  end_line: number;
-  children?: OutlineSymbol[];
-}
+export type { OutlineSymbol };
 
 export interface SymbolLocation {
   path: string;
-  kind: string;
-  name: string;
-  member_key: string | null;
-  start_line: number;
-  end_line: number;
-}
-
-interface Row {
-  id: number;
-  parent_id: number | null;
   kind: string;
   name: string;
   member_key: string | null;
@@ -37,40 +21,44 @@ export function fileInfo(db: Database, path: string): { id: number; lang: string
 
 /** The symbol tree of one indexed file, in source order. */
 export function readOutline(db: Database, fileId: number): OutlineSymbol[] {
-  const rows = db.selectObjects(
-    'SELECT id, parent_id, kind, name, member_key, start_line, end_line FROM symbols WHERE file_id = ? ORDER BY ordinal',
-    [fileId],
-  ) as unknown as Row[];
-  const byId = new Map<number, OutlineSymbol>();
-  const roots: OutlineSymbol[] = [];
-  for (const r of rows) {
-    const s: OutlineSymbol = { kind: r.kind, name: r.name, start_line: r.start_line, end_line: r.end_line };
-    if (r.member_key) s.member_key = r.member_key;
-    byId.set(r.id, s);
-    const parent = r.parent_id !== null ? byId.get(r.parent_id) : undefined;
-    if (parent) (parent.children ??= []).push(s);
-    else roots.push(s);
-  }
-  return roots;
+  return readStoredOutline(db, fileId) ?? [];
+}
+
+function location(path: string, s: OutlineSymbol): SymbolLocation {
+  return { path, kind: s.kind, name: s.name, member_key: s.member_key ?? null, start_line: s.start_line, end_line: s.end_line };
+}
+
+/** Files holding a symbol with this member key hash (top-level symbols only when `top`). */
+export function filesWithKey(db: Database, memberKey: string, top = false): Array<{ id: number; path: string; lang: string }> {
+  return db.selectObjects(
+    `SELECT DISTINCT f.id, f.path, f.lang FROM symbol_keys k JOIN files f ON f.id = k.file_id
+     WHERE k.key_hash = ?${top ? ' AND k.top = 1' : ''} ORDER BY f.path`,
+    [memberKeyHash(memberKey)],
+  ) as Array<{ id: number; path: string; lang: string }>;
 }
 
 /** Where a member key is now (several places for partial types or duplicated keys). */
 export function resolveMemberKey(db: Database, memberKey: string): SymbolLocation[] {
-  return db.selectObjects(
-    `SELECT f.path, s.kind, s.name, s.member_key, s.start_line, s.end_line
-     FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.member_key = ? ORDER BY f.path, s.start_line`,
-    [memberKey],
-  ) as unknown as SymbolLocation[];
+  const out: SymbolLocation[] = [];
+  for (const f of filesWithKey(db, memberKey)) {
+    const found: SymbolLocation[] = [];
+    for (const { symbol } of walkOutline(readOutline(db, f.id))) {
+      if (symbol.member_key === memberKey) found.push(location(f.path, symbol));
+    }
+    out.push(...found.sort((a, b) => a.start_line - b.start_line));
+  }
+  return out;
 }
 
 /** The innermost symbol whose range holds the line (null when none does). */
 export function symbolAt(db: Database, path: string, line: number): SymbolLocation | null {
-  const row = db.selectObject(
-    `SELECT f.path, s.kind, s.name, s.member_key, s.start_line, s.end_line
-     FROM symbols s JOIN files f ON f.id = s.file_id
-     WHERE f.path = ? AND s.start_line <= ? AND s.end_line >= ?
-     ORDER BY s.depth DESC, (s.end_line - s.start_line) ASC LIMIT 1`,
-    [path, line, line],
-  ) as unknown as SymbolLocation | undefined;
-  return row ?? null;
+  const file = fileInfo(db, path);
+  if (!file) return null;
+  let best: { symbol: OutlineSymbol; depth: number } | null = null;
+  for (const e of walkOutline(readOutline(db, file.id))) {
+    const s = e.symbol;
+    if (s.start_line > line || s.end_line < line) continue;
+    if (!best || e.depth > best.depth || (e.depth === best.depth && s.end_line - s.start_line < best.symbol.end_line - best.symbol.start_line)) best = e;
+  }
+  return best ? location(path, best.symbol) : null;
 }

@@ -3,9 +3,11 @@
 // not go through the code under test), and describes the lock and journal files beside the index.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { inflateRawSync } from 'node:zlib';
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FORMAT_3_DICTIONARY } from '../../core/index/deflate-dictionary.ts';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const HCI_BIN = path.join(REPO, 'bin', 'hci.js');
@@ -169,19 +171,45 @@ export function bodiesDigest(bodies: string[]): string {
   return h.digest('hex');
 }
 
-/** Digest of the stored chunk bodies of every file, by path. */
+/**
+ * Digest of the stored chunk bodies of every file, by path. Read with the system sqlite3 and
+ * decoded with node:zlib (raw deflate + the format's preset dictionary), not with hci's own code.
+ */
 export function storedBodies(db: string): Map<string, { hash: string; bodies: string }> {
-  const rows = sqliteRows<{ path: string; hash: string; body: string | null }>(
+  const files = sqliteRows<{ id: number; path: string; hash: string; data: string | null }>(
     db,
-    'SELECT f.path, f.hash, c.body FROM files f LEFT JOIN chunks c ON c.file_id = f.id ORDER BY f.path, c.ordinal',
+    'SELECT f.id, f.path, f.hash, hex(d.data) AS data FROM files f LEFT JOIN file_data d ON d.file_id = f.id ORDER BY f.path',
   );
-  const byPath = new Map<string, { hash: string; list: string[] }>();
-  for (const r of rows) {
-    let e = byPath.get(r.path);
-    if (!e) byPath.set(r.path, (e = { hash: r.hash, list: [] }));
-    if (r.body !== null) e.list.push(r.body);
+  const spans = sqliteRows<{ file_id: number; start_line: number; end_line: number }>(db, 'SELECT file_id, start_line, end_line FROM chunks ORDER BY file_id, ordinal');
+  const byFile = new Map<number, Array<[number, number]>>();
+  for (const c of spans) {
+    const list = byFile.get(c.file_id) ?? [];
+    list.push([c.start_line, c.end_line]);
+    byFile.set(c.file_id, list);
   }
-  return new Map([...byPath].map(([p, e]) => [p, { hash: e.hash, bodies: bodiesDigest(e.list) }]));
+  const out = new Map<string, { hash: string; bodies: string }>();
+  for (const f of files) {
+    const lines = f.data ? storedLines(Buffer.from(f.data, 'hex')) : [];
+    const bodies = (byFile.get(f.id) ?? []).map(([a, b]) => lines.slice(a - 1, b).join('\n'));
+    out.set(f.path, { hash: f.hash, bodies: bodiesDigest(bodies) });
+  }
+  return out;
+}
+
+/** One file_data blob inflated independently of hci (format 3: `<meta JSON>\n<text>`). */
+export function inflateStored(blob: Buffer): string {
+  return inflateRawSync(blob, { dictionary: Buffer.from(FORMAT_3_DICTIONARY, 'utf8') }).toString('utf8');
+}
+
+/** The text lines of one file_data blob. */
+export function storedLines(blob: Buffer): string[] {
+  const all = inflateStored(blob);
+  return all.slice(all.indexOf('\n') + 1).split('\n');
+}
+
+/** Every file_data blob of an index, inflated (meta and text), read with the system sqlite3. */
+export function storedPlainTexts(db: string): string[] {
+  return sqliteRows<{ data: string }>(db, 'SELECT hex(data) AS data FROM file_data').map((r) => inflateStored(Buffer.from(r.data, 'hex')));
 }
 
 export interface FileRow {

@@ -1,0 +1,192 @@
+// What the index keeps of each file besides its FTS postings, packed into one `file_data` row: the
+// indexed text (lines of dropped secret chunks blanked) and the outline plus the chunk headers, each
+// deflate-compressed. Owns that encoding, reading it back (chunk bodies, outlines, the exact FTS
+// values of stored chunks) and member-key hashing. SQL that writes the rows belongs to the writer;
+// ranking belongs to search.
+//
+// Why compressed per file rather than a text column per chunk: source code deflates 4-6x as a whole
+// file but poorly in 1 KB pieces, and chunk headers and member keys repeat within a file. Every
+// reader needs only a few files per query (the hits), so inflating them costs well under a
+// millisecond. Any SQLite can still open the file: the blobs are raw deflate (RFC 1951).
+import { deflateSync, inflateSync } from 'fflate';
+import type { Database } from '../sqlite/engine.ts';
+import type { FileOutline, OutlineNode } from '../chunk/outline.ts';
+import { ftsValues, sliceLines } from './fts-row.ts';
+import { FORMAT_3_DICTIONARY } from './deflate-dictionary.ts';
+
+/** One node of a stored outline (the shape `outline` answers with). */
+export interface OutlineSymbol {
+  kind: string;
+  name: string;
+  member_key?: string;
+  start_line: number;
+  end_line: number;
+  children?: OutlineSymbol[];
+}
+
+/** A file's stored data, decoded. */
+export interface StoredFile {
+  /** The indexed text by line (1-based line N is lines[N-1]); lines outside kept chunks are empty. */
+  lines: string[];
+  /** Chunk headers by chunk ordinal. */
+  headers: string[];
+  /** Chunk member keys by chunk ordinal (null when the chunk has none). */
+  keys: Array<string | null>;
+  /** The outline's file context lines (see fts-row.ts indexedHeader). */
+  fileContext: string[];
+  outline: OutlineSymbol[];
+}
+
+/** What the writer hands over for one file. */
+export interface FileDataInput {
+  lines: readonly string[];
+  chunks: ReadonlyArray<{ startLine: number; endLine: number; header: string; symbol: { memberKey?: string } | null }>;
+  /** False when chunks were dropped (secrets): only lines of kept chunks are stored. */
+  allKept: boolean;
+  outline: FileOutline | null;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const LEVEL = 6;
+const dictionary = encoder.encode(FORMAT_3_DICTIONARY);
+
+/**
+ * One blob per file: `<meta JSON>\n<text>`, deflated. JSON escapes newlines, so the first one ends
+ * the meta. The text keeps every line of a kept chunk; other lines (dropped secret chunks) are empty.
+ */
+export function encodeFileData(f: FileDataInput): Uint8Array {
+  let text: string;
+  if (f.allKept) {
+    text = f.lines.join('\n');
+  } else {
+    const keep = new Uint8Array(f.lines.length);
+    for (const c of f.chunks) keep.fill(1, c.startLine - 1, c.endLine);
+    text = f.lines.map((l, i) => (keep[i] ? l : '')).join('\n');
+  }
+  const meta: PackedMeta = {
+    o: f.outline ? packNodes(f.outline.nodes) : [],
+    h: f.chunks.map((c) => c.header),
+    k: f.chunks.map((c) => c.symbol?.memberKey ?? 0),
+    f: f.outline?.fileContext ?? [],
+  };
+  return deflateSync(encoder.encode(`${JSON.stringify(meta)}\n${text}`), { level: LEVEL, dictionary });
+}
+
+export function decodeFileData(blob: Uint8Array): StoredFile {
+  const all = decoder.decode(inflateSync(blob, { dictionary }));
+  const nl = all.indexOf('\n');
+  const meta = JSON.parse(all.slice(0, nl)) as PackedMeta;
+  return { lines: all.slice(nl + 1).split('\n'), headers: meta.h, keys: meta.k.map((k) => k || null), fileContext: meta.f, outline: unpack(meta.o) };
+}
+
+interface PackedMeta {
+  o: Packed[];
+  h: string[];
+  k: Array<string | 0>;
+  f: string[];
+}
+
+type Packed = [kind: string, name: string, key: string | 0, start: number, end: number, children?: Packed[]];
+
+function packNodes(nodes: readonly OutlineNode[]): Packed[] {
+  return nodes.map((n) => {
+    const p: Packed = [n.kind, n.name, n.memberKey ?? 0, n.startLine, n.endLine];
+    if (n.children.length) p.push(packNodes(n.children));
+    return p;
+  });
+}
+
+function unpack(nodes: readonly Packed[]): OutlineSymbol[] {
+  return nodes.map(([kind, name, key, start, end, children]) => {
+    const s: OutlineSymbol = { kind, name, start_line: start, end_line: end };
+    if (key) s.member_key = key;
+    if (children?.length) s.children = unpack(children);
+    return s;
+  });
+}
+
+/** Depth-first walk of a stored outline with each symbol's depth. */
+export function* walkOutline(nodes: readonly OutlineSymbol[], depth = 0): Generator<{ symbol: OutlineSymbol; depth: number }> {
+  for (const s of nodes) {
+    yield { symbol: s, depth };
+    if (s.children) yield* walkOutline(s.children, depth + 1);
+  }
+}
+
+/**
+ * A signed 32-bit hash of a member key (4 bytes in a SQLite record). The index maps hashes to files;
+ * readers confirm the key itself in the file's outline, so a collision costs one extra file read.
+ */
+export function memberKeyHash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  return h ^ (h >>> 12);
+}
+
+/** Every (hash, top-level) pair of an outline's member keys, deduplicated. */
+export function keyHashesOf(nodes: readonly OutlineSymbol[]): Array<{ hash: number; top: 0 | 1 }> {
+  const seen = new Set<string>();
+  const out: Array<{ hash: number; top: 0 | 1 }> = [];
+  for (const { symbol, depth } of walkOutline(nodes)) {
+    if (!symbol.member_key) continue;
+    const hash = memberKeyHash(symbol.member_key);
+    const top = depth === 0 ? 1 : 0;
+    const id = `${hash}:${top}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push({ hash, top });
+  }
+  return out;
+}
+
+/** Converts a chunker outline to the stored shape (what `encodeMeta` keeps). */
+export function outlineSymbols(outline: FileOutline | null): OutlineSymbol[] {
+  return outline ? unpack(packNodes(outline.nodes)) : [];
+}
+
+/** Reads and decodes one file's stored data (undefined when the file is not indexed). */
+export function readStoredFile(db: Database, fileId: number): StoredFile | undefined {
+  const blob = db.selectValue('SELECT data FROM file_data WHERE file_id = ?', [fileId]) as Uint8Array | undefined;
+  return blob ? decodeFileData(blob) : undefined;
+}
+
+/** Reads only the outline of one file. */
+export function readStoredOutline(db: Database, fileId: number): OutlineSymbol[] | undefined {
+  return readStoredFile(db, fileId)?.outline;
+}
+
+export interface StoredChunk {
+  id: number;
+  ordinal: number;
+  startLine: number;
+  endLine: number;
+  symbolKind: string | null;
+  symbolName: string | null;
+  memberKey: string | null;
+  header: string;
+  body: string;
+}
+
+/** Every stored chunk of a file with its text, in ordinal order. */
+export function readStoredChunks(db: Database, fileId: number, stored = readStoredFile(db, fileId)): StoredChunk[] {
+  if (!stored) return [];
+  const rows = db.selectArrays(
+    'SELECT id, ordinal, start_line, end_line, symbol_kind, symbol_name FROM chunks WHERE file_id = ? ORDER BY ordinal',
+    [fileId],
+  ) as Array<[number, number, number, number, string | null, string | null]>;
+  return rows.map(([id, ordinal, startLine, endLine, symbolKind, symbolName]) => ({
+    id, ordinal, startLine, endLine, symbolKind, symbolName,
+    memberKey: stored.keys[ordinal] ?? null,
+    header: stored.headers[ordinal] ?? '',
+    body: sliceLines(stored.lines, startLine, endLine),
+  }));
+}
+
+/** The FTS column values of every stored chunk of a file, exactly as they were inserted. */
+export function storedFtsRows(db: Database, fileId: number, path: string, stored = readStoredFile(db, fileId)): Array<{ id: number; values: string[] }> {
+  if (!stored) return [];
+  return readStoredChunks(db, fileId, stored).map((c) => ({ id: c.id, values: ftsValues({ path, ...c, fileContext: stored.fileContext }) }));
+}

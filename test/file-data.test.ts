@@ -1,0 +1,83 @@
+// The per-file stored data of index format 3: what goes in comes back (text, headers, member keys,
+// outline, file context), lines of dropped chunks are not kept, the blob is standard raw deflate
+// with the format's dictionary, FTS values of stored chunks equal the inserted ones, and the
+// file-context lines are indexed once per file.
+import { describe, it, expect } from 'vitest';
+import { inflateRawSync } from 'node:zlib';
+import { decodeFileData, encodeFileData, keyHashesOf, memberKeyHash, outlineSymbols } from '../core/index/file-data.ts';
+import { FORMAT_3_DICTIONARY } from '../core/index/deflate-dictionary.ts';
+import { ftsValues, indexedHeader } from '../core/index/fts-row.ts';
+import type { FileOutline } from '../core/chunk/outline.ts';
+
+const lines = ['using System;', 'namespace Demo;', 'public class A', '{', '    const string Key = "x";', '    public void Run() { }', '}'];
+const outline: FileOutline = {
+  fileContext: ['using System;', 'namespace Demo;'],
+  nodes: [
+    {
+      kind: 'class', name: 'A', memberKey: 'Demo.A', startLine: 3, endLine: 7, role: 'container', children: [
+        { kind: 'field', name: 'Key', memberKey: 'Demo.A.Key', startLine: 5, endLine: 5, role: 'unit', children: [] },
+        { kind: 'method', name: 'Run', memberKey: 'Demo.A.Run()', startLine: 6, endLine: 6, role: 'unit', children: [] },
+      ],
+    },
+  ],
+};
+const chunks = [
+  { startLine: 1, endLine: 4, header: 'using System;\nnamespace Demo;', symbol: null },
+  { startLine: 6, endLine: 7, header: 'using System;\nnamespace Demo;\npublic class A', symbol: { memberKey: 'Demo.A.Run()' } },
+];
+
+describe('file data (format 3)', () => {
+  it('round-trips text, headers, member keys, outline and file context', () => {
+    const blob = encodeFileData({ lines, chunks, allKept: true, outline });
+    const back = decodeFileData(blob);
+    expect(back.lines).toEqual(lines);
+    expect(back.headers).toEqual(chunks.map((c) => c.header));
+    expect(back.keys).toEqual([null, 'Demo.A.Run()']);
+    expect(back.fileContext).toEqual(outline.fileContext);
+    expect(back.outline).toEqual(outlineSymbols(outline));
+    expect(back.outline[0].children?.map((c) => c.member_key)).toEqual(['Demo.A.Key', 'Demo.A.Run()']);
+  });
+
+  it('keeps only the lines of kept chunks when chunks were dropped', () => {
+    const blob = encodeFileData({ lines, chunks, allKept: false, outline });
+    const back = decodeFileData(blob);
+    expect(back.lines).toHaveLength(lines.length);
+    expect(back.lines[4]).toBe(''); // line 5 (the dropped chunk) is not stored
+    expect(back.lines.join('\n')).not.toContain('Key = "x"');
+    expect(back.lines[5]).toBe(lines[5]);
+  });
+
+  it('is raw deflate with the format dictionary (any zlib reads it) and smaller than the text', () => {
+    const big = Array.from({ length: 400 }, (_, i) => `    public int Property${i} { get; set; }`);
+    const blob = encodeFileData({ lines: big, chunks: [{ startLine: 1, endLine: big.length, header: '', symbol: null }], allKept: true, outline: null });
+    const plain = inflateRawSync(blob, { dictionary: Buffer.from(FORMAT_3_DICTIONARY, 'utf8') }).toString('utf8');
+    expect(plain.slice(plain.indexOf('\n') + 1)).toBe(big.join('\n'));
+    expect(blob.length * 4).toBeLessThan(Buffer.byteLength(big.join('\n')));
+    expect(() => inflateRawSync(blob)).toThrow();
+  });
+
+  it('hashes member keys to signed 32-bit integers, stable and keyed by top level', () => {
+    const h = memberKeyHash('Demo.A.Run()');
+    expect(h).toBe(memberKeyHash('Demo.A.Run()'));
+    expect(Number.isInteger(h) && h >= -(2 ** 31) && h < 2 ** 31).toBe(true);
+    expect(h).not.toBe(memberKeyHash('Demo.A.Run(int)'));
+    const keys = keyHashesOf(outlineSymbols(outline));
+    expect(keys).toContainEqual({ hash: memberKeyHash('Demo.A'), top: 1 });
+    expect(keys).toContainEqual({ hash: memberKeyHash('Demo.A.Run()'), top: 0 });
+    expect(keys).toHaveLength(3);
+  });
+
+  it('indexes the file context in the first chunk only, and recomputes the same FTS values', () => {
+    const ctx = outline.fileContext!;
+    expect(indexedHeader(chunks[1].header, 0, ctx)).toBe(chunks[1].header);
+    expect(indexedHeader(chunks[1].header, 1, ctx)).toBe('public class A');
+    // A capped context line (ends with …) still counts as the file's.
+    expect(indexedHeader('using System.Collections.Gen…\npublic class A', 1, ['using System.Collections.Generic;'])).toBe('public class A');
+    const src = { path: 'src/A.cs', symbolKind: 'method', symbolName: 'Run', memberKey: 'Demo.A.Run()', header: chunks[1].header, body: lines.slice(5, 7).join('\n'), ordinal: 1, fileContext: ctx };
+    const values = ftsValues(src);
+    expect(values[2]).toBe('public class A');
+    expect(values[2]).not.toContain('using');
+    const back = decodeFileData(encodeFileData({ lines, chunks, allKept: true, outline }));
+    expect(ftsValues({ ...src, header: back.headers[1], fileContext: back.fileContext, memberKey: back.keys[1] })).toEqual(values);
+  });
+});
