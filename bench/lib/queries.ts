@@ -2,7 +2,7 @@
 // deterministically from its own chunks (identifiers of mid frequency, their split words, pairs).
 import * as fs from 'node:fs';
 import { readJsonl, hash32 } from './util.ts';
-import type { DumpFile } from './chunks.ts';
+import type { DumpFile, DumpMeta } from './chunks.ts';
 
 export interface GoldenQuery {
   id?: string;
@@ -28,13 +28,15 @@ const PASCAL = /\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b/g;
 
 /** A fixed, deterministic query set for any corpus, from the chunks hci stored. */
 export function deriveQueries(dumpFile: string, n = 60): string[] {
-  const lines = fs.readFileSync(dumpFile, 'utf8').split('\n').filter(Boolean).slice(1);
+  const all = fs.readFileSync(dumpFile, 'utf8').split('\n').filter(Boolean);
+  const bodyColumn = (JSON.parse(all[0]) as DumpMeta).ftsColumns.indexOf('body');
+  const lines = all.slice(1);
   const df = new Map<string, number>();
   const coFile = new Map<string, string[]>();
   for (const line of lines) {
     const f = JSON.parse(line) as DumpFile;
     const seen = new Set<string>();
-    for (const c of f.tables.chunks) for (const m of String(c.body ?? '').matchAll(PASCAL)) seen.add(m[0]);
+    for (const values of f.fts) for (const m of String(values[bodyColumn] ?? '').matchAll(PASCAL)) seen.add(m[0]);
     for (const id of seen) df.set(id, (df.get(id) ?? 0) + 1);
     const ids = [...seen].filter((s) => s.length >= 8).sort((a, b) => hash32(a) - hash32(b)).slice(0, 2);
     if (ids.length === 2) coFile.set(String(f.file.path), ids);
