@@ -60,7 +60,8 @@ export interface TaskResult {
   index?: IndexFigures;
   /** WASM engine load + workspace open (hci only). */
   openMs?: number;
-  incremental?: { editMs: number[]; noopMs: number[]; editedFile: string; filesIndexed: number[] };
+  /** edit*: a whole incremental pass after each edit (scan + stat of every file); path*: index({ paths: [file] }), what the watcher runs. */
+  incremental?: { editMs: number[]; noopMs: number[]; editedFile: string; filesIndexed: number[]; pathEditMs: number[]; pathFilesIndexed: number[]; pathFilesScanned: number[] };
   queries?: QueryFigures;
   /** hci only: the same BM25 SQL run directly on hci's WASM connection (no boosts, snippets, freshness). */
   rawQueries?: QueryFigures;
@@ -133,6 +134,9 @@ async function hciIndex(t: Extract<Task, { task: 'hci-index' }>): Promise<TaskRe
     const original = fs.readFileSync(abs);
     const editMs: number[] = [];
     const filesIndexed: number[] = [];
+    const pathEditMs: number[] = [];
+    const pathFilesIndexed: number[] = [];
+    const pathFilesScanned: number[] = [];
     try {
       for (let i = 0; i < t.edits; i++) {
         fs.writeFileSync(abs, Buffer.concat([original, Buffer.from(`// bench edit ${i + 1}: touched by the incremental benchmark\n`)]));
@@ -141,13 +145,22 @@ async function hciIndex(t: Extract<Task, { task: 'hci-index' }>): Promise<TaskRe
         editMs.push(now() - s);
         filesIndexed.push(sum.files_indexed);
       }
+      // The same edits, indexed the way the MCP watcher does: only the changed path, no tree scan.
+      for (let i = 0; i < t.edits; i++) {
+        fs.writeFileSync(abs, Buffer.concat([original, Buffer.from(`// bench path edit ${i + 1}: touched by the incremental benchmark\n`)]));
+        const s = now();
+        const sum = await ws.index({ paths: [editedFile] });
+        pathEditMs.push(now() - s);
+        pathFilesIndexed.push(sum.files_indexed);
+        pathFilesScanned.push(sum.files_scanned);
+      }
     } finally {
       fs.writeFileSync(abs, original);
       const later = new Date(Date.now() + 2000);
       fs.utimesSync(abs, later, later);
       await ws.index(); // leave the index matching the pristine corpus
     }
-    res.incremental = { editMs, noopMs, editedFile, filesIndexed };
+    res.incremental = { editMs, noopMs, editedFile, filesIndexed, pathEditMs, pathFilesIndexed, pathFilesScanned };
     return res;
   } finally {
     ws.close();

@@ -1,8 +1,9 @@
 // Keeping an index fresh from file-change notices, independent of where the notices come from (OS
 // events, a polling scan, a browser's file handles). Owns which changes matter, debouncing, coalescing
 // a burst (a branch switch touching thousands of files) into one incremental run, re-running when
-// changes arrive during a run, retrying after a busy index, and the count of changes not yet in the
-// index ("pending"). Starting the run itself is the host's job (a callback). Platform-free: timers only.
+// changes arrive during a run, retrying after a busy index, the count of changes not yet in the
+// index ("pending"), and whether a run can be limited to the changed paths or must be a whole pass.
+// Starting the run itself is the host's job (a callback). Platform-free: timers only.
 import type { Settings } from './settings.ts';
 import { baseName, extensionOf } from './scan/languages.ts';
 
@@ -41,10 +42,19 @@ export interface FreshnessOptions {
   maxWaitMs?: number;
   /** Pause before retrying a run that met a busy index. */
   retryMs?: number;
-  /** Starts one incremental indexing run and resolves when it has finished. */
-  run: (info: { pending: number }) => Promise<RunOutcome>;
+  /**
+   * Starts one incremental indexing run and resolves when it has finished. `paths`: the changed
+   * paths, enough for a run limited to them (IndexOptions.paths); null: a whole incremental pass is
+   * needed (something may have changed unseen, a folder went away, ignore rules changed, or too
+   * many paths are pending).
+   */
+  run: (info: { pending: number; paths: string[] | null }) => Promise<RunOutcome>;
   /** Which changes matter (default: everything). */
   isRelevant?: (c: Change) => boolean;
+  /** Which relevant changes only a whole pass takes in (default: none; see wholePassFilter). */
+  needsWholePass?: (c: Change) => boolean;
+  /** More pending paths than this make the next run a whole pass (default 256). */
+  maxPaths?: number;
   now?: () => number;
 }
 
@@ -63,6 +73,8 @@ export interface FreshnessStats {
   last_error: { code: string; message: string } | null;
 }
 
+const SETTINGS_FILE = '.hci/settings.toml';
+
 /** The directory segments a workspace walk never enters, plus the index folder itself. */
 function deniedSegments(settings: Pick<Settings, 'exclude_path_segments'>): Set<string> {
   return new Set([...settings.exclude_path_segments, '.hci']);
@@ -70,7 +82,7 @@ function deniedSegments(settings: Pick<Settings, 'exclude_path_segments'>): Set<
 
 /**
  * A change filter from workspace settings: files whose extension is indexed, ignore files (a new
- * `.gitignore` changes what is indexed), and removed folders; never anything under `.hci/` or a
+ * `.gitignore` changes what is indexed), removed folders and `.hci/settings.toml`; nothing else under `.hci/` or a
  * denied path segment (unless it leads into an extra include root). Added folders need no run of
  * their own: their files arrive as changes.
  */
@@ -84,6 +96,7 @@ export function changeFilter(settings: Pick<Settings, 'include_extensions' | 'ex
     const p = c.path.replace(/\\/g, '/').replace(/^\.\//, '');
     if (p === '' || p === '.') return false;
     const segs = p.split('/');
+    if (p === SETTINGS_FILE) return true;
     if (segs[0] === '.hci') return false;
     const dirSegs = c.kind === 'addDir' || c.kind === 'unlinkDir' ? segs : segs.slice(0, -1);
     if (dirSegs.some((s) => denied.has(s)) && !underExtraRoot(p)) return false;
@@ -92,6 +105,19 @@ export function changeFilter(settings: Pick<Settings, 'include_extensions' | 'ex
     const name = baseName(p);
     if (ignoreFiles.has(name) || name === 'exclude') return true;
     return include.has(extensionOf(p));
+  };
+}
+
+/**
+ * The relevant changes a run limited to the changed paths cannot take in, so the next run scans the
+ * whole workspace: a removed or renamed folder (what was below it is not listed one by one), ignore
+ * files and `.git/info/exclude` (they change what is indexed elsewhere), and the settings file.
+ */
+export function wholePassFilter(settings: Pick<Settings, 'ignore_files'>): (c: Change) => boolean {
+  const ignoreFiles = new Set(settings.ignore_files);
+  return (c) => {
+    const p = c.path.replace(/\\/g, '/').replace(/^\.\//, '');
+    return c.kind === 'unlinkDir' || ignoreFiles.has(baseName(p)) || p === '.git/info/exclude' || p === SETTINGS_FILE;
   };
 }
 
@@ -115,8 +141,11 @@ export function diffSnapshots(prev: Snapshot, next: Snapshot): Change[] {
   return out;
 }
 
+const UNKNOWN_PREFIX = '<';
+
 export class FreshnessTracker {
-  private readonly pending = new Map<string, number>();
+  /** Pending path (or `<reason>` for unseen changes) → its latest change's sequence number, and whether it needs a whole pass. */
+  private readonly pending = new Map<string, { seq: number; whole: boolean }>();
   private seq = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private burstStart: number | null = null;
@@ -128,6 +157,8 @@ export class FreshnessTracker {
   private readonly retryMs: number;
   private readonly now: () => number;
   private readonly isRelevant: (c: Change) => boolean;
+  private readonly needsWholePass: (c: Change) => boolean;
+  private readonly maxPaths: number;
   private readonly s: Omit<FreshnessStats, 'state' | 'pending'> = {
     events: 0, relevant: 0, runs: 0, runs_ok: 0, last_change_at: null, last_run_at: null, last_error: null,
   };
@@ -139,6 +170,8 @@ export class FreshnessTracker {
     this.retryMs = opts.retryMs ?? 1000;
     this.now = opts.now ?? Date.now;
     this.isRelevant = opts.isRelevant ?? (() => true);
+    this.needsWholePass = opts.needsWholePass ?? (() => false);
+    this.maxPaths = opts.maxPaths ?? 256;
   }
 
   /** Records changes; relevant ones schedule a run. Returns how many were relevant. */
@@ -149,7 +182,8 @@ export class FreshnessTracker {
       this.s.events++;
       if (!this.isRelevant(c)) continue;
       n++;
-      this.pending.set(c.path, ++this.seq);
+      const whole = this.needsWholePass(c) || this.pending.get(c.path)?.whole === true;
+      this.pending.set(c.path, { seq: ++this.seq, whole });
     }
     if (n > 0) {
       this.s.relevant += n;
@@ -165,7 +199,7 @@ export class FreshnessTracker {
    */
   markUnknown(reason: string): void {
     if (this.stopped) return;
-    this.pending.set(`<${reason}>`, ++this.seq);
+    this.pending.set(`${UNKNOWN_PREFIX}${reason}>`, { seq: ++this.seq, whole: true });
     this.arm();
   }
 
@@ -176,10 +210,12 @@ export class FreshnessTracker {
 
   /**
    * An indexing run started at `mark` finished (whoever started it: a tool, a first search): the
-   * changes seen before it are in the index now.
+   * changes seen before it are in the index now; with `paths` (a run limited to them), only the
+   * changes at or below those paths.
    */
-  settle(mark: number): void {
-    for (const [p, seq] of this.pending) if (seq <= mark) this.pending.delete(p);
+  settle(mark: number, paths?: readonly string[]): void {
+    const covers = (p: string) => !paths || paths.some((q) => p === q || p.startsWith(`${q}/`));
+    for (const [p, e] of this.pending) if (e.seq <= mark && covers(p)) this.pending.delete(p);
   }
 
   pendingCount(): number {
@@ -241,11 +277,13 @@ export class FreshnessTracker {
     this.burstStart = null;
     this.running = true;
     const covered = this.seq;
+    const whole = this.pending.size > this.maxPaths || [...this.pending.values()].some((e) => e.whole);
+    const paths = whole ? null : [...this.pending.keys()];
     this.s.runs++;
     this.s.last_run_at = new Date(this.now()).toISOString();
     let outcome: RunOutcome;
     this.opts
-      .run({ pending: this.pending.size })
+      .run({ pending: this.pending.size, paths })
       .catch((e): RunOutcome => ({ ok: false, retry: false, error: { code: 'internal', message: e instanceof Error ? e.message : String(e) } }))
       .then((o) => {
         outcome = o;
@@ -256,7 +294,7 @@ export class FreshnessTracker {
         if (outcome.ok === true) {
           this.s.runs_ok++;
           this.s.last_error = null;
-          for (const [p, seq] of this.pending) if (seq <= covered) this.pending.delete(p);
+          for (const [p, e] of this.pending) if (e.seq <= covered) this.pending.delete(p);
           if (this.pending.size > 0) return this.arm();
         } else if (outcome.ok === false) {
           this.s.last_error = outcome.error ?? { code: 'run_failed', message: 'the indexing run failed' };

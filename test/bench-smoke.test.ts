@@ -72,6 +72,9 @@ describe('bench and eval scripts (smoke)', () => {
     const hci = r.engines[0];
     expect(hci.index!.diskBytes).toBeGreaterThan(0);
     expect(r.incremental!.filesIndexed).toEqual([1]);
+    expect(r.incremental!.pathFilesIndexed).toEqual([1]);
+    expect(r.incremental!.pathFilesScanned).toEqual([1]);
+    expect(finite(r.incremental!.pathEditMs)).toBe(true);
     expect(finite(r.ratios.index_time_vs_native)).toBe(true);
     expect(r.targets.length).toBeGreaterThanOrEqual(7);
     const text = formatBench(r);

@@ -3,6 +3,7 @@
 // path refusal, structured answers for bad arguments, background reindex with progress and cancel,
 // the first search on a workspace without an index, and the token budget of a broad search.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { copySample, ensureBuilt, generateWorkspace, startStdio, waitFor, type McpConn } from './helpers/mcp-harness.ts';
 
@@ -193,6 +194,22 @@ describe('hci mcp over stdio: the sample workspace', () => {
     const inc = await mcp.call('reindex', { wait_ms: 30_000 });
     expect(inc.structured.task).toMatchObject({ state: 'done', full: false });
     expect(inc.structured.task.result.files_indexed).toBe(0);
+  });
+
+  it('reindexes only the paths given (relative or absolute), and refuses paths outside the workspace', async () => {
+    const rel = 'docs/architecture.md';
+    fs.appendFileSync(path.join(ws.root, rel), '\nTargetedMarkerKinkajou\n');
+    const r = await mcp.call('reindex', { paths: [rel, path.join(ws.root, 'src/NoSuchFile.cs')], wait_ms: 30_000 });
+    expect(r.structured.status).toBe('ok');
+    expect(r.structured.task).toMatchObject({ state: 'done', full: false, trigger: 'tool', paths: [rel, 'src/NoSuchFile.cs'] });
+    expect(r.structured.task.result).toMatchObject({ files_indexed: 1, files_unchanged: 0, files_removed: 0 });
+    expect(r.text).toMatch(/\(incremental, 2 paths, by tool\)/);
+    expect((await mcp.call('search', { query: 'TargetedMarkerKinkajou' })).structured.hits[0]?.path).toBe(rel);
+
+    const out = await mcp.call('reindex', { paths: ['../outside.cs'] });
+    expect(out.structured).toMatchObject({ status: 'error', task: null, error: { code: 'path_outside_workspace' } });
+    const both = await mcp.call('reindex', { paths: [rel], full: true });
+    expect(both.structured).toMatchObject({ status: 'error', error: { code: 'invalid_arguments' } });
   });
 
   it('turns the watcher on and off', async () => {

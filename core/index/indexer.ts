@@ -12,6 +12,7 @@ import { CHUNKER_VERSION, type Chunker } from '../chunk/chunker.ts';
 import type { IndexStore } from './store.ts';
 import { FILE_FLAG } from './schema.ts';
 import { RowWriter, nextGeneration, readMeta, setMeta, type PreparedFile } from './writer.ts';
+import { planTargeted } from './targeted.ts';
 
 export interface IndexProgress {
   phase: 'scan' | 'index' | 'done';
@@ -28,10 +29,20 @@ export interface IndexOptions {
   onProgress?: (p: IndexProgress) => void;
   /** Target duration of one write transaction (readers wait at most about this long). */
   batchMs?: number;
+  /**
+   * Only these workspace-relative paths ('/'-separated; a directory means its subtree): each is judged
+   * by the walker's rules and indexed, updated or removed, without scanning the rest of the tree
+   * (what a file watcher needs). A path outside the workspace throws HciError
+   * 'path_outside_workspace'. Falls back to a whole incremental pass when the index is not complete
+   * or was cut with other chunking settings. Such a pass leaves the skipped counts of the last
+   * whole scan as they are. Not with `full`.
+   */
+  paths?: string[];
 }
 
 export interface IndexSummary {
   generation: number;
+  /** Files the scan considered (with `paths`: one per file path given, plus the files below directory paths). */
   files_scanned: number;
   files_indexed: number;
   files_unchanged: number;
@@ -81,20 +92,23 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     if (opts.signal?.aborted) throw new HciError('cancelled', 'indexing was cancelled', 'run `hci index` again to finish; the index holds every file committed so far');
   };
   report();
-  const scan = await scanWorkspace(fs, settings, { signal: opts.signal });
+  if (opts.paths && opts.full) throw new HciError('invalid_request', '`full` rebuilds every file; `paths` limits an incremental pass to some files', 'pass one or the other');
+  // With `paths`, only those paths are judged and only their rows loaded (see targeted.ts); null: scan it all.
+  const target = opts.paths ? await planTargeted(fs, store, settings, chunkingFingerprint(settings, chunker), opts.paths, opts.signal) : null;
+  const scan = target?.scan ?? (await scanWorkspace(fs, settings, { signal: opts.signal }));
   const skipped: SkipCounts = { ...scan.skipped };
   progress.phase = 'index';
   progress.filesTotal = scan.files.length;
   report();
 
-  const prior = await store.read((db) => {
+  const prior = target?.prior ?? await store.read((db) => {
     const meta = readMeta(db);
     const rows = db.selectObjects('SELECT id, path, size, mtime_ms, hash FROM files') as Array<{ id: number; path: string; size: number; mtime_ms: number; hash: string }>;
     return { meta, files: new Map(rows.map((r) => [r.path, r])) };
   });
   const full = opts.full || prior.meta.chunking_fingerprint !== chunkingFingerprint(settings, chunker) || prior.meta.build_state === 'empty';
   const summary: IndexSummary = {
-    generation: Number(prior.meta.generation ?? 0), files_scanned: scan.files.length, files_indexed: 0, files_unchanged: 0,
+    generation: Number(prior.meta.generation ?? 0), files_scanned: target?.scan.considered ?? scan.files.length, files_indexed: 0, files_unchanged: 0,
     files_removed: 0, chunks_written: 0, bytes_read: 0, skipped, parse_fallback: 0, took_ms: 0, batches: 0, max_batch_ms: 0,
   };
 
@@ -148,9 +162,11 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
       if (final) {
         setMeta(db, {
           indexed_at: new Date().toISOString(),
-          skipped_counts: JSON.stringify(skipped),
-          last_run: JSON.stringify({ ...summary, took_ms: Date.now() - t0, finished_at: new Date().toISOString() }),
+          last_run: JSON.stringify({ ...summary, took_ms: Date.now() - t0, finished_at: new Date().toISOString(), ...(target ? { paths: opts.paths?.length } : {}) }),
         });
+      }
+      if (final && !target) { // skips describe the last whole scan: a pass over some paths keeps them
+        setMeta(db, { skipped_counts: JSON.stringify(skipped) });
         db.exec('DELETE FROM skipped');
         const st = db.prepare('INSERT OR REPLACE INTO skipped(path, reason) VALUES (?, ?)');
         try {

@@ -2,10 +2,12 @@
 // Owns traversal order, pruning (ignore rules, denied segments, extra include roots), symlink
 // policy, the file-name secret denylist and the file-count limit. Reading contents, the binary
 // probe and content secret patterns are the indexer's (it adds 'binary' / 'secret_content').
+// The same rules also answer for some paths only (scanPaths: a watcher's changed files), walking
+// just the ancestors of each path and the subtrees of directory paths.
 import type { DirEntry, WorkspaceFs } from '../platform.ts';
 import { HciError } from '../platform.ts';
 import type { Settings } from '../settings.ts';
-import type { IgnoreChain } from './ignore-rules.ts';
+import type { IgnoreChain, IgnoreLayer } from './ignore-rules.ts';
 import { isIgnored, loadDirLayer, loadInfoExclude } from './ignore-rules.ts';
 import { extensionOf, languageOf } from './languages.ts';
 import { isSecretPath } from './secrets.ts';
@@ -92,8 +94,8 @@ class Walk {
     if (this.opts.signal?.aborted) throw new HciError('cancelled', 'scan cancelled', 'run the scan again when ready');
   }
 
-  async walkDir(dir: Dir): Promise<void> {
-    this.checkCancel();
+  /** A directory's listing (sorted) and the ignore chain that applies to its entries; null when unreadable. */
+  private async openDir(dir: Dir): Promise<{ entries: DirEntry[]; chain: IgnoreChain } | null> {
     let entries: DirEntry[];
     try {
       entries = await (dir.listing ?? this.fs.readDir(dir.rel));
@@ -102,53 +104,71 @@ class Walk {
         throw new HciError('workspace_unreadable', `cannot read workspace ${this.fs.rootLabel}: ${(e as Error).message}`);
       }
       this.skip(dir.rel, 'unreadable');
-      return;
+      return null;
     }
     this.dirs++;
     entries.sort((a, b) => byCodeUnit(a.name, b.name));
+    // A transit directory's own ignore files do not matter: only extra include roots below it are walked.
+    const layer = dir.transit ? null : await loadDirLayer(this.fs, dir.rel, entries, this.settings.ignore_files);
+    return { entries, chain: layer ? [...dir.chain, layer] : dir.chain };
+  }
 
-    if (dir.transit) {
-      for (const e of entries) {
-        const rel = join(dir.rel, e.name);
-        if (e.kind !== 'dir' || !(this.extraRoots.has(rel) || this.extraAncestors.has(rel))) continue;
-        const isRoot = this.extraRoots.has(rel);
-        await this.walkDir(this.child(dir, rel, join(dir.real, e.name), !isRoot, isRoot ? [] : undefined));
-      }
-      this.opts.onProgress?.({ dirs: this.dirs, files: this.indexable });
-      return;
-    }
-
-    const layer = await loadDirLayer(this.fs, dir.rel, entries, this.settings.ignore_files);
-    const chain = layer ? [...dir.chain, layer] : dir.chain;
+  async walkDir(dir: Dir): Promise<void> {
+    this.checkCancel();
+    const opened = await this.openDir(dir);
+    if (!opened) return;
+    const { entries, chain } = opened;
     const subdirs: Dir[] = [];
     const candidates: string[] = [];
 
     for (const e of entries) {
       const rel = join(dir.rel, e.name);
       if (e.kind === 'dir') {
-        const reason = this.denied.has(e.name) ? 'denied_path' : isIgnored(chain, rel, true) ? 'ignored' : null;
-        const real = join(dir.real, e.name);
-        if (this.extraRoots.has(rel)) subdirs.push(this.child(dir, rel, real, false, []));
-        else if (reason === null) subdirs.push({ ...this.child(dir, rel, real, false), chain });
-        else {
-          this.skip(rel, reason);
-          if (this.extraAncestors.has(rel)) subdirs.push(this.child(dir, rel, real, true));
-        }
+        const v = this.judgeDir(dir, chain, e.name);
+        if (v.skip) this.skip(rel, v.skip);
+        if (v.next) subdirs.push(v.next);
         continue;
       }
-      if (this.denied.has(e.name)) this.skip(rel, 'denied_path');
-      else if (isIgnored(chain, rel, false)) this.skip(rel, 'ignored');
-      else if (e.kind === 'symlink') await this.followLink(dir, chain, rel, subdirs);
-      else if (this.nameCheck(rel)) {
-        if (e.kind === 'other') this.skip(rel, 'unreadable');
-        else candidates.push(rel);
-      }
+      if (dir.transit) continue;
+      const v = this.judgeEntry(chain, rel, e);
+      if (v === 'link') await this.followLink(dir, chain, rel, subdirs);
+      else if (v === 'stat') candidates.push(rel);
+      else this.skip(rel, v);
     }
 
     for (const sub of subdirs) this.prefetch(sub);
     await this.statFiles(candidates);
     this.opts.onProgress?.({ dirs: this.dirs, files: this.indexable });
     for (const sub of subdirs) await this.walkDir(sub);
+  }
+
+  /**
+   * What the walk does with a (real) subdirectory: descend into it (`next`, maybe in transit only
+   * towards extra include roots), count it as skipped, or both (a pruned directory on the way to an
+   * extra include root). Neither: a directory of a transit walk that leads to no extra root.
+   */
+  private judgeDir(dir: Dir, chain: IgnoreChain, name: string): { next?: Dir; skip?: SkipReason } {
+    const rel = join(dir.rel, name);
+    const real = join(dir.real, name);
+    if (dir.transit) {
+      if (this.extraRoots.has(rel)) return { next: this.child(dir, rel, real, false, []) };
+      if (this.extraAncestors.has(rel)) return { next: this.child(dir, rel, real, true) };
+      return {};
+    }
+    const reason = this.denied.has(name) ? 'denied_path' : isIgnored(chain, rel, true) ? 'ignored' : null;
+    if (this.extraRoots.has(rel)) return { next: this.child(dir, rel, real, false, []) };
+    if (reason === null) return { next: { ...this.child(dir, rel, real, false), chain } };
+    return { skip: reason, next: this.extraAncestors.has(rel) ? this.child(dir, rel, real, true) : undefined };
+  }
+
+  /** What the walk does with a non-directory entry of a walked directory: stat it, resolve the link, or a skip. */
+  private judgeEntry(chain: IgnoreChain, rel: string, e: DirEntry): SkipReason | 'link' | 'stat' {
+    if (this.denied.has(e.name)) return 'denied_path';
+    if (isIgnored(chain, rel, false)) return 'ignored';
+    if (e.kind === 'symlink') return 'link';
+    const name = this.nameVerdict(rel);
+    if (name) return name;
+    return e.kind === 'other' ? 'unreadable' : 'stat';
   }
 
   private prefetch(dir: Dir): void {
@@ -162,24 +182,15 @@ class Walk {
     return { rel, real, chain: chain ?? parent.chain, realChain, transit };
   }
 
-  /** Secret names, extensions and the C# switch; true when the file is still a candidate. */
-  private nameCheck(rel: string, target?: string): boolean {
-    if (isSecretPath(rel) || (target !== undefined && isSecretPath(target))) {
-      this.skip(rel, 'secret_name');
-      return false;
-    }
+  /** Secret names, extensions and the C# switch: the skip reason, or null when the file is still a candidate. */
+  private nameVerdict(rel: string, target?: string): SkipReason | null {
+    if (isSecretPath(rel) || (target !== undefined && isSecretPath(target))) return 'secret_name';
     const ext = extensionOf(rel);
     // Excluded "extensions" may span dots (`.min.js`, `.g.cs`): compare the end of the name.
     const lower = rel.toLowerCase();
-    if (!this.include.has(ext) || this.exclude.has(ext) || [...this.exclude].some((e) => lower.endsWith(e))) {
-      this.skip(rel, 'unsupported_ext');
-      return false;
-    }
-    if (ext === '.cs' && !this.settings.include_cs_in_fts) {
-      this.skip(rel, 'cs_excluded');
-      return false;
-    }
-    return true;
+    if (!this.include.has(ext) || this.exclude.has(ext) || [...this.exclude].some((e) => lower.endsWith(e))) return 'unsupported_ext';
+    if (ext === '.cs' && !this.settings.include_cs_in_fts) return 'cs_excluded';
+    return null;
   }
 
   private async followLink(dir: Dir, chain: IgnoreChain, rel: string, subdirs: Dir[]): Promise<void> {
@@ -203,7 +214,8 @@ class Walk {
       subdirs.push({ ...this.child(dir, rel, real, false), chain });
       return;
     }
-    if (!this.nameCheck(rel, real)) return;
+    const name = this.nameVerdict(rel, real);
+    if (name) return this.skip(rel, name);
     if (st.kind !== 'file') return this.skip(rel, 'unreadable');
     this.accept(rel, st.size, st.mtimeMs);
   }
@@ -221,6 +233,62 @@ class Walk {
     }
   }
 
+  /** Listings of the ancestors of probed paths, read once per probe run. */
+  private readonly probed = new Map<string, Promise<{ entries: DirEntry[]; chain: IgnoreChain } | null>>();
+
+  /**
+   * The walk's verdict on one path, reached the way the walk would reach it: through its ancestors'
+   * listings, ignore files, denied segments and extra include roots. A file is accepted or counted as
+   * skipped; a directory is walked like any other. Returns how many files the path stands for (1
+   * for a file path, whether or not it exists; the files accepted below a directory), or 'linked'
+   * when the path leads through or into a symlinked directory: which alias of a linked directory
+   * the walk keeps depends on walk order, so only a whole walk decides.
+   */
+  async probe(root: Dir, path: string): Promise<number | 'linked'> {
+    if (path === '') {
+      await this.walkDir(root);
+      return this.linkedDirs.size ? 'linked' : this.indexable;
+    }
+    const segs = path.split('/');
+    let dir = root;
+    for (let i = 0; i < segs.length; i++) {
+      this.checkCancel();
+      if (!this.probed.has(dir.rel)) this.probed.set(dir.rel, this.openDir(dir));
+      const opened = await this.probed.get(dir.rel)!;
+      if (!opened) return 1; // an unreadable ancestor: nothing below it is indexed
+      const rel = join(dir.rel, segs[i]);
+      const e = opened.entries.find((x) => x.name === segs[i]);
+      const last = i === segs.length - 1;
+      if (!e) return 1; // gone (or never there)
+      if (e.kind === 'dir') {
+        const v = this.judgeDir(dir, opened.chain, e.name);
+        if (!last) {
+          if (!v.next) return 1; // pruned: the walk never gets below it
+          dir = v.next;
+          continue;
+        }
+        if (v.skip) this.skip(rel, v.skip);
+        if (!v.next) return 0;
+        const before = this.indexable;
+        await this.walkDir(v.next);
+        return this.linkedDirs.size ? 'linked' : this.indexable - before;
+      }
+      if (dir.transit) return 1; // a transit walk looks at directories only
+      const v = this.judgeEntry(opened.chain, rel, e);
+      if (v === 'link') {
+        if (!last) return 'linked'; // perhaps a linked directory: let the whole walk decide
+        const subdirs: Dir[] = [];
+        await this.followLink(dir, opened.chain, rel, subdirs);
+        return subdirs.length ? 'linked' : 1;
+      }
+      if (!last) return 1; // a file where the path needs a directory
+      if (v === 'stat') await this.statFiles([rel]);
+      else this.skip(rel, v);
+      return 1;
+    }
+    return 1;
+  }
+
   private accept(path: string, size: number, mtimeMs: number): void {
     if (size > this.settings.max_indexed_file_bytes) return this.skip(path, 'too_large');
     this.indexable++;
@@ -228,6 +296,18 @@ class Walk {
       this.files.push({ path, size, mtimeMs, ext: extensionOf(path), lang: languageOf(path) });
     }
   }
+}
+
+function rootDir(exclude: IgnoreLayer | null): Dir {
+  return { rel: '', real: '', chain: exclude ? [exclude] : [], realChain: new Set(['']), transit: false };
+}
+
+function limitError(indexable: number, settings: Settings): HciError {
+  return new HciError(
+    'file_limit',
+    `workspace has ${indexable} indexable files, over max_files = ${settings.max_files}`,
+    'raise max_files in .hci/settings.toml or narrow include_extensions / add ignore rules',
+  );
 }
 
 /**
@@ -240,14 +320,55 @@ export async function scanWorkspace(fs: WorkspaceFs, settings: Settings, opts: S
   const walk = new Walk(fs, settings, opts);
   walk.checkCancel();
   const exclude = await loadInfoExclude(fs);
-  await walk.walkDir({ rel: '', real: '', chain: exclude ? [exclude] : [], realChain: new Set(['']), transit: false });
-  if (walk.indexable > settings.max_files) {
-    throw new HciError(
-      'file_limit',
-      `workspace has ${walk.indexable} indexable files, over max_files = ${settings.max_files}`,
-      'raise max_files in .hci/settings.toml or narrow include_extensions / add ignore rules',
-    );
-  }
+  await walk.walkDir(rootDir(exclude));
+  if (walk.indexable > settings.max_files) throw limitError(walk.indexable, settings);
   walk.files.sort((a, b) => byCodeUnit(a.path, b.path));
   return { files: walk.files, skipped: walk.skipped, skippedSamples: walk.samples };
+}
+
+export interface PathScanResult extends ScanResult {
+  /** Paths considered: one per file path given (present or not), plus the files found below directory paths. */
+  considered: number;
+}
+
+/**
+ * The walk's answer for some paths only (workspace-relative, as toWorkspacePath returns them): the
+ * files among them (and below the directories among them) that a whole walk would return, by the
+ * very same rules, with skips counted. Reads only the ancestors of each path and the subtrees of
+ * directory paths. A path that does not exist, or that the walk would not reach, yields nothing.
+ * Returns null when a path leads through a symlinked directory (then only a whole walk can say
+ * which alias is indexed). Throws like scanWorkspace ('file_limit' for a directory path holding
+ * more than max_files indexable files, 'cancelled').
+ */
+export async function scanPaths(fs: WorkspaceFs, settings: Settings, paths: readonly string[], opts: ScanOptions = {}): Promise<PathScanResult | null> {
+  const walk = new Walk(fs, settings, opts);
+  walk.checkCancel();
+  const root = rootDir(await loadInfoExclude(fs));
+  let considered = 0;
+  for (const p of paths) {
+    const n = await walk.probe(root, p);
+    if (n === 'linked') return null;
+    considered += n;
+  }
+  if (walk.indexable > settings.max_files) throw limitError(walk.indexable, settings);
+  const seen = new Set<string>();
+  const files = walk.files.filter((f) => !seen.has(f.path) && seen.add(f.path)).sort((a, b) => byCodeUnit(a.path, b.path));
+  return { files, skipped: walk.skipped, skippedSamples: walk.samples, considered };
+}
+
+/**
+ * A caller's path as the walk names it: workspace-relative, '/'-separated, without '.', empty
+ * segments or a trailing slash ('' is the workspace root). Throws HciError 'path_outside_workspace'
+ * for absolute paths and any '..' segment.
+ */
+export function toWorkspacePath(p: string): string {
+  const raw = String(p).replace(/\\/g, '/');
+  if (raw.startsWith('/') || /^[a-zA-Z]:/.test(raw) || raw.includes('\0')) {
+    throw new HciError('path_outside_workspace', `"${p}" is not a path inside the workspace`, 'pass a workspace-relative path such as src/App.cs');
+  }
+  const segs = raw.split('/').filter((s) => s !== '' && s !== '.');
+  if (segs.includes('..')) {
+    throw new HciError('path_outside_workspace', `"${p}" leaves the workspace`, 'pass a workspace-relative path without ".." segments, such as src/App.cs');
+  }
+  return segs.join('/');
 }

@@ -23,6 +23,13 @@ function positiveInt(v: string): number {
 
 const collect = (v: string, prev: string[]) => [...prev, ...v.split(',').filter(Boolean)];
 
+/** An --path argument as the core takes it: absolute paths inside the root become relative; the core refuses the rest. */
+function workspaceRelative(root: string, p: string): string {
+  if (!path.isAbsolute(p)) return p;
+  const rel = path.relative(root, p);
+  return rel === '' ? '.' : rel.split(path.sep).join('/');
+}
+
 /** --root if given, else the nearest indexed folder at or above the cwd, else the cwd. */
 function resolveRoot(root: string | undefined): string {
   if (root) return path.resolve(root);
@@ -99,18 +106,22 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .description('build or update the index of a workspace (incremental; --full rebuilds)')
     .argument('[root]', 'workspace folder (default: the current folder)')
     .option('--full', 'rebuild from scratch (also repairs an outdated or damaged index)')
+    .option('--path <path...>', 'update only these files or folders (workspace-relative, or absolute inside the workspace): no scan of the rest of the tree')
     .option('--json', 'print the run summary as JSON')
     .option('-q, --quiet', 'no progress bar')
-    .action(async (root: string | undefined, o: { full?: boolean; json?: boolean; quiet?: boolean }) => {
+    .action(async (root: string | undefined, o: { full?: boolean; path?: string[]; json?: boolean; quiet?: boolean }) => {
       const abort = new AbortController();
       const onSig = () => abort.abort();
       process.once('SIGINT', onSig);
       process.once('SIGTERM', onSig);
       const bar = progressReporter(!o.json && !o.quiet && process.stderr.isTTY === true);
       try {
-        const ws = await openWorkspace(path.resolve(root ?? '.'));
+        const abs = path.resolve(root ?? '.');
+        if (o.full && o.path) throw new HciError('usage', '--full and --path do not go together', '--full rebuilds every file; --path updates only the files given');
+        const paths = o.path?.map((p) => workspaceRelative(abs, p));
+        const ws = await openWorkspace(abs);
         try {
-          const summary = await ws.index({ full: o.full, signal: abort.signal, onProgress: (p) => bar.update(p) });
+          const summary = await ws.index({ full: o.full, paths, signal: abort.signal, onProgress: (p) => bar.update(p) });
           bar.stop();
           if (o.json) printJson({ status: 'ok', ...summary });
           else process.stdout.write(`${formatIndexSummary(summary)}\n`);

@@ -31,7 +31,8 @@ function errorLines(error: ErrorInfo | undefined, hint: string | undefined, fall
 
 function taskLine(t: TaskView): string {
   const p = t.progress;
-  const what = `task ${t.task_id} (${t.full ? 'full' : 'incremental'}, by ${t.trigger})`;
+  const scope = t.paths ? `, ${t.paths.length === 1 ? t.paths[0] : `${t.paths.length} paths`}` : '';
+  const what = `task ${t.task_id} (${t.full ? 'full' : 'incremental'}${scope}, by ${t.trigger})`;
   if (t.state === 'done' && t.result) {
     const r = t.result;
     return `${what}: done in ${t.took_ms ?? r.took_ms} ms: ${r.files_indexed} indexed, ${r.files_unchanged} unchanged, ${r.files_removed} removed, gen ${r.generation}`;

@@ -10,7 +10,7 @@ import { HciError } from '../../../core/platform.ts';
 import { CONTRACT_VERSION, type IndexFreshness, type SearchRequest, type SearchResponse } from '../../../core/search/contract.ts';
 import type { IndexProgress, IndexSummary } from '../../../core/index/indexer.ts';
 import { TaskRegistry, isFinal, type TaskSnapshot } from '../../../core/tasks.ts';
-import { FreshnessTracker, changeFilter, type FreshnessStats, type WatcherStatus } from '../../../core/freshness.ts';
+import { FreshnessTracker, changeFilter, wholePassFilter, type FreshnessStats, type WatcherStatus } from '../../../core/freshness.ts';
 import type { WorkspaceFs } from '../../../core/platform.ts';
 import type { Settings } from '../../../core/settings.ts';
 import { PathGuard } from './paths.ts';
@@ -74,7 +74,8 @@ export interface ReindexProgress {
   chunks: number;
 }
 
-type ReindexParams = { full: boolean; trigger: 'tool' | 'search' | 'watcher' };
+/** `paths`: a run limited to these workspace-relative paths (IndexOptions.paths). */
+type ReindexParams = { full: boolean; trigger: 'tool' | 'search' | 'watcher'; paths?: string[] };
 type ReindexTask = TaskSnapshot<ReindexProgress, IndexSummary, ReindexParams>;
 
 /** A task as tools show it: flat and small. */
@@ -84,6 +85,8 @@ export interface TaskView {
   state: TaskSnapshot['state'];
   full: boolean;
   trigger: string;
+  /** Only these paths (absent: the whole workspace). */
+  paths?: string[];
   progress: ReindexProgress | null;
   cancel_requested: boolean;
   created_at: string;
@@ -175,6 +178,7 @@ function viewTask(t: TaskSnapshot | null): TaskView | null {
     progress: (t.progress as ReindexProgress | null) ?? null, cancel_requested: t.cancel_requested,
     created_at: t.created_at, started_at: t.started_at, finished_at: t.finished_at, took_ms: t.took_ms,
   };
+  if (p?.paths) v.paths = p.paths;
   const r = t.result as IndexSummary | undefined;
   if (r) {
     v.result = {
@@ -316,16 +320,18 @@ export class HciMcpService {
 
   /**
    * Queues an indexing run, or returns a waiting one that covers it (a queued full run covers an
-   * incremental request). With `joinRunning`, a running task counts too (a first build for search).
+   * incremental request, a whole incremental run covers one limited to some paths). With
+   * `joinRunning`, a running task counts too (a first build for search).
    */
-  private startIndex(full: boolean, trigger: ReindexParams['trigger'], joinRunning = false): { task: ReindexTask; coalesced: boolean } {
+  private startIndex(full: boolean, trigger: ReindexParams['trigger'], joinRunning = false, paths?: string[]): { task: ReindexTask; coalesced: boolean } {
     const active = this.tasks.active().filter((t) => t.kind === 'reindex') as ReindexTask[];
-    const covering = active.find((t) => !t.cancel_requested && (t.state === 'queued' || joinRunning) && (t.params.full || !full));
+    const covers = (t: ReindexTask) => t.params.full || (!full && (!t.params.paths || (!!paths && paths.every((p) => t.params.paths!.includes(p)))));
+    const covering = active.find((t) => !t.cancel_requested && (t.state === 'queued' || joinRunning) && covers(t));
     if (covering) return { task: covering, coalesced: true };
     return this.tasks.submit<ReindexProgress, IndexSummary, ReindexParams>({
       kind: 'reindex',
-      params: { full, trigger },
-      coalesceKey: full ? 'full' : 'incremental',
+      params: paths ? { full, trigger, paths } : { full, trigger },
+      coalesceKey: full ? 'full' : paths ? `paths:${JSON.stringify([...paths].sort())}` : 'incremental',
       run: async ({ signal, progress }) => {
         const ws = await this.workspace();
         const mark = this.tracker?.mark();
@@ -335,6 +341,7 @@ export class HciMcpService {
         await this.serialized(async () => {
           indexing = ws.index({
             full,
+            paths,
             signal,
             onProgress: (p) => {
               this.storeOpen = true; // progress comes after the store is open and the indexer claimed
@@ -345,8 +352,8 @@ export class HciMcpService {
           await Promise.race([started, indexing.catch(() => {})]);
         }, () => false);
         const summary = await indexing;
-        // Every change the watcher saw before this run began is in the index now.
-        if (mark !== undefined) this.tracker?.settle(mark);
+        // Every change the watcher saw before this run began (at or below its paths) is in the index now.
+        if (mark !== undefined) this.tracker?.settle(mark, paths);
         return summary;
       },
     });
@@ -533,7 +540,7 @@ export class HciMcpService {
     }
   }
 
-  async reindex(args: { full?: boolean; cancel?: boolean; task_id?: string; wait_ms?: number }, ctx: CallContext = {}): Promise<ReindexAnswer> {
+  async reindex(args: { full?: boolean; paths?: string[]; cancel?: boolean; task_id?: string; wait_ms?: number }, ctx: CallContext = {}): Promise<ReindexAnswer> {
     try {
       if (args.cancel) {
         const id = args.task_id ?? this.tasks.active().find((t) => t.kind === 'reindex')?.task_id;
@@ -551,8 +558,15 @@ export class HciMcpService {
       if (args.task_id !== undefined) {
         throw new HciError('invalid_arguments', 'task_id is only used with cancel: true', 'to follow a task, call status with task_id');
       }
+      let paths: string[] | undefined;
+      if (args.paths !== undefined) {
+        if (args.full) throw new HciError('invalid_arguments', 'full and paths do not go together', 'full: true rebuilds every file; paths updates only the files or folders given');
+        // Relative to the workspace as the core takes them; the workspace root itself means a whole pass.
+        const rel = args.paths.map((p) => this.paths.toRelative(p, 'paths entry').replace(/\/+$/, ''));
+        if (!rel.includes('')) paths = [...new Set(rel)];
+      }
       await this.workspace();
-      const { task, coalesced } = this.startIndex(!!args.full, 'tool');
+      const { task, coalesced } = this.startIndex(!!args.full, 'tool', false, paths);
       const t = (await this.follow(task.task_id, args.wait_ms ?? 0, ctx)) ?? task;
       const v = viewTask(t)!;
       if (v.state === 'failed' && v.error) {
@@ -604,10 +618,12 @@ export class HciMcpService {
       this.tracker = new FreshnessTracker({
         debounceMs: this.opts.debounceMs ?? 300,
         isRelevant: changeFilter(ws.settings),
-        run: async () => {
+        needsWholePass: wholePassFilter(ws.settings),
+        run: async ({ paths }) => {
           if (this.closed) return { ok: 'skipped', reason: 'shutting down' };
           if (!(await ws.host.storage.exists())) return { ok: 'skipped', reason: 'no index yet' };
-          const { task } = this.startIndex(false, 'watcher');
+          // Only the changed paths when the tracker has them (no scan of the whole tree), else a whole pass.
+          const { task } = this.startIndex(false, 'watcher', false, paths ?? undefined);
           const final = await this.tasks.settled(task.task_id);
           if (final?.state === 'done') return { ok: true };
           const err = final?.error ?? { code: 'internal', message: 'the indexing run ended without a result' };

@@ -36,6 +36,7 @@ const task = z.looseObject({
   state: z.enum(['queued', 'running', 'done', 'failed', 'cancelled']),
   full: z.boolean(),
   trigger: z.string().describe('who started it: tool, search (first build), watcher'),
+  paths: z.array(z.string()).optional().describe('the run covers only these paths'),
   progress,
   cancel_requested: z.boolean(),
   created_at: z.string(),
@@ -105,6 +106,8 @@ export const statusInput = z.strictObject({
 
 export const reindexInput = z.strictObject({
   full: z.boolean().optional().describe('rebuild everything (also repairs an outdated or damaged index); default: incremental, only changed files'),
+  paths: z.array(z.string().min(1)).min(1).max(1000).optional()
+    .describe('update only these files or folders (workspace-relative or absolute inside the workspace), e.g. ["src/Web/Program.cs"]: no scan of the rest of the tree; a deleted or now-ignored path is removed. Not with full'),
   cancel: z.boolean().optional().describe('cancel a run instead of starting one (task_id, or the current run)'),
   task_id: z.string().optional().describe('with cancel: the task to cancel'),
   wait_ms: maxWait.optional().describe('wait up to this long (max 50000) for the run to finish before answering (default 0: answer at once)'),
@@ -343,13 +346,14 @@ export function toolDefs(root: string): ToolDef[] {
       name: 'reindex',
       title: 'Update the index',
       description:
-        'Start an indexing run in the background and return its task_id at once (incremental: only changed files; full: true rebuilds and repairs). ' +
+        'Start an indexing run in the background and return its task_id at once (incremental: only changed files; full: true rebuilds and repairs; ' +
+        'paths: only these files or folders, without scanning the rest). ' +
         'Follow it with status(task_id, wait_ms), or pass wait_ms here. cancel: true (with task_id) stops a run; the index keeps what was committed. ' +
         'Rarely needed: the watcher re-indexes changed files by itself, and search builds a missing index.',
       input: reindexInput,
       output: reindexOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      call: (svc, a, ctx) => answer(svc.reindex({ full: a.full as boolean | undefined, cancel: a.cancel as boolean | undefined, task_id: a.task_id as string | undefined, wait_ms: a.wait_ms as number | undefined }, ctx)),
+      call: (svc, a, ctx) => answer(svc.reindex({ full: a.full as boolean | undefined, paths: a.paths as string[] | undefined, cancel: a.cancel as boolean | undefined, task_id: a.task_id as string | undefined, wait_ms: a.wait_ms as number | undefined }, ctx)),
       render: (o) => renderReindex(o as never),
       errorAnswer: async (_svc, error, hint) => ({ status: 'error', task: null, index: null, error, hint }),
     },
