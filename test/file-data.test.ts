@@ -4,7 +4,7 @@
 // file-context lines are indexed once per file.
 import { describe, it, expect } from 'vitest';
 import { inflateRawSync } from 'node:zlib';
-import { decodeFileData, encodeFileData, keyHashesOf, memberKeyHash, outlineSymbols } from '../core/index/file-data.ts';
+import { decodeFileData, displayHeader, encodeFileData, keyHashesOf, memberKeyHash, outlineSymbols } from '../core/index/file-data.ts';
 import { FORMAT_3_DICTIONARY } from '../core/index/deflate-dictionary.ts';
 import { ftsValues, indexedHeader } from '../core/index/fts-row.ts';
 import type { FileOutline } from '../core/chunk/outline.ts';
@@ -31,7 +31,9 @@ describe('file data (format 3)', () => {
     const blob = encodeFileData({ lines, chunks, allKept: true, outline });
     const back = decodeFileData(blob);
     expect(back.lines).toEqual(lines);
-    expect(back.headers).toEqual(chunks.map((c) => c.header));
+    // Stored as indexed (the file context once, in the first chunk); shown whole.
+    expect(back.headers).toEqual([chunks[0].header, 'public class A']);
+    expect([0, 1].map((i) => displayHeader(back, i))).toEqual(chunks.map((c) => c.header));
     expect(back.keys).toEqual([null, 'Demo.A.Run()']);
     expect(back.fileContext).toEqual(outline.fileContext);
     expect(back.outline).toEqual(outlineSymbols(outline));
@@ -79,5 +81,6 @@ describe('file data (format 3)', () => {
     expect(values[2]).not.toContain('using');
     const back = decodeFileData(encodeFileData({ lines, chunks, allKept: true, outline }));
     expect(ftsValues({ ...src, header: back.headers[1], fileContext: back.fileContext, memberKey: back.keys[1] })).toEqual(values);
+    expect(ftsValues({ ...src, header: displayHeader(back, 1), fileContext: back.fileContext, memberKey: back.keys[1] })).toEqual(values);
   });
 });

@@ -228,3 +228,35 @@ describe('explain', () => {
     expect(unknownQuery.hint).toMatch(/pass the query/);
   });
 });
+
+describe('questions over a large index', () => {
+  it('does not widen the any-term pass with words most chunks hold, and cuts short prefix tails', async () => {
+    // 1,300 notes all saying "shipment"; three mention the rare words. No note holds every word of
+    // the question, so the page continues with partial matches: only the informative ones.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 1300; i++) files[`notes/n${i}.md`] = `# Note ${i}\n\nshipment record ${i}\n`;
+    files['notes/rare1.md'] = '# Rare\n\nthe zephyrine ledger\n';
+    files['notes/rare2.md'] = '# Rare\n\nquixotic zephyrine\n';
+    files['notes/rare3.md'] = '# Rare\n\nquixotic pallet\n';
+    const big = await createTmpWorkspace(files);
+    const bw = await openWorkspace(big.root);
+    try {
+      await bw.index();
+      const r = await bw.search({ query: 'where is the shipment zephyrine quixotic computed', limit: 10 });
+      expect(r.match).toBe('any');
+      expect(r.hits.map((h) => h.path).sort()).toEqual(['notes/rare1.md', 'notes/rare2.md', 'notes/rare3.md']);
+      // With only two words, both count (nothing is dropped).
+      const two = await bw.search({ query: 'shipment zephyrine', limit: 10 });
+      expect(two.hits.length).toBe(10);
+    } finally {
+      bw.close();
+      await big.cleanup();
+    }
+  });
+
+  it('matches a compound prefix with a one-letter tail by the phrase of its other parts', () => {
+    const q = parseQuery('InternalPriceL*');
+    expect(ftsExpression(q, 'all')).toBe('("internalpricel"* OR "internal price")');
+    expect(ftsExpression(parseQuery('InternalPriceList*'), 'all')).toBe('("internalpricelist"* OR "internal price list"*)');
+  });
+});

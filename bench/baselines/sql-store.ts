@@ -161,7 +161,7 @@ const WEIGHT_ARGS = Object.values(COLUMN_WEIGHTS).join(', ');
 
 /** hci's candidate query (mirrors runFts in core/search/search.ts: same join, weights, order, pool). */
 export function ftsSql(ftsTable = 'chunks_fts'): string {
-  return `SELECT c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.lang, f.flags, c.start_line, c.end_line,
+  return `SELECT c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.hash, f.lang, f.flags, c.start_line, c.end_line,
       c.symbol_kind, c.symbol_name, bm25(${ftsTable}, ${WEIGHT_ARGS}) AS bm
     FROM ${ftsTable} JOIN chunks c ON c.id = ${ftsTable}.rowid JOIN files f ON f.id = c.file_id
     WHERE ${ftsTable} MATCH ?

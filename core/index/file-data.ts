@@ -11,7 +11,7 @@
 import { deflateSync, inflateSync } from 'fflate';
 import type { Database } from '../sqlite/engine.ts';
 import type { FileOutline, OutlineNode } from '../chunk/outline.ts';
-import { ftsValues, sliceLines } from './fts-row.ts';
+import { ftsValues, indexedHeader, sliceLines } from './fts-row.ts';
 import { FORMAT_3_DICTIONARY } from './deflate-dictionary.ts';
 
 /** One node of a stored outline (the shape `outline` answers with). */
@@ -28,7 +28,7 @@ export interface OutlineSymbol {
 export interface StoredFile {
   /** The indexed text by line (1-based line N is lines[N-1]); lines outside kept chunks are empty. */
   lines: string[];
-  /** Chunk headers by chunk ordinal. */
+  /** Chunk headers by chunk ordinal, as indexed: without the file context after the first chunk (see displayHeader). */
   headers: string[];
   /** Chunk member keys by chunk ordinal (null when the chunk has none). */
   keys: Array<string | null>;
@@ -64,11 +64,12 @@ export function encodeFileData(f: FileDataInput): Uint8Array {
     for (const c of f.chunks) keep.fill(1, c.startLine - 1, c.endLine);
     text = f.lines.map((l, i) => (keep[i] ? l : '')).join('\n');
   }
+  const fileContext = f.outline?.fileContext ?? [];
   const meta: PackedMeta = {
     o: f.outline ? packNodes(f.outline.nodes) : [],
-    h: f.chunks.map((c) => c.header),
+    h: f.chunks.map((c, i) => indexedHeader(c.header, i, fileContext)),
     k: f.chunks.map((c) => c.symbol?.memberKey ?? 0),
-    f: f.outline?.fileContext ?? [],
+    f: fileContext,
   };
   return deflateSync(encoder.encode(`${JSON.stringify(meta)}\n${text}`), { level: LEVEL, dictionary });
 }
@@ -104,6 +105,13 @@ function unpack(nodes: readonly Packed[]): OutlineSymbol[] {
     if (children?.length) s.children = unpack(children);
     return s;
   });
+}
+
+/** A chunk's header as shown: the file context lines, then the chunk's own (the first chunk's is whole). */
+export function displayHeader(stored: StoredFile, ordinal: number): string {
+  const own = stored.headers[ordinal] ?? '';
+  if (ordinal === 0 || stored.fileContext.length === 0) return own;
+  return [...stored.fileContext, own].filter(Boolean).join('\n');
 }
 
 /** Depth-first walk of a stored outline with each symbol's depth. */

@@ -6,7 +6,7 @@ import { COLUMN_WEIGHTS, round, type RankedResult } from './search.ts';
 import { clauseExpr, type ParsedQuery } from './query.ts';
 import { pairedFiles, type PairedFile } from './pairs.ts';
 import type { MatchKind } from './contract.ts';
-import { readStoredFile } from '../index/file-data.ts';
+import { displayHeader, readStoredFile } from '../index/file-data.ts';
 import { sliceLines } from '../index/fts-row.ts';
 
 const MAX_TEXT_LINES = 200;
@@ -39,7 +39,7 @@ export function loadChunk(db: Database, chunkId: number): ChunkRow | undefined {
   return {
     ...rest,
     member_key: stored?.keys[ordinal] ?? null,
-    header: stored?.headers[ordinal] ?? '',
+    header: stored ? displayHeader(stored, ordinal) : '',
     body: stored ? sliceLines(stored.lines, row.start_line, row.end_line) : '',
   };
 }

@@ -9,11 +9,11 @@ import { FILE_FLAG } from '../index/schema.ts';
 import { definitionTargets, textSignals } from './boosts.ts';
 import { conventionalPairsFor } from './pairs.ts';
 import { compilePathFilter } from './filters.ts';
-import { ftsExpression, parseQuery, queryTerms, type ParsedQuery } from './query.ts';
+import { clauseExpr, ftsExpression, parseQuery, queryTerms, type Clause, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
 import type { MatchKind, SearchHit, SearchRequest } from './contract.ts';
 import { baseName } from '../scan/languages.ts';
-import { readStoredFile } from '../index/file-data.ts';
+import { cachedStoredFile } from './file-cache.ts';
 import { sliceLines } from '../index/fts-row.ts';
 
 /** BM25 column weights: path, symbol, header, body, idents. */
@@ -28,6 +28,8 @@ export interface Candidate {
   fileId: number;
   ordinal: number;
   path: string;
+  /** The file's content hash (keys the decoded-file cache). */
+  hash: string;
   lang: string;
   flags: number;
   startLine: number;
@@ -66,17 +68,24 @@ function ensureFilterFunction(db: Database): void {
 }
 
 function runFts(db: Database, expr: string, filtered: boolean, pool: number): Candidate[] {
-  const sql = `SELECT c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.lang, f.flags, c.start_line, c.end_line,
-      c.symbol_kind, c.symbol_name, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm
-    FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
-    WHERE chunks_fts MATCH ?${filtered ? ' AND hci_path_ok(f.path)' : ''}
-    ORDER BY bm LIMIT ?`;
+  const cols = 'c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.hash, f.lang, f.flags, c.start_line, c.end_line, c.symbol_kind, c.symbol_name';
+  // Unfiltered: rank inside FTS5 first and join only the pool (not every matching chunk) to its rows.
+  const sql = filtered
+    ? `SELECT ${cols}, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm
+       FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
+       WHERE chunks_fts MATCH ? AND hci_path_ok(f.path)
+       ORDER BY bm LIMIT ?`
+    : `SELECT ${cols}, t.bm
+       FROM (SELECT rowid AS id, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm LIMIT ?) t
+       JOIN chunks c ON c.id = t.id JOIN files f ON f.id = c.file_id
+       ORDER BY t.bm`;
   const rows = db.selectObjects(sql, [expr, pool]) as Array<Record<string, unknown>>;
   return rows.map((r) => ({
     chunkId: Number(r.chunk_id),
     fileId: Number(r.file_id),
     ordinal: Number(r.ordinal),
     path: String(r.path),
+    hash: String(r.hash),
     lang: String(r.lang),
     flags: Number(r.flags),
     startLine: Number(r.start_line),
@@ -104,7 +113,7 @@ function loadBodies(db: Database, cands: Candidate[]): void {
     else byFile.set(c.fileId, [c]);
   }
   for (const [fileId, list] of byFile) {
-    const stored = readStoredFile(db, fileId);
+    const stored = cachedStoredFile(db, fileId, list[0].hash);
     for (const c of list) {
       c.body = stored ? sliceLines(stored.lines, c.startLine, c.endLine) : '';
       c.memberKey = stored?.keys[c.ordinal] ?? null;
@@ -133,6 +142,35 @@ function applyFactors(c: Candidate, q: ParsedQuery, settings: Settings): void {
   const stem = baseName(c.path).toLowerCase().split('.')[0];
   if (stem && words.includes(stem)) c.factors.push({ name: 'file_name_match', factor: 1.25 });
   c.score = c.factors.reduce((s, f) => s * f.factor, c.ftsScore);
+}
+
+/** A word in more than this share of all chunks (and more than COMMON_MIN of them) does not widen the any-term pass. */
+const COMMON_SHARE = 0.04;
+const COMMON_MIN = 1000;
+
+/**
+ * The clauses the any-term pass ORs: the informative ones. Scoring every chunk that holds a common
+ * word ("internal", "list") is what makes that pass slow, and BM25 ranks such chunks low anyway.
+ * Common words still count in the all-terms pass. At least the two rarest clauses are kept. Small
+ * indexes (where scoring everything is cheap anyway) keep every clause.
+ */
+function informativeClauses(db: Database, q: ParsedQuery): Clause[] {
+  if (q.clauses.length < 3) return q.clauses;
+  const total = Number(db.selectValue('SELECT count(*) FROM chunks'));
+  const count = db.prepare('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?');
+  try {
+    const df = q.clauses.map((c) => {
+      count.bind([clauseExpr(c)]).step();
+      const n = Number(count.get(0));
+      count.reset();
+      return { c, n };
+    });
+    const rare = df.filter((d) => d.n <= Math.max(total * COMMON_SHARE, COMMON_MIN));
+    const kept = rare.length >= 2 ? rare : [...df].sort((a, b) => a.n - b.n).slice(0, 2);
+    return q.clauses.filter((c) => kept.some((k) => k.c === c));
+  } finally {
+    count.finalize();
+  }
 }
 
 /** Runs the query and returns every candidate in rank order (after the per-file cap). */
@@ -171,7 +209,8 @@ export function rankCandidates(db: Database, req: SearchRequest, settings: Setti
     // Too few chunks hold every term (common for questions over small, structural chunks): the page
     // goes on with chunks that hold some of them, always ranked below the complete matches.
     const seen = new Set(all.map((c) => c.chunkId));
-    const some = rank(runFts(db, ftsExpression(parsed, 'any')!, filter !== null, pool).filter((c) => !seen.has(c.chunkId)));
+    const anyExpr = informativeClauses(db, parsed).map(clauseExpr).join(' OR ');
+    const some = rank(runFts(db, anyExpr, filter !== null, pool).filter((c) => !seen.has(c.chunkId)));
     for (const c of some) c.partial = true;
     const ranked = [...all, ...some];
     return { parsed, match: all.length ? (some.length ? 'all_then_any' : 'all') : some.length ? 'any' : 'none', ranked };
