@@ -145,6 +145,29 @@ describe('incremental indexing', () => {
 });
 
 describe('the index file', () => {
+  it('hands the pages a pass frees back to the file (auto_vacuum = incremental)', async () => {
+    const files: Record<string, string> = {};
+    // Distinct words, so neither deflate nor FTS5 can fold the files into a few pages.
+    const words = (i: number) => Array.from({ length: 400 }, (_, j) => `w${((i * 7919 + j * 104729) % 999983).toString(36)}`).join(' ');
+    for (let i = 0; i < 60; i++) files[`src/S${i}.cs`] = csharp(`Service${i}`, `    // ${words(i)}\n`);
+    const ws = await tmp(files);
+    const w = await openWorkspace(ws.root);
+    try {
+      await w.index();
+      const file = ws.abs('.hci/index.sqlite');
+      expect(sqlite3(file, 'PRAGMA auto_vacuum')).toBe('2');
+      const before = fs.statSync(file).size;
+      for (let i = 0; i < 40; i++) fs.rmSync(ws.abs(`src/S${i}.cs`));
+      expect((await w.index()).files_removed).toBe(40);
+      expect(sqlite3(file, 'PRAGMA freelist_count')).toBe('0');
+      // (FTS5 keeps delete markers until its segments merge, so the file need not shrink much.)
+      expect(fs.statSync(file).size).toBeLessThanOrEqual(before);
+      expect(sqlite3(file, 'PRAGMA integrity_check')).toBe('ok');
+    } finally {
+      w.close();
+    }
+  });
+
   it("is a plain SQLite file that Debian's sqlite3 CLI opens, checks and searches", async () => {
     const ws = await tmp({ 'src/CatalogService.cs': csharp('CatalogService', '    public void GetCatalogItems() { }\n'), 'README.md': '# Shop\n' });
     const w = await openWorkspace(ws.root);

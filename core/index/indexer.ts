@@ -223,6 +223,18 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     }
     summary.took_ms = Date.now() - t0;
     await commit(true);
+    // Hand pages freed by this pass back to the file (auto_vacuum=incremental indexes). Its own
+    // transaction: FTS5 writes its pending segments, and merges them, when a transaction commits.
+    await store.write((db) => {
+      if (Number(db.selectValue('PRAGMA freelist_count')) === 0) return;
+      // Each step frees one page and yields a row without columns: step to the end.
+      const st = db.prepare('PRAGMA incremental_vacuum');
+      try {
+        while (st.step()) { /* one page per step */ }
+      } finally {
+        st.finalize();
+      }
+    });
   } catch (e) {
     if (e instanceof HciError && e.code === 'cancelled') await commit(false);
     throw e;

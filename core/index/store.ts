@@ -65,6 +65,9 @@ export class IndexStore {
       await probe.retryBusy(() =>
         probe.execQuiet('PRAGMA busy_timeout = 0; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000'),
       );
+      // Only takes effect in a new, empty file (and only outside a transaction): the indexer then
+      // hands pages freed by a pass back to the file (PRAGMA incremental_vacuum).
+      if (opts.create) await probe.retryBusy(() => probe.execQuiet('PRAGMA auto_vacuum = INCREMENTAL'));
       if (opts.create) state = await probe.write((d) => ensureSchema(d));
       else {
         const version = await probe.read((d) => {
