@@ -4,7 +4,8 @@
 // file-context lines are indexed once per file.
 import { describe, it, expect } from 'vitest';
 import { inflateRawSync } from 'node:zlib';
-import { decodeFileData, displayHeader, encodeFileData, keyHashesOf, memberKeyHash, outlineSymbols } from '../core/index/file-data.ts';
+import { decodeFileData, displayHeader, encodeFileData, outlineSymbols } from '../core/index/file-data.ts';
+import { keyWords } from '../core/search/symbols.ts';
 import { FORMAT_3_DICTIONARY } from '../core/index/deflate-dictionary.ts';
 import { ftsValues, indexedHeader } from '../core/index/fts-row.ts';
 import type { FileOutline } from '../core/chunk/outline.ts';
@@ -58,15 +59,13 @@ describe('file data (format 3)', () => {
     expect(() => inflateRawSync(blob)).toThrow();
   });
 
-  it('hashes member keys to signed 32-bit integers, stable and keyed by top level', () => {
-    const h = memberKeyHash('Demo.A.Run()');
-    expect(h).toBe(memberKeyHash('Demo.A.Run()'));
-    expect(Number.isInteger(h) && h >= -(2 ** 31) && h < 2 ** 31).toBe(true);
-    expect(h).not.toBe(memberKeyHash('Demo.A.Run(int)'));
-    const keys = keyHashesOf(outlineSymbols(outline));
-    expect(keys).toContainEqual({ hash: memberKeyHash('Demo.A'), top: 1 });
-    expect(keys).toContainEqual({ hash: memberKeyHash('Demo.A.Run()'), top: 0 });
-    expect(keys).toHaveLength(3);
+  it('finds the words a member key must appear with', () => {
+    expect(keyWords('Wingtip.Billing.InvoiceService.ToDto(PendingInvoice)')).toEqual(['invoiceservice', 'todto']);
+    expect(keyWords('Demo.Orders.OrderService.#ctor(int,string)')).toEqual(['orderservice']);
+    expect(keyWords('Demo.Grid+Row.this[int]')).toEqual(['row', 'this']);
+    expect(keyWords('Demo.Repo.Find<T>(Expression<Func<T,bool>>)')).toEqual(['repo', 'find']);
+    expect(keyWords('Demo.Views.OrdersView')).toEqual(['views', 'ordersview']);
+    expect(keyWords('Demo.Money.operator +(Money,Money)')).toEqual(['money', 'operator']);
   });
 
   it('indexes the file context in the first chunk only, and recomputes the same FTS values', () => {

@@ -343,7 +343,7 @@ describe('the v2 → v3 migration (compressed per-file text)', () => {
       expect(before.hits).toEqual([]);
       expect(sqlite3(file, "SELECT value FROM meta WHERE key = 'format_version'")).toBe(String(FORMAT_VERSION));
       expect(sqlite3(file, "SELECT count(*) FROM sqlite_master WHERE name IN ('symbols')")).toBe('0');
-      expect(sqlite3(file, "SELECT count(*) FROM sqlite_master WHERE name IN ('file_data', 'symbol_keys')")).toBe('2');
+      expect(sqlite3(file, "SELECT count(*) FROM sqlite_master WHERE name IN ('file_data')")).toBe('1');
       expect(sqlite3(file, 'SELECT count(*) FROM files')).toBe('0');
       const s = await w.index();
       expect(s.files_indexed).toBe(2);

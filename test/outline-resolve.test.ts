@@ -56,4 +56,33 @@ describe('outline and member keys in the index', () => {
       }
     });
   });
+
+  it('resolves keys of partial types, constructors and nested types, and pairs a view with a code-behind by x:Class', async () => {
+    await withTmpWorkspace(
+      {
+        'src/A.cs': 'namespace Shop;\npublic partial class Cart\n{\n    public Cart(int size) { }\n    public class Line { public void Clear() { } }\n}\n',
+        'src/B.cs': 'namespace Shop;\npublic partial class Cart\n{\n    public void Empty() { }\n}\n',
+        // The view and its code-behind share no file name: only x:Class ties them.
+        'ui/Screens/OrdersPage.axaml': '<UserControl xmlns="https://github.com/avaloniaui" xmlns:x="http://schemas.microsoft.com/winfx/2006/xaml" x:Class="Shop.Ui.OrdersScreen">\n  <TextBlock x:Name="Title" />\n</UserControl>\n',
+        'ui/Code/OrdersScreenLogic.cs': 'namespace Shop.Ui;\npublic partial class OrdersScreen\n{\n    public void Refresh() { }\n}\n',
+      },
+      async (ws) => {
+        const w = await openWorkspace(ws.root);
+        try {
+          await w.index();
+          const paths = async (member_key: string) => (await w.resolve({ member_key })).locations.map((l) => l.path);
+          expect(await paths('Shop.Cart')).toEqual(['src/A.cs', 'src/B.cs']);
+          expect(await paths('Shop.Cart.#ctor(int)')).toEqual(['src/A.cs']);
+          expect(await paths('Shop.Cart+Line.Clear()')).toEqual(['src/A.cs']);
+          expect(await paths('Shop.Cart.Empty()')).toEqual(['src/B.cs']);
+          const view = (await w.search({ query: 'Title', paths: ['ui/'] })).hits.find((h) => h.path.endsWith('.axaml'))!;
+          expect((await w.explain(view.hit_id)).explanation?.paired_files).toEqual([{ path: 'ui/Code/OrdersScreenLogic.cs', relation: 'code_behind' }]);
+          const code = (await w.search({ query: 'Refresh' })).hits.find((h) => h.path === 'ui/Code/OrdersScreenLogic.cs')!;
+          expect((await w.explain(code.hit_id)).explanation?.paired_files).toEqual([{ path: 'ui/Screens/OrdersPage.axaml', relation: 'markup' }]);
+        } finally {
+          w.close();
+        }
+      },
+    );
+  });
 });

@@ -122,34 +122,6 @@ export function* walkOutline(nodes: readonly OutlineSymbol[], depth = 0): Genera
   }
 }
 
-/**
- * A signed 32-bit hash of a member key (4 bytes in a SQLite record). The index maps hashes to files;
- * readers confirm the key itself in the file's outline, so a collision costs one extra file read.
- */
-export function memberKeyHash(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  h ^= h >>> 15;
-  h = Math.imul(h, 0x2c1b3c6d);
-  return h ^ (h >>> 12);
-}
-
-/** Every (hash, top-level) pair of an outline's member keys, deduplicated. */
-export function keyHashesOf(nodes: readonly OutlineSymbol[]): Array<{ hash: number; top: 0 | 1 }> {
-  const seen = new Set<string>();
-  const out: Array<{ hash: number; top: 0 | 1 }> = [];
-  for (const { symbol, depth } of walkOutline(nodes)) {
-    if (!symbol.member_key) continue;
-    const hash = memberKeyHash(symbol.member_key);
-    const top = depth === 0 ? 1 : 0;
-    const id = `${hash}:${top}`;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    out.push({ hash, top });
-  }
-  return out;
-}
-
 /** Converts a chunker outline to the stored shape (what `encodeMeta` keeps). */
 export function outlineSymbols(outline: FileOutline | null): OutlineSymbol[] {
   return outline ? unpack(packNodes(outline.nodes)) : [];

@@ -27,7 +27,7 @@ CREATE TABLE files(
 /**
  * Format 3, everything but meta, files and skipped. Chunk text, headers, member keys and outlines live
  * compressed in one file_data row per file (core/index/file-data.ts); chunks keep what ranking reads for every
- * candidate; symbol_keys maps member-key hashes to files (top = 1 for a file's top-level symbols).
+ * candidate. Member keys are found through the FTS index by their words (core/search/symbols.ts).
  * The FTS table is contentless (the text is not stored twice); deletes repeat the inserted values.
  */
 const CONTENT_V3 = `
@@ -50,12 +50,6 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
   path, symbol, header, body, idents,
   content='', tokenize='porter unicode61 remove_diacritics 2'
 );
-CREATE TABLE symbol_keys(
-  key_hash INTEGER NOT NULL,
-  file_id INTEGER NOT NULL,
-  top INTEGER NOT NULL,
-  PRIMARY KEY(key_hash, file_id, top)
-) WITHOUT ROWID;
 `;
 
 /** File flags (files.flags bits). */

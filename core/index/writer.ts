@@ -1,12 +1,12 @@
 // Row-level writes of the index: insert one prepared file with its chunks, delete one file with its
-// FTS rows, bump the generation. Owns the SQL for files/file_data/chunks/chunks_fts/symbol_keys; runs
+// FTS rows, bump the generation. Owns the SQL for files/file_data/chunks/chunks_fts; runs
 // inside a write transaction that the caller (the indexer) opens. Decides nothing about which files
 // change; the blob encoding is file-data.ts's.
 import type { Database } from '../sqlite/engine.ts';
 import type { ChunkDraft } from '../chunk/types.ts';
 import type { FileOutline } from '../chunk/outline.ts';
 import { ftsValues, sliceLines } from './fts-row.ts';
-import { encodeFileData, keyHashesOf, outlineSymbols, readStoredFile, storedFtsRows } from './file-data.ts';
+import { encodeFileData, readStoredFile, storedFtsRows } from './file-data.ts';
 
 type PreparedStatement = ReturnType<Database['prepare']>;
 type BindValue = string | number | null | Uint8Array;
@@ -59,7 +59,6 @@ export class RowWriter {
     const stored = readStoredFile(this.db, fileId);
     if (stored) {
       for (const row of storedFtsRows(this.db, fileId, path, stored)) this.run(FTS_DELETE, [row.id, ...row.values]);
-      for (const k of keyHashesOf(stored.outline)) this.run('DELETE FROM symbol_keys WHERE key_hash = ? AND file_id = ? AND top = ?', [k.hash, fileId, k.top]);
     }
     this.run('DELETE FROM chunks WHERE file_id = ?', [fileId]);
     this.run('DELETE FROM file_data WHERE file_id = ?', [fileId]);
@@ -73,7 +72,6 @@ export class RowWriter {
       [f.path, f.lang, f.size, Math.trunc(f.mtimeMs), f.hash, f.lines.length, f.flags, f.secretChunks, generation],
     );
     const fileId = this.lastRowId();
-    const outline = outlineSymbols(f.outline);
     this.run('INSERT INTO file_data(file_id, data) VALUES (?, ?)', [
       fileId,
       encodeFileData({ lines: f.lines, chunks: f.chunks, allKept: f.secretChunks === 0, outline: f.outline }),
@@ -97,7 +95,6 @@ export class RowWriter {
       });
       this.run(FTS_INSERT, [chunkId, ...values]);
     });
-    for (const k of keyHashesOf(outline)) this.run('INSERT OR IGNORE INTO symbol_keys(key_hash, file_id, top) VALUES (?, ?, ?)', [k.hash, fileId, k.top]);
     return fileId;
   }
 

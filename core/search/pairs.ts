@@ -15,6 +15,7 @@ const MARKUP = /\.(razor|cshtml|axaml|xaml)$/i;
 const CODE_BEHIND = /\.(razor|cshtml|axaml|xaml)\.cs$/i;
 const SCOPED_CSS = /\.(razor|cshtml)\.css$/i;
 const VIEW_LANGS = new Set(['axaml', 'xaml', 'razor']);
+const TYPE_KINDS = new Set(['class', 'record', 'record_struct', 'struct', 'interface']);
 
 /** Pairs by name only (no index lookups beyond existence): cheap enough for every search hit. */
 export function conventionalPairs(path: string): PairedFile[] {
@@ -51,15 +52,16 @@ export function pairedFiles(db: Database, path: string): PairedFile[] {
   const file = fileInfo(db, path);
   const rows: Array<{ path: string }> = [];
   if (file) {
+    // A view's x:Class is its root key; a code-behind's candidates are its type-level keys.
     const keys = new Set<string>();
     for (const { symbol, depth } of walkOutline(readOutline(db, file.id))) {
-      if (symbol.member_key && (!isMarkup || depth === 0)) keys.add(symbol.member_key);
+      if (symbol.member_key && (depth === 0 || (!isMarkup && TYPE_KINDS.has(symbol.kind)))) keys.add(symbol.member_key);
     }
     for (const key of keys) {
-      for (const other of filesWithKey(db, key, !isMarkup)) {
+      for (const other of filesWithKey(db, key)) {
         if (other.id === file.id) continue;
         if (isMarkup ? other.lang !== 'csharp' : !VIEW_LANGS.has(other.lang)) continue;
-        // The hash matched: confirm the key itself in the other file's outline.
+        // The words matched: confirm the key itself in the other file's outline.
         const confirmed = [...walkOutline(readOutline(db, other.id))].some((e) => e.symbol.member_key === key && (isMarkup || e.depth === 0));
         if (confirmed) rows.push({ path: other.path });
       }

@@ -1,8 +1,9 @@
 // Reads the stored outlines: a file's symbol tree, a member key back to its current line range, and
 // the innermost symbol at a file and line. Owns these lookups; the outlines are written by the
-// indexer and kept compressed per file (core/index/file-data.ts), found by member-key hash.
+// indexer and kept compressed per file (core/index/file-data.ts); the files that may hold a member
+// key are found through the FTS index by the key's words.
 import type { Database } from '../sqlite/engine.ts';
-import { memberKeyHash, readStoredOutline, walkOutline, type OutlineSymbol } from '../index/file-data.ts';
+import { readStoredOutline, walkOutline, type OutlineSymbol } from '../index/file-data.ts';
 
 export type { OutlineSymbol };
 
@@ -28,12 +29,31 @@ function location(path: string, s: OutlineSymbol): SymbolLocation {
   return { path, kind: s.kind, name: s.name, member_key: s.member_key ?? null, start_line: s.start_line, end_line: s.end_line };
 }
 
-/** Files holding a symbol with this member key hash (top-level symbols only when `top`). */
-export function filesWithKey(db: Database, memberKey: string, top = false): Array<{ id: number; path: string; lang: string }> {
+/**
+ * The words a member key's symbol must appear with in its file: identifiers of the key's last two
+ * segments (`Ns.Orders.OrderService.Place(int)` → orderservice, place), without parameter lists,
+ * generic arguments and constructor markers. Lowercase, split like FTS5's unicode61 splits them.
+ */
+export function keyWords(memberKey: string): string[] {
+  const bare = memberKey.replace(/\([^()]*\)|\[[^\]]*\]|<[^<>]*>/g, '');
+  const segments = bare.split(/[.+]/).filter(Boolean).slice(-2);
+  const words = segments.flatMap((seg) => seg.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  return [...new Set(words.filter((w) => !CONSTRUCTOR_MARKERS.has(w)))];
+}
+
+const CONSTRUCTOR_MARKERS = new Set(['ctor', 'cctor']);
+
+/**
+ * Files that may define a member key: those holding every word of the key (found by the FTS index,
+ * so no table of keys is kept). Callers confirm the key itself in each file's outline.
+ */
+export function filesWithKey(db: Database, memberKey: string): Array<{ id: number; path: string; lang: string }> {
+  const words = keyWords(memberKey);
+  if (!words.length) return [];
+  const perWord = words.map(() => 'SELECT c.file_id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?');
   return db.selectObjects(
-    `SELECT DISTINCT f.id, f.path, f.lang FROM symbol_keys k JOIN files f ON f.id = k.file_id
-     WHERE k.key_hash = ?${top ? ' AND k.top = 1' : ''} ORDER BY f.path`,
-    [memberKeyHash(memberKey)],
+    `SELECT f.id, f.path, f.lang FROM files f WHERE f.id IN (${perWord.join(' INTERSECT ')}) ORDER BY f.path`,
+    words.map((w) => `"${w}"`),
   ) as Array<{ id: number; path: string; lang: string }>;
 }
 
