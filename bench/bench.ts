@@ -314,6 +314,8 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
       index_size_vs_native: ratio(hciRow.index?.diskBytes, native?.index?.diskBytes),
       index_time_vs_orama: ratio(hciRow.index?.ms, get('orama')?.index?.ms),
       index_time_vs_minisearch: ratio(hciRow.index?.ms, get('minisearch')?.index?.ms),
+      store_only_index_time_vs_orama: ratio(get('wasm-store')?.index?.ms, get('orama')?.index?.ms),
+      store_only_index_time_vs_minisearch: ratio(get('wasm-store')?.index?.ms, get('minisearch')?.index?.ms),
       peak_rss_vs_orama: ratio(hciRow.memory?.peakRss, get('orama')?.memory?.peakRss),
       peak_rss_vs_minisearch: ratio(hciRow.memory?.peakRss, get('minisearch')?.memory?.peakRss),
     };
@@ -344,7 +346,11 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
       incremental ? `with a scan of the whole tree: ${fmtMs(incremental.editMs)}; no-op re-index (nothing changed): ${fmtMs(incremental.noopMs)}` : undefined);
     check('index size ≤ 1.5x source bytes (keyword only)', ratios.index_size_vs_source, fmtRatio(ratios.index_size_vs_source), (v) => v <= 1.5);
     check('peak RSS < 300 MB at 50k chunks', hciRow.memory?.peakRss, fmtMB(hciRow.memory?.peakRss) + scale, (v) => v < 300 * MB);
-    check('indexes faster than Orama and MiniSearch', Math.max(ratios.index_time_vs_orama ?? NaN, ratios.index_time_vs_minisearch ?? NaN), `${fmtRatio(ratios.index_time_vs_orama)} of Orama, ${fmtRatio(ratios.index_time_vs_minisearch)} of MiniSearch`, (v) => v < 1);
+    // Orama and MiniSearch index the chunks hci cut (they read, parse and chunk nothing): the like-for-like
+    // figure is hci's store on the same chunks; the whole pipeline is shown beside it.
+    check('indexes the same chunks faster than Orama and MiniSearch', Math.max(ratios.store_only_index_time_vs_orama ?? NaN, ratios.store_only_index_time_vs_minisearch ?? NaN),
+      `hci's store: ${fmtRatio(ratios.store_only_index_time_vs_orama)} of Orama's time, ${fmtRatio(ratios.store_only_index_time_vs_minisearch)} of MiniSearch's`, (v) => v < 1,
+      `hci's whole pipeline (scan, read, chunk, write): ${fmtRatio(ratios.index_time_vs_orama)} of Orama, ${fmtRatio(ratios.index_time_vs_minisearch)} of MiniSearch`);
     check('smaller in memory than Orama and MiniSearch (peak RSS)', Math.max(ratios.peak_rss_vs_orama ?? NaN, ratios.peak_rss_vs_minisearch ?? NaN), `${fmtRatio(ratios.peak_rss_vs_orama)} of Orama, ${fmtRatio(ratios.peak_rss_vs_minisearch)} of MiniSearch`, (v) => v < 1);
     targets.push({ target: 'better Recall@5 than Orama and MiniSearch', measured: 'see `npm run eval`', met: null });
 

@@ -4,7 +4,8 @@
 // file-context lines are indexed once per file.
 import { describe, it, expect } from 'vitest';
 import { inflateRawSync } from 'node:zlib';
-import { decodeFileData, displayHeader, encodeFileData, outlineSymbols } from '../core/index/file-data.ts';
+import { decodeFileData, displayHeader, encodeFileData, fflateCodec, installDeflateCodec, outlineSymbols } from '../core/index/file-data.ts';
+import { zlibCodec } from '../runtimes/node/index.ts';
 import { keyWords } from '../core/search/symbols.ts';
 import { FORMAT_3_DICTIONARY } from '../core/index/deflate-dictionary.ts';
 import { ftsValues, indexedHeader } from '../core/index/fts-row.ts';
@@ -57,6 +58,21 @@ describe('file data (format 3)', () => {
     expect(plain.slice(plain.indexOf('\n') + 1)).toBe(big.join('\n'));
     expect(blob.length * 4).toBeLessThan(Buffer.byteLength(big.join('\n')));
     expect(() => inflateRawSync(blob)).toThrow();
+  });
+
+  it("reads blobs written by the other codec (Node's zlib and the pure-JS default)", () => {
+    const input = { lines, chunks, allKept: true, outline };
+    try {
+      installDeflateCodec(fflateCodec);
+      const byFflate = encodeFileData(input);
+      installDeflateCodec(zlibCodec);
+      const byZlib = encodeFileData(input);
+      expect(decodeFileData(byFflate)).toEqual(decodeFileData(byZlib));
+      installDeflateCodec(fflateCodec);
+      expect(decodeFileData(byZlib).lines).toEqual(lines);
+    } finally {
+      installDeflateCodec(zlibCodec);
+    }
   });
 
   it('finds the words a member key must appear with', () => {

@@ -46,9 +46,30 @@ export interface FileDataInput {
   outline: FileOutline | null;
 }
 
+/**
+ * Raw deflate with a preset dictionary. fflate (pure JS) serves every runtime; a runtime with a
+ * native zlib installs it (Node: 2.7x faster deflate, 5x faster inflate here). Any two codecs read
+ * each other's blobs: the format is the deflate stream, not the implementation.
+ */
+export interface DeflateCodec {
+  deflateRaw(data: Uint8Array, dictionary: Uint8Array): Uint8Array;
+  inflateRaw(data: Uint8Array, dictionary: Uint8Array): Uint8Array;
+}
+
+export const fflateCodec: DeflateCodec = {
+  deflateRaw: (data, dictionary) => deflateSync(data, { level: 6, dictionary }),
+  inflateRaw: (data, dictionary) => inflateSync(data, { dictionary }),
+};
+
+let codec: DeflateCodec = fflateCodec;
+
+/** Sets the codec every later encode and decode uses (process-wide). */
+export function installDeflateCodec(c: DeflateCodec): void {
+  codec = c;
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-const LEVEL = 6;
 const dictionary = encoder.encode(FORMAT_3_DICTIONARY);
 
 /**
@@ -71,11 +92,11 @@ export function encodeFileData(f: FileDataInput): Uint8Array {
     k: f.chunks.map((c) => c.symbol?.memberKey ?? 0),
     f: fileContext,
   };
-  return deflateSync(encoder.encode(`${JSON.stringify(meta)}\n${text}`), { level: LEVEL, dictionary });
+  return codec.deflateRaw(encoder.encode(`${JSON.stringify(meta)}\n${text}`), dictionary);
 }
 
 export function decodeFileData(blob: Uint8Array): StoredFile {
-  const all = decoder.decode(inflateSync(blob, { dictionary }));
+  const all = decoder.decode(codec.inflateRaw(blob, dictionary));
   const nl = all.indexOf('\n');
   const meta = JSON.parse(all.slice(0, nl)) as PackedMeta;
   return { lines: all.slice(nl + 1).split('\n'), headers: meta.h, keys: meta.k.map((k) => k || null), fileContext: meta.f, outline: unpack(meta.o) };

@@ -2,13 +2,22 @@
 // SQLite build into a core HciWorkspace. Owns only the wiring.
 import * as path from 'node:path';
 import * as fs from 'node:fs';
+import * as zlib from 'node:zlib';
 import { HciWorkspace, type OpenOptions } from '../../core/workspace.ts';
+import { installDeflateCodec, type DeflateCodec } from '../../core/index/file-data.ts';
 import { createNodeWorkspaceFs } from './workspace-fs.ts';
 import { createNodeIndexStorage, INDEX_DIR, INDEX_FILE } from './node-storage.ts';
 import { createNodeGrammarSource } from './grammars.ts';
 
 export { createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource };
 export * from '../../core/index.ts';
+
+/** Node's zlib for the index's per-file blobs (same raw-deflate format as core's fflate default). */
+export const zlibCodec: DeflateCodec = {
+  deflateRaw: (data, dictionary) => zlib.deflateRawSync(data, { level: 6, dictionary }),
+  inflateRaw: (data, dictionary) => zlib.inflateRawSync(data, { dictionary }),
+};
+installDeflateCodec(zlibCodec);
 
 export async function openWorkspace(root: string, opts: OpenOptions = {}): Promise<HciWorkspace> {
   const abs = path.resolve(root);
