@@ -10,6 +10,7 @@ import { findSecretLines } from '../scan/secrets.ts';
 import { isGeneratedPath, isTestPath } from '../scan/languages.ts';
 import { CHUNKER_VERSION, type Chunker } from '../chunk/chunker.ts';
 import type { IndexStore } from './store.ts';
+import type { Database } from '../sqlite/engine.ts';
 import { FILE_FLAG } from './schema.ts';
 import { RowWriter, nextGeneration, readMeta, setMeta, type PreparedFile } from './writer.ts';
 import { planTargeted } from './targeted.ts';
@@ -160,6 +161,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
       }
       setMeta(db, { build_state: final ? 'complete' : 'partial', chunking_fingerprint: chunkingFingerprint(settings, chunker) });
       if (final) {
+        releaseFreePages(db);
         setMeta(db, {
           indexed_at: new Date().toISOString(),
           last_run: JSON.stringify({ ...summary, took_ms: Date.now() - t0, finished_at: new Date().toISOString(), ...(target ? { paths: opts.paths?.length } : {}) }),
@@ -223,18 +225,6 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     }
     summary.took_ms = Date.now() - t0;
     await commit(true);
-    // Hand pages freed by this pass back to the file (auto_vacuum=incremental indexes). Its own
-    // transaction: FTS5 writes its pending segments, and merges them, when a transaction commits.
-    await store.write((db) => {
-      if (Number(db.selectValue('PRAGMA freelist_count')) === 0) return;
-      // Each step frees one page and yields a row without columns: step to the end.
-      const st = db.prepare('PRAGMA incremental_vacuum');
-      try {
-        while (st.step()) { /* one page per step */ }
-      } finally {
-        st.finalize();
-      }
-    });
   } catch (e) {
     if (e instanceof HciError && e.code === 'cancelled') await commit(false);
     throw e;
@@ -243,6 +233,23 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   progress.phase = 'done';
   report();
   return summary;
+}
+
+/**
+ * Hands pages freed by this pass back to the file (indexes created with auto_vacuum=incremental).
+ * FTS5 writes its pending segments (and merges old ones, freeing pages) when a transaction commits
+ * or a savepoint is released: release one first, so the pages it frees are returned too.
+ */
+function releaseFreePages(db: Database): void {
+  db.exec('SAVEPOINT hci_fts_flush; RELEASE hci_fts_flush');
+  if (Number(db.selectValue('PRAGMA freelist_count')) === 0) return;
+  // Each step frees one page and yields a row without columns: step to the end.
+  const st = db.prepare('PRAGMA incremental_vacuum');
+  try {
+    while (st.step()) { /* one page per step */ }
+  } finally {
+    st.finalize();
+  }
 }
 
 type Prepared = { kind: 'skip' } | { kind: 'file'; file: PreparedFile; bytes: number; fallback: boolean };

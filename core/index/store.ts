@@ -67,7 +67,10 @@ export class IndexStore {
       );
       // Only takes effect in a new, empty file (and only outside a transaction): the indexer then
       // hands pages freed by a pass back to the file (PRAGMA incremental_vacuum).
-      if (opts.create) await probe.retryBusy(() => probe.execQuiet('PRAGMA auto_vacuum = INCREMENTAL'));
+      // Set only on an empty file: on an existing one the pragma may still rewrite the header (a commit).
+      if (opts.create && (await probe.read((d) => Number(d.selectValue('PRAGMA page_count')))) === 0) {
+        await probe.retryBusy(() => probe.execQuiet('PRAGMA auto_vacuum = INCREMENTAL'));
+      }
       if (opts.create) state = await probe.write((d) => ensureSchema(d));
       else {
         const version = await probe.read((d) => {
