@@ -145,6 +145,26 @@ describe('incremental indexing', () => {
 });
 
 describe('the index file', () => {
+  it('links one owner record per open database into the lock, instead of writing one per transaction', async () => {
+    const ws = await tmp({ 'src/A.cs': csharp('Alpha') });
+    const w = await openWorkspace(ws.root);
+    const ownerFiles = () => fs.readdirSync(ws.abs('.hci')).filter((n) => /^index\.sqlite\.lock\.\d+\.[0-9a-f]{24}$/.test(n));
+    try {
+      await w.index();
+      await w.search({ query: 'RunAlpha' });
+      const first = ownerFiles();
+      expect(first).toHaveLength(1);
+      expect(first[0]).toContain(`.${process.pid}.`);
+      for (let i = 0; i < 5; i++) await w.search({ query: `RunAlpha ${i}` });
+      expect(ownerFiles()).toEqual(first);
+      expect(fs.existsSync(ws.abs('.hci/index.sqlite.lock'))).toBe(false); // released between transactions
+    } finally {
+      w.close();
+    }
+    expect(ownerFiles()).toEqual([]);
+    expect(fs.readdirSync(ws.abs('.hci')).filter((n) => n.startsWith('indexer.lock'))).toEqual([]);
+  });
+
   it('hands the pages a pass frees back to the file (auto_vacuum = incremental)', async () => {
     const files: Record<string, string> = {};
     // Distinct words, so neither deflate nor FTS5 can fold the files into a few pages.

@@ -67,7 +67,7 @@ export function createDenoIndexStorage(workspaceRoot: string): IndexStorage {
     claimIndexer() {
       mkdir();
       if (!permissionGuard(dir, () => indexer.tryAcquire('index'))) return null;
-      return { release: () => indexer.release() };
+      return { release: () => indexer.dispose() }; // one claim per pass: no owner file kept between passes
     },
     indexerHolder() {
       if (indexer.held) return { pid: deno().pid, since: Date.now() };

@@ -35,7 +35,7 @@ export function createNodeIndexStorage(workspaceRoot: string): IndexStorage {
     claimIndexer() {
       fs.mkdirSync(dir, { recursive: true });
       if (!indexer.tryAcquire('index')) return null;
-      return { release: () => indexer.release() };
+      return { release: () => indexer.dispose() }; // one claim per pass: no owner file kept between passes
     },
     indexerHolder() {
       if (indexer.held) return { pid: process.pid, since: Date.now() };

@@ -119,6 +119,12 @@ function ownerRecord(os: LockPlatform, token: string, purpose?: string): LockOwn
 
 export class SharedDotLock {
   private token: string | null = null;
+  /**
+   * This lock's owner record, written once and hard-linked to the lock path on every acquisition:
+   * a search takes the lock per transaction, and writing a fresh temp file each time cost more than
+   * the query. One token per lock object identifies its holder just as well (release compares it).
+   */
+  private ownerFile: { path: string; token: string; purpose?: string } | null = null;
 
   constructor(
     readonly lockPath: string,
@@ -133,27 +139,32 @@ export class SharedDotLock {
   tryAcquire(purpose?: string): boolean {
     if (this.token) return true;
     const os = this.os;
-    // Contended case first, cheaply: a live holder means no attempt (waiters poll every few ms,
-    // and creating, linking and removing a temp file per poll would be wasted work).
+    // Contended case first, cheaply: a live holder means no attempt (waiters poll every few ms).
     if (os.exists(this.lockPath) && !this.breakIfStale()) return false;
+    const owner = this.ownerFileFor(purpose);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (os.link(owner.path, this.lockPath)) {
+        this.token = owner.token;
+        heldTokens.add(owner.token);
+        os.onAcquired?.(this.lockPath);
+        return true;
+      }
+      if (attempt === 0 && !this.breakIfStale()) return false;
+    }
+    return false;
+  }
+
+  private ownerFileFor(purpose?: string): { path: string; token: string } {
+    const os = this.os;
+    if (this.ownerFile && this.ownerFile.purpose === purpose && os.exists(this.ownerFile.path)) return this.ownerFile;
+    if (this.ownerFile) os.remove(this.ownerFile.path);
+    else this.sweepDeadTemps(); // once per lock object: files of processes killed while holding one
     const token = os.randomHex(12);
     const owner = ownerRecord(os, token, purpose);
-    const temp = `${this.lockPath}.${owner.pid}.${token}`;
-    os.writeText(temp, JSON.stringify(owner));
-    try {
-      for (let attempt = 0; attempt < 2; attempt++) {
-        if (os.link(temp, this.lockPath)) {
-          this.token = token;
-          heldTokens.add(token);
-          os.onAcquired?.(this.lockPath);
-          return true;
-        }
-        if (attempt === 0 && !this.breakIfStale()) return false;
-      }
-      return false;
-    } finally {
-      os.remove(temp);
-    }
+    const path = `${this.lockPath}.${owner.pid}.${token}`;
+    os.writeText(path, JSON.stringify(owner));
+    this.ownerFile = { path, token, purpose };
+    return this.ownerFile;
   }
 
   release(): void {
@@ -162,6 +173,13 @@ export class SharedDotLock {
     if (owner && owner !== 'missing' && owner.token === this.token) this.os.remove(this.lockPath);
     heldTokens.delete(this.token);
     this.token = null;
+  }
+
+  /** Releases the lock and removes this object's owner file (when the database file closes). */
+  dispose(): void {
+    this.release();
+    if (this.ownerFile) this.os.remove(this.ownerFile.path);
+    this.ownerFile = null;
   }
 
   /** Who holds the lock now, if anyone (for "index busy" messages and status). */
@@ -193,9 +211,9 @@ export class SharedDotLock {
   }
 
   /**
-   * Removes `<lock>.<pid>.<token>` temp files of dead processes on this host: a process killed
-   * between writing its temp file and removing it leaves one behind. Runs only after a stale lock
-   * was broken (the moment a dead holder is noticed), so it costs nothing in normal operation.
+   * Removes `<lock>.<pid>.<token>` owner files of dead processes on this host: a process killed before
+   * closing its database leaves one behind. Runs after a stale lock was broken and when a lock
+   * object writes its first owner file (once per open database), so it costs nothing per transaction.
    */
   private sweepDeadTemps(): void {
     const os = this.os;

@@ -46,6 +46,8 @@ export interface VfsLock {
   tryAcquire(): boolean;
   release(): void;
   holder(): unknown;
+  /** Called when the database file closes (after release): drop any files the lock keeps. */
+  dispose?(): void;
 }
 
 interface OpenFile {
@@ -91,6 +93,7 @@ export function installSyncVfs(
       files.delete(pFile);
       try {
         f.lock?.release();
+        f.lock?.dispose?.();
         f.file.close();
         if (f.flags & capi.SQLITE_OPEN_DELETEONCLOSE) fs.remove(f.path);
         return 0;
