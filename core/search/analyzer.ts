@@ -28,13 +28,51 @@ export function splitIdentifier(word: string): string[] {
  * nothing here.
  */
 export function identsOf(text: string): string {
-  const out: string[] = [];
   // Each distinct identifier once: its parts stay adjacent (phrase queries over parts still match),
   // and the index does not hold a position for every repetition (about 5% of the index on C#).
   const seen = new Set<string>();
-  for (const m of text.matchAll(IDENT)) {
-    const w = m[0];
-    if (w.length < 3 || seen.has(w)) continue;
+  // A hand-rolled scan for the runs IDENT matches. An all-ASCII run with no lower→upper,
+  // upper-upper-lower or letter↔digit step cannot split (splitForIdents' test fails), so it is
+  // skipped without being sliced or looked up; every other run goes through splitForIdents as before.
+  let out = '';
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    let cls = c < 128 ? ASCII_CLASS[c] : 0;
+    if (cls === 0 && (c < 128 || !isIdentCodePoint(text, i))) {
+      i++;
+      continue;
+    }
+    // A run starts at i.
+    const start = i;
+    let ascii = true;
+    let splits = false;
+    let p1 = 0; // class of the previous char (0 after '_' or at the start)
+    let p2 = 0; // class of the one before it
+    for (;;) {
+      if (c < 128) {
+        if (cls === 0) break;
+        if (!splits && cls !== UNDERSCORE && p1 !== 0) {
+          // lower→upper, upper upper→lower, letter↔digit: the steps splitForIdents looks for.
+          if (p1 === LOWER ? cls !== LOWER : p1 === UPPER ? cls === DIGIT || (cls === LOWER && p2 === UPPER) : cls !== DIGIT) splits = true;
+        }
+        p2 = cls === UNDERSCORE ? 0 : p1;
+        p1 = cls === UNDERSCORE ? 0 : cls;
+        i++;
+      } else {
+        if (!isIdentCodePoint(text, i)) break;
+        ascii = false;
+        i += c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1;
+        // Astral ident chars are always a surrogate pair; a lone surrogate is no ident char.
+      }
+      if (i >= n) break;
+      c = text.charCodeAt(i);
+      cls = c < 128 ? ASCII_CLASS[c] : 0;
+    }
+    if (i - start < 3 || (ascii && !splits)) continue;
+    const w = text.slice(start, i);
+    if (seen.has(w)) continue;
     seen.add(w);
     let split = splitMemo.get(w);
     if (split === undefined) {
@@ -42,9 +80,29 @@ export function identsOf(text: string): string {
       if (splitMemo.size >= MEMO_LIMIT) splitMemo.clear();
       splitMemo.set(w, split);
     }
-    if (split) out.push(split);
+    if (split) out = out ? `${out} ${split}` : split;
   }
-  return out.join(' ');
+  return out;
+}
+
+const LOWER = 1, UPPER = 2, DIGIT = 3, UNDERSCORE = 4;
+/** Classes of ASCII chars inside IDENT runs (0: not part of a run). */
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  ASCII_CLASS[c] = c >= 97 && c <= 122 ? LOWER : c >= 65 && c <= 90 ? UPPER : c >= 48 && c <= 57 ? DIGIT : c === 95 ? UNDERSCORE : 0;
+}
+const IDENT_CHAR = /^[\p{L}\p{N}_]$/u;
+const identCache = new Map<number, boolean>();
+
+/** Whether the (non-ASCII) code point at i is one IDENT matches: a letter or number, not a lone surrogate. */
+function isIdentCodePoint(text: string, i: number): boolean {
+  const cp = text.codePointAt(i)!;
+  let yes = identCache.get(cp);
+  if (yes === undefined) {
+    yes = IDENT_CHAR.test(String.fromCodePoint(cp));
+    if (identCache.size < 4096) identCache.set(cp, yes);
+  }
+  return yes;
 }
 
 // Code repeats its identifiers endlessly; splitting each distinct one once makes indexing far cheaper.

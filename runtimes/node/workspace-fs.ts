@@ -1,5 +1,6 @@
-// Node implementation of WorkspaceFs over node:fs (callback API). Owns path safety (no '..', no absolute
-// paths) and symlink resolution against the real workspace root; what to scan is the walker's job.
+// Node implementation of WorkspaceFs over node:fs (callback API; file reads are synchronous, see
+// readFile). Owns path safety (no '..', no absolute paths) and symlink resolution against the real
+// workspace root; what to scan is the walker's job.
 import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
 import type { DirEntry, EntryStat, WorkspaceFs } from '../../core/platform.ts';
@@ -66,17 +67,24 @@ export function createNodeWorkspaceFs(root: string): WorkspaceFs {
     },
 
     async readFile(rel: string, maxBytes?: number): Promise<Uint8Array> {
+      // Synchronous reads behind the async interface. Workspace files are small and nearly always in
+      // the page cache, where open/fstat/read/close take microseconds; as async calls each one is a
+      // thread-pool round trip whose wake-ups, on 2 busy cores, preempt the indexer's main thread.
+      // Measured on a 5k-file tree (load 3.4–4.6 on 2 cores), reads interleaved with chunking: sync
+      // ~0.6–1.3 s per pass faster than 8 async reads in flight, ~1.7 s faster than one at a time.
+      // The cost: on a cold page cache these reads no longer overlap chunking (reading the 10 MB
+      // tree cold took ~0.65 s sync vs ~0.4–0.7 s with 8 async reads in flight on this disk).
       const p = abs(rel);
       if (maxBytes === undefined) {
-        const buf = await call<Buffer>((cb) => nodeFs.readFile(p, cb));
+        const buf = nodeFs.readFileSync(p);
         return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
       }
       const limit = Math.max(0, Math.floor(maxBytes));
-      const fd = await call<number>((cb) => nodeFs.open(p, 'r', cb));
+      const fd = nodeFs.openSync(p, 'r');
       try {
         // Size the buffer from the file (plus a byte to notice growth), not from the limit: most
         // files are far below it, and a limit-sized buffer per file was measurable GC work.
-        const size = (await call<nodeFs.Stats>((cb) => nodeFs.fstat(fd, cb))).size;
+        const size = nodeFs.fstatSync(fd).size;
         let out = new Uint8Array(Math.min(limit, size + 1));
         let n = 0;
         while (n < limit) {
@@ -85,13 +93,16 @@ export function createNodeWorkspaceFs(root: string): WorkspaceFs {
             grown.set(out);
             out = grown;
           }
-          const bytesRead = await call<number>((cb) => nodeFs.read(fd, out, n, out.length - n, null, cb));
+          const bytesRead = nodeFs.readSync(fd, out, n, out.length - n, null);
           if (bytesRead === 0) break;
           n += bytesRead;
+          // A short read that ends exactly at fstat's size is the end of a regular file: skip the
+          // extra read that would only return 0.
+          if (n === size && n < out.length) break;
         }
         return n === out.length ? out : out.subarray(0, n);
       } finally {
-        await call<void>((cb) => nodeFs.close(fd, (err) => cb(err, undefined)));
+        nodeFs.closeSync(fd);
       }
     },
   };
