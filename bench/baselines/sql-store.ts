@@ -159,13 +159,13 @@ export function loadDump(db: SqlAdapter, meta: DumpMeta, lines: readonly string[
 
 const WEIGHT_ARGS = Object.values(COLUMN_WEIGHTS).join(', ');
 
-/** hci's candidate query (mirrors runFts in core/search/search.ts: same join, weights, order, pool). */
+/** hci's candidate query (mirrors runFts in core/search/search.ts, unfiltered: rank inside FTS5, join the pool). */
 export function ftsSql(ftsTable = 'chunks_fts'): string {
   return `SELECT c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.hash, f.lang, f.flags, c.start_line, c.end_line,
-      c.symbol_kind, c.symbol_name, bm25(${ftsTable}, ${WEIGHT_ARGS}) AS bm
-    FROM ${ftsTable} JOIN chunks c ON c.id = ${ftsTable}.rowid JOIN files f ON f.id = c.file_id
-    WHERE ${ftsTable} MATCH ?
-    ORDER BY bm LIMIT ?`;
+      c.symbol_kind, c.symbol_name, t.bm
+    FROM (SELECT rowid AS id, bm25(${ftsTable}, ${WEIGHT_ARGS}) AS bm FROM ${ftsTable} WHERE ${ftsTable} MATCH ? ORDER BY bm LIMIT ?) t
+    JOIN chunks c ON c.id = t.id JOIN files f ON f.id = c.file_id
+    ORDER BY t.bm`;
 }
 
 /** hci's candidate pool for `needed` hits (search.ts: min(2000, needed * 8 + 64)). */

@@ -79,22 +79,23 @@ function runFts(db: Database, expr: string, filtered: boolean, pool: number): Ca
        FROM (SELECT rowid AS id, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm LIMIT ?) t
        JOIN chunks c ON c.id = t.id JOIN files f ON f.id = c.file_id
        ORDER BY t.bm`;
-  const rows = db.selectObjects(sql, [expr, pool]) as Array<Record<string, unknown>>;
-  return rows.map((r) => ({
-    chunkId: Number(r.chunk_id),
-    fileId: Number(r.file_id),
-    ordinal: Number(r.ordinal),
-    path: String(r.path),
-    hash: String(r.hash),
-    lang: String(r.lang),
-    flags: Number(r.flags),
-    startLine: Number(r.start_line),
-    endLine: Number(r.end_line),
-    symbolKind: (r.symbol_kind as string) ?? null,
-    symbolName: (r.symbol_name as string) ?? null,
+  // Rows as arrays (in `cols` order, then bm): building an object per row cost more than the SQL.
+  const rows = db.selectArrays(sql, [expr, pool]) as unknown[][];
+  return rows.map(([chunkId, fileId, ordinal, path, hash, lang, flags, startLine, endLine, symbolKind, symbolName, bm]) => ({
+    chunkId: Number(chunkId),
+    fileId: Number(fileId),
+    ordinal: Number(ordinal),
+    path: String(path),
+    hash: String(hash),
+    lang: String(lang),
+    flags: Number(flags),
+    startLine: Number(startLine),
+    endLine: Number(endLine),
+    symbolKind: (symbolKind as string | null) ?? null,
+    symbolName: (symbolName as string | null) ?? null,
     memberKey: null,
-    bm25: Number(r.bm),
-    ftsScore: -Number(r.bm),
+    bm25: Number(bm),
+    ftsScore: -Number(bm),
     score: 0,
     factors: [],
   }));
@@ -156,21 +157,31 @@ const COMMON_MIN = 1000;
  */
 function informativeClauses(db: Database, q: ParsedQuery): Clause[] {
   if (q.clauses.length < 3) return q.clauses;
-  const total = Number(db.selectValue('SELECT count(*) FROM chunks'));
-  const count = db.prepare('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?');
-  try {
-    const df = q.clauses.map((c) => {
-      count.bind([clauseExpr(c)]).step();
-      const n = Number(count.get(0));
-      count.reset();
-      return { c, n };
-    });
-    const rare = df.filter((d) => d.n <= Math.max(total * COMMON_SHARE, COMMON_MIN));
-    const kept = rare.length >= 2 ? rare : [...df].sort((a, b) => a.n - b.n).slice(0, 2);
-    return q.clauses.filter((c) => kept.some((k) => k.c === c));
-  } finally {
-    count.finalize();
-  }
+  const cutoff = Math.max(chunkCount(db) * COMMON_SHARE, COMMON_MIN);
+  // Counting stops past the cutoff: only "common or not" matters, and a common word's doclist is long.
+  const df = q.clauses.map((c) => ({ c, n: countMatches(db, clauseExpr(c), Math.floor(cutoff) + 1) }));
+  const rare = df.filter((d) => d.n <= cutoff);
+  if (rare.length >= 2) return q.clauses.filter((c) => rare.some((k) => k.c === c));
+  // (Almost) every word is common: keep the two rarest, counted in full.
+  const full = df.map((d) => (d.n > cutoff ? { c: d.c, n: countMatches(db, clauseExpr(d.c), Number.MAX_SAFE_INTEGER) } : d));
+  const kept = full.sort((a, b) => a.n - b.n).slice(0, 2);
+  return q.clauses.filter((c) => kept.some((k) => k.c === c));
+}
+
+function countMatches(db: Database, expr: string, limit: number): number {
+  return Number(db.selectValue('SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [expr, limit]));
+}
+
+const chunkCounts = new WeakMap<Database, { generation: string; count: number }>();
+
+/** The number of chunks, counted once per index generation (every commit bumps it). */
+function chunkCount(db: Database): number {
+  const generation = String(db.selectValue("SELECT value FROM meta WHERE key = 'generation'") ?? '');
+  const seen = chunkCounts.get(db);
+  if (seen && seen.generation === generation) return seen.count;
+  const count = Number(db.selectValue('SELECT count(*) FROM chunks'));
+  chunkCounts.set(db, { generation, count });
+  return count;
 }
 
 /** Runs the query and returns every candidate in rank order (after the per-file cap). */
