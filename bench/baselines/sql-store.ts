@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { COLUMN_WEIGHTS } from '../../core/search/search.ts';
 import { ftsExpression, parseQuery } from '../../core/search/query.ts';
-import { loadEngine, type Database } from '../../core/sqlite/engine.ts';
+import { loadEngine, type Database, type Sqlite3Static } from '../../core/sqlite/engine.ts';
+import { FastStatement, type BindValue } from '../../core/sqlite/fast-statement.ts';
 import { createNodeIndexStorage } from '../../runtimes/node/node-storage.ts';
 import { decodeCell, ftsOf, type DumpFile, type DumpMeta, type Row } from '../lib/chunks.ts';
 
@@ -64,13 +65,14 @@ export function openNative(file: string): SqlAdapter {
   };
 }
 
-function wasmAdapter(db: Database, label: string): SqlAdapter {
+/** Writes go through hci's own binding path (core/sqlite/fast-statement.ts), as hci's writer does. */
+function wasmAdapter(db: Database, label: string, sqlite3: Sqlite3Static): SqlAdapter {
   return {
     label,
     exec: (sql) => void db.exec(sql),
     prepare(sql) {
-      const st = db.prepare(sql);
-      return { run: (p) => void st.bind(p as never).stepReset(), finalize: () => void st.finalize() };
+      const st = new FastStatement(sqlite3, db, db.prepare(sql));
+      return { run: (p) => st.run(p as BindValue[]), finalize: () => st.finalize() };
     },
     all: (sql, params) => db.selectArrays(sql, params as never) as unknown[][],
     close: () => db.close(),
@@ -81,14 +83,14 @@ function wasmAdapter(db: Database, label: string): SqlAdapter {
 export async function openWasmOnDisk(workspaceDir: string): Promise<SqlAdapter> {
   const engine = await loadEngine();
   const db = createNodeIndexStorage(workspaceDir).open(engine);
-  return wasmAdapter(db, `${engine.label} (WASM, hci VFS)`);
+  return wasmAdapter(db, `${engine.label} (WASM, hci VFS)`, engine.sqlite3);
 }
 
 /** The WASM build in memory (for the evaluation baselines). */
 export async function openWasmMemory(): Promise<SqlAdapter> {
   const engine = await loadEngine();
   const db = new engine.sqlite3.oo1.DB(':memory:', 'c') as Database;
-  return wasmAdapter(db, `${engine.label} (WASM, memory)`);
+  return wasmAdapter(db, `${engine.label} (WASM, memory)`, engine.sqlite3);
 }
 
 export interface LoadResult {

@@ -176,7 +176,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
       started = Date.now(); // the lock is ours from here: waiting for it is not work
       const gen = ops.length ? nextGeneration(db) : Number(readMeta(db).generation ?? 0);
       summary.generation = gen;
-      const rows = new RowWriter(db);
+      const rows = new RowWriter(db, store.engine.sqlite3);
       try {
         for (const op of ops) {
           if (op.kind === 'touch') {

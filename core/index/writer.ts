@@ -2,14 +2,14 @@
 // FTS rows, bump the generation. Owns the SQL for files/file_data/chunks/chunks_fts; runs
 // inside a write transaction that the caller (the indexer) opens. Decides nothing about which files
 // change; the blob encoding is file-data.ts's.
-import type { Database } from '../sqlite/engine.ts';
+import type { Database, Sqlite3Static } from '../sqlite/engine.ts';
+import { FastStatement, lastInsertRowId, type BindValue } from '../sqlite/fast-statement.ts';
 import type { ChunkDraft } from '../chunk/types.ts';
 import type { FileOutline } from '../chunk/outline.ts';
 import { ftsValues, sliceLines } from './fts-row.ts';
 import { encodeFileData, readStoredFile, storedFtsRows } from './file-data.ts';
 
-type PreparedStatement = ReturnType<Database['prepare']>;
-type BindValue = string | number | null | Uint8Array;
+
 
 export interface PreparedFile {
   path: string;
@@ -30,26 +30,21 @@ export interface PreparedFile {
  * and `close()` it before the transaction ends.
  */
 export class RowWriter {
-  private readonly statements = new Map<string, PreparedStatement>();
+  private readonly statements = new Map<string, FastStatement>();
 
-  constructor(private readonly db: Database) {}
-
-  private st(sql: string): PreparedStatement {
-    let st = this.statements.get(sql);
-    if (!st) this.statements.set(sql, (st = this.db.prepare(sql)));
-    return st;
-  }
+  constructor(
+    private readonly db: Database,
+    private readonly sqlite3: Sqlite3Static,
+  ) {}
 
   private run(sql: string, bind: BindValue[]): void {
-    this.st(sql).bind(bind).stepReset();
+    let st = this.statements.get(sql);
+    if (!st) this.statements.set(sql, (st = new FastStatement(this.sqlite3, this.db, this.db.prepare(sql))));
+    st.run(bind);
   }
 
   private lastRowId(): number {
-    const st = this.st('SELECT last_insert_rowid()');
-    st.step();
-    const id = Number(st.get(0));
-    st.reset();
-    return id;
+    return lastInsertRowId(this.sqlite3, this.db);
   }
 
   /** Removes a file with its chunks, FTS rows (the contentless table needs the inserted values back) and key hashes. */
