@@ -68,6 +68,7 @@ describe('Deno runtime', () => {
     const explain = await runDenoCli(deno, denoBuilt, ['explain', res.json.hits[0].hit_id, '--root', denoBuilt, '--json']);
     expect(explain.json).toMatchObject({ status: 'ok', explanation: { rank: 1 } });
 
+
     // Nothing outside .hci/ was touched; no lock or temp file is left behind; the file is sound.
     expect(snapshot(denoBuilt)).toEqual(before);
     expect(fs.readdirSync(path.join(denoBuilt, '.hci')).sort()).toEqual(['index.sqlite', 'recent-queries.json']);
@@ -81,6 +82,20 @@ describe('Deno runtime', () => {
     const noHost = await startDeno(deno, ['--no-prompt', `--allow-read=${denoBuilt},${path.join(REPO, 'node_modules')}`, `--allow-write=${path.join(denoBuilt, '.hci')}`], path.join(REPO, 'runtimes/deno/cli.ts'), ['search', 'x', '--root', denoBuilt, '--json']).exited;
     expect(noHost.code).toBe(5);
     expect(noHost.json.hint).toContain('--allow-sys=hostname');
+
+    // One edited file indexed by path: only it is considered, and its new text is found.
+    const edited = path.join(denoBuilt, 'src/Contoso.Shop.Application/Catalog/CatalogService.cs');
+    const original = fs.readFileSync(edited, 'utf8');
+    fs.appendFileSync(edited, '\n// QuokkaMarkerFromDeno\n');
+    const byPath = await runDenoCli(deno, denoBuilt, ['index', denoBuilt, '--path', edited, '--json']);
+    expect(byPath.code, byPath.stderr).toBe(0);
+    expect(byPath.json).toMatchObject({ status: 'ok', files_scanned: 1, files_indexed: 1 });
+    expect((await runDenoCli(deno, denoBuilt, ['search', 'QuokkaMarkerFromDeno', '--root', denoBuilt, '--json'])).json.hits[0]?.path).toBe(
+      'src/Contoso.Shop.Application/Catalog/CatalogService.cs',
+    );
+    expect((await runDenoCli(deno, denoBuilt, ['index', denoBuilt, '--path', edited, '--full'])).code).toBe(2);
+    fs.writeFileSync(edited, original);
+    expect((await runDenoCli(deno, denoBuilt, ['index', denoBuilt, '--path', edited, '--json'])).json.files_indexed).toBe(1);
   });
 
   it('Node opens a Deno-built index and Deno a Node-built one, with identical results', async () => {

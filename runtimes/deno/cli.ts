@@ -11,6 +11,7 @@ import { HciError } from '../../core/platform.ts';
 import type { SearchRequest, SearchResponse } from '../../core/search/contract.ts';
 import type { SkipCounts } from '../../core/scan/walker.ts';
 import type { OutlineSymbol } from '../../core/search/symbols.ts';
+import * as nodePath from 'node:path'; // pure path arithmetic only
 import { deno } from './deno-api.ts';
 import { uncheckedHolders } from './dot-lock.ts';
 import { absolutePath } from './deno-storage.ts';
@@ -20,7 +21,7 @@ export { EXIT };
 
 
 const USAGE = `usage (under deno run … runtimes/deno/cli.ts):
-  index [root] [--full] [--json] [-q]
+  index [root] [--full | -p|--path P…] [--json] [-q]
   search <query…> [-r|--root DIR] [-k N] [-p|--path P]… [-e|--ext E]… [-x|--exclude P]… [--max-tokens N] [--cursor C] [--json]
   status [-r|--root DIR] [--no-pending] [--json]
   explain <hit_id> [-r|--root DIR] [--query Q] [--json]
@@ -132,9 +133,15 @@ async function cmdIndex(p: Parsed): Promise<number> {
   const progress = (pr: IndexProgress) => {
     if (tty && pr.phase === 'index') deno().stderr.writeSync(enc.encode(`\rindexing ${pr.filesDone}/${pr.filesTotal} files · ${pr.chunks} chunks`));
   };
-  const ws = await openWorkspace(absolutePath(p.positional[0] ?? '.'));
+  const root = absolutePath(p.positional[0] ?? '.');
+  // --path: only these files or folders (absolute ones inside the root become relative; the core refuses the rest).
+  const paths = p.flags.has('path')
+    ? list(p, 'path').map((x) => (nodePath.isAbsolute(x) ? nodePath.relative(root, x).split(nodePath.sep).join('/') || '.' : x))
+    : undefined;
+  if (paths && p.flags.has('full')) throw new HciError('usage', '--full and --path do not go together', '--full rebuilds every file; --path updates only the files given');
+  const ws = await openWorkspace(root);
   try {
-    const s = await ws.index({ full: p.flags.has('full'), signal: abort.signal, onProgress: progress });
+    const s = await ws.index({ full: p.flags.has('full'), paths, signal: abort.signal, onProgress: progress });
     if (tty) deno().stderr.writeSync(enc.encode('\r\x1b[K'));
     if (json) printJson({ status: 'ok', ...s });
     else {

@@ -63,16 +63,23 @@ export function createDenoWorkspaceFs(root: string): WorkspaceFs {
       const p = abs(rel);
       if (maxBytes === undefined) return D.readFile(p);
       const limit = Math.max(0, Math.floor(maxBytes));
-      const out = new Uint8Array(limit);
       const f = await D.open(p, { read: true });
       try {
+        // Size the buffer from the file (plus a byte to notice growth), not from the limit: most
+        // files are far below it, and a limit-sized buffer per file is needless GC work.
+        let out = new Uint8Array(Math.min(limit, f.statSync().size + 1));
         let n = 0;
         while (n < limit) {
+          if (n === out.length) {
+            const grown = new Uint8Array(Math.min(limit, out.length * 2 + 1));
+            grown.set(out);
+            out = grown;
+          }
           const r = await f.read(out.subarray(n));
           if (r === null || r === 0) break;
           n += r;
         }
-        return n === limit ? out : out.subarray(0, n);
+        return n === out.length ? out : out.subarray(0, n);
       } finally {
         f.close();
       }
