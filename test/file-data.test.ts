@@ -4,7 +4,7 @@
 // file-context lines are indexed once per file.
 import { describe, it, expect } from 'vitest';
 import { inflateRawSync } from 'node:zlib';
-import { decodeFileData, displayHeader, encodeFileData, fflateCodec, installDeflateCodec, outlineSymbols } from '../core/index/file-data.ts';
+import { decodeFileData, displayHeader, encodeFileData, fflateCodec, installDeflateCodec } from '../core/index/file-data.ts';
 import { zlibCodec } from '../runtimes/node/index.ts';
 import { keyWords } from '../core/search/symbols.ts';
 import { FORMAT_3_DICTIONARY } from '../core/index/deflate-dictionary.ts';
@@ -38,8 +38,14 @@ describe('file data (format 3)', () => {
     expect([0, 1].map((i) => displayHeader(back, i))).toEqual(chunks.map((c) => c.header));
     expect(back.keys).toEqual([null, 'Demo.A.Run()']);
     expect(back.fileContext).toEqual(outline.fileContext);
-    expect(back.outline).toEqual(outlineSymbols(outline));
-    expect(back.outline[0].children?.map((c) => c.member_key)).toEqual(['Demo.A.Key', 'Demo.A.Run()']);
+    expect(back.outline).toEqual([
+      {
+        kind: 'class', name: 'A', member_key: 'Demo.A', start_line: 3, end_line: 7, children: [
+          { kind: 'field', name: 'Key', member_key: 'Demo.A.Key', start_line: 5, end_line: 5 },
+          { kind: 'method', name: 'Run', member_key: 'Demo.A.Run()', start_line: 6, end_line: 6 },
+        ],
+      },
+    ]);
   });
 
   it('keeps only the lines of kept chunks when chunks were dropped', () => {

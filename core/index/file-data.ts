@@ -1,13 +1,14 @@
 // What the index keeps of each file besides its FTS postings, packed into one `file_data` row: the
 // indexed text (lines of dropped secret chunks blanked) and the outline plus the chunk headers, each
-// deflate-compressed. Owns that encoding, reading it back (chunk bodies, outlines, the exact FTS
-// values of stored chunks) and member-key hashing. SQL that writes the rows belongs to the writer;
-// ranking belongs to search.
+// deflate-compressed. Owns that encoding, the codec seam, and reading it back (chunk bodies, outlines,
+// the exact FTS values of stored chunks). SQL that writes the rows belongs to the writer; ranking and
+// member-key lookups belong to search.
 //
 // Why compressed per file rather than a text column per chunk: source code deflates 4-6x as a whole
 // file but poorly in 1 KB pieces, and chunk headers and member keys repeat within a file. Every
 // reader needs only a few files per query (the hits), so inflating them costs well under a
-// millisecond. Any SQLite can still open the file: the blobs are raw deflate (RFC 1951).
+// millisecond. Any SQLite can still open the file: the blobs are raw deflate (RFC 1951) with the
+// preset dictionary of deflate-dictionary.ts.
 import { deflateSync, inflateSync } from 'fflate';
 import type { Database } from '../sqlite/engine.ts';
 import type { FileOutline, OutlineNode } from '../chunk/outline.ts';
@@ -141,11 +142,6 @@ export function* walkOutline(nodes: readonly OutlineSymbol[], depth = 0): Genera
     yield { symbol: s, depth };
     if (s.children) yield* walkOutline(s.children, depth + 1);
   }
-}
-
-/** Converts a chunker outline to the stored shape (what `encodeMeta` keeps). */
-export function outlineSymbols(outline: FileOutline | null): OutlineSymbol[] {
-  return outline ? unpack(packNodes(outline.nodes)) : [];
 }
 
 /** Reads and decodes one file's stored data (undefined when the file is not indexed). */
