@@ -12,12 +12,11 @@
 // node:path and node:url (pure) and node:fs realpath of the workspace root (read permission).
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { HciError } from '../../core/platform.ts';
 import { HciMcpService, type McpHost } from '../node/mcp/service.ts';
 import { createMcpServer, type McpServerOptions } from '../node/mcp/server.ts';
 import { checkHttpOptions, createRequestGuard, MCP_PATH, refusalBody, TOKEN_ENV, type GuardOptions } from '../node/mcp/http-guard.ts';
+import { HttpSessions } from '../node/mcp/http-sessions.ts';
 import { deno, errorName } from './deno-api.ts';
 import { absolutePath } from './deno-storage.ts';
 import { openWorkspace } from './workspace.ts';
@@ -36,8 +35,6 @@ const denoServe = () => deno() as unknown as ReturnType<typeof deno> & DenoServe
 const USAGE = `usage: deno run <permissions> runtimes/deno/mcp.ts <root> [--http] [--port N] [--host H] [--allow-host NAME]… [--allow-origin ORIGIN]…`;
 const DEFAULT_PORT = 7420;
 const MAX_BODY = 4 * 1024 * 1024;
-const MAX_SESSIONS = 64;
-const SESSION_IDLE_MS = 30 * 60_000;
 
 const enc = new TextEncoder();
 function log(msg: string): void {
@@ -136,12 +133,6 @@ async function serveStdio(svc: HciMcpService, opts: McpServerOptions): Promise<v
   await server.close().catch(() => {});
 }
 
-interface Session {
-  transport: WebStandardStreamableHTTPServerTransport;
-  server: Server;
-  lastSeen: number;
-}
-
 function refuse(status: number, message: string, headers: Record<string, string> = {}): Response {
   return new Response(refusalBody(message), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
@@ -158,7 +149,7 @@ async function serveHttp(svc: HciMcpService, o: McpServerOptions & GuardOptions)
       }
     },
   });
-  const sessions = new Map<string, Session>();
+  const sessions = new HttpSessions<WebStandardStreamableHTTPServerTransport>();
 
   const handle = async (req: Request): Promise<Response> => {
     const refused = await guard({ host: req.headers.get('host'), origin: req.headers.get('origin'), authorization: req.headers.get('authorization') });
@@ -167,14 +158,9 @@ async function serveHttp(svc: HciMcpService, o: McpServerOptions & GuardOptions)
       return refuse(refused.status, refused.message, refused.headers);
     }
     if (new URL(req.url).pathname !== MCP_PATH) return refuse(404, `not found: the MCP endpoint is ${MCP_PATH}`);
-    const sessionId = req.headers.get('mcp-session-id');
-    if (sessionId) {
-      const s = sessions.get(sessionId);
-      if (!s) return refuse(404, 'session not found (the server restarted or the session expired): initialize again');
-      s.lastSeen = Date.now();
-      return s.transport.handleRequest(req);
-    }
-    if (req.method !== 'POST') return refuse(400, 'bad request: no mcp-session-id; start with an initialize POST');
+    const route = sessions.route(req.headers.get('mcp-session-id'), req.method);
+    if (route.kind === 'refuse') return refuse(route.refusal.status, route.refusal.message);
+    if (route.kind === 'continue') return route.transport.handleRequest(req);
     let body: unknown;
     try {
       const text = await req.text();
@@ -183,32 +169,16 @@ async function serveHttp(svc: HciMcpService, o: McpServerOptions & GuardOptions)
     } catch (e) {
       return refuse(400, `bad request: ${e instanceof SyntaxError ? 'the body is not JSON' : (e as Error).message}`);
     }
-    if (!isInitializeRequest(body)) return refuse(400, 'bad request: no mcp-session-id; the first request must be initialize');
-    if (sessions.size >= MAX_SESSIONS) return refuse(503, `too many sessions (${MAX_SESSIONS}); close one (DELETE ${MCP_PATH}) and retry`);
+    const refusal = sessions.admit(body);
+    if (refusal) return refuse(refusal.status, refusal.message);
     const server = createMcpServer(svc, o);
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => crypto.randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, lastSeen: Date.now() });
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
+    const opener = sessions.opener(server);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID(), onsessioninitialized: opener.onsessioninitialized });
+    opener.attach(transport);
     server.onerror = (e) => log(`protocol: ${e.message}`);
     await server.connect(transport);
     return transport.handleRequest(req, { parsedBody: body });
   };
-
-  const sweep = setInterval(() => {
-    const cutoff = Date.now() - SESSION_IDLE_MS;
-    for (const [id, s] of sessions) {
-      if (s.lastSeen < cutoff) {
-        sessions.delete(id);
-        void s.transport.close().catch(() => {});
-      }
-    }
-  }, 60_000);
 
   const stop = new AbortController();
   let listening!: (url: string) => void;
@@ -240,9 +210,7 @@ async function serveHttp(svc: HciMcpService, o: McpServerOptions & GuardOptions)
     deno().addSignalListener('SIGINT', resolve);
     deno().addSignalListener('SIGTERM', resolve);
   });
-  clearInterval(sweep);
-  for (const s of sessions.values()) await s.transport.close().catch(() => {});
-  sessions.clear();
+  await sessions.closeAll();
   stop.abort();
   await served.finished.catch(() => {});
 }

@@ -8,18 +8,15 @@ import * as os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { HciError } from '../../../core/platform.ts';
 import type { HciMcpService } from './service.ts';
 import { createMcpServer, type McpServerOptions } from './server.ts';
 import { checkHttpOptions, createRequestGuard, MCP_PATH, refusalBody, type GuardOptions, type MachineNames } from './http-guard.ts';
+import { HttpSessions } from './http-sessions.ts';
 
 export { checkHttpOptions, isLoopback, MCP_PATH, TOKEN_ENV } from './http-guard.ts';
 
 const MAX_BODY = 4 * 1024 * 1024;
-const MAX_SESSIONS = 64;
-const SESSION_IDLE_MS = 30 * 60_000;
 
 export interface HttpOptions extends McpServerOptions, GuardOptions {}
 
@@ -52,16 +49,10 @@ export interface HttpHandle {
   close(): Promise<void>;
 }
 
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  server: Server;
-  lastSeen: number;
-}
-
 export async function serveHttp(svc: HciMcpService, o: HttpOptions): Promise<HttpHandle> {
   checkHttpOptions(o);
   const guard = createRequestGuard(o, nodeMachineNames);
-  const sessions = new Map<string, Session>();
+  const sessions = new HttpSessions<StreamableHTTPServerTransport>();
   const log = o.log ?? (() => {});
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
@@ -74,34 +65,25 @@ export async function serveHttp(svc: HciMcpService, o: HttpOptions): Promise<Htt
     if (url.pathname !== MCP_PATH) return reject(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
 
     const sid = req.headers['mcp-session-id'];
-    const sessionId = Array.isArray(sid) ? sid[0] : sid;
-    if (sessionId) {
-      const s = sessions.get(sessionId);
-      if (!s) return reject(res, 404, 'session not found (the server restarted or the session expired): initialize again');
-      s.lastSeen = Date.now();
+    const route = sessions.route(Array.isArray(sid) ? sid[0] : sid, req.method);
+    if (route.kind === 'refuse') return reject(res, route.refusal.status, route.refusal.message);
+    if (route.kind === 'continue') {
       const body = req.method === 'POST' ? await readBody(req) : undefined;
-      await s.transport.handleRequest(req, res, body);
+      await route.transport.handleRequest(req, res, body);
       return;
     }
-    if (req.method !== 'POST') return reject(res, 400, 'bad request: no mcp-session-id; start with an initialize POST');
     let body: unknown;
     try {
       body = await readBody(req);
     } catch (e) {
       return reject(res, 400, `bad request: ${(e as Error).message}`);
     }
-    if (!isInitializeRequest(body)) return reject(res, 400, 'bad request: no mcp-session-id; the first request must be initialize');
-    if (sessions.size >= MAX_SESSIONS) return reject(res, 503, `too many sessions (${MAX_SESSIONS}); close one (DELETE ${MCP_PATH}) and retry`);
+    const refusal = sessions.admit(body);
+    if (refusal) return reject(res, refusal.status, refusal.message);
     const server = createMcpServer(svc, o);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, lastSeen: Date.now() });
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
+    const opener = sessions.opener(server);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: opener.onsessioninitialized });
+    opener.attach(transport);
     server.onerror = (e) => log(`protocol: ${e.message}`);
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
@@ -114,17 +96,6 @@ export async function serveHttp(svc: HciMcpService, o: HttpOptions): Promise<Htt
       else reject(res, 500, 'internal error');
     });
   });
-
-  const sweep = setInterval(() => {
-    const cutoff = Date.now() - SESSION_IDLE_MS;
-    for (const [id, s] of sessions) {
-      if (s.lastSeen < cutoff) {
-        sessions.delete(id);
-        void s.transport.close().catch(() => {});
-      }
-    }
-  }, 60_000);
-  sweep.unref();
 
   await new Promise<void>((resolve, rejectListen) => {
     httpServer.once('error', (e: NodeJS.ErrnoException) =>
@@ -143,9 +114,7 @@ export async function serveHttp(svc: HciMcpService, o: HttpOptions): Promise<Htt
   return {
     url: `http://${shownHost}:${addr.port}${MCP_PATH}`,
     async close() {
-      clearInterval(sweep);
-      for (const s of sessions.values()) await s.transport.close().catch(() => {});
-      sessions.clear();
+      await sessions.closeAll();
       httpServer.closeAllConnections?.();
       await new Promise<void>((r) => httpServer.close(() => r()));
     },
