@@ -144,7 +144,16 @@ export class HciWorkspace {
       await this.host.storage.remove();
       store = await this.openStore(true);
     }
-    return indexWorkspace(this.host.fs, store, this.settings, this.chunker, opts);
+    try {
+      return await indexWorkspace(this.host.fs, store, this.settings, this.chunker, opts);
+    } catch (e) {
+      // Damage found while rewriting rows (a stored blob that cannot be read, so its FTS rows cannot
+      // be removed): a full rebuild starts from an empty file instead.
+      if (!opts.full || !(e instanceof HciError && e.code === 'index_corrupt')) throw e;
+      this.close();
+      await this.host.storage.remove();
+      return indexWorkspace(this.host.fs, await this.openStore(true), this.settings, this.chunker, opts);
+    }
   }
 
   /** Freshness as seen inside the caller's read transaction (the same snapshot as its results). */

@@ -145,6 +145,29 @@ describe('incremental indexing', () => {
 });
 
 describe('the index file', () => {
+  it('reports a damaged stored text as index_corrupt, and --full rebuilds past it', async () => {
+    const ws = await tmp({ 'src/A.cs': csharp('Alpha'), 'src/B.cs': csharp('Beta') });
+    const w = await openWorkspace(ws.root);
+    try {
+      await w.index();
+      const file = ws.abs('.hci/index.sqlite');
+      sqlite3(file, "UPDATE file_data SET data = x'deadbeef00' WHERE file_id = (SELECT id FROM files WHERE path = 'src/A.cs')");
+      const r = await w.search({ query: 'RunAlpha' });
+      expect(r.status).toBe('error');
+      expect(r.error).toMatchObject({ code: 'index_corrupt', message: expect.stringContaining('src/A.cs') });
+      expect(r.hint).toMatch(/hci index --full/);
+      expect((await w.search({ query: 'RunBeta' })).hits[0]?.path).toBe('src/B.cs'); // the rest still answers
+      fs.appendFileSync(ws.abs('src/A.cs'), '// edited\n');
+      await expect(w.index()).rejects.toMatchObject({ code: 'index_corrupt' });
+      const s = await w.index({ full: true });
+      expect(s.files_indexed).toBe(2);
+      expect((await w.search({ query: 'RunAlpha' })).hits[0]?.path).toBe('src/A.cs');
+      expect(sqlite3(file, 'PRAGMA integrity_check')).toBe('ok');
+    } finally {
+      w.close();
+    }
+  });
+
   it('links one owner record per open database into the lock, instead of writing one per transaction', async () => {
     const ws = await tmp({ 'src/A.cs': csharp('Alpha') });
     const w = await openWorkspace(ws.root);

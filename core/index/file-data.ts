@@ -11,6 +11,7 @@
 // preset dictionary of deflate-dictionary.ts.
 import { deflateSync, inflateSync } from 'fflate';
 import type { Database } from '../sqlite/engine.ts';
+import { HciError } from '../platform.ts';
 import type { FileOutline, OutlineNode } from '../chunk/outline.ts';
 import { ftsValues, indexedHeader, sliceLines } from './fts-row.ts';
 import { FORMAT_3_DICTIONARY } from './deflate-dictionary.ts';
@@ -147,7 +148,14 @@ export function* walkOutline(nodes: readonly OutlineSymbol[], depth = 0): Genera
 /** Reads and decodes one file's stored data (undefined when the file is not indexed). */
 export function readStoredFile(db: Database, fileId: number): StoredFile | undefined {
   const blob = db.selectValue('SELECT data FROM file_data WHERE file_id = ?', [fileId]) as Uint8Array | undefined;
-  return blob ? decodeFileData(blob) : undefined;
+  if (!blob) return undefined;
+  try {
+    return decodeFileData(blob);
+  } catch (e) {
+    // A damaged blob (the file was edited by hand, or bytes rotted): say so, and how to recover.
+    const path = db.selectValue('SELECT path FROM files WHERE id = ?', [fileId]) ?? `file id ${fileId}`;
+    throw new HciError('index_corrupt', `the stored text of ${String(path)} in the index cannot be read (${(e as Error).message})`, 'run `hci index --full` to rebuild the index');
+  }
 }
 
 /** Reads only the outline of one file. */
