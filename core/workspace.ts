@@ -46,6 +46,8 @@ export interface StatusReport {
   skipped_samples: Array<{ path: string; reason: string }>;
   last_run: unknown;
   pending: { added: number; modified: number; deleted: number } | null;
+  /** The index file's bytes and the indexed source bytes it was built from. */
+  size?: { index_bytes: number; source_bytes: number };
   hint?: string;
   error?: { code: string; message: string };
 }
@@ -266,7 +268,10 @@ export class HciWorkspace {
         langs: db.selectObjects('SELECT lang, count(*) AS n FROM files GROUP BY lang ORDER BY n DESC') as Array<{ lang: string; n: number }>,
         samples: db.selectObjects(`SELECT path, reason FROM skipped ORDER BY reason, path LIMIT ${SKIPPED_SAMPLE_LIMIT}`) as Array<{ path: string; reason: string }>,
         files: opts.checkPending ? (db.selectObjects('SELECT path, size, mtime_ms FROM files') as Array<{ path: string; size: number; mtime_ms: number }>) : [],
+        indexBytes: Number(db.selectValue('PRAGMA page_count')) * Number(db.selectValue('PRAGMA page_size')),
+        sourceBytes: Number(db.selectValue('SELECT coalesce(sum(size), 0) FROM files')),
       }));
+      report.size = { index_bytes: data.indexBytes, source_bytes: data.sourceBytes };
       report.index = this.withRunningFlag(data.index);
       report.format_version = Number(data.meta.format_version ?? FORMAT_VERSION);
       for (const l of data.langs) report.files_by_lang[l.lang] = Number(l.n);

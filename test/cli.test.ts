@@ -2,6 +2,7 @@
 // human output, exit codes and one-line errors with hints.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
 import { FORMAT_VERSION } from '../core/index/schema.ts';
@@ -114,6 +115,10 @@ describe('hci CLI', () => {
     expect(s.out).toMatch(/pending {4}0 added, 0 modified, 0 deleted/);
     const j = JSON.parse(hci(['status', '--json', '--root', ws.root]).out);
     expect(j).toMatchObject({ status: 'ok', format_version: FORMAT_VERSION, files_by_lang: { csharp: 1, razor: 1, markdown: 1 } });
+    const sourceBytes = ['src/OrderService.cs', 'src/Pages/Orders.razor', 'README.md'].reduce((n, p) => n + fs.statSync(path.join(ws.root, p)).size, 0);
+    expect(j.size.source_bytes).toBe(sourceBytes);
+    expect(j.size.index_bytes).toBe(fs.statSync(path.join(ws.root, '.hci', 'index.sqlite')).size);
+    expect(s.out).toMatch(/size {7}[\d.]+ MB \([\d.]+x the [\d.]+ MB of indexed source\)/);
   });
 
   it('prints one clear line and a hint for invalid settings (exit 2)', async () => {

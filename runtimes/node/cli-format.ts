@@ -59,6 +59,11 @@ export function formatStatus(s: StatusReport): string {
     `${bold('contents')}   ${i.files} files, ${i.chunks} chunks${langs ? ` (${langs})` : ''}`,
     `${bold('skipped')}    ${formatSkipped(s.skipped)}`,
   ];
+  if (s.size) {
+    const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
+    const ratio = s.size.source_bytes > 0 ? ` (${(s.size.index_bytes / s.size.source_bytes).toFixed(2)}x the ${mb(s.size.source_bytes)} of indexed source)` : '';
+    lines.splice(4, 0, `${bold('size')}       ${mb(s.size.index_bytes)}${ratio}`);
+  }
   if (s.pending) lines.push(`${bold('pending')}    ${s.pending.added} added, ${s.pending.modified} modified, ${s.pending.deleted} deleted since the last run`);
   const run = s.last_run as { took_ms?: number; files_indexed?: number } | null;
   if (run) lines.push(`${bold('last run')}   ${run.files_indexed ?? 0} files indexed in ${run.took_ms ?? '?'} ms`);
