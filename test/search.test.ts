@@ -260,3 +260,26 @@ describe('questions over a large index', () => {
     expect(ftsExpression(parseQuery('InternalPriceList*'), 'all')).toBe('("internalpricelist"* OR "internal price list"*)');
   });
 });
+
+describe('config key paths', () => {
+  it('ranks the file that defines a key path (nested keys, in order) above docs that quote it', async () => {
+    const cfg = await createTmpWorkspace({
+      'docs/config.md': '# Settings\n\nSet `Payments:RetryPolicy:MaxAttempts` to change retries. Payments retry policy max attempts.\n',
+      'src/appsettings.json': '{\n  "Payments": {\n    "Provider": "stripe",\n    "RetryPolicy": {\n      "MaxAttempts": 5\n    }\n  }\n}\n',
+      'deploy/values.yaml': 'payments:\n  maxAttempts: 3\n  retryPolicy: none\n',
+    });
+    const cw = await openWorkspace(cfg.root);
+    try {
+      await cw.index();
+      const r = await cw.search({ query: 'Payments:RetryPolicy:MaxAttempts', limit: 5 });
+      expect(r.hits[0]?.path).toBe('src/appsettings.json');
+      const e = await cw.explain(r.hits[0].hit_id);
+      expect(e.explanation?.factors).toEqual(expect.arrayContaining([{ name: 'definition_like', factor: expect.any(Number) }]));
+      // The environment-variable form names the same key.
+      expect((await cw.search({ query: 'Payments__RetryPolicy__MaxAttempts', limit: 5 })).hits[0]?.path).toBe('src/appsettings.json');
+    } finally {
+      cw.close();
+      await cfg.cleanup();
+    }
+  });
+});

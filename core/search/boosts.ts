@@ -28,13 +28,36 @@ function definitionPatterns(ident: string): RegExp[] {
   ];
 }
 
-/** Identifier-like words of the raw query worth checking for definitions. */
+/** A .NET configuration key path: `Payments:RetryPolicy:MaxAttempts` or its environment form `Payments__RetryPolicy`. */
+const CONFIG_PATH = /^[\p{L}_][\p{L}\p{N}_]*(?:(?::|__)[\p{L}\p{N}_]+)+$/u;
+
+/** Identifier-like words (and config key paths) of the raw query worth checking for definitions. */
 export function definitionTargets(rawQuery: string): string[] {
   const words = rawQuery.split(/\s+/).filter((w) => !/^-?(path|ext|file|lang):/i.test(w));
   if (words.length > 3) return [];
   return words
     .map((w) => w.replace(/^["'@.#]+|["',;]+$/g, ''))
-    .filter((w) => w.length >= 4 && /^[\p{L}_][\p{L}\p{N}_-]*$/u.test(w) && /[A-Z_-]|\p{Ll}\p{Lu}/u.test(w));
+    .filter((w) => CONFIG_PATH.test(w) || (w.length >= 4 && /^[\p{L}_][\p{L}\p{N}_-]*$/u.test(w) && /[A-Z_-]|\p{Ll}\p{Lu}/u.test(w)));
+}
+
+/**
+ * A config key path is defined where its segments appear as nested keys, in order: `"Payments": {`
+ * … `"RetryPolicy": {` … `"MaxAttempts":` in JSON, or the same keys in YAML. One regex per segment,
+ * each searched after the previous match.
+ */
+function configPathPatterns(path: string): RegExp[] {
+  return path.split(/:|__/).map((seg) => new RegExp(`(?:"${escapeRe(seg)}"\\s*:|^[ \\t]*-?[ \\t]*${escapeRe(seg)}\\s*:(?:\\s|$))`, 'gm'));
+}
+
+function definesConfigPath(text: string, segments: RegExp[]): boolean {
+  let from = 0;
+  for (const re of segments) {
+    re.lastIndex = from;
+    const m = re.exec(text);
+    if (!m) return false;
+    from = m.index + m[0].length;
+  }
+  return true;
 }
 
 export interface TextSignals {
@@ -50,10 +73,10 @@ export function textSignals(text: string, rawQuery: string, targets: readonly st
   for (const t of targets) {
     let pats = cache.get(t);
     if (!pats) {
-      pats = definitionPatterns(t);
+      pats = CONFIG_PATH.test(t) ? configPathPatterns(t) : definitionPatterns(t);
       cache.set(t, pats);
     }
-    if (pats.some((p) => p.test(text))) {
+    if (CONFIG_PATH.test(t) ? definesConfigPath(text, pats) : pats.some((p) => p.test(text))) {
       definition = true;
       break;
     }
