@@ -8,6 +8,7 @@ import type { IndexStorage } from './index/storage.ts';
 import { IndexStore } from './index/store.ts';
 import { indexWorkspace, type IndexOptions, type IndexSummary } from './index/indexer.ts';
 import { readMeta } from './index/writer.ts';
+import type { PreparePoolFactory } from './index/prepare.ts';
 import { FORMAT_VERSION } from './index/schema.ts';
 import { scanWorkspace, type SkipCounts } from './scan/walker.ts';
 import { rankCandidates, renderHits, DEFAULT_LIMIT, MAX_LIMIT } from './search/search.ts';
@@ -24,6 +25,11 @@ export interface WorkspaceHost {
   engineLoader?: EngineLoader;
   /** Tree-sitter wasm files; without them every file is cut into line windows. */
   grammars?: GrammarSource;
+  /**
+   * Prepares (chunks) files off the main thread during big passes (Node: one worker thread). It must
+   * chunk with the same grammars as `grammars`. Without it everything runs in-thread.
+   */
+  preparePool?: PreparePoolFactory;
 }
 
 export interface OpenOptions {
@@ -144,7 +150,7 @@ export class HciWorkspace {
       await this.host.storage.remove();
       store = await this.openStore(true);
     }
-    return indexWorkspace(this.host.fs, store, this.settings, this.chunker, opts);
+    return indexWorkspace(this.host.fs, store, this.settings, this.chunker, opts, { preparePool: this.host.preparePool });
   }
 
   /** Freshness as seen inside the caller's read transaction (the same snapshot as its results). */
