@@ -8,6 +8,7 @@ import type { IndexStorage } from './index/storage.ts';
 import { IndexStore } from './index/store.ts';
 import { indexWorkspace, type IndexOptions, type IndexSummary } from './index/indexer.ts';
 import { readMeta } from './index/writer.ts';
+import type { PreparePoolFactory } from './index/prepare.ts';
 import { FORMAT_VERSION } from './index/schema.ts';
 import { scanWorkspace, type SkipCounts } from './scan/walker.ts';
 import { rankCandidates, renderHits, DEFAULT_LIMIT, MAX_LIMIT } from './search/search.ts';
@@ -24,6 +25,11 @@ export interface WorkspaceHost {
   engineLoader?: EngineLoader;
   /** Tree-sitter wasm files; without them every file is cut into line windows. */
   grammars?: GrammarSource;
+  /**
+   * Prepares (chunks) files off the main thread during big passes (Node: one worker thread). It must
+   * chunk with the same grammars as `grammars`. Without it everything runs in-thread.
+   */
+  preparePool?: PreparePoolFactory;
 }
 
 export interface OpenOptions {
@@ -146,15 +152,16 @@ export class HciWorkspace {
       await this.host.storage.remove();
       store = await this.openStore(true);
     }
+    const host = { preparePool: this.host.preparePool };
     try {
-      return await indexWorkspace(this.host.fs, store, this.settings, this.chunker, opts);
+      return await indexWorkspace(this.host.fs, store, this.settings, this.chunker, opts, host);
     } catch (e) {
       // Damage found while rewriting rows (a stored blob that cannot be read, so its FTS rows cannot
       // be removed): a full rebuild starts from an empty file instead.
       if (!opts.full || !(e instanceof HciError && e.code === 'index_corrupt')) throw e;
       this.close();
       await this.host.storage.remove();
-      return indexWorkspace(this.host.fs, await this.openStore(true), this.settings, this.chunker, opts);
+      return indexWorkspace(this.host.fs, await this.openStore(true), this.settings, this.chunker, opts, host);
     }
   }
 

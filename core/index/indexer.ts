@@ -5,16 +5,12 @@
 import { HciError, type WorkspaceFs } from '../platform.ts';
 import type { Settings } from '../settings.ts';
 import { scanWorkspace, addSkip, type SkipCounts, type ScannedFile } from '../scan/walker.ts';
-import { classifyContent, splitLines } from '../scan/content.ts';
-import { findSecretLines } from '../scan/secrets.ts';
-import { isGeneratedPath, isTestPath } from '../scan/languages.ts';
 import { CHUNKER_VERSION, type Chunker } from '../chunk/chunker.ts';
 import type { IndexStore } from './store.ts';
 import type { Database } from '../sqlite/engine.ts';
-import { FILE_FLAG } from './schema.ts';
 import { RowWriter, nextGeneration, readMeta, setMeta, type PreparedFile } from './writer.ts';
 import { planTargeted } from './targeted.ts';
-import { sha256Hex } from './sha256.ts';
+import { prepareFile, prepareSettings, type Prepared, type PreparePoolFactory } from './prepare.ts';
 
 export interface IndexProgress {
   phase: 'scan' | 'index' | 'done';
@@ -56,14 +52,27 @@ export interface IndexSummary {
   took_ms: number;
   batches: number;
   max_batch_ms: number;
+  /** Files prepared (chunked) by the runtime's worker pool rather than in-thread; 0 without a pool or for small passes. */
+  prepared_in_worker: number;
 }
+
+/** What the runtime lends a pass beyond the file source and the store. */
+export interface IndexEnv {
+  /** A worker pool for prepareFile; used only when a pass has more than POOL_MIN_FILES files to prepare. */
+  preparePool?: PreparePoolFactory;
+}
+
+/** Below this many files to prepare, a worker's start-up (loading the WASM grammars again) costs more than it saves. */
+export const POOL_MIN_FILES = 200;
+// Files handed to the pool ahead of the one being written. The main thread stops feeding the pool
+// while it commits a batch (up to ~100 ms+): the queue must outlast that, at ~1 ms of parsing per file.
+const POOL_AHEAD_FILES = 256;
+const POOL_AHEAD_BYTES = 32 * 1024 * 1024;
 
 /** What decides how files are cut: when it changes, every file is re-chunked. */
 function chunkingFingerprint(s: Settings, chunker: Chunker): string {
   return JSON.stringify({ v: CHUNKER_VERSION, structural: chunker.structural, lines: s.chunk_lines, overlap: s.chunk_overlap_lines });
 }
-
-const MAX_CHUNK_BYTES = 64 * 1024;
 
 // Reads run ahead of chunking: while one file is chunked and written, the next few are being read,
 // so a pass over an asynchronous file source (Deno, the browser) does not sit idle on each read
@@ -104,20 +113,20 @@ function readAhead(fs: WorkspaceFs, files: readonly ScannedFile[], maxBytes: num
   };
 }
 
-export async function indexWorkspace(fs: WorkspaceFs, store: IndexStore, settings: Settings, chunker: Chunker, opts: IndexOptions = {}): Promise<IndexSummary> {
+export async function indexWorkspace(fs: WorkspaceFs, store: IndexStore, settings: Settings, chunker: Chunker, opts: IndexOptions = {}, env: IndexEnv = {}): Promise<IndexSummary> {
   const claim = store.storage.claimIndexer();
   if (!claim) {
     const holder = store.storage.indexerHolder();
     throw new HciError('index_busy', `another process${holder ? ` (pid ${holder.pid})` : ''} is indexing this workspace`, 'wait for it to finish, or search now: results reflect its committed batches');
   }
   try {
-    return await runPass(fs, store, settings, chunker, opts);
+    return await runPass(fs, store, settings, chunker, opts, env);
   } finally {
     claim.release();
   }
 }
 
-async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, chunker: Chunker, opts: IndexOptions): Promise<IndexSummary> {
+async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, chunker: Chunker, opts: IndexOptions, env: IndexEnv): Promise<IndexSummary> {
   const t0 = Date.now();
   const batchMs = opts.batchMs ?? 100;
   const progress: IndexProgress = { phase: 'scan', filesTotal: 0, filesDone: 0, chunks: 0, bytes: 0 };
@@ -144,6 +153,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   const summary: IndexSummary = {
     generation: Number(prior.meta.generation ?? 0), files_scanned: target?.scan.considered ?? scan.files.length, files_indexed: 0, files_unchanged: 0,
     files_removed: 0, chunks_written: 0, bytes_read: 0, skipped, parse_fallback: 0, took_ms: 0, batches: 0, max_batch_ms: 0,
+    prepared_in_worker: 0,
   };
 
   type Op = { kind: 'put'; file: PreparedFile } | { kind: 'touch'; id: number; mtimeMs: number } | { kind: 'delete'; id: number; size?: number };
@@ -223,6 +233,10 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     return !full && !!old && old.size === f.size && old.mtime_ms === Math.trunc(f.mtimeMs);
   };
   const read = readAhead(fs, scan.files, settings.max_indexed_file_bytes + 1, (f) => !unchangedByStat(f));
+  const toPrepare = env.preparePool ? scan.files.reduce((n, f) => n + (unchangedByStat(f) ? 0 : 1), 0) : 0;
+  const prepared = toPrepare > POOL_MIN_FILES
+    ? pooledPrepare(scan.files, read, env.preparePool!, settings, chunker, (f) => !unchangedByStat(f))
+    : { get: async (i: number) => ({ result: await prepareRead(await read(i), scan.files[i], settings, chunker), inWorker: false }), close: async () => {} };
   try {
     for (const [i, f] of scan.files.entries()) {
       checkCancel();
@@ -231,7 +245,10 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
       if (unchangedByStat(f)) {
         summary.files_unchanged++;
       } else {
-        const r = await prepare(await read(i), f, settings, chunker, skipped);
+        const { result: r, inWorker } = await prepared.get(i);
+        if (inWorker) summary.prepared_in_worker++;
+        if (r.kind === 'skip') addSkip(skipped, r.reason);
+        else if (r.secretsFound) addSkip(skipped, 'secret_content', r.file.secretChunks);
         if (r.kind === 'skip') {
           if (old) push({ kind: 'delete', id: old.id, size: old.size });
           seen.delete(f.path);
@@ -264,9 +281,11 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     summary.took_ms = Date.now() - t0;
     await commit(true);
   } catch (e) {
+    await prepared.close();
     if (e instanceof HciError && e.code === 'cancelled') await commit(false);
     throw e;
   }
+  await prepared.close();
   summary.took_ms = Date.now() - t0;
   progress.phase = 'done';
   report();
@@ -290,48 +309,64 @@ function releaseFreePages(db: Database): void {
   }
 }
 
-type Prepared = { kind: 'skip' } | { kind: 'file'; file: PreparedFile; bytes: number; fallback: boolean };
+async function prepareRead(read: ReadResult, f: ScannedFile, settings: Settings, chunker: Chunker): Promise<Prepared> {
+  if (!read.ok) return { kind: 'skip', reason: 'unreadable' };
+  return prepareFile(read.bytes, f, prepareSettings(settings), chunker);
+}
 
-async function prepare(read: ReadResult, f: ScannedFile, settings: Settings, chunker: Chunker, skipped: SkipCounts): Promise<Prepared> {
-  if (!read.ok) {
-    addSkip(skipped, 'unreadable');
-    return { kind: 'skip' };
-  }
-  const bytes = read.bytes;
-  if (bytes.length > settings.max_indexed_file_bytes) {
-    addSkip(skipped, 'too_large');
-    return { kind: 'skip' };
-  }
-  const content = classifyContent(bytes, settings.binary_probe_bytes);
-  if (content.kind === 'binary') {
-    addSkip(skipped, 'binary');
-    return { kind: 'skip' };
-  }
-  const hash = sha256Hex(bytes, 16);
-  const lines = splitLines(content.text);
-  const { chunks, parseFallback, outline } = await chunker.chunk({ path: f.path, lang: f.lang, lines, text: lines.join('\n') }, {
-    chunkLines: settings.chunk_lines,
-    overlapLines: settings.chunk_overlap_lines,
-    maxChunkBytes: MAX_CHUNK_BYTES,
-  });
-  const secrets = findSecretLines(content.text, f.lang);
-  let kept = chunks;
-  let secretChunks = 0;
-  if (secrets.length) {
-    // Any chunk touching a secret is dropped whole: only kept chunks' text reaches the index file.
-    kept = chunks.filter((c) => !secrets.some((s) => s.startLine <= c.endLine && s.endLine >= c.startLine));
-    secretChunks = chunks.length - kept.length;
-    addSkip(skipped, 'secret_content', secretChunks);
-  }
-  let flags = 0;
-  if (isTestPath(f.path)) flags |= FILE_FLAG.test;
-  if (isGeneratedPath(f.path)) flags |= FILE_FLAG.generated;
-  if (content.invalidUtf8) flags |= FILE_FLAG.invalidUtf8;
-  if (parseFallback) flags |= FILE_FLAG.parseFallback;
+type Slot = Promise<{ result: Prepared; inWorker: boolean }>;
+
+/**
+ * Prepares files through a runtime's pool, up to POOL_AHEAD_FILES ahead of the file the indexer
+ * is writing, so the worker keeps parsing while this thread reads and commits. get(i) must be
+ * called with increasing i (the indexer consumes in scan order, so its output does not depend on
+ * the pool). A file the pool fails on is prepared in-thread from the bytes kept here.
+ */
+function pooledPrepare(
+  files: readonly ScannedFile[],
+  read: (i: number) => Promise<ReadResult>,
+  factory: PreparePoolFactory,
+  settings: Settings,
+  chunker: Chunker,
+  wanted: (f: ScannedFile) => boolean,
+) {
+  const pool = factory(prepareSettings(settings));
+  const slots = new Map<number, Slot>();
+  let next = 0;
+  let aheadBytes = 0;
+  let closed = false;
+  const dispatch = (i: number) => {
+    const f = files[i];
+    aheadBytes += f.size;
+    const slot: Slot = read(i).then(async (r) => {
+      if (!r.ok || r.bytes.length > settings.max_indexed_file_bytes) return { result: await prepareRead(r, f, settings, chunker), inWorker: false };
+      try {
+        return { result: await pool.prepare(f, r.bytes), inWorker: true };
+      } catch {
+        if (closed) return { result: { kind: 'skip', reason: 'unreadable' } as Prepared, inWorker: false }; // abandoned (cancel): nobody reads it
+        return { result: await prepareFile(r.bytes, f, prepareSettings(settings), chunker), inWorker: false };
+      }
+    });
+    slot.catch(() => {}); // awaited later, in order
+    slots.set(i, slot);
+  };
   return {
-    kind: 'file',
-    bytes: bytes.length,
-    fallback: parseFallback,
-    file: { path: f.path, lang: f.lang, size: f.size, mtimeMs: f.mtimeMs, hash, flags, lines, chunks: kept, secretChunks, outline },
+    get(i: number): Slot {
+      if (!slots.has(i)) dispatch(i);
+      const mine = slots.get(i)!;
+      slots.delete(i);
+      aheadBytes -= files[i].size;
+      next = Math.max(next, i + 1);
+      while (next < files.length && slots.size < POOL_AHEAD_FILES && aheadBytes < POOL_AHEAD_BYTES) {
+        if (wanted(files[next])) dispatch(next);
+        next++;
+      }
+      return mine;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.close();
+    },
   };
 }

@@ -1,0 +1,63 @@
+// Node's PreparePool: one worker_threads worker (prepare-worker.js) that chunks files while the main
+// thread reads and writes SQLite, so a cold pass uses two cores. Owns the worker's life (started on
+// the first file, terminated on close) and the message bookkeeping. Ordering, fallback to in-thread
+// preparation and when a pool is worth starting are the indexer's (core/index/indexer.ts).
+import { Worker } from 'node:worker_threads';
+import type { PreparePool, PrepareSettings, Prepared } from '../../core/index/prepare.ts';
+import type { ScannedFile } from '../../core/scan/walker.ts';
+import type { WorkerReply, WorkerRequest } from './prepare-worker.ts';
+
+/**
+ * The compiled worker script. A Worker cannot run .ts under Node 20: when this module runs from
+ * its TypeScript source (tests through vitest), use the built file in dist/ (`npm run build`).
+ */
+export function prepareWorkerUrl(): URL {
+  return import.meta.url.endsWith('.ts')
+    ? new URL('../../dist/runtimes/node/prepare-worker.js', import.meta.url)
+    : new URL('./prepare-worker.js', import.meta.url);
+}
+
+export function createNodePreparePool(settings: PrepareSettings): PreparePool {
+  let worker: Worker | null = null;
+  let failed: Error | null = null;
+  let seq = 0;
+  const pending = new Map<number, { resolve: (p: Prepared) => void; reject: (e: Error) => void }>();
+  const fail = (e: Error) => {
+    failed ??= e;
+    for (const p of pending.values()) p.reject(e);
+    pending.clear();
+  };
+  const start = (): Worker => {
+    const w = new Worker(prepareWorkerUrl(), { workerData: { settings } });
+    w.on('message', (m: WorkerReply) => {
+      const p = pending.get(m.id);
+      if (!p) return;
+      pending.delete(m.id);
+      if ('error' in m) p.reject(new Error(m.error));
+      else p.resolve(m.result);
+    });
+    w.on('error', (e) => fail(e instanceof Error ? e : new Error(String(e))));
+    w.on('exit', (code) => fail(new Error(`prepare worker exited (code ${code})`)));
+    return w;
+  };
+  return {
+    prepare(file: ScannedFile, bytes: Uint8Array): Promise<Prepared> {
+      if (failed) return Promise.reject(failed);
+      worker ??= start();
+      const id = ++seq;
+      // A copy is transferred: the caller keeps its bytes to prepare the file in-thread if this fails.
+      const copy = bytes.slice();
+      const msg: WorkerRequest = { id, file, bytes: copy };
+      return new Promise<Prepared>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker!.postMessage(msg, [copy.buffer]);
+      });
+    },
+    async close(): Promise<void> {
+      fail(new Error('prepare pool closed'));
+      const w = worker;
+      worker = null;
+      if (w) await w.terminate();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+// The Node prepare pool (a worker thread that chunks files during big passes): a pass large enough
+// to start it prepares its files in the worker and writes exactly the index the in-thread path
+// writes; small passes stay in-thread; a worker that dies mid-pass loses no file; a cancelled pass
+// stops the worker and the next pass completes. Runs the real CLI (bin/hci.js → dist/, where the
+// worker script lives) and compares index files with Debian's sqlite3.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { HciWorkspace } from '../core/workspace.ts';
+import { HciError } from '../core/platform.ts';
+import { POOL_MIN_FILES, type IndexSummary } from '../core/index/indexer.ts';
+import { openWorkspace, createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource } from '../runtimes/node/index.ts';
+import { generateWorkspace, copyWorkspace } from './helpers/generate-workspace.ts';
+import { ensureBuilt, runCli, sqliteText } from './helpers/hci-process.ts';
+
+const FILES = 600;
+const roots: string[] = [];
+let reference = '';
+let victim = '';
+
+/** Everything a pass decides, read back with an independent sqlite3 (not generations: they follow batch timing). */
+function dump(root: string): string {
+  const db = path.join(root, '.hci', 'index.sqlite');
+  return [
+    sqliteText(db, 'SELECT f.path, c.ordinal, c.start_line, c.end_line, c.kind, c.symbol_kind, c.symbol_name FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY 1, 2'),
+    sqliteText(db, 'SELECT path, lang, size, hash, line_count, flags, secret_chunks FROM files ORDER BY path'),
+    sqliteText(db, 'SELECT f.path, hex(d.data) FROM file_data d JOIN files f ON f.id = d.file_id ORDER BY 1'),
+    sqliteText(db, 'SELECT count(*) FROM chunks_fts_docsize'),
+    sqliteText(db, "SELECT value FROM meta WHERE key IN ('skipped_counts', 'build_state', 'chunking_fingerprint') ORDER BY key"),
+  ].join('\n--\n');
+}
+
+function workspace(): string {
+  const root = copyWorkspace(roots[0]);
+  roots.push(root);
+  return root;
+}
+
+async function cliIndex(root: string, env: NodeJS.ProcessEnv = {}): Promise<IndexSummary> {
+  const res = await runCli(['index', root, '--json', '-q'], env);
+  expect(res.code, res.stderr).toBe(0);
+  return JSON.parse(res.stdout) as IndexSummary;
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  const gen = generateWorkspace({ files: FILES, seed: 7 });
+  // A file with a secret: its chunk is dropped and counted the same way in the worker.
+  fs.writeFileSync(path.join(gen.root, 'appsettings.Secret.json'), '{\n  "Db": {\n    "Password": "hunter2-very-secret-Pa55word"\n  },\n  "Name": "x"\n}\n');
+  roots.push(gen.root);
+  victim = gen.paths[Math.floor(FILES / 2)];
+  // The reference: the same workspace indexed in-thread (a host without a pool), with Node's codec.
+  const ref = workspace();
+  const w = await HciWorkspace.open({ fs: createNodeWorkspaceFs(ref), storage: createNodeIndexStorage(ref), grammars: createNodeGrammarSource() });
+  try {
+    const s = await w.index();
+    expect(s.prepared_in_worker).toBe(0);
+    expect(s.files_indexed).toBeGreaterThan(POOL_MIN_FILES);
+  } finally {
+    w.close();
+  }
+  reference = dump(ref);
+}, 120_000);
+
+afterAll(() => {
+  for (const r of roots) fs.rmSync(r, { recursive: true, force: true });
+});
+
+describe('prepare pool', () => {
+  it('prepares a large pass in the worker and writes the same index as the in-thread path', async () => {
+    const root = workspace();
+    const s = await cliIndex(root);
+    expect(s.files_indexed).toBeGreaterThan(POOL_MIN_FILES);
+    expect(s.prepared_in_worker).toBe(s.files_indexed);
+    expect(dump(root)).toBe(reference);
+  }, 120_000);
+
+  it('keeps small passes in-thread', async () => {
+    const root = workspace();
+    await cliIndex(root);
+    for (let i = 0; i < 5; i++) fs.appendFileSync(path.join(root, 'README.md'), `\nline ${i}\n`);
+    fs.writeFileSync(path.join(root, 'src', 'Added.cs'), 'namespace A;\npublic class Added { public void Run() { } }\n');
+    const s = await cliIndex(root);
+    expect(s.files_indexed).toBe(2);
+    expect(s.prepared_in_worker).toBe(0);
+  }, 120_000);
+
+  it('loses no file when the worker dies mid-pass: the rest is prepared in-thread', async () => {
+    const root = workspace();
+    const s = await cliIndex(root, { HCI_TEST_PREPARE_WORKER_CRASH_ON: victim });
+    expect(s.prepared_in_worker).toBeGreaterThan(0);
+    expect(s.prepared_in_worker).toBeLessThan(s.files_indexed);
+    expect(dump(root)).toBe(reference);
+  }, 120_000);
+
+  it('a cancelled pass stops the worker; the next pass completes the same index', async () => {
+    const root = workspace();
+    const w = await openWorkspace(root);
+    try {
+      const abort = new AbortController();
+      const err = await w.index({ signal: abort.signal, onProgress: (p) => p.filesDone >= 250 && abort.abort() }).catch((e: unknown) => e);
+      expect((err as HciError).code).toBe('cancelled');
+      const s = await w.index();
+      expect(s.files_indexed + s.files_unchanged).toBe(FILES + 1);
+    } finally {
+      w.close();
+    }
+    const after = dump(root);
+    // Rows are the same; the skip counts are not (an unchanged file's secrets are counted by the pass that read it).
+    const rows = (d: string) => d.split('\n--\n').slice(0, 4).join('\n--\n');
+    expect(rows(after)).toBe(rows(reference));
+  }, 120_000);
+});
