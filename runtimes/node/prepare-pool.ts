@@ -28,7 +28,10 @@ export function createNodePreparePool(settings: PrepareSettings): PreparePool {
     pending.clear();
   };
   const start = (): Worker => {
-    const w = new Worker(prepareWorkerUrl(), { workerData: { settings } });
+    // A small young generation: chunking makes short-lived garbage, and V8's default lets the
+    // worker's heap grow ~50 MB more before collecting (peak RSS at 50k chunks 295-305 MB -> 240-255 MB,
+    // same speed).
+    const w = new Worker(prepareWorkerUrl(), { workerData: { settings }, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
     w.on('message', (m: WorkerReply) => {
       const p = pending.get(m.id);
       if (!p) return;
