@@ -1,7 +1,8 @@
-// One indexing pass: scan → read → classify → chunk → write, in batches. Owns deciding what changed
-// (size+mtime, then content hash), secret filtering of chunks, batch sizing (readers wait at most
-// one batch), progress and cancellation. Each file's rows are replaced inside one transaction, so a
-// crash or a cancel leaves only whole files behind.
+// One indexing pass: scan → read → prepare (prepare.ts: classify, chunk, drop secret chunks; in a
+// runtime's worker pool for big passes) → write, in batches. Owns deciding what changed (size+mtime,
+// then content hash), scheduling reads and preparation in scan order, batch sizing (readers wait at
+// most one batch), progress and cancellation. Each file's rows are replaced inside one transaction,
+// so a crash or a cancel leaves only whole files behind.
 import { HciError, type WorkspaceFs } from '../platform.ts';
 import type { Settings } from '../settings.ts';
 import { scanWorkspace, addSkip, type SkipCounts, type ScannedFile } from '../scan/walker.ts';

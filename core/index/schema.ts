@@ -75,7 +75,7 @@ const MIGRATIONS: Migration[] = [
 ];
 
 function replaceContentTables(db: Database): void {
-  db.exec('DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS file_data; DROP TABLE IF EXISTS symbol_keys');
+  db.exec('DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS file_data');
   db.exec('DELETE FROM files');
   db.exec(CONTENT_V3);
   db.exec("UPDATE meta SET value = 'empty' WHERE key = 'build_state'");
