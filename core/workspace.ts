@@ -142,15 +142,18 @@ export class HciWorkspace {
 
   /** Builds or updates the index. `full` rebuilds, and also recovers an outdated or damaged index. */
   async index(opts: IndexOptions = {}): Promise<IndexSummary> {
+    const fromEmptyFile = async () => {
+      this.close();
+      await this.host.storage.remove();
+      return this.openStore(true);
+    };
     let store: IndexStore;
     try {
       store = await this.openStore(true);
     } catch (e) {
       const rebuildable = e instanceof HciError && ['index_outdated', 'index_too_new', 'index_corrupt', 'index_unrecognized'].includes(e.code);
       if (!opts.full || !rebuildable) throw e;
-      this.close();
-      await this.host.storage.remove();
-      store = await this.openStore(true);
+      store = await fromEmptyFile();
     }
     const host = { preparePool: this.host.preparePool };
     try {
@@ -159,9 +162,7 @@ export class HciWorkspace {
       // Damage found while rewriting rows (a stored blob that cannot be read, so its FTS rows cannot
       // be removed): a full rebuild starts from an empty file instead.
       if (!opts.full || !(e instanceof HciError && e.code === 'index_corrupt')) throw e;
-      this.close();
-      await this.host.storage.remove();
-      return indexWorkspace(this.host.fs, await this.openStore(true), this.settings, this.chunker, opts, host);
+      return indexWorkspace(this.host.fs, await fromEmptyFile(), this.settings, this.chunker, opts, host);
     }
   }
 

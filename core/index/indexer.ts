@@ -84,34 +84,49 @@ const READ_AHEAD_BYTES = 8 * 1024 * 1024;
 type ReadResult = { ok: true; bytes: Uint8Array } | { ok: false };
 
 /**
- * read(i) gives files[i]'s bytes (at most maxBytes) and starts reading the next files that
- * `wanted` accepts, up to READ_AHEAD_FILES / READ_AHEAD_BYTES ahead. Call it with increasing i.
+ * The work of files ahead of the one being consumed: get(i) returns start(i)'s promise (starting it
+ * if needed) and starts the next files `wanted` accepts, in scan order, while fewer than
+ * `span.files` are pending and their sizes sum below `span.bytes`. Call get with increasing i.
  */
-function readAhead(fs: WorkspaceFs, files: readonly ScannedFile[], maxBytes: number, wanted: (f: ScannedFile) => boolean) {
-  const pending = new Map<number, Promise<ReadResult>>();
+function lookahead<T>(
+  files: readonly ScannedFile[],
+  span: { files: number; bytes: number },
+  sizeOf: (i: number) => number,
+  wanted: (f: ScannedFile) => boolean,
+  start: (i: number) => Promise<T>,
+): (i: number) => Promise<T> {
+  const pending = new Map<number, Promise<T>>();
   let next = 0;
-  let aheadBytes = 0; // of the files read or being read ahead, not yet handed out
-  const sizeOf = (i: number) => Math.min(files[i].size, maxBytes);
-  const start = (i: number) => {
+  let aheadBytes = 0; // of the files started ahead, not yet handed out
+  const begin = (i: number) => {
     aheadBytes += sizeOf(i);
-    // Failures are results, not rejections: a read nobody awaits yet must not be an unhandled rejection.
-    pending.set(i, fs.readFile(files[i].path, maxBytes).then(
-      (bytes): ReadResult => ({ ok: true, bytes }),
-      (): ReadResult => ({ ok: false }),
-    ));
+    const p = start(i);
+    p.catch(() => {}); // awaited later, in order: not an unhandled rejection meanwhile
+    pending.set(i, p);
   };
-  return (i: number): Promise<ReadResult> => {
-    if (!pending.has(i)) start(i);
+  return (i: number): Promise<T> => {
+    if (!pending.has(i)) begin(i);
     const mine = pending.get(i)!;
     pending.delete(i);
     aheadBytes -= sizeOf(i);
     next = Math.max(next, i + 1);
-    while (next < files.length && pending.size < READ_AHEAD_FILES && aheadBytes < READ_AHEAD_BYTES) {
-      if (wanted(files[next])) start(next);
+    while (next < files.length && pending.size < span.files && aheadBytes < span.bytes) {
+      if (wanted(files[next])) begin(next);
       next++;
     }
     return mine;
   };
+}
+
+/** read(i) gives files[i]'s bytes (at most maxBytes), reading the next wanted files ahead. */
+function readAhead(fs: WorkspaceFs, files: readonly ScannedFile[], maxBytes: number, wanted: (f: ScannedFile) => boolean) {
+  return lookahead(files, { files: READ_AHEAD_FILES, bytes: READ_AHEAD_BYTES }, (i) => Math.min(files[i].size, maxBytes), wanted, (i) =>
+    // Failures are results, not rejections.
+    fs.readFile(files[i].path, maxBytes).then(
+      (bytes): ReadResult => ({ ok: true, bytes }),
+      (): ReadResult => ({ ok: false }),
+    ),
+  );
 }
 
 export async function indexWorkspace(fs: WorkspaceFs, store: IndexStore, settings: Settings, chunker: Chunker, opts: IndexOptions = {}, env: IndexEnv = {}): Promise<IndexSummary> {
@@ -332,14 +347,10 @@ function pooledPrepare(
   wanted: (f: ScannedFile) => boolean,
 ) {
   const pool = factory(prepareSettings(settings));
-  const slots = new Map<number, Slot>();
-  let next = 0;
-  let aheadBytes = 0;
   let closed = false;
-  const dispatch = (i: number) => {
-    const f = files[i];
-    aheadBytes += f.size;
-    const slot: Slot = read(i).then(async (r) => {
+  const get = lookahead(files, { files: POOL_AHEAD_FILES, bytes: POOL_AHEAD_BYTES }, (i) => files[i].size, wanted, (i): Slot =>
+    read(i).then(async (r) => {
+      const f = files[i];
       if (!r.ok || r.bytes.length > settings.max_indexed_file_bytes) return { result: await prepareRead(r, f, settings, chunker), inWorker: false };
       try {
         return { result: await pool.prepare(f, r.bytes), inWorker: true };
@@ -347,23 +358,10 @@ function pooledPrepare(
         if (closed) return { result: { kind: 'skip', reason: 'unreadable' } as Prepared, inWorker: false }; // abandoned (cancel): nobody reads it
         return { result: await prepareFile(r.bytes, f, prepareSettings(settings), chunker), inWorker: false };
       }
-    });
-    slot.catch(() => {}); // awaited later, in order
-    slots.set(i, slot);
-  };
+    }),
+  );
   return {
-    get(i: number): Slot {
-      if (!slots.has(i)) dispatch(i);
-      const mine = slots.get(i)!;
-      slots.delete(i);
-      aheadBytes -= files[i].size;
-      next = Math.max(next, i + 1);
-      while (next < files.length && slots.size < POOL_AHEAD_FILES && aheadBytes < POOL_AHEAD_BYTES) {
-        if (wanted(files[next])) dispatch(next);
-        next++;
-      }
-      return mine;
-    },
+    get,
     async close() {
       if (closed) return;
       closed = true;

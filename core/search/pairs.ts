@@ -3,7 +3,7 @@
 // view's outline key) to a C# type's member key. Owns the pairing rules only.
 import type { Database } from '../sqlite/engine.ts';
 import { walkOutline } from '../index/file-data.ts';
-import { fileInfo, filesWithKey, readOutline } from './symbols.ts';
+import { fileInfo, filesWithKey, readOutline, type OutlineSymbol } from './symbols.ts';
 
 export interface PairedFile {
   path: string;
@@ -48,11 +48,13 @@ export function pairedFiles(db: Database, path: string): PairedFile[] {
   const found = existing(db, conventionalPairs(path));
   const seen = new Set([path, ...found.map((f) => f.path)]);
   const isMarkup = MARKUP.test(path);
-  // Views: the root node's key is x:Class; code-behind: type keys. Match one against the other.
+  // A view's x:Class is its root key; a code-behind's candidates are its type-level keys. Match one
+  // against the other.
   const file = fileInfo(db, path);
   const rows: Array<{ path: string }> = [];
   if (file) {
-    // A view's x:Class is its root key; a code-behind's candidates are its type-level keys.
+    const outlines = new Map<number, OutlineSymbol[]>(); // each candidate inflated once, whatever the number of keys
+    const outlineOf = (id: number) => outlines.get(id) ?? outlines.set(id, readOutline(db, id)).get(id)!;
     const keys = new Set<string>();
     for (const { symbol, depth } of walkOutline(readOutline(db, file.id))) {
       if (symbol.member_key && (depth === 0 || (!isMarkup && TYPE_KINDS.has(symbol.kind)))) keys.add(symbol.member_key);
@@ -62,7 +64,7 @@ export function pairedFiles(db: Database, path: string): PairedFile[] {
         if (other.id === file.id) continue;
         if (isMarkup ? other.lang !== 'csharp' : !VIEW_LANGS.has(other.lang)) continue;
         // The words matched: confirm the key itself in the other file's outline.
-        const confirmed = [...walkOutline(readOutline(db, other.id))].some((e) => e.symbol.member_key === key && (isMarkup || e.depth === 0));
+        const confirmed = [...walkOutline(outlineOf(other.id))].some((e) => e.symbol.member_key === key && (isMarkup || e.depth === 0));
         if (confirmed) rows.push({ path: other.path });
       }
     }

@@ -67,7 +67,7 @@ export class FastStatement {
     if (v === null || v === undefined) return raw.sqlite3_bind_null(p, i);
     if (typeof v === 'string') {
       const n = this.encode(v);
-      return raw.sqlite3_bind_text(p, i, this.buffer().ptr, n, SQLITE_TRANSIENT);
+      return raw.sqlite3_bind_text(p, i, scratch.get(this.sqlite3)!.ptr, n, SQLITE_TRANSIENT);
     }
     if (typeof v === 'number') {
       if ((v | 0) === v) return raw.sqlite3_bind_int(p, i, v);
@@ -79,19 +79,10 @@ export class FastStatement {
     return raw.sqlite3_bind_blob(p, i, buf.ptr, v.length, SQLITE_TRANSIENT);
   }
 
-  /** UTF-8 of `s` into the scratch buffer; returns its byte length. */
+  /** UTF-8 of `s` into the scratch buffer (at most 3 bytes per UTF-16 unit, so it always fits); returns its byte length. */
   private encode(s: string): number {
-    let buf = this.reserve(s.length * 3 + 1 > 4096 ? s.length : s.length * 3 + 1);
-    for (;;) {
-      const view = this.sqlite3.wasm.heap8u().subarray(buf.ptr, buf.ptr + buf.size);
-      const r = encoder.encodeInto(s, view);
-      if (r.read === s.length) return r.written;
-      buf = this.reserve(s.length * 3 + 1);
-    }
-  }
-
-  private buffer(): { ptr: number; size: number } {
-    return scratch.get(this.sqlite3)!;
+    const buf = this.reserve(s.length * 3);
+    return encoder.encodeInto(s, this.sqlite3.wasm.heap8u().subarray(buf.ptr, buf.ptr + buf.size)).written;
   }
 
   private reserve(bytes: number): { ptr: number; size: number } {

@@ -2,6 +2,7 @@
 // of file sources, the "ready" handshake and how errors cross the boundary (code and hint survive,
 // so a page can branch on `index_busy` or `workspace_open_elsewhere`). Owns no behaviour.
 import * as Comlink from 'comlink';
+import { HciError } from '../../core/platform.ts';
 import type { IndexProgress, IndexSummary } from '../../core/index/indexer.ts';
 import type { SearchRequest, SearchResponse } from '../../core/search/contract.ts';
 import type { Settings } from '../../core/settings.ts';
@@ -102,17 +103,8 @@ export interface WireError {
   stack?: string;
 }
 
-/** The error a page sees: `code` and `hint` as the core set them. */
-export class HciWorkerError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message);
-    this.name = 'HciError';
-  }
-}
+/** The error a page sees: core's own HciError, `code` and `hint` as the core set them. */
+export { HciError as HciWorkerError };
 
 const THROW_MARKER_HANDLER = 'throw';
 let installed = false;
@@ -142,7 +134,7 @@ export function installErrorTransfer(): void {
       const s = serialized as { isError: boolean; value: unknown };
       if (s.isError) {
         const w = s.value as WireError;
-        const err = new HciWorkerError(w.code ?? 'internal', w.message, w.hint);
+        const err = new HciError(w.code ?? 'internal', w.message, w.hint);
         if (w.stack) err.stack = w.stack;
         throw err;
       }

@@ -11,12 +11,12 @@ import { HciError } from '../../core/platform.ts';
 import type { SearchRequest, SearchResponse } from '../../core/search/contract.ts';
 import type { SkipCounts } from '../../core/scan/walker.ts';
 import type { OutlineSymbol } from '../../core/search/symbols.ts';
-import * as nodePath from 'node:path'; // pure path arithmetic only
 import { deno } from './deno-api.ts';
 import { uncheckedHolders } from './dot-lock.ts';
 import { absolutePath } from './deno-storage.ts';
 import { findIndexedRoot, openWorkspace } from './workspace.ts';
 import { EXIT, exitCodeFor } from '../shared/exit-codes.ts';
+import { workspacePathArg } from '../shared/workspace-files.ts';
 export { EXIT };
 
 
@@ -136,7 +136,7 @@ async function cmdIndex(p: Parsed): Promise<number> {
   const root = absolutePath(p.positional[0] ?? '.');
   // --path: only these files or folders (absolute ones inside the root become relative; the core refuses the rest).
   const paths = p.flags.has('path')
-    ? list(p, 'path').map((x) => (nodePath.isAbsolute(x) ? nodePath.relative(root, x).split(nodePath.sep).join('/') || '.' : x))
+    ? list(p, 'path').map((x) => workspacePathArg(root, x))
     : undefined;
   if (paths && p.flags.has('full')) throw new HciError('usage', '--full and --path do not go together', '--full rebuilds every file; --path updates only the files given');
   const ws = await openWorkspace(root);

@@ -1,9 +1,9 @@
 // WorkspaceFs on Deno's own file API. Owns path safety (no '..', no absolute paths) and symlink
 // resolution against the real workspace root, exactly like runtimes/node/workspace-fs.ts; what to
 // scan is the walker's job. Needs only read permission on the workspace.
-import * as nodePath from 'node:path'; // pure path arithmetic only
 import type { DirEntry, EntryStat, WorkspaceFs } from '../../core/platform.ts';
 import { HciError } from '../../core/platform.ts';
+import { readBounded, relativeInside } from '../shared/workspace-files.ts';
 import { deno } from './deno-api.ts';
 import { absolutePath } from './deno-storage.ts';
 
@@ -53,33 +53,15 @@ export function createDenoWorkspaceFs(root: string): WorkspaceFs {
       } catch {
         return null;
       }
-      const r = nodePath.relative(await realRoot, target);
-      if (r === '') return { inside: '' };
-      if (nodePath.isAbsolute(r) || r === '..' || r.startsWith('..' + nodePath.sep)) return 'outside';
-      return { inside: r.split(nodePath.sep).join('/') };
+      return relativeInside(await realRoot, target);
     },
 
     async readFile(rel: string, maxBytes?: number): Promise<Uint8Array> {
       const p = abs(rel);
       if (maxBytes === undefined) return D.readFile(p);
-      const limit = Math.max(0, Math.floor(maxBytes));
       const f = await D.open(p, { read: true });
       try {
-        // Size the buffer from the file (plus a byte to notice growth), not from the limit: most
-        // files are far below it, and a limit-sized buffer per file is needless GC work.
-        let out = new Uint8Array(Math.min(limit, f.statSync().size + 1));
-        let n = 0;
-        while (n < limit) {
-          if (n === out.length) {
-            const grown = new Uint8Array(Math.min(limit, out.length * 2 + 1));
-            grown.set(out);
-            out = grown;
-          }
-          const r = await f.read(out.subarray(n));
-          if (r === null || r === 0) break;
-          n += r;
-        }
-        return n === out.length ? out : out.subarray(0, n);
+        return await readBounded(f.statSync().size, maxBytes, (view) => f.read(view));
       } finally {
         f.close();
       }

@@ -11,6 +11,7 @@ import { formatExplain, formatIndexSummary, formatOutline, formatSearch, formatS
 import { runDemo } from './demo.ts';
 import { registerMcpCommand } from './cli-mcp.ts';
 import { EXIT, exitCodeFor } from '../shared/exit-codes.ts';
+import { workspacePathArg } from '../shared/workspace-files.ts';
 export { EXIT };
 
 
@@ -22,13 +23,6 @@ function positiveInt(v: string): number {
 }
 
 const collect = (v: string, prev: string[]) => [...prev, ...v.split(',').filter(Boolean)];
-
-/** An --path argument as the core takes it: absolute paths inside the root become relative; the core refuses the rest. */
-function workspaceRelative(root: string, p: string): string {
-  if (!path.isAbsolute(p)) return p;
-  const rel = path.relative(root, p);
-  return rel === '' ? '.' : rel.split(path.sep).join('/');
-}
 
 /** --root if given, else the nearest indexed folder at or above the cwd, else the cwd. */
 function resolveRoot(root: string | undefined): string {
@@ -118,7 +112,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
       try {
         const abs = path.resolve(root ?? '.');
         if (o.full && o.path) throw new HciError('usage', '--full and --path do not go together', '--full rebuilds every file; --path updates only the files given');
-        const paths = o.path?.map((p) => workspaceRelative(abs, p));
+        const paths = o.path?.map((p) => workspacePathArg(abs, p));
         const ws = await openWorkspace(abs);
         try {
           const summary = await ws.index({ full: o.full, paths, signal: abort.signal, onProgress: (p) => bar.update(p) });

@@ -5,6 +5,7 @@ import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
 import type { DirEntry, EntryStat, WorkspaceFs } from '../../core/platform.ts';
 import { HciError } from '../../core/platform.ts';
+import { readBounded, relativeInside } from '../shared/workspace-files.ts';
 
 // The callback API wrapped in promises: about twice as fast as node:fs/promises for the many small
 // stat calls of a scan.
@@ -60,10 +61,7 @@ export function createNodeWorkspaceFs(root: string): WorkspaceFs {
       } catch {
         return null;
       }
-      const r = nodePath.relative(await realRoot, target);
-      if (r === '') return { inside: '' };
-      if (nodePath.isAbsolute(r) || r === '..' || r.startsWith('..' + nodePath.sep)) return 'outside';
-      return { inside: r.split(nodePath.sep).join('/') };
+      return relativeInside(await realRoot, target);
     },
 
     async readFile(rel: string, maxBytes?: number): Promise<Uint8Array> {
@@ -79,28 +77,9 @@ export function createNodeWorkspaceFs(root: string): WorkspaceFs {
         const buf = nodeFs.readFileSync(p);
         return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
       }
-      const limit = Math.max(0, Math.floor(maxBytes));
       const fd = nodeFs.openSync(p, 'r');
       try {
-        // Size the buffer from the file (plus a byte to notice growth), not from the limit: most
-        // files are far below it, and a limit-sized buffer per file was measurable GC work.
-        const size = nodeFs.fstatSync(fd).size;
-        let out = new Uint8Array(Math.min(limit, size + 1));
-        let n = 0;
-        while (n < limit) {
-          if (n === out.length) {
-            const grown = new Uint8Array(Math.min(limit, out.length * 2 + 1));
-            grown.set(out);
-            out = grown;
-          }
-          const bytesRead = nodeFs.readSync(fd, out, n, out.length - n, null);
-          if (bytesRead === 0) break;
-          n += bytesRead;
-          // A short read that ends exactly at fstat's size is the end of a regular file: skip the
-          // extra read that would only return 0.
-          if (n === size && n < out.length) break;
-        }
-        return n === out.length ? out : out.subarray(0, n);
+        return await readBounded(nodeFs.fstatSync(fd).size, maxBytes, (view) => nodeFs.readSync(fd, view, 0, view.length, null));
       } finally {
         nodeFs.closeSync(fd);
       }
