@@ -8,7 +8,7 @@ import type { IndexStorage } from './index/storage.ts';
 import { IndexStore } from './index/store.ts';
 import { indexWorkspace, type IndexOptions, type IndexSummary } from './index/indexer.ts';
 import { readMeta } from './index/writer.ts';
-import type { PreparePoolFactory } from './index/prepare.ts';
+import type { ParsePoolFactory } from './index/prepare.ts';
 import { FORMAT_VERSION } from './index/schema.ts';
 import { scanWorkspace, type SkipCounts } from './scan/walker.ts';
 import { rankCandidates, renderHits, DEFAULT_LIMIT, MAX_LIMIT } from './search/search.ts';
@@ -26,10 +26,10 @@ export interface WorkspaceHost {
   /** Tree-sitter wasm files; without them every file is cut into line windows. */
   grammars?: GrammarSource;
   /**
-   * Prepares (chunks) files off the main thread during big passes (Node: one worker thread). It must
-   * chunk with the same grammars as `grammars`. Without it everything runs in-thread.
+   * Parses files off the main thread during big passes (Node: one worker thread). It must
+   * parse with the same grammars as `grammars`. Without it everything runs in-thread.
    */
-  preparePool?: PreparePoolFactory;
+  parsePool?: ParsePoolFactory;
 }
 
 export interface OpenOptions {
@@ -155,7 +155,7 @@ export class HciWorkspace {
       if (!opts.full || !rebuildable) throw e;
       store = await fromEmptyFile();
     }
-    const host = { preparePool: this.host.preparePool };
+    const host = { parsePool: this.host.parsePool };
     try {
       return await indexWorkspace(this.host.fs, store, this.settings, this.chunker, opts, host);
     } catch (e) {

@@ -1,4 +1,4 @@
-// One indexing pass: scan → read → prepare (prepare.ts: classify, chunk, drop secret chunks; in a
+// One indexing pass: scan → read → prepare (prepare.ts: classify, chunk, drop secret chunks; parsing in a
 // runtime's worker pool for big passes) → write, in batches. Owns deciding what changed (size+mtime,
 // then content hash), scheduling reads and preparation in scan order, batch sizing (readers wait at
 // most one batch), progress and cancellation. Each file's rows are replaced inside one transaction,
@@ -11,7 +11,8 @@ import type { IndexStore } from './store.ts';
 import type { Database } from '../sqlite/engine.ts';
 import { RowWriter, nextGeneration, readMeta, setMeta, type PreparedFile } from './writer.ts';
 import { planTargeted } from './targeted.ts';
-import { prepareFile, prepareSettings, type Prepared, type PreparePoolFactory } from './prepare.ts';
+import { chunkLimits, classifyFile, finishFile, prepareFile, type Prepared, type ParsePool, type ParsePoolFactory } from './prepare.ts';
+import { cutChunks } from '../chunk/chunker.ts';
 
 export interface IndexProgress {
   phase: 'scan' | 'index' | 'done';
@@ -53,14 +54,14 @@ export interface IndexSummary {
   took_ms: number;
   batches: number;
   max_batch_ms: number;
-  /** Files prepared (chunked) by the runtime's worker pool rather than in-thread; 0 without a pool or for small passes. */
+  /** Files parsed by the runtime's worker pool rather than in-thread; 0 without a pool or for small passes. */
   prepared_in_worker: number;
 }
 
 /** What the runtime lends a pass beyond the file source and the store. */
 export interface IndexEnv {
-  /** A worker pool for prepareFile; used only when a pass has more than POOL_MIN_FILES files to prepare. */
-  preparePool?: PreparePoolFactory;
+  /** A worker pool that parses files; used only when a pass has more than POOL_MIN_FILES files to prepare. */
+  parsePool?: ParsePoolFactory;
 }
 
 /** Below this many files to prepare, a worker's start-up (loading the WASM grammars again) costs more than it saves. */
@@ -154,18 +155,18 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   if (opts.paths && opts.full) throw new HciError('invalid_request', '`full` rebuilds every file; `paths` limits an incremental pass to some files', 'pass one or the other');
   // With `paths`, only those paths are judged and only their rows loaded (see targeted.ts); null: scan it all.
   const target = opts.paths ? await planTargeted(fs, store, settings, chunkingFingerprint(settings, chunker), opts.paths, opts.signal) : null;
-  const scan = target?.scan ?? (await scanWorkspace(fs, settings, { signal: opts.signal }));
-  const skipped: SkipCounts = { ...scan.skipped };
-  progress.phase = 'index';
-  progress.filesTotal = scan.files.length;
-  report();
-
   const prior = target?.prior ?? await store.read((db) => {
     const meta = readMeta(db);
     const rows = db.selectObjects('SELECT id, path, size, mtime_ms, hash FROM files') as Array<{ id: number; path: string; size: number; mtime_ms: number; hash: string }>;
     return { meta, files: new Map(rows.map((r) => [r.path, r])) };
   });
   const full = opts.full || prior.meta.chunking_fingerprint !== chunkingFingerprint(settings, chunker) || prior.meta.build_state === 'empty';
+  const scan = target?.scan ?? (await scanWorkspace(fs, settings, { signal: opts.signal }));
+  const skipped: SkipCounts = { ...scan.skipped };
+  progress.phase = 'index';
+  progress.filesTotal = scan.files.length;
+  report();
+
   const summary: IndexSummary = {
     generation: Number(prior.meta.generation ?? 0), files_scanned: target?.scan.considered ?? scan.files.length, files_indexed: 0, files_unchanged: 0,
     files_removed: 0, chunks_written: 0, bytes_read: 0, skipped, parse_fallback: 0, took_ms: 0, batches: 0, max_batch_ms: 0,
@@ -249,9 +250,9 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     return !full && !!old && old.size === f.size && old.mtime_ms === Math.trunc(f.mtimeMs);
   };
   const read = readAhead(fs, scan.files, settings.max_indexed_file_bytes + 1, (f) => !unchangedByStat(f));
-  const toPrepare = env.preparePool ? scan.files.reduce((n, f) => n + (unchangedByStat(f) ? 0 : 1), 0) : 0;
+  const toPrepare = env.parsePool ? scan.files.reduce((n, f) => n + (unchangedByStat(f) ? 0 : 1), 0) : 0;
   const prepared = toPrepare > POOL_MIN_FILES
-    ? pooledPrepare(scan.files, read, env.preparePool!, settings, chunker, (f) => !unchangedByStat(f))
+    ? pooledPrepare(scan.files, read, env.parsePool!(), settings, chunker, (f) => !unchangedByStat(f))
     : { get: async (i: number) => ({ result: await prepareRead(await read(i), scan.files[i], settings, chunker), inWorker: false }), close: async () => {} };
   try {
     for (const [i, f] of scan.files.entries()) {
@@ -327,36 +328,38 @@ function releaseFreePages(db: Database): void {
 
 async function prepareRead(read: ReadResult, f: ScannedFile, settings: Settings, chunker: Chunker): Promise<Prepared> {
   if (!read.ok) return { kind: 'skip', reason: 'unreadable' };
-  return prepareFile(read.bytes, f, prepareSettings(settings), chunker);
+  return prepareFile(read.bytes, f, settings, chunker);
 }
 
 type Slot = Promise<{ result: Prepared; inWorker: boolean }>;
 
 /**
- * Prepares files through a runtime's pool, up to POOL_AHEAD_FILES ahead of the file the indexer
- * is writing, so the worker keeps parsing while this thread reads and commits. get(i) must be
- * called with increasing i (the indexer consumes in scan order, so its output does not depend on
- * the pool). A file the pool fails on is prepared in-thread from the bytes kept here.
+ * Prepares files with a runtime's parse pool, up to POOL_AHEAD_FILES ahead of the file the indexer
+ * is writing: this thread classifies, hashes and scans each file for secrets as it is read, the
+ * pool's worker parses it meanwhile, and this thread cuts the chunks from the outline it returns.
+ * get(i) must be called with increasing i (the indexer consumes in scan order, so its output does
+ * not depend on the pool). A file the pool fails on is parsed in-thread.
  */
 function pooledPrepare(
   files: readonly ScannedFile[],
   read: (i: number) => Promise<ReadResult>,
-  factory: PreparePoolFactory,
+  pool: ParsePool,
   settings: Settings,
   chunker: Chunker,
   wanted: (f: ScannedFile) => boolean,
 ) {
-  const pool = factory(prepareSettings(settings));
+  const limits = chunkLimits(settings);
   let closed = false;
   const get = lookahead(files, { files: POOL_AHEAD_FILES, bytes: POOL_AHEAD_BYTES }, (i) => files[i].size, wanted, (i): Slot =>
     read(i).then(async (r) => {
-      const f = files[i];
-      if (!r.ok || r.bytes.length > settings.max_indexed_file_bytes) return { result: await prepareRead(r, f, settings, chunker), inWorker: false };
+      if (!r.ok) return { result: { kind: 'skip', reason: 'unreadable' }, inWorker: false };
+      const c = classifyFile(r.bytes, files[i], settings);
+      if (c.kind === 'skip') return { result: c, inWorker: false };
       try {
-        return { result: await pool.prepare(f, r.bytes), inWorker: true };
+        return { result: finishFile(c, cutChunks(c.input, await pool.extract(c.input), limits)), inWorker: true };
       } catch {
         if (closed) return { result: { kind: 'skip', reason: 'unreadable' } as Prepared, inWorker: false }; // abandoned (cancel): nobody reads it
-        return { result: await prepareFile(r.bytes, f, prepareSettings(settings), chunker), inWorker: false };
+        return { result: finishFile(c, await chunker.chunk(c.input, limits)), inWorker: false };
       }
     }),
   );

@@ -8,9 +8,9 @@ import { installDeflateCodec, type DeflateCodec } from '../../core/index/file-da
 import { createNodeWorkspaceFs } from './workspace-fs.ts';
 import { createNodeIndexStorage, INDEX_DIR, INDEX_FILE } from './node-storage.ts';
 import { createNodeGrammarSource } from './grammars.ts';
-import { createNodePreparePool } from './prepare-pool.ts';
+import { createNodeParsePool } from './parse-pool.ts';
 
-export { createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource, createNodePreparePool };
+export { createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource, createNodeParsePool };
 export * from '../../core/index.ts';
 
 /** Node's zlib for the index's per-file blobs (same raw-deflate format as core's fflate default). */
@@ -22,7 +22,7 @@ installDeflateCodec(zlibCodec);
 
 export async function openWorkspace(root: string, opts: OpenOptions = {}): Promise<HciWorkspace> {
   const abs = path.resolve(root);
-  return HciWorkspace.open({ fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs), grammars: createNodeGrammarSource(), preparePool: createNodePreparePool }, opts);
+  return HciWorkspace.open({ fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs), grammars: createNodeGrammarSource(), parsePool: createNodeParsePool }, opts);
 }
 
 /** The nearest folder at or above `from` that holds an hci index, or null. */

@@ -1,4 +1,4 @@
-// The Node prepare pool (a worker thread that chunks files during big passes): a pass large enough
+// The Node parse pool (a worker thread that parses files during big passes): a pass large enough
 // to start it prepares its files in the worker and writes exactly the index the in-thread path
 // writes; small passes stay in-thread; a worker that dies mid-pass loses no file; a cancelled pass
 // stops the worker and the next pass completes. Runs the real CLI (bin/hci.js → dist/, where the
@@ -47,6 +47,11 @@ beforeAll(async () => {
   const gen = generateWorkspace({ files: FILES, seed: 7 });
   // A file with a secret: its chunk is dropped and counted the same way in the worker.
   fs.writeFileSync(path.join(gen.root, 'appsettings.Secret.json'), '{\n  "Db": {\n    "Password": "hunter2-very-secret-Pa55word"\n  },\n  "Name": "x"\n}\n');
+  // Edge cases of the text that crosses to the worker: no lines, one empty line, CR and CRLF endings.
+  fs.writeFileSync(path.join(gen.root, 'Empty.cs'), '');
+  fs.writeFileSync(path.join(gen.root, 'Blank.cs'), '\n');
+  fs.writeFileSync(path.join(gen.root, 'Crlf.cs'), 'namespace A;\r\npublic class Crlf\r\n{\r\n  public void Run() { }\r\n}\r\n');
+  fs.writeFileSync(path.join(gen.root, 'OldMac.cs'), 'namespace A;\rpublic class OldMac\r{\r  public int X => 1;\r}\r');
   roots.push(gen.root);
   victim = gen.paths[Math.floor(FILES / 2)];
   // The reference: the same workspace indexed in-thread (a host without a pool), with Node's codec.
@@ -67,7 +72,7 @@ afterAll(() => {
 });
 
 describe('prepare pool', () => {
-  it('prepares a large pass in the worker and writes the same index as the in-thread path', async () => {
+  it('parses a large pass in the worker and writes the same index as the in-thread path', async () => {
     const root = workspace();
     const s = await cliIndex(root);
     expect(s.files_indexed).toBeGreaterThan(POOL_MIN_FILES);
@@ -85,9 +90,9 @@ describe('prepare pool', () => {
     expect(s.prepared_in_worker).toBe(0);
   }, 120_000);
 
-  it('loses no file when the worker dies mid-pass: the rest is prepared in-thread', async () => {
+  it('loses no file when the worker dies mid-pass: the rest is parsed in-thread', async () => {
     const root = workspace();
-    const s = await cliIndex(root, { HCI_TEST_PREPARE_WORKER_CRASH_ON: victim });
+    const s = await cliIndex(root, { HCI_TEST_PARSE_WORKER_CRASH_ON: victim });
     expect(s.prepared_in_worker).toBeGreaterThan(0);
     expect(s.prepared_in_worker).toBeLessThan(s.files_indexed);
     expect(dump(root)).toBe(reference);
@@ -101,7 +106,7 @@ describe('prepare pool', () => {
       const err = await w.index({ signal: abort.signal, onProgress: (p) => p.filesDone >= 250 && abort.abort() }).catch((e: unknown) => e);
       expect((err as HciError).code).toBe('cancelled');
       const s = await w.index();
-      expect(s.files_indexed + s.files_unchanged).toBe(FILES + 1);
+      expect(s.files_indexed + s.files_unchanged).toBe(FILES + 5);
     } finally {
       w.close();
     }
