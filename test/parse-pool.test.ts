@@ -47,11 +47,15 @@ beforeAll(async () => {
   const gen = generateWorkspace({ files: FILES, seed: 7 });
   // A file with a secret: its chunk is dropped and counted the same way in the worker.
   fs.writeFileSync(path.join(gen.root, 'appsettings.Secret.json'), '{\n  "Db": {\n    "Password": "hunter2-very-secret-Pa55word"\n  },\n  "Name": "x"\n}\n');
-  // Edge cases of the text that crosses to the worker: no lines, one empty line, CR and CRLF endings.
+  // Edge cases of the text the worker parses: no lines, one empty line, CR and CRLF endings.
   fs.writeFileSync(path.join(gen.root, 'Empty.cs'), '');
   fs.writeFileSync(path.join(gen.root, 'Blank.cs'), '\n');
   fs.writeFileSync(path.join(gen.root, 'Crlf.cs'), 'namespace A;\r\npublic class Crlf\r\n{\r\n  public void Run() { }\r\n}\r\n');
   fs.writeFileSync(path.join(gen.root, 'OldMac.cs'), 'namespace A;\rpublic class OldMac\r{\r  public int X => 1;\r}\r');
+  // The worker decodes its own copy of the bytes: a BOM, invalid UTF-8 and a binary file must come out as in-thread.
+  fs.writeFileSync(path.join(gen.root, 'Bom.cs'), '\uFEFFnamespace A;\npublic class Bom { public void Run() { } }\n');
+  fs.writeFileSync(path.join(gen.root, 'Latin1.cs'), Buffer.concat([Buffer.from('namespace A;\n// caf'), Buffer.from([0xe9, 0xff]), Buffer.from('\npublic class Latin1 { public int Y => 2; }\n')]));
+  fs.writeFileSync(path.join(gen.root, 'Blob.cs'), Buffer.from([0x4d, 0x5a, 0x00, 0x00, 0x01, 0x02, 0x00, 0xff, 0x00, 0x10]));
   roots.push(gen.root);
   victim = gen.paths[Math.floor(FILES / 2)];
   // The reference: the same workspace indexed in-thread (a host without a pool), with Node's codec.
@@ -106,7 +110,7 @@ describe('prepare pool', () => {
       const err = await w.index({ signal: abort.signal, onProgress: (p) => p.filesDone >= 250 && abort.abort() }).catch((e: unknown) => e);
       expect((err as HciError).code).toBe('cancelled');
       const s = await w.index();
-      expect(s.files_indexed + s.files_unchanged).toBe(FILES + 5);
+      expect(s.files_indexed + s.files_unchanged).toBe(FILES + 7); // + 7 text files added above (Blob.cs is binary: skipped)
     } finally {
       w.close();
     }

@@ -12,7 +12,7 @@ import type { Database } from '../sqlite/engine.ts';
 import { RowWriter, nextGeneration, readMeta, setMeta, type PreparedFile } from './writer.ts';
 import { planTargeted } from './targeted.ts';
 import { chunkLimits, classifyFile, finishFile, prepareFile, type Prepared, type ParsePool, type ParsePoolFactory } from './prepare.ts';
-import { cutChunks } from '../chunk/chunker.ts';
+import { cutChunks, type Extracted } from '../chunk/chunker.ts';
 
 export interface IndexProgress {
   phase: 'scan' | 'index' | 'done';
@@ -252,7 +252,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   const read = readAhead(fs, scan.files, settings.max_indexed_file_bytes + 1, (f) => !unchangedByStat(f));
   const toPrepare = env.parsePool ? scan.files.reduce((n, f) => n + (unchangedByStat(f) ? 0 : 1), 0) : 0;
   const prepared = toPrepare > POOL_MIN_FILES
-    ? pooledPrepare(scan.files, read, env.parsePool!(), settings, chunker, (f) => !unchangedByStat(f))
+    ? pooledPrepare(scan.files, read, env.parsePool!({ binaryProbeBytes: settings.binary_probe_bytes }), settings, chunker, (f) => !unchangedByStat(f))
     : { get: async (i: number) => ({ result: await prepareRead(await read(i), scan.files[i], settings, chunker), inWorker: false }), close: async () => {} };
   try {
     for (const [i, f] of scan.files.entries()) {
@@ -335,10 +335,13 @@ type Slot = Promise<{ result: Prepared; inWorker: boolean }>;
 
 /**
  * Prepares files with a runtime's parse pool, up to POOL_AHEAD_FILES ahead of the file the indexer
- * is writing: this thread classifies, hashes and scans each file for secrets as it is read, the
- * pool's worker parses it meanwhile, and this thread cuts the chunks from the outline it returns.
- * get(i) must be called with increasing i (the indexer consumes in scan order, so its output does
- * not depend on the pool). A file the pool fails on is parsed in-thread.
+ * is writing: the pool's worker parses each file as soon as it is read (from its own copy of the
+ * bytes), while this thread writes; this thread classifies, hashes and scans the file for secrets
+ * when it consumes it, then cuts the chunks from the outline the worker returned. Classifying late
+ * keeps the file's lines and text short-lived (made just before its batch is written, not a window
+ * ahead, where they outlived young-generation collections and piled up in the old one). get(i)
+ * must be called with increasing i (the indexer consumes in scan order, so its output does not
+ * depend on the pool). A file the pool fails on is parsed in-thread.
  */
 function pooledPrepare(
   files: readonly ScannedFile[],
@@ -350,21 +353,26 @@ function pooledPrepare(
 ) {
   const limits = chunkLimits(settings);
   let closed = false;
-  const get = lookahead(files, { files: POOL_AHEAD_FILES, bytes: POOL_AHEAD_BYTES }, (i) => files[i].size, wanted, (i): Slot =>
-    read(i).then(async (r) => {
-      if (!r.ok) return { result: { kind: 'skip', reason: 'unreadable' }, inWorker: false };
-      const c = classifyFile(r.bytes, files[i], settings);
-      if (c.kind === 'skip') return { result: c, inWorker: false };
+  const parsed = lookahead(files, { files: POOL_AHEAD_FILES, bytes: POOL_AHEAD_BYTES }, (i) => files[i].size, wanted, (i) =>
+    read(i).then(async (r): Promise<{ r: ReadResult; extracted: Extracted | null }> => {
+      if (!r.ok || r.bytes.length > settings.max_indexed_file_bytes) return { r, extracted: null };
       try {
-        return { result: finishFile(c, cutChunks(c.input, await pool.extract(c.input), limits)), inWorker: true };
+        return { r, extracted: await pool.extract(files[i], r.bytes) };
       } catch {
-        if (closed) return { result: { kind: 'skip', reason: 'unreadable' } as Prepared, inWorker: false }; // abandoned (cancel): nobody reads it
-        return { result: finishFile(c, await chunker.chunk(c.input, limits)), inWorker: false };
+        return { r, extracted: null }; // parsed in-thread below
       }
     }),
   );
   return {
-    get,
+    async get(i: number): Slot {
+      const { r, extracted } = await parsed(i);
+      if (!r.ok) return { result: { kind: 'skip', reason: 'unreadable' }, inWorker: false };
+      const c = classifyFile(r.bytes, files[i], settings);
+      if (c.kind === 'skip') return { result: c, inWorker: false };
+      if (extracted) return { result: finishFile(c, cutChunks(c.input, extracted, limits)), inWorker: true };
+      if (closed) return { result: { kind: 'skip', reason: 'unreadable' }, inWorker: false }; // abandoned (cancel): nobody reads it
+      return { result: finishFile(c, await chunker.chunk(c.input, limits)), inWorker: false };
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -3,7 +3,8 @@
 // runtime's ParsePool), then drop chunks that touch secrets and set the file's flags (finishFile).
 // Owns nothing else: reading, deciding what changed, skip counting and writing stay with the
 // indexer. Only the parse crosses to a worker: it is most of the CPU (tree-sitter), and what
-// crosses is small (the text in, the outline back), so the file's lines never travel between threads.
+// crosses is small (a copy of the bytes in, the outline back), so the file's lines never travel
+// between threads.
 import type { ScannedFile, SkipReason } from '../scan/walker.ts';
 import { classifyContent, splitLines } from '../scan/content.ts';
 import { findSecretLines, type SecretFinding } from '../scan/secrets.ts';
@@ -87,14 +88,24 @@ export async function prepareFile(bytes: Uint8Array, f: ScannedFile, settings: S
 }
 
 /**
- * Runs Chunker.extract somewhere else (a Node worker thread) with the runtime's own Chunker over the
- * same grammars, so results are identical. A result rejects when the file was not parsed there
- * (worker failure, pool closed): the indexer then parses it in-thread, so no file is lost.
+ * Runs Chunker.extract somewhere else (a Node worker thread) on the file's text as classifyFile
+ * would decode and split it, with the runtime's own Chunker over the same grammars, so results are
+ * identical. `bytes` stay the caller's (the pool sends a copy). A result rejects when the file was
+ * not parsed there (worker failure, pool closed): the indexer then parses it in-thread, so no file
+ * is lost. A binary file yields no outline (the indexer skips it).
  */
 export interface ParsePool {
-  extract(input: ChunkInput): Promise<Extracted>;
+  extract(file: { path: string; lang: string }, bytes: Uint8Array): Promise<Extracted>;
   close(): Promise<void>;
 }
 
 /** Supplied by a runtime through WorkspaceHost; called at most once per pass, only for passes with many files. */
-export type ParsePoolFactory = () => ParsePool;
+export type ParsePoolFactory = (opts: { binaryProbeBytes: number }) => ParsePool;
+
+/** What a pool's worker runs for each file: the text classifyFile would chunk, then its outline. */
+export async function extractFromBytes(bytes: Uint8Array, file: { path: string; lang: string }, binaryProbeBytes: number, chunker: Chunker): Promise<Extracted> {
+  const content = classifyContent(bytes, binaryProbeBytes);
+  if (content.kind === 'binary') return { outline: null, failed: false };
+  const lines = splitLines(content.text);
+  return chunker.extract({ path: file.path, lang: file.lang, lines, text: lines.join('\n') });
+}

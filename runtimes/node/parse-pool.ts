@@ -5,7 +5,7 @@
 // when a pool is worth starting are the indexer's (core/index/indexer.ts).
 import { Worker } from 'node:worker_threads';
 import type { ParsePool } from '../../core/index/prepare.ts';
-import type { ChunkInput, Extracted } from '../../core/chunk/chunker.ts';
+import type { Extracted } from '../../core/chunk/chunker.ts';
 import type { WorkerReply, WorkerRequest } from './parse-worker.ts';
 
 /**
@@ -18,7 +18,7 @@ export function parseWorkerUrl(): URL {
     : new URL('./parse-worker.js', import.meta.url);
 }
 
-export function createNodeParsePool(): ParsePool {
+export function createNodeParsePool(opts: { binaryProbeBytes: number }): ParsePool {
   let worker: Worker | null = null;
   let failed: Error | null = null;
   let seq = 0;
@@ -32,7 +32,7 @@ export function createNodeParsePool(): ParsePool {
     // A small young generation: parsing makes short-lived garbage, and V8's default lets the
     // worker's heap grow ~50 MB more before collecting (peak RSS at 50k chunks 295-305 MB -> 240-255 MB,
     // same speed).
-    const w = new Worker(parseWorkerUrl(), { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+    const w = new Worker(parseWorkerUrl(), { workerData: opts, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
     w.on('message', (m: WorkerReply) => {
       const p = pending.get(m.id);
       if (!p) return;
@@ -45,15 +45,16 @@ export function createNodeParsePool(): ParsePool {
     return w;
   };
   return {
-    extract(input: ChunkInput): Promise<Extracted> {
+    extract(file: { path: string; lang: string }, bytes: Uint8Array): Promise<Extracted> {
       if (failed) return Promise.reject(failed);
       worker ??= start();
       const id = ++seq;
-      // The text alone crosses (the worker splits it back into the same lines: they hold no '\n').
-      const msg: WorkerRequest = { id, path: input.path, lang: input.lang, text: input.text, lineCount: input.lines.length };
+      // A copy is transferred: the caller keeps its bytes (it classifies them itself, and parses them if this fails).
+      const copy = bytes.slice();
+      const msg: WorkerRequest = { id, path: file.path, lang: file.lang, bytes: copy };
       return new Promise<Extracted>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        worker!.postMessage(msg);
+        worker!.postMessage(msg, [copy.buffer]);
       });
     },
     async close(): Promise<void> {
