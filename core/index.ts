@@ -8,6 +8,7 @@ export { HciError } from './platform.ts';
 export type { IndexStorage } from './index/storage.ts';
 export type { IndexOptions, IndexProgress, IndexSummary } from './index/indexer.ts';
 export type { ParsePool, ParsePoolFactory, Prepared } from './index/prepare.ts';
+export type { Extracted } from './chunk/chunker.ts';
 export type { SearchRequest, SearchResponse, SearchHit, SearchStatus, HitKind, IndexFreshness } from './search/contract.ts';
 export { CONTRACT_VERSION } from './search/contract.ts';
 export type { Settings } from './settings.ts';
