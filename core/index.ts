@@ -7,7 +7,7 @@ export type { WorkspaceFs, DirEntry, EntryStat } from './platform.ts';
 export { HciError } from './platform.ts';
 export type { IndexStorage } from './index/storage.ts';
 export type { IndexOptions, IndexProgress, IndexSummary } from './index/indexer.ts';
-export type { ParsePool, ParsePoolFactory, Prepared } from './index/prepare.ts';
+export type { ParsePool, ParsePoolFactory, Prepared, ExtractedJson } from './index/prepare.ts';
 export type { Extracted } from './chunk/chunker.ts';
 export type { SearchRequest, SearchResponse, SearchHit, SearchStatus, HitKind, IndexFreshness } from './search/contract.ts';
 export { CONTRACT_VERSION } from './search/contract.ts';

@@ -7,6 +7,8 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { ensureBuilt, generateWorkspace, HCI_BIN, REPO, startStdio, waitFor, type McpConn } from './helpers/mcp-harness.ts';
 
+const FILES = 1000;
+
 interface Run { code: number | null; stdout: string; stderr: string; endedAt: number }
 
 function cli(args: string[]): { done: Promise<Run> } {
@@ -24,7 +26,8 @@ describe('MCP server and CLI on one index', () => {
 
   beforeAll(async () => {
     ensureBuilt();
-    ws = generateWorkspace(200, 'hci-mcp-conc-');
+    // Big enough that a full rebuild clearly outlasts a CLI search's process start (~0.4 s): they must overlap.
+    ws = generateWorkspace(FILES, 'hci-mcp-conc-');
     mcp = await startStdio(ws.root, ['--watch', 'off']);
     const first = await mcp.call('reindex', { wait_ms: 50_000 });
     expect(first.structured.task.state).toBe('done');
@@ -77,7 +80,7 @@ describe('MCP server and CLI on one index', () => {
 
     const done = await indexing;
     expect(done.code, done.stderr).toBe(0);
-    expect(JSON.parse(done.stdout).files_indexed).toBe(200);
+    expect(JSON.parse(done.stdout).files_indexed).toBe(FILES);
     const after = await mcp.call('search', { query: 'invoice total' });
     expect(after.structured.status).toBe('ok');
     expect(after.structured.index.indexer_running).toBe(false);

@@ -42,6 +42,8 @@ export interface StoredFile {
 /** What the writer hands over for one file. */
 export interface FileDataInput {
   lines: readonly string[];
+  /** The lines joined with '\n', when the caller has it (saves joining them again). */
+  text?: string;
   chunks: ReadonlyArray<{ startLine: number; endLine: number; header: string; symbol: { memberKey?: string } | null }>;
   /** False when chunks were dropped (secrets): only lines of kept chunks are stored. */
   allKept: boolean;
@@ -81,7 +83,7 @@ const dictionary = encoder.encode(FORMAT_3_DICTIONARY);
 export function encodeFileData(f: FileDataInput): Uint8Array {
   let text: string;
   if (f.allKept) {
-    text = f.lines.join('\n');
+    text = f.text ?? f.lines.join('\n');
   } else {
     const keep = new Uint8Array(f.lines.length);
     for (const c of f.chunks) keep.fill(1, c.startLine - 1, c.endLine);
@@ -193,5 +195,22 @@ export function readStoredChunks(db: Database, fileId: number, stored = readStor
 /** The FTS column values of every stored chunk of a file, exactly as they were inserted. */
 export function storedFtsRows(db: Database, fileId: number, path: string, stored = readStoredFile(db, fileId)): Array<{ id: number; values: string[] }> {
   if (!stored) return [];
-  return readStoredChunks(db, fileId, stored).map((c) => ({ id: c.id, values: ftsValues({ path, ...c, fileContext: stored.fileContext }) }));
+  return readStoredChunks(db, fileId, stored).map((c) => ({ id: c.id, values: storedChunkFts(path, stored, c) }));
+}
+
+/**
+ * One chunk's FTS column values from its file's stored data (and its row in `chunks`). The writer
+ * inserts these and a delete binds them again, so both derive them here, from the same blob.
+ */
+export function storedChunkFts(path: string, stored: StoredFile, c: { ordinal: number; startLine: number; endLine: number; symbolKind: string | null; symbolName: string | null }): [string, string, string, string, string] {
+  return ftsValues({
+    path,
+    symbolKind: c.symbolKind,
+    symbolName: c.symbolName,
+    memberKey: stored.keys[c.ordinal] ?? null,
+    header: stored.headers[c.ordinal] ?? '',
+    body: sliceLines(stored.lines, c.startLine, c.endLine),
+    ordinal: c.ordinal,
+    fileContext: stored.fileContext,
+  });
 }

@@ -9,9 +9,9 @@ import { scanWorkspace, addSkip, type SkipCounts, type ScannedFile } from '../sc
 import { CHUNKER_VERSION, type Chunker } from '../chunk/chunker.ts';
 import type { IndexStore } from './store.ts';
 import type { Database } from '../sqlite/engine.ts';
-import { RowWriter, nextGeneration, readMeta, setMeta, type PreparedFile } from './writer.ts';
+import { RowWriter, fileRows, nextGeneration, readMeta, setMeta, type FileRows } from './writer.ts';
 import { planTargeted } from './targeted.ts';
-import { chunkLimits, classifyFile, finishFile, prepareFile, type Prepared, type ParsePool, type ParsePoolFactory } from './prepare.ts';
+import { chunkLimits, classifyFile, finishFile, prepareFile, type Prepared, type ParsePool, type ParsePoolFactory, type ExtractedJson } from './prepare.ts';
 import { cutChunks, type Extracted } from '../chunk/chunker.ts';
 
 export interface IndexProgress {
@@ -173,7 +173,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     prepared_in_worker: 0,
   };
 
-  type Op = { kind: 'put'; file: PreparedFile } | { kind: 'touch'; id: number; mtimeMs: number } | { kind: 'delete'; id: number; size?: number };
+  type Op = { kind: 'put'; file: FileRows } | { kind: 'touch'; id: number; mtimeMs: number } | { kind: 'delete'; id: number; size?: number };
   let batch: Op[] = [];
   let batchCost = 0;
   // Cost model: FTS work dominates and is roughly linear in the bytes tokenised, both for rows
@@ -280,7 +280,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
             summary.chunks_written += r.file.chunks.length;
             progress.chunks += r.file.chunks.length;
             if (r.fallback) summary.parse_fallback++;
-            push({ kind: 'put', file: r.file });
+            push({ kind: 'put', file: fileRows(r.file) });
           }
         }
       }
@@ -354,7 +354,7 @@ function pooledPrepare(
   const limits = chunkLimits(settings);
   let closed = false;
   const parsed = lookahead(files, { files: POOL_AHEAD_FILES, bytes: POOL_AHEAD_BYTES }, (i) => files[i].size, wanted, (i) =>
-    read(i).then(async (r): Promise<{ r: ReadResult; extracted: Extracted | null }> => {
+    read(i).then(async (r): Promise<{ r: ReadResult; extracted: ExtractedJson | null }> => {
       if (!r.ok || r.bytes.length > settings.max_indexed_file_bytes) return { r, extracted: null };
       try {
         return { r, extracted: await pool.extract(files[i], r.bytes) };
@@ -369,7 +369,7 @@ function pooledPrepare(
       if (!r.ok) return { result: { kind: 'skip', reason: 'unreadable' }, inWorker: false };
       const c = classifyFile(r.bytes, files[i], settings);
       if (c.kind === 'skip') return { result: c, inWorker: false };
-      if (extracted) return { result: finishFile(c, cutChunks(c.input, extracted, limits)), inWorker: true };
+      if (extracted) return { result: finishFile(c, cutChunks(c.input, JSON.parse(extracted) as Extracted, limits)), inWorker: true };
       if (closed) return { result: { kind: 'skip', reason: 'unreadable' }, inWorker: false }; // abandoned (cancel): nobody reads it
       return { result: finishFile(c, await chunker.chunk(c.input, limits)), inWorker: false };
     },

@@ -76,7 +76,7 @@ export function finishFile(r: ClassifiedFile, chunked: ChunkResult): Prepared {
     bytes: r.bytes,
     fallback: chunked.parseFallback,
     secretsFound: r.secrets.length > 0,
-    file: { path: f.path, lang: f.lang, size: f.size, mtimeMs: f.mtimeMs, hash: r.hash, flags, lines: r.lines, chunks: kept, secretChunks, outline: chunked.outline },
+    file: { path: f.path, lang: f.lang, size: f.size, mtimeMs: f.mtimeMs, hash: r.hash, flags, lines: r.lines, text: r.input.text, chunks: kept, secretChunks, outline: chunked.outline },
   };
 }
 
@@ -95,17 +95,24 @@ export async function prepareFile(bytes: Uint8Array, f: ScannedFile, settings: S
  * is lost. A binary file yields no outline (the indexer skips it).
  */
 export interface ParsePool {
-  extract(file: { path: string; lang: string }, bytes: Uint8Array): Promise<Extracted>;
+  extract(file: { path: string; lang: string }, bytes: Uint8Array): Promise<ExtractedJson>;
   close(): Promise<void>;
 }
 
 /** Supplied by a runtime through WorkspaceHost; called at most once per pass, only for passes with many files. */
 export type ParsePoolFactory = (opts: { binaryProbeBytes: number }) => ParsePool;
 
+/**
+ * Extracted as JSON: what a pool hands back. Results wait in the indexer's read-ahead window for a
+ * while; as object trees they outlived young-generation collections and filled the old generation
+ * with garbage (peak RSS), as one string each they are a single cheap object until parsed, when used.
+ */
+export type ExtractedJson = string;
+
 /** What a pool's worker runs for each file: the text classifyFile would chunk, then its outline. */
-export async function extractFromBytes(bytes: Uint8Array, file: { path: string; lang: string }, binaryProbeBytes: number, chunker: Chunker): Promise<Extracted> {
+export async function extractFromBytes(bytes: Uint8Array, file: { path: string; lang: string }, binaryProbeBytes: number, chunker: Chunker): Promise<ExtractedJson> {
   const content = classifyContent(bytes, binaryProbeBytes);
-  if (content.kind === 'binary') return { outline: null, failed: false };
+  if (content.kind === 'binary') return JSON.stringify({ outline: null, failed: false } satisfies Extracted);
   const lines = splitLines(content.text);
-  return chunker.extract({ path: file.path, lang: file.lang, lines, text: lines.join('\n') });
+  return JSON.stringify(await chunker.extract({ path: file.path, lang: file.lang, lines, text: lines.join('\n') }));
 }

@@ -6,8 +6,7 @@ import type { Database, Sqlite3Static } from '../sqlite/engine.ts';
 import { FastStatement, lastInsertRowId, type BindValue } from '../sqlite/fast-statement.ts';
 import type { ChunkDraft } from '../chunk/types.ts';
 import type { FileOutline } from '../chunk/outline.ts';
-import { ftsValues, sliceLines } from './fts-row.ts';
-import { encodeFileData, readStoredFile, storedFtsRows } from './file-data.ts';
+import { decodeFileData, encodeFileData, readStoredFile, storedChunkFts, storedFtsRows } from './file-data.ts';
 
 
 
@@ -20,9 +19,45 @@ export interface PreparedFile {
   flags: number;
   /** The file's lines (chunk bodies are cut from them). */
   lines: string[];
+  /** The lines joined with '\n'. */
+  text: string;
   chunks: ChunkDraft[];
   secretChunks: number;
   outline: FileOutline | null;
+}
+
+/**
+ * A file's rows, encoded before its write transaction. What waits in a batch is this: the deflated
+ * blob and the chunk bounds, not the file's lines, text, outline or FTS values (kept for a batch,
+ * those outlived young-generation collections and filled the old generation with garbage: peak
+ * RSS). The FTS values are derived from the blob as the rows are inserted (insertFile).
+ */
+export interface FileRows {
+  path: string;
+  lang: string;
+  size: number;
+  mtimeMs: number;
+  hash: string;
+  lineCount: number;
+  flags: number;
+  secretChunks: number;
+  data: Uint8Array;
+  chunks: Array<{ startLine: number; endLine: number; kind: string; symbolKind: string | null; symbolName: string | null }>;
+}
+
+export function fileRows(f: PreparedFile): FileRows {
+  return {
+    path: f.path,
+    lang: f.lang,
+    size: f.size,
+    mtimeMs: Math.trunc(f.mtimeMs),
+    hash: f.hash,
+    lineCount: f.lines.length,
+    flags: f.flags,
+    secretChunks: f.secretChunks,
+    data: encodeFileData({ lines: f.lines, text: f.text, chunks: f.chunks, allKept: f.secretChunks === 0, outline: f.outline }),
+    chunks: f.chunks.map((c) => ({ startLine: c.startLine, endLine: c.endLine, kind: c.kind, symbolKind: c.symbol?.kind ?? null, symbolName: c.symbol?.name ?? null })),
+  };
 }
 
 /**
@@ -60,35 +95,23 @@ export class RowWriter {
     this.run('DELETE FROM files WHERE id = ?', [fileId]);
   }
 
-  insertFile(f: PreparedFile, generation: number): number {
+  insertFile(f: FileRows, generation: number): number {
     this.run(
       `INSERT INTO files(path, lang, size, mtime_ms, hash, line_count, flags, secret_chunks, generation)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [f.path, f.lang, f.size, Math.trunc(f.mtimeMs), f.hash, f.lines.length, f.flags, f.secretChunks, generation],
+      [f.path, f.lang, f.size, f.mtimeMs, f.hash, f.lineCount, f.flags, f.secretChunks, generation],
     );
     const fileId = this.lastRowId();
-    this.run('INSERT INTO file_data(file_id, data) VALUES (?, ?)', [
-      fileId,
-      encodeFileData({ lines: f.lines, chunks: f.chunks, allKept: f.secretChunks === 0, outline: f.outline }),
-    ]);
+    this.run('INSERT INTO file_data(file_id, data) VALUES (?, ?)', [fileId, f.data]);
+    // The FTS values come from the blob itself, as a delete will derive them (storedFtsRows).
+    const stored = decodeFileData(f.data);
     f.chunks.forEach((c, ordinal) => {
       this.run(
         `INSERT INTO chunks(file_id, ordinal, start_line, end_line, kind, symbol_kind, symbol_name)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        [fileId, ordinal, c.startLine, c.endLine, c.kind, c.symbol?.kind ?? null, c.symbol?.name ?? null],
+        [fileId, ordinal, c.startLine, c.endLine, c.kind, c.symbolKind, c.symbolName],
       );
-      const chunkId = this.lastRowId();
-      const values = ftsValues({
-        path: f.path,
-        symbolKind: c.symbol?.kind ?? null,
-        symbolName: c.symbol?.name ?? null,
-        memberKey: c.symbol?.memberKey ?? null,
-        header: c.header,
-        body: sliceLines(f.lines, c.startLine, c.endLine),
-        ordinal,
-        fileContext: f.outline?.fileContext ?? [],
-      });
-      this.run(FTS_INSERT, [chunkId, ...values]);
+      this.run(FTS_INSERT, [this.lastRowId(), ...storedChunkFts(f.path, stored, { ordinal, ...c })]);
     });
     return fileId;
   }

@@ -15,7 +15,9 @@ export * from '../../core/index.ts';
 
 /** Node's zlib for the index's per-file blobs (same raw-deflate format as core's fflate default). */
 export const zlibCodec: DeflateCodec = {
-  deflateRaw: (data, dictionary) => zlib.deflateRawSync(data, { level: 6, dictionary }),
+  // Copied out: zlib's output is a view of a 16 KB chunk, and a blob waiting in a write batch would
+  // hold that whole chunk (megabytes over a batch; more until a major GC frees promoted ones).
+  deflateRaw: (data, dictionary) => new Uint8Array(zlib.deflateRawSync(data, { level: 6, dictionary })),
   inflateRaw: (data, dictionary) => zlib.inflateRawSync(data, { dictionary }),
 };
 installDeflateCodec(zlibCodec);

@@ -4,8 +4,7 @@
 // terminated on close) and the message bookkeeping. Ordering, fallback to in-thread parsing and
 // when a pool is worth starting are the indexer's (core/index/indexer.ts).
 import { Worker } from 'node:worker_threads';
-import type { ParsePool } from '../../core/index/prepare.ts';
-import type { Extracted } from '../../core/chunk/chunker.ts';
+import type { ExtractedJson, ParsePool } from '../../core/index/prepare.ts';
 import type { WorkerReply, WorkerRequest } from './parse-worker.ts';
 
 /**
@@ -22,7 +21,7 @@ export function createNodeParsePool(opts: { binaryProbeBytes: number }): ParsePo
   let worker: Worker | null = null;
   let failed: Error | null = null;
   let seq = 0;
-  const pending = new Map<number, { resolve: (r: Extracted) => void; reject: (e: Error) => void }>();
+  const pending = new Map<number, { resolve: (r: ExtractedJson) => void; reject: (e: Error) => void }>();
   const fail = (e: Error) => {
     failed ??= e;
     for (const p of pending.values()) p.reject(e);
@@ -45,14 +44,14 @@ export function createNodeParsePool(opts: { binaryProbeBytes: number }): ParsePo
     return w;
   };
   return {
-    extract(file: { path: string; lang: string }, bytes: Uint8Array): Promise<Extracted> {
+    extract(file: { path: string; lang: string }, bytes: Uint8Array): Promise<ExtractedJson> {
       if (failed) return Promise.reject(failed);
       worker ??= start();
       const id = ++seq;
       // A copy is transferred: the caller keeps its bytes (it classifies them itself, and parses them if this fails).
       const copy = bytes.slice();
       const msg: WorkerRequest = { id, path: file.path, lang: file.lang, bytes: copy };
-      return new Promise<Extracted>((resolve, reject) => {
+      return new Promise<ExtractedJson>((resolve, reject) => {
         pending.set(id, { resolve, reject });
         worker!.postMessage(msg, [copy.buffer]);
       });

@@ -2,13 +2,13 @@
 // outline of each file it is sent, one at a time, in arrival order. Owns nothing else: which files
 // come here, and what happens when this worker fails, is the pool's and the indexer's.
 import { parentPort, workerData } from 'node:worker_threads';
-import { Chunker, type Extracted } from '../../core/chunk/chunker.ts';
+import { Chunker } from '../../core/chunk/chunker.ts';
 import { TreeSitterHost } from '../../core/chunk/treesitter.ts';
-import { extractFromBytes } from '../../core/index/prepare.ts';
+import { extractFromBytes, type ExtractedJson } from '../../core/index/prepare.ts';
 import { createNodeGrammarSource } from './grammars.ts';
 
 export type WorkerRequest = { id: number; path: string; lang: string; bytes: Uint8Array };
-export type WorkerReply = { id: number; result: Extracted } | { id: number; error: string };
+export type WorkerReply = { id: number; result: ExtractedJson } | { id: number; error: string };
 
 const port = parentPort;
 if (!port) throw new Error('parse-worker.js runs as a worker thread only');
