@@ -282,4 +282,51 @@ describe('config key paths', () => {
       await cfg.cleanup();
     }
   });
+
+  it('ranks the definition first when the key lives in a chunk cut from inside a big config file', async () => {
+    // 24 sections of 7 lines: the JSON chunker cuts each section out of "Catalog", so the chunk that
+    // holds RetentionDays does not hold the "Catalog" line; its key path (its symbol) says where it is.
+    const sections = Array.from({ length: 24 }, (_, i) => `    "Section${i}": {\n      "MaxBatchSize": ${i},\n      "RetentionDays": ${30 + i},\n      "MaxRetries": 3,\n      "Mode": "m${i}"\n    }`);
+    const cfg = await createTmpWorkspace({
+      'docs/catalog.md': '# Catalog\n\nConfiguration lives under `Catalog:Section7`: `MaxBatchSize`, `RetentionDays`, `MaxRetries`.\n',
+      'src/appsettings.json': `{\n  "Catalog": {\n    "Enabled": true,\n${sections.join(',\n')}\n  }\n}\n`,
+    });
+    const cw = await openWorkspace(cfg.root);
+    try {
+      await cw.index();
+      const r = await cw.search({ query: 'Catalog:Section7:RetentionDays', limit: 5 });
+      expect(r.hits[0]?.path).toBe('src/appsettings.json');
+      expect(r.hits[0]?.symbol?.name).toBe('Catalog.Section7');
+      const e = await cw.explain(r.hits[0].hit_id);
+      expect(e.explanation?.factors).toEqual(expect.arrayContaining([{ name: 'definition_like', factor: expect.any(Number) }]));
+    } finally {
+      cw.close();
+      await cfg.cleanup();
+    }
+  });
+});
+
+describe('verbatim queries', () => {
+  it('counts a quote inside the query as part of the phrase: a route is not its longer sibling', async () => {
+    const pages = await createTmpWorkspace({
+      'Pages/OrderEdit.razor': '@page "/catalog/orders/{Id:guid}"\n@inject IOrderService OrderService\n\n<h1>Edit order</h1>\n\n@code {\n    [Parameter] public Guid Id { get; set; }\n}\n',
+      'Pages/OrderList.razor': '@page "/catalog/orders"\n@inject IOrderService OrderService\n\n<h1>Orders</h1>\n',
+    });
+    const pw = await openWorkspace(pages.root);
+    try {
+      await pw.index();
+      const r = await pw.search({ query: '@page "/catalog/orders"', limit: 5 });
+      expect(r.hits[0]?.path).toBe('Pages/OrderList.razor');
+      const e = await pw.explain(r.hits[0].hit_id);
+      expect(e.explanation?.factors).toEqual(expect.arrayContaining([{ name: 'exact_text', factor: expect.any(Number) }]));
+      const edit = r.hits.find((h) => h.path === 'Pages/OrderEdit.razor');
+      if (edit) expect((await pw.explain(edit.hit_id)).explanation?.factors.map((f) => f.name)).not.toContain('exact_text');
+      // A query wholly in quotes is still that phrase.
+      const quoted = await pw.search({ query: '"Edit order"', limit: 5 });
+      expect(quoted.hits[0]?.path).toBe('Pages/OrderEdit.razor');
+    } finally {
+      pw.close();
+      await pages.cleanup();
+    }
+  });
 });

@@ -49,9 +49,21 @@ function configPathPatterns(path: string): RegExp[] {
   return path.split(/:|__/).map((seg) => new RegExp(`(?:"${escapeRe(seg)}"\\s*:|^[ \\t]*-?[ \\t]*${escapeRe(seg)}\\s*:(?:\\s|$))`, 'gm'));
 }
 
-function definesConfigPath(text: string, segments: RegExp[]): boolean {
+/**
+ * `keyPath`: the chunk's own key path when it is a config chunk (its symbol, `Catalog.Orders`): a
+ * chunk cut from inside a config file does not hold its parents' lines, so the leading segments it
+ * stands for are taken from its path and only the rest is looked for in its text.
+ */
+function definesConfigPath(text: string, segments: RegExp[], names: readonly string[], keyPath: readonly string[] | null): boolean {
+  let first = 0;
+  if (keyPath?.length) {
+    const n = Math.min(keyPath.length, names.length);
+    for (let i = 0; i < n; i++) if (keyPath[i] !== names[i]) return definesConfigPath(text, segments, names, null);
+    if (keyPath.length >= names.length) return true; // the chunk is the key (or lies inside it)
+    first = keyPath.length;
+  }
   let from = 0;
-  for (const re of segments) {
+  for (const re of segments.slice(first)) {
     re.lastIndex = from;
     const m = re.exec(text);
     if (!m) return false;
@@ -65,9 +77,14 @@ export interface TextSignals {
   definition: boolean;
 }
 
-/** Checks one chunk's text for the signals. `targets` come from definitionTargets. */
-export function textSignals(text: string, rawQuery: string, targets: readonly string[], cache: Map<string, RegExp[]>): TextSignals {
-  const phrase = rawQuery.replace(/\s+/g, ' ').trim().replace(/^"|"$/g, '').toLowerCase();
+/**
+ * Checks one chunk's text for the signals. `targets` come from definitionTargets; `configKey` is the
+ * chunk's symbol name when it was cut from a config file (JSON, YAML: a dotted key path).
+ */
+export function textSignals(text: string, rawQuery: string, targets: readonly string[], cache: Map<string, RegExp[]>, configKey: string | null = null): TextSignals {
+  // A query wholly in quotes is that phrase; a quote anywhere else is part of it (`@page "/orders"`
+  // must not match `@page "/orders/{Id}"`).
+  const phrase = rawQuery.replace(/\s+/g, ' ').trim().replace(/^"([^"]*)"$/, '$1').toLowerCase();
   const exact = phrase.length >= 6 && /\s|[^\p{L}\p{N}_]/u.test(phrase) && text.replace(/[ \t]+/g, ' ').toLowerCase().includes(phrase);
   let definition = false;
   for (const t of targets) {
@@ -76,7 +93,10 @@ export function textSignals(text: string, rawQuery: string, targets: readonly st
       pats = CONFIG_PATH.test(t) ? configPathPatterns(t) : definitionPatterns(t);
       cache.set(t, pats);
     }
-    if (CONFIG_PATH.test(t) ? definesConfigPath(text, pats) : pats.some((p) => p.test(text))) {
+    const defined = CONFIG_PATH.test(t)
+      ? definesConfigPath(text, pats, t.split(/:|__/), configKey ? configKey.split('.') : null)
+      : pats.some((p) => p.test(text));
+    if (defined) {
       definition = true;
       break;
     }

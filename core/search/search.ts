@@ -122,13 +122,16 @@ function loadBodies(db: Database, cands: Candidate[]): void {
   }
 }
 
+/** Languages whose chunks are named by their dotted key path (the JSON and YAML chunkers). */
+const CONFIG_LANGS = new Set(['json', 'yaml']);
+
 function applyTextSignals(db: Database, cands: Candidate[], q: ParsedQuery): void {
   const targets = definitionTargets(q.raw);
   const cache = new Map<string, RegExp[]>();
   const top = cands.slice(0, TEXT_SIGNAL_POOL);
   loadBodies(db, top);
   for (const c of top) {
-    const sig = textSignals(c.body ?? '', q.raw, targets, cache);
+    const sig = textSignals(c.body ?? '', q.raw, targets, cache, CONFIG_LANGS.has(c.lang) ? c.symbolName : null);
     if (sig.exact) c.factors.push({ name: 'exact_text', factor: 1.5 });
     if (sig.definition) c.factors.push({ name: 'definition_like', factor: 3.0 });
   }
