@@ -5,7 +5,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import type { HciWorkspace } from '../core/workspace.ts';
 import { parseQuery, ftsExpression } from '../core/search/query.ts';
-import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+import { createTmpWorkspace, withTmpWorkspace, type TmpWorkspace, type WorkspaceFiles } from './helpers/tmp-workspace.ts';
 
 const catalogService = `using System.Collections.Generic;
 namespace Contoso.Catalog;
@@ -261,72 +261,70 @@ describe('questions over a large index', () => {
   });
 });
 
+/** Indexes a fresh workspace of `files`, runs `fn` on it, then closes and removes it. */
+async function withIndexed(files: WorkspaceFiles, fn: (w: HciWorkspace) => Promise<void>): Promise<void> {
+  await withTmpWorkspace(files, async (tmp) => {
+    const w = await openWorkspace(tmp.root);
+    try {
+      await w.index();
+      await fn(w);
+    } finally {
+      w.close();
+    }
+  });
+}
+
+/** The ranking factors explain shows for a hit. */
+async function factors(w: HciWorkspace, hitId: string): Promise<Array<{ name: string; factor: number }>> {
+  return (await w.explain(hitId)).explanation?.factors ?? [];
+}
+
 describe('config key paths', () => {
   it('ranks the file that defines a key path (nested keys, in order) above docs that quote it', async () => {
-    const cfg = await createTmpWorkspace({
+    await withIndexed({
       'docs/config.md': '# Settings\n\nSet `Payments:RetryPolicy:MaxAttempts` to change retries. Payments retry policy max attempts.\n',
       'src/appsettings.json': '{\n  "Payments": {\n    "Provider": "stripe",\n    "RetryPolicy": {\n      "MaxAttempts": 5\n    }\n  }\n}\n',
       'deploy/values.yaml': 'payments:\n  maxAttempts: 3\n  retryPolicy: none\n',
-    });
-    const cw = await openWorkspace(cfg.root);
-    try {
-      await cw.index();
+    }, async (cw) => {
       const r = await cw.search({ query: 'Payments:RetryPolicy:MaxAttempts', limit: 5 });
       expect(r.hits[0]?.path).toBe('src/appsettings.json');
-      const e = await cw.explain(r.hits[0].hit_id);
-      expect(e.explanation?.factors).toEqual(expect.arrayContaining([{ name: 'definition_like', factor: expect.any(Number) }]));
+      expect(await factors(cw, r.hits[0].hit_id)).toEqual(expect.arrayContaining([{ name: 'definition_like', factor: expect.any(Number) }]));
       // The environment-variable form names the same key.
       expect((await cw.search({ query: 'Payments__RetryPolicy__MaxAttempts', limit: 5 })).hits[0]?.path).toBe('src/appsettings.json');
-    } finally {
-      cw.close();
-      await cfg.cleanup();
-    }
+    });
   });
 
   it('ranks the definition first when the key lives in a chunk cut from inside a big config file', async () => {
     // 24 sections of 7 lines: the JSON chunker cuts each section out of "Catalog", so the chunk that
-    // holds RetentionDays does not hold the "Catalog" line; its key path (its symbol) says where it is.
+    // holds RetentionDays does not hold the "Catalog" line; its key path (Catalog:Section7) says where it is.
     const sections = Array.from({ length: 24 }, (_, i) => `    "Section${i}": {\n      "MaxBatchSize": ${i},\n      "RetentionDays": ${30 + i},\n      "MaxRetries": 3,\n      "Mode": "m${i}"\n    }`);
-    const cfg = await createTmpWorkspace({
+    await withIndexed({
       'docs/catalog.md': '# Catalog\n\nConfiguration lives under `Catalog:Section7`: `MaxBatchSize`, `RetentionDays`, `MaxRetries`.\n',
       'src/appsettings.json': `{\n  "Catalog": {\n    "Enabled": true,\n${sections.join(',\n')}\n  }\n}\n`,
-    });
-    const cw = await openWorkspace(cfg.root);
-    try {
-      await cw.index();
+    }, async (cw) => {
       const r = await cw.search({ query: 'Catalog:Section7:RetentionDays', limit: 5 });
       expect(r.hits[0]?.path).toBe('src/appsettings.json');
       expect(r.hits[0]?.symbol?.name).toBe('Catalog.Section7');
-      const e = await cw.explain(r.hits[0].hit_id);
-      expect(e.explanation?.factors).toEqual(expect.arrayContaining([{ name: 'definition_like', factor: expect.any(Number) }]));
-    } finally {
-      cw.close();
-      await cfg.cleanup();
-    }
+      expect(await factors(cw, r.hits[0].hit_id)).toEqual(expect.arrayContaining([{ name: 'definition_like', factor: expect.any(Number) }]));
+    });
   });
 });
 
 describe('verbatim queries', () => {
   it('counts a quote inside the query as part of the phrase: a route is not its longer sibling', async () => {
-    const pages = await createTmpWorkspace({
+    await withIndexed({
       'Pages/OrderEdit.razor': '@page "/catalog/orders/{Id:guid}"\n@inject IOrderService OrderService\n\n<h1>Edit order</h1>\n\n@code {\n    [Parameter] public Guid Id { get; set; }\n}\n',
       'Pages/OrderList.razor': '@page "/catalog/orders"\n@inject IOrderService OrderService\n\n<h1>Orders</h1>\n',
-    });
-    const pw = await openWorkspace(pages.root);
-    try {
-      await pw.index();
+    }, async (pw) => {
       const r = await pw.search({ query: '@page "/catalog/orders"', limit: 5 });
       expect(r.hits[0]?.path).toBe('Pages/OrderList.razor');
-      const e = await pw.explain(r.hits[0].hit_id);
-      expect(e.explanation?.factors).toEqual(expect.arrayContaining([{ name: 'exact_text', factor: expect.any(Number) }]));
+      expect(await factors(pw, r.hits[0].hit_id)).toEqual(expect.arrayContaining([{ name: 'exact_text', factor: expect.any(Number) }]));
       const edit = r.hits.find((h) => h.path === 'Pages/OrderEdit.razor');
-      if (edit) expect((await pw.explain(edit.hit_id)).explanation?.factors.map((f) => f.name)).not.toContain('exact_text');
+      expect(edit).toBeDefined(); // it matches every word: only the verbatim signal tells them apart
+      expect((await factors(pw, edit!.hit_id)).map((f) => f.name)).not.toContain('exact_text');
       // A query wholly in quotes is still that phrase.
       const quoted = await pw.search({ query: '"Edit order"', limit: 5 });
       expect(quoted.hits[0]?.path).toBe('Pages/OrderEdit.razor');
-    } finally {
-      pw.close();
-      await pages.cleanup();
-    }
+    });
   });
 });

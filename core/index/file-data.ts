@@ -57,7 +57,7 @@ export interface FileDataInput {
  */
 export interface DeflateCodec {
   deflateRaw(data: Uint8Array, dictionary: Uint8Array): Uint8Array;
-  /** `size`: the inflated length when the caller knows it (a JS inflater then allocates once: 2.5x faster here). */
+  /** `size`: the inflated length when the caller knows it (a JS inflater then allocates once: fflate 2.3–2.8x faster over the 5k bench corpus). */
   inflateRaw(data: Uint8Array, dictionary: Uint8Array, size?: number): Uint8Array;
 }
 

@@ -11,8 +11,8 @@ import type { IndexStore } from './store.ts';
 import type { Database } from '../sqlite/engine.ts';
 import { RowWriter, fileRows, nextGeneration, readMeta, setMeta, type FileRows } from './writer.ts';
 import { planTargeted } from './targeted.ts';
-import { chunkLimits, classifyFile, finishFile, prepareFile, type Prepared, type ParsePool, type ParsePoolFactory, type ExtractedJson } from './prepare.ts';
-import { cutChunks, type Extracted } from '../chunk/chunker.ts';
+import { chunkLimits, classifyFile, finishFile, parseExtracted, prepareFile, type Prepared, type ParsePool, type ParsePoolFactory, type ExtractedJson } from './prepare.ts';
+import { cutChunks } from '../chunk/chunker.ts';
 
 export interface IndexProgress {
   phase: 'scan' | 'index' | 'done';
@@ -155,18 +155,18 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   if (opts.paths && opts.full) throw new HciError('invalid_request', '`full` rebuilds every file; `paths` limits an incremental pass to some files', 'pass one or the other');
   // With `paths`, only those paths are judged and only their rows loaded (see targeted.ts); null: scan it all.
   const target = opts.paths ? await planTargeted(fs, store, settings, chunkingFingerprint(settings, chunker), opts.paths, opts.signal) : null;
-  const prior = target?.prior ?? await store.read((db) => {
-    const meta = readMeta(db);
-    const rows = db.selectObjects('SELECT id, path, size, mtime_ms, hash FROM files') as Array<{ id: number; path: string; size: number; mtime_ms: number; hash: string }>;
-    return { meta, files: new Map(rows.map((r) => [r.path, r])) };
-  });
-  const full = opts.full || prior.meta.chunking_fingerprint !== chunkingFingerprint(settings, chunker) || prior.meta.build_state === 'empty';
   const scan = target?.scan ?? (await scanWorkspace(fs, settings, { signal: opts.signal }));
   const skipped: SkipCounts = { ...scan.skipped };
   progress.phase = 'index';
   progress.filesTotal = scan.files.length;
   report();
 
+  const prior = target?.prior ?? await store.read((db) => {
+    const meta = readMeta(db);
+    const rows = db.selectObjects('SELECT id, path, size, mtime_ms, hash FROM files') as Array<{ id: number; path: string; size: number; mtime_ms: number; hash: string }>;
+    return { meta, files: new Map(rows.map((r) => [r.path, r])) };
+  });
+  const full = opts.full || prior.meta.chunking_fingerprint !== chunkingFingerprint(settings, chunker) || prior.meta.build_state === 'empty';
   const summary: IndexSummary = {
     generation: Number(prior.meta.generation ?? 0), files_scanned: target?.scan.considered ?? scan.files.length, files_indexed: 0, files_unchanged: 0,
     files_removed: 0, chunks_written: 0, bytes_read: 0, skipped, parse_fallback: 0, took_ms: 0, batches: 0, max_batch_ms: 0,
@@ -369,7 +369,7 @@ function pooledPrepare(
       if (!r.ok) return { result: { kind: 'skip', reason: 'unreadable' }, inWorker: false };
       const c = classifyFile(r.bytes, files[i], settings);
       if (c.kind === 'skip') return { result: c, inWorker: false };
-      if (extracted) return { result: finishFile(c, cutChunks(c.input, JSON.parse(extracted) as Extracted, limits)), inWorker: true };
+      if (extracted) return { result: finishFile(c, cutChunks(c.input, parseExtracted(extracted), limits)), inWorker: true };
       if (closed) return { result: { kind: 'skip', reason: 'unreadable' }, inWorker: false }; // abandoned (cancel): nobody reads it
       return { result: finishFile(c, await chunker.chunk(c.input, limits)), inWorker: false };
     },

@@ -34,26 +34,32 @@ export interface ClassifiedFile {
   bytes: number;
   hash: string;
   invalidUtf8: boolean;
-  lines: string[];
   secrets: SecretFinding[];
-  /** What the chunker gets (in-thread or in a pool). */
+  /** What the chunker gets (in-thread or in a pool); its lines are the file's. */
   input: ChunkInput;
+}
+
+/**
+ * What the chunker is given for a file's decoded text: its lines, and them rejoined with '\n'. The
+ * indexer and a pool's worker both build it here, so the worker parses exactly the text that is cut.
+ */
+function chunkInput(file: { path: string; lang: string }, decoded: string): ChunkInput {
+  const lines = splitLines(decoded);
+  return { path: file.path, lang: file.lang, lines, text: lines.join('\n') };
 }
 
 export function classifyFile(bytes: Uint8Array, f: ScannedFile, settings: Pick<Settings, 'max_indexed_file_bytes' | 'binary_probe_bytes'>): ClassifiedFile | { kind: 'skip'; reason: SkipReason } {
   if (bytes.length > settings.max_indexed_file_bytes) return { kind: 'skip', reason: 'too_large' };
   const content = classifyContent(bytes, settings.binary_probe_bytes);
   if (content.kind === 'binary') return { kind: 'skip', reason: 'binary' };
-  const lines = splitLines(content.text);
   return {
     kind: 'text',
     file: f,
     bytes: bytes.length,
     hash: sha256Hex(bytes, 16),
     invalidUtf8: content.invalidUtf8,
-    lines,
     secrets: findSecretLines(content.text, f.lang),
-    input: { path: f.path, lang: f.lang, lines, text: lines.join('\n') },
+    input: chunkInput(f, content.text),
   };
 }
 
@@ -76,7 +82,7 @@ export function finishFile(r: ClassifiedFile, chunked: ChunkResult): Prepared {
     bytes: r.bytes,
     fallback: chunked.parseFallback,
     secretsFound: r.secrets.length > 0,
-    file: { path: f.path, lang: f.lang, size: f.size, mtimeMs: f.mtimeMs, hash: r.hash, flags, lines: r.lines, text: r.input.text, chunks: kept, secretChunks, outline: chunked.outline },
+    file: { path: f.path, lang: f.lang, size: f.size, mtimeMs: f.mtimeMs, hash: r.hash, flags, lines: r.input.lines, text: r.input.text, chunks: kept, secretChunks, outline: chunked.outline },
   };
 }
 
@@ -112,7 +118,10 @@ export type ExtractedJson = string;
 /** What a pool's worker runs for each file: the text classifyFile would chunk, then its outline. */
 export async function extractFromBytes(bytes: Uint8Array, file: { path: string; lang: string }, binaryProbeBytes: number, chunker: Chunker): Promise<ExtractedJson> {
   const content = classifyContent(bytes, binaryProbeBytes);
-  if (content.kind === 'binary') return JSON.stringify({ outline: null, failed: false } satisfies Extracted);
-  const lines = splitLines(content.text);
-  return JSON.stringify(await chunker.extract({ path: file.path, lang: file.lang, lines, text: lines.join('\n') }));
+  const x: Extracted = content.kind === 'binary' ? { outline: null, failed: false } : await chunker.extract(chunkInput(file, content.text));
+  return JSON.stringify(x);
+}
+
+export function parseExtracted(json: ExtractedJson): Extracted {
+  return JSON.parse(json) as Extracted;
 }

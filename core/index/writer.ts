@@ -18,7 +18,7 @@ export interface PreparedFile {
   hash: string;
   flags: number;
   /** The file's lines (chunk bodies are cut from them). */
-  lines: string[];
+  lines: readonly string[];
   /** The lines joined with '\n'. */
   text: string;
   chunks: ChunkDraft[];

@@ -50,20 +50,15 @@ function configPathPatterns(path: string): RegExp[] {
 }
 
 /**
- * `keyPath`: the chunk's own key path when it is a config chunk (its symbol, `Catalog.Orders`): a
- * chunk cut from inside a config file does not hold its parents' lines, so the leading segments it
- * stands for are taken from its path and only the rest is looked for in its text.
+ * `keyPath`: the chunk's own key path when it was cut from a config file (`Catalog`, `Orders`). Such
+ * a chunk does not hold its parents' lines: segments its path already stands for are not looked
+ * for in its text, and a chunk that is the key (or lies inside it) defines it.
  */
 function definesConfigPath(text: string, segments: RegExp[], names: readonly string[], keyPath: readonly string[] | null): boolean {
-  let first = 0;
-  if (keyPath?.length) {
-    const n = Math.min(keyPath.length, names.length);
-    for (let i = 0; i < n; i++) if (keyPath[i] !== names[i]) return definesConfigPath(text, segments, names, null);
-    if (keyPath.length >= names.length) return true; // the chunk is the key (or lies inside it)
-    first = keyPath.length;
-  }
+  const prefix = keyPath?.length && keyPath.every((k, i) => i >= names.length || k === names[i]) ? keyPath.length : 0;
+  if (prefix >= names.length) return true;
   let from = 0;
-  for (const re of segments.slice(first)) {
+  for (const re of segments.slice(prefix)) {
     re.lastIndex = from;
     const m = re.exec(text);
     if (!m) return false;
@@ -79,9 +74,9 @@ export interface TextSignals {
 
 /**
  * Checks one chunk's text for the signals. `targets` come from definitionTargets; `configKey` is the
- * chunk's symbol name when it was cut from a config file (JSON, YAML: a dotted key path).
+ * chunk's key path, by segment, when it was cut from a config file (see definesConfigPath).
  */
-export function textSignals(text: string, rawQuery: string, targets: readonly string[], cache: Map<string, RegExp[]>, configKey: string | null = null): TextSignals {
+export function textSignals(text: string, rawQuery: string, targets: readonly string[], cache: Map<string, RegExp[]>, configKey: readonly string[] | null = null): TextSignals {
   // A query wholly in quotes is that phrase; a quote anywhere else is part of it (`@page "/orders"`
   // must not match `@page "/orders/{Id}"`).
   const phrase = rawQuery.replace(/\s+/g, ' ').trim().replace(/^"([^"]*)"$/, '$1').toLowerCase();
@@ -94,7 +89,7 @@ export function textSignals(text: string, rawQuery: string, targets: readonly st
       cache.set(t, pats);
     }
     const defined = CONFIG_PATH.test(t)
-      ? definesConfigPath(text, pats, t.split(/:|__/), configKey ? configKey.split('.') : null)
+      ? definesConfigPath(text, pats, t.split(/:|__/), configKey)
       : pats.some((p) => p.test(text));
     if (defined) {
       definition = true;

@@ -122,8 +122,14 @@ function loadBodies(db: Database, cands: Candidate[]): void {
   }
 }
 
-/** Languages whose chunks are named by their dotted key path (the JSON and YAML chunkers). */
-const CONFIG_LANGS = new Set(['json', 'yaml']);
+/** How the config chunkers spell a chunk's key path as its member key (json.ts: `A:B`, yaml.ts: `a.b`). */
+const KEY_PATH_SEPARATOR: Record<string, string> = { json: ':', yaml: '.' };
+
+/** A config chunk's key path, by segment (null for other chunks). */
+function configKeyPath(c: Candidate): string[] | null {
+  const sep = KEY_PATH_SEPARATOR[c.lang];
+  return sep && c.memberKey ? c.memberKey.split(sep) : null;
+}
 
 function applyTextSignals(db: Database, cands: Candidate[], q: ParsedQuery): void {
   const targets = definitionTargets(q.raw);
@@ -131,7 +137,7 @@ function applyTextSignals(db: Database, cands: Candidate[], q: ParsedQuery): voi
   const top = cands.slice(0, TEXT_SIGNAL_POOL);
   loadBodies(db, top);
   for (const c of top) {
-    const sig = textSignals(c.body ?? '', q.raw, targets, cache, CONFIG_LANGS.has(c.lang) ? c.symbolName : null);
+    const sig = textSignals(c.body ?? '', q.raw, targets, cache, configKeyPath(c));
     if (sig.exact) c.factors.push({ name: 'exact_text', factor: 1.5 });
     if (sig.definition) c.factors.push({ name: 'definition_like', factor: 3.0 });
   }

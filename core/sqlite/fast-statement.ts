@@ -26,9 +26,7 @@ const SQLITE_DONE = 101;
 const encoder = new TextEncoder();
 
 /** One scratch buffer per WASM module (grown, never shrunk). */
-const scratch = new WeakMap<object, Scratch>();
-/** `view`: the buffer as bytes, kept (one view per string bound was ~30 MB of garbage at 50k chunks); remade when WASM memory grows. */
-type Scratch = { ptr: number; size: number; view: Uint8Array | null };
+const scratch = new WeakMap<object, { ptr: number; size: number }>();
 
 export class FastStatement {
   private readonly raw: RawExports;
@@ -84,18 +82,16 @@ export class FastStatement {
   /** UTF-8 of `s` into the scratch buffer (at most 3 bytes per UTF-16 unit, so it always fits); returns its byte length. */
   private encode(s: string): number {
     const buf = this.reserve(s.length * 3);
-    const heap = this.sqlite3.wasm.heap8u();
-    if (!buf.view || buf.view.buffer !== heap.buffer) buf.view = heap.subarray(buf.ptr, buf.ptr + buf.size);
-    return encoder.encodeInto(s, buf.view).written;
+    return encoder.encodeInto(s, this.sqlite3.wasm.heap8u().subarray(buf.ptr, buf.ptr + buf.size)).written;
   }
 
-  private reserve(bytes: number): Scratch {
+  private reserve(bytes: number): { ptr: number; size: number } {
     const wasm = this.sqlite3.wasm as unknown as { alloc(n: number): number; dealloc(p: number): void };
     let buf = scratch.get(this.sqlite3);
     if (!buf || buf.size < bytes) {
       if (buf) wasm.dealloc(buf.ptr);
       const size = Math.max(bytes, (buf?.size ?? 0) * 2, 64 * 1024);
-      buf = { ptr: wasm.alloc(size), size, view: null };
+      buf = { ptr: wasm.alloc(size), size };
       scratch.set(this.sqlite3, buf);
     }
     return buf;
