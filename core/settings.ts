@@ -3,14 +3,10 @@
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { z } from 'zod';
 import { HciError } from './platform.ts';
+import { DEFAULT_EXTENSIONS } from './languages/table.ts';
 
-export const DEFAULT_INCLUDE_EXTENSIONS = [
-  '.cs', '.razor', '.cshtml', '.axaml', '.xaml',
-  '.md', '.mdx',
-  '.sln', '.slnx', '.csproj', '.props', '.targets',
-  '.json', '.yml', '.yaml', '.toml', '.editorconfig',
-  '.html', '.css', '.scss', '.js', '.ts',
-];
+/** Every language-table row's default extensions (core/languages/table.ts). */
+export const DEFAULT_INCLUDE_EXTENSIONS: string[] = [...DEFAULT_EXTENSIONS];
 
 export const DEFAULT_EXCLUDE_PATH_SEGMENTS = [
   'bin', 'obj', 'node_modules', '.git', '.vs', '.idea', '.hci', '.vscode-test',

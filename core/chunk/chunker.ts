@@ -3,22 +3,14 @@
 // over that outline); line windows for languages without one and whenever extraction fails or times
 // out (counted as a parse fallback, never a lost file).
 import type { ChunkLimits, ChunkResult } from './types.ts';
-import type { FileOutline } from './outline.ts';
+import type { ChunkInput, Extracted } from './input.ts';
 import { lineWindows } from './line-windows.ts';
 import { chunksFromOutline } from './build.ts';
-import { EXTRACTORS } from './registry.ts';
+import { extractorFor } from './registry.ts';
 import type { TreeSitterHost } from './treesitter.ts';
 
-export interface ChunkInput {
-  path: string;
-  lang: string;
-  lines: readonly string[];
-  /** The lines joined with \n (what parsers see; row N is line N + 1). */
-  text: string;
-}
-
-/** Bump when any extractor or the builder changes what it produces: indexes re-chunk every file. */
-export const CHUNKER_VERSION = 2;
+export type { ChunkInput, Extracted } from './input.ts';
+export { CHUNKER_VERSION } from './version.ts';
 
 export class Chunker {
   constructor(private readonly ts: TreeSitterHost | null) {}
@@ -32,22 +24,16 @@ export class Chunker {
     return cutChunks(input, await this.extract(input), limits);
   }
 
-  /** The parse: the file's outline from its language's extractor (null without one). Never throws. */
+  /** The parse: the file's outline from its language's extractor (null without one). Throws only when an extractor module fails to load. */
   async extract(input: ChunkInput): Promise<Extracted> {
-    const extractor = this.ts ? EXTRACTORS.get(input.lang) : undefined;
-    if (!extractor || input.lines.length === 0) return { outline: null, failed: false };
+    const extractor = this.ts && input.lines.length > 0 ? await extractorFor(input.lang) : undefined;
+    if (!extractor) return { outline: null, failed: false };
     try {
       return { outline: await extractor(input, this.ts!), failed: false };
     } catch {
       return { outline: null, failed: true };
     }
   }
-}
-
-/** What extract found: `failed` when the extractor threw or timed out (the file falls back to line windows). */
-export interface Extracted {
-  outline: FileOutline | null;
-  failed: boolean;
 }
 
 /** The cut, from an outline (no parsing: cheap, and the same wherever the outline was extracted). */

@@ -1,9 +1,12 @@
 // Tree-sitter for the chunkers: initialises web-tree-sitter once from wasm bytes the runtime
 // supplies, loads grammars on demand, and parses with a time limit. Owns no file access — the
-// runtime's GrammarSource reads the wasm files (node:fs in Node and Deno, fetch in the browser).
+// runtime's GrammarSource reads the wasm files (node:fs in Node and Deno, fetch in the browser) that
+// the grammar table (core/languages/grammars.ts) names.
 import { Language, Parser, type Tree } from 'web-tree-sitter';
+import type { GrammarId } from '../languages/grammars.ts';
 
-export type GrammarName = 'c_sharp' | 'xml' | 'html' | 'css' | 'scss' | 'javascript' | 'typescript' | 'json' | 'yaml' | 'markdown';
+/** A grammar-table id (kept under this name for the library's exported type). */
+export type GrammarName = GrammarId;
 
 export interface GrammarSource {
   /** The bytes of web-tree-sitter's own runtime wasm (tree-sitter.wasm). */

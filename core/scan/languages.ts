@@ -1,31 +1,9 @@
 // Path → language id, extension and path-kind heuristics (test code, generated code). Owns only
-// the naming rules; reading files and deciding what to index are the walker's and indexer's jobs.
+// the naming rules; which extension is which language is the language table's (core/languages/),
+// reading files and deciding what to index are the walker's and indexer's jobs.
+import { languageOfExtension, type LangId } from '../languages/table.ts';
 
-export type LangId =
-  | 'csharp' | 'razor' | 'axaml' | 'xaml' | 'markdown' | 'msbuild' | 'sln' | 'slnx'
-  | 'json' | 'yaml' | 'toml' | 'editorconfig' | 'html' | 'css' | 'scss'
-  | 'javascript' | 'typescript' | 'text';
-
-const LANG_BY_EXT: Record<string, LangId> = {
-  '.cs': 'csharp',
-  '.razor': 'razor', '.cshtml': 'razor',
-  '.axaml': 'axaml',
-  '.xaml': 'xaml',
-  '.md': 'markdown', '.mdx': 'markdown',
-  '.csproj': 'msbuild', '.vbproj': 'msbuild', '.fsproj': 'msbuild', '.proj': 'msbuild',
-  '.props': 'msbuild', '.targets': 'msbuild',
-  '.sln': 'sln',
-  '.slnx': 'slnx',
-  '.json': 'json', '.jsonc': 'json',
-  '.yml': 'yaml', '.yaml': 'yaml',
-  '.toml': 'toml',
-  '.editorconfig': 'editorconfig',
-  '.html': 'html', '.htm': 'html',
-  '.css': 'css',
-  '.scss': 'scss',
-  '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript',
-  '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript',
-};
+export type { LangId } from '../languages/table.ts';
 
 /** The last path segment. */
 export function baseName(path: string): string {
@@ -47,7 +25,7 @@ export function extensionOf(path: string): string {
 
 /** Language id of a workspace path; 'text' when unknown. */
 export function languageOf(path: string): LangId {
-  return LANG_BY_EXT[extensionOf(path)] ?? 'text';
+  return languageOfExtension(extensionOf(path));
 }
 
 const TEST_DIR = /^(?:tests?|__tests__|specs?)$/i;

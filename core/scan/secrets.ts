@@ -2,6 +2,7 @@
 // ignore rules, is the walker's. Content findings are line ranges and a kind only — the matched
 // text is never returned, so nothing downstream can log it. Leaving chunks out is the indexer's job.
 import { lineAt, lineStarts } from './content.ts';
+import { LANGUAGES } from '../languages/table.ts';
 
 // ---------------------------------------------------------------- layer a: file names
 
@@ -80,7 +81,7 @@ const CONN_CONTEXT =
   /(?:^|[;"'\s])(?:server|data source|host|user id|uid|user|username|database|initial catalog|address|addr)\s*=/i;
 
 /** Languages where an unquoted right-hand side is code (an expression), never a secret literal. */
-const CODE_LANGS = new Set(['csharp', 'razor', 'javascript', 'typescript', 'css', 'scss', 'html', 'axaml', 'xaml']);
+const CODE_LANGS = new Set(LANGUAGES.filter((r) => r.code).map((r) => r.id));
 
 /**
  * Values that are templates or well-known placeholders, not secrets. `changeme` (and friends) are

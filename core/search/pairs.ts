@@ -1,8 +1,12 @@
 // Files that belong together: a Razor component and its code-behind and scoped styles, an AXAML/XAML
-// view and its code-behind. Found by file-name convention and, for views, by matching `x:Class` (the
-// view's outline key) to a C# type's member key. Owns the pairing rules only.
+// view and its code-behind. Found by file-name convention (the language table's `companions`:
+// `Page.razor` ↔ `Page.razor.cs` ↔ `Page.razor.css`, `View.axaml` ↔ `View.axaml.cs`) and, for views,
+// by matching `x:Class` (the view's outline key) to a C# type's member key. Owns the pairing rules
+// only; which languages are views with which companions is the table's (core/languages/table.ts).
 import type { Database } from '../sqlite/engine.ts';
 import { walkOutline } from '../index/file-data.ts';
+import { LANGUAGES, languageById, type LanguageRow } from '../languages/table.ts';
+import { languageOf } from '../scan/languages.ts';
 import { fileInfo, filesWithKey, readOutline, type OutlineSymbol } from './symbols.ts';
 
 export interface PairedFile {
@@ -11,25 +15,35 @@ export interface PairedFile {
   relation: 'code_behind' | 'scoped_css' | 'markup';
 }
 
-const MARKUP = /\.(razor|cshtml|axaml|xaml)$/i;
-const CODE_BEHIND = /\.(razor|cshtml|axaml|xaml)\.cs$/i;
-const SCOPED_CSS = /\.(razor|cshtml)\.css$/i;
-const VIEW_LANGS = new Set(['axaml', 'xaml', 'razor']);
+type Companion = [suffix: string, relation: 'code_behind' | 'scoped_css'];
+
 const TYPE_KINDS = new Set(['class', 'record', 'record_struct', 'struct', 'interface']);
+/** Every companion suffix any view has (`.cs`, `.css`). */
+const SUFFIXES = [...new Set(LANGUAGES.flatMap((r) => companionsOf(r).map(([suffix]) => suffix)))];
+
+function companionsOf(row: LanguageRow | undefined): Companion[] {
+  const c = row?.companions;
+  if (!c) return [];
+  return c.scopedCss ? [[c.codeBehind, 'code_behind'], [c.scopedCss, 'scoped_css']] : [[c.codeBehind, 'code_behind']];
+}
+
+/** The row of a view (a language with companions), or undefined. */
+function viewRow(path: string): LanguageRow | undefined {
+  const row = languageById(languageOf(path));
+  return row?.companions ? row : undefined;
+}
 
 /** Pairs by name only (no index lookups beyond existence): cheap enough for every search hit. */
 export function conventionalPairs(path: string): PairedFile[] {
-  if (MARKUP.test(path)) {
-    const out: PairedFile[] = [{ path: `${path}.cs`, relation: 'code_behind' }];
-    if (/\.(razor|cshtml)$/i.test(path)) out.push({ path: `${path}.css`, relation: 'scoped_css' });
-    return out;
-  }
-  if (CODE_BEHIND.test(path) || SCOPED_CSS.test(path)) {
-    const markup = path.replace(/\.(cs|css)$/i, '');
-    const out: PairedFile[] = [{ path: markup, relation: 'markup' }];
-    if (SCOPED_CSS.test(path)) out.push({ path: `${markup}.cs`, relation: 'code_behind' });
-    else if (/\.(razor|cshtml)\.cs$/i.test(path)) out.push({ path: `${markup}.css`, relation: 'scoped_css' });
-    return out;
+  const view = viewRow(path);
+  if (view) return companionsOf(view).map(([suffix, relation]) => ({ path: `${path}${suffix}`, relation }));
+  const lower = path.toLowerCase();
+  for (const suffix of SUFFIXES) {
+    if (!lower.endsWith(suffix)) continue;
+    const markup = path.slice(0, -suffix.length);
+    const own = companionsOf(viewRow(markup));
+    if (!own.some(([s]) => s === suffix)) continue;
+    return [{ path: markup, relation: 'markup' }, ...own.filter(([s]) => s !== suffix).map(([s, relation]) => ({ path: `${markup}${s}`, relation }))];
   }
   return [];
 }
@@ -47,7 +61,9 @@ function existing(db: Database, candidates: PairedFile[]): PairedFile[] {
 export function pairedFiles(db: Database, path: string): PairedFile[] {
   const found = existing(db, conventionalPairs(path));
   const seen = new Set([path, ...found.map((f) => f.path)]);
-  const isMarkup = MARKUP.test(path);
+  const view = viewRow(path);
+  const isMarkup = view !== undefined;
+  const codeBehindLang = view ? languageOf(`${path}${view.companions!.codeBehind}`) : null;
   // A view's x:Class is its root key; a code-behind's candidates are its type-level keys. Match one
   // against the other.
   const file = fileInfo(db, path);
@@ -62,7 +78,7 @@ export function pairedFiles(db: Database, path: string): PairedFile[] {
     for (const key of keys) {
       for (const other of filesWithKey(db, key)) {
         if (other.id === file.id) continue;
-        if (isMarkup ? other.lang !== 'csharp' : !VIEW_LANGS.has(other.lang)) continue;
+        if (isMarkup ? other.lang !== codeBehindLang : !languageById(other.lang)?.companions) continue;
         // The words matched: confirm the key itself in the other file's outline.
         const confirmed = [...walkOutline(outlineOf(other.id))].some((e) => e.symbol.member_key === key && (isMarkup || e.depth === 0));
         if (confirmed) rows.push({ path: other.path });

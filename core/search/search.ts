@@ -13,6 +13,7 @@ import { clauseExpr, ftsExpression, parseQuery, queryTerms, type Clause, type Pa
 import { makeSnippet } from './snippet.ts';
 import type { MatchKind, SearchHit, SearchRequest } from './contract.ts';
 import { baseName } from '../scan/languages.ts';
+import { languageById } from '../languages/table.ts';
 import { cachedStoredFile } from './file-cache.ts';
 import { sliceLines } from '../index/fts-row.ts';
 
@@ -122,12 +123,9 @@ function loadBodies(db: Database, cands: Candidate[]): void {
   }
 }
 
-/** How the config chunkers spell a chunk's key path as its member key (json.ts: `A:B`, yaml.ts: `a.b`). */
-const KEY_PATH_SEPARATOR: Record<string, string> = { json: ':', yaml: '.' };
-
 /** A config chunk's key path, by segment (null for other chunks). */
 function configKeyPath(c: Candidate): string[] | null {
-  const sep = KEY_PATH_SEPARATOR[c.lang];
+  const sep = languageById(c.lang)?.keyPathSeparator; // json `A:B`, yaml `a.b` (the language table)
   return sep && c.memberKey ? c.memberKey.split(sep) : null;
 }
 

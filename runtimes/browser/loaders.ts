@@ -1,9 +1,10 @@
 // Loading the WebAssembly parts in a browser by URL: the SQLite build and tree-sitter's runtime and
-// grammars. Owns only fetching; which URLs to use is the page's or the bundler's business (see
-// assets.ts for the Vite defaults). No network beyond these URLs is ever touched.
+// grammars. Owns only fetching; which files exist is the grammar table's (core/languages/grammars.ts),
+// which URLs to use is the page's or the bundler's business (see assets.ts for the Vite defaults). No network beyond these URLs is ever touched.
 import type { Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import { HciError } from '../../core/platform.ts';
 import type { GrammarName, GrammarSource } from '../../core/chunk/treesitter.ts';
+import { GRAMMAR_IDS } from '../../core/languages/grammars.ts';
 import type { EngineLoader } from '../../core/sqlite/engine.ts';
 
 export interface WasmUrls {
@@ -11,8 +12,8 @@ export interface WasmUrls {
   sqliteWasm?: string;
   /** `web-tree-sitter/tree-sitter.wasm`. Without it (and the grammars) files are cut into line windows. */
   treeSitter?: string;
-  /** One URL per grammar; a missing grammar makes its languages fall back to line windows. */
-  grammars?: Partial<Record<GrammarName, string>>;
+  /** One URL per grammar-table entry (core/languages/grammars.ts), all of them: required with `treeSitter`. */
+  grammars?: Record<GrammarName, string>;
 }
 
 /** The official SQLite build, its wasm fetched from `wasmUrl`. */
@@ -40,9 +41,17 @@ async function fetchBytes(url: string, what: string): Promise<Uint8Array> {
   return new Uint8Array(await res.arrayBuffer());
 }
 
-/** Tree-sitter's runtime and grammars fetched by URL (each at most once per Worker). */
+/**
+ * Tree-sitter's runtime and grammars fetched by URL (each at most once per Worker). A grammar-table
+ * entry without a URL is refused here, at start, rather than letting its languages quietly fall back
+ * to line windows.
+ */
 export function createUrlGrammarSource(urls: WasmUrls): GrammarSource | undefined {
   if (!urls.treeSitter) return undefined;
+  const missing = GRAMMAR_IDS.filter((id) => !urls.grammars?.[id]);
+  if (missing.length) {
+    throw new HciError('grammar_missing', `no URL for the ${missing.join(', ')} grammar${missing.length > 1 ? 's' : ''}`, 'give WasmUrls.grammars a URL for every grammar in core/languages/grammars.ts (with Vite, hciVitePlugin() and defaultWasmUrls do)');
+  }
   const cache = new Map<string, Promise<Uint8Array>>();
   const get = (url: string, what: string) => {
     let p = cache.get(url);
@@ -55,10 +64,6 @@ export function createUrlGrammarSource(urls: WasmUrls): GrammarSource | undefine
   };
   return {
     runtime: () => get(urls.treeSitter!, 'tree-sitter.wasm'),
-    grammar: (name) => {
-      const url = urls.grammars?.[name];
-      if (!url) return Promise.reject(new HciError('grammar_missing', `no URL for the ${name} grammar`, 'add it to the Worker\'s grammar URLs'));
-      return get(url, `the ${name} grammar`);
-    },
+    grammar: (name) => get(urls.grammars![name], `the ${name} grammar`),
   };
 }

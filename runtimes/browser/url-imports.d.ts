@@ -3,3 +3,9 @@ declare module '*?url' {
   const url: string;
   export default url;
 }
+
+// hciVitePlugin()'s generated module (runtimes/browser/vite-plugin.ts): a URL per grammar-table entry.
+declare module 'virtual:hci-tree-sitter-urls' {
+  const urls: { treeSitter: string; grammars: Record<import('../../core/languages/grammars.ts').GrammarId, string> };
+  export default urls;
+}

@@ -1,28 +1,16 @@
-// Tree-sitter wasm files for Deno: located with import.meta.resolve in the installed npm packages (the
-// same files runtimes/node/grammars.ts reads, so chunks are identical across runtimes) and read with
+// Tree-sitter wasm files for Deno: each grammar-table entry (core/languages/grammars.ts) located with
+// import.meta.resolve(`<package>/<file>`) in the installed npm packages (the same files
+// runtimes/node/grammars.ts reads, so chunks are identical across runtimes) and read with
 // Deno.readFile. Needs read permission on the node_modules folder holding hci's dependencies.
-import type { GrammarName, GrammarSource } from '../../core/chunk/treesitter.ts';
+import type { GrammarSource } from '../../core/chunk/treesitter.ts';
+import { GRAMMARS, TREE_SITTER_RUNTIME, wasmSpecifier, type WasmFile } from '../../core/languages/grammars.ts';
 import { deno } from './deno-api.ts';
 
-const cursorless = (name: string) => `@cursorless/tree-sitter-wasms/out/tree-sitter-${name}.wasm`;
-
-const FILES: Record<GrammarName, string> = {
-  c_sharp: 'tree-sitter-c-sharp/tree-sitter-c_sharp.wasm',
-  xml: cursorless('xml'),
-  html: cursorless('html'),
-  css: cursorless('css'),
-  scss: cursorless('scss'),
-  javascript: cursorless('javascript'),
-  typescript: cursorless('typescript'),
-  json: cursorless('json'),
-  yaml: cursorless('yaml'),
-  markdown: cursorless('markdown'),
-};
+const read = (f: WasmFile) => deno().readFile(new URL(import.meta.resolve(wasmSpecifier(f))));
 
 export function createDenoGrammarSource(): GrammarSource {
   return {
-    // web-tree-sitter exports its wasm as a subpath; resolve its main module and take the sibling.
-    runtime: async () => deno().readFile(new URL('tree-sitter.wasm', import.meta.resolve('web-tree-sitter'))),
-    grammar: async (name) => deno().readFile(new URL(import.meta.resolve(FILES[name]))),
+    runtime: () => read(TREE_SITTER_RUNTIME),
+    grammar: (name) => read(GRAMMARS[name]),
   };
 }

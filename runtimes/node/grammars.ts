@@ -1,41 +1,22 @@
-// Tree-sitter wasm files for Node (and Deno through node: compatibility): located in the installed
-// npm packages and read with node:fs. Owns only where each grammar comes from.
+// Tree-sitter wasm files for Node (and Deno through node: compatibility): each grammar-table entry
+// (core/languages/grammars.ts) resolved as `<package>/<file>` from hci's own installed dependencies
+// and read with node:fs. Owns only how an entry becomes a path and bytes; which files exist is the
+// table's. The Vite plugin resolves the same paths for the browser build.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import * as path from 'node:path';
-import type { GrammarName, GrammarSource } from '../../core/chunk/treesitter.ts';
+import type { GrammarSource } from '../../core/chunk/treesitter.ts';
+import { GRAMMARS, TREE_SITTER_RUNTIME, wasmSpecifier, type WasmFile } from '../../core/languages/grammars.ts';
 
 const require = createRequire(import.meta.url);
 
-function packageDir(name: string): string {
-  return path.dirname(require.resolve(`${name}/package.json`));
-}
-
-/** web-tree-sitter's package.json is not exported; find its folder from its main module instead. */
-function webTreeSitterDir(): string {
-  return path.dirname(require.resolve('web-tree-sitter'));
-}
-
-const FILES: Record<GrammarName, () => string> = {
-  c_sharp: () => path.join(packageDir('tree-sitter-c-sharp'), 'tree-sitter-c_sharp.wasm'),
-  xml: () => cursorless('xml'),
-  html: () => cursorless('html'),
-  css: () => cursorless('css'),
-  scss: () => cursorless('scss'),
-  javascript: () => cursorless('javascript'),
-  typescript: () => cursorless('typescript'),
-  json: () => cursorless('json'),
-  yaml: () => cursorless('yaml'),
-  markdown: () => cursorless('markdown'),
-};
-
-function cursorless(name: string): string {
-  return path.join(packageDir('@cursorless/tree-sitter-wasms'), 'out', `tree-sitter-${name}.wasm`);
+/** The absolute path of a grammar-table file in node_modules (throws when the package is missing). */
+export function wasmFilePath(f: WasmFile): string {
+  return require.resolve(wasmSpecifier(f));
 }
 
 export function createNodeGrammarSource(): GrammarSource {
   return {
-    runtime: async () => new Uint8Array(await readFile(path.join(webTreeSitterDir(), 'tree-sitter.wasm'))),
-    grammar: async (name) => new Uint8Array(await readFile(FILES[name]())),
+    runtime: async () => new Uint8Array(await readFile(wasmFilePath(TREE_SITTER_RUNTIME))),
+    grammar: async (name) => new Uint8Array(await readFile(wasmFilePath(GRAMMARS[name]))),
   };
 }

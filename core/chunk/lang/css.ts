@@ -8,7 +8,7 @@
 // swallows the whole enclosing rule set. Style sheets are blocks of `prelude { … }` and `…;`
 // statements; the scanner skips strings, comments, `#{…}` interpolation and parentheses, is
 // linear, and degrades to a partial outline on broken input.
-import type { ChunkInput } from '../chunker.ts';
+import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
 import { clip, squash } from './lite.ts';
 

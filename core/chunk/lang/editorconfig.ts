@@ -1,6 +1,6 @@
 // .editorconfig outlines with a line scanner: the preamble keys (`root = true`) and one unit per
 // `[glob]` section, named by its glob, with its `key = value` pairs as facts.
-import type { ChunkInput } from '../chunker.ts';
+import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
 import { Facts, lastContentLine } from './lite.ts';
 

@@ -7,7 +7,7 @@
 // parse and as long again to walk through the WASM API, while this single pass takes milliseconds.
 // It is lenient the way config files need: comments and trailing commas (JSONC) are fine, and broken
 // input (a missing bracket, a stray token) still yields every member seen before and around it.
-import type { ChunkInput } from '../chunker.ts';
+import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
 import { Facts, clip } from './lite.ts';
 

@@ -7,7 +7,7 @@
 // Why a scanner rather than the markdown grammar: heading structure is line-local once fences,
 // front matter and comments are tracked; the scanner is linear with no WASM round trips, and it
 // tolerates MDX, templating and front matter that the block grammar reports as errors.
-import type { ChunkInput } from '../chunker.ts';
+import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
 import { lastContentLine } from './lite.ts';
 

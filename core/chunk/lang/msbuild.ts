@@ -1,7 +1,7 @@
 // MSBuild outlines (.csproj, .props, .targets …) through the xml grammar: the Project, its
 // PropertyGroups (facts: `TargetFramework=net9.0`), ItemGroups (facts: package references with
 // versions, project references, other items), Targets, Imports and Choose/When blocks.
-import type { ChunkInput } from '../chunker.ts';
+import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
 import type { TreeSitterHost } from '../treesitter.ts';
 import { Facts, clip, rollUpFacts, squash } from './lite.ts';

@@ -18,7 +18,7 @@
 // Pages (.cshtml) are keyed by their generated class: `AspNetCoreGeneratedDocument.Views_Home_Index`.
 // A generic component (`@typeparam TItem`) is keyed `Ns.Grid<TItem>`, like its generic partial class.
 import type { Node } from 'web-tree-sitter';
-import type { ChunkInput } from '../chunker.ts';
+import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
 import { ParseTimeout, type TreeSitterHost } from '../treesitter.ts';
 import { CSharpWalker, clipOutline, rollUpFacts } from './csharp.ts';

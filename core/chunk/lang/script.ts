@@ -2,7 +2,7 @@
 // (`Class.method` member keys), consts holding functions or classes, exported consts, big top-level
 // declarations, TS interfaces, type aliases, enums and namespaces, CommonJS/prototype assignments,
 // and describe/it/test blocks in test files. Leading comments (JSDoc) belong to the node they precede.
-import type { ChunkInput } from '../chunker.ts';
+import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
 import type { GrammarName, TreeSitterHost } from '../treesitter.ts';
 import { childByField, clip, firstLine, lastLine, squash, toLite, type LiteNode } from './lite.ts';

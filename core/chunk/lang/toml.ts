@@ -2,7 +2,7 @@
 // numbered `targets[0]`, `targets[1]` …) and their keys, plus the keys before the first table. The
 // scanner tracks multi-line strings (`"""`, `'''`), quoted strings and bracket depth, so a `[` line
 // inside a multi-line string or a multi-line array is never taken for a table header.
-import type { ChunkInput } from '../chunker.ts';
+import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
 import { Facts, lastContentLine } from './lite.ts';
 

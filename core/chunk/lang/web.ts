@@ -4,7 +4,7 @@
 // extractors, rows kept) — named like selectors (`section#saved-cart`, `main.content`) with facts
 // for ids, classes, sources, form actions and field names. CSS/SCSS and JS/TS live in css.ts and
 // script.ts; this module also re-exports their extractors for the registry.
-import type { ChunkInput } from '../chunker.ts';
+import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
 import type { TreeSitterHost } from '../treesitter.ts';
 import { cssOutline } from './css.ts';

@@ -2,7 +2,7 @@
 // the code-behind pairing finds it; top-level resources, styles, control themes, templates, named
 // elements and big layout subtrees as nodes with their element path as context; heuristic facts
 // for search (x:Name, x:Key, binding paths, commands, classes, avares:// URIs, includes, data types).
-import type { ChunkInput } from '../chunker.ts';
+import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
 import type { TreeSitterHost } from '../treesitter.ts';
 import { Facts, clip, squash, stem } from './lite.ts';

@@ -3,7 +3,7 @@
 // Azure Pipelines stages/jobs/steps (`stage:`, `job:`, `displayName:`, `task:`), docker-compose
 // services — with their path as member key (`jobs.build.steps[2]`). Broken YAML (the parser's error
 // recovery is poor) falls back to a scan of the top-level keys: a partial outline, never a lost file.
-import type { ChunkInput } from '../chunker.ts';
+import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
 import type { TreeSitterHost } from '../treesitter.ts';
 import { Facts, clip, firstLine, kids, lastContentLine, lastLine, rollUpFacts, squash, toLite, type LiteNode } from './lite.ts';
