@@ -1,10 +1,15 @@
 // The test page: starts the hci Worker and offers window.harness, a few JSON-in/JSON-out calls
 // that the Playwright-driven tests use (errors come back as { error: { code, message, hint } }).
 // It is the smallest real user of the browser runtime: connectHci, comlink progress callbacks,
-// file sources (zip, <input webkitdirectory>, an OPFS folder handle), export and import.
+// file sources (zip, <input webkitdirectory>, an OPFS folder handle, files given as text), export
+// and import, and the Worker's default grammar URLs (assets.ts) loaded here with its own loader.
 import { unzipSync } from 'fflate';
 import { connectHci, type BrowserWorkspace, type HciClient } from '../../runtimes/browser/client.ts';
 import type { SearchRequest } from '../../core/search/contract.ts';
+import type { Settings } from '../../core/settings.ts';
+import { TreeSitterHost, type GrammarName } from '../../core/chunk/treesitter.ts';
+import { defaultWasmUrls } from '../../runtimes/browser/assets.ts';
+import { createUrlGrammarSource } from '../../runtimes/browser/loaders.ts';
 
 const worker = new Worker(new URL('../../runtimes/browser/worker.ts', import.meta.url), { type: 'module' });
 const clientReady: Promise<HciClient> = connectHci(worker);
@@ -103,6 +108,30 @@ const harness = {
       const w = await (await clientReady).open(name, { kind: 'directory', handle: await opfsDir(`fixtures/${folder}`, false) });
       open.set(name, w);
       return w.info;
+    }),
+
+  /** Files given as text (the Worker's `memory` source), with settings overrides. */
+  openMemory: (name: string, files: Record<string, string>, settings?: Partial<Settings>) =>
+    call(async () => {
+      const w = await (await clientReady).open(name, { kind: 'memory', files, name }, settings ? { settings } : {});
+      open.set(name, w);
+      return w.info;
+    }),
+
+  /**
+   * The grammar URLs the Worker is given (defaultWasmUrls, from hciVitePlugin()'s generated module),
+   * each loaded here through the same loader and parsed once: grammar id → the tree's root type.
+   */
+  loadGrammars: () =>
+    call(async () => {
+      const host = new TreeSitterHost(createUrlGrammarSource(defaultWasmUrls)!);
+      const roots: Record<string, string> = {};
+      for (const id of Object.keys(defaultWasmUrls.grammars ?? {}) as GrammarName[]) {
+        const tree = await host.parse(id, 'x');
+        roots[id] = tree.rootNode.type;
+        tree.delete();
+      }
+      return roots;
     }),
 
   /** Opens a workspace without files: its stored index (or none yet). */
