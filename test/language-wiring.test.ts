@@ -8,22 +8,18 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Chunker } from '../core/chunk/chunker.ts';
-import type { ChunkResult } from '../core/chunk/types.ts';
 import { HciWorkspace } from '../core/workspace.ts';
 import { createMemoryWorkspaceFs } from '../core/memory-fs.ts';
 import { createMemoryIndexStorage } from '../core/index/memory-storage.ts';
 import { GRAMMAR_IDS, GRAMMARS } from '../core/languages/grammars.ts';
 import { LANGUAGES, languageById } from '../core/languages/table.ts';
-import { splitLines } from '../core/scan/content.ts';
 import { extensionOf, languageOf } from '../core/scan/languages.ts';
 import { DEFAULT_INCLUDE_EXTENSIONS } from '../core/settings.ts';
 import { createNodeGrammarSource } from '../runtimes/node/grammars.ts';
-import { RecordingHost, TEST_DIR, samplesByLanguage } from './helpers/language-corpus.ts';
+import { TEST_DIR, samplesByLanguage, wiringCheck, type WiringCheck } from './helpers/language-corpus.ts';
 import { buildTestPage, serveStatic, launchChromium, call, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
 import { chromiumBinary, denoBinary } from './helpers/runtimes.ts';
 
-const LIMITS = { chunkLines: 110, overlapLines: 15, maxChunkBytes: 65536 };
 const samples = samplesByLanguage();
 const sampleFiles = [...samples.values()].flat().sort();
 const allExtensions = LANGUAGES.flatMap((r) => [...r.extensions, ...(r.otherExtensions ?? [])]);
@@ -64,23 +60,17 @@ describe('the language table', () => {
   });
 
   it('has a sample file for every row (test/fixtures/chunking or test/sample-workspace)', () => {
-    for (const row of LANGUAGES) expect(samples.get(row.id as never)?.length ?? 0, `add a ${row.extensions[0]} sample for ${row.id}`).toBeGreaterThan(0);
+    for (const row of LANGUAGES) expect(samples.get(row.id)?.length ?? 0, `add a ${row.extensions[0]} sample for ${row.id}`).toBeGreaterThan(0);
   });
 });
 
-interface RowCheck {
-  /** Grammar id → root node type of a one-token parse. */
-  grammars: Record<string, string>;
-  files: Record<string, { used: string[]; result: ChunkResult }>;
-}
-
 /** The wiring claims, for one runtime's results: every grammar parsed, every row outlined through exactly its grammars. */
-function expectWired(runtime: string, got: RowCheck): void {
+function expectWired(runtime: string, got: WiringCheck): void {
   expect(sorted(Object.keys(got.grammars)), `${runtime}: grammars loaded`).toEqual(sorted(GRAMMAR_IDS));
   for (const [id, root] of Object.entries(got.grammars)) expect(root, `${runtime}: ${id} parses`).toMatch(/^[A-Za-z_]+$/);
   for (const row of LANGUAGES) {
     const used = new Set<string>();
-    for (const rel of samples.get(row.id as never) ?? []) {
+    for (const rel of samples.get(row.id) ?? []) {
       const f = got.files[rel];
       expect(f, `${runtime}: ${rel} chunked`).toBeDefined();
       expect(f.result.parseFallback, `${runtime}: ${rel} fell back to line windows`).toBe(false);
@@ -92,25 +82,10 @@ function expectWired(runtime: string, got: RowCheck): void {
 }
 
 describe('every row is wired in Node, Deno and Chromium', () => {
-  let fromNode: RowCheck;
+  let fromNode: WiringCheck;
 
   beforeAll(async () => {
-    const host = new RecordingHost(createNodeGrammarSource(), 60_000);
-    const grammars: Record<string, string> = {};
-    for (const id of GRAMMAR_IDS) {
-      const tree = await host.parse(id, 'x');
-      grammars[id] = tree.rootNode.type;
-      tree.delete();
-    }
-    host.reset();
-    const chunker = new Chunker(host);
-    const files: RowCheck['files'] = {};
-    for (const rel of sampleFiles) {
-      const lines = splitLines(fs.readFileSync(path.join(TEST_DIR, rel), 'utf8'));
-      const result = await chunker.chunk({ path: rel, lang: languageOf(rel), lines, text: lines.join('\n') }, LIMITS);
-      files[rel] = { used: sorted(host.reset()), result };
-    }
-    fromNode = { grammars, files };
+    fromNode = await wiringCheck(createNodeGrammarSource(), sampleFiles);
   });
 
   it('Node: every grammar loads from node_modules and parses; every row outlines its samples', () => {
@@ -127,7 +102,7 @@ describe('every row is wired in Node, Deno and Chromium', () => {
       { cwd: REPO, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } },
     );
     expect(run.status, run.stderr).toBe(0);
-    const fromDeno = JSON.parse(run.stdout) as RowCheck;
+    const fromDeno = JSON.parse(run.stdout) as WiringCheck;
     expectWired('Deno', fromDeno);
     expect(fromDeno.grammars).toEqual(fromNode.grammars);
     for (const rel of sampleFiles) expect(fromDeno.files[rel], rel).toEqual(JSON.parse(JSON.stringify(fromNode.files[rel])));
