@@ -13,10 +13,8 @@ import { FORMAT_VERSION } from './index/schema.ts';
 import { scanWorkspace, type SkipCounts } from './scan/walker.ts';
 import { rankCandidates, renderHits, DEFAULT_LIMIT, MAX_LIMIT } from './search/search.ts';
 import { explainChunk, loadChunk } from './search/explain.ts';
-import {
-  CONTRACT_VERSION, type ExplainResponse, type IndexFreshness, type OutlineResponse, type ResolveResponse, type SearchRequest, type SearchResponse,
-  type StatusReport,
-} from './contract/index.ts';
+import { CONTRACT_VERSION } from './contract/version.ts';
+import type { ExplainResponse, IndexFreshness, OutlineResponse, ResolveResponse, SearchRequest, SearchResponse, StatusReport } from './contract/index.ts';
 import { QueryLog, queryKey } from './search/query-log.ts';
 import { Chunker } from './chunk/chunker.ts';
 import { fileInfo, readOutline, resolveMemberKey, symbolAt, type SymbolLocation } from './search/symbols.ts';

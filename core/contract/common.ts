@@ -4,7 +4,7 @@
 // core/workspace.ts and core/service/. A field's meaning never changes silently: bump CONTRACT_VERSION.
 import { z } from 'zod';
 
-export const CONTRACT_VERSION = 1;
+export { CONTRACT_VERSION } from './version.ts';
 
 export const errorInfo = z.object({
   code: z.string().describe('stable error code, e.g. invalid_arguments, path_outside_workspace, no_index, index_busy, not_available'),

@@ -4,7 +4,7 @@
 // core/workspace.ts and core/service/.
 import { z } from 'zod';
 import { errorInfo, freshness, hint, skipCounts } from './common.ts';
-import { taskView } from './tasks.ts';
+import { maxWait, taskView } from './tasks.ts';
 import { watcherView } from './watch.ts';
 
 export const statusReport = z.object({
@@ -29,5 +29,12 @@ export const hostStatus = statusReport.extend({
   task: taskView.optional().describe('the task asked about (task_id)'),
 });
 
+export const statusRequest = z.strictObject({
+  task_id: z.string().optional().describe('a task_id from reindex (or from a search that started the first build): report that task'),
+  wait_ms: maxWait.optional().describe('with task_id: wait up to this long (max 50000) for the task to finish; progress notifications are sent meanwhile'),
+  check_pending: z.boolean().optional().describe('scan the disk for files changed since the last run (default: only when the watcher is off)'),
+});
+
+export type StatusRequest = z.infer<typeof statusRequest>;
 export type StatusReport = z.infer<typeof statusReport>;
 export type HostStatus = z.infer<typeof hostStatus>;

@@ -52,7 +52,8 @@ export const taskView = z.object({
   error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional() }).optional(),
 });
 
-const maxWait = z.number().int().min(0).max(50_000);
+/** How long a call may wait for a run (ms). */
+export const maxWait = z.number().int().min(0).max(50_000);
 
 export const reindexRequest = z.strictObject({
   full: z.boolean().optional().describe('rebuild everything (also repairs an outdated or damaged index); default: incremental, only changed files'),
@@ -72,16 +73,9 @@ export const reindexAnswer = z.object({
   error: errorInfo.optional(),
 });
 
-export const statusRequest = z.strictObject({
-  task_id: z.string().optional().describe('a task_id from reindex (or from a search that started the first build): report that task'),
-  wait_ms: maxWait.optional().describe('with task_id: wait up to this long (max 50000) for the task to finish; progress notifications are sent meanwhile'),
-  check_pending: z.boolean().optional().describe('scan the disk for files changed since the last run (default: only when the watcher is off)'),
-});
-
 export type IndexSummary = z.infer<typeof indexSummary>;
 export type IndexAnswer = z.infer<typeof indexAnswer>;
 export type TaskProgress = z.infer<typeof taskProgress>;
 export type TaskView = z.infer<typeof taskView>;
 export type ReindexRequest = z.infer<typeof reindexRequest>;
 export type ReindexAnswer = z.infer<typeof reindexAnswer>;
-export type StatusRequest = z.infer<typeof statusRequest>;

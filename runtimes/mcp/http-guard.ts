@@ -2,7 +2,7 @@
 // runtime API: refuse unsafe setups before listening (beyond loopback needs a bearer token), and check
 // every request's Host and Origin (DNS rebinding) and bearer token. The caller supplies the machine's
 // own names (host name, interface addresses), which only matter when binding beyond loopback.
-import { HciError } from '../../../core/platform.ts';
+import { HciError } from '../../core/platform.ts';
 
 export const TOKEN_ENV = 'HCI_MCP_TOKEN';
 export const MCP_PATH = '/mcp';
