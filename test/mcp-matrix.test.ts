@@ -3,7 +3,7 @@
 // mismatch), against real server processes — Node and Deno, over stdio and Streamable HTTP. The
 // calls are chosen so the answers cover every search `status` (ok, empty, no_index, indexing, error)
 // and every `match` (all, all_then_any, any, none); each answer is also checked against the contract
-// schema it claims (core/contract/), and `isError` must agree with `status`.
+// schema it claims (core/contract/) with no undeclared field, and `isError` must agree with `status`.
 import { describe, it, expect, afterAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import {
   explainResponse, hostStatus, outlineResponse, reindexAnswer, resolveResponse, searchAnswer, watchAnswer,
 } from '../core/contract/index.ts';
-import { copySample, ensureBuilt, freePort, HCI_BIN, REPO, waitFor } from './helpers/mcp-harness.ts';
+import { copySample, ensureBuilt, firstMethod, freePort, HCI_BIN, REPO, waitFor } from './helpers/mcp-harness.ts';
 import { denoFlags } from './helpers/deno.ts';
 import { denoBinary } from './helpers/runtimes.ts';
 
@@ -102,6 +102,8 @@ describe.each(COMBOS)('every MCP tool validates: %s over %s', (runtime, transpor
     expect(s, `${name} ${JSON.stringify(args)} has no structuredContent: ${text}`).toBeTypeOf('object');
     const checked = CONTRACT[name].safeParse(s);
     expect(checked.success, `${name} ${JSON.stringify(args)} does not fit the contract: ${checked.error?.message}`).toBe(true);
+    // Parsing drops undeclared fields: nothing may be lost (the wire schema is open, the contract is not).
+    expect(checked.data, `${name} ${JSON.stringify(args)}: a field the contract does not declare`).toEqual(s);
     expect(r.isError === true, `${name}: isError must say whether status is error (${s.status})`).toBe(s.status === 'error');
     expect(text.length, `${name}: a text rendering`).toBeGreaterThan(0);
     if (!statuses.has(name)) statuses.set(name, new Set());
@@ -162,7 +164,7 @@ describe.each(COMBOS)('every MCP tool validates: %s over %s', (runtime, transpor
     expect((await call('outline', { path: 'src/NoSuchFile.cs' })).error.code).toBe('not_indexed');
 
     // resolve: a member key to its location, a line to its member, a key that is gone, bad arguments.
-    const member = findMember(outline.symbols);
+    const member = firstMethod(outline.symbols);
     expect(member, 'a member with a member key in the outline').toBeTruthy();
     const byKey = await call('resolve', { member_key: member!.member_key });
     expect(byKey.status).toBe('ok');
@@ -196,21 +198,3 @@ describe.each(COMBOS)('every MCP tool validates: %s over %s', (runtime, transpor
     expect([...statuses.keys()].sort()).toEqual(Object.keys(CONTRACT).sort());
   }, 180_000);
 });
-
-interface Sym {
-  kind: string;
-  name: string;
-  member_key?: string;
-  start_line: number;
-  children?: Sym[];
-}
-
-/** The first method-like member with a member key, depth first. */
-function findMember(symbols: Sym[]): Sym | undefined {
-  for (const s of symbols) {
-    if (s.member_key && s.kind === 'method') return s;
-    const inner = findMember(s.children ?? []);
-    if (inner) return inner;
-  }
-  return undefined;
-}

@@ -33,8 +33,15 @@ export const freshness = indexFreshness.nullable().describe('how current the ind
 /** Files left out of the index, by reason (ignored, too_large, binary, secret_content, limit, …). */
 export const skipCounts = z.record(z.string(), z.number()).describe('files left out of the index, by reason');
 
+/** What every answer ends with: how fresh the index is, what to do next, and the error when status is error. */
+export const answerFields = { index: freshness, hint, error: errorInfo.optional() };
+
 export const symbolRef = z.object({ kind: z.string(), name: z.string(), member_key: z.string().optional() });
 
+/** A failure that is not any call's answer (the CLI's bad usage, a workspace that cannot be opened). */
+export const failureAnswer = z.object({ status: z.literal('error'), error: errorInfo, hint });
+
 export type ErrorInfo = z.infer<typeof errorInfo>;
+export type FailureAnswer = z.infer<typeof failureAnswer>;
 export type IndexFreshness = z.infer<typeof indexFreshness>;
 export type HitSymbol = z.infer<typeof symbolRef>;

@@ -2,7 +2,7 @@
 // score with every factor, the rank, and the files paired with it. Owns the request and answer
 // shapes; the explanation is computed by core/search/explain.ts.
 import { z } from 'zod';
-import { errorInfo, freshness, hint, symbolRef } from './common.ts';
+import { answerFields, symbolRef } from './common.ts';
 import { matchKind } from './search.ts';
 
 export const explainRequest = z.strictObject({
@@ -42,9 +42,7 @@ export const explainResponse = z.object({
   status: z.enum(['ok', 'error']),
   hit_id: z.string(),
   explanation: explanation.optional(),
-  index: freshness,
-  hint,
-  error: errorInfo.optional(),
+  ...answerFields,
 });
 
 export type ExplainRequest = z.infer<typeof explainRequest>;

@@ -2,7 +2,7 @@
 // member key to its current location, or a file and line to the innermost member there). Owns these
 // shapes; the lookups are core/search/symbols.ts.
 import { z } from 'zod';
-import { errorInfo, freshness, hint } from './common.ts';
+import { answerFields } from './common.ts';
 
 export interface OutlineSymbol {
   kind: string;
@@ -33,9 +33,7 @@ export const outlineResponse = z.object({
   path: z.string(),
   lang: z.string().optional(),
   symbols: z.array(outlineSymbol),
-  index: freshness,
-  hint,
-  error: errorInfo.optional(),
+  ...answerFields,
 });
 
 export const symbolLocation = z.object({
@@ -62,9 +60,7 @@ export const resolveRequest = z
 export const resolveResponse = z.object({
   status: z.enum(['ok', 'empty', 'error']),
   locations: z.array(symbolLocation),
-  index: freshness,
-  hint,
-  error: errorInfo.optional(),
+  ...answerFields,
 });
 
 export type OutlineRequest = z.infer<typeof outlineRequest>;

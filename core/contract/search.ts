@@ -3,7 +3,7 @@
 // core/search/, paging and status wording core/workspace.ts, host additions (the running task, MCP
 // hints) core/service/.
 import { z } from 'zod';
-import { errorInfo, freshness, hint, skipCounts, symbolRef } from './common.ts';
+import { answerFields, skipCounts, symbolRef } from './common.ts';
 import { taskView } from './tasks.ts';
 
 export const SEARCH_LIMIT = { default: 8, max: 50 } as const;
@@ -56,12 +56,10 @@ export const searchResponse = z.object({
   ),
   hits: z.array(searchHit),
   took_ms: z.number(),
-  index: freshness,
   skipped: skipCounts,
   truncated: z.boolean().describe('true when max_tokens cut this page; next_cursor continues'),
   next_cursor: z.string().optional(),
-  hint,
-  error: errorInfo.optional(),
+  ...answerFields,
 });
 
 /** A long-lived host's answer: the contract answer plus the indexing run in progress, if any. */

@@ -3,13 +3,12 @@
 // and the long-lived host's additions (its watcher and indexing tasks); the report is filled by
 // core/workspace.ts and core/service/.
 import { z } from 'zod';
-import { errorInfo, freshness, hint, skipCounts } from './common.ts';
+import { answerFields, skipCounts } from './common.ts';
 import { maxWait, taskView } from './tasks.ts';
 import { watcherView } from './watch.ts';
 
 export const statusReport = z.object({
   status: z.enum(['ok', 'no_index', 'indexing', 'error']),
-  index: freshness,
   format_version: z.number().nullable(),
   engine: z.string(),
   files_by_lang: z.record(z.string(), z.number()),
@@ -18,8 +17,7 @@ export const statusReport = z.object({
   last_run: z.unknown().describe('the summary of the last indexing run, as stored with the index'),
   pending: z.object({ added: z.number(), modified: z.number(), deleted: z.number() }).nullable().describe('files changed on disk since the last run (null: not checked)'),
   size: z.object({ index_bytes: z.number(), source_bytes: z.number() }).optional().describe('the index file and the indexed source it was built from'),
-  hint,
-  error: errorInfo.optional(),
+  ...answerFields,
 });
 
 /** A long-lived host's status: the report plus its watcher and recent indexing tasks. */

@@ -3,7 +3,7 @@
 // request and answer. Owns these shapes; the runs themselves are core/index/indexer.ts, the task
 // rules core/tasks.ts and core/service/indexing.ts.
 import { z } from 'zod';
-import { errorInfo, freshness, hint, skipCounts } from './common.ts';
+import { answerFields, skipCounts } from './common.ts';
 
 export const indexSummary = z.object({
   generation: z.number(),
@@ -68,9 +68,7 @@ export const reindexAnswer = z.object({
   status: z.enum(['ok', 'error']),
   task: taskView.nullable(),
   coalesced: z.boolean().optional().describe('an equal request was already waiting: its task is returned'),
-  index: freshness,
-  hint,
-  error: errorInfo.optional(),
+  ...answerFields,
 });
 
 export type IndexSummary = z.infer<typeof indexSummary>;

@@ -2,7 +2,7 @@
 // watch request and answer. Owns these shapes; watching is the runtime's (runtimes/node/watcher.ts),
 // the pending-change bookkeeping core/freshness.ts, turning it on and off core/service/watching.ts.
 import { z } from 'zod';
-import { errorInfo, freshness, hint } from './common.ts';
+import { answerFields } from './common.ts';
 
 /** What a runtime's watcher reports about itself. */
 export const watcherStatus = z.object({
@@ -30,9 +30,7 @@ export const watchRequest = z.strictObject({
 export const watchAnswer = z.object({
   status: z.enum(['ok', 'error']),
   watcher: watcherView,
-  index: freshness,
-  hint,
-  error: errorInfo.optional(),
+  ...answerFields,
 });
 
 export type WatcherStatus = z.infer<typeof watcherStatus>;

@@ -4,6 +4,7 @@
 import type { Option } from 'commander';
 import { HciError } from '../../core/platform.ts';
 import { exitCodeFor } from '../../core/contract/errors.ts';
+import type { FailureAnswer } from '../../core/contract/common.ts';
 import type { CliRuntime } from './runtime.ts';
 import type { Style } from './format.ts';
 
@@ -42,7 +43,8 @@ export function withAdvice(c: CommandContext, code: string | undefined, hint: st
 export function fail(c: CommandContext, e: unknown, json: boolean): number {
   const err = e instanceof HciError ? e : new HciError('internal', (e as Error)?.message ?? String(e));
   const hint = withAdvice(c, err.code, err.hint);
-  if (json) printJson(c, { status: 'error', error: { code: err.code, message: err.message }, hint });
+  const answer: FailureAnswer = { status: 'error', error: { code: err.code, message: err.message }, hint };
+  if (json) printJson(c, answer);
   else c.rt.write('err', `hci: ${err.message}${hint ? `\nhint: ${hint}` : ''}\n`);
   return exitCodeFor(err.code);
 }

@@ -165,6 +165,23 @@ export function freePort(): Promise<number> {
   });
 }
 
+interface OutlineNode {
+  kind: string;
+  member_key?: string;
+  start_line: number;
+  children?: OutlineNode[];
+}
+
+/** The first method with a member key in an outline answer's symbols, depth first. */
+export function firstMethod<T extends OutlineNode>(symbols: T[]): (T & { member_key: string }) | undefined {
+  for (const s of symbols) {
+    if (s.member_key && s.kind === 'method') return s as T & { member_key: string };
+    const inner = firstMethod((s.children ?? []) as T[]);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
