@@ -6,20 +6,14 @@
 // Starting the run itself is the host's job (a callback). Platform-free: timers only.
 import type { Settings } from './settings.ts';
 import { baseName, extensionOf } from './scan/languages.ts';
+import type { WatcherStatus } from './contract/watch.ts';
 
 export type ChangeKind = 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir';
 
 export type WatchMode = 'events' | 'polling';
 
 /** A host's file watcher as it reports itself (runtimes/node/watcher.ts; shown by the MCP tools). */
-export interface WatcherStatus {
-  state: 'off' | 'starting' | 'on' | 'error';
-  mode: WatchMode | null;
-  /** Why this mode (e.g. the OS watcher limit that forced polling), or why the watcher failed. */
-  reason?: string;
-  since: string | null;
-  poll_interval_ms?: number;
-}
+export type { WatcherStatus };
 
 export interface Change {
   /** Workspace-relative, forward slashes. */

@@ -12,11 +12,12 @@ import type { ParsePoolFactory } from './index/prepare.ts';
 import { FORMAT_VERSION } from './index/schema.ts';
 import { scanWorkspace, type SkipCounts } from './scan/walker.ts';
 import { rankCandidates, renderHits, DEFAULT_LIMIT, MAX_LIMIT } from './search/search.ts';
-import { explainChunk, loadChunk, type Explanation } from './search/explain.ts';
-import { CONTRACT_VERSION, type IndexFreshness, type SearchRequest, type SearchResponse } from './search/contract.ts';
+import { explainChunk, loadChunk } from './search/explain.ts';
+import { CONTRACT_VERSION } from './contract/version.ts';
+import type { ExplainResponse, IndexFreshness, OutlineResponse, ResolveResponse, SearchRequest, SearchResponse, StatusReport } from './contract/index.ts';
 import { QueryLog, queryKey } from './search/query-log.ts';
 import { Chunker } from './chunk/chunker.ts';
-import { fileInfo, readOutline, resolveMemberKey, symbolAt, type OutlineSymbol, type SymbolLocation } from './search/symbols.ts';
+import { fileInfo, readOutline, resolveMemberKey, symbolAt, type SymbolLocation } from './search/symbols.ts';
 import { TreeSitterHost, type GrammarSource } from './chunk/treesitter.ts';
 
 export interface WorkspaceHost {
@@ -42,48 +43,7 @@ export interface OpenOptions {
   persistQueries?: boolean;
 }
 
-export interface StatusReport {
-  status: 'ok' | 'no_index' | 'indexing' | 'error';
-  index: IndexFreshness | null;
-  format_version: number | null;
-  engine: string;
-  files_by_lang: Record<string, number>;
-  skipped: SkipCounts;
-  skipped_samples: Array<{ path: string; reason: string }>;
-  last_run: unknown;
-  pending: { added: number; modified: number; deleted: number } | null;
-  /** The index file's bytes and the indexed source bytes it was built from. */
-  size?: { index_bytes: number; source_bytes: number };
-  hint?: string;
-  error?: { code: string; message: string };
-}
-
-export interface OutlineResponse {
-  status: 'ok' | 'error';
-  path: string;
-  lang?: string;
-  symbols: OutlineSymbol[];
-  index: IndexFreshness | null;
-  hint?: string;
-  error?: { code: string; message: string };
-}
-
-export interface ResolveResponse {
-  status: 'ok' | 'empty' | 'error';
-  locations: SymbolLocation[];
-  index: IndexFreshness | null;
-  hint?: string;
-  error?: { code: string; message: string };
-}
-
-export interface ExplainResponse {
-  status: 'ok' | 'error';
-  hit_id: string;
-  explanation?: Explanation;
-  index: IndexFreshness | null;
-  hint?: string;
-  error?: { code: string; message: string };
-}
+export type { StatusReport, OutlineResponse, ResolveResponse, ExplainResponse };
 
 const SETTINGS_FILE = '.hci/settings.toml';
 const SKIPPED_SAMPLE_LIMIT = 50;

@@ -1,4 +1,5 @@
-// Keeps core/ platform-free: no node:* or bare Node built-in imports, no Deno, no DOM globals.
+// Keeps core/ platform-free: no node:* or bare Node built-in imports, no Deno, no DOM globals; and the
+// runtime-neutral protocol layers (runtimes/mcp, runtimes/cli) free of node:*, Deno and process.
 import { describe, it, expect } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -51,5 +52,25 @@ describe('core/ is platform-free', () => {
     const bad = "import * as fs from 'node:fs';\nconst x = Deno.readFile('a');";
     expect(codeOnly(bad)).toMatch(/\bDeno\s*\./);
     expect([...bad.matchAll(/from\s+['"]([^'"]+)['"]/g)].map((m) => m[1])).toContain('node:fs');
+  });
+});
+
+describe('runtimes/mcp and runtimes/cli are runtime-neutral', () => {
+  const files = ['mcp', 'cli'].flatMap((d) => tsFiles(path.resolve(import.meta.dirname, '../runtimes', d)));
+
+  it('has sources to check', () => {
+    expect(files.length).toBeGreaterThan(8);
+  });
+
+  it.each(files.map((f) => [path.relative(path.resolve(import.meta.dirname, '..'), f), f]))('%s imports no node: module and touches no Deno or process', (_rel, file) => {
+    const src = readFileSync(file, 'utf8');
+    const specifiers = [...src.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]);
+    for (const s of specifiers) {
+      expect(s.startsWith('node:') || builtins.has(s), `${s} is a Node built-in`).toBe(false);
+      expect(s.includes('/runtimes/node/') || s.includes('/runtimes/deno/') || s.startsWith('../node/') || s.startsWith('../deno/'), `${s} is a runtime's own module`).toBe(false);
+    }
+    const code = codeOnly(src);
+    expect(code).not.toMatch(/\bDeno\s*\./);
+    expect(code).not.toMatch(/\bprocess\s*\./);
   });
 });

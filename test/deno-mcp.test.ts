@@ -6,17 +6,16 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as http from 'node:http';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { copySample, median, waitFor } from './helpers/mcp-harness.ts';
+import { copySample, freePort, median, waitFor } from './helpers/mcp-harness.ts';
 import { denoFlags, REPO } from './helpers/deno.ts';
 import { denoBinary } from './helpers/runtimes.ts';
 
 const ENTRY = path.join(REPO, 'runtimes/deno/mcp.ts');
-const TOOLS = ['explain_result', 'outline', 'reindex', 'search', 'status', 'watch'];
+const TOOLS = ['explain_result', 'outline', 'reindex', 'resolve', 'search', 'status', 'watch'];
 
 interface Answer {
   structured: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -28,17 +27,6 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
   const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 30_000 });
   const text = (r.content as Array<{ type: string; text?: string }>).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
   return { structured: r.structuredContent as Record<string, any>, text, isError: r.isError === true }; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** A raw POST with a chosen Origin (node:http, so the header is ours). */

@@ -1,7 +1,7 @@
 // MCP HTTP session bookkeeping shared by the Node and Deno servers: unknown sessions, requests that
 // may not open one, the session limit, routing to an open session, closing and forgetting.
 import { describe, it, expect } from 'vitest';
-import { HttpSessions, type SessionTransport } from '../runtimes/node/mcp/http-sessions.ts';
+import { HttpSessions, type SessionTransport } from '../runtimes/mcp/http-sessions.ts';
 
 class FakeTransport implements SessionTransport {
   sessionId?: string;

@@ -15,16 +15,10 @@ import { HciError } from '../platform.ts';
 import type { FileOutline, OutlineNode } from '../chunk/outline.ts';
 import { ftsValues, indexedHeader, sliceLines } from './fts-row.ts';
 import { FORMAT_3_DICTIONARY } from './deflate-dictionary.ts';
+import type { OutlineSymbol } from '../contract/outline.ts';
 
-/** One node of a stored outline (the shape `outline` answers with). */
-export interface OutlineSymbol {
-  kind: string;
-  name: string;
-  member_key?: string;
-  start_line: number;
-  end_line: number;
-  children?: OutlineSymbol[];
-}
+/** One node of a stored outline: the shape `outline` answers with (core/contract/outline.ts). */
+export type { OutlineSymbol };
 
 /** A file's stored data, decoded. */
 export interface StoredFile {

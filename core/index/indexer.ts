@@ -13,6 +13,7 @@ import { RowWriter, fileRows, nextGeneration, readMeta, setMeta, type FileRows }
 import { planTargeted } from './targeted.ts';
 import { chunkLimits, classifyFile, finishFile, parseExtracted, prepareFile, type Prepared, type ParsePool, type ParsePoolFactory, type ExtractedJson } from './prepare.ts';
 import { cutChunks } from '../chunk/chunker.ts';
+import type { IndexSummary } from '../contract/tasks.ts';
 
 export interface IndexProgress {
   phase: 'scan' | 'index' | 'done';
@@ -40,23 +41,8 @@ export interface IndexOptions {
   paths?: string[];
 }
 
-export interface IndexSummary {
-  generation: number;
-  /** Files the scan considered (with `paths`: one per file path given, plus the files below directory paths). */
-  files_scanned: number;
-  files_indexed: number;
-  files_unchanged: number;
-  files_removed: number;
-  chunks_written: number;
-  bytes_read: number;
-  skipped: SkipCounts;
-  parse_fallback: number;
-  took_ms: number;
-  batches: number;
-  max_batch_ms: number;
-  /** Files parsed by the runtime's worker pool rather than in-thread; 0 without a pool or for small passes. */
-  prepared_in_worker: number;
-}
+/** A run's summary is part of the contract (core/contract/tasks.ts). */
+export type { IndexSummary };
 
 /** What the runtime lends a pass beyond the file source and the store. */
 export interface IndexEnv {

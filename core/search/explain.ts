@@ -4,8 +4,8 @@
 import type { Database } from '../sqlite/engine.ts';
 import { COLUMN_WEIGHTS, round, type RankedResult } from './search.ts';
 import { clauseExpr, type ParsedQuery } from './query.ts';
-import { pairedFiles, type PairedFile } from './pairs.ts';
-import type { MatchKind } from './contract.ts';
+import { pairedFiles } from './pairs.ts';
+import type { Explanation } from '../contract/explain.ts';
 import { displayHeader, readStoredFile } from '../index/file-data.ts';
 import { sliceLines } from '../index/fts-row.ts';
 
@@ -75,28 +75,8 @@ export function matchedTerms(db: Database, chunkId: number, parsed: ParsedQuery)
   return { matched, unmatched };
 }
 
-export interface Explanation {
-  path: string;
-  start_line: number;
-  end_line: number;
-  lang: string;
-  chunk_kind: string;
-  symbol?: { kind: string; name: string; member_key?: string };
-  header: string;
-  text: string;
-  text_truncated: boolean;
-  query: string | null;
-  match?: MatchKind;
-  rank?: number | null;
-  score?: number;
-  fts?: { bm25: number; score: number; column_weights: typeof COLUMN_WEIGHTS };
-  factors?: Array<{ name: string; factor: number }>;
-  matched_terms?: TermMatch[];
-  unmatched_terms?: string[];
-  dropped_stop_words?: string[];
-  /** Code-behind, scoped CSS, or the markup a code-behind belongs to. */
-  paired_files?: PairedFile[];
-}
+/** The explanation's shape is part of the contract (core/contract/explain.ts). */
+export type { Explanation };
 
 export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult | null): Explanation {
   const lines = row.body.split('\n');

@@ -5,16 +5,11 @@
 import type { Database } from '../sqlite/engine.ts';
 import { readStoredOutline, walkOutline, type OutlineSymbol } from '../index/file-data.ts';
 
+import type { SymbolLocation } from '../contract/outline.ts';
+
 export type { OutlineSymbol };
 
-export interface SymbolLocation {
-  path: string;
-  kind: string;
-  name: string;
-  member_key: string | null;
-  start_line: number;
-  end_line: number;
-}
+export type { SymbolLocation };
 
 export function fileInfo(db: Database, path: string): { id: number; lang: string } | undefined {
   return db.selectObject('SELECT id, lang FROM files WHERE path = ?', [path]) as { id: number; lang: string } | undefined;

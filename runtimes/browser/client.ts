@@ -2,9 +2,8 @@
 // object per workspace. Owns nothing but the calls (progress callbacks become comlink proxies) and
 // two page helpers, saving an exported index as a download and reading a picked file.
 import * as Comlink from 'comlink';
-import type { IndexProgress, IndexSummary } from '../../core/index/indexer.ts';
-import type { SearchRequest, SearchResponse } from '../../core/search/contract.ts';
-import type { ExplainResponse, OutlineResponse, ResolveResponse, StatusReport } from '../../core/workspace.ts';
+import type { IndexProgress } from '../../core/index/indexer.ts';
+import type { ExplainResponse, IndexSummary, OutlineResponse, ResolveRequest, ResolveResponse, SearchRequest, SearchResponse, StatusReport } from '../../core/contract/index.ts';
 import {
   installErrorTransfer, READY_MESSAGE, HciWorkerError, type BrowserSource, type HciWorkerApi, type OpenRequest, type OpenResult,
   type StoredWorkspace,
@@ -82,7 +81,7 @@ export class BrowserWorkspace {
     return this.api.outline(this.name, path) as Promise<OutlineResponse>;
   }
 
-  resolve(query: { member_key: string } | { path: string; line: number }): Promise<ResolveResponse> {
+  resolve(query: ResolveRequest): Promise<ResolveResponse> {
     return this.api.resolve(this.name, query) as Promise<ResolveResponse>;
   }
 

@@ -1,12 +1,12 @@
 // What the page and the hci Worker agree on: the API the Worker exposes through comlink, the shapes
 // of file sources, the "ready" handshake and how errors cross the boundary (code and hint survive,
-// so a page can branch on `index_busy` or `workspace_open_elsewhere`). Owns no behaviour.
+// so a page can branch on `index_busy` or `workspace_open_elsewhere`). Requests and answers are the
+// contract's types (core/contract/), as for the CLI and MCP. Owns no behaviour.
 import * as Comlink from 'comlink';
 import { HciError } from '../../core/platform.ts';
-import type { IndexProgress, IndexSummary } from '../../core/index/indexer.ts';
-import type { SearchRequest, SearchResponse } from '../../core/search/contract.ts';
+import type { IndexProgress } from '../../core/index/indexer.ts';
+import type { ExplainResponse, IndexSummary, OutlineResponse, ResolveRequest, ResolveResponse, SearchRequest, SearchResponse, StatusReport } from '../../core/contract/index.ts';
 import type { Settings } from '../../core/settings.ts';
-import type { ExplainResponse, OutlineResponse, ResolveResponse, StatusReport } from '../../core/workspace.ts';
 
 /** Posted by the Worker once `Comlink.expose` runs (Deno drops messages sent before a listener exists). */
 export const READY_MESSAGE = 'hci-worker-ready';
@@ -79,7 +79,7 @@ export interface HciWorkerApi {
   status(workspace: string, opts?: { checkPending?: boolean }): Promise<StatusReport>;
   explain(workspace: string, hitId: string, opts?: { query?: string }): Promise<ExplainResponse>;
   outline(workspace: string, path: string): Promise<OutlineResponse>;
-  resolve(workspace: string, query: { member_key: string } | { path: string; line: number }): Promise<ResolveResponse>;
+  resolve(workspace: string, query: ResolveRequest): Promise<ResolveResponse>;
   /** The index file's bytes: a plain SQLite database, the same format as `<workspace>/.hci/index.sqlite`. */
   exportIndex(workspace: string): Promise<Uint8Array>;
   /** Replaces the workspace's index with an exported file (from a browser or from Node). */

@@ -1,17 +1,19 @@
 // The hci Worker's API: workspaces on OPFS, indexed from a page-supplied source, searched,
 // explained, exported and imported. Owns the sessions (one open workspace = its OPFS slot, its
-// source and a core HciWorkspace), cancellation and the rules around them (no indexing without a
-// source, no import during an index run). Bundler-agnostic: worker.ts wires it with Vite's URLs.
+// source and a core service, core/service/, which runs the calls, the indexing task with its progress
+// and cancellation, and words hints for the browser) and the Worker's own rules (no indexing without
+// a source, one run at a time, no import during a run). Bundler-agnostic: worker.ts wires it with
+// Vite's URLs.
 import * as Comlink from 'comlink';
 import { HciWorkspace } from '../../core/workspace.ts';
 import { HciError, type WorkspaceFs } from '../../core/platform.ts';
 import { createMemoryWorkspaceFs } from '../../core/memory-fs.ts';
 import { loadEngine, type EngineLoader } from '../../core/sqlite/engine.ts';
 import type { GrammarSource } from '../../core/chunk/treesitter.ts';
-import type { IndexProgress, IndexSummary } from '../../core/index/indexer.ts';
-import type { SearchRequest } from '../../core/search/contract.ts';
+import type { IndexProgress } from '../../core/index/indexer.ts';
+import type { IndexSummary, SearchRequest, StatusReport } from '../../core/contract/index.ts';
 import type { Settings } from '../../core/settings.ts';
-import type { StatusReport } from '../../core/workspace.ts';
+import { HciService, relativePathGuard } from '../../core/service/index.ts';
 import { createUrlEngineLoader, createUrlGrammarSource, type WasmUrls } from './loaders.ts';
 import {
   createOpfsIndexStorage, forgetPool, INDEX_NAME, listWorkspaceNames, removeWorkspaceName, takeWorkspace, workspaceKey,
@@ -29,8 +31,7 @@ interface Session {
   slot: WorkspaceSlot;
   fs: WorkspaceFs | null;
   settings?: Partial<Settings>;
-  ws: HciWorkspace;
-  running: { abort: AbortController; done: Promise<unknown> } | null;
+  svc: HciService;
 }
 
 const DEFAULT_WAIT_MS = 2000;
@@ -55,16 +56,29 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
     return s;
   };
 
-  const openCore = async (s: Pick<Session, 'name' | 'slot' | 'fs' | 'settings'>): Promise<HciWorkspace> =>
-    HciWorkspace.open(
-      { fs: s.fs ?? createMemoryWorkspaceFs(s.name, {}), storage: createOpfsIndexStorage(s.slot), engineLoader, grammars },
-      { settings: s.settings },
-    );
-
-  const stopRunning = async (s: Session) => {
-    if (!s.running) return;
-    s.running.abort.abort();
-    await s.running.done.catch(() => {});
+  /** A service over the session's source and OPFS slot, with its workspace open (bad settings throw here). */
+  const openService = async (s: Pick<Session, 'name' | 'slot' | 'fs' | 'settings'>): Promise<HciService> => {
+    const svc = new HciService({
+      root: s.name,
+      surface: 'browser',
+      watch: 'off',
+      host: {
+        name: 'browser',
+        pathGuard: relativePathGuard,
+        openWorkspace: () =>
+          HciWorkspace.open(
+            { fs: s.fs ?? createMemoryWorkspaceFs(s.name, {}), storage: createOpfsIndexStorage(s.slot), engineLoader, grammars },
+            { settings: s.settings },
+          ),
+      },
+    });
+    try {
+      await svc.workspace();
+      return svc;
+    } catch (e) {
+      await svc.close();
+      throw e;
+    }
   };
 
   const api: HciWorkerApi = {
@@ -76,11 +90,10 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
         let s = sessions.get(key);
         if (s) {
           if (req.source !== undefined || req.settings !== undefined) {
-            await stopRunning(s);
-            s.ws.close();
+            await s.svc.close();
             if (req.source !== undefined) s.fs = await workspaceFsFromSource(req.source);
             if (req.settings !== undefined) s.settings = req.settings;
-            s.ws = await openCore(s);
+            s.svc = await openService(s);
           }
         } else {
           const { sqlite3 } = await loadEngine(engineLoader);
@@ -88,7 +101,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
           const slot = await takeWorkspace(sqlite3, req.workspace, req.waitMs ?? DEFAULT_WAIT_MS);
           try {
             const base = { name: req.workspace, slot, fs, settings: req.settings };
-            s = { ...base, ws: await openCore(base), running: null };
+            s = { ...base, svc: await openService(base) };
             await writeWorkspaceName(key, req.workspace).catch(() => {});
           } catch (e) {
             slot.release();
@@ -96,19 +109,17 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
           }
           sessions.set(key, s);
         }
-        return {
-          workspace: s.name, key, location: s.ws.host.storage.location, has_index: await s.ws.host.storage.exists(), has_source: s.fs !== null,
-        };
+        const storage = (await s.svc.workspace()).host.storage;
+        return { workspace: s.name, key, location: storage.location, has_index: await storage.exists(), has_source: s.fs !== null };
       });
     },
 
     setSource(workspace: string, source: BrowserSource | null): Promise<void> {
       const s = session(workspace);
       return serial(s.slot.key, async () => {
-        await stopRunning(s);
-        s.ws.close();
+        await s.svc.close();
         s.fs = source ? await workspaceFsFromSource(source) : null;
-        s.ws = await openCore(s);
+        s.svc = await openService(s);
       });
     },
 
@@ -117,8 +128,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
       if (!s.fs) {
         throw new HciError('no_source', `workspace "${s.name}" has no files to index in this session`, 'open it with a source (a folder, a file list or a .zip); searching the stored index works without one');
       }
-      if (s.running) throw new HciError('index_busy', `workspace "${s.name}" is being indexed already`, 'wait for that run, or cancel() it');
-      const abort = new AbortController();
+      if (s.svc.indexing()) throw new HciError('index_busy', `workspace "${s.name}" is being indexed already`, 'wait for that run, or cancel() it');
       // Progress crosses to the page at most every 50 ms (and always for the first and last report).
       let last = 0;
       const report = onProgress
@@ -130,41 +140,32 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
             }
           }
         : undefined;
-      const done = s.ws.index({ full: opts.full, batchMs: opts.batchMs, signal: abort.signal, onProgress: report });
-      s.running = { abort, done };
-      try {
-        return await done;
-      } finally {
-        s.running = null;
-      }
+      return s.svc.index({ full: opts.full, batchMs: opts.batchMs, onProgress: report });
     },
 
     async cancel(workspace: string): Promise<boolean> {
-      const s = sessions.get(workspaceKey(workspace));
-      if (!s?.running) return false;
-      s.running.abort.abort();
-      return true;
+      return sessions.get(workspaceKey(workspace))?.svc.cancelIndexing() ?? false;
     },
 
     async search(workspace: string, req: SearchRequest) {
-      return session(workspace).ws.search(req);
+      return session(workspace).svc.search(req);
     },
 
     async status(workspace: string, opts: { checkPending?: boolean } = {}) {
       const s = session(workspace);
-      return s.ws.status({ checkPending: !!opts.checkPending && s.fs !== null });
+      return s.svc.status({ check_pending: !!opts.checkPending && s.fs !== null });
     },
 
     async explain(workspace: string, hitId: string, opts: { query?: string } = {}) {
-      return session(workspace).ws.explain(hitId, opts);
+      return session(workspace).svc.explain({ hit_id: hitId, query: opts.query });
     },
 
     async outline(workspace: string, path: string) {
-      return session(workspace).ws.outline(path);
+      return session(workspace).svc.outline({ path });
     },
 
     async resolve(workspace, query) {
-      return session(workspace).ws.resolve(query);
+      return session(workspace).svc.resolve(query);
     },
 
     exportIndex(workspace: string): Promise<Uint8Array> {
@@ -183,16 +184,16 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
     importIndex(workspace: string, bytes: Uint8Array | ArrayBuffer): Promise<StatusReport> {
       const s = session(workspace);
       return serial(s.slot.key, async () => {
-        if (s.running) throw new HciError('index_busy', `workspace "${s.name}" is being indexed`, 'cancel() the run or wait for it, then import');
+        if (s.svc.indexing()) throw new HciError('index_busy', `workspace "${s.name}" is being indexed`, 'cancel() the run or wait for it, then import');
         const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
         const pool = s.slot.pool;
         const previous = pool.getFileNames().includes(INDEX_NAME) ? pool.exportFile(INDEX_NAME) : null;
-        s.ws.close();
+        await s.svc.close();
         const restore = async () => {
           pool.unlink(`${INDEX_NAME}-journal`);
           if (previous) await pool.importDb(INDEX_NAME, previous);
           else pool.unlink(INDEX_NAME);
-          s.ws = await openCore(s);
+          s.svc = await openService(s);
         };
         try {
           await pool.importDb(INDEX_NAME, data);
@@ -202,10 +203,10 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
         }
         // A journal left beside the old file would be "hot" and roll the imported one back.
         pool.unlink(`${INDEX_NAME}-journal`);
-        s.ws = await openCore(s);
-        const status = await s.ws.status();
+        s.svc = await openService(s);
+        const status: StatusReport = await s.svc.status({ check_pending: false });
         if (status.status === 'error' || status.status === 'no_index') {
-          s.ws.close();
+          await s.svc.close();
           await restore();
           const code = status.error?.code ?? 'index_unrecognized';
           throw new HciError(code, `the imported file is not a usable hci index: ${status.error?.message ?? status.status}`, status.hint ?? 'export the index again with this version of hci');
@@ -219,10 +220,9 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
       return serial(key, async () => {
         const s = sessions.get(key);
         if (!s) return;
-        await stopRunning(s);
         sessions.delete(key);
         try {
-          s.ws.close();
+          await s.svc.close();
         } finally {
           s.slot.release();
         }
@@ -235,8 +235,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
         let s = sessions.get(key);
         let slot: WorkspaceSlot;
         if (s) {
-          await stopRunning(s);
-          s.ws.close();
+          await s.svc.close();
           sessions.delete(key);
           slot = s.slot;
         } else {

@@ -65,10 +65,13 @@ export interface DenoApi {
   renameSync(oldpath: string, newpath: string): void;
   removeSync(path: string, opts?: { recursive?: boolean }): void;
   mkdirSync(path: string, opts?: { recursive?: boolean }): void;
-  permissions: { querySync(desc: { name: string; path?: string; kind?: string }): { state: PermissionState } };
+  permissions: { querySync(desc: { name: string; path?: string; kind?: string; variable?: string }): { state: PermissionState } };
   stdout: { writeSync(p: Uint8Array): number; isTerminal(): boolean };
   stderr: { writeSync(p: Uint8Array): number; isTerminal(): boolean };
+  /** True when NO_COLOR is set (readable without env permission). */
+  noColor: boolean;
   addSignalListener(signal: string, handler: () => void): void;
+  removeSignalListener(signal: string, handler: () => void): void;
 }
 
 /** Deno's SeekMode.Start. */
@@ -87,7 +90,7 @@ export function errorName(e: unknown): string {
 }
 
 /** True when the permission is granted outright (never triggers a prompt). */
-export function granted(desc: { name: string; path?: string; kind?: string }): boolean {
+export function granted(desc: { name: string; path?: string; kind?: string; variable?: string }): boolean {
   try {
     return deno().permissions.querySync(desc).state === 'granted';
   } catch {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openWorkspace } from './index.ts';
-import { bold, dim, formatIndexSummary, formatSearch } from './cli-format.ts';
+import { createStyle, formatIndexSummary, formatSearch } from '../cli/format.ts';
 
 const EXAMPLES: Array<{ query: string; why: string }> = [
   { query: 'GetCatalogItemsAsync', why: 'an exact C# identifier' },
@@ -29,6 +29,8 @@ export function sampleWorkspacePath(): string {
 export async function runDemo(root?: string): Promise<void> {
   const target = root ? path.resolve(root) : sampleWorkspacePath();
   const out = (s = '') => process.stdout.write(`${s}\n`);
+  const style = createStyle(process.stdout.isTTY === true && !process.env.NO_COLOR);
+  const { bold, dim } = style;
   out(bold(`hci demo — indexing ${target}`));
   const ws = await openWorkspace(target);
   try {
@@ -37,7 +39,7 @@ export async function runDemo(root?: string): Promise<void> {
     for (const ex of EXAMPLES) {
       out();
       out(`${bold(`$ hci search ${ex.query.includes(' ') ? `'${ex.query}'` : ex.query} -k 3`)}  ${dim(`# ${ex.why}`)}`);
-      out(formatSearch(await ws.search({ query: ex.query, limit: 3 })));
+      out(formatSearch(await ws.search({ query: ex.query, limit: 3 }), style));
     }
     out();
     out(dim(`Next: \`npx hci index <your repo>\`, then \`npx hci search <words> --root <your repo>\` (see README.md).`));

@@ -1,7 +1,7 @@
 // File-source pieces the Node and Deno runtimes share: where a resolved path lies relative to the
-// workspace, a CLI path argument as the core takes it, and a read bounded by a byte limit. Owns only
-// path arithmetic (node:path, which Deno provides too) and the buffer growth of a bounded read; the
-// system calls stay with each runtime's file source.
+// workspace, and a read bounded by a byte limit. Owns only path arithmetic (node:path, which Deno
+// provides too) and the buffer growth of a bounded read; the system calls stay with each runtime's
+// file source. Path arguments of the CLI and MCP are runtimes/shared/path-guard.ts.
 import * as nodePath from 'node:path';
 
 /** Where `target` (a real path) lies relative to the workspace's real root, '/'-separated. */
@@ -10,13 +10,6 @@ export function relativeInside(realRoot: string, target: string): { inside: stri
   if (r === '') return { inside: '' };
   if (nodePath.isAbsolute(r) || r === '..' || r.startsWith('..' + nodePath.sep)) return 'outside';
   return { inside: r.split(nodePath.sep).join('/') };
-}
-
-/** A `--path` argument as the core takes it: absolute paths inside the root become relative; the core refuses the rest. */
-export function workspacePathArg(root: string, p: string): string {
-  if (!nodePath.isAbsolute(p)) return p;
-  const rel = nodePath.relative(root, p);
-  return rel === '' ? '.' : rel.split(nodePath.sep).join('/');
 }
 
 /**

@@ -2,6 +2,7 @@
 // a child process and talks to it with the MCP SDK's own client over stdio or Streamable HTTP; copies
 // the sample workspace; generates larger workspaces; polls for a condition with a deadline.
 import { spawn, type ChildProcess } from 'node:child_process';
+import * as net from 'node:net';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -15,7 +16,7 @@ export const HCI_BIN = path.join(REPO, 'bin', 'hci.js');
 export const SAMPLE = path.join(REPO, 'test', 'sample-workspace');
 
 export function ensureBuilt(): void {
-  if (!existsSync(path.join(REPO, 'dist', 'runtimes', 'node', 'cli-mcp.js'))) {
+  if (!existsSync(path.join(REPO, 'dist', 'runtimes', 'mcp', 'server.js'))) {
     throw new Error('dist/ is missing or stale: run `npm run build` (npm test does it) before these tests');
   }
 }
@@ -150,6 +151,35 @@ export async function waitFor<T>(fn: () => Promise<T | false | null | undefined>
     if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** A TCP port free on 127.0.0.1 right now (for servers that must be told their port, like Deno's). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+interface OutlineNode {
+  kind: string;
+  member_key?: string;
+  start_line: number;
+  children?: OutlineNode[];
+}
+
+/** The first method with a member key in an outline answer's symbols, depth first. */
+export function firstMethod<T extends OutlineNode>(symbols: T[]): (T & { member_key: string }) | undefined {
+  for (const s of symbols) {
+    if (s.member_key && s.kind === 'method') return s as T & { member_key: string };
+    const inner = firstMethod((s.children ?? []) as T[]);
+    if (inner) return inner;
+  }
+  return undefined;
 }
 
 export function median(xs: number[]): number {

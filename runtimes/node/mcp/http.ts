@@ -1,24 +1,22 @@
-// The MCP server over Streamable HTTP (one endpoint, `/mcp`; one protocol session per client, all
-// sharing one service). Owns the network guard: it binds to loopback by default, checks Host and
-// Origin on every request against DNS rebinding, and requires a bearer token whenever it listens
-// beyond loopback (and checks it whenever one is configured) — the checks themselves are http-guard.ts,
-// shared with the Deno server.
+// The MCP server over Streamable HTTP under Node (node:http; one endpoint, `/mcp`; one protocol session
+// per client, all sharing one service). Owns the socket side: listening (loopback by default), bodies,
+// responses, Node's SDK transport and this machine's names. The checks (Host and Origin against DNS
+// rebinding, the bearer token, sessions) are runtimes/mcp/http-endpoint.ts, shared with Deno.
 import * as http from 'node:http';
 import * as os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { HciError } from '../../../core/platform.ts';
-import type { HciMcpService } from './service.ts';
-import { createMcpServer, type McpServerOptions } from './server.ts';
-import { checkHttpOptions, createRequestGuard, MCP_PATH, refusalBody, type GuardOptions, type MachineNames } from './http-guard.ts';
-import { HttpSessions } from './http-sessions.ts';
+import type { HciService } from '../../../core/service/index.ts';
+import { checkHttpOptions, MCP_PATH, refusalBody, type MachineNames } from '../../mcp/http-guard.ts';
+import { createHttpEndpoint, type EndpointOptions } from '../../mcp/http-endpoint.ts';
 
-export { checkHttpOptions, isLoopback, MCP_PATH, TOKEN_ENV } from './http-guard.ts';
+export { checkHttpOptions, isLoopback, MCP_PATH, TOKEN_ENV } from '../../mcp/http-guard.ts';
 
 const MAX_BODY = 4 * 1024 * 1024;
 
-export interface HttpOptions extends McpServerOptions, GuardOptions {}
+export type HttpOptions = EndpointOptions;
 
 /** Node's answers to the guard's questions about this machine's names. */
 export const nodeMachineNames: MachineNames = {
@@ -49,27 +47,22 @@ export interface HttpHandle {
   close(): Promise<void>;
 }
 
-export async function serveHttp(svc: HciMcpService, o: HttpOptions): Promise<HttpHandle> {
+export async function serveHttp(svc: HciService, o: HttpOptions): Promise<HttpHandle> {
   checkHttpOptions(o);
-  const guard = createRequestGuard(o, nodeMachineNames);
-  const sessions = new HttpSessions<StreamableHTTPServerTransport>();
+  const endpoint = createHttpEndpoint(svc, o, nodeMachineNames, (onsessioninitialized) =>
+    new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized }));
   const log = o.log ?? (() => {});
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const refused = await guard({ host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization });
-    if (refused) {
-      if (refused.log) log(refused.log);
-      return reject(res, refused.status, refused.message, refused.headers);
-    }
-    if (url.pathname !== MCP_PATH) return reject(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
-
     const sid = req.headers['mcp-session-id'];
-    const route = sessions.route(Array.isArray(sid) ? sid[0] : sid, req.method);
-    if (route.kind === 'refuse') return reject(res, route.refusal.status, route.refusal.message);
-    if (route.kind === 'continue') {
+    const d = await endpoint.decide({
+      host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization,
+      path: new URL(req.url ?? '/', 'http://x').pathname, sessionId: Array.isArray(sid) ? sid[0] : sid, method: req.method,
+    });
+    if (d.kind === 'refuse') return reject(res, d.status, d.message, d.headers);
+    if (d.kind === 'continue') {
       const body = req.method === 'POST' ? await readBody(req) : undefined;
-      await route.transport.handleRequest(req, res, body);
+      await d.transport.handleRequest(req, res, body);
       return;
     }
     let body: unknown;
@@ -78,15 +71,9 @@ export async function serveHttp(svc: HciMcpService, o: HttpOptions): Promise<Htt
     } catch (e) {
       return reject(res, 400, `bad request: ${(e as Error).message}`);
     }
-    const refusal = sessions.admit(body);
-    if (refusal) return reject(res, refusal.status, refusal.message);
-    const server = createMcpServer(svc, o);
-    const opener = sessions.opener(server);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: opener.onsessioninitialized });
-    opener.attach(transport);
-    server.onerror = (e) => log(`protocol: ${e.message}`);
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    const opened = await endpoint.open(body);
+    if (opened.kind === 'refuse') return reject(res, opened.status, opened.message);
+    await opened.transport.handleRequest(req, res, body);
   };
 
   const httpServer = http.createServer((req, res) => {
@@ -114,7 +101,7 @@ export async function serveHttp(svc: HciMcpService, o: HttpOptions): Promise<Htt
   return {
     url: `http://${shownHost}:${addr.port}${MCP_PATH}`,
     async close() {
-      await sessions.closeAll();
+      await endpoint.closeAll();
       httpServer.closeAllConnections?.();
       await new Promise<void>((r) => httpServer.close(() => r()));
     },

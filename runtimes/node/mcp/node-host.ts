@@ -1,14 +1,10 @@
-// The MCP service's host under Node: the Node adapters (runtimes/node/index.ts) and the chokidar
-// watcher with its polling fallback (runtimes/node/watcher.ts). `hci mcp` passes it to the service;
-// runtimes/deno/mcp.ts passes the Deno one, so the service itself loads no runtime's adapters.
-import { openWorkspace } from '../index.ts';
+// The MCP server's host under Node: the CLI's service host (runtimes/node/service-host.ts) plus the
+// chokidar watcher with its polling fallback (runtimes/node/watcher.ts). Loaded only by `hci mcp`, so
+// other commands never load chokidar.
+import type { ServiceHost } from '../../../core/service/index.ts';
+import { nodeServiceHost } from '../service-host.ts';
 import { NodeWorkspaceWatcher, type EventSourceFactory } from '../watcher.ts';
-import type { McpHost } from './service.ts';
 
-export function nodeMcpHost(o: { createEventSource?: EventSourceFactory } = {}): McpHost {
-  return {
-    name: 'Node',
-    openWorkspace: (root) => openWorkspace(root),
-    createWatcher: (p) => new NodeWorkspaceWatcher({ ...p, createEventSource: o.createEventSource }),
-  };
+export function nodeMcpHost(o: { createEventSource?: EventSourceFactory } = {}): ServiceHost {
+  return { ...nodeServiceHost(), createWatcher: (p) => new NodeWorkspaceWatcher({ ...p, createEventSource: o.createEventSource }) };
 }

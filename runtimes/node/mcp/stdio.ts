@@ -1,12 +1,12 @@
-// The MCP server over stdio: stdout belongs to the protocol, so everything else goes to stderr (the
+// The MCP server over stdio under Node: stdout belongs to the protocol, so everything else goes to stderr (the
 // command redirects console output before any library loads). Owns the stdio lifetime: serve until
 // stdin ends, the client closes, or SIGINT/SIGTERM.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { HciMcpService } from './service.ts';
-import { createMcpServer, type McpServerOptions } from './server.ts';
+import type { HciService } from '../../../core/service/index.ts';
+import { createMcpServer, type McpServerOptions } from '../../mcp/server.ts';
 
 /** Serves until the client goes away; resolves when the server has closed. */
-export async function serveStdio(svc: HciMcpService, opts: McpServerOptions): Promise<void> {
+export async function serveStdio(svc: HciService, opts: McpServerOptions): Promise<void> {
   const server = createMcpServer(svc, opts);
   const transport = new StdioServerTransport();
   let finish!: () => void;

@@ -1,15 +1,24 @@
-// Human-readable rendering of core results for the terminal. Owns layout only; --json output is the
-// contract shape printed as is, by the CLI.
-import type { SearchResponse, StatusReport, ExplainResponse, IndexSummary, SkipCounts, OutlineResponse, OutlineSymbol } from '../../core/index.ts';
+// Human-readable rendering of the contract's answers for the terminal, the same under Node and Deno.
+// Owns layout only (colour when the runtime says the terminal takes it); --json output is the
+// contract shape printed as is, by the commands (commands.ts).
+import type {
+  ExplainResponse, IndexSummary, OutlineResponse, OutlineSymbol, ResolveResponse, SearchResponse, StatusReport,
+} from '../../core/contract/index.ts';
+import { ago } from '../shared/time-ago.ts';
 
-const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
-const paint = (code: string) => (s: string) => (useColor ? `\x1b[${code}m${s}\x1b[0m` : s);
-export const dim = paint('2');
-export const bold = paint('1');
-const cyan = paint('36');
-const yellow = paint('33');
+export interface Style {
+  dim(s: string): string;
+  bold(s: string): string;
+  cyan(s: string): string;
+  yellow(s: string): string;
+}
 
-export function formatSkipped(s: SkipCounts): string {
+export function createStyle(color: boolean): Style {
+  const paint = (code: string) => (s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  return { dim: paint('2'), bold: paint('1'), cyan: paint('36'), yellow: paint('33') };
+}
+
+export function formatSkipped(s: Record<string, number | undefined>): string {
   const parts = Object.entries(s)
     .filter(([, n]) => (n ?? 0) > 0)
     .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
@@ -17,16 +26,7 @@ export function formatSkipped(s: SkipCounts): string {
   return parts.length ? parts.join(', ') : 'none';
 }
 
-export function ago(iso: string | null): string {
-  if (!iso) return 'never';
-  const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.round(s / 60)}m ago`;
-  if (s < 86400) return `${Math.round(s / 3600)}h ago`;
-  return `${Math.round(s / 86400)}d ago`;
-}
-
-export function formatSearch(r: SearchResponse): string {
+export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Style): string {
   const out: string[] = [];
   if (r.status === 'error' || r.status === 'no_index') {
     out.push(`error: ${r.error?.message ?? r.status}`);
@@ -48,7 +48,7 @@ export function formatSearch(r: SearchResponse): string {
   return out.join('\n');
 }
 
-export function formatStatus(s: StatusReport): string {
+export function formatStatus(s: StatusReport, { bold, yellow }: Style): string {
   if (!s.index) return [`error: ${s.error?.message ?? s.status}`, s.hint ? `hint: ${s.hint}` : ''].filter(Boolean).join('\n');
   const i = s.index;
   const langs = Object.entries(s.files_by_lang).map(([l, n]) => `${l} ${n}`).join(', ');
@@ -71,7 +71,7 @@ export function formatStatus(s: StatusReport): string {
   return lines.join('\n');
 }
 
-export function formatExplain(r: ExplainResponse): string {
+export function formatExplain(r: ExplainResponse, { dim, bold, cyan, yellow }: Style): string {
   if (r.status !== 'ok' || !r.explanation) return [`error: ${r.error?.message}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
   const e = r.explanation;
   const lines = [bold(`${e.path}:${e.start_line}-${e.end_line}`) + dim(`  ${e.lang} · ${e.chunk_kind}${e.symbol ? ` · ${e.symbol.kind} ${e.symbol.name}` : ''}`)];
@@ -92,7 +92,7 @@ export function formatExplain(r: ExplainResponse): string {
   return lines.join('\n');
 }
 
-export function formatOutline(r: OutlineResponse): string {
+export function formatOutline(r: OutlineResponse, { dim, bold, cyan, yellow }: Style): string {
   if (r.status !== 'ok') return [`error: ${r.error?.message}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
   const out = [bold(r.path) + dim(`  ${r.lang ?? ''}`)];
   const walk = (nodes: OutlineSymbol[], depth: number) => {
@@ -113,4 +113,12 @@ export function formatIndexSummary(s: IndexSummary): string {
       ` in ${(s.took_ms / 1000).toFixed(2)} s · generation ${s.generation}`,
     `scanned ${s.files_scanned} files · read ${(s.bytes_read / 1024).toFixed(0)} KiB · skipped: ${formatSkipped(s.skipped)}`,
   ].join('\n');
+}
+
+export function formatResolve(r: ResolveResponse, { dim, bold, cyan, yellow }: Style): string {
+  if (r.status === 'error') return [`error: ${r.error?.message}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
+  const out = r.locations.map((l) => `${bold(`${l.path}:${l.start_line}-${l.end_line}`)}  ${cyan(l.kind)} ${l.name}${l.member_key ? dim(`  ${l.member_key}`) : ''}`);
+  if (!out.length) out.push(dim('no location'));
+  if (r.hint) out.push(yellow(`hint: ${r.hint}`));
+  return out.join('\n');
 }

@@ -1,8 +1,8 @@
-// The network guard of the MCP HTTP servers (Node's http.ts and runtimes/deno/mcp.ts), free of any
+// The network guard of the MCP HTTP servers (through http-endpoint.ts, for Node and Deno), free of any
 // runtime API: refuse unsafe setups before listening (beyond loopback needs a bearer token), and check
 // every request's Host and Origin (DNS rebinding) and bearer token. The caller supplies the machine's
 // own names (host name, interface addresses), which only matter when binding beyond loopback.
-import { HciError } from '../../../core/platform.ts';
+import { HciError } from '../../core/platform.ts';
 
 export const TOKEN_ENV = 'HCI_MCP_TOKEN';
 export const MCP_PATH = '/mcp';

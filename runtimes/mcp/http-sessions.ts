@@ -1,5 +1,5 @@
-// Streamable HTTP sessions of the MCP server, shared by the Node (node:http) and Deno (Deno.serve)
-// hosts: which request continues a session, which may open one, the session limit and idle expiry.
+// Streamable HTTP sessions of the MCP server (through http-endpoint.ts, for the node:http and
+// Deno.serve hosts): which request continues a session, which may open one, the session limit and idle expiry.
 // Owns only that bookkeeping (no node:* or Deno APIs); the hosts own sockets, bodies and responses,
 // and create the SDK transport of their platform.
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';

@@ -1,17 +1,11 @@
 // Compact text renderings of tool answers, for MCP hosts that show (or hand the model) only text.
 // Owns layout: about one line per hit plus its snippet, one freshness line, a hint line; the full
 // structure is in structuredContent. No colour, no padding: every character costs context.
-import type { IndexFreshness } from '../../../core/search/contract.ts';
-import type { ExplainAnswer, OutlineAnswer, OutlineSymbol, ReindexAnswer, SearchAnswer, StatusAnswer, TaskView, WatchAnswer, WatcherView, ErrorInfo } from './service.ts';
-
-export function ago(iso: string | null | undefined, now = Date.now()): string {
-  if (!iso) return 'never';
-  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.round(s / 60)}m ago`;
-  if (s < 86400) return `${Math.round(s / 3600)}h ago`;
-  return `${Math.round(s / 86400)}d ago`;
-}
+import type {
+  ErrorInfo, ExplainResponse, HostStatus, IndexFreshness, OutlineResponse, OutlineSymbol, ReindexAnswer, ResolveResponse, SearchAnswer, TaskView,
+  WatchAnswer, WatcherView,
+} from '../../core/contract/index.ts';
+import { ago } from '../shared/time-ago.ts';
 
 export function freshnessLine(i: IndexFreshness | null): string {
   if (!i) return 'index: none';
@@ -49,7 +43,7 @@ export function renderSearch(r: SearchAnswer): string {
   for (const h of r.hits) {
     const sym = h.symbol ? ` ${h.symbol.kind} ${h.symbol.name}` : '';
     const kind = kinds.size > 1 || h.hit_kind !== 'text_fts' ? ` ${h.hit_kind}` : '';
-    const paired = (h as { paired?: string[] }).paired?.length ? ` +${(h as { paired?: string[] }).paired!.map((p) => p.slice(p.lastIndexOf('/') + 1)).join(',')}` : '';
+    const paired = h.paired?.length ? ` +${h.paired.map((p) => p.slice(p.lastIndexOf('/') + 1)).join(',')}` : '';
     out.push(`${h.rank}. ${h.path}:${h.start_line}-${h.end_line} ${h.lang}${sym}${kind} ${h.score} [${h.hit_id}]${paired}`);
     for (const line of h.snippet.split('\n')) if (line.trim()) out.push(`   ${line}`);
   }
@@ -65,7 +59,7 @@ export function renderSearch(r: SearchAnswer): string {
   return out.join('\n');
 }
 
-export function renderExplain(r: ExplainAnswer): string {
+export function renderExplain(r: ExplainResponse): string {
   if (r.status !== 'ok' || !r.explanation) return errorLines(r.error, r.hint, 'error').join('\n');
   const e = r.explanation;
   const kind = e.symbol && e.symbol.kind === e.chunk_kind ? '' : ` ${e.chunk_kind}`;
@@ -77,7 +71,7 @@ export function renderExplain(r: ExplainAnswer): string {
     if (m.length) out.push(`matched: ${m.join('; ')}`);
     if (e.unmatched_terms?.length) out.push(`not matched: ${e.unmatched_terms.join(', ')}`);
   }
-  const paired = (e as { paired_files?: Array<{ path: string; relation: string }> }).paired_files;
+  const paired = e.paired_files;
   if (paired?.length) out.push(`paired files: ${paired.map((p) => `${p.path} (${p.relation})`).join(', ')}`);
   if (e.header) out.push(`context: ${e.header.split('\n').join(' | ')}`);
   out.push('---');
@@ -88,7 +82,7 @@ export function renderExplain(r: ExplainAnswer): string {
   return out.join('\n');
 }
 
-export function renderOutline(r: OutlineAnswer): string {
+export function renderOutline(r: OutlineResponse): string {
   if (r.status !== 'ok') return [...(r.path ? [`${r.path}:`] : []), ...errorLines(r.error, r.hint, 'error')].join('\n');
   const out = [`${r.path}: ${r.symbols.length} top-level symbol${r.symbols.length === 1 ? '' : 's'}`];
   const walk = (syms: OutlineSymbol[], depth: number) => {
@@ -98,6 +92,15 @@ export function renderOutline(r: OutlineAnswer): string {
     }
   };
   walk(r.symbols, 0);
+  out.push(freshnessLine(r.index));
+  if (r.hint) out.push(`hint: ${r.hint}`);
+  return out.join('\n');
+}
+
+export function renderResolve(r: ResolveResponse): string {
+  if (r.status === 'error') return errorLines(r.error, r.hint, 'error').join('\n');
+  const out = r.locations.map((l) => `${l.path}:${l.start_line}-${l.end_line} ${l.kind} ${l.name}${l.member_key ? ` [${l.member_key}]` : ''}`);
+  if (!out.length) out.push('no location (empty)');
   out.push(freshnessLine(r.index));
   if (r.hint) out.push(`hint: ${r.hint}`);
   return out.join('\n');
@@ -113,7 +116,7 @@ function watcherLine(w: WatcherView): string {
   return parts.join(', ');
 }
 
-export function renderStatus(s: StatusAnswer): string {
+export function renderStatus(s: HostStatus): string {
   if (s.status === 'error' || (!s.index && s.status !== 'no_index')) {
     return [...errorLines(s.error, s.hint, s.status), ...(s.task ? [taskLine(s.task)] : []), watcherLine(s.watcher)].join('\n');
   }

@@ -1,12 +1,12 @@
-// One MCP protocol endpoint over the shared service: tools/list and tools/call. Built on the SDK's
+// One MCP protocol endpoint over the shared service (core/service/): tools/list and tools/call, the
+// same for every runtime and transport (runtimes/node and runtimes/deno own stdio and HTTP). Built on the SDK's
 // low-level Server (not McpServer) on purpose: McpServer validates arguments itself and answers a bad
 // one with a bare text error, while hci must answer every failure — invalid arguments included — with
 // its structured shape (status error, a stable code, the zod issues, a hint). So this module lists the
 // tools with JSON schemas generated from the same zod schemas it then validates with.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CallContext, HciMcpService } from './service.ts';
-import { toErrorInfo } from './service.ts';
+import { toErrorInfo, type CallContext, type HciService } from '../../core/service/index.ts';
 import { describeIssues, jsonSchema, toolDefs, type ToolDef } from './tools.ts';
 
 export const SERVER_NAME = 'hci';
@@ -27,7 +27,7 @@ export interface McpServerOptions {
   log?: (msg: string) => void;
 }
 
-export function createMcpServer(svc: HciMcpService, opts: McpServerOptions): Server {
+export function createMcpServer(svc: HciService, opts: McpServerOptions): Server {
   const defs = toolDefs(svc.root);
   const byName = new Map(defs.map((d) => [d.name, d]));
   const tools: Tool[] = defs.map((d) => ({
@@ -68,10 +68,10 @@ export function createMcpServer(svc: HciMcpService, opts: McpServerOptions): Ser
     const parsed = def.input.safeParse(raw);
     if (!parsed.success) {
       const issues = describeIssues(parsed.error);
-      out = await def.errorAnswer(
+      out = def.errorAnswer(
         svc,
         { code: 'invalid_arguments', message: `invalid arguments for ${def.name}: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`, issues },
-        `see the ${def.name} input schema; e.g. ${example(def.name)}`,
+        `see the ${def.name} input schema; e.g. ${def.example}`,
         raw,
       );
     } else {
@@ -79,9 +79,9 @@ export function createMcpServer(svc: HciMcpService, opts: McpServerOptions): Ser
         out = await def.call(svc, parsed.data as Record<string, unknown>, ctx);
       } catch (e) {
         // The service answers its own failures; this is the last line of defence.
-        const { error, hint } = toErrorInfo(e);
+        const { error, hint } = toErrorInfo(e, 'mcp');
         opts.log?.(`tool ${def.name} threw: ${error.message}`);
-        out = await def.errorAnswer(svc, error, hint ?? 'this is a bug in hci; the server keeps running', raw);
+        out = def.errorAnswer(svc, error, hint ?? 'this is a bug in hci; the server keeps running', raw);
       }
     }
     // Every answer says how fresh the index is, errors included (null only when there is no index).
@@ -95,25 +95,6 @@ export function createMcpServer(svc: HciMcpService, opts: McpServerOptions): Ser
   });
 
   return server;
-}
-
-function example(tool: string): string {
-  switch (tool) {
-    case 'search':
-      return '{"query": "GetCatalogItemsAsync", "limit": 8, "exts": ["cs"]}';
-    case 'explain_result':
-      return '{"hit_id": "83.k4f9a2"}';
-    case 'outline':
-      return '{"path": "src/Web/Program.cs"}';
-    case 'status':
-      return '{"task_id": "t1-ab12", "wait_ms": 5000}';
-    case 'reindex':
-      return '{"full": false} or {"cancel": true, "task_id": "t1-ab12"}';
-    case 'watch':
-      return '{"enabled": true}';
-    default:
-      return '{}';
-  }
 }
 
 /** Logs (never throws) when an answer does not fit its declared output schema: a bug to fix. */

@@ -1,0 +1,51 @@
+// Explaining one hit: the chunk text (bounded), which query terms matched in which fields, the BM25
+// score with every factor, the rank, and the files paired with it. Owns the request and answer
+// shapes; the explanation is computed by core/search/explain.ts.
+import { z } from 'zod';
+import { answerFields, symbolRef } from './common.ts';
+import { matchKind } from './search.ts';
+
+export const explainRequest = z.strictObject({
+  hit_id: z.string().min(1).describe('a hit_id exactly as search returned it, e.g. "83.k4f9a2"'),
+  query: z.string().max(2000).optional().describe('the query, only if this hit_id did not come from a search on this server'),
+  max_lines: z.number().int().min(1).max(200).optional().describe('lines of chunk text to return (default 60)'),
+});
+
+export const pairedFile = z.object({
+  path: z.string(),
+  relation: z.enum(['code_behind', 'scoped_css', 'markup']).describe('code_behind | scoped_css | markup (the view or component a code-behind belongs to)'),
+});
+
+export const explanation = z.object({
+  path: z.string(),
+  start_line: z.number(),
+  end_line: z.number(),
+  lang: z.string(),
+  chunk_kind: z.string(),
+  symbol: symbolRef.optional(),
+  header: z.string(),
+  text: z.string(),
+  text_truncated: z.boolean(),
+  query: z.string().nullable(),
+  match: matchKind.optional(),
+  rank: z.number().nullable().optional(),
+  score: z.number().optional(),
+  fts: z.object({ bm25: z.number(), score: z.number(), column_weights: z.record(z.string(), z.number()) }).optional(),
+  factors: z.array(z.object({ name: z.string(), factor: z.number() })).optional(),
+  matched_terms: z.array(z.object({ term: z.string(), fields: z.array(z.string()) })).optional(),
+  unmatched_terms: z.array(z.string()).optional(),
+  dropped_stop_words: z.array(z.string()).optional(),
+  paired_files: z.array(pairedFile).optional().describe('files that belong with this one'),
+});
+
+export const explainResponse = z.object({
+  status: z.enum(['ok', 'error']),
+  hit_id: z.string(),
+  explanation: explanation.optional(),
+  ...answerFields,
+});
+
+export type ExplainRequest = z.infer<typeof explainRequest>;
+export type PairedFileInfo = z.infer<typeof pairedFile>;
+export type Explanation = z.infer<typeof explanation>;
+export type ExplainResponse = z.infer<typeof explainResponse>;

@@ -1,0 +1,77 @@
+// The search request and answer: what a caller asks (words, filters, paging, a token budget) and what
+// every surface returns (status, match, ranked hits, freshness, skips). Owns these shapes; ranking is
+// core/search/, paging and status wording core/workspace.ts, host additions (the running task, MCP
+// hints) core/service/.
+import { z } from 'zod';
+import { answerFields, skipCounts, symbolRef } from './common.ts';
+import { taskView } from './tasks.ts';
+
+export const SEARCH_LIMIT = { default: 8, max: 50 } as const;
+
+export const searchMode = z.enum(['keyword', 'semantic', 'hybrid']);
+export const searchStatus = z.enum(['ok', 'empty', 'no_index', 'indexing', 'error']);
+/** What a hit is evidence of. `text_fts`: keyword match in text; C# symbol truth needs a compiler. */
+export const hitKind = z.enum(['text_fts', 'text_vector', 'hybrid']);
+export const matchKind = z.enum(['all', 'all_then_any', 'any', 'none']);
+
+export const searchRequest = z.object({
+  query: z
+    .string()
+    .max(2000)
+    .describe('identifiers (GetCatalogItemsAsync), words (all must match; camelCase is split), "quoted phrases", prefix*, and inline filters path:src/Web/ ext:cs,razor -path:tests/'),
+  limit: z.number().int().min(1).max(SEARCH_LIMIT.max).optional().describe(`hits per page, 1-${SEARCH_LIMIT.max} (default ${SEARCH_LIMIT.default})`),
+  paths: z.array(z.string()).optional().describe('only hits under these workspace-relative path prefixes or globs, e.g. ["src/Web/", "**/*.razor"]'),
+  exts: z.array(z.string()).optional().describe('only these extensions, with or without the dot, e.g. ["cs", "razor"]'),
+  exclude_paths: z.array(z.string()).optional().describe('leave out these path prefixes or globs, e.g. ["tests/"]'),
+  mode: searchMode.optional().describe('keyword (default). semantic/hybrid need the semantic channel (not configured here)'),
+  max_tokens: z.number().min(100).optional().describe('budget for the whole answer (~4 characters per token); hits beyond it are cut and truncated=true'),
+  cursor: z.string().optional().describe('next_cursor from a previous answer, for the next page'),
+});
+
+export const searchHit = z.object({
+  hit_id: z.string().describe('handle for explain_result'),
+  rank: z.number(),
+  path: z.string().describe('workspace-relative, forward slashes'),
+  start_line: z.number().describe('1-based, inclusive'),
+  end_line: z.number().describe('1-based, inclusive'),
+  hit_kind: hitKind.describe('text_fts: keyword match in text (for C#, symbol truth needs the compiler)'),
+  score: z.number(),
+  fts_score: z.number(),
+  vec_score: z.number().optional(),
+  lang: z.string(),
+  symbol: symbolRef.optional(),
+  snippet: z.string().describe('the best matching lines, "<line>: <text>"'),
+  paired: z.array(z.string()).optional().describe('files that belong with this one: code-behind, scoped CSS, the markup of a code-behind'),
+  note: z.string().optional().describe('for C# text hits: symbol-level truth (usages, rename) needs a compiler (Roslyn) follow-up'),
+});
+
+export const searchResponse = z.object({
+  contract_version: z.number(),
+  status: searchStatus,
+  query: z.string(),
+  mode: z.string().describe('keyword | semantic | hybrid'),
+  match: matchKind.describe(
+    'all: every hit holds every term; all_then_any: the first hits hold every term, the ones after them (too few held all) hold some; ' +
+      'any: no chunk holds all terms, every hit holds some; none: nothing matched',
+  ),
+  hits: z.array(searchHit),
+  took_ms: z.number(),
+  skipped: skipCounts,
+  truncated: z.boolean().describe('true when max_tokens cut this page; next_cursor continues'),
+  next_cursor: z.string().optional(),
+  ...answerFields,
+});
+
+/** A long-lived host's answer: the contract answer plus the indexing run in progress, if any. */
+export const searchAnswer = searchResponse.extend({
+  task: taskView.optional().describe('the indexing run in progress, if any'),
+});
+
+export type SearchMode = z.infer<typeof searchMode>;
+export type SearchStatus = z.infer<typeof searchStatus>;
+export type HitKind = z.infer<typeof hitKind>;
+export type MatchKind = z.infer<typeof matchKind>;
+export type SearchRequest = z.infer<typeof searchRequest>;
+export type SearchHit = z.infer<typeof searchHit>;
+export type SearchResponse = z.infer<typeof searchResponse>;
+export type SearchAnswer = z.infer<typeof searchAnswer>;

@@ -1,0 +1,38 @@
+// The state of an index: where it is, its format, how current it is, what it holds by language, what
+// was skipped and why, the last run, changes on disk since then. Owns the status answer of the core
+// and the long-lived host's additions (its watcher and indexing tasks); the report is filled by
+// core/workspace.ts and core/service/.
+import { z } from 'zod';
+import { answerFields, skipCounts } from './common.ts';
+import { maxWait, taskView } from './tasks.ts';
+import { watcherView } from './watch.ts';
+
+export const statusReport = z.object({
+  status: z.enum(['ok', 'no_index', 'indexing', 'error']),
+  format_version: z.number().nullable(),
+  engine: z.string(),
+  files_by_lang: z.record(z.string(), z.number()),
+  skipped: skipCounts,
+  skipped_samples: z.array(z.object({ path: z.string(), reason: z.string() })),
+  last_run: z.unknown().describe('the summary of the last indexing run, as stored with the index'),
+  pending: z.object({ added: z.number(), modified: z.number(), deleted: z.number() }).nullable().describe('files changed on disk since the last run (null: not checked)'),
+  size: z.object({ index_bytes: z.number(), source_bytes: z.number() }).optional().describe('the index file and the indexed source it was built from'),
+  ...answerFields,
+});
+
+/** A long-lived host's status: the report plus its watcher and recent indexing tasks. */
+export const hostStatus = statusReport.extend({
+  watcher: watcherView,
+  tasks: z.array(taskView).describe('recent indexing runs, newest first'),
+  task: taskView.optional().describe('the task asked about (task_id)'),
+});
+
+export const statusRequest = z.strictObject({
+  task_id: z.string().optional().describe('a task_id from reindex (or from a search that started the first build): report that task'),
+  wait_ms: maxWait.optional().describe('with task_id: wait up to this long (max 50000) for the task to finish; progress notifications are sent meanwhile'),
+  check_pending: z.boolean().optional().describe('scan the disk for files changed since the last run (default: only when the watcher is off)'),
+});
+
+export type StatusRequest = z.infer<typeof statusRequest>;
+export type StatusReport = z.infer<typeof statusReport>;
+export type HostStatus = z.infer<typeof hostStatus>;

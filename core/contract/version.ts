@@ -1,0 +1,3 @@
+// The contract's version, in a module of its own so code that only fills answers (the core, the
+// service, the CLI) does not load zod at run time. Bump it when a field's meaning changes.
+export const CONTRACT_VERSION = 1;

@@ -1,0 +1,183 @@
+// The command table of `hci`, one row per verb, shared by the Node and Deno command lines: arguments,
+// options, help, and what the verb asks the service (core/service/, one-shot: one service per
+// command) and prints — the contract JSON with --json, else the human rendering (format.ts), and the
+// exit code from the contract's error table. A new verb is one row. Owns the verbs; parsing is
+// commander (program.ts), the platform is the CliRuntime.
+import { Option } from 'commander';
+import { HciError } from '../../core/platform.ts';
+import { EXIT, exitCodeFor } from '../../core/contract/errors.ts';
+import { HciService } from '../../core/service/index.ts';
+import type { OpenOptions } from '../../core/workspace.ts';
+import type { SearchRequest } from '../../core/contract/search.ts';
+import { fail, printJson, withAdvice, type CommandContext, type CommandRow } from './command.ts';
+import { collect, jsonOption, positiveInt, rootOption } from './options.ts';
+import { formatExplain, formatIndexSummary, formatOutline, formatResolve, formatSearch, formatStatus, type Style } from './format.ts';
+import { mcpCommand } from './mcp-command.ts';
+
+// ── how a one-shot command answers ─────────────────────────────────────────────────────────────
+
+function oneShot(c: CommandContext, root: string, open: OpenOptions = {}): HciService {
+  return new HciService({ root, host: c.rt.serviceHost(open), surface: 'cli', watch: 'off' });
+}
+
+/**
+ * Asks the service one question and prints the answer: JSON (the contract) or the human rendering
+ * (to stderr when the answer is an error). A workspace that cannot be opened (bad settings) fails
+ * with one line, like every other failure. Returns the exit code.
+ */
+async function answer<R extends { error?: { code: string }; hint?: string }>(
+  c: CommandContext,
+  root: string,
+  opts: { open?: OpenOptions; json: boolean },
+  ask: (svc: HciService) => Promise<R>,
+  human: (r: R, style: Style) => string,
+  exitOf: (r: R) => number = (r) => exitCodeFor(r.error?.code),
+): Promise<number> {
+  const svc = oneShot(c, root, opts.open);
+  try {
+    await svc.workspace();
+    const r = await ask(svc);
+    if (r.error) {
+      const hint = withAdvice(c, r.error.code, r.hint);
+      if (hint !== undefined) r.hint = hint;
+    }
+    if (opts.json) printJson(c, r);
+    else c.rt.write(r.error ? 'err' : 'out', `${human(r, c.style)}\n`);
+    return exitOf(r);
+  } catch (e) {
+    return fail(c, e, opts.json);
+  } finally {
+    await svc.close();
+  }
+}
+
+/** --root if given, else the nearest indexed folder at or above `from` (the cwd), else the cwd. */
+function rootFor(c: CommandContext, root: unknown, from = c.rt.cwd()): string {
+  if (typeof root === 'string') return c.rt.resolve(root);
+  return c.rt.findIndexedRoot(from) ?? c.rt.cwd();
+}
+
+/** `<file>:<line>` when the part before the colon is a file (relative to the cwd, or to --root). */
+function fileAndLine(c: CommandContext, target: string, root: unknown): { file: string; line: number } | null {
+  const m = /^(.+):(\d+)$/.exec(target);
+  if (!m) return null;
+  const candidates = [c.rt.resolve(m[1]), ...(typeof root === 'string' ? [c.rt.resolve(root, m[1])] : [])];
+  const file = candidates.find((p) => c.rt.isFile(p));
+  return file ? { file, line: Number(m[2]) } : null;
+}
+
+const withEmpty = <R extends { error?: { code: string } }>(count: (r: R) => number) => (r: R) =>
+  r.error ? exitCodeFor(r.error.code) : count(r) === 0 ? EXIT.empty : EXIT.ok;
+
+// ── the table ──────────────────────────────────────────────────────────────────────────────────
+
+export const COMMANDS: CommandRow[] = [
+  {
+    name: 'index',
+    description: 'build or update the index of a workspace (incremental; --full rebuilds)',
+    args: [['[root]', 'workspace folder (default: the current folder)']],
+    options: () => [
+      new Option('--full', 'rebuild from scratch (also repairs an outdated or damaged index)'),
+      new Option('--path <path...>', 'update only these files or folders (workspace-relative, or absolute inside the workspace): no scan of the rest of the tree'),
+      jsonOption('print the run summary as JSON'),
+      new Option('-q, --quiet', 'no progress bar'),
+    ],
+    async run(c, [root], o) {
+      const json = !!o.json;
+      const abort = new AbortController();
+      const offInterrupt = c.rt.onInterrupt(() => abort.abort());
+      const bar = !json && !o.quiet && c.rt.stderrIsTerminal ? c.rt.progress() : null;
+      const svc = oneShot(c, c.rt.resolve((root as string | undefined) ?? '.'));
+      try {
+        if (o.full && o.path) throw new HciError('usage', '--full and --path do not go together', '--full rebuilds every file; --path updates only the files given');
+        const summary = await svc.index({ full: !!o.full, paths: o.path as string[] | undefined, signal: abort.signal, onProgress: (p) => bar?.update(p) });
+        bar?.stop();
+        if (json) printJson(c, { status: 'ok', ...summary });
+        else c.rt.write('out', `${formatIndexSummary(summary)}\n`);
+        return EXIT.ok;
+      } catch (e) {
+        bar?.stop();
+        return fail(c, e, json);
+      } finally {
+        offInterrupt();
+        await svc.close();
+      }
+    },
+  },
+  {
+    name: 'search',
+    description: 'search the index (keyword: BM25 over path, symbols, headers and code)',
+    args: [['<query...>', 'words, identifiers, "quoted phrases", path:<prefix|glob>, ext:<ext>, -path:<prefix|glob>']],
+    options: () => [
+      rootOption(),
+      new Option('-k, --k <n>', 'number of hits (1-50)').argParser(positiveInt).default(8),
+      new Option('-p, --path <prefix|glob>', 'only paths under this prefix or matching this glob (repeatable)').argParser(collect).default([]),
+      new Option('-e, --ext <ext>', 'only these extensions (repeatable, comma-separated)').argParser(collect).default([]),
+      new Option('-x, --exclude <prefix|glob>', 'leave out these paths (repeatable)').argParser(collect).default([]),
+      new Option('--max-tokens <n>', 'cut the answer to about this many tokens').argParser(positiveInt),
+      new Option('--cursor <cursor>', 'next page, from a previous answer'),
+      jsonOption('print the search contract as JSON'),
+    ],
+    run(c, [words], o) {
+      const req: SearchRequest = {
+        query: (words as string[]).join(' '), limit: o.k as number, paths: o.path as string[], exts: o.ext as string[], exclude_paths: o.exclude as string[],
+        max_tokens: o.maxTokens as number | undefined, cursor: o.cursor as string | undefined,
+      };
+      return answer(c, rootFor(c, o.root), { open: { persistQueries: true }, json: !!o.json }, (svc) => svc.search(req), formatSearch, withEmpty((r) => r.hits.length));
+    },
+  },
+  {
+    name: 'status',
+    description: 'where the index is, how fresh, what it holds and what was skipped',
+    args: [],
+    options: () => [rootOption(), new Option('--no-pending', 'skip the scan that counts files changed since the last run'), jsonOption()],
+    run: (c, _args, o) => answer(c, rootFor(c, o.root), { json: !!o.json }, (svc) => svc.status({ check_pending: o.pending !== false }), formatStatus),
+  },
+  {
+    name: 'explain',
+    description: 'show one hit: its text, which terms matched where, and how its score was made',
+    args: [['<hit_id>', 'a hit_id from a search']],
+    options: () => [rootOption(), new Option('--query <query>', 'the query, if this hit id came from elsewhere'), jsonOption()],
+    run: (c, [hitId], o) =>
+      answer(c, rootFor(c, o.root), { open: { persistQueries: true }, json: !!o.json }, (svc) => svc.explain({ hit_id: hitId as string, query: o.query as string | undefined }), formatExplain),
+  },
+  {
+    name: 'outline',
+    description: 'the symbol tree of a file (types, members, sections, keys) with member keys and line ranges',
+    args: [['<file>', 'a file inside the workspace (relative to the current folder, or absolute)']],
+    options: () => [rootOption(), jsonOption()],
+    run(c, [file], o) {
+      const abs = c.rt.resolve(file as string);
+      return answer(c, rootFor(c, o.root, c.rt.dirname(abs)), { json: !!o.json }, (svc) => svc.outline({ path: abs }), formatOutline);
+    },
+  },
+  {
+    name: 'resolve',
+    description: 'where a member key is now, or which member holds <file>:<line>',
+    args: [['<target>', 'a member key (from outline or a hit), or <file>:<line> (the file relative to the current folder, or absolute)']],
+    options: () => [rootOption(), jsonOption()],
+    helpAfter: '\nExamples:\n  hci resolve "Contoso.Shop.Catalog.CatalogService.GetAsync(int)"\n  hci resolve src/Catalog/CatalogService.cs:42',
+    run(c, [target], o) {
+      const at = fileAndLine(c, target as string, o.root);
+      const root = at ? rootFor(c, o.root, c.rt.dirname(at.file)) : rootFor(c, o.root);
+      const req = at ? { path: at.file, line: at.line } : { member_key: target as string };
+      return answer(c, root, { json: !!o.json }, (svc) => svc.resolve(req), formatResolve, withEmpty((r) => r.locations.length));
+    },
+  },
+  {
+    name: 'demo',
+    description: 'index the bundled sample workspace (or [root]) and run a few example searches',
+    args: [['[root]', 'workspace folder (default: the bundled sample)']],
+    options: () => [],
+    needs: 'demo',
+    async run(c, [root]) {
+      try {
+        await c.rt.demo!(root as string | undefined);
+        return EXIT.ok;
+      } catch (e) {
+        return fail(c, e, false);
+      }
+    },
+  },
+  mcpCommand,
+];

@@ -1,0 +1,81 @@
+// `hci mcp [root]`, a row of the command table: the MCP server over stdio (default) or Streamable
+// HTTP (--http) for one workspace, fixed at start. Owns the command's options, refusing unsafe or
+// invalid setups before anything listens (exit 2), and the server's lifetime; the tools are
+// runtimes/mcp/, the answers core/service/, the transports and the watcher the runtime's (McpRuntime).
+import { Option } from 'commander';
+import { HciError } from '../../core/platform.ts';
+import { EXIT, exitCodeFor } from '../../core/contract/errors.ts';
+import { HciService, type WatchPreference } from '../../core/service/index.ts';
+import { checkHttpOptions, TOKEN_ENV } from '../mcp/http-guard.ts';
+import type { CommandRow } from './command.ts';
+import type { McpRuntime } from './runtime.ts';
+import { collect, oneOf, port, positiveInt } from './options.ts';
+
+const DEFAULT_PORT = 7420;
+/** How long a search on a workspace without an index waits for the first build before answering `indexing`. */
+const FIRST_INDEX_WAIT_ENV = 'HCI_MCP_FIRST_INDEX_WAIT_MS';
+
+/** Sends console.log/info/debug to stderr (stdio mode: stdout carries only the protocol). */
+function keepStdoutForProtocol(): void {
+  const toErr = (...args: unknown[]) => console.error(...args);
+  console.log = toErr;
+  console.info = toErr;
+  console.debug = toErr;
+}
+
+export const mcpCommand: CommandRow = {
+  name: 'mcp',
+  description: 'serve the workspace to MCP hosts (Claude Code, Cursor, VS Code): stdio by default, Streamable HTTP with --http',
+  args: [['[root]', 'workspace folder, fixed for the server\'s lifetime (default: the current folder)']],
+  options: () => [
+    new Option('--http', 'serve Streamable HTTP instead of stdio'),
+    new Option('--port <n>', 'HTTP port (0: any free port)').argParser(port).default(DEFAULT_PORT),
+    new Option('--host <addr>', `HTTP bind address; beyond loopback needs ${TOKEN_ENV}`).default('127.0.0.1'),
+    new Option('--watch <mode>', 're-index changed files: auto (OS events, polling fallback), poll, off').argParser(oneOf(['auto', 'poll', 'off'] as const)).default('auto'),
+    new Option('--poll-interval <ms>', 'polling interval when polling').argParser(positiveInt).default(2000),
+    new Option('--allow-host <name>', 'another Host header to accept over HTTP (repeatable)').argParser(collect).default([]),
+    new Option('--allow-origin <origin>', 'another Origin to accept over HTTP, e.g. http://localhost:5173 (repeatable)').argParser(collect).default([]),
+  ],
+  helpAfter: `\nHTTP clients send "Authorization: Bearer $${TOKEN_ENV}" when ${TOKEN_ENV} is set (required beyond loopback).\nLogs go to stderr; over stdio, stdout carries only the protocol.`,
+  async run(c, [rootArg], o) {
+    const root = c.rt.resolve((rootArg as string | undefined) ?? '.');
+    let m: McpRuntime | undefined;
+    try {
+      if (!c.rt.isDirectory(root)) throw new HciError('root_not_found', `workspace folder not found: ${root}`, c.rt.missingRootHint);
+      const token = c.rt.env(TOKEN_ENV) || undefined;
+      const http = !!o.http;
+      const listen = { host: o.host as string, port: o.port as number, token };
+      if (http) checkHttpOptions(listen);
+      // Before anything else loads (the SQLite WASM module binds console.log at init): over stdio,
+      // stdout belongs to the protocol.
+      else keepStdoutForProtocol();
+      m = await c.rt.mcp(root);
+      m.logUnhandledRejections(m.log);
+      const wait = Number(c.rt.env(FIRST_INDEX_WAIT_ENV));
+      const svc = new HciService({
+        root, host: m.host, surface: 'mcp', watch: o.watch as WatchPreference, pollMs: o.pollInterval as number, log: m.log, open: m.open,
+        ...(Number.isFinite(wait) && wait >= 0 ? { firstIndexWaitMs: wait } : {}),
+      });
+      const server = { version: m.version, checkOutput: true, log: m.log };
+      if (http) {
+        const h = await m.serveHttp(svc, { ...server, ...listen, allowedHosts: o.allowHost as string[], allowedOrigins: o.allowOrigin as string[] });
+        m.log(`serving ${root} at ${h.url}${token ? ' (bearer token required)' : ''}`);
+        void svc.start();
+        await m.waitForSignal();
+        await h.close();
+      } else {
+        const serving = m.serveStdio(svc, server);
+        void svc.start();
+        await serving;
+      }
+      await svc.close();
+      return EXIT.ok;
+    } catch (e) {
+      const err = e instanceof HciError ? e : new HciError('internal', (e as Error)?.message ?? String(e));
+      c.rt.write('err', `hci: ${err.message}${err.hint ? `\nhint: ${err.hint}` : ''}\n`);
+      return exitCodeFor(err.code);
+    } finally {
+      m?.finished();
+    }
+  },
+};

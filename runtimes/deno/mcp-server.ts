@@ -1,0 +1,158 @@
+// The MCP server's runtime pieces under Deno, for the shared `mcp` verb (runtimes/cli/mcp-command.ts):
+// stdio with Deno's streams and signals, Streamable HTTP with `Deno.serve` and the web-standard SDK
+// transport (the endpoint's checks are runtimes/mcp/http-endpoint.ts, shared with Node), the package
+// version, and the service host: the Deno adapters and no file watcher (Deno.watchFs lacks the polling
+// fallback and dir/file kinds; the `watch` tool answers `not_available`, reindex is incremental).
+// Loaded only when `mcp` runs.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { HciError } from '../../core/platform.ts';
+import type { HciService, ServiceHost } from '../../core/service/index.ts';
+import { createMcpServer, type McpServerOptions } from '../mcp/server.ts';
+import { checkHttpOptions, MCP_PATH, refusalBody } from '../mcp/http-guard.ts';
+import { createHttpEndpoint, type EndpointOptions } from '../mcp/http-endpoint.ts';
+import type { McpRuntime } from '../cli/runtime.ts';
+import { fileSystemPathGuard } from '../shared/path-guard.ts';
+import { deno, errorName } from './deno-api.ts';
+import { openWorkspace } from './workspace.ts';
+
+/** The parts of Deno's API only the HTTP server uses (typed locally, like deno-api.ts). */
+interface DenoServeApi {
+  serve(
+    opts: { hostname: string; port: number; signal?: AbortSignal; onListen?: (a: { hostname: string; port: number }) => void },
+    handler: (req: Request) => Response | Promise<Response>,
+  ): { finished: Promise<void> };
+  networkInterfaces(): Array<{ address: string }>;
+}
+const denoServe = () => deno() as unknown as ReturnType<typeof deno> & DenoServeApi;
+
+const MAX_BODY = 4 * 1024 * 1024;
+const enc = new TextEncoder();
+
+function log(msg: string): void {
+  deno().stderr.writeSync(enc.encode(`hci mcp (deno): ${msg}\n`));
+}
+
+/** The package version (needs read permission on package.json; "0.0.0" without it). */
+function packageVersion(): string {
+  try {
+    const p = decodeURIComponent(new URL('../../package.json', import.meta.url).pathname);
+    return (JSON.parse(deno().readTextFileSync(p)) as { version?: string }).version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+export const denoMcpHost: ServiceHost = { name: 'Deno', openWorkspace: (root) => openWorkspace(root), pathGuard: fileSystemPathGuard };
+
+async function serveStdio(svc: HciService, opts: McpServerOptions): Promise<void> {
+  const server = createMcpServer(svc, opts);
+  let finish!: () => void;
+  const done = new Promise<void>((r) => (finish = r));
+  server.onclose = finish;
+  server.onerror = (e) => log(`protocol: ${e.message}`);
+  const transport = new StdioServerTransport();
+  transport.onclose = finish;
+  // stdin ending (the client went away) closes the transport through the SDK's own listeners only on
+  // error; watch it here too.
+  const stdin = (globalThis as unknown as { process: { stdin: { once(ev: string, fn: () => void): void } } }).process.stdin;
+  stdin.once('end', finish);
+  stdin.once('close', finish);
+  deno().addSignalListener('SIGINT', finish);
+  deno().addSignalListener('SIGTERM', finish);
+  await server.connect(transport);
+  await done;
+  server.onclose = undefined;
+  await server.close().catch(() => {});
+}
+
+function refuse(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(refusalBody(message), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+async function serveHttp(svc: HciService, o: EndpointOptions): Promise<{ url: string; close(): Promise<void> }> {
+  checkHttpOptions(o);
+  const machine = {
+    hostname: () => deno().hostname(),
+    addresses: () => {
+      try {
+        return denoServe().networkInterfaces().map((i) => i.address);
+      } catch {
+        return []; // needs --allow-sys=networkInterfaces; --allow-host names them instead
+      }
+    },
+  };
+  const endpoint = createHttpEndpoint(svc, o, machine, (onsessioninitialized) =>
+    new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID(), onsessioninitialized }));
+
+  const handle = async (req: Request): Promise<Response> => {
+    const d = await endpoint.decide({
+      host: req.headers.get('host'), origin: req.headers.get('origin'), authorization: req.headers.get('authorization'),
+      path: new URL(req.url).pathname, sessionId: req.headers.get('mcp-session-id'), method: req.method,
+    });
+    if (d.kind === 'refuse') return refuse(d.status, d.message, d.headers);
+    if (d.kind === 'continue') return d.transport.handleRequest(req);
+    let body: unknown;
+    try {
+      const text = await req.text();
+      if (text.length > MAX_BODY) throw new Error(`request body over ${MAX_BODY} bytes`);
+      body = text ? JSON.parse(text) : undefined;
+    } catch (e) {
+      return refuse(400, `bad request: ${e instanceof SyntaxError ? 'the body is not JSON' : (e as Error).message}`);
+    }
+    const opened = await endpoint.open(body);
+    if (opened.kind === 'refuse') return refuse(opened.status, opened.message);
+    return opened.transport.handleRequest(req, { parsedBody: body });
+  };
+
+  const stop = new AbortController();
+  let listening!: (url: string) => void;
+  const url = new Promise<string>((r) => (listening = r));
+  let served: { finished: Promise<void> };
+  try {
+    served = denoServe().serve(
+      {
+        hostname: o.host, port: o.port, signal: stop.signal,
+        onListen: (a) => listening(`http://${a.hostname.includes(':') ? `[${a.hostname}]` : a.hostname}:${a.port}${MCP_PATH}`),
+      },
+      (req) =>
+        handle(req).catch((e) => {
+          log(`http: ${(e as Error)?.message ?? e}`);
+          return refuse(500, 'internal error');
+        }),
+    );
+  } catch (e) {
+    const name = errorName(e);
+    const denied = name === 'NotCapable' || name === 'PermissionDenied';
+    throw new HciError(
+      name === 'AddrInUse' ? 'port_in_use' : denied ? 'permission_needed' : 'listen_failed',
+      `cannot listen on ${o.host}:${o.port}: ${(e as Error).message}`,
+      name === 'AddrInUse' ? 'pick another --port' : denied ? `add --allow-net=${o.host}:${o.port}` : undefined,
+    );
+  }
+  return {
+    url: await url,
+    async close() {
+      await endpoint.closeAll();
+      stop.abort();
+      await served.finished.catch(() => {});
+    },
+  };
+}
+
+export function denoMcpRuntime(onInterrupt: (fn: () => void) => () => void): McpRuntime {
+  return {
+    host: denoMcpHost,
+    version: packageVersion(),
+    serveStdio,
+    serveHttp,
+    waitForSignal: () => new Promise((resolve) => void onInterrupt(resolve)),
+    logUnhandledRejections: (logTo) =>
+      globalThis.addEventListener?.('unhandledrejection', (ev: Event) => {
+        ev.preventDefault();
+        logTo(`unhandled rejection: ${((ev as PromiseRejectionEvent).reason as Error)?.stack ?? (ev as PromiseRejectionEvent).reason}`);
+      }),
+    finished: () => {},
+    log,
+  };
+}

@@ -1,0 +1,200 @@
+// The MCP tools of hci: stable names, descriptions written for a model, input and output schemas, and
+// how each maps onto the service and its text rendering. Owns the tool surface only: the schemas are
+// the contract's (core/contract/; an input adds only what a model gets wrong, like one string for a
+// list), behaviour is core/service/, layout render.ts. Names and field meanings never change silently.
+import { z } from 'zod';
+import {
+  CONTRACT_VERSION, explainRequest, explainResponse, hostStatus, outlineRequest, outlineResponse, reindexAnswer, reindexRequest,
+  resolveRequest, resolveResponse, searchAnswer, searchRequest, statusRequest, watchAnswer, watchRequest, SEARCH_LIMIT,
+  type ErrorInfo, type ExplainRequest, type OutlineRequest, type ReindexRequest, type ResolveRequest, type StatusRequest, type WatchRequest,
+} from '../../core/contract/index.ts';
+import type { CallContext, HciService } from '../../core/service/index.ts';
+import { renderExplain, renderOutline, renderReindex, renderResolve, renderSearch, renderStatus, renderWatch } from './render.ts';
+
+const DEFAULT_MAX_TOKENS = 3000;
+
+const stringList = (of: z.ZodOptional<z.ZodArray<z.ZodString>>) =>
+  z.union([z.string(), z.array(z.string()).max(50)]).optional().describe(of.description ?? '');
+
+/** The contract's search request as a model sends it: one string where a list is expected is fine. */
+export const searchInput = searchRequest
+  .extend({
+    query: searchRequest.shape.query.min(1),
+    paths: stringList(searchRequest.shape.paths),
+    exts: stringList(searchRequest.shape.exts),
+    exclude_paths: stringList(searchRequest.shape.exclude_paths),
+    max_tokens: z.number().int().min(200).max(20_000).optional()
+      .describe(`budget for the whole answer (~4 characters per token; default ${DEFAULT_MAX_TOKENS}); hits beyond it are cut and truncated=true`),
+  })
+  .strict();
+
+type Out = Record<string, unknown>;
+
+export interface ToolDef {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodType;
+  output: z.ZodType;
+  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  call(svc: HciService, args: Record<string, unknown>, ctx: CallContext): Promise<Out>;
+  render(out: Out): string;
+  /** The tool's answer shape for an error found before the call (invalid arguments). */
+  errorAnswer(svc: HciService, error: ErrorInfo, hint: string, raw: Out): Out;
+  /** Arguments that show the call, for the hint of a bad call. */
+  example: string;
+}
+
+const asList = (v: unknown): string[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? (v as string[]) : [v as string]);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const answer = <T>(p: Promise<T>): Promise<Out> => p as unknown as Promise<Out>;
+const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+const writes = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+export function toolDefs(root: string): ToolDef[] {
+  return [
+    {
+      name: 'search',
+      title: 'Search the code index',
+      description:
+        `Find where something is in this workspace (${root}): a class, method, setting, route, message, or a concept in words. ` +
+        'Call this BEFORE listing, grepping or reading files: one call returns a ranked list of locations, about one line each: ' +
+        'path:start-end (1-based, inclusive), language, symbol, score, hit_id, and the best matching lines. Then read only those lines, ' +
+        'or call explain_result(hit_id) for the chunk text and why it ranked. ' +
+        'hit_kind "text_fts" is a keyword match in text, not compiler truth: for C#/Razor, confirm usages, overrides and renames with the compiler or language server. ' +
+        'Every answer has a status: ok | empty (nothing matched: NOT proof of absence; see hint and skipped) | indexing (index being built: partial results, retry shortly) | no_index | error (code + hint). ' +
+        'match says how the hits hold the terms: all | all_then_any (the first hits hold every term, later ones some) | any | none. ' +
+        'More results: pass cursor=next_cursor. truncated=true means max_tokens cut the page.',
+      input: searchInput,
+      output: searchAnswer,
+      annotations: readOnly,
+      call: (svc, a, ctx) =>
+        answer(svc.search({
+          query: a.query as string, limit: (a.limit as number | undefined) ?? SEARCH_LIMIT.default, paths: asList(a.paths), exts: asList(a.exts),
+          exclude_paths: asList(a.exclude_paths), mode: a.mode as 'keyword' | undefined, max_tokens: (a.max_tokens as number | undefined) ?? DEFAULT_MAX_TOKENS,
+          cursor: a.cursor as string | undefined,
+        }, ctx)),
+      render: (o) => renderSearch(o as never),
+      errorAnswer: (_svc, error, hint, raw) => ({
+        contract_version: CONTRACT_VERSION, status: 'error', query: str(raw.query), mode: 'keyword', match: 'none', hits: [], took_ms: 0,
+        index: null, skipped: {}, truncated: false, error, hint,
+      }),
+      example: '{"query": "GetCatalogItemsAsync", "limit": 8, "exts": ["cs"]}',
+    },
+    {
+      name: 'explain_result',
+      title: 'Explain one search hit',
+      description:
+        'Show one search hit by hit_id: the chunk text (bounded by max_lines), which query terms matched in which fields (path, symbol, header, body), ' +
+        'the BM25 score with every boost and penalty, its rank, and paired files (Razor/AXAML code-behind, scoped CSS). ' +
+        'Use it to check a hit before opening the file, or to see why something ranked where it did.',
+      input: explainRequest,
+      output: explainResponse,
+      annotations: readOnly,
+      call: (svc, a) => answer(svc.explain(a as ExplainRequest)),
+      render: (o) => renderExplain(o as never),
+      errorAnswer: (_svc, error, hint, raw) => ({ status: 'error', hit_id: str(raw.hit_id), index: null, error, hint }),
+      example: '{"hit_id": "83.k4f9a2"}',
+    },
+    {
+      name: 'outline',
+      title: 'Outline one file',
+      description:
+        'The symbol tree of one file (namespaces, types, members with 1-based line ranges and member keys), to see its shape without reading it all. ' +
+        'The path must be inside the workspace.',
+      input: outlineRequest,
+      output: outlineResponse,
+      annotations: readOnly,
+      call: (svc, a) => answer(svc.outline(a as OutlineRequest)),
+      render: (o) => renderOutline(o as never),
+      errorAnswer: (_svc, error, hint, raw) => ({ status: 'error', path: str(raw.path), symbols: [], index: null, error, hint }),
+      example: '{"path": "src/Web/Program.cs"}',
+    },
+    {
+      name: 'resolve',
+      title: 'Resolve a member key or a line',
+      description:
+        'Where a symbol is now: pass member_key (from outline or a hit, e.g. "Shop.Ordering.OrderService.PlaceOrder(int)") for its current file and 1-based lines, ' +
+        'even after edits moved it; or path and line for the innermost member (method, property, type, config key) that holds that line. ' +
+        'status empty: no such member now (renamed or removed) or no member holds the line.',
+      input: resolveRequest,
+      output: resolveResponse,
+      annotations: readOnly,
+      call: (svc, a) => answer(svc.resolve(a as ResolveRequest)),
+      render: (o) => renderResolve(o as never),
+      errorAnswer: (_svc, error, hint) => ({ status: 'error', locations: [], index: null, error, hint }),
+      example: '{"member_key": "Shop.OrderService.PlaceOrder(int)"} or {"path": "src/OrderService.cs", "line": 12}',
+    },
+    {
+      name: 'status',
+      title: 'Index status',
+      description:
+        'How current and complete the index is: location, format, generation, files and chunks by language, files skipped by reason, the last run, ' +
+        'the watcher (events or polling, pending changes) and recent indexing tasks. With task_id: that task\'s state and progress ' +
+        '(wait_ms waits for it to finish). Call it when results look stale or incomplete.',
+      input: statusRequest,
+      output: hostStatus,
+      annotations: readOnly,
+      call: (svc, a, ctx) => answer(svc.status(a as StatusRequest, ctx)),
+      render: (o) => renderStatus(o as never),
+      errorAnswer: (svc, error, hint) => ({
+        status: 'error', index: null, format_version: null, engine: '', files_by_lang: {}, skipped: {}, skipped_samples: [], last_run: null, pending: null,
+        watcher: svc.watcherView(), tasks: [], error, hint,
+      }),
+      example: '{"task_id": "t1-ab12", "wait_ms": 5000}',
+    },
+    {
+      name: 'reindex',
+      title: 'Update the index',
+      description:
+        'Start an indexing run in the background and return its task_id at once (incremental: only changed files; full: true rebuilds and repairs; ' +
+        'paths: only these files or folders, without scanning the rest). ' +
+        'Follow it with status(task_id, wait_ms), or pass wait_ms here. cancel: true (with task_id) stops a run; the index keeps what was committed. ' +
+        'Rarely needed: the watcher re-indexes changed files by itself, and search builds a missing index.',
+      input: reindexRequest,
+      output: reindexAnswer,
+      annotations: writes,
+      call: (svc, a, ctx) => answer(svc.reindex(a as ReindexRequest, ctx)),
+      render: (o) => renderReindex(o as never),
+      errorAnswer: (_svc, error, hint) => ({ status: 'error', task: null, index: null, error, hint }),
+      example: '{"full": false} or {"cancel": true, "task_id": "t1-ab12"}',
+    },
+    {
+      name: 'watch',
+      title: 'Turn the watcher on or off',
+      description:
+        'Turn automatic re-indexing of changed files on (enabled: true) or off. On by default; it uses OS file events and falls back to polling when the OS watch limit is reached (status says which).',
+      input: watchRequest,
+      output: watchAnswer,
+      annotations: writes,
+      call: (svc, a) => answer(svc.watch(a as WatchRequest)),
+      render: (o) => renderWatch(o as never),
+      errorAnswer: (svc, error, hint) => ({ status: 'error', watcher: svc.watcherView(), index: null, error, hint }),
+      example: '{"enabled": true}',
+    },
+  ];
+}
+
+/**
+ * JSON Schema for a tool list entry (draft-7, as the MCP SDK itself emits). Outputs are open: every
+ * object admits fields it does not declare, so a newer server's additions never fail an older host.
+ */
+export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const out = z.toJSONSchema(schema, {
+    target: 'draft-7', io, unrepresentable: 'any',
+    override: io === 'output' ? (ctx) => void (ctx.jsonSchema.additionalProperties === false && delete ctx.jsonSchema.additionalProperties) : undefined,
+  }) as Record<string, unknown>;
+  delete out.$schema;
+  return out;
+}
+
+/** zod issues as a short list a model can act on. */
+export function describeIssues(err: z.ZodError): Array<{ path: string; message: string }> {
+  return err.issues.map((i) => {
+    const where = i.path.map(String).join('.');
+    let message = i.message;
+    if (i.code === 'unrecognized_keys') message = `unknown argument${i.keys.length > 1 ? 's' : ''}: ${i.keys.join(', ')}`;
+    else if (i.code === 'invalid_type' && /received undefined/.test(i.message)) message = `required (${i.expected})`;
+    return { path: where, message };
+  });
+}
