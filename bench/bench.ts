@@ -1,7 +1,7 @@
 // `npm run bench`: hci side by side with the native limit and the alternatives, on one corpus, in
 // one run. hci (WASM) cold full index, index size, peak RSS, warm incremental re-index, search
 // latency in-process and through the CLI; the same chunks, schema and queries through native
-// SQLite (better-sqlite3) and through hci's WASM store alone; Orama and MiniSearch on the same
+// SQLite (Node's built-in node:sqlite) and through hci's WASM store alone; Orama and MiniSearch on the same
 // chunks; ripgrep on the same tree when `rg` exists. Each engine runs in its own Node process so
 // its RSS is its own. Prints tables (ratios against native from the same run) and writes
 // bench-results/bench-<corpus>.json and .md.
@@ -290,7 +290,7 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
     hciRow.label = 'hci (WASM): scan, read, chunk, write';
     engines.push(hciRow);
     if (byEngine.has('wasm-store')) engines.push({ ...rowOf('wasm-store', byEngine.get('wasm-store')!), label: 'hci store only (WASM + hci VFS, same chunks)' });
-    if (byEngine.has('native')) engines.push({ ...rowOf('native', byEngine.get('native')!), label: 'native SQLite (better-sqlite3, same chunks)' });
+    if (byEngine.has('native')) engines.push({ ...rowOf('native', byEngine.get('native')!), label: 'native SQLite (node:sqlite, same chunks)' });
     if (byEngine.has('orama')) engines.push({ ...rowOf('orama', byEngine.get('orama')!), label: 'Orama 3.1 (same chunks, in memory)' });
     if (byEngine.has('minisearch')) engines.push({ ...rowOf('minisearch', byEngine.get('minisearch')!), label: 'MiniSearch 7.2 (same chunks, in memory)' });
     if (byEngine.has('hci-search')) {

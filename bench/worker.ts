@@ -201,7 +201,7 @@ async function sqlStore(t: Extract<Task, { task: 'sql-store' }>): Promise<TaskRe
   fs.rmSync(t.dir, { recursive: true, force: true });
   fs.mkdirSync(t.dir, { recursive: true });
   const dbFile = t.engine === 'native' ? path.join(t.dir, 'native.sqlite') : path.join(t.dir, '.hci', 'index.sqlite');
-  const db = t.engine === 'native' ? openNative(dbFile) : await openWasmOnDisk(t.dir);
+  const db = t.engine === 'native' ? await openNative(dbFile) : await openWasmOnDisk(t.dir);
   gc();
   const rssBefore = process.memoryUsage().rss;
   try {
