@@ -116,7 +116,7 @@ export interface LoadResult {
  * Creates the schema and inserts every dumped file with its chunks and FTS rows, committing every
  * `filesPerTxn` files. Timing covers parsing the dump lines and all SQL.
  */
-export function loadDump(db: SqlAdapter, meta: DumpMeta, lines: readonly string[], filesPerTxn: number): LoadResult {
+export function loadDump(db: SqlAdapter, meta: DumpMeta, lines: Iterable<string>, filesPerTxn: number): LoadResult {
   if (meta.pageSize) db.exec(`PRAGMA page_size = ${meta.pageSize}`);
   for (const p of HCI_PRAGMAS) db.exec(p);
   db.exec('BEGIN IMMEDIATE');
