@@ -261,6 +261,7 @@ async function readerWaitFigure(tmp: string): Promise<LatencyFigure> {
       let done = false;
       child.on('exit', () => (done = true));
       for (let i = 0; !done; i++) {
+        await new Promise((r) => setImmediate(r)); // let the child's exit event in
         const t = now();
         const r = await w.search({ query: qs[i % qs.length], limit: 8 });
         if (!done && r.status !== 'error') waits.push(now() - t);

@@ -63,7 +63,7 @@ describe('hci mcp --http (with HCI_MCP_TOKEN set)', () => {
 
     const t0 = Date.now();
     const re = await mcp.call('reindex', { full: true });
-    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(Date.now() - t0).toBeLessThan(20_000); // a hang, not a slow answer: the latency is a bench figure (bench/latency.ts)
     const progress: number[] = [];
     const st = await mcp.call('status', { task_id: re.structured.task.task_id, wait_ms: 30_000 }, { onprogress: (p) => progress.push(p.progress) });
     expect(st.structured.task.state).toBe('done');
