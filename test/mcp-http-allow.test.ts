@@ -53,7 +53,7 @@ describe('hci mcp --http --allow-host / --allow-origin', () => {
     // Without the flag the same name is refused.
     const without = await post(plain.url, { host: `hci.internal:${new URL(plain.url).port}` });
     expect(without.status).toBe(403);
-    expect(without.body).toMatch(/Host "hci\.internal/);
+    expect(JSON.parse(without.body).error.message).toMatch(/Host "hci\.internal:/);
   });
 
   it('accepts each --allow-origin origin, and still refuses other origins', async () => {
