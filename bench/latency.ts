@@ -161,6 +161,17 @@ const timed = async <T>(fn: () => Promise<T>): Promise<[number, T]> => {
   return [now() - t, v];
 };
 
+/** How long a full `reindex` takes to answer (with its task id; the run goes on in the background), 3 times. */
+async function reindexAnswers(mcp: Mcp): Promise<LatencyStats> {
+  const re: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const [ms, r] = await timed(() => mcp.call('reindex', { full: true }));
+    re.push(ms);
+    await mcp.call('status', { task_id: r.task.task_id, wait_ms: 60_000 });
+  }
+  return latencyStats(re);
+}
+
 async function mcpFigures(tmp: string): Promise<LatencyFigure[]> {
   const out: LatencyFigure[] = [];
   const queries = ['GetCatalogItemsAsync', 'basket total', 'ProductDetails', 'MaxItemsPerOrder', 'order confirmation email', 'CatalogService', 'discount rules', 'appsettings', 'checkout page', 'Avalonia view model'];
@@ -187,13 +198,7 @@ async function mcpFigures(tmp: string): Promise<LatencyFigure[]> {
       visible.push(now() - t);
     }
     out.push({ name: 'MCP stdio + watcher: an edit visible in search', test: 'watcher: edit, new file, rename and deletion each become visible (hang-only deadline)', stats: latencyStats(visible), unit: 'ms wall', note: 'debounce 300 ms included; was asserted within 2 s' });
-    const re: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const [ms, r] = await timed(() => mcp.call('reindex', { full: true }));
-      re.push(ms);
-      await mcp.call('status', { task_id: r.task.task_id, wait_ms: 60_000 });
-    }
-    out.push({ name: 'MCP stdio: reindex answers with a task id (background run)', test: 'mcp-stdio: a task id at once, progress, done', stats: latencyStats(re), unit: 'ms wall', note: 'was asserted < 2 s' });
+    out.push({ name: 'MCP stdio: reindex answers with a task id (background run)', test: 'mcp-stdio: a task id at once, progress, done', stats: await reindexAnswers(mcp), unit: 'ms wall', note: 'was asserted < 2 s' });
   } finally {
     await mcp.close();
   }
@@ -231,13 +236,7 @@ async function mcpFigures(tmp: string): Promise<LatencyFigure[]> {
       const rt: number[] = [];
       for (const q of queries) rt.push((await timed(() => http.call('search', { query: q })))[0]);
       out.push({ name: 'MCP HTTP: search round trip (Streamable HTTP, SDK client)', test: 'mcp-http: search, reindex, guards', stats: latencyStats(rt), unit: 'ms wall' });
-      const re: number[] = [];
-      for (let i = 0; i < 3; i++) {
-        const [ms, r] = await timed(() => http.call('reindex', { full: true }));
-        re.push(ms);
-        await http.call('status', { task_id: r.task.task_id, wait_ms: 60_000 });
-      }
-      out.push({ name: 'MCP HTTP: reindex answers with a task id', test: 'mcp-http: the run completes with progress', stats: latencyStats(re), unit: 'ms wall', note: 'was asserted < 2 s' });
+      out.push({ name: 'MCP HTTP: reindex answers with a task id', test: 'mcp-http: the run completes with progress', stats: await reindexAnswers(http), unit: 'ms wall', note: 'was asserted < 2 s' });
     } finally {
       await http.close();
     }
