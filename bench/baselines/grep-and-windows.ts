@@ -79,7 +79,7 @@ function counts(out: string): Map<string, number> {
 
 /** One rg call for the whole query (every term as a pattern): what the benchmark times. */
 export function ripgrepOnce(rg: string, root: string, query: string): number {
-  const terms = grepTerms(query);
+  const terms = grepTerms(query, RIPGREP_VARIANTS[DEFAULT_VARIANT.rg].terms);
   if (!terms.length) return 0;
   return counts(runRg(rg, root, ['-i', '-F', '--count-matches', ...terms.flatMap((t) => ['-e', t])])).size;
 }
