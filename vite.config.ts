@@ -12,6 +12,8 @@ export default defineConfig({
   build: { target: 'es2022' },
   test: {
     include: ['test/**/*.test.ts'],
+    // Says at the end which runtime suites (Deno, Chromium) were skipped, and fails at once where they are required.
+    globalSetup: ['test/helpers/runtime-summary.ts'],
     environment: 'node',
     pool: 'forks',
     // One test file at a time: most suites drive child processes (CLI, MCP servers, Deno, Chromium)

@@ -6,7 +6,9 @@
 //
 //   npm run eval                                          # the bundled sample workspace
 //   npm run eval -- --golden my-set.jsonl --root ~/src/my-repo
-//   options: --engines hci,plain,rg,orama,minisearch,hci-bm25 · --rg PATH · --out DIR · --keep
+//   npm run eval -- --variants                            # every set-up of every baseline (what was tried)
+//   options: --engines hci,plain,rg,orama,minisearch,hci-bm25 · --variants · --rg PATH · --out DIR · --record · --keep
+//            --provenance TEXT (what the set is: in-sample / held-out; printed with the figures)
 //
 // Recall@k is capped: |relevant ∩ top k| / min(k, |relevant|), so a perfect ranking scores 1 at
 // every k even when a query has several relevant files. MRR@10 is 1/rank of the first relevant file
@@ -20,8 +22,10 @@ import { docsOfLine, dumpChunks, openIndex, readDumpLines } from './lib/chunks.t
 import { readGolden, type GoldenQuery } from './lib/queries.ts';
 import { copyTree, fmtNum, isMain, markdownTable, mean, now, optList, optString, parseArgs, repoRoot, sampleWorkspaceDir, slug, writeJson } from './lib/util.ts';
 import { bm25Search, openWasmMemory, type SqlAdapter } from './baselines/sql-store.ts';
-import { buildLineWindowIndex, findRipgrep, lineWindowSearch, ripgrepRank, ripgrepVersion } from './baselines/grep-and-windows.ts';
-import { createMiniSearch, createOrama, type JsEngine } from './baselines/js-engines.ts';
+import { buildLineWindowIndex, findRipgrep, lineWindowSearch, PLAIN_VARIANTS, RIPGREP_VARIANTS, ripgrepRank, ripgrepVersion } from './baselines/grep-and-windows.ts';
+import { createMiniSearch, createOrama, MINISEARCH_VARIANTS, ORAMA_VARIANTS, type JsEngine } from './baselines/js-engines.ts';
+import { DEFAULT_VARIANT } from './baselines/variants.ts';
+import { commitInfo, recordResult, type CommitInfo } from './lib/record.ts';
 
 export const EVAL_ENGINES = ['hci', 'plain', 'rg', 'orama', 'minisearch', 'hci-bm25'] as const;
 
@@ -30,6 +34,11 @@ export interface EvalOptions {
   root: string;
   label?: string;
   engines: string[];
+  /** Run every variant of each baseline (true), or only its default, the best measured (bench/baselines/variants.ts). */
+  variants: boolean;
+  /** What the golden set is to hci (tuned on it, or not): printed next to every figure. */
+  provenance?: string;
+  record: boolean;
   rg?: string | null;
   outDir: string | null;
   keep: boolean;
@@ -68,6 +77,8 @@ export interface EngineEval {
 
 export interface EvalReport {
   corpus: { label: string; root: string; golden: string; queries: number; kinds: Record<string, number>; files: number; chunks: number };
+  provenance: string;
+  commit: CommitInfo;
   started: string;
   engines: EngineEval[];
   identifierAtRank1: { hit: number; total: number; misses: string[] } | null;
@@ -128,7 +139,9 @@ async function evaluate(
 }
 
 export async function runEval(opts: Partial<EvalOptions> & { golden: string; root: string }): Promise<EvalReport> {
-  const o: EvalOptions = { engines: [...EVAL_ENGINES], rg: undefined, outDir: null, keep: false, log: () => {}, ...opts };
+  const o: EvalOptions = { engines: [...EVAL_ENGINES], variants: false, record: false, rg: undefined, outDir: null, keep: false, log: () => {}, ...opts };
+  const variantsOf = (engine: keyof typeof DEFAULT_VARIANT, all: Record<string, unknown>) => (o.variants ? Object.keys(all) : [DEFAULT_VARIANT[engine]]);
+  const id = (engine: string, variant: string) => (o.variants ? `${engine}:${variant}` : engine);
   const golden = readGolden(o.golden);
   const src = path.resolve(o.root);
   for (const g of golden) {
@@ -184,14 +197,14 @@ export async function runEval(opts: Partial<EvalOptions> & { golden: string; roo
         adapter.close();
       }
     }
-    if (want('plain')) {
-      o.log('plain: FTS5 over 110-line windows…');
+    for (const v of want('plain') ? variantsOf('plain', PLAIN_VARIANTS) : []) {
+      o.log(`plain (${v}): FTS5 over 110-line windows…`);
       const db = await openWasmMemory();
       try {
         const t0 = now();
-        const idx = buildLineWindowIndex(db, root, files);
+        const idx = buildLineWindowIndex(db, root, files, v);
         const buildMs = now() - t0;
-        engines.push(await evaluate('plain', `plain FTS5: 110-line windows, content only, words ORed (${idx.windows} windows)`, golden, buildMs, (q) => lineWindowSearch(db, idx.paths, q)));
+        engines.push(await evaluate(id('plain', v), `plain FTS5 (${v}): 110-line windows, content only (${idx.windows} windows)`, golden, buildMs, (q) => lineWindowSearch(db, idx.paths, q, 200, v)));
       } finally {
         db.close();
       }
@@ -200,18 +213,22 @@ export async function runEval(opts: Partial<EvalOptions> & { golden: string; roo
       const rg = findRipgrep(o.rg);
       if (!rg) notes.push('ripgrep skipped: `rg` was not found (install it with `apt-get install ripgrep`, or pass --rg PATH / set HCI_BENCH_RG).');
       else {
-        o.log('rg: grep-then-rank…');
-        engines.push(await evaluate('rg', `${ripgrepVersion(rg)}: files with the query verbatim first, then TF-IDF over per-term match counts`, golden, 0, (q) => ripgrepRank(rg, root, q, files.length)));
+        for (const v of variantsOf('rg', RIPGREP_VARIANTS)) {
+          o.log(`rg (${v}): grep-then-rank…`);
+          engines.push(await evaluate(id('rg', v), `${ripgrepVersion(rg)} (${v}): TF-IDF over per-term match counts${RIPGREP_VARIANTS[v].verbatimFirst ? ', files with the query verbatim first' : ''}`, golden, 0, (q) => ripgrepRank(rg, root, q, files.length, v)));
+        }
       }
     }
     for (const e of ['orama', 'minisearch'] as const) {
       if (!want(e)) continue;
-      o.log(`${e}: indexing the same chunks…`);
-      const t0 = now();
-      const engine: JsEngine = e === 'orama' ? await createOrama(meta.ftsColumns) : createMiniSearch(meta.ftsColumns);
-      for (const line of lines) for (const d of docsOfLine(line, meta.ftsColumns)) await engine.add(d);
-      const buildMs = now() - t0;
-      engines.push(await evaluate(e, `${engine.name} over hci's chunks (library defaults: any term, BM25)`, golden, buildMs, (q) => engine.search(q, 200)));
+      for (const v of variantsOf(e, e === 'orama' ? ORAMA_VARIANTS : MINISEARCH_VARIANTS)) {
+        o.log(`${e} (${v}): indexing the same chunks…`);
+        const t0 = now();
+        const engine: JsEngine = e === 'orama' ? await createOrama(meta.ftsColumns, v) : createMiniSearch(meta.ftsColumns, v);
+        for (const line of lines) for (const d of docsOfLine(line, meta.ftsColumns)) await engine.add(d);
+        const buildMs = now() - t0;
+        engines.push(await evaluate(id(e, v), `${engine.name} over hci's chunks`, golden, buildMs, (q) => engine.search(q, 200)));
+      }
     }
 
     const hci = engines.find((e) => e.engine === 'hci');
@@ -222,6 +239,8 @@ export async function runEval(opts: Partial<EvalOptions> & { golden: string; roo
         kinds: Object.fromEntries([...new Set(golden.map((g) => g.kind))].sort().map((k) => [k, golden.filter((g) => g.kind === k).length])),
         files: files.length, chunks,
       },
+      provenance: o.provenance ?? provenanceOf(o.golden),
+      commit: commitInfo(),
       started,
       engines,
       identifierAtRank1: hci && ids.length ? { hit: ids.filter((q) => q.metrics.recall1 === 1).length, total: ids.length, misses: ids.filter((q) => q.metrics.recall1 !== 1).map((q) => q.query) } : null,
@@ -232,6 +251,7 @@ export async function runEval(opts: Partial<EvalOptions> & { golden: string; roo
       writeJson(`${base}.json`, report);
       fs.writeFileSync(`${base}.md`, `${formatEval(report)}\n`);
     }
+    if (o.record) recordResult(`eval-${label}${o.variants ? '-variants' : ''}`, report, formatEval(report));
     return report;
   } finally {
     if (!o.keep) fs.rmSync(work, { recursive: true, force: true });
@@ -242,6 +262,8 @@ export function formatEval(r: EvalReport): string {
   const f = (x: number) => fmtNum(x, 3);
   const out: string[] = [];
   out.push(`### Retrieval quality: ${r.corpus.label} (${r.corpus.queries} golden queries, ${r.corpus.files} files, ${r.corpus.chunks} hci chunks)`);
+  out.push('');
+  out.push(`Set: ${r.provenance}. Measured at ${r.commit.sha ? `commit ${r.commit.sha.slice(0, 10)}${r.commit.dirty ? ' + uncommitted changes' : ''}` : 'an unknown commit'}.`);
   out.push('');
   out.push(markdownTable(
     ['engine', 'Recall@1', 'Recall@5', 'Recall@10', 'MRR@10', 'nDCG@10'],
@@ -279,8 +301,18 @@ export function formatEval(r: EvalReport): string {
   return out.join('\n');
 }
 
+/** What a golden set is to hci, when the file says nothing (pass --provenance to state it). */
+export function provenanceOf(golden: string): string {
+  const g = path.resolve(golden);
+  if (g === path.join(repoRoot(), 'bench', 'golden', 'sample-workspace.jsonl')) {
+    return "IN-SAMPLE: hand-written from the sample workspace, which hci's ranking rules were developed and checked against";
+  }
+  if (/eval-dev/.test(g)) return 'public dev set on real repositories hci did not write (MudBlazor, FluentAvalonia): not tuned on when these figures were taken; a separate held-out set is the honest check';
+  return 'provenance not stated (pass --provenance "in-sample: …" or "held-out: …")';
+}
+
 export async function main(argv: string[]): Promise<number> {
-  const { opts } = parseArgs(argv, ['keep', 'help']);
+  const { opts } = parseArgs(argv, ['keep', 'help', 'variants', 'record']);
   if (opts.help) {
     process.stdout.write(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n') + '\n');
     return 0;
@@ -293,6 +325,7 @@ export async function main(argv: string[]): Promise<number> {
   const report = await runEval({
     golden, root, label: root === sampleWorkspaceDir() ? 'sample-workspace' : undefined,
     engines: engines.length ? engines : [...EVAL_ENGINES], rg: optString(opts, 'rg'), outDir, keep: opts.keep === true,
+    variants: opts.variants === true, record: opts.record === true, provenance: optString(opts, 'provenance'),
     log: (s) => process.stderr.write(`${s}\n`),
   });
   process.stdout.write(`\n${formatEval(report)}\n\n(written to ${path.join(outDir, `eval-${report.corpus.label}.json`)} and .md)\n`);

@@ -5,9 +5,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import type { IndexSummary } from '../core/index.ts';
-import { bm25Search, loadDump, openNative, openWasmOnDisk, type SqlAdapter } from './baselines/sql-store.ts';
+import { bm25Search, loadDump, openNative, openWasmOnDisk, poolFor, type SqlAdapter } from './baselines/sql-store.ts';
 import { createMiniSearch, createOrama, type JsEngine } from './baselines/js-engines.ts';
-import { docsOfLine, openIndex, readDumpLines } from './lib/chunks.ts';
+import { docsOfLine, openIndex, streamDumpLines } from './lib/chunks.ts';
 import { loadEngine } from '../core/sqlite/engine.ts';
 import { DEFAULT_INCLUDE_EXTENSIONS } from '../core/settings.ts';
 import { fileSize, gc, isMain, now, peakRss } from './lib/util.ts';
@@ -17,12 +17,29 @@ const cpuSince = (c: NodeJS.CpuUsage) => {
   return (d.user + d.system) / 1000;
 };
 
+/**
+ * Which queries a search task runs, in order, each list distinct from the others: `reopen` each
+ * right after a fresh open in this process (hci's per-connection caches empty; JIT warm), then
+ * `warmup` once each (not measured), then `measured` once each (warm, first time seen in this
+ * process), then `measured` again `repeat` times (warm, repeated — what a cache serves best).
+ */
+export interface QueryPlan {
+  reopen: string[];
+  warmup: string[];
+  measured: string[];
+  repeat: number;
+  limit: number;
+}
+
 export type Task =
+  | { task: 'baseline' }
   | { task: 'idle' }
   | { task: 'hci-index'; root: string; edits: number; noops: number }
-  | { task: 'hci-search'; root: string; queries: string[]; repeat: number; limit: number }
-  | { task: 'sql-store'; engine: 'native' | 'wasm'; dump: string; dir: string; filesPerTxn: number; queries: string[]; repeat: number; limit: number }
-  | { task: 'js-engine'; engine: 'orama' | 'minisearch'; dump: string; queries: string[]; repeat: number; limit: number };
+  | { task: 'hci-search'; root: string; plan: QueryPlan }
+  | { task: 'sql-store'; engine: 'native' | 'wasm'; dump: string; dir: string; filesPerTxn: number; plan: QueryPlan }
+  | { task: 'js-engine'; engine: 'orama' | 'minisearch'; dump: string; plan: QueryPlan }
+  /** One query in a new process (cold: no JIT, no caches but the OS's): open, then the query, each timed. */
+  | { task: 'cold-query'; engine: 'hci' | 'native'; root: string; dbFile?: string; query: string; limit: number };
 
 export interface MemoryFigures {
   /** Peak RSS of the whole process (ru_maxrss). */
@@ -46,8 +63,12 @@ export interface IndexFigures {
 }
 
 export interface QueryFigures {
-  /** Every sample in ms, queries × repeats (after one warm-up pass). */
+  /** Warm, repeated: `measured` × `repeat` after they ran once (ms). */
   samples: number[];
+  /** Warm, first time seen: each `measured` query once, after the warm-up set (ms). */
+  warmFirst: number[];
+  /** Each `reopen` query right after opening the index again in this process (ms); for in-memory engines, the first query after the build. */
+  afterOpen: number[];
   /** Queries that returned no result (a sanity check, not a metric). */
   empty: number;
 }
@@ -58,8 +79,10 @@ export interface TaskResult {
   label: string;
   memory: MemoryFigures;
   index?: IndexFigures;
-  /** WASM engine load + workspace open (hci only). */
+  /** WASM engine load + workspace open (hci only); for cold-query, the open in a new process. */
   openMs?: number;
+  /** cold-query: the one query's time. */
+  queryMs?: number;
   /** edit*: a whole incremental pass after each edit (scan + stat of every file); path*: index({ paths: [file] }), what the watcher runs. */
   incremental?: { editMs: number[]; noopMs: number[]; editedFile: string; filesIndexed: number[]; pathEditMs: number[]; pathFilesIndexed: number[]; pathFilesScanned: number[] };
   queries?: QueryFigures;
@@ -69,18 +92,43 @@ export interface TaskResult {
   error?: string;
 }
 
-async function timeQueries(queries: readonly string[], repeat: number, run: (q: string) => Promise<number> | number): Promise<QueryFigures> {
+/**
+ * Runs a plan. `open` gives a fresh handle (a new connection: its caches empty); the handle of the
+ * last reopen serves the warm passes. An engine that cannot reopen (in memory) passes no `reopen`
+ * list in its plan and its first warm-up query is reported as `afterOpen`.
+ */
+async function runPlan<H>(
+  plan: QueryPlan, open: () => Promise<H> | H, close: (h: H) => void, run: (h: H, q: string) => Promise<number> | number,
+): Promise<QueryFigures> {
   let empty = 0;
-  for (const q of queries) if ((await run(q)) === 0) empty++; // warm-up pass, also counts empty answers
-  const samples: number[] = [];
-  for (let r = 0; r < repeat; r++) {
-    for (const q of queries) {
-      const t = now();
-      await run(q);
-      samples.push(now() - t);
-    }
+  const timed = async (h: H, q: string) => {
+    const t = now();
+    if ((await run(h, q)) === 0) empty++;
+    return now() - t;
+  };
+  const afterOpen: number[] = [];
+  let h: H | null = null;
+  for (const q of plan.reopen) {
+    if (h !== null) close(h);
+    h = await open();
+    afterOpen.push(await timed(h, q));
   }
-  return { samples, empty };
+  h ??= await open();
+  try {
+    for (const [i, q] of plan.warmup.entries()) {
+      const ms = await timed(h, q);
+      if (i === 0 && !plan.reopen.length) afterOpen.push(ms);
+    }
+    const warmFirst: number[] = [];
+    for (const q of plan.measured) warmFirst.push(await timed(h, q));
+    const counted = empty;
+    const samples: number[] = [];
+    for (let r = 0; r < plan.repeat; r++) for (const q of plan.measured) samples.push(await timed(h, q));
+    empty = counted; // the repeated passes find no new empty answers
+    return { samples, warmFirst, afterOpen, empty };
+  } finally {
+    close(h);
+  }
 }
 
 /** The file an incremental run edits: the median-sized .cs file, else the median-sized indexable file (deterministic). */
@@ -169,60 +217,62 @@ async function hciIndex(t: Extract<Task, { task: 'hci-index' }>): Promise<TaskRe
 
 async function hciSearch(t: Extract<Task, { task: 'hci-search' }>): Promise<TaskResult> {
   const t0 = now();
-  const ws = await openWorkspace(t.root);
+  const first = await openWorkspace(t.root);
   const openMs = now() - t0;
+  first.close();
   const rssBefore = process.memoryUsage().rss;
-  try {
-    const queries = await timeQueries(t.queries, t.repeat, async (q) => {
-      const r = await ws.search({ query: q, limit: t.limit });
-      if (r.status === 'error' || r.status === 'no_index') throw new Error(`hci search failed for "${q}": ${r.error?.message}`);
-      return r.hits.length;
-    });
-    // The identical candidate SQL on a second WASM connection: the engine's share of a search.
+  const queries = await runPlan(t.plan, () => openWorkspace(t.root), (ws) => ws.close(), async (ws, q) => {
+    const r = await ws.search({ query: q, limit: t.plan.limit });
+    if (r.status === 'error' || r.status === 'no_index') throw new Error(`hci search failed for "${q}": ${r.error?.message}`);
+    return r.hits.length;
+  });
+  // The identical candidate SQL on a WASM connection of its own: the engine's share of a search.
+  const rawQueries = await runPlan(t.plan, async (): Promise<SqlAdapter> => {
     const db = await openIndex(t.root);
-    const adapter: SqlAdapter = {
+    return {
       label: 'wasm', exec: (s) => void db.exec(s), prepare: () => { throw new Error('read-only'); },
       all: (s, p) => db.selectArrays(s, p as never) as unknown[][], close: () => db.close(),
     };
-    let rawQueries: QueryFigures;
-    try {
-      rawQueries = await timeQueries(t.queries, t.repeat, (q) => bm25Search(adapter, q, t.limit).length);
-    } finally {
-      adapter.close();
-    }
-    return { task: t.task, engine: 'hci', label: 'hci search (in-process)', openMs, memory: { peakRss: peakRss(), rssBefore }, queries, rawQueries };
-  } finally {
-    ws.close();
-  }
+  }, (a) => a.close(), (a, q) => bm25Search(a, q, t.plan.limit).length);
+  return { task: t.task, engine: 'hci', label: 'hci search (in-process)', openMs, memory: { peakRss: peakRss(), rssBefore }, queries, rawQueries };
+}
+
+/** Where a sql-store task writes its database (native: a plain file; WASM: hci's own layout, through hci's VFS). */
+export function sqlStoreFile(engine: 'native' | 'wasm', dir: string): string {
+  return engine === 'native' ? path.join(dir, 'native.sqlite') : path.join(dir, '.hci', 'index.sqlite');
 }
 
 async function sqlStore(t: Extract<Task, { task: 'sql-store' }>): Promise<TaskResult> {
-  const { meta, lines } = readDumpLines(t.dump);
+  const { meta, lines } = streamDumpLines(t.dump);
   fs.rmSync(t.dir, { recursive: true, force: true });
   fs.mkdirSync(t.dir, { recursive: true });
-  const dbFile = t.engine === 'native' ? path.join(t.dir, 'native.sqlite') : path.join(t.dir, '.hci', 'index.sqlite');
-  const db = t.engine === 'native' ? openNative(dbFile) : await openWasmOnDisk(t.dir);
+  const dbFile = sqlStoreFile(t.engine, t.dir);
+  const open = () => (t.engine === 'native' ? openNative(dbFile) : openWasmOnDisk(t.dir));
+  const db = await open();
+  const label = db.label;
   gc();
   const rssBefore = process.memoryUsage().rss;
+  let load: ReturnType<typeof loadDump>;
+  let cpuMs: number;
   try {
     const c1 = process.cpuUsage();
-    const load = loadDump(db, meta, lines, t.filesPerTxn);
-    const cpuMs = cpuSince(c1);
-    const peak = peakRss();
-    const queries = await timeQueries(t.queries, t.repeat, (q) => bm25Search(db, q, t.limit).length);
-    return {
-      task: t.task, engine: t.engine === 'native' ? 'native' : 'wasm-store', label: db.label,
-      memory: { peakRss: peak, rssBefore },
-      index: { ms: load.ms, cpuMs, files: load.files, chunks: load.chunks, bytes: load.bytes, transactions: load.transactions, diskBytes: fileSize(dbFile) },
-      queries,
-    };
+    load = loadDump(db, meta, lines, t.filesPerTxn);
+    cpuMs = cpuSince(c1);
   } finally {
     db.close();
   }
+  const peak = peakRss();
+  const queries = await runPlan(t.plan, open, (d) => d.close(), (d, q) => bm25Search(d, q, t.plan.limit).length);
+  return {
+    task: t.task, engine: t.engine === 'native' ? 'native' : 'wasm-store', label,
+    memory: { peakRss: peak, rssBefore },
+    index: { ms: load.ms, cpuMs, files: load.files, chunks: load.chunks, bytes: load.bytes, transactions: load.transactions, diskBytes: fileSize(dbFile) },
+    queries,
+  };
 }
 
 async function jsEngine(t: Extract<Task, { task: 'js-engine' }>): Promise<TaskResult> {
-  const { meta, lines } = readDumpLines(t.dump);
+  const { meta, lines } = streamDumpLines(t.dump);
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
   const rssBefore = process.memoryUsage().rss;
@@ -230,7 +280,9 @@ async function jsEngine(t: Extract<Task, { task: 'js-engine' }>): Promise<TaskRe
   const t0 = now();
   const engine: JsEngine = t.engine === 'orama' ? await createOrama(meta.ftsColumns) : createMiniSearch(meta.ftsColumns);
   let chunks = 0;
+  let files = 0;
   for (const line of lines) {
+    files++;
     for (const d of docsOfLine(line, meta.ftsColumns)) {
       const r = engine.add(d);
       if (r instanceof Promise) await r;
@@ -242,17 +294,52 @@ async function jsEngine(t: Extract<Task, { task: 'js-engine' }>): Promise<TaskRe
   const peak = peakRss();
   gc();
   const heapRetained = process.memoryUsage().heapUsed - heapBefore;
-  const queries = await timeQueries(t.queries, t.repeat, async (q) => (await engine.search(q, Math.min(2000, t.limit * 8 + 64))).length);
+  // In memory there is nothing to reopen: the first warm-up query is the first after the build.
+  const plan = { ...t.plan, reopen: [], warmup: [...t.plan.reopen, ...t.plan.warmup] };
+  const queries = await runPlan(plan, () => engine, () => {}, async (e, q) => (await e.search(q, poolFor(t.plan.limit))).length);
   return {
     task: t.task, engine: t.engine, label: engine.name,
     memory: { peakRss: peak, rssBefore, heapRetained },
-    index: { ms, cpuMs, files: lines.length, chunks, bytes: meta.sourceBytes },
+    index: { ms, cpuMs, files, chunks, bytes: meta.sourceBytes },
     queries,
   };
 }
 
+async function coldQuery(t: Extract<Task, { task: 'cold-query' }>): Promise<TaskResult> {
+  const t0 = now();
+  if (t.engine === 'hci') {
+    const ws = await openWorkspace(t.root);
+    const openMs = now() - t0;
+    try {
+      const t1 = now();
+      const r = await ws.search({ query: t.query, limit: t.limit });
+      const queryMs = now() - t1;
+      if (r.status === 'error' || r.status === 'no_index') throw new Error(`hci search failed for "${t.query}": ${r.error?.message}`);
+      return { task: t.task, engine: 'hci', label: 'hci, new process', openMs, queryMs, memory: { peakRss: peakRss(), rssBefore: 0 } };
+    } finally {
+      ws.close();
+    }
+  }
+  const db = await openNative(t.dbFile!);
+  const openMs = now() - t0;
+  try {
+    const t1 = now();
+    bm25Search(db, t.query, t.limit);
+    const queryMs = now() - t1;
+    return { task: t.task, engine: 'native', label: db.label, openMs, queryMs, memory: { peakRss: peakRss(), rssBefore: 0 } };
+  } finally {
+    db.close();
+  }
+}
+
 export async function runTask(t: Task): Promise<TaskResult> {
   switch (t.task) {
+    case 'baseline':
+      // A bare worker: Node and this module graph, nothing loaded or indexed — every engine's common floor.
+      gc();
+      return { task: 'baseline', engine: 'baseline', label: 'bare worker process (Node + bench modules)', memory: { peakRss: peakRss(), rssBefore: process.memoryUsage().rss } };
+    case 'cold-query':
+      return coldQuery(t);
     case 'idle':
       await loadEngine();
       return { task: 'idle', engine: 'idle', label: 'node + WASM engine loaded, nothing indexed', memory: { peakRss: peakRss(), rssBefore: process.memoryUsage().rss } };

@@ -8,6 +8,7 @@ import { runBench, formatBench } from '../bench/bench.ts';
 import { runEval, formatEval, scoreQuery } from '../bench/eval.ts';
 import { generateCorpus } from '../bench/corpus-gen.ts';
 import { readGolden } from '../bench/lib/queries.ts';
+import { sliceQueries } from '../bench/lib/plan.ts';
 
 const repo = path.resolve(import.meta.dirname, '..');
 const golden = path.join(repo, 'bench', 'golden', 'sample-workspace.jsonl');
@@ -44,6 +45,16 @@ describe('bench and eval scripts (smoke)', () => {
     }
   });
 
+  it('splits a query set into disjoint latency slices (cold per run, after reopen, warm-up, measured)', () => {
+    const qs = Array.from({ length: 100 }, (_, i) => `q${i}`);
+    const s = sliceQueries(qs, { repeat: 3, coldQueries: 5, reopenQueries: 10, queryRepeat: 2, limit: 10 });
+    expect(s.disjoint).toBe(true);
+    const lists = [...s.coldByRun, s.plan.reopen, s.plan.warmup, s.plan.measured];
+    expect(lists.map((l) => l.length)).toEqual([5, 5, 5, 10, 37, 38]);
+    expect(new Set(lists.flat()).size).toBe(100);
+    expect(sliceQueries(qs.slice(0, 8), { repeat: 1, coldQueries: 1, reopenQueries: 2, queryRepeat: 1, limit: 10 }).disjoint).toBe(false);
+  });
+
   it('scores rankings at file level', () => {
     const s = scoreQuery(['a', 'a', 'x', 'b'], ['b', 'a']);
     expect(s.ranks).toEqual([3, 1]);
@@ -55,7 +66,7 @@ describe('bench and eval scripts (smoke)', () => {
 
   it('bench: a tiny generated corpus yields a complete report', async () => {
     const r = await runBench({
-      corpus: 'generated', files: 40, repeat: 1, queryRepeat: 1, cliQueries: 0, edits: 1, maxQueries: 8,
+      corpus: 'generated', files: 40, repeat: 1, queryRepeat: 1, coldQueries: 1, cliQueries: 0, edits: 1, maxQueries: 8,
       engines: ['hci', 'native', 'wasm', 'orama', 'minisearch'], inProcess: true, outDir: null,
     });
     expect(r.corpus.files).toBeGreaterThan(30);
@@ -77,9 +88,23 @@ describe('bench and eval scripts (smoke)', () => {
     expect(finite(r.incremental!.pathEditMs)).toBe(true);
     expect(finite(r.ratios.index_time_vs_native)).toBe(true);
     expect(r.targets.length).toBeGreaterThanOrEqual(7);
+    // A target stated at 50k chunks is not judged on a smaller corpus.
+    const scaled = r.targets.filter((t) => t.scaleChunks);
+    expect(scaled.map((t) => t.target)).toEqual(['query p95 < 20 ms in-process at 50k chunks', 'peak RSS < 300 MB at 50k chunks']);
+    for (const t of scaled) expect([t.status, t.met, t.note]).toEqual(['not measured', null, expect.stringContaining('--files 13000')]);
+    // Every engine's memory over the same floor; the latency kinds beside each other; the commit.
+    expect(r.baselineRss).toBeGreaterThan(0);
+    for (const e of r.engines.filter((x) => x.memory)) expect(e.memory!.overBaseline, e.engine).toBeGreaterThanOrEqual(0);
+    for (const e of ['hci', 'native']) {
+      const l = r.engines.find((x) => x.engine === e)!.latency!;
+      for (const k of ['cold', 'afterOpen', 'warmFirst', 'warmRepeat'] as const) expect(finite(l[k]?.p95), `${e} ${k}`).toBe(true);
+    }
+    expect(r.commit.sha).toMatch(/^[0-9a-f]{40}$/);
     const text = formatBench(r);
-    expect(text).toMatch(/\|\s*engine\s*\|\s*index\s*\|\s*CPU\s*\|.*q p95/);
-    expect(text).toMatch(/native SQLite/);
+    expect(text).toMatch(/\|\s*engine \(indexing\)\s*\|\s*index\s*\|\s*CPU\s*\|.*over bare worker/);
+    expect(text).toMatch(/\|\s*engine \(search, top 10\)\s*\|\s*new process.*first after open.*warm, new query.*warm, repeated/);
+    expect(text).toMatch(/native SQLite \(node:sqlite/);
+    expect(text).toMatch(/not measured/);
   });
 
   it('eval: the sample workspace golden set through hci and two comparisons', async () => {

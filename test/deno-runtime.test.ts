@@ -12,7 +12,7 @@ import { openWorkspace, createNodeIndexStorage } from '../runtimes/node/index.ts
 import { DotLock } from '../runtimes/node/dot-lock.ts';
 import { copyWorkspace, listFiles } from './helpers/browser.ts';
 import { denoFlags, denoSession, runDenoCli, startDeno, REPO } from './helpers/deno.ts';
-import { denoBinary } from './helpers/runtimes.ts';
+import { denoBinary, titled } from './helpers/runtimes.ts';
 
 const sample = path.join(REPO, 'test/sample-workspace');
 const QUERIES = ['CatalogService', 'discount applied order', 'MaxItemsPerOrder ext:json', 'ShoppingCart', 'appsettings connection string'];
@@ -32,8 +32,8 @@ async function nodeSearch(root: string, query: string, settings = {}): Promise<S
   }
 }
 
-describe('Deno runtime', () => {
-  const deno = denoBinary();
+const deno = denoBinary();
+describe.skipIf(!deno)(titled('Deno runtime', { Deno: deno }), () => {
   const tmp: string[] = [];
   const workspace = (prefix: string) => {
     const dir = copyWorkspace(sample, prefix);
@@ -43,7 +43,6 @@ describe('Deno runtime', () => {
   let denoBuilt: string;
 
   beforeAll(() => {
-    if (!deno) return;
     denoBuilt = workspace('hci-deno-built-');
   });
 
@@ -52,7 +51,6 @@ describe('Deno runtime', () => {
   });
 
   it('indexes and searches with read access to the workspace and write access to .hci/ only', async () => {
-    if (!deno) return;
     const before = snapshot(denoBuilt);
     const idx = await runDenoCli(deno, denoBuilt, ['index', denoBuilt, '--json']);
     expect(idx.code, idx.stderr).toBe(0);
@@ -99,7 +97,6 @@ describe('Deno runtime', () => {
   });
 
   it('Node opens a Deno-built index and Deno a Node-built one, with identical results', async () => {
-    if (!deno) return;
     // Deno-built → Node (search, then an incremental run that finds nothing to do).
     const fromDeno = (await denoSession(deno, { root: denoBuilt, queries: QUERIES.map((query) => ({ query })) })).answers;
     for (const [i, q] of QUERIES.entries()) {
@@ -136,7 +133,6 @@ describe('Deno runtime', () => {
   });
 
   it('shares the lock protocol with Node: busy answers both ways, and a dead Deno holder is recovered by Node', async () => {
-    if (!deno) return;
     const hci = path.join(denoBuilt, '.hci');
     fs.writeFileSync(path.join(hci, 'settings.toml'), 'lock_timeout_ms = 300\n');
     try {
@@ -182,7 +178,6 @@ describe('Deno runtime', () => {
   });
 
   it('never breaks a lock it cannot verify: without --allow-run a dead holder is reported, with it the lock is cleared', async () => {
-    if (!deno) return;
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const deadPid = Number(dead.stdout);
     const lockPath = path.join(denoBuilt, '.hci/indexer.lock');
@@ -198,7 +193,6 @@ describe('Deno runtime', () => {
   });
 
   it('a Node reader never sees a torn index while Deno rebuilds it', async () => {
-    if (!deno) return;
     const run = startDeno(deno, denoFlags(denoBuilt), path.join(REPO, 'runtimes/deno/cli.ts'), ['index', denoBuilt, '--full', '--json']);
     const ws = await openWorkspace(denoBuilt);
     const statuses = new Map<string, number>();

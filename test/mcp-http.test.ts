@@ -1,6 +1,6 @@
 // The MCP server over Streamable HTTP as a real child process (`hci mcp --http`), driven by the SDK's
 // own Streamable HTTP client: the basics (tools, search, reindex with progress, path refusal, bad
-// arguments), two clients at once, DNS-rebinding protection (Host and Origin), the bearer token, and
+// arguments), two clients at once, DNS-rebinding protection (Host and Origin; --allow-host and --allow-origin), the bearer token, and
 // the refusal to listen beyond loopback without one.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as http from 'node:http';
@@ -63,7 +63,7 @@ describe('hci mcp --http (with HCI_MCP_TOKEN set)', () => {
 
     const t0 = Date.now();
     const re = await mcp.call('reindex', { full: true });
-    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(Date.now() - t0).toBeLessThan(20_000); // a hang, not a slow answer: the latency is a bench figure (bench/latency.ts)
     const progress: number[] = [];
     const st = await mcp.call('status', { task_id: re.structured.task.task_id, wait_ms: 30_000 }, { onprogress: (p) => progress.push(p.progress) });
     expect(st.structured.task.state).toBe('done');
@@ -144,5 +144,57 @@ describe('hci mcp --http: bind address', () => {
     }
     expect(badRoot.code).toBe(2);
     expect(badRoot.stderr).toMatch(/workspace folder not found/);
+  });
+});
+
+// --allow-host / --allow-origin (documented in the README and `--help`): each flag lets exactly the
+// named Host or Origin past the DNS-rebinding guard, is repeatable, and lets nothing else through.
+describe('hci mcp --http --allow-host / --allow-origin', () => {
+  let ws: { root: string; cleanup(): void };
+  let plain: HttpServerProc;
+  let allowing: HttpServerProc;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    ws = copySample('hci-mcp-allow-');
+    [plain, allowing] = await Promise.all([
+      startHttpServer(ws.root, ['--watch', 'off']),
+      startHttpServer(ws.root, ['--watch', 'off', '--allow-host', 'hci.internal', '--allow-host', 'dev-box.lan', '--allow-origin', 'https://app.example.org', '--allow-origin', 'https://docs.example.net']),
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([plain?.stop(), allowing?.stop()]);
+    ws?.cleanup();
+  });
+
+  it('accepts each --allow-host name as Host, and still refuses every other name', async () => {
+    const port = new URL(allowing.url).port;
+    for (const name of ['hci.internal', 'dev-box.lan', 'HCI.Internal']) {
+      const r = await rawPost(allowing.url, { host: `${name}:${port}` }, INIT);
+      expect(r.status, `${name}: ${r.body}`).toBe(200);
+    }
+    const other = await rawPost(allowing.url, { host: `evil.example:${port}` }, INIT);
+    expect(other.status).toBe(403);
+    expect(other.body).toMatch(/Host/);
+    // Without the flag the same name is refused.
+    const without = await rawPost(plain.url, { host: `hci.internal:${new URL(plain.url).port}` }, INIT);
+    expect(without.status).toBe(403);
+    expect(JSON.parse(without.body).error.message).toMatch(/Host "hci\.internal:/);
+  });
+
+  it('accepts each --allow-origin origin, and still refuses other origins', async () => {
+    const port = new URL(allowing.url).port;
+    for (const origin of ['https://app.example.org', 'https://docs.example.net']) {
+      const r = await rawPost(allowing.url, { host: `127.0.0.1:${port}`, origin }, INIT);
+      expect(r.status, `${origin}: ${r.body}`).toBe(200);
+    }
+    for (const origin of ['https://other.example.org', 'http://app.example.org', 'https://app.example.org.evil.example']) {
+      const r = await rawPost(allowing.url, { host: `127.0.0.1:${port}`, origin }, INIT);
+      expect(r.status, origin).toBe(403);
+      expect(r.body).toMatch(/Origin/);
+    }
+    const without = await rawPost(plain.url, { host: `127.0.0.1:${new URL(plain.url).port}`, origin: 'https://app.example.org' }, INIT);
+    expect(without.status).toBe(403);
+    expect(without.body).toMatch(/Origin/);
   });
 });

@@ -117,10 +117,11 @@ describe('hci mcp over stdio: the sample workspace', () => {
     const rel = 'src/Contoso.Shop.Application/Catalog/CatalogService.cs';
     for (const p of [rel, path.join(ws.root, rel)]) {
       const o = await mcp.call('outline', { path: p });
-      expect(['ok', 'error']).toContain(o.structured.status);
+      expect(o.structured.status, o.text).toBe('ok');
+      expect(o.isError).toBe(false);
       expect(o.structured.path).toBe(rel);
-      expect(Array.isArray(o.structured.symbols)).toBe(true);
-      if (o.structured.status === 'error') expect(o.structured.error.code).toBeTruthy();
+      const names = (ns: Array<{ name: string; children?: unknown[] }>): string[] => ns.flatMap((n) => [n.name, ...names((n.children ?? []) as typeof ns)]);
+      expect(names(o.structured.symbols)).toContain('CatalogService');
       expect(o.text.startsWith(rel)).toBe(true);
     }
     for (const p of ['../outside.cs', '/etc/passwd', 'src/../../x.cs', `file://${path.dirname(ws.root)}/x.cs`]) {
@@ -177,7 +178,7 @@ describe('hci mcp over stdio: the sample workspace', () => {
     const id = r.structured.task.task_id;
     expect(id).toMatch(/^t\d+-/);
     expect(['queued', 'running', 'done']).toContain(r.structured.task.state);
-    expect(answeredIn).toBeLessThan(2000);
+    expect(answeredIn).toBeLessThan(20_000); // a hang, not a slow answer: the latency is a bench figure (bench/latency.ts)
     expect(r.text).toMatch(new RegExp(`task ${id} \\(full, by tool\\)`));
 
     const progress: number[] = [];
@@ -247,17 +248,21 @@ describe('hci mcp over stdio: a larger workspace without an index', () => {
   it('a first search starts indexing and answers `indexing` at once, with the task', async () => {
     const t0 = Date.now();
     const r = await mcp.call('search', { query: 'order total' });
-    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(Date.now() - t0).toBeLessThan(20_000); // a hang, not a slow answer: the latency is a bench figure (bench/latency.ts)
     expect(r.isError).toBe(false);
     expect(r.structured.status).toBe('indexing');
     expect(r.structured.task).toMatchObject({ kind: 'reindex', trigger: 'search' });
     expect(r.structured.hint).toMatch(/search again/);
     expect(r.text).toMatch(/task t\d+-\w+ \(incremental, by search\)/);
-    // A second search joins the same run instead of starting another.
+    // A second search joins the same run instead of starting another: while the run lasts it names
+    // the same task; either way the server ran exactly one search-triggered index.
     const again = await mcp.call('search', { query: 'order total' });
-    if (again.structured.task) expect(again.structured.task.task_id).toBe(r.structured.task.task_id);
+    expect(['indexing', 'ok']).toContain(again.structured.status);
+    if (again.structured.status === 'indexing') expect(again.structured.task.task_id).toBe(r.structured.task.task_id);
     const done = await mcp.call('status', { task_id: r.structured.task.task_id, wait_ms: 40_000 });
     expect(done.structured.task.state).toBe('done');
+    const bySearch = done.structured.tasks.filter((t: { trigger: string }) => t.trigger === 'search');
+    expect(bySearch.map((t: { task_id: string }) => t.task_id)).toEqual([r.structured.task.task_id]);
     const ok = await mcp.call('search', { query: 'order total' });
     expect(ok.structured.status).toBe('ok');
   });

@@ -9,7 +9,7 @@ import type { SearchRequest, SearchResponse } from '../core/search/contract.ts';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import { buildTestPage, serveStatic, launchChromium, zipFolder, copyWorkspace, call, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
 import { denoSession } from './helpers/deno.ts';
-import { chromiumBinary, denoBinary } from './helpers/runtimes.ts';
+import { chromiumBinary, denoBinary, titled } from './helpers/runtimes.ts';
 
 const sample = path.join(REPO, 'test/sample-workspace');
 const REPEATS = 3;
@@ -52,9 +52,9 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-describe('parity: Node, Deno and Chromium give identical results', () => {
-  const deno = denoBinary();
-  const chromium = chromiumBinary();
+const deno = denoBinary();
+const chromium = chromiumBinary();
+describe.skipIf(!deno || !chromium)(titled('parity: Node, Deno and Chromium give identical results', { Deno: deno, Chromium: chromium }), () => {
   const tmp: string[] = [];
   let session: BrowserSession | undefined;
   let server: StaticServer | undefined;
@@ -66,7 +66,6 @@ describe('parity: Node, Deno and Chromium give identical results', () => {
   });
 
   it(`${QUERIES.length} queries over the sample workspace`, async () => {
-    if (!deno || !chromium) return;
     expect(QUERIES.length).toBeGreaterThanOrEqual(20);
     // The browser is prepared (build, launch) first: the three runs below then take turns, so the
     // times printed at the end are not skewed by each other.

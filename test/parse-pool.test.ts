@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { HciWorkspace } from '../core/workspace.ts';
 import { HciError } from '../core/platform.ts';
 import { POOL_MIN_FILES, type IndexSummary } from '../core/index/indexer.ts';
-import { openWorkspace, createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource } from '../runtimes/node/index.ts';
+import { openWorkspace, createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource, createNodeParsePool } from '../runtimes/node/index.ts';
 import { generateWorkspace, copyWorkspace } from './helpers/generate-workspace.ts';
 import { ensureBuilt, runCli, sqliteText } from './helpers/hci-process.ts';
 
@@ -96,9 +96,26 @@ describe('prepare pool', () => {
 
   it('loses no file when the worker dies mid-pass: the rest is parsed in-thread', async () => {
     const root = workspace();
-    const s = await cliIndex(root, { HCI_TEST_PARSE_WORKER_CRASH_ON: victim });
+    // The fault is injected through the pool factory (no environment variable can trigger it in the product).
+    const w = await HciWorkspace.open({
+      fs: createNodeWorkspaceFs(root), storage: createNodeIndexStorage(root), grammars: createNodeGrammarSource(),
+      parsePool: (o) => createNodeParsePool({ ...o, faults: { exitOnPath: victim } }),
+    });
+    let s: IndexSummary;
+    try {
+      s = await w.index();
+    } finally {
+      w.close();
+    }
     expect(s.prepared_in_worker).toBeGreaterThan(0);
     expect(s.prepared_in_worker).toBeLessThan(s.files_indexed);
+    expect(dump(root)).toBe(reference);
+  }, 120_000);
+
+  it('the shipped CLI ignores the old test hook variable: a pass with it set parses every file in the worker', async () => {
+    const root = workspace();
+    const s = await cliIndex(root, { HCI_TEST_PARSE_WORKER_CRASH_ON: victim });
+    expect(s.prepared_in_worker).toBe(s.files_indexed);
     expect(dump(root)).toBe(reference);
   }, 120_000);
 

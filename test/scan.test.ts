@@ -270,7 +270,7 @@ describe('scan behaviour', () => {
     await expectHciError(scanWorkspace(fs, settings()), 'workspace_unreadable');
   });
 
-  it('scans a generated ~5k-file tree correctly and quickly', async () => {
+  it('scans a generated ~5k-file tree correctly', async () => {
     const files: WorkspaceFiles = { '.gitignore': '*.skip.cs\n' };
     let expected = 0;
     for (let p = 0; p < 25; p++) {
@@ -284,15 +284,13 @@ describe('scan behaviour', () => {
       files[`src/P${p}/bin/Debug/out.cs`] = 'x';
     }
     await withTmpWorkspace(files, async (ws) => {
-      const started = performance.now();
+      // How long the scan takes is measured by `npm run bench` (bench/latency.ts), not asserted here.
       let progressCalls = 0;
       const r = await scanWorkspace(createNodeWorkspaceFs(ws.root), settings(), { onProgress: () => progressCalls++ });
-      const ms = performance.now() - started;
       expect(r.files).toHaveLength(expected);
       expect(r.skipped).toEqual({ ignored: 500, denied_path: 25, unsupported_ext: 1 }); // the .gitignore itself
       expect(r.skippedSamples.filter((s) => s.reason === 'ignored')).toHaveLength(200);
       expect(progressCalls).toBeGreaterThan(250);
-      expect(ms).toBeLessThan(5000);
     });
   }, 60_000);
 });

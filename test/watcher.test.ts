@@ -57,13 +57,13 @@ describe('FreshnessTracker (core/freshness.ts)', () => {
     for (let i = 0; i < 3000; i++) tracker.notify({ path: `src/F${i}.cs`, kind: 'add' });
     expect(tracker.pendingCount()).toBe(3000);
     expect(tracker.stats().state).toBe('debouncing');
-    await waitFor(async () => runs.length === 1, 2000, 'one run');
+    await waitFor(async () => runs.length === 1, 20_000, 'one run');
     expect(runs).toEqual([3000]);
     // A change during the run stays pending and gets a run of its own afterwards.
     tracker.notify({ path: 'src/Late.cs', kind: 'change' });
     expect(tracker.stats().state).toBe('running');
     release!();
-    await waitFor(async () => runs.length === 2, 2000, 'a second run');
+    await waitFor(async () => runs.length === 2, 20_000, 'a second run');
     expect(runs[1]).toBe(1);
     release!();
     await tracker.idle();
@@ -84,13 +84,14 @@ describe('FreshnessTracker (core/freshness.ts)', () => {
   it('cannot be starved by a steady stream of changes (maxWait)', async () => {
     let runs = 0;
     const tracker = new FreshnessTracker({ debounceMs: 50, maxWaitMs: 150, run: async () => (runs++, { ok: true }) });
+    // Changes keep coming every 10 ms, so the debounce alone would never fire: only maxWait can
+    // start the run. The 20 s cap only catches a starved tracker; the time to the run is a bench figure.
     const t0 = Date.now();
-    while (runs === 0 && Date.now() - t0 < 2000) {
+    while (runs === 0 && Date.now() - t0 < 20_000) {
       tracker.notify({ path: `src/S${Date.now()}.cs`, kind: 'change' });
       await sleep(10);
     }
     expect(runs).toBe(1);
-    expect(Date.now() - t0).toBeLessThan(600);
     tracker.stop();
   });
 
@@ -102,7 +103,7 @@ describe('FreshnessTracker (core/freshness.ts)', () => {
     let calls = 0;
     const tracker = new FreshnessTracker({ debounceMs: 10, retryMs: 30, run: async () => outcomes[calls++] ?? { ok: true } });
     tracker.notify({ path: 'a.cs', kind: 'change' });
-    await waitFor(async () => calls === 2 && tracker.pendingCount() === 0, 2000, 'a retry');
+    await waitFor(async () => calls === 2 && tracker.pendingCount() === 0, 20_000, 'a retry');
     expect(tracker.stats().last_error).toBeNull();
 
     const failing = new FreshnessTracker({ debounceMs: 10, run: async () => ({ ok: false, retry: false, error: { code: 'index_corrupt', message: 'bad' } }) });
@@ -151,7 +152,7 @@ describe('NodeWorkspaceWatcher fallback', () => {
     });
     try {
       await w.start();
-      await waitFor(async () => w.status().mode === 'polling' && w.status().state === 'on', 3000, 'polling mode');
+      await waitFor(async () => w.status().mode === 'polling' && w.status().state === 'on', 20_000, 'polling mode');
       const st = w.status();
       expect(st.reason).toMatch(/ENOSPC/);
       expect(st.reason).toMatch(/max_user_watches/);
@@ -161,7 +162,7 @@ describe('NodeWorkspaceWatcher fallback', () => {
       fs.appendFileSync(ws.abs('src/A.cs'), '// changed\n');
       fs.writeFileSync(ws.abs('src/B.cs'), 'class B {}\n');
       fs.rmSync(ws.abs('README.md'));
-      await waitFor(async () => seen.length >= 3, 3000, 'polled changes');
+      await waitFor(async () => seen.length >= 3, 20_000, 'polled changes');
       expect(seen).toEqual(expect.arrayContaining([
         { path: 'src/A.cs', kind: 'change' }, { path: 'src/B.cs', kind: 'add' }, { path: 'README.md', kind: 'unlink' },
       ]));
@@ -182,7 +183,7 @@ describe('NodeWorkspaceWatcher fallback', () => {
     });
     try {
       await w.start();
-      await waitFor(async () => w.status().mode === 'polling', 3000, 'polling mode');
+      await waitFor(async () => w.status().mode === 'polling', 20_000, 'polling mode');
       expect(w.status().reason).toMatch(/EMFILE/);
     } finally {
       await w.stop();
@@ -197,9 +198,9 @@ describe('hci mcp: the watcher keeps search fresh (real server, real files)', ()
   const latencies: Record<string, number> = {};
   const abs = (rel: string) => path.join(ws.root, ...rel.split('/'));
   const hitsFor = async (q: string) => (await mcp.call('search', { query: q, limit: 20 })).structured;
-  /** Time from now until `pred` holds for the search answer of `q`; fails past 2 s. */
+  /** Time from now until `pred` holds for the search answer of `q`; fails past 20 s (a hang, not a slow run: the latency is a bench figure, bench/latency.ts). */
   const visible = async (label: string, q: string, pred: (s: Record<string, any>) => boolean) => {
-    const { ms } = await waitFor(async () => pred(await hitsFor(q)), 2000, `${label} visible in search`, 50);
+    const { ms } = await waitFor(async () => pred(await hitsFor(q)), 20_000, `${label} visible in search`, 50);
     latencies[label] = ms;
   };
   const paths = (s: Record<string, any>) => s.hits.map((h: { path: string }) => h.path);
@@ -228,12 +229,12 @@ describe('hci mcp: the watcher keeps search fresh (real server, real files)', ()
     const { value } = await waitFor(async () => {
       const s = (await mcp.call('status', {})).structured;
       return s.index.pending_changes > 0 ? s : null;
-    }, 2000, 'a pending change');
+    }, 20_000, 'a pending change');
     expect(value.watcher.pending_sample).toContain('docs/architecture.md');
     await visible('pending edit', 'PendingMarkerAlpha', (s) => s.hits.length > 0 && s.index.pending_changes === 0);
   });
 
-  it('sees an edit, a new file, a rename and a deletion within 2 s each', async () => {
+  it('sees an edit, a new file, a rename and a deletion', async () => {
     const file = 'src/Contoso.Shop.Application/Catalog/CatalogService.cs';
     fs.appendFileSync(abs(file), '\n// EditedMarkerQuokka\n');
     await visible('edit', 'EditedMarkerQuokka', (s) => paths(s).includes(file));
@@ -279,15 +280,16 @@ describe('hci mcp: the watcher keeps search fresh (real server, real files)', ()
     const before = (await mcp.call('status', {})).structured.watcher.runs as number;
     fs.mkdirSync(abs('src/Burst'), { recursive: true });
     for (let i = 0; i < 400; i++) fs.writeFileSync(abs(`src/Burst/Gen${i}.cs`), `public class BurstGen${i} { /* burstmarker ${i} */ }\n`);
-    const { ms } = await waitFor(async () => (await hitsFor('BurstGen399')).hits.length > 0, 30_000, 'the last burst file', 100);
+    // Deadlines that only catch a hang (a loaded machine may take a while): how long a burst takes is logged, not asserted.
+    const { ms } = await waitFor(async () => (await hitsFor('BurstGen399')).hits.length > 0, 120_000, 'the last burst file', 100);
     latencies['burst of 400 (last file)'] = ms;
-    await waitFor(async () => (await mcp.call('status', {})).structured.watcher.pending === 0, 30_000, 'the burst to settle', 100);
+    await waitFor(async () => (await mcp.call('status', {})).structured.watcher.pending === 0, 60_000, 'the burst to settle', 100);
     const st = (await mcp.call('status', {})).structured;
     expect(st.index.files).toBeGreaterThanOrEqual(79 + 400);
     expect(st.watcher.runs - before).toBeLessThanOrEqual(4);
     const s = await mcp.call('search', { query: 'burstmarker', limit: 5 });
     expect(s.structured.status).toBe('ok');
-  });
+  }, 240_000);
 
   it('ignores .hci/ and denied folders', async () => {
     const before = (await mcp.call('status', {})).structured.watcher;
@@ -305,7 +307,7 @@ describe('hci mcp: the watcher keeps search fresh (real server, real files)', ()
 });
 
 describe('hci mcp --watch poll', () => {
-  it('polls, says so in status, and still sees an edit (within poll interval + debounce + a run)', async () => {
+  it('polls, says so in status, and still sees an edit', async () => {
     ensureBuilt();
     const ws = copySample('hci-mcp-poll-');
     const mcp = await startStdio(ws.root, ['--watch', 'poll', '--poll-interval', '200']);
@@ -318,7 +320,7 @@ describe('hci mcp --watch poll', () => {
       expect(st.value).toMatchObject({ mode: 'polling' });
       expect(st.value.reason).toMatch(/polling requested/);
       fs.appendFileSync(path.join(ws.root, 'README.md'), '\nPolledMarkerPlatypus\n');
-      await waitFor(async () => (await mcp.call('search', { query: 'PolledMarkerPlatypus' })).structured.hits.length > 0, 5000, 'the polled edit', 50);
+      await waitFor(async () => (await mcp.call('search', { query: 'PolledMarkerPlatypus' })).structured.hits.length > 0, 20_000, 'the polled edit', 50);
       expect((await mcp.call('status', {})).text).toMatch(/watcher: on \(polling every \d+ ms\)/);
     } finally {
       await mcp.close();

@@ -1,10 +1,9 @@
 // "Same chunks, same schema, same queries" through any SQLite: the index DDL and page size copied
 // from hci's own file, the rows of hci's files table and of every per-file table (chunks, symbols …),
 // FTS values core's writer computed (carried in the dump), commits in as
-// many transactions as hci used, and the same BM25 query hci's search runs. Run through native
-// better-sqlite3 it is the native limit; through the WASM build and hci's VFS it isolates the
+// many transactions as hci used, and the same BM25 query hci's search runs. Run through Node's
+// native node:sqlite it is the native limit; through the WASM build and hci's VFS it isolates the
 // engine from the rest of hci's pipeline (scan, read, hash, chunk). Owns the adapter seam and SQL.
-import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { COLUMN_WEIGHTS } from '../../core/search/search.ts';
@@ -32,34 +31,46 @@ export interface SqlAdapter {
 /** The pragmas hci's store sets on open (core/index/store.ts), so durability costs match. */
 export const HCI_PRAGMAS = ['PRAGMA journal_mode = DELETE', 'PRAGMA synchronous = FULL', 'PRAGMA temp_store = MEMORY', 'PRAGMA cache_size = -16000'];
 
-interface BetterSqliteDb {
-  exec(sql: string): void;
-  prepare(sql: string): { run(...p: unknown[]): unknown; raw(on: boolean): { all(...p: unknown[]): unknown[][] } };
-  close(): void;
-}
-
-/** better-sqlite3 (native; a devDependency used only by these scripts). */
-export function openNative(file: string): SqlAdapter {
-  const require = createRequire(import.meta.url);
-  const Database = require('better-sqlite3') as new (f: string) => BetterSqliteDb;
+/**
+ * Node's built-in SQLite (`node:sqlite`, native, nothing to install or compile): Node 22.13+ and 24
+ * bundle SQLite 3.54.1 with FTS5, the same SQLite as the WASM pin, so the two differ only in the
+ * engine build (native vs WASM) and in what sits around it. Loaded lazily: importing this module
+ * never needs it.
+ */
+export async function openNative(file: string): Promise<SqlAdapter> {
+  let sqlite: typeof import('node:sqlite');
+  try {
+    sqlite = await import('node:sqlite');
+  } catch (e) {
+    throw new Error(`the native baseline needs node:sqlite (Node >= 22.13; this is ${process.version}): ${(e as Error).message}`);
+  }
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file);
-  const version = (db.prepare('SELECT sqlite_version()').raw(true).all()[0] ?? [])[0];
-  const cache = new Map<string, ReturnType<BetterSqliteDb['prepare']>>();
+  const db = new sqlite.DatabaseSync(file);
+  const version = String((db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v);
+  type Stmt = ReturnType<typeof db.prepare>;
+  const cache = new Map<string, Stmt>();
+  const asArrays = (st: Stmt) => {
+    const s = st as Stmt & { setReturnArrays?: (on: boolean) => void };
+    if (s.setReturnArrays) s.setReturnArrays(true);
+    return !!s.setReturnArrays;
+  };
   return {
-    label: `better-sqlite3 (SQLite ${version}, native)`,
+    label: `node:sqlite (SQLite ${version}, native, Node ${process.versions.node})`,
     exec: (sql) => db.exec(sql),
     prepare(sql) {
       const st = db.prepare(sql);
-      return { run: (p) => void st.run(...p), finalize: () => {} };
+      return { run: (p) => void st.run(...(p as never[])), finalize: () => {} };
     },
     all(sql, params) {
       let st = cache.get(sql);
+      let arrays = true;
       if (!st) {
         st = db.prepare(sql);
+        arrays = asArrays(st);
         cache.set(sql, st);
       }
-      return st.raw(true).all(...params);
+      const rows = st.all(...(params as never[])) as unknown[];
+      return arrays && Array.isArray(rows[0]) ? (rows as unknown[][]) : rows.map((r) => (Array.isArray(r) ? r : Object.values(r as object)));
     },
     close: () => db.close(),
   };
@@ -105,7 +116,7 @@ export interface LoadResult {
  * Creates the schema and inserts every dumped file with its chunks and FTS rows, committing every
  * `filesPerTxn` files. Timing covers parsing the dump lines and all SQL.
  */
-export function loadDump(db: SqlAdapter, meta: DumpMeta, lines: readonly string[], filesPerTxn: number): LoadResult {
+export function loadDump(db: SqlAdapter, meta: DumpMeta, lines: Iterable<string>, filesPerTxn: number): LoadResult {
   if (meta.pageSize) db.exec(`PRAGMA page_size = ${meta.pageSize}`);
   for (const p of HCI_PRAGMAS) db.exec(p);
   db.exec('BEGIN IMMEDIATE');

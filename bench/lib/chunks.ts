@@ -4,6 +4,7 @@
 // the index's own DDL, so the native baseline gets the identical schema.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { loadEngine, type Database } from '../../core/sqlite/engine.ts';
 import { storedFtsRows } from '../../core/index/file-data.ts';
 import { createNodeIndexStorage } from '../../runtimes/node/node-storage.ts';
@@ -140,6 +141,43 @@ export function readDumpLines(file: string): { meta: DumpMeta; lines: string[] }
   const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
   const meta = JSON.parse(lines[0]) as DumpMeta;
   return { meta, lines: lines.slice(1) };
+}
+
+/**
+ * The dump as a stream of raw lines, read from disk in 1 MiB pieces: an engine that loads it holds
+ * one line at a time, never the whole dump, so every engine's peak RSS starts from the same bare
+ * process (hci's pipeline reads its source files the same way). Parsing stays in the timed loops.
+ */
+export function streamDumpLines(file: string): { meta: DumpMeta; lines: Iterable<string> } {
+  const it = lineIterator(file);
+  const first = it.next();
+  if (first.done) throw new Error(`${file} is empty`);
+  const meta = JSON.parse(first.value) as DumpMeta;
+  return { meta, lines: { [Symbol.iterator]: () => it } };
+}
+
+function* lineIterator(file: string): Generator<string, void, undefined> {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    const decoder = new StringDecoder('utf8');
+    let rest = '';
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      const text = rest + decoder.write(buf.subarray(0, n));
+      let start = 0;
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+        if (nl > start) yield text.slice(start, nl);
+        start = nl + 1;
+      }
+      rest = text.slice(start);
+    }
+    rest += decoder.end();
+    if (rest) yield rest;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Turns one dump line into search documents. */

@@ -5,7 +5,7 @@
 // when a pool is worth starting are the indexer's (core/index/indexer.ts).
 import { Worker } from 'node:worker_threads';
 import type { ExtractedJson, ParsePool } from '../../core/index/prepare.ts';
-import type { WorkerReply, WorkerRequest } from './parse-worker.ts';
+import type { ParseWorkerData, WorkerReply, WorkerRequest } from './parse-worker.ts';
 
 /**
  * The compiled worker script. A Worker cannot run .ts under Node 20: when this module runs from
@@ -17,7 +17,8 @@ export function parseWorkerUrl(): URL {
     : new URL('./parse-worker.js', import.meta.url);
 }
 
-export function createNodeParsePool(opts: { binaryProbeBytes: number }): ParsePool {
+/** `faults` is for tests only (see ParseWorkerFaults); the product passes just the probe size. */
+export function createNodeParsePool(opts: ParseWorkerData): ParsePool {
   let worker: Worker | null = null;
   let failed: Error | null = null;
   let seq = 0;

@@ -9,13 +9,23 @@ import { createNodeGrammarSource } from './grammars.ts';
 
 export type WorkerRequest = { id: number; path: string; lang: string; bytes: Uint8Array };
 export type WorkerReply = { id: number; result: ExtractedJson } | { id: number; error: string };
+/** Faults a test can inject into the worker (the pool must then lose no file). */
+export interface ParseWorkerFaults {
+  /** The worker exits (code 70) when it is sent this path. */
+  exitOnPath?: string;
+}
+export interface ParseWorkerData {
+  binaryProbeBytes: number;
+  faults?: ParseWorkerFaults;
+}
 
 const port = parentPort;
 if (!port) throw new Error('parse-worker.js runs as a worker thread only');
-const { binaryProbeBytes } = workerData as { binaryProbeBytes: number };
+const { binaryProbeBytes, faults } = workerData as ParseWorkerData;
 const chunker = new Chunker(new TreeSitterHost(createNodeGrammarSource()));
-// Test hook: end this worker abruptly when it is sent this path (the pool must then lose no file).
-const crashOn = process.env.HCI_TEST_PARSE_WORKER_CRASH_ON;
+// An injected fault (tests only, through createNodeParsePool's `faults`; nothing in the product sets
+// it, and no environment variable reaches it): end this worker abruptly when sent this path.
+const crashOn = faults?.exitOnPath;
 
 let queue: Promise<void> = Promise.resolve();
 port.on('message', (m: WorkerRequest) => {
