@@ -18,3 +18,5 @@ export type { SkipCounts, SkipReason } from './scan/walker.ts';
 export { FORMAT_VERSION } from './index/schema.ts';
 export { createMemoryWorkspaceFs, type MemoryFile } from './memory-fs.ts';
 export { createMemoryIndexStorage } from './index/memory-storage.ts';
+// Message ↔ code traceability (intercom): find, relate, markers over an NDJSON event log.
+export * from './intercom/index.ts';

@@ -1,0 +1,373 @@
+// The traceability facade: find (which messages of a thread relate to this code), relate (record
+// that a contiguous range of committed messages relates to it) and markers (a file's gutter), each
+// one call in and one contract answer out (contract.ts), never throwing. Owns request validation,
+// keeping the sidecar current — rebuilt from the log when it is missing, when the log changed, when
+// the index generation moved (a re-index) and when a queried file drifted since the last rebuild —
+// and the error wording. Reading the log, resolving anchors, storing rows and ranking belong to
+// log.ts, anchors.ts, sidecar.ts and find.ts; the platform (log files, the sidecar's storage) to the
+// runtime that builds the IntercomHost.
+import { HciError } from '../platform.ts';
+import type { HciWorkspace } from '../workspace.ts';
+import type { IndexStorage } from '../index/storage.ts';
+import type { Database } from '../sqlite/engine.ts';
+import { EVENT_SCHEMA_VERSION, messageRangeRelatedSchema, type CodeAnchor, type MessageRangeRelated, type RelateSource } from './events.ts';
+import { readLogEvents, type IntercomLogFile, type IntercomLogOpener, type LogReadStats, type LogStat } from './log.ts';
+import { projectThreads } from './projection.ts';
+import { parseCodeRef, parseMessageRange, workspacePath, type CodeRef } from './code-ref.ts';
+import { anchorForRef, queryTargets, resolveAnchor, type QueryTarget } from './anchors.ts';
+import { workspaceCodeView, type CodeView, type FileView } from './code-view.ts';
+import { Sidecar, anchorById, fileFingerprint, logRecord, logStats, threadIds, threadRecord, type LogSnapshot, type ThreadRecord } from './sidecar.ts';
+import { collectMarkers, collectMatches } from './find.ts';
+import {
+  INTERCOM_CONTRACT_VERSION, findRequestSchema, markersRequestSchema, relateRequestSchema,
+  type FindRequest, type FindResponse, type LogInfo, type MarkersRequest, type MarkersResponse, type RelateRequest, type RelateResponse, type SidecarInfo,
+} from './contract.ts';
+
+export interface IntercomHost {
+  workspace: HciWorkspace;
+  /** Where the sidecar lives (Node/Deno: the index storage factory with SIDECAR_FILE). */
+  sidecar: IndexStorage;
+  openLog: IntercomLogOpener;
+}
+
+export interface IntercomOptions {
+  /** How long a sidecar transaction may wait for another process (default: the workspace's lock_timeout_ms). */
+  lockTimeoutMs?: number;
+  /** close() closes the workspace too (it was opened for this Intercom). */
+  ownsWorkspace?: boolean;
+}
+
+export interface RebuildSummary {
+  sidecar: SidecarInfo;
+  log: { location: string; stats: LogReadStats; threads: number; anchors: number };
+  took_ms: number;
+}
+
+const DEFAULT_LIMIT = 100;
+const FILE_LOAD_CONCURRENCY = 8;
+type RebuildReason = NonNullable<SidecarInfo['reason']>;
+
+function asHciError(e: unknown): HciError {
+  return e instanceof HciError ? e : new HciError('internal', String((e as Error)?.message ?? e));
+}
+
+function invalid(issues: { path: PropertyKey[]; message: string }[]): HciError {
+  const first = issues[0];
+  return new HciError('invalid_request', `${first.path.join('.') || 'request'}: ${first.message}`, 'see the request schema (core/intercom/contract.ts)');
+}
+
+export class Intercom {
+  private sidecar: Sidecar | null = null;
+  private opening: Promise<Sidecar> | null = null;
+
+  constructor(
+    readonly host: IntercomHost,
+    private readonly opts: IntercomOptions = {},
+  ) {}
+
+  close(): void {
+    this.sidecar?.close();
+    this.sidecar = null;
+    if (this.opts.ownsWorkspace) this.host.workspace.close();
+  }
+
+  private get rootLabel(): string {
+    return this.host.workspace.host.fs.rootLabel;
+  }
+
+  private async store(): Promise<Sidecar> {
+    if (this.sidecar) return this.sidecar;
+    this.opening ??= Sidecar.open(this.host.sidecar, this.host.workspace.engine, {
+      lockTimeoutMs: this.opts.lockTimeoutMs ?? this.host.workspace.settings.lock_timeout_ms,
+    })
+      .then((s) => (this.sidecar = s))
+      .finally(() => (this.opening = null));
+    return this.opening;
+  }
+
+  /** Which messages of the thread relate to the code ref, best first. */
+  async find(req: FindRequest): Promise<FindResponse> {
+    const t0 = Date.now();
+    const res: FindResponse = {
+      contract_version: INTERCOM_CONTRACT_VERSION, status: 'ok', thread_id: String(req?.thread_id ?? ''), code_ref: typeof req?.code_ref === 'string' ? req.code_ref : null,
+      targets: [], matches: [], total: 0, truncated: false, log: null, sidecar: null, index_generation: null, took_ms: 0,
+    };
+    try {
+      const parsed = findRequestSchema.safeParse(req);
+      if (!parsed.success) throw invalid(parsed.error.issues);
+      const r = parsed.data;
+      const ref = parseCodeRef(r.code_ref, { file: r.file, selection: r.selection, rootLabel: this.rootLabel });
+      const ctx = await this.prepare(r.log, r.thread_id, ref);
+      res.targets = ctx.targets;
+      res.sidecar = ctx.sidecar;
+      res.index_generation = ctx.generation;
+      const out = await (await this.store()).read((db) => {
+        const { logId, thread, log } = this.threadIn(db, ctx.log.location, r.thread_id);
+        return { log: logInfo(ctx.log.location, log, thread), matches: collectMatches(db, logId, r.thread_id, ctx.targets) };
+      });
+      res.log = out.log;
+      res.total = out.matches.length;
+      const limit = r.limit ?? DEFAULT_LIMIT;
+      res.matches = out.matches.slice(0, limit);
+      res.truncated = out.matches.length > limit;
+      if (!res.matches.length) {
+        res.status = 'empty';
+        res.hint = emptyHint(r.thread_id, ctx.targets, out.log);
+      } else if (res.matches.some((m) => m.stale)) {
+        res.hint = 'stale matches: their code changed or went away since they were attached; excerpt shows the text as attached';
+      }
+    } catch (e) {
+      const err = asHciError(e);
+      Object.assign(res, { status: 'error', matches: [], error: { code: err.code, message: err.message }, hint: err.hint });
+    }
+    res.took_ms = Date.now() - t0;
+    return res;
+  }
+
+  /** The gutter of one file: a marker per related line range, with the ordinals there. */
+  async markers(req: MarkersRequest): Promise<MarkersResponse> {
+    const t0 = Date.now();
+    const res: MarkersResponse = {
+      contract_version: INTERCOM_CONTRACT_VERSION, status: 'ok', thread_id: String(req?.thread_id ?? ''), file: String(req?.file ?? ''),
+      markers: [], log: null, sidecar: null, index_generation: null, took_ms: 0,
+    };
+    try {
+      const parsed = markersRequestSchema.safeParse(req);
+      if (!parsed.success) throw invalid(parsed.error.issues);
+      const r = parsed.data;
+      const file = workspacePath(r.file, this.rootLabel);
+      res.file = file;
+      const ctx = await this.prepare(r.log, r.thread_id, { kind: 'file', file });
+      res.sidecar = ctx.sidecar;
+      res.index_generation = ctx.generation;
+      const out = await (await this.store()).read((db) => {
+        const { logId, thread, log } = this.threadIn(db, ctx.log.location, r.thread_id);
+        return { log: logInfo(ctx.log.location, log, thread), markers: collectMarkers(db, logId, r.thread_id, file) };
+      });
+      res.log = out.log;
+      res.markers = out.markers;
+      if (!res.markers.length) {
+        res.status = 'empty';
+        res.hint = `no message of thread ${r.thread_id} relates to ${file}`;
+      }
+    } catch (e) {
+      const err = asHciError(e);
+      Object.assign(res, { status: 'error', markers: [], error: { code: err.code, message: err.message }, hint: err.hint });
+    }
+    res.took_ms = Date.now() - t0;
+    return res;
+  }
+
+  /** Appends one message_range_related event: committed messages `range` relate to the code ref. */
+  async relate(req: RelateRequest): Promise<RelateResponse> {
+    const t0 = Date.now();
+    const res: RelateResponse = {
+      contract_version: INTERCOM_CONTRACT_VERSION, status: 'ok', thread_id: String(req?.thread_id ?? ''),
+      start_ordinal: null, end_ordinal: null, ordinals: [], code_ref: null, log: null, took_ms: 0,
+    };
+    try {
+      const parsed = relateRequestSchema.safeParse(req);
+      if (!parsed.success) throw invalid(parsed.error.issues);
+      const r = parsed.data;
+      const range = parseMessageRange(r.range);
+      const ref = parseCodeRef(r.code_ref, { file: r.file, selection: r.selection, rootLabel: this.rootLabel });
+      const view = workspaceCodeView(this.host.workspace);
+      const log = this.openLog(r.log);
+      const st = await statOrFail(log);
+      await this.ensureFresh(log, st, view, []);
+      const { thread, anchorRow } = await (await this.store()).read((db) => {
+        const { logId, thread } = this.threadIn(db, log.location, r.thread_id);
+        return { thread, anchorRow: ref.kind === 'anchor' ? anchorById(db, logId, r.thread_id, ref.anchor_id) : undefined };
+      });
+      if (range.end > thread.messages) {
+        throw new HciError(
+          'message_not_committed',
+          `thread ${r.thread_id} has ${thread.messages} committed message${thread.messages === 1 ? '' : 's'}; #${range.end} is not one of them`,
+          'relate committed messages only (1-based ordinals as the gutter shows them); a draft cannot be related',
+        );
+      }
+      let anchor: CodeAnchor;
+      if (ref.kind === 'anchor') {
+        if (!anchorRow) throw unknownAnchor(ref.anchor_id, r.thread_id);
+        anchor = await anchorForRef({ kind: 'lines', file: anchorRow.file, line_start: anchorRow.line_start, line_end: anchorRow.line_end }, view, this.rootLabel);
+        if (anchorRow.shape === 'member' && anchorRow.member_key) anchor = { ...anchor, member_key: anchorRow.member_key, shape: 'member' };
+      } else {
+        anchor = await anchorForRef(ref, view, this.rootLabel);
+      }
+      const event: MessageRangeRelated = messageRangeRelatedSchema.parse({
+        type: 'message_range_related', schema_version: EVENT_SCHEMA_VERSION, thread_id: r.thread_id,
+        start_ordinal: range.start, end_ordinal: range.end, code_ref: anchor, source: (r.source ?? 'agent') as RelateSource, at: new Date().toISOString(),
+      });
+      await log.append(JSON.stringify(event));
+      Object.assign(res, {
+        start_ordinal: range.start, end_ordinal: range.end, code_ref: anchor, log: { location: log.location },
+        ordinals: Array.from({ length: range.end - range.start + 1 }, (_, i) => range.start + i),
+      });
+    } catch (e) {
+      const err = asHciError(e);
+      Object.assign(res, { status: 'error', ordinals: [], error: { code: err.code, message: err.message }, hint: err.hint });
+    }
+    res.took_ms = Date.now() - t0;
+    return res;
+  }
+
+  /** Rebuilds the sidecar rows of one log now (they are otherwise rebuilt when needed). Throws HciError. */
+  async rebuild(location: string): Promise<RebuildSummary> {
+    const t0 = Date.now();
+    const log = this.openLog(location);
+    const st = await statOrFail(log);
+    const out = await this.rebuildLog(log, st, workspaceCodeView(this.host.workspace));
+    return { sidecar: { location: this.host.sidecar.location, rebuilt: true, reason: 'forced' }, log: { location: log.location, ...out }, took_ms: Date.now() - t0 };
+  }
+
+  // ── freshness ──────────────────────────────────────────────────────────────────────────────
+
+  private openLog(location: string): IntercomLogFile {
+    return this.host.openLog(location);
+  }
+
+  /** Resolves the targets and makes the sidecar current for them (rebuilding when needed). */
+  private async prepare(location: string, threadId: string, ref: CodeRef): Promise<{ log: IntercomLogFile; targets: QueryTarget[]; sidecar: SidecarInfo; generation: number }> {
+    const log = this.openLog(location);
+    const view = workspaceCodeView(this.host.workspace);
+    const st = await statOrFail(log);
+    let targets: QueryTarget[];
+    let sidecar: SidecarInfo;
+    if (ref.kind === 'anchor') {
+      // The anchor lives in the log: the sidecar must be current before it can be looked up.
+      sidecar = await this.ensureFresh(log, st, view, []);
+      const lookup = async () => {
+        const found = await (await this.store()).read((db) => anchorById(db, this.threadIn(db, log.location, threadId).logId, threadId, ref.anchor_id));
+        if (!found) throw unknownAnchor(ref.anchor_id, threadId);
+        return found;
+      };
+      let row = await lookup();
+      // Its file may have drifted since the rows were built.
+      const again = await this.ensureFresh(log, st, view, [row.file]);
+      if (again.rebuilt) {
+        sidecar = again;
+        row = await lookup();
+      }
+      const fv = await view.file(row.file);
+      const member = row.member_key && fv.members.find((m) => m.key === row.member_key);
+      targets = [{
+        file: row.file, member_key: row.member_key, syntax_scope: row.syntax_scope,
+        line_start: member ? member.start : Number(row.line_start), line_end: member ? member.end : Number(row.line_end),
+      }];
+    } else {
+      targets = await queryTargets(ref, view);
+      sidecar = await this.ensureFresh(log, st, view, targets.map((t) => t.file));
+    }
+    return { log, targets, sidecar, generation: await view.indexGeneration() };
+  }
+
+  /**
+   * Rebuilds this log's rows when the sidecar has none, the log changed (size or mtime), the index
+   * generation moved, or one of `files` changed on disk since the rows were built (drift).
+   */
+  private async ensureFresh(log: IntercomLogFile, st: LogStat, view: CodeView, files: string[]): Promise<SidecarInfo> {
+    const fingerprints = await Promise.all([...new Set(files)].map(async (f) => ({ f, fv: await view.file(f) })));
+    const generation = await view.indexGeneration();
+    const store = await this.store();
+    const reason = await store.read((db): RebuildReason | null => {
+      const rec = logRecord(db, log.location);
+      if (!rec) return 'missing';
+      if (Number(rec.size) !== st.size || Number(rec.mtime_ms) !== st.mtimeMs) return 'log_changed';
+      if (Number(rec.index_generation) !== generation) return 'index_changed';
+      for (const { f, fv } of fingerprints) {
+        const known = fileFingerprint(db, rec.log_id, f);
+        if (known && (Number(known.size) !== fv.size || Number(known.mtime_ms) !== fv.mtimeMs)) return 'drift';
+      }
+      return null;
+    });
+    if (!reason) return { location: this.host.sidecar.location, rebuilt: false };
+    await this.rebuildLog(log, st, view);
+    return { location: this.host.sidecar.location, rebuilt: true, reason };
+  }
+
+  /** Replays the log, re-resolves every anchor and replaces the log's rows in one transaction. */
+  private async rebuildLog(log: IntercomLogFile, st: LogStat, view: CodeView): Promise<{ stats: LogReadStats; threads: number; anchors: number }> {
+    const bytes = await log.read();
+    if (!bytes) throw logMissing(log.location);
+    const { events, stats } = readLogEvents(bytes);
+    const threads = projectThreads(events);
+    // Every file an anchor names, loaded once (with its text, for excerpts).
+    const pathOf = new Map<string, string | null>();
+    for (const t of threads.values()) {
+      for (const a of t.anchors) {
+        if (pathOf.has(a.anchor.file)) continue;
+        try {
+          pathOf.set(a.anchor.file, workspacePath(a.anchor.file, this.rootLabel));
+        } catch {
+          pathOf.set(a.anchor.file, null);
+        }
+      }
+    }
+    const wanted = [...new Set([...pathOf.values()].filter((p): p is string => p !== null))].sort();
+    const views = new Map<string, FileView>();
+    for (let i = 0; i < wanted.length; i += FILE_LOAD_CONCURRENCY) {
+      const batch = wanted.slice(i, i + FILE_LOAD_CONCURRENCY);
+      for (const fv of await Promise.all(batch.map((p) => view.file(p, { text: true })))) views.set(fv.path, fv);
+    }
+    let anchorCount = 0;
+    const snap: LogSnapshot = {
+      location: log.location, size: bytes.length === st.size ? st.size : bytes.length, mtimeMs: st.mtimeMs,
+      indexGeneration: await view.indexGeneration(), stats,
+      threads: [...threads.values()].map((t) => {
+        anchorCount += t.anchors.length;
+        return {
+          threadId: t.threadId, messages: t.messages, skipped: t.skipped,
+          anchors: t.anchors.map((p) => {
+            const path = pathOf.get(p.anchor.file) ?? null;
+            return { projected: p, resolved: resolveAnchor(path === null ? p.anchor : { ...p.anchor, file: path }, path === null ? null : views.get(path)!) };
+          }),
+        };
+      }),
+      files: [...views.values()].map((fv) => ({ file: fv.path, size: fv.size, mtimeMs: fv.mtimeMs })),
+    };
+    await (await this.store()).replaceLog(snap);
+    return { stats, threads: threads.size, anchors: anchorCount };
+  }
+
+  /** The log's and thread's records in a read transaction; HciErrors when either is unknown. */
+  private threadIn(db: Database, location: string, threadId: string): { logId: number; thread: ThreadRecord; log: LogReadStats } {
+    const rec = logRecord(db, location);
+    if (!rec) throw new HciError('sidecar_changed', `the sidecar lost the rows of ${location} while answering`, 'retry');
+    const thread = threadRecord(db, rec.log_id, threadId);
+    if (!thread) {
+      const known = threadIds(db, rec.log_id);
+      throw new HciError(
+        'unknown_thread',
+        `no thread "${threadId}" in ${location}`,
+        known.length ? `threads in this log: ${known.join(', ')}` : 'the log holds no message events yet',
+      );
+    }
+    return { logId: rec.log_id, thread, log: logStats(db, rec.log_id) as LogReadStats };
+  }
+}
+
+function logInfo(location: string, stats: LogReadStats, thread: ThreadRecord): LogInfo {
+  return { location, events: stats.events, messages: thread.messages, skipped: { ...stats.skipped, ...thread.skipped } };
+}
+
+async function statOrFail(log: IntercomLogFile): Promise<LogStat> {
+  const st = await log.stat();
+  if (!st) throw logMissing(log.location);
+  return st;
+}
+
+function logMissing(location: string): HciError {
+  return new HciError('log_missing', `no log at ${location}`, 'pass the path of an existing events.ndjson log (hci never creates one)');
+}
+
+function unknownAnchor(id: string, threadId: string): HciError {
+  return new HciError('unknown_anchor', `no anchor "${id}" in thread ${threadId}`, 'anchor ids come from find matches (anchor_id) or the log (attachments[].id, default <message_id>#<n>)');
+}
+
+function emptyHint(threadId: string, targets: QueryTarget[], log: LogInfo): string {
+  const what = targets.length
+    ? targets.map((t) => `${t.file}${t.line_start !== null ? `:L${t.line_start}-${t.line_end}` : ''}${t.member_key ? ` [M:${t.member_key}]` : ''}`).join(', ')
+    : 'this code ref (no member has that key now)';
+  const skipped = Object.values(log.skipped).reduce((a, b) => a + b, 0);
+  return `no message of thread ${threadId} (${log.messages} messages) relates to ${what}` + (skipped ? `; ${skipped} log lines or events were skipped (see log.skipped)` : '');
+}
