@@ -164,7 +164,8 @@ export function resolveAnchor(anchor: CodeAnchor, fv: FileView | null): Resolved
 
 /** What a find looks for in one file: the member there (if any) and the lines. */
 export interface QueryTarget {
-  file: string;
+  /** null: any file (a member key no longer defined anywhere, matched against the anchors recorded with it). */
+  file: string | null;
   member_key: string | null;
   syntax_scope: string | null;
   /** null: the whole file. */
@@ -186,9 +187,8 @@ export async function queryTargets(ref: Exclude<CodeRef, { kind: 'anchor' }>, vi
   let locations = await view.locate(ref.member_key);
   if (ref.file) locations = locations.filter((l) => l.path === ref.file);
   if (!locations.length) {
-    // A key no longer defined anywhere can still match anchors recorded with it (they are stale).
-    if (ref.file) return [{ file: ref.file, member_key: ref.member_key, syntax_scope: null, line_start: null, line_end: null }];
-    return [];
+    // A key no longer defined (renamed, removed) still matches the anchors recorded with it: stale ones.
+    return [{ file: ref.file ?? null, member_key: ref.member_key, syntax_scope: null, line_start: null, line_end: null }];
   }
   return locations.map((l) => ({ file: l.path, member_key: ref.member_key, syntax_scope: l.kind, line_start: l.start_line, line_end: l.end_line }));
 }
@@ -213,13 +213,13 @@ export async function anchorForRef(ref: Exclude<CodeRef, { kind: 'anchor' }>, vi
   let shape: AnchorShape;
   let member: Member | null = null;
   if (ref.kind === 'member') {
-    const targets = await queryTargets(ref, view);
-    const t = targets.find((x) => x.line_start !== null);
+    const targets = (await queryTargets(ref, view)).filter((x) => x.line_start !== null);
+    const t = targets[0];
     if (!t) throw new HciError('unknown_member', `no member has the key ${ref.member_key} now`, 'check the key with `hci outline <file>`; it may have been renamed');
     if (targets.length > 1) {
       throw new HciError('ambiguous_member', `${ref.member_key} is defined in ${targets.length} places (${targets.map((x) => `${x.file}:L${x.line_start}`).join(', ')})`, 'pass the file too, or a line range');
     }
-    ({ file } = t);
+    file = t.file!;
     start = t.line_start;
     end = t.line_end;
     shape = 'member';

@@ -52,7 +52,7 @@ const staleReason = z.enum(['file_missing', 'member_missing', 'excerpt_mismatch'
 const matchKind = z.enum(['inferred', 'explicit']);
 
 export const targetSchema = z.object({
-  file: z.string(),
+  file: z.string().nullable().describe('null: any file (a member key defined nowhere now: the anchors recorded with it)'),
   member_key: z.string().nullable(),
   syntax_scope: z.string().nullable(),
   line_start: z.number().nullable(),

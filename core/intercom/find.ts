@@ -6,7 +6,7 @@
 import type { Database } from '../sqlite/engine.ts';
 import type { QueryTarget } from './anchors.ts';
 import type { FindMatch, Marker } from './contract.ts';
-import { anchorsByNo, anchorsOverlapping, messageIds, rowsByFile, rowsByKey, type AnchorRow } from './sidecar.ts';
+import { anchorsByNo, anchorsOverlapping, messageIds, rowsByFile, rowsByKey, rowsByKeyAnywhere, type AnchorRow } from './sidecar.ts';
 
 type MatchHow = FindMatch['match'];
 const HOW_RANK: Record<MatchHow, number> = { member: 0, overlap: 1, file: 2 };
@@ -24,17 +24,22 @@ function kindOf(a: AnchorRow): 'explicit' | 'inferred' {
 /** Every (ordinal, anchor) pair that matches one of the targets. */
 function candidates(db: Database, logId: number, threadId: string, targets: readonly QueryTarget[], anchors: (nos: number[]) => Map<number, AnchorRow>): Candidate[] {
   const out: Candidate[] = [];
+  const push = (rows: Array<{ ordinal: number; anchor_no: number }>, how: MatchHow) => {
+    for (const r of rows) out.push({ ordinal: Number(r.ordinal), anchorNo: Number(r.anchor_no), how });
+  };
   for (const t of targets) {
-    if (t.member_key) {
-      for (const r of rowsByKey(db, logId, threadId, t.file, t.member_key)) out.push({ ordinal: Number(r.ordinal), anchorNo: Number(r.anchor_no), how: 'member' });
+    if (t.file === null) {
+      if (t.member_key) push(rowsByKeyAnywhere(db, logId, threadId, t.member_key), 'member');
+      continue;
     }
+    if (t.member_key) push(rowsByKey(db, logId, threadId, t.file, t.member_key), 'member');
     if (t.line_start !== null && t.line_end !== null) {
       const nos = anchorsOverlapping(db, logId, threadId, t.file, t.line_start, t.line_end);
       for (const a of anchors(nos).values()) {
         for (let o = Number(a.start_ordinal); o <= Number(a.end_ordinal); o++) out.push({ ordinal: o, anchorNo: Number(a.anchor_no), how: 'overlap' });
       }
     } else if (!t.member_key) {
-      for (const r of rowsByFile(db, logId, threadId, t.file)) out.push({ ordinal: Number(r.ordinal), anchorNo: Number(r.anchor_no), how: 'file' });
+      push(rowsByFile(db, logId, threadId, t.file), 'file');
     }
   }
   return out;

@@ -256,7 +256,7 @@ export class Intercom {
       }];
     } else {
       targets = await queryTargets(ref, view);
-      sidecar = await this.ensureFresh(log, st, view, targets.map((t) => t.file));
+      sidecar = await this.ensureFresh(log, st, view, targets.flatMap((t) => (t.file === null ? [] : [t.file])));
     }
     return { log, targets, sidecar, generation: await view.indexGeneration() };
   }
@@ -366,7 +366,7 @@ function unknownAnchor(id: string, threadId: string): HciError {
 
 function emptyHint(threadId: string, targets: QueryTarget[], log: LogInfo): string {
   const what = targets.length
-    ? targets.map((t) => `${t.file}${t.line_start !== null ? `:L${t.line_start}-${t.line_end}` : ''}${t.member_key ? ` [M:${t.member_key}]` : ''}`).join(', ')
+    ? targets.map((t) => `${t.file ?? '(any file)'}${t.line_start !== null ? `:L${t.line_start}-${t.line_end}` : ''}${t.member_key ? ` [M:${t.member_key}]` : ''}`).join(', ')
     : 'this code ref (no member has that key now)';
   const skipped = Object.values(log.skipped).reduce((a, b) => a + b, 0);
   return `no message of thread ${threadId} (${log.messages} messages) relates to ${what}` + (skipped ? `; ${skipped} log lines or events were skipped (see log.skipped)` : '');

@@ -51,6 +51,7 @@ CREATE TABLE message_code(
   ordinal INTEGER NOT NULL, anchor_no INTEGER NOT NULL, message_id TEXT NOT NULL, match_kind TEXT NOT NULL,
   PRIMARY KEY(log_id, thread_id, file, member_key, ordinal, anchor_no)
 ) WITHOUT ROWID;
+CREATE INDEX message_code_by_key ON message_code(log_id, thread_id, member_key);
 CREATE TABLE line_buckets(
   log_id INTEGER NOT NULL, thread_id TEXT NOT NULL, file TEXT NOT NULL, bucket INTEGER NOT NULL, anchor_no INTEGER NOT NULL,
   PRIMARY KEY(log_id, thread_id, file, bucket, anchor_no)
@@ -279,6 +280,14 @@ export function rowsByKey(db: Database, logId: number, threadId: string, file: s
   return db.selectObjects(
     'SELECT ordinal, anchor_no, message_id, match_kind FROM message_code WHERE log_id = ? AND thread_id = ? AND file = ? AND member_key = ?',
     [logId, threadId, file, memberKey],
+  ) as unknown as CodeRow[];
+}
+
+/** Rows with this member key in any file (a key no longer defined anywhere). */
+export function rowsByKeyAnywhere(db: Database, logId: number, threadId: string, memberKey: string): CodeRow[] {
+  return db.selectObjects(
+    'SELECT ordinal, anchor_no, message_id, match_kind FROM message_code WHERE log_id = ? AND thread_id = ? AND member_key = ?',
+    [logId, threadId, memberKey],
   ) as unknown as CodeRow[];
 }
 
