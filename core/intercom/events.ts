@@ -28,7 +28,7 @@ export const codeAnchorSchema = z
     message: 'line_end must not be before line_start',
     path: ['line_end'],
   })
-  .meta({ id: 'code_anchor', title: 'Code anchor', description: 'A place in the code as attached or related: file, member key, syntax scope and shape, excerpt, line range as a hint.' });
+  .meta({ title: 'Code anchor', description: 'A place in the code as attached or related: file, member key, syntax scope and shape, excerpt, line range as a hint.' });
 
 const eventBase = {
   schema_version: z.number().int().min(1).describe(`event format version (this build writes ${EVENT_SCHEMA_VERSION})`),
@@ -46,7 +46,6 @@ export const messageAddedSchema = z
     attachments: z.array(codeAnchorSchema).default([]).describe('code anchors attached when the message was committed'),
   })
   .meta({
-    id: 'message_added',
     title: 'message_added',
     description: "A committed message. Its ordinal is its 1-based position among the thread's message_added events.",
   });
@@ -59,7 +58,7 @@ export const messageEditedSchema = z
     text: z.string().optional(),
     attachments: z.array(codeAnchorSchema).optional().describe('when present, replaces the message\'s attachments'),
   })
-  .meta({ id: 'message_edited', title: 'message_edited', description: 'A change to a committed message; its ordinal stays.' });
+  .meta({ title: 'message_edited', description: 'A change to a committed message; its ordinal stays.' });
 
 export const relateSourceSchema = z.enum(['cli', 'mcp', 'agent']);
 
@@ -74,7 +73,7 @@ export const messageRangeRelatedSchema = z
   })
   .refine((e) => e.end_ordinal >= e.start_ordinal, { message: 'end_ordinal must not be before start_ordinal', path: ['end_ordinal'] })
   .meta({
-    id: 'message_range_related',
+
     title: 'message_range_related',
     description: 'An explicit relation: messages start_ordinal..end_ordinal (contiguous, committed) relate to code_ref.',
   });
@@ -97,4 +96,4 @@ export type IntercomEvent = MessageAdded | MessageEdited | MessageRangeRelated;
 /** The envelope every line has (checked before the type's own schema). */
 export const eventEnvelopeSchema = z
   .looseObject({ type: z.string().min(1), ...eventBase })
-  .meta({ id: 'intercom_event', title: 'Intercom event', description: 'One line of the log: a JSON object with type, schema_version and thread_id.' });
+  .meta({ title: 'Intercom event', description: 'One line of the log: a JSON object with type, schema_version and thread_id.' });

@@ -21,7 +21,7 @@ export function intercomJsonSchemas(): Record<string, string> {
   for (const [name, schema] of Object.entries(SOURCES)) {
     // io 'input': the shape a writer must produce (defaults may be omitted).
     const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
-    out[`${name}.schema.json`] = `${JSON.stringify({ $id: `https://hci.dev/schemas/intercom/${name}.schema.json`, ...json }, null, 2)}\n`;
+    out[`${name}.schema.json`] = `${JSON.stringify(json, null, 2)}\n`;
   }
   return out;
 }
