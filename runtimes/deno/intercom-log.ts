@@ -6,6 +6,7 @@
 import * as path from 'node:path'; // pure path arithmetic only
 import type { IntercomLogFile, IntercomLogOpener, LogStat } from '../../core/intercom/log.ts';
 import { acquireAppendLock, appendBytes, checkLogPath, DEFAULT_APPEND_LOCK_MS, logMissing, type LogOpenerOptions } from '../shared/intercom-log.ts';
+import { HciError } from '../../core/platform.ts';
 import { deno, errorName, SEEK_START } from './deno-api.ts';
 import { absolutePath } from './deno-storage.ts';
 import { DotLock } from './dot-lock.ts';
@@ -15,6 +16,17 @@ export function createDenoLogOpener(opts: LogOpenerOptions = {}): IntercomLogOpe
   const roots = opts.roots?.map((r) => absolutePath(r));
   const sep = deno().build.os === 'windows' ? '\\' : '/';
   return (location: string) => denoLogFile(checkLogPath(location, path.resolve(base, location), roots, sep), opts.lockTimeoutMs);
+}
+
+/** Deno's "permission not granted" as an HciError that names the flag to add. */
+function permissionError(e: unknown, file: string, what: 'read' | 'write'): unknown {
+  if (errorName(e) !== 'NotCapable' && errorName(e) !== 'PermissionDenied') return e;
+  const dir = path.dirname(file);
+  return new HciError(
+    'permission_needed',
+    `hci under Deno cannot ${what} the intercom log ${file}: ${(e as Error).message}`,
+    what === 'read' ? `grant --allow-read=${file}` : `grant --allow-write=${dir} (the log and its lock files beside it)`,
+  );
 }
 
 const absent = (e: unknown) => errorName(e) === 'NotFound' || errorName(e) === 'NotADirectory' || errorName(e) === 'IsADirectory';
@@ -28,7 +40,7 @@ export function denoLogFile(file: string, lockTimeoutMs = DEFAULT_APPEND_LOCK_MS
         return st.isFile ? { size: st.size, mtimeMs: st.mtime ? st.mtime.getTime() : 0 } : null;
       } catch (e) {
         if (absent(e)) return null;
-        throw e;
+        throw permissionError(e, file, 'read');
       }
     },
     async read() {
@@ -36,7 +48,7 @@ export function denoLogFile(file: string, lockTimeoutMs = DEFAULT_APPEND_LOCK_MS
         return await deno().readFile(file);
       } catch (e) {
         if (absent(e)) return null;
-        throw e;
+        throw permissionError(e, file, 'read');
       }
     },
     async append(line: string) {
@@ -48,7 +60,11 @@ export function denoLogFile(file: string, lockTimeoutMs = DEFAULT_APPEND_LOCK_MS
         throw e;
       }
       const lock = new DotLock(`${file}.lock`);
-      await acquireAppendLock(lock, file, lockTimeoutMs);
+      try {
+        await acquireAppendLock(lock, file, lockTimeoutMs);
+      } catch (e) {
+        throw permissionError(e, file, 'write');
+      }
       try {
         let size: number;
         let lastByte: number | null = null;
@@ -69,7 +85,7 @@ export function denoLogFile(file: string, lockTimeoutMs = DEFAULT_APPEND_LOCK_MS
           f = D.openSync(file, { append: true }); // never create
         } catch (e) {
           if (absent(e)) throw logMissing(file);
-          throw e;
+          throw permissionError(e, file, 'write');
         }
         try {
           // One write: with O_APPEND the kernel puts it at the end as a whole.
