@@ -16,7 +16,8 @@ import { projectThreads } from './projection.ts';
 import { parseCodeRef, parseMessageRange, workspacePath, type CodeRef } from './code-ref.ts';
 import { anchorForRef, queryTargets, resolveAnchor, type QueryTarget } from './anchors.ts';
 import { workspaceCodeView, type CodeView, type FileView } from './code-view.ts';
-import { Sidecar, anchorById, fileFingerprint, logRecord, logStats, threadIds, threadRecord, type LogSnapshot, type ThreadRecord } from './sidecar.ts';
+import { Sidecar, type LogSnapshot } from './sidecar.ts';
+import { anchorById, fileFingerprint, logRecord, logStats, threadIds, threadRecord, type Scope, type ThreadRecord } from './sidecar-queries.ts';
 import { collectMarkers, collectMatches } from './find.ts';
 import {
   INTERCOM_CONTRACT_VERSION, findRequestSchema, markersRequestSchema, relateRequestSchema,
@@ -102,14 +103,13 @@ export class Intercom {
       res.sidecar = ctx.sidecar;
       res.index_generation = ctx.generation;
       const out = await (await this.store()).read((db) => {
-        const { logId, thread, log } = this.threadIn(db, ctx.log.location, r.thread_id);
-        return { log: logInfo(ctx.log.location, log, thread), matches: collectMatches(db, logId, r.thread_id, ctx.targets) };
+        const { scope, thread, log } = this.threadIn(db, ctx.log.location, r.thread_id);
+        return { log: logInfo(ctx.log.location, log, thread), ...collectMatches(db, scope, ctx.targets, r.limit ?? DEFAULT_LIMIT) };
       });
       res.log = out.log;
-      res.total = out.matches.length;
-      const limit = r.limit ?? DEFAULT_LIMIT;
-      res.matches = out.matches.slice(0, limit);
-      res.truncated = out.matches.length > limit;
+      res.total = out.total;
+      res.matches = out.matches;
+      res.truncated = out.total > out.matches.length;
       if (!res.matches.length) {
         res.status = 'empty';
         res.hint = emptyHint(r.thread_id, ctx.targets, out.log);
@@ -141,8 +141,8 @@ export class Intercom {
       res.sidecar = ctx.sidecar;
       res.index_generation = ctx.generation;
       const out = await (await this.store()).read((db) => {
-        const { logId, thread, log } = this.threadIn(db, ctx.log.location, r.thread_id);
-        return { log: logInfo(ctx.log.location, log, thread), markers: collectMarkers(db, logId, r.thread_id, file) };
+        const { scope, thread, log } = this.threadIn(db, ctx.log.location, r.thread_id);
+        return { log: logInfo(ctx.log.location, log, thread), markers: collectMarkers(db, scope, file) };
       });
       res.log = out.log;
       res.markers = out.markers;
@@ -176,8 +176,8 @@ export class Intercom {
       const st = await statOrFail(log);
       await this.ensureFresh(log, st, view, []);
       const { thread, anchorRow } = await (await this.store()).read((db) => {
-        const { logId, thread } = this.threadIn(db, log.location, r.thread_id);
-        return { thread, anchorRow: ref.kind === 'anchor' ? anchorById(db, logId, r.thread_id, ref.anchor_id) : undefined };
+        const { scope, thread } = this.threadIn(db, log.location, r.thread_id);
+        return { thread, anchorRow: ref.kind === 'anchor' ? anchorById(db, scope, ref.anchor_id) : undefined };
       });
       if (range.end > thread.messages) {
         throw new HciError(
@@ -237,7 +237,7 @@ export class Intercom {
       // The anchor lives in the log: the sidecar must be current before it can be looked up.
       sidecar = await this.ensureFresh(log, st, view, []);
       const lookup = async () => {
-        const found = await (await this.store()).read((db) => anchorById(db, this.threadIn(db, log.location, threadId).logId, threadId, ref.anchor_id));
+        const found = await (await this.store()).read((db) => anchorById(db, this.threadIn(db, log.location, threadId).scope, ref.anchor_id));
         if (!found) throw unknownAnchor(ref.anchor_id, threadId);
         return found;
       };
@@ -330,7 +330,7 @@ export class Intercom {
   }
 
   /** The log's and thread's records in a read transaction; HciErrors when either is unknown. */
-  private threadIn(db: Database, location: string, threadId: string): { logId: number; thread: ThreadRecord; log: LogReadStats } {
+  private threadIn(db: Database, location: string, threadId: string): { scope: Scope; thread: ThreadRecord; log: LogReadStats } {
     const rec = logRecord(db, location);
     if (!rec) throw new HciError('sidecar_changed', `the sidecar lost the rows of ${location} while answering`, 'retry');
     const thread = threadRecord(db, rec.log_id, threadId);
@@ -342,7 +342,7 @@ export class Intercom {
         known.length ? `threads in this log: ${known.join(', ')}` : 'the log holds no message events yet',
       );
     }
-    return { logId: rec.log_id, thread, log: logStats(db, rec.log_id) as LogReadStats };
+    return { scope: { logId: rec.log_id, threadNo: thread.thread_no }, thread, log: logStats(db, rec.log_id) as LogReadStats };
   }
 }
 
