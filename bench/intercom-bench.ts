@@ -37,10 +37,12 @@ function timeIt<T>(fn: () => T): [T, number] {
   return [out, performance.now() - t];
 }
 
-async function timeAsync<T>(fn: () => Promise<T>): Promise<[T, number]> {
+async function timeAsync<T>(fn: () => Promise<T>): Promise<[T, number, number]> {
   const t = performance.now();
+  const c = process.cpuUsage();
   const out = await fn();
-  return [out, performance.now() - t];
+  const d = process.cpuUsage(c);
+  return [out, performance.now() - t, (d.user + d.system) / 1000];
 }
 
 export async function runIntercomBench(argv: string[]): Promise<Record<string, unknown>> {
@@ -112,32 +114,38 @@ export async function runIntercomBench(argv: string[]): Promise<Record<string, u
 
     // Rebuild vs parsing the log, interleaved.
     const rebuild: number[] = [];
+    const rebuildCpu: number[] = [];
     const parse: number[] = [];
     let summary: Awaited<ReturnType<typeof ic.rebuild>> | null = null;
     for (let r = 0; r < runs; r++) {
       const [, p] = timeIt(() => fs.readFileSync(logPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));
       parse.push(p);
-      const [s, ms] = await timeAsync(() => ic.rebuild(logPath));
+      const [s, ms, cpu] = await timeAsync(() => ic.rebuild(logPath));
       summary = s;
       rebuild.push(ms);
+      rebuildCpu.push(cpu);
     }
 
     // Find vs the index read it makes, interleaved; half line refs, half member keys.
     const findMs: Record<'lines' | 'member', number[]> = { lines: [], member: [] };
     const baseMs: number[] = [];
+    const findCpu: number[] = [];
+    const baseCpu: number[] = [];
     let matches = 0;
     let rebuiltDuringFinds = 0;
     for (let q = -50; q < queries; q++) {
       const m = pick(members);
       const kind = q % 2 === 0 ? 'lines' : 'member';
       const code_ref = kind === 'lines' ? `${m.file}:L${m.start + 1}-${m.start + 3}` : `[M:${m.key}]`;
-      const [, b] = await timeAsync(() => ws.outline(m.file));
-      const [res, ms] = await timeAsync(() => ic.find({ log: logPath, thread_id: 't1', code_ref }));
+      const [, b, bc] = await timeAsync(() => ws.outline(m.file));
+      const [res, ms, cpu] = await timeAsync(() => ic.find({ log: logPath, thread_id: 't1', code_ref }));
       if (res.status === 'error') throw new Error(`find ${code_ref} failed: ${JSON.stringify(res.error)}`);
       if (q < 0) continue; // warm-up
       if (res.sidecar?.rebuilt) rebuiltDuringFinds++;
       baseMs.push(b);
+      baseCpu.push(bc);
       findMs[kind].push(ms);
+      findCpu.push(cpu);
       matches += res.total;
     }
     const all = [...findMs.lines, ...findMs.member];
@@ -150,14 +158,15 @@ export async function runIntercomBench(argv: string[]): Promise<Record<string, u
       log: { messages, attachments, relates: lines.length - messages, bytes: logBytes, stats: summary?.log.stats.skipped },
       sidecar_bytes: sidecarBytes,
       cold_find_ms: coldMs,
-      rebuild: { runs, ms: latencyStats(rebuild), median_ms: median(rebuild), p95_ms: percentile(rebuild, 95), anchors: summary?.log.anchors },
+      rebuild: { runs, ms: latencyStats(rebuild), cpu_ms: latencyStats(rebuildCpu), median_ms: median(rebuild), p95_ms: percentile(rebuild, 95), anchors: summary?.log.anchors },
       baseline_parse: { median_ms: median(parse), p95_ms: percentile(parse, 95) },
       rebuild_over_parse: median(rebuild) / median(parse),
       find: {
         queries: all.length, matches_per_find: matches / all.length, rebuilt_during_finds: rebuiltDuringFinds,
-        all: latencyStats(all), lines: latencyStats(findMs.lines), member: latencyStats(findMs.member),
+        all: latencyStats(all), lines: latencyStats(findMs.lines), member: latencyStats(findMs.member), cpu_ms: latencyStats(findCpu),
       },
       baseline_outline: latencyStats(baseMs),
+      baseline_outline_cpu: latencyStats(baseCpu),
       find_over_outline_p50: percentile(all, 50) / percentile(baseMs, 50),
       targets: { rebuild_ms: 2000, find_p95_ms: 5 },
     };
@@ -173,8 +182,12 @@ export async function runIntercomBench(argv: string[]): Promise<Record<string, u
           ['find (all)', fmtMs(result.find.all.p50), fmtMs(result.find.all.p95), 'outline of the same file', fmtMs(result.baseline_outline.p50), fmtRatio(result.find_over_outline_p50), 'p95 ≤ 5 ms'],
           ['find by lines', fmtMs(result.find.lines.p50), fmtMs(result.find.lines.p95), '', '', '', ''],
           ['find by member key', fmtMs(result.find.member.p50), fmtMs(result.find.member.p95), '', '', '', ''],
+          ['rebuild, CPU time', fmtMs(median(rebuildCpu)), fmtMs(percentile(rebuildCpu, 95)), '', '', '', ''],
+          ['find, CPU time', fmtMs(result.find.cpu_ms.p50), fmtMs(result.find.cpu_ms.p95), 'outline, CPU time', fmtMs(result.baseline_outline_cpu.p50), fmtRatio(result.find.cpu_ms.p50 / result.baseline_outline_cpu.p50), ''],
         ],
       ),
+      '',
+      'Wall time includes waiting for a core on a shared machine; CPU time (user + system, this process) does not.',
       '',
       `${runs} rebuilds, ${all.length} finds (${result.find.matches_per_find.toFixed(1)} matches on average; ${rebuiltDuringFinds} rebuilt during the finds).`,
       '',

@@ -98,14 +98,14 @@ export class Intercom {
       if (!parsed.success) throw invalid(parsed.error.issues);
       const r = parsed.data;
       const ref = parseCodeRef(r.code_ref, { file: r.file, selection: r.selection, rootLabel: this.rootLabel });
-      const ctx = await this.prepare(r.log, r.thread_id, ref);
+      const ctx = await this.targetsOf(r.log, r.thread_id, ref);
+      const { value: out, sidecar } = await this.current(ctx, r.thread_id, ctx.targets, (db, t) => ({
+        log: logInfo(ctx.log.location, t.log, t.thread),
+        ...collectMatches(db, t.scope, ctx.targets, r.limit ?? DEFAULT_LIMIT),
+      }));
       res.targets = ctx.targets;
-      res.sidecar = ctx.sidecar;
-      res.index_generation = ctx.generation;
-      const out = await (await this.store()).read((db) => {
-        const { scope, thread, log } = this.threadIn(db, ctx.log.location, r.thread_id);
-        return { log: logInfo(ctx.log.location, log, thread), ...collectMatches(db, scope, ctx.targets, r.limit ?? DEFAULT_LIMIT) };
-      });
+      res.sidecar = ctx.sidecar ?? sidecar;
+      res.index_generation = await ctx.view.indexGeneration();
       res.log = out.log;
       res.total = out.total;
       res.matches = out.matches;
@@ -137,13 +137,13 @@ export class Intercom {
       const r = parsed.data;
       const file = workspacePath(r.file, this.rootLabel);
       res.file = file;
-      const ctx = await this.prepare(r.log, r.thread_id, { kind: 'file', file });
-      res.sidecar = ctx.sidecar;
-      res.index_generation = ctx.generation;
-      const out = await (await this.store()).read((db) => {
-        const { scope, thread, log } = this.threadIn(db, ctx.log.location, r.thread_id);
-        return { log: logInfo(ctx.log.location, log, thread), markers: collectMarkers(db, scope, file) };
-      });
+      const ctx = await this.targetsOf(r.log, r.thread_id, { kind: 'file', file });
+      const { value: out, sidecar } = await this.current(ctx, r.thread_id, ctx.targets, (db, t) => ({
+        log: logInfo(ctx.log.location, t.log, t.thread),
+        markers: collectMarkers(db, t.scope, file),
+      }));
+      res.sidecar = sidecar;
+      res.index_generation = await ctx.view.indexGeneration();
       res.log = out.log;
       res.markers = out.markers;
       if (!res.markers.length) {
@@ -174,11 +174,10 @@ export class Intercom {
       const view = workspaceCodeView(this.host.workspace);
       const log = this.openLog(r.log);
       const st = await statOrFail(log);
-      await this.ensureFresh(log, st, view, []);
-      const { thread, anchorRow } = await (await this.store()).read((db) => {
-        const { scope, thread } = this.threadIn(db, log.location, r.thread_id);
-        return { thread, anchorRow: ref.kind === 'anchor' ? anchorById(db, scope, ref.anchor_id) : undefined };
-      });
+      const { value: { thread, anchorRow } } = await this.current({ log, st, view }, r.thread_id, [], (db, t) => ({
+        thread: t.thread,
+        anchorRow: ref.kind === 'anchor' ? anchorById(db, t.scope, ref.anchor_id) : undefined,
+      }));
       if (range.end > thread.messages) {
         throw new HciError(
           'message_not_committed',
@@ -226,63 +225,57 @@ export class Intercom {
     return this.host.openLog(location);
   }
 
-  /** Resolves the targets and makes the sidecar current for them (rebuilding when needed). */
-  private async prepare(location: string, threadId: string, ref: CodeRef): Promise<{ log: IntercomLogFile; targets: QueryTarget[]; sidecar: SidecarInfo; generation: number }> {
+  /** What a find looks for now. An `anchor:<id>` ref is looked up in the (current) sidecar first. */
+  private async targetsOf(location: string, threadId: string, ref: CodeRef): Promise<Freshness & { targets: QueryTarget[]; sidecar: SidecarInfo | null }> {
     const log = this.openLog(location);
     const view = workspaceCodeView(this.host.workspace);
     const st = await statOrFail(log);
-    let targets: QueryTarget[];
-    let sidecar: SidecarInfo;
-    if (ref.kind === 'anchor') {
-      // The anchor lives in the log: the sidecar must be current before it can be looked up.
-      sidecar = await this.ensureFresh(log, st, view, []);
-      const lookup = async () => {
-        const found = await (await this.store()).read((db) => anchorById(db, this.threadIn(db, log.location, threadId).scope, ref.anchor_id));
-        if (!found) throw unknownAnchor(ref.anchor_id, threadId);
-        return found;
-      };
-      let row = await lookup();
-      // Its file may have drifted since the rows were built.
-      const again = await this.ensureFresh(log, st, view, [row.file]);
-      if (again.rebuilt) {
-        sidecar = again;
-        row = await lookup();
-      }
-      const fv = await view.file(row.file);
-      const member = row.member_key && fv.members.find((m) => m.key === row.member_key);
-      targets = [{
-        file: row.file, member_key: row.member_key, syntax_scope: row.syntax_scope,
-        line_start: member ? member.start : Number(row.line_start), line_end: member ? member.end : Number(row.line_end),
-      }];
-    } else {
-      targets = await queryTargets(ref, view);
-      sidecar = await this.ensureFresh(log, st, view, targets.flatMap((t) => (t.file === null ? [] : [t.file])));
-    }
-    return { log, targets, sidecar, generation: await view.indexGeneration() };
+    const ctx = { log, st, view };
+    if (ref.kind !== 'anchor') return { ...ctx, targets: await queryTargets(ref, view), sidecar: null };
+    const { value: row, sidecar } = await this.current(ctx, threadId, [], (db, t) => anchorById(db, t.scope, ref.anchor_id));
+    if (!row) throw unknownAnchor(ref.anchor_id, threadId);
+    const fv = await view.file(row.file);
+    const member = row.member_key ? fv.members.find((m) => m.key === row.member_key) : undefined;
+    const target: QueryTarget = {
+      file: row.file, member_key: row.member_key, syntax_scope: row.syntax_scope,
+      line_start: member ? member.start : Number(row.line_start), line_end: member ? member.end : Number(row.line_end),
+    };
+    return { ...ctx, targets: [target], sidecar: sidecar.rebuilt ? sidecar : null };
   }
 
   /**
-   * Rebuilds this log's rows when the sidecar has none, the log changed (size or mtime), the index
-   * generation moved, or one of `files` changed on disk since the rows were built (drift).
+   * Runs `fn` on the log's rows in one read transaction once they are current: rebuilt first when
+   * the sidecar has none, the log changed (size or mtime), the index generation moved, or a file of
+   * `targets` changed on disk since they were built (drift).
    */
-  private async ensureFresh(log: IntercomLogFile, st: LogStat, view: CodeView, files: string[]): Promise<SidecarInfo> {
-    const fingerprints = await Promise.all([...new Set(files)].map(async (f) => ({ f, fv: await view.file(f) })));
+  private async current<T>(ctx: Freshness, threadId: string, targets: QueryTarget[], fn: (db: Database, t: ThreadRows) => T): Promise<{ value: T; sidecar: SidecarInfo }> {
+    const { log, st, view } = ctx;
+    const files = [...new Set(targets.flatMap((t) => (t.file === null ? [] : [t.file])))];
+    const fingerprints = await Promise.all(files.map(async (f) => ({ f, fv: await view.file(f) })));
     const generation = await view.indexGeneration();
     const store = await this.store();
-    const reason = await store.read((db): RebuildReason | null => {
-      const rec = logRecord(db, log.location);
-      if (!rec) return 'missing';
-      if (Number(rec.size) !== st.size || Number(rec.mtime_ms) !== st.mtimeMs) return 'log_changed';
-      if (Number(rec.index_generation) !== generation) return 'index_changed';
-      for (const { f, fv } of fingerprints) {
-        const known = fileFingerprint(db, rec.log_id, f);
-        if (known && (Number(known.size) !== fv.size || Number(known.mtime_ms) !== fv.mtimeMs)) return 'drift';
-      }
-      return null;
-    });
-    if (!reason) return { location: this.host.sidecar.location, rebuilt: false };
-    await this.rebuildLog(log, st, view);
-    return { location: this.host.sidecar.location, rebuilt: true, reason };
+    let sidecar: SidecarInfo = { location: this.host.sidecar.location, rebuilt: false };
+    for (let attempt = 0; ; attempt++) {
+      const out = await store.read((db): { reason: RebuildReason } | { value: T } => {
+        const rec = logRecord(db, log.location);
+        let reason: RebuildReason | null = null;
+        if (!rec) reason = 'missing';
+        else if (Number(rec.size) !== st.size || Number(rec.mtime_ms) !== st.mtimeMs) reason = 'log_changed';
+        else if (Number(rec.index_generation) !== generation) reason = 'index_changed';
+        else {
+          for (const { f, fv } of fingerprints) {
+            const known = fileFingerprint(db, rec.log_id, f);
+            if (known && (Number(known.size) !== fv.size || Number(known.mtime_ms) !== fv.mtimeMs)) reason = 'drift';
+          }
+        }
+        // After a rebuild, answer from its rows even if the log moved on meanwhile (the next call catches up).
+        if (reason && attempt === 0) return { reason };
+        return { value: fn(db, this.threadIn(db, log.location, threadId)) };
+      });
+      if ('value' in out) return { value: out.value, sidecar };
+      await this.rebuildLog(log, st, view);
+      sidecar = { location: this.host.sidecar.location, rebuilt: true, reason: out.reason };
+    }
   }
 
   /** Replays the log, re-resolves every anchor and replaces the log's rows in one transaction. */
@@ -330,7 +323,7 @@ export class Intercom {
   }
 
   /** The log's and thread's records in a read transaction; HciErrors when either is unknown. */
-  private threadIn(db: Database, location: string, threadId: string): { scope: Scope; thread: ThreadRecord; log: LogReadStats } {
+  private threadIn(db: Database, location: string, threadId: string): ThreadRows {
     const rec = logRecord(db, location);
     if (!rec) throw new HciError('sidecar_changed', `the sidecar lost the rows of ${location} while answering`, 'retry');
     const thread = threadRecord(db, rec.log_id, threadId);
@@ -344,6 +337,20 @@ export class Intercom {
     }
     return { scope: { logId: rec.log_id, threadNo: thread.thread_no }, thread, log: logStats(db, rec.log_id) as LogReadStats };
   }
+}
+
+/** A log, its stat and the code view one call works with. */
+interface Freshness {
+  log: IntercomLogFile;
+  st: LogStat;
+  view: CodeView;
+}
+
+/** One thread's rows in a read transaction. */
+interface ThreadRows {
+  scope: Scope;
+  thread: ThreadRecord;
+  log: LogReadStats;
 }
 
 function logInfo(location: string, stats: LogReadStats, thread: ThreadRecord): LogInfo {
