@@ -11,12 +11,12 @@ import type { HciWorkspace } from '../workspace.ts';
 import type { IndexStorage } from '../index/storage.ts';
 import type { Database } from '../sqlite/engine.ts';
 import { EVENT_SCHEMA_VERSION, messageRangeRelatedSchema, type CodeAnchor, type MessageRangeRelated, type RelateSource } from './events.ts';
-import { readLogEvents, type IntercomLogFile, type IntercomLogOpener, type LogReadStats, type LogStat } from './log.ts';
-import { projectThreads } from './projection.ts';
+import { logMissing, type IntercomLogFile, type IntercomLogOpener, type LogReadStats, type LogStat } from './log.ts';
 import { parseCodeRef, parseMessageRange, workspacePath, type CodeRef } from './code-ref.ts';
-import { anchorForRef, queryTargets, resolveAnchor, type QueryTarget } from './anchors.ts';
-import { workspaceCodeView, type CodeView, type FileView } from './code-view.ts';
-import { Sidecar, type LogSnapshot } from './sidecar.ts';
+import { anchorForRef, queryTargets, type QueryTarget } from './anchors.ts';
+import { workspaceCodeView, type CodeView } from './code-view.ts';
+import { Sidecar } from './sidecar.ts';
+import { snapshotLog } from './rebuild.ts';
 import { anchorById, fileFingerprint, logRecord, logStats, threadIds, threadRecord, type Scope, type ThreadRecord } from './sidecar-queries.ts';
 import { collectMarkers, collectMatches } from './find.ts';
 import {
@@ -45,16 +45,33 @@ export interface RebuildSummary {
 }
 
 const DEFAULT_LIMIT = 100;
-const FILE_LOAD_CONCURRENCY = 8;
 type RebuildReason = NonNullable<SidecarInfo['reason']>;
 
 function asHciError(e: unknown): HciError {
   return e instanceof HciError ? e : new HciError('internal', String((e as Error)?.message ?? e));
 }
 
-function invalid(issues: { path: PropertyKey[]; message: string }[]): HciError {
-  const first = issues[0];
-  return new HciError('invalid_request', `${first.path.join('.') || 'request'}: ${first.message}`, 'see the request schema (core/intercom/contract.ts)');
+/** The request as its schema reads it, or HciError `invalid_request` naming the first issue. */
+function parseRequest<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } }, req: unknown): T {
+  const parsed = schema.safeParse(req);
+  if (parsed.success) return parsed.data;
+  const first = parsed.error.issues[0];
+  throw new HciError('invalid_request', `${first.path.join('.') || 'request'}: ${first.message}`, 'see the request schema (core/intercom/contract.ts)');
+}
+
+type Answer = { status: string; took_ms: number; hint?: string; error?: { code: string; message: string } };
+
+/** Runs `body` to fill `res`; any failure becomes status error with its code and hint (and `cleared` fields reset). Never throws. */
+async function answer<R extends Answer>(res: R, cleared: Partial<R>, body: () => Promise<void>): Promise<R> {
+  const t0 = Date.now();
+  try {
+    await body();
+  } catch (e) {
+    const err = asHciError(e);
+    Object.assign(res, cleared, { status: 'error', error: { code: err.code, message: err.message }, hint: err.hint });
+  }
+  res.took_ms = Date.now() - t0;
+  return res;
 }
 
 export class Intercom {
@@ -87,16 +104,13 @@ export class Intercom {
   }
 
   /** Which messages of the thread relate to the code ref, best first. */
-  async find(req: FindRequest): Promise<FindResponse> {
-    const t0 = Date.now();
+  find(req: FindRequest): Promise<FindResponse> {
     const res: FindResponse = {
       contract_version: INTERCOM_CONTRACT_VERSION, status: 'ok', thread_id: String(req?.thread_id ?? ''), code_ref: typeof req?.code_ref === 'string' ? req.code_ref : null,
       targets: [], matches: [], total: 0, truncated: false, log: null, sidecar: null, index_generation: null, took_ms: 0,
     };
-    try {
-      const parsed = findRequestSchema.safeParse(req);
-      if (!parsed.success) throw invalid(parsed.error.issues);
-      const r = parsed.data;
+    return answer(res, { matches: [] }, async () => {
+      const r = parseRequest(findRequestSchema, req);
       const ref = parseCodeRef(r.code_ref, { file: r.file, selection: r.selection, rootLabel: this.rootLabel });
       const ctx = await this.targetsOf(r.log, r.thread_id, ref);
       const { value: out, sidecar } = await this.current(ctx, r.thread_id, ctx.targets, (db, t) => ({
@@ -116,25 +130,17 @@ export class Intercom {
       } else if (res.matches.some((m) => m.stale)) {
         res.hint = 'stale matches: their code changed or went away since they were attached; excerpt shows the text as attached';
       }
-    } catch (e) {
-      const err = asHciError(e);
-      Object.assign(res, { status: 'error', matches: [], error: { code: err.code, message: err.message }, hint: err.hint });
-    }
-    res.took_ms = Date.now() - t0;
-    return res;
+    });
   }
 
   /** The gutter of one file: a marker per related line range, with the ordinals there. */
-  async markers(req: MarkersRequest): Promise<MarkersResponse> {
-    const t0 = Date.now();
+  markers(req: MarkersRequest): Promise<MarkersResponse> {
     const res: MarkersResponse = {
       contract_version: INTERCOM_CONTRACT_VERSION, status: 'ok', thread_id: String(req?.thread_id ?? ''), file: String(req?.file ?? ''),
       markers: [], log: null, sidecar: null, index_generation: null, took_ms: 0,
     };
-    try {
-      const parsed = markersRequestSchema.safeParse(req);
-      if (!parsed.success) throw invalid(parsed.error.issues);
-      const r = parsed.data;
+    return answer(res, { markers: [] }, async () => {
+      const r = parseRequest(markersRequestSchema, req);
       const file = workspacePath(r.file, this.rootLabel);
       res.file = file;
       const ctx = await this.targetsOf(r.log, r.thread_id, { kind: 'file', file });
@@ -150,25 +156,17 @@ export class Intercom {
         res.status = 'empty';
         res.hint = `no message of thread ${r.thread_id} relates to ${file}`;
       }
-    } catch (e) {
-      const err = asHciError(e);
-      Object.assign(res, { status: 'error', markers: [], error: { code: err.code, message: err.message }, hint: err.hint });
-    }
-    res.took_ms = Date.now() - t0;
-    return res;
+    });
   }
 
   /** Appends one message_range_related event: committed messages `range` relate to the code ref. */
-  async relate(req: RelateRequest): Promise<RelateResponse> {
-    const t0 = Date.now();
+  relate(req: RelateRequest): Promise<RelateResponse> {
     const res: RelateResponse = {
       contract_version: INTERCOM_CONTRACT_VERSION, status: 'ok', thread_id: String(req?.thread_id ?? ''),
       start_ordinal: null, end_ordinal: null, ordinals: [], code_ref: null, log: null, took_ms: 0,
     };
-    try {
-      const parsed = relateRequestSchema.safeParse(req);
-      if (!parsed.success) throw invalid(parsed.error.issues);
-      const r = parsed.data;
+    return answer(res, { ordinals: [] }, async () => {
+      const r = parseRequest(relateRequestSchema, req);
       const range = parseMessageRange(r.range);
       const ref = parseCodeRef(r.code_ref, { file: r.file, selection: r.selection, rootLabel: this.rootLabel });
       const view = workspaceCodeView(this.host.workspace);
@@ -202,12 +200,7 @@ export class Intercom {
         start_ordinal: range.start, end_ordinal: range.end, code_ref: anchor, log: { location: log.location },
         ordinals: Array.from({ length: range.end - range.start + 1 }, (_, i) => range.start + i),
       });
-    } catch (e) {
-      const err = asHciError(e);
-      Object.assign(res, { status: 'error', ordinals: [], error: { code: err.code, message: err.message }, hint: err.hint });
-    }
-    res.took_ms = Date.now() - t0;
-    return res;
+    });
   }
 
   /** Rebuilds the sidecar rows of one log now (they are otherwise rebuilt when needed). Throws HciError. */
@@ -280,46 +273,9 @@ export class Intercom {
 
   /** Replays the log, re-resolves every anchor and replaces the log's rows in one transaction. */
   private async rebuildLog(log: IntercomLogFile, st: LogStat, view: CodeView): Promise<{ stats: LogReadStats; threads: number; anchors: number }> {
-    const bytes = await log.read();
-    if (!bytes) throw logMissing(log.location);
-    const { events, stats } = readLogEvents(bytes);
-    const threads = projectThreads(events);
-    // Every file an anchor names, loaded once (with its text, for excerpts).
-    const pathOf = new Map<string, string | null>();
-    for (const t of threads.values()) {
-      for (const a of t.anchors) {
-        if (pathOf.has(a.anchor.file)) continue;
-        try {
-          pathOf.set(a.anchor.file, workspacePath(a.anchor.file, this.rootLabel));
-        } catch {
-          pathOf.set(a.anchor.file, null);
-        }
-      }
-    }
-    const wanted = [...new Set([...pathOf.values()].filter((p): p is string => p !== null))].sort();
-    const views = new Map<string, FileView>();
-    for (let i = 0; i < wanted.length; i += FILE_LOAD_CONCURRENCY) {
-      const batch = wanted.slice(i, i + FILE_LOAD_CONCURRENCY);
-      for (const fv of await Promise.all(batch.map((p) => view.file(p, { text: true })))) views.set(fv.path, fv);
-    }
-    let anchorCount = 0;
-    const snap: LogSnapshot = {
-      location: log.location, size: bytes.length === st.size ? st.size : bytes.length, mtimeMs: st.mtimeMs,
-      indexGeneration: await view.indexGeneration(), stats,
-      threads: [...threads.values()].map((t) => {
-        anchorCount += t.anchors.length;
-        return {
-          threadId: t.threadId, messages: t.messages, skipped: t.skipped,
-          anchors: t.anchors.map((p) => {
-            const path = pathOf.get(p.anchor.file) ?? null;
-            return { projected: p, resolved: resolveAnchor(path === null ? p.anchor : { ...p.anchor, file: path }, path === null ? null : views.get(path)!) };
-          }),
-        };
-      }),
-      files: [...views.values()].map((fv) => ({ file: fv.path, size: fv.size, mtimeMs: fv.mtimeMs })),
-    };
-    await (await this.store()).replaceLog(snap);
-    return { stats, threads: threads.size, anchors: anchorCount };
+    const { snapshot, threads, anchors } = await snapshotLog(log, st, view, this.rootLabel);
+    await (await this.store()).replaceLog(snapshot);
+    return { stats: snapshot.stats, threads, anchors };
   }
 
   /** The log's and thread's records in a read transaction; HciErrors when either is unknown. */
@@ -363,9 +319,6 @@ async function statOrFail(log: IntercomLogFile): Promise<LogStat> {
   return st;
 }
 
-function logMissing(location: string): HciError {
-  return new HciError('log_missing', `no log at ${location}`, 'pass the path of an existing events.ndjson log (hci never creates one)');
-}
 
 function unknownAnchor(id: string, threadId: string): HciError {
   return new HciError('unknown_anchor', `no anchor "${id}" in thread ${threadId}`, 'anchor ids come from find matches (anchor_id) or the log (attachments[].id, default <message_id>#<n>)');

@@ -52,6 +52,10 @@ export interface LoggedEvent {
 
 const MAX_PROBLEMS = 20;
 
+export function logMissing(location: string): HciError {
+  return new HciError('log_missing', `no log at ${location}`, 'pass the path of an existing events.ndjson log (hci never creates one)');
+}
+
 export function emptySkips(): Record<SkipReason, number> {
   return { torn_tail: 0, malformed: 0, unsupported_version: 0, unknown_type: 0 };
 }
@@ -126,7 +130,7 @@ export function createMemoryIntercomLog(location: string, initial: string | null
       return text === null ? null : encoder.encode(text);
     },
     async append(line: string) {
-      if (text === null) throw new HciError('log_missing', `no log at ${location}`, 'pass the path of an existing events.ndjson log');
+      if (text === null) throw logMissing(location);
       text += (text === '' || text.endsWith('\n') ? '' : '\n') + line + '\n';
       mtimeMs++;
     },

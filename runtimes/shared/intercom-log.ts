@@ -27,9 +27,7 @@ export function checkLogPath(location: string, resolved: string, roots: string[]
   return resolved;
 }
 
-export function logMissing(file: string): HciError {
-  return new HciError('log_missing', `no log at ${file}`, 'pass the path of an existing events.ndjson log (hci never creates one)');
-}
+export { logMissing } from '../../core/intercom/log.ts';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
