@@ -95,13 +95,14 @@ export function parseMessageRange(range: string | number | { start: number; end?
   if (range && typeof range === 'object') return checkRange(range.start, range.end ?? range.start, JSON.stringify(range));
   const text = String(range ?? '').trim();
   if (text === '') throw new HciError('invalid_range', 'no message range given', 'pass n, "n m" or n:m (1-based ordinals)');
-  const parts = text.split(/\s*(?:[:\s-])\s*|\s+/).filter(Boolean);
-  if (/[,;+&]/.test(text) || parts.length > 2) {
+  if (/[,;+&]/.test(text) || (text.match(/\d+/g) ?? []).length > 2) {
     throw new HciError('range_not_contiguous', `"${text}" is not one contiguous range`, 'relate one range n, "n m" or n:m; relate scattered messages one range at a time');
   }
-  const nums = parts.map((p) => p.replace(/^#/, ''));
-  if (!nums.every((p) => /^\d+$/.test(p))) throw new HciError('invalid_range', `"${text}" is not a message range`, 'pass n, "n m" or n:m (1-based ordinals)');
-  return checkRange(Number(nums[0]), Number(nums[1] ?? nums[0]), text);
+  const m = /^#?(\d+)(?:\s*[:-]\s*#?|\s+#?)?(\d+)?$/.exec(text);
+  if (!m || (m[2] === undefined && /\D/.test(text.replace(/^#/, '')))) {
+    throw new HciError('invalid_range', `"${text}" is not a message range`, 'pass n, "n m" or n:m (1-based ordinals)');
+  }
+  return checkRange(Number(m[1]), Number(m[2] ?? m[1]), text);
 }
 
 function checkRange(start: number, end: number, text: string): { start: number; end: number } {
