@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { openIntercom, type Intercom } from '../runtimes/node/index.ts';
+import { openIntercom, openWorkspace, createNodeLogOpener, Intercom } from '../runtimes/node/index.ts';
+import { createNodeIndexStorage } from '../runtimes/node/node-storage.ts';
+import { SIDECAR_FILE } from '../core/intercom/sidecar.ts';
 import { ADD_KEY, FOO_CS, RESET_KEY, added, fooLines, indexWorkspace, intercomWorkspace } from './helpers/intercom-fixture.ts';
 
 /** The default thread plus m6, whose attachment names Add(int) by key (lines 12–15 as a hint). */
@@ -148,6 +150,30 @@ describe('the sidecar is derived', () => {
         expect(r.matches.map((m) => m.ordinal)).toEqual([2, 6]);
       } finally {
         again.close();
+      }
+    });
+  });
+
+  it('calls that find the rows stale at once share one rebuild (the log is read once)', async () => {
+    await withIntercom(async (_ic, ws) => {
+      const workspace = await openWorkspace(ws.root);
+      let reads = 0;
+      const opener = createNodeLogOpener({ base: ws.root });
+      const counted = new Intercom({
+        workspace,
+        sidecar: createNodeIndexStorage(ws.root, SIDECAR_FILE),
+        openLog: (location) => {
+          const log = opener(location);
+          return { ...log, location: log.location, read: () => (reads++, log.read()) };
+        },
+      }, { ownsWorkspace: true });
+      try {
+        const answers = await Promise.all(['src/Foo.cs:L10', 'src/Foo.cs:L23', 'src/Bar.cs:L6', `[M:${ADD_KEY}]`].map((code_ref) => counted.find({ log: ws.log, thread_id: 't1', code_ref })));
+        expect(answers.map((a) => a.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
+        expect(answers.every((a) => a.sidecar?.rebuilt)).toBe(true);
+        expect(reads).toBe(1);
+      } finally {
+        counted.close();
       }
     });
   });

@@ -77,6 +77,7 @@ async function answer<R extends Answer>(res: R, cleared: Partial<R>, body: () =>
 export class Intercom {
   private sidecar: Sidecar | null = null;
   private opening: Promise<Sidecar> | null = null;
+  private readonly rebuilding = new Map<string, Promise<{ stats: LogReadStats; threads: number; anchors: number }>>();
 
   constructor(
     readonly host: IntercomHost,
@@ -272,10 +273,18 @@ export class Intercom {
   }
 
   /** Replays the log, re-resolves every anchor and replaces the log's rows in one transaction. */
-  private async rebuildLog(log: IntercomLogFile, st: LogStat, view: CodeView): Promise<{ stats: LogReadStats; threads: number; anchors: number }> {
-    const { snapshot, threads, anchors } = await snapshotLog(log, st, view, this.rootLabel);
-    await (await this.store()).replaceLog(snapshot);
-    return { stats: snapshot.stats, threads, anchors };
+  private rebuildLog(log: IntercomLogFile, st: LogStat, view: CodeView): Promise<{ stats: LogReadStats; threads: number; anchors: number }> {
+    // Calls that find the same log stale at once share one rebuild.
+    let running = this.rebuilding.get(log.location);
+    if (!running) {
+      running = (async () => {
+        const { snapshot, threads, anchors } = await snapshotLog(log, st, view, this.rootLabel);
+        await (await this.store()).replaceLog(snapshot);
+        return { stats: snapshot.stats, threads, anchors };
+      })().finally(() => this.rebuilding.delete(log.location));
+      this.rebuilding.set(log.location, running);
+    }
+    return running;
   }
 
   /** The log's and thread's records in a read transaction; HciErrors when either is unknown. */
