@@ -22,3 +22,5 @@ export { FORMAT_VERSION } from './index/schema.ts';
 export { createMemoryWorkspaceFs, type MemoryFile } from './memory-fs.ts';
 export { createMemoryIndexStorage } from './index/memory-storage.ts';
 export * from './service/index.ts';
+// Message ↔ code traceability (intercom): find, relate, markers over an NDJSON event log.
+export * from './intercom/index.ts';

@@ -35,6 +35,7 @@ export interface DenoOpenOptions {
   write?: boolean;
   create?: boolean;
   createNew?: boolean;
+  append?: boolean;
   mode?: number;
 }
 

@@ -41,10 +41,14 @@ function permissionGuard<T>(dir: string, fn: () => T): T {
   }
 }
 
-export function createDenoIndexStorage(workspaceRoot: string): IndexStorage {
+/**
+ * The index (`fileName` omitted) or another database beside it in `.hci/` (e.g. the intercom sidecar,
+ * `intercom-message-code.sqlite`): same folder, VFS and lock rules; its own indexer claim file.
+ */
+export function createDenoIndexStorage(workspaceRoot: string, fileName: string = INDEX_FILE): IndexStorage {
   const dir = path.join(absolutePath(workspaceRoot), INDEX_DIR);
-  const file = path.join(dir, INDEX_FILE);
-  const indexer = new DotLock(path.join(dir, 'indexer.lock'));
+  const file = path.join(dir, fileName);
+  const indexer = new DotLock(path.join(dir, fileName === INDEX_FILE ? 'indexer.lock' : `${fileName}.indexer.lock`));
   const mkdir = () => permissionGuard(dir, () => deno().mkdirSync(dir, { recursive: true }));
   return {
     location: file,

@@ -5,6 +5,8 @@
 // workspace's `.hci/`, and the host name (lock owner records); --allow-run is optional (it lets Deno
 // clear locks left by crashed processes). See the README, "Deno and the browser".
 export { openWorkspace, findIndexedRoot } from './workspace.ts';
+export { openIntercom, createDenoIntercom, type DenoIntercomOptions } from './intercom.ts';
+export { createDenoLogOpener } from './intercom-log.ts';
 export { createDenoIndexStorage, absolutePath } from './deno-storage.ts';
 export { createDenoWorkspaceFs } from './workspace-fs.ts';
 export { createDenoGrammarSource } from './grammars.ts';

@@ -12,6 +12,8 @@ import { createNodeParsePool } from './parse-pool.ts';
 
 export { createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource, createNodeParsePool };
 export * from '../../core/index.ts';
+export { openIntercom, createNodeIntercom, type NodeIntercomOptions } from './intercom.ts';
+export { createNodeLogOpener } from './intercom-log.ts';
 
 /** Node's zlib for the index's per-file blobs (same raw-deflate format as core's fflate default). */
 export const zlibCodec: DeflateCodec = {

@@ -11,10 +11,14 @@ import { installNodeVfs } from './node-vfs.ts';
 export const INDEX_DIR = '.hci';
 export const INDEX_FILE = 'index.sqlite';
 
-export function createNodeIndexStorage(workspaceRoot: string): IndexStorage {
+/**
+ * The index (`fileName` omitted) or another database beside it in `.hci/` (e.g. the intercom sidecar,
+ * `intercom-message-code.sqlite`): same folder, VFS and lock rules; its own indexer claim file.
+ */
+export function createNodeIndexStorage(workspaceRoot: string, fileName: string = INDEX_FILE): IndexStorage {
   const dir = path.join(path.resolve(workspaceRoot), INDEX_DIR);
-  const file = path.join(dir, INDEX_FILE);
-  const indexer = new DotLock(path.join(dir, 'indexer.lock'));
+  const file = path.join(dir, fileName);
+  const indexer = new DotLock(path.join(dir, fileName === INDEX_FILE ? 'indexer.lock' : `${fileName}.indexer.lock`));
   return {
     location: file,
     async exists() {

@@ -1,0 +1,55 @@
+// What Node's and Deno's intercom log adapters share: which paths may name a log (a .ndjson or
+// .jsonl file, optionally only below given roots), waiting for the append lock, and the bytes one
+// append writes. Imports no node:* module and touches no Deno global; file calls stay in each adapter
+// (runtimes/node/intercom-log.ts, runtimes/deno/intercom-log.ts).
+import { HciError } from '../../core/platform.ts';
+
+export interface LogOpenerOptions {
+  /** Relative log paths are taken from here (default: the current folder). */
+  base?: string;
+  /** When set, only logs at or below these folders may be opened (an MCP server passes the workspace). */
+  roots?: string[];
+  /** How long an append waits for another appender's lock (default 5 s). */
+  lockTimeoutMs?: number;
+}
+
+export const DEFAULT_APPEND_LOCK_MS = 5000;
+const LOG_EXTENSIONS = ['.ndjson', '.jsonl'];
+
+/** `resolved` (the absolute path of `location`) when it may be a log here, else HciError `invalid_log_path`. */
+export function checkLogPath(location: string, resolved: string, roots: string[] | undefined, sep: string): string {
+  if (!LOG_EXTENSIONS.some((e) => resolved.toLowerCase().endsWith(e))) {
+    throw new HciError('invalid_log_path', `${location}: an intercom log is a .ndjson or .jsonl file`, 'pass the path of the events.ndjson log of the conversation');
+  }
+  if (roots && !roots.some((r) => resolved === r || resolved.startsWith(r.endsWith(sep) ? r : r + sep))) {
+    throw new HciError('invalid_log_path', `${location} is outside the folders this host serves logs from`, `put the log below ${roots.join(' or ')}`);
+  }
+  return resolved;
+}
+
+export { logMissing } from '../../core/intercom/log.ts';
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Waits (polling) for the append lock, or HciError `log_busy`. */
+export async function acquireAppendLock(lock: { tryAcquire(purpose?: string): boolean }, location: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let delay = 1;
+  while (!lock.tryAcquire('intercom-append')) {
+    if (Date.now() >= deadline) {
+      throw new HciError('log_busy', `another process kept ${location} locked for ${timeoutMs} ms`, `retry; if no process is appending, delete ${location}.lock`);
+    }
+    await sleep(delay);
+    delay = Math.min(delay * 2, 8);
+  }
+}
+
+/**
+ * The bytes of one append: the line and its newline, after a newline of its own when the log ends in
+ * a torn line (`lastByte` not \n), so the torn fragment stays a line apart and ours is whole.
+ */
+export function appendBytes(line: string, size: number, lastByte: number | null): Uint8Array {
+  if (line.includes('\n')) throw new HciError('internal', 'an event line must not contain a newline');
+  const lead = size > 0 && lastByte !== 0x0a ? '\n' : '';
+  return new TextEncoder().encode(`${lead}${line}\n`);
+}
