@@ -76,6 +76,11 @@ export class LearnedModel {
   /** SIF weight × vector scale, per token: the factor its int8 row is summed with. */
   private readonly factor: Float64Array;
   private readonly scratch: Float64Array;
+  private readonly projected: Float64Array;
+  /** meanOf's bag of words: slot+1 of a token in the bag (0: not in it), the bag's ids and counts. */
+  private readonly bagSlot: Int32Array;
+  private readonly bagIds: Int32Array;
+  private readonly bagCounts: Float64Array;
   /** Model key part: a digest of the serialized bytes (a retrained model gets a new one). */
   readonly fingerprint: string;
 
@@ -94,6 +99,10 @@ export class LearnedModel {
     }
     vocab.forEach((t, i) => this.index.set(t, i));
     this.scratch = new Float64Array(dims);
+    this.projected = new Float64Array(dims);
+    this.bagSlot = new Int32Array(vocabSize);
+    this.bagIds = new Int32Array(vocabSize);
+    this.bagCounts = new Float64Array(vocabSize);
     this.factor = new Float64Array(vocabSize);
     for (let i = 0; i < vocabSize; i++) this.factor[i] = weights[i] * rowScale[i];
     this.fingerprint = fingerprint ?? sha256Hex(this.toBytes(), 8);
@@ -107,11 +116,10 @@ export class LearnedModel {
   embed(texts: readonly string[]): { vectors: Float32Array; coverage: Coverage } {
     const { dims } = this;
     const out = new Float32Array(texts.length * dims);
-    const acc = new Float64Array(dims);
     const cov: Coverage = { texts: texts.length, tokens: 0, oov: 0 };
+    let ids = new Int32Array(256);
     texts.forEach((text, i) => {
-      acc.fill(0);
-      let known = 0;
+      let n = 0;
       this.tokenizer.forEach(text, (t) => {
         cov.tokens++;
         const id = this.index.get(t);
@@ -119,31 +127,50 @@ export class LearnedModel {
           cov.oov++;
           return;
         }
-        this.addToken(acc, id);
-        known++;
+        if (n === ids.length) {
+          const grown = new Int32Array(ids.length * 2);
+          grown.set(ids);
+          ids = grown;
+        }
+        ids[n++] = id;
       });
-      this.finish(acc, known, out, i * dims);
+      this.meanOf(ids, 0, n, out, i * dims);
+      this.project(out, i * dims);
     });
     return { vectors: out, coverage: cov };
   }
 
-  /** Adds one token's weighted vector to a running sum (the order of calls is the order of tokens). */
-  addToken(acc: Float64Array, id: number): void {
-    const { dims } = this;
-    const f = this.factor[id];
-    const o = id * dims;
-    for (let j = 0; j < dims; j++) acc[j] += f * this.vectors[o + j];
-  }
-
   /**
-   * Turns a sum of `known` tokens into the final vector at out[at …]. The mean is rounded to f32
-   * first (the trainer keeps its chunks' means as f32 and finishes them later: same bits).
+   * The SIF-weighted mean of the token ids in ids[start … end) into out[at …] (f32; zeros when
+   * there are none). Each distinct token counts once with its multiplicity, in order of first
+   * appearance: half the work on code, where chunks repeat their words, and one fixed summation
+   * order, shared by embed() and the trainer (same bits).
    */
-  finish(acc: Float64Array, known: number, out: Float32Array, at: number): void {
-    if (known === 0) return;
-    const { dims } = this;
-    for (let j = 0; j < dims; j++) out[at + j] = acc[j] / known;
-    this.project(out, at);
+  meanOf(ids: Int32Array, start: number, end: number, out: Float32Array, at: number): void {
+    const { dims, bagSlot, bagIds, bagCounts, vectors, factor } = this;
+    if (end <= start) return;
+    let distinct = 0;
+    for (let i = start; i < end; i++) {
+      const id = ids[i];
+      const slot = bagSlot[id];
+      if (slot > 0) bagCounts[slot - 1]++;
+      else {
+        bagIds[distinct] = id;
+        bagCounts[distinct] = 1;
+        bagSlot[id] = ++distinct;
+      }
+    }
+    const acc = this.scratch;
+    acc.fill(0);
+    for (let b = 0; b < distinct; b++) {
+      const id = bagIds[b];
+      bagSlot[id] = 0;
+      const f = bagCounts[b] * factor[id];
+      const o = id * dims;
+      for (let j = 0; j < dims; j++) acc[j] += f * vectors[o + j];
+    }
+    const n = end - start;
+    for (let j = 0; j < dims; j++) out[at + j] = acc[j] / n;
   }
 
   /** In place: an f32 SIF mean at v[at …] minus its projection on the common component, unit length (zeros stay zeros). */
@@ -151,7 +178,7 @@ export class LearnedModel {
     const { dims, common } = this;
     let d = 0;
     for (let j = 0; j < dims; j++) d += v[at + j] * common[j];
-    const x = this.scratch;
+    const x = this.projected;
     let n = 0;
     for (let j = 0; j < dims; j++) {
       x[j] = v[at + j] - d * common[j];

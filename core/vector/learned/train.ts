@@ -127,16 +127,8 @@ function forEachChunk(corpus: TokenCorpus, each: (start: number, end: number) =>
 function chunkMeans(model: LearnedModel, corpus: TokenCorpus): Float32Array {
   const dims = model.dims;
   const out = new Float32Array(corpus.chunks * dims);
-  const acc = new Float64Array(dims);
   let c = 0;
-  forEachChunk(corpus, (start, end) => {
-    if (end > start) {
-      acc.fill(0);
-      for (let i = start; i < end; i++) model.addToken(acc, corpus.seq[i]);
-      for (let j = 0; j < dims; j++) out[c * dims + j] = acc[j] / (end - start);
-    }
-    c++;
-  });
+  forEachChunk(corpus, (start, end) => model.meanOf(corpus.seq, start, end, out, c++ * dims));
   return out;
 }
 
