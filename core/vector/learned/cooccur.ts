@@ -3,7 +3,7 @@
 // the word–word co-occurrence matrix (±window tokens within a chunk, weighted 1/distance). Owns
 // counting; the PPMI transform and the factorization live beside it. Everything is in a fixed
 // order (first appearance, then frequency and code-unit order), so counts are identical everywhere.
-import type { ModelTokenizer } from './tokens.ts';
+import { forEachWord, type ModelTokenizer } from './tokens.ts';
 import type { Csr } from './sparse.ts';
 
 export interface TokenCorpus {
@@ -37,21 +37,33 @@ export function buildTokenCorpus(texts: Iterable<string>, tokenizer: ModelTokeni
     seq[n++] = v;
   };
   push(-1);
-  for (const text of texts) {
-    tokenizer.forEach(text, (t) => {
-      let id = ids.get(t);
-      if (id === undefined) {
-        id = names.length;
-        ids.set(t, id);
-        names.push(t);
-        if (id === counts.length) {
-          const grown = new Float64Array(counts.length * 2);
-          grown.set(counts);
-          counts = grown;
-        }
+  const idOf = (t: string) => {
+    let id = ids.get(t);
+    if (id === undefined) {
+      id = names.length;
+      ids.set(t, id);
+      names.push(t);
+      if (id === counts.length) {
+        const grown = new Float64Array(counts.length * 2);
+        grown.set(counts);
+        counts = grown;
       }
-      counts[id]++;
-      push(id);
+    }
+    return id;
+  };
+  // Each distinct identifier-like run is split and looked up once (code repeats them endlessly).
+  const words = new Map<string, Int32Array>();
+  for (const text of texts) {
+    forEachWord(text, (w) => {
+      let parts = words.get(w);
+      if (parts === undefined) {
+        parts = Int32Array.from(tokenizer.parts(w), idOf);
+        words.set(w, parts);
+      }
+      for (let i = 0; i < parts.length; i++) {
+        counts[parts[i]]++;
+        push(parts[i]);
+      }
     });
     push(-1);
     chunks++;

@@ -1,10 +1,12 @@
 // Truncated SVD of a sparse matrix by the randomized range finder (Halko, Martinsson & Tropp 2011):
 // Y = M·Ω for a seeded random Ω, a few power iterations Y = M·(Mᵀ·Q) on the orthonormalized Y,
 // Q = orth(Y), then the exact SVD of the small B = Qᵀ·M through the eigenvectors of B·Bᵀ (Jacobi).
+// Orthonormalization goes through a Cholesky factor of the Gram matrix when Y has full rank, and
+// through modified Gram–Schmidt otherwise.
 // Only +, −, ×, ÷ and sqrt in fixed loop orders: bit-identical in every runtime. Owns the
 // factorization; which matrix and how its factors become word vectors is the trainer's.
 import { uniformSigned } from './numeric.ts';
-import { mulDense, mulTransposeDense, type Csr } from './sparse.ts';
+import { mulDense, transposeCsr, type Csr } from './sparse.ts';
 
 export interface SvdOptions {
   rank: number;
@@ -29,31 +31,130 @@ export function randomizedSvd(m: Csr, o: SvdOptions): SvdResult {
   const rnd = uniformSigned(o.seed);
   const omega = new Float64Array(m.cols * l);
   for (let i = 0; i < omega.length; i++) omega[i] = rnd();
-  let y = mulDense(m, omega, l);
-  // One orthonormalization per power iteration, before Mᵀ: Y = M·Mᵀ·Q loses at most a few digits of
-  // orthogonality per iteration in double precision, which the final one restores.
-  for (let q = 0; q < o.powerIterations; q++) {
-    orthonormalize(y, m.rows, l);
-    y = mulDense(m, mulTransposeDense(m, y, l), l);
+  const y0 = mulDense(m, omega, l);
+  const mt = transposeCsr(m);
+  return choleskyPath(m, mt, y0, l, rank, o.powerIterations) ?? gramSchmidtPath(m, mt, y0, l, rank, o.powerIterations);
+}
+
+/**
+ * The fast path: orthonormalization by Cholesky of the l × l Gram matrix (Q = Y·R⁻¹, half the work
+ * of Gram–Schmidt), and at the end no Q at all: B·Bᵀ = R⁻ᵀ·(ZᵀZ)·R⁻¹ with Z = Mᵀ·Y, and
+ * U = Y·(R⁻¹·E). Y is well conditioned here (a random projection, then one power iteration of an
+ * orthonormal basis), so squaring its condition number in YᵀY costs a few digits of 16. Returns
+ * null when a Gram matrix is (numerically) singular — a rank below l — for the Gram–Schmidt path.
+ */
+function choleskyPath(m: Csr, mt: Csr, y0: Float64Array, l: number, rank: number, powerIterations: number): SvdResult | null {
+  let y = y0;
+  for (let q = 0; q < powerIterations; q++) {
+    const r = cholesky(gram(y, m.rows, l), l);
+    if (!r) return null;
+    solveRight(y, m.rows, l, r);
+    y = mulDense(m, mulDense(mt, y, l), l);
   }
-  orthonormalize(y, m.rows, l);
-  const bt = mulTransposeDense(m, y, l); // Bᵀ = Mᵀ·Q, cols × l
-  const g = gram(bt, m.cols, l); // B·Bᵀ
-  const { values, vectors } = symmetricEigen(g, l);
-  const u = new Float64Array(m.rows * rank);
-  for (let r = 0; r < m.rows; r++) {
-    const qo = r * l;
-    const uo = r * rank;
-    for (let k = 0; k < l; k++) {
-      const qv = y[qo + k];
-      if (qv === 0) continue;
-      const eo = k * l;
-      for (let j = 0; j < rank; j++) u[uo + j] += qv * vectors[eo + j];
+  const r = cholesky(gram(y, m.rows, l), l);
+  if (!r) return null;
+  const h = gram(mulDense(mt, y, l), m.cols, l); // Yᵀ·M·Mᵀ·Y
+  // C = R⁻ᵀ·H·R⁻¹: X = H·R⁻¹, then C = (Xᵀ·R⁻¹)ᵀ, made exactly symmetric.
+  solveRight(h, l, l, r);
+  const t = transpose(h, l);
+  solveRight(t, l, l, r);
+  const c = new Float64Array(l * l);
+  for (let i = 0; i < l; i++) for (let j = 0; j < l; j++) c[i * l + j] = (t[j * l + i] + t[i * l + j]) / 2;
+  const { values, vectors } = symmetricEigen(c, l);
+  // P = R⁻¹·E (first `rank` columns), by back substitution; U = Y·P.
+  const pm = new Float64Array(l * rank);
+  for (let j = 0; j < rank; j++) {
+    for (let i = l - 1; i >= 0; i--) {
+      let v = vectors[i * l + j];
+      for (let k = i + 1; k < l; k++) v -= r[i * l + k] * pm[k * rank + j];
+      pm[i * rank + j] = v / r[i * l + i];
     }
   }
-  const s = new Float64Array(rank);
-  for (let j = 0; j < rank; j++) s[j] = Math.sqrt(Math.max(0, values[j]));
-  return { u, s, rank };
+  return { u: multiply(y, m.rows, l, pm, rank), s: singular(values, rank), rank };
+}
+
+/** The robust path: modified Gram–Schmidt, Q explicit, B·Bᵀ from Mᵀ·Q. */
+function gramSchmidtPath(m: Csr, mt: Csr, y0: Float64Array, l: number, rank: number, powerIterations: number): SvdResult {
+  let y = y0;
+  for (let q = 0; q < powerIterations; q++) {
+    orthonormalize(y, m.rows, l);
+    y = mulDense(m, mulDense(mt, y, l), l);
+  }
+  orthonormalize(y, m.rows, l);
+  const g = gram(mulDense(mt, y, l), m.cols, l); // B·Bᵀ, B = Qᵀ·M
+  const { values, vectors } = symmetricEigen(g, l);
+  const e = new Float64Array(l * rank);
+  for (let i = 0; i < l; i++) for (let j = 0; j < rank; j++) e[i * rank + j] = vectors[i * l + j];
+  return { u: multiply(y, m.rows, l, e, rank), s: singular(values, rank), rank };
+}
+
+function singular(eigenvalues: Float64Array, rank: number): Float64Array {
+  return Float64Array.from({ length: rank }, (_, j) => Math.sqrt(Math.max(0, eigenvalues[j])));
+}
+
+/** A (rows × inner) · B (inner × width), both row-major; two rows of B per pass over the output row. */
+function multiply(a: Float64Array, rows: number, inner: number, b: Float64Array, width: number): Float64Array {
+  const out = new Float64Array(rows * width);
+  for (let r = 0; r < rows; r++) {
+    const ao = r * inner;
+    const oo = r * width;
+    let k = 0;
+    for (; k + 1 < inner; k += 2) {
+      const a0 = a[ao + k], a1 = a[ao + k + 1];
+      const b0 = k * width, b1 = b0 + width;
+      for (let j = 0; j < width; j++) out[oo + j] += a0 * b[b0 + j] + a1 * b[b1 + j];
+    }
+    if (k < inner) {
+      const av = a[ao + k];
+      const bo = k * width;
+      for (let j = 0; j < width; j++) out[oo + j] += av * b[bo + j];
+    }
+  }
+  return out;
+}
+
+function transpose(a: Float64Array, n: number): Float64Array {
+  const t = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) t[j * n + i] = a[i * n + j];
+  return t;
+}
+
+/** Upper-triangular R with RᵀR = G (row-major n × n), or null when a pivot falls below 1e-12 of its diagonal. */
+export function cholesky(g: Float64Array, n: number): Float64Array | null {
+  const r = new Float64Array(n * n);
+  for (let j = 0; j < n; j++) {
+    let d = g[j * n + j];
+    for (let k = 0; k < j; k++) d -= r[k * n + j] * r[k * n + j];
+    if (!(d > 1e-12 * g[j * n + j]) || !(d > 0)) return null;
+    const rjj = Math.sqrt(d);
+    r[j * n + j] = rjj;
+    for (let i = j + 1; i < n; i++) {
+      let v = g[j * n + i];
+      for (let k = 0; k < j; k++) v -= r[k * n + j] * r[k * n + i];
+      r[j * n + i] = v / rjj;
+    }
+  }
+  return r;
+}
+
+/** In place: each row y of a row-major `rows × n` matrix becomes y·R⁻¹ (forward substitution over Rᵀ's contiguous rows). */
+function solveRight(a: Float64Array, rows: number, n: number, r: Float64Array): void {
+  const rt = transpose(r, n);
+  for (let row = 0; row < rows; row++) {
+    const o = row * n;
+    for (let j = 0; j < n; j++) {
+      const c = j * n;
+      let v0 = a[o + j];
+      let v1 = 0;
+      let k = 0;
+      for (; k + 1 < j; k += 2) {
+        v0 -= a[o + k] * rt[c + k];
+        v1 -= a[o + k + 1] * rt[c + k + 1];
+      }
+      if (k < j) v0 -= a[o + k] * rt[c + k];
+      a[o + j] = (v0 + v1) / rt[c + j];
+    }
+  }
 }
 
 /**
@@ -88,14 +189,22 @@ export function orthonormalize(a: Float64Array, rows: number, width: number): vo
   for (let r = 0; r < rows; r++) for (let j = 0; j < width; j++) a[r * width + j] = t[j * rows + r];
 }
 
-/** Aᵀ·A for a row-major `rows × width` matrix: `width × width`, symmetric. */
+/** Aᵀ·A for a row-major `rows × width` matrix: `width × width`, symmetric. Four rows per pass over the output. */
 function gram(a: Float64Array, rows: number, width: number): Float64Array {
   const g = new Float64Array(width * width);
-  for (let r = 0; r < rows; r++) {
+  let r = 0;
+  for (; r + 3 < rows; r += 4) {
+    const o0 = r * width, o1 = o0 + width, o2 = o1 + width, o3 = o2 + width;
+    for (let i = 0; i < width; i++) {
+      const a0 = a[o0 + i], a1 = a[o1 + i], a2 = a[o2 + i], a3 = a[o3 + i];
+      const gi = i * width;
+      for (let j = i; j < width; j++) g[gi + j] += a0 * a[o0 + j] + a1 * a[o1 + j] + (a2 * a[o2 + j] + a3 * a[o3 + j]);
+    }
+  }
+  for (; r < rows; r++) {
     const o = r * width;
     for (let i = 0; i < width; i++) {
       const ai = a[o + i];
-      if (ai === 0) continue;
       const gi = i * width;
       for (let j = i; j < width; j++) g[gi + j] += ai * a[o + j];
     }

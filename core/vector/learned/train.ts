@@ -139,14 +139,23 @@ function chunkMeans(model: LearnedModel, corpus: TokenCorpus): Float32Array {
  */
 function firstComponent(rows: Float32Array, dims: number, count: number): Float32Array {
   const out = new Float32Array(dims);
-  // A sample of at most 20,000 rows, every k-th (zero rows add nothing).
-  const step = Math.max(1, Math.ceil(count / 20_000));
+  // A sample of at most 8,000 rows, every k-th (zero rows add nothing), two rows per pass.
+  const step = Math.max(1, Math.ceil(count / 8_000));
   const c = new Float64Array(dims * dims);
-  for (let r = 0; r < count; r += step) {
+  let r = 0;
+  for (; r + step < count; r += 2 * step) {
+    const o = r * dims;
+    const p = (r + step) * dims;
+    for (let i = 0; i < dims; i++) {
+      const vi = rows[o + i];
+      const wi = rows[p + i];
+      for (let j = i; j < dims; j++) c[i * dims + j] += vi * rows[o + j] + wi * rows[p + j];
+    }
+  }
+  for (; r < count; r += step) {
     const o = r * dims;
     for (let i = 0; i < dims; i++) {
       const vi = rows[o + i];
-      if (vi === 0) continue;
       for (let j = i; j < dims; j++) c[i * dims + j] += vi * rows[o + j];
     }
   }
