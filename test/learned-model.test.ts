@@ -180,6 +180,22 @@ describe('SVD', () => {
   });
 });
 
+describe('SVD: both orthonormalizations', () => {
+  it('the Cholesky path and the Gram–Schmidt path find the same singular values on a full-rank matrix', () => {
+    const corpus = buildTokenCorpus(sampleCorpus().texts, new ModelTokenizer(), { minCount: 2, maxVocab: 2000 });
+    const m = ppmi(cooccurrence(corpus, 5), { alpha: 0.75, maxPerRow: 0 });
+    const fast = randomizedSvd(m, { rank: 24, oversample: 8, powerIterations: 1, seed: 3 });
+    const robust = randomizedSvd(m, { rank: 24, oversample: 8, powerIterations: 1, seed: 3, orthonormalization: 'gram-schmidt' });
+    for (let j = 0; j < 24; j++) expect(Math.abs(fast.s[j] - robust.s[j])).toBeLessThan(1e-9 * fast.s[0]);
+    // The same subspace: |u_fast · u_robust| = 1 for the leading, well-separated vectors.
+    for (let j = 0; j < 3; j++) {
+      let d = 0;
+      for (let r = 0; r < m.rows; r++) d += fast.u[r * 24 + j] * robust.u[r * 24 + j];
+      expect(Math.abs(d)).toBeCloseTo(1, 6);
+    }
+  });
+});
+
 describe('training', () => {
   const corpus = sampleCorpus();
 

@@ -7,23 +7,11 @@ import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { serveStatic, launchChromium, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
+import { buildTestPage, serveStatic, launchChromium, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
 import { startDeno } from './helpers/deno.ts';
 import { chromiumBinary, denoBinary } from './helpers/runtimes.ts';
 import { sampleCorpus } from './helpers/vector-corpus.ts';
 import { vectorFingerprint, type VectorFingerprint } from './helpers/vector-fingerprint.ts';
-
-async function buildVectorPage(): Promise<string> {
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-vector-page-'));
-  const { build } = await import('vite');
-  await build({
-    configFile: path.join(REPO, 'vite.config.ts'),
-    root: path.join(REPO, 'test/browser-vector'),
-    logLevel: 'error',
-    build: { outDir, emptyOutDir: true, minify: false, reportCompressedSize: false },
-  });
-  return outDir;
-}
 
 describe('vector parity: Node, Deno and Chromium', () => {
   const deno = denoBinary();
@@ -55,7 +43,7 @@ describe('vector parity: Node, Deno and Chromium', () => {
     const file = path.join(dir, 'corpus.json');
     fs.writeFileSync(file, JSON.stringify(corpus));
     const run = startDeno(deno, ['--no-prompt', `--allow-read=${file}`], path.join(REPO, 'test/helpers/deno-vector.ts'), [file]);
-    const [denoResult, out, launched] = await Promise.all([run.exited, buildVectorPage(), launchChromium(chromium)]);
+    const [denoResult, out, launched] = await Promise.all([run.exited, buildTestPage(path.join(REPO, 'test/browser-vector')), launchChromium(chromium)]);
     tmp.push(out);
     session = launched;
     expect(denoResult.code, denoResult.stderr).toBe(0);

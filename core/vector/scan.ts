@@ -120,18 +120,19 @@ class WasmScanner implements Scanner {
 
   dotInt8(query: Int16Array): Int32Array {
     this.expect('int8', query.length);
-    const buf = this.exports.memory.buffer;
-    new Int16Array(buf, this.queryAt, this.stride).set(query);
-    this.exports.dot_i8(this.rowsAt, this.count, this.stride, this.queryAt, this.outAt);
-    return new Int32Array(buf, this.outAt, this.count);
+    return this.run(this.exports.dot_i8, (buf) => new Int16Array(buf, this.queryAt, this.stride).set(query), Int32Array);
   }
 
   dotF32(query: Float32Array): Float32Array {
     this.expect('f32', query.length);
+    return this.run(this.exports.dot_f32, (buf) => new Float32Array(buf, this.queryAt, this.stride).set(query), Float32Array);
+  }
+
+  private run<T extends Int32Array | Float32Array>(kernel: Kernel, putQuery: (buf: ArrayBuffer) => void, Out: new (buf: ArrayBuffer, at: number, n: number) => T): T {
     const buf = this.exports.memory.buffer;
-    new Float32Array(buf, this.queryAt, this.stride).set(query);
-    this.exports.dot_f32(this.rowsAt, this.count, this.stride, this.queryAt, this.outAt);
-    return new Float32Array(buf, this.outAt, this.count);
+    putQuery(buf);
+    kernel(this.rowsAt, this.count, this.stride, this.queryAt, this.outAt);
+    return new Out(buf, this.outAt, this.count);
   }
 
   private expect(q: Quantization, length: number): void {

@@ -15,6 +15,8 @@ export interface SvdOptions {
   /** Power iterations (each: one Mᵀ· and one M· product); 1–2 sharpen a slowly decaying spectrum. */
   powerIterations: number;
   seed: number;
+  /** 'auto': Cholesky when Y has full rank, else Gram–Schmidt; 'gram-schmidt' always (tests compare the two). */
+  orthonormalization?: 'auto' | 'gram-schmidt';
 }
 
 export interface SvdResult {
@@ -33,7 +35,8 @@ export function randomizedSvd(m: Csr, o: SvdOptions): SvdResult {
   for (let i = 0; i < omega.length; i++) omega[i] = rnd();
   const y0 = mulDense(m, omega, l);
   const mt = transposeCsr(m);
-  return choleskyPath(m, mt, y0, l, rank, o.powerIterations) ?? gramSchmidtPath(m, mt, y0, l, rank, o.powerIterations);
+  const fast = o.orthonormalization === 'gram-schmidt' ? null : choleskyPath(m, mt, y0.slice(), l, rank, o.powerIterations);
+  return fast ?? gramSchmidtPath(m, mt, y0, l, rank, o.powerIterations);
 }
 
 /**
