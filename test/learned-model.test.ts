@@ -4,7 +4,7 @@
 // provider's structured errors.
 import { describe, it, expect } from 'vitest';
 import { ln, mulberry32, uniformSigned } from '../core/vector/learned/numeric.ts';
-import { ModelTokenizer } from '../core/vector/learned/tokens.ts';
+import { forEachWord, ModelTokenizer } from '../core/vector/learned/tokens.ts';
 import { splitIdentifier } from '../core/search/analyzer.ts';
 import { buildTokenCorpus, cooccurrence } from '../core/vector/learned/cooccur.ts';
 import { ppmi } from '../core/vector/learned/ppmi.ts';
@@ -68,6 +68,15 @@ describe('tokens', () => {
     expect(t.tokens('public async Task<IList<CatalogItem>> GetCatalogItemsAsync(int max_items = 42) // the x of HTTPServer2Go')).toEqual([
       'public', 'async', 'task', 'list', 'catalog', 'item', 'catalog', 'items', 'async', 'int', 'max', 'items', 'http', 'server', 'go',
     ]);
+  });
+});
+
+describe('identifier runs', () => {
+  it('the char-code scan finds exactly the runs the analyzer\'s IDENT regex does', () => {
+    const text = 'Größe_x naïve \u{1D4B3}abc \uD800lone ÄÖ-ü 42ab ___ a.b\tπ日本語 \uDC00 end';
+    const got: string[] = [];
+    forEachWord(text, (w) => got.push(w));
+    expect(got).toEqual([...text.matchAll(/[\p{L}\p{N}_]+/gu)].map((m) => m[0]));
   });
 });
 

@@ -1,12 +1,10 @@
 // The token stream the learned embeddings see: every identifier-like run of a text split by the
 // analyzer's splitter (camelCase, PascalCase, snake_case, digits: the parts the FTS index stores in
 // its idents column), lowercased, without stop words, one-letter parts, numbers and overlong parts.
-// Owns only that filter and a memo of splits; the splitter and stop words belong to the analyzer,
-// so both channels cut text the same way.
+// Owns only that filter, the scan for identifier-like runs and a memo of splits; the splitter
+// and stop words belong to the analyzer, so both channels cut text the same way.
 import { splitIdentifier, STOP_WORDS } from '../../search/analyzer.ts';
 
-/** Identifier-ish runs: letters, digits and underscores (the analyzer's IDENT). */
-const IDENT = /[\p{L}\p{N}_]+/gu;
 const DIGITS = /^\p{N}+$/u;
 /** Longer parts are hashes, base64 or generated names: noise for co-occurrence. */
 const MAX_PART = 32;
@@ -47,9 +45,9 @@ function keepPart(p: string): boolean {
 }
 
 /**
- * Calls `each` with every identifier-like run of `text` (the runs IDENT matches, unsplit), in
- * order: callers memoize per run. A char-code scan (ASCII by table, other code points through a
- * cached IDENT test) is 2–3x faster than the regex over source text.
+ * Calls `each` with every identifier-like run of `text` (letters, digits and underscores, the
+ * analyzer's IDENT; unsplit), in order: callers memoize per run. A char-code scan (ASCII by table, other code points through a
+ * cached test) is 2–3x faster than the regex over source text.
  */
 export function forEachWord(text: string, each: (word: string) => void): void {
   const n = text.length;
