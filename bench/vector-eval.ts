@@ -7,13 +7,15 @@
 // full keyword index first.
 //
 //   node dist/bench/vector-eval.js                          # dev set (MudBlazor, FluentAvalonia) + sample workspace
-//   node dist/bench/vector-eval.js --corpus mud --dims 128,192,256
+//   node dist/bench/vector-eval.js --corpus mud --dims 128,192,256     # default: the model's (192)
 //   node dist/bench/vector-eval.js --corpus /tmp/g13 --golden g.jsonl --keyword-time
 //   options: --corpus mud|fluent|sample|dev|all|PATH · --golden FILE · --dims LIST · --params JSON ·
 //            --vec-k 30 · --kw-k 30 · --keyword-time · --out DIR
 //
-// A corpus must already be indexed (`node bin/hci.js index <corpus>`), except the sample workspace,
-// which is copied to a temp folder and indexed there. Metrics as in `npm run eval` (bench/eval.ts).
+// A corpus without an index is indexed in place first (`node bin/hci.js index <corpus>` does the
+// same), except the sample workspace, which is copied to a temp folder and indexed there. The dev
+// set: golden files from $EVAL_DEV_DIR or ../shared/eval-dev, corpora from $EVAL_DEV_CORPUS,
+// ../devset-corpus or <tmp>/devset-corpus. Metrics as in `npm run eval` (bench/eval.ts).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -21,15 +23,19 @@ import { openWorkspace } from '../runtimes/node/index.ts';
 import { KnnIndex } from '../core/vector/knn.ts';
 import { quantizeInt8 } from '../core/vector/quantize.ts';
 import { LearnedProvider } from '../core/vector/learned/provider.ts';
-import type { LearnedParams } from '../core/vector/learned/model.ts';
+import { DEFAULT_LEARNED_PARAMS, type LearnedParams } from '../core/vector/learned/model.ts';
 import { readIndexChunks, type IndexChunk } from './lib/index-chunks.ts';
 import { filesOf, fuse, SEED_FUSION, type ScoredFile } from './lib/fusion-proto.ts';
 import { readGolden, type GoldenQuery } from './lib/queries.ts';
 import { copyTree, fmtNum, isMain, markdownTable, mean, optInt, optList, optString, parseArgs, repoRoot, sampleWorkspaceDir, writeJson } from './lib/util.ts';
 import { scoreQuery } from './eval.ts';
 
-const DEV_GOLDEN = '/work/shared/eval-dev/golden';
-const DEV_CORPUS = process.env.EVAL_DEV_CORPUS ?? '/work/devset-corpus';
+/** The first that exists of an environment override and the usual places (the dev set lives beside the checkout). */
+function firstDir(env: string | undefined, candidates: string[]): string {
+  return [env, ...candidates].find((d): d is string => !!d && fs.existsSync(d)) ?? candidates[0];
+}
+const DEV_GOLDEN = path.join(firstDir(process.env.EVAL_DEV_DIR, [path.resolve(repoRoot(), '../shared/eval-dev'), path.resolve(repoRoot(), '../../shared/eval-dev')]), 'golden');
+const DEV_CORPUS = firstDir(process.env.EVAL_DEV_CORPUS, [path.resolve(repoRoot(), '../devset-corpus'), path.resolve(repoRoot(), '../../devset-corpus'), path.join(os.tmpdir(), 'devset-corpus')]);
 
 interface CorpusSpec {
   label: string;
@@ -252,7 +258,7 @@ export async function main(argv: string[]): Promise<number> {
   const runs: CorpusRun[] = [];
   for (const spec of specs) {
     runs.push(await runCorpus(spec, {
-      dims: dims.length ? dims : [128], params, vecK: optInt(opts, 'vec-k', 30), kwK: optInt(opts, 'kw-k', 30), keywordTime: opts['keyword-time'] === true,
+      dims: dims.length ? dims : [DEFAULT_LEARNED_PARAMS.dims], params, vecK: optInt(opts, 'vec-k', 30), kwK: optInt(opts, 'kw-k', 30), keywordTime: opts['keyword-time'] === true,
       log: (s) => process.stderr.write(`${s}\n`),
     }));
   }
