@@ -17,13 +17,13 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-/** Builds test/browser with the repository's vite.config.ts into a fresh temp folder (about 2 s). */
-export async function buildTestPage(): Promise<string> {
+/** Builds test/browser (or another page folder) with the repository's vite.config.ts into a fresh temp folder (about 2 s). */
+export async function buildTestPage(root = path.join(REPO, 'test/browser')): Promise<string> {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-page-'));
   const { build } = await import('vite');
   await build({
     configFile: path.join(REPO, 'vite.config.ts'),
-    root: path.join(REPO, 'test/browser'),
+    root,
     logLevel: 'error',
     build: { outDir, emptyOutDir: true, minify: false, reportCompressedSize: false },
   });

@@ -1,0 +1,163 @@
+// From chunk texts to the statistics the learned embeddings are made of: the vocabulary (tokens
+// seen at least `minCount` times, the `maxVocab` most frequent), the corpus as one id sequence, and
+// the word–word co-occurrence matrix (±window tokens within a chunk, weighted 1/distance). Owns
+// counting; the PPMI transform and the factorization live beside it. Everything is in a fixed
+// order (first appearance, then frequency and code-unit order), so counts are identical everywhere.
+import { forEachWord, type ModelTokenizer } from './tokens.ts';
+import type { Csr } from './sparse.ts';
+
+export interface TokenCorpus {
+  /** Token by id, most frequent first (ties in code-unit order). */
+  vocab: string[];
+  /** Occurrences of each vocabulary token. */
+  counts: Float64Array;
+  /** In-vocabulary token ids, chunk after chunk, each chunk followed by -1 (and -1 first): chunk i is the run after the i-th -1. */
+  seq: Int32Array;
+  chunks: number;
+  /** Tokens the tokenizer kept, in and out of the vocabulary. */
+  totalTokens: number;
+  /** Of those, the ones outside the vocabulary. */
+  oovTokens: number;
+}
+
+export function buildTokenCorpus(texts: Iterable<string>, tokenizer: ModelTokenizer, opts: { minCount: number; maxVocab: number }): TokenCorpus {
+  // Pass 1: provisional ids in order of first appearance.
+  const ids = new Map<string, number>();
+  const names: string[] = [];
+  let counts = new Float64Array(1024);
+  let seq = new Int32Array(1 << 16);
+  let n = 0;
+  let chunks = 0;
+  const push = (v: number) => {
+    if (n === seq.length) {
+      const grown = new Int32Array(seq.length * 2);
+      grown.set(seq);
+      seq = grown;
+    }
+    seq[n++] = v;
+  };
+  push(-1);
+  const idOf = (t: string) => {
+    let id = ids.get(t);
+    if (id === undefined) {
+      id = names.length;
+      ids.set(t, id);
+      names.push(t);
+      if (id === counts.length) {
+        const grown = new Float64Array(counts.length * 2);
+        grown.set(counts);
+        counts = grown;
+      }
+    }
+    return id;
+  };
+  // Each distinct identifier-like run is split and looked up once (code repeats them endlessly).
+  const words = new Map<string, Int32Array>();
+  for (const text of texts) {
+    forEachWord(text, (w) => {
+      let parts = words.get(w);
+      if (parts === undefined) {
+        parts = Int32Array.from(tokenizer.parts(w), idOf);
+        words.set(w, parts);
+      }
+      for (let i = 0; i < parts.length; i++) {
+        counts[parts[i]]++;
+        push(parts[i]);
+      }
+    });
+    push(-1);
+    chunks++;
+  }
+  // The vocabulary: frequent enough, the most frequent first.
+  const kept: number[] = [];
+  for (let id = 0; id < names.length; id++) if (counts[id] >= opts.minCount) kept.push(id);
+  kept.sort((a, b) => counts[b] - counts[a] || (names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0));
+  if (kept.length > opts.maxVocab) kept.length = opts.maxVocab;
+  const final = new Int32Array(names.length).fill(-1);
+  kept.forEach((id, i) => (final[id] = i));
+  // Pass 2: final ids, out-of-vocabulary tokens dropped (windows then span the tokens that remain).
+  let w = 0;
+  let total = 0;
+  let oov = 0;
+  for (let i = 0; i < n; i++) {
+    const id = seq[i];
+    if (id < 0) {
+      seq[w++] = -1; // every chunk keeps its end, even one left with no token
+      continue;
+    }
+    total++;
+    const f = final[id];
+    if (f < 0) oov++;
+    else seq[w++] = f;
+  }
+  return {
+    vocab: kept.map((id) => names[id]),
+    counts: Float64Array.from(kept, (id) => counts[id]),
+    seq: seq.slice(0, w),
+    chunks,
+    totalTokens: total,
+    oovTokens: oov,
+  };
+}
+
+/**
+ * The symmetric co-occurrence matrix over the vocabulary: entry (a, b) sums 1/d over every pair of
+ * tokens a, b that stand d ≤ window apart inside one chunk. Built row by row from each token's
+ * positions with a dense accumulator (no hash table): memory is the matrix itself plus 2 ints per
+ * corpus token.
+ */
+export function cooccurrence(corpus: TokenCorpus, window: number): Csr {
+  const V = corpus.vocab.length;
+  const { seq } = corpus;
+  // Positions of each token (counting sort of seq by id).
+  const posStart = new Int32Array(V + 1);
+  for (let i = 0; i < seq.length; i++) if (seq[i] >= 0) posStart[seq[i] + 1]++;
+  for (let a = 0; a < V; a++) posStart[a + 1] += posStart[a];
+  const pos = new Int32Array(posStart[V]);
+  const fill = posStart.slice(0, V);
+  for (let i = 0; i < seq.length; i++) if (seq[i] >= 0) pos[fill[seq[i]]++] = i;
+
+  const inv = new Float64Array(window + 1);
+  for (let d = 1; d <= window; d++) inv[d] = 1 / d;
+  const acc = new Float64Array(V);
+  const touched = new Int32Array(V);
+  const rowPtr = new Int32Array(V + 1);
+  let colIdx = new Int32Array(Math.max(1024, pos.length * 4));
+  let values = new Float32Array(colIdx.length);
+  let nnz = 0;
+  for (let a = 0; a < V; a++) {
+    let t = 0;
+    for (let q = posStart[a]; q < posStart[a + 1]; q++) {
+      const p = pos[q];
+      for (let d = 1; d <= window; d++) {
+        const b = seq[p - d];
+        if (b < 0) break;
+        if (acc[b] === 0) touched[t++] = b;
+        acc[b] += inv[d];
+      }
+      for (let d = 1; d <= window; d++) {
+        const b = seq[p + d];
+        if (b < 0) break;
+        if (acc[b] === 0) touched[t++] = b;
+        acc[b] += inv[d];
+      }
+    }
+    if (nnz + t > colIdx.length) {
+      const cap = Math.max(nnz + t, Math.ceil(colIdx.length * 1.5));
+      const c2 = new Int32Array(cap);
+      c2.set(colIdx.subarray(0, nnz));
+      colIdx = c2;
+      const v2 = new Float32Array(cap);
+      v2.set(values.subarray(0, nnz));
+      values = v2;
+    }
+    for (let i = 0; i < t; i++) {
+      const b = touched[i];
+      colIdx[nnz] = b;
+      values[nnz++] = acc[b];
+      acc[b] = 0;
+    }
+    rowPtr[a + 1] = nnz;
+  }
+  return { rows: V, cols: V, rowPtr, colIdx: colIdx.slice(0, nnz), values: values.slice(0, nnz) };
+}

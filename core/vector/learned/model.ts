@@ -1,0 +1,286 @@
+// A trained learned-embedding model: vocabulary, SIF token weights, int8 word vectors and the
+// common component, and what it does with them — embed a text (SIF-weighted mean of its token
+// vectors, minus its projection on the common component, unit length), say how much of a text it
+// does not know (the drift measure), and serialize itself into bytes for the index file. Training
+// lives in train.ts; where the bytes are stored belongs to the store.
+//
+// Byte layout (all numbers little-endian; every section starts 4-byte aligned):
+//   0   8 bytes  magic "HCILM1\0\0"
+//   8   u32      header length H
+//   12  H bytes  header, UTF-8 JSON (LearnedHeader), then zero padding to 4
+//       u32      vocabulary length B, then B bytes: the tokens, UTF-8, '\n'-separated, in id order; padding
+//       f32 × V  SIF weight per token
+//       f32 × V  word vector scale per token (value = int8 × scale)
+//       f32 × D  common component (unit length, or zeros)
+//       i8 × V·D word vectors, row-major
+import { sha256Hex } from '../../index/sha256.ts';
+import { ModelTokenizer } from './tokens.ts';
+
+export interface LearnedParams {
+  /**
+   * Vector dimensions. 192 by default: on the dev set 192 beat 128 vector-only (R@5 0.626 vs 0.587)
+   * and fused (0.746 vs 0.712), 256 was no better than 192 and costs 1.5x the SVD.
+   */
+  dims: number;
+  /** Co-occurrence window, tokens each side (weights 1/distance). */
+  window: number;
+  /** A token needs this many occurrences to get a vector. */
+  minCount: number;
+  /** The vocabulary's size cap (the most frequent tokens): bounds the SVD's cost and the model's size on big repositories. */
+  maxVocab: number;
+  /** PPMI entries kept per word (the largest); 0 keeps all. */
+  maxPerRow: number;
+  /** SIF smoothing a: a token's weight is a / (a + p(token)). 1e-2 (not Arora's 1e-3): code repeats its frequent tokens far more than prose; measured better on the dev set. */
+  sifA: number;
+  /** Singular value weighting of word vectors: U · Σ^p. */
+  eigPower: number;
+  oversample: number;
+  powerIterations: number;
+  seed: number;
+}
+
+export const DEFAULT_LEARNED_PARAMS: Readonly<LearnedParams> = {
+  dims: 192, window: 5, minCount: 2, maxVocab: 10_000, maxPerRow: 200, sifA: 1e-2, eigPower: 0.5, oversample: 8, powerIterations: 1, seed: 0x6c65_6172,
+};
+
+export interface LearnedHeader {
+  format: 1;
+  dims: number;
+  vocabSize: number;
+  params: LearnedParams;
+  /** Chunks and kept tokens the model was trained on, and the share of those tokens it has no vector for. */
+  trained: { chunks: number; tokens: number; oovRate: number };
+  /** The one int8 scale for this model's chunk vectors (fitted on the training chunks). */
+  vectorScale: number;
+}
+
+/** How much of some texts the model knows. */
+export interface Coverage {
+  texts: number;
+  tokens: number;
+  oov: number;
+}
+
+export interface DriftVerdict {
+  /** Out-of-vocabulary share of the tokens embedded since training. */
+  oovRate: number;
+  /** The same share over the training chunks (rare tokens below minCount). */
+  baseline: number;
+  /** Chunks embedded since training, over the chunks trained on. */
+  growth: number;
+  retrain: boolean;
+  reason: string | null;
+}
+
+const MAGIC = [0x48, 0x43, 0x49, 0x4c, 0x4d, 0x31, 0, 0]; // "HCILM1\0\0"
+
+export class LearnedModel {
+  private readonly index = new Map<string, number>();
+  private readonly tokenizer = new ModelTokenizer();
+  /** SIF weight × vector scale, per token: the factor its int8 row is summed with. */
+  private readonly factor: Float64Array;
+  private readonly scratch: Float64Array;
+  private readonly projected: Float64Array;
+  /** meanOf's bag of words: slot+1 of a token in the bag (0: not in it), the bag's ids and counts. */
+  private readonly bagSlot: Int32Array;
+  private readonly bagIds: Int32Array;
+  private readonly bagCounts: Float64Array;
+  /** Model key part: a digest of the serialized bytes (a retrained model gets a new one). */
+  readonly fingerprint: string;
+
+  constructor(
+    readonly header: LearnedHeader,
+    readonly vocab: readonly string[],
+    readonly weights: Float32Array,
+    readonly rowScale: Float32Array,
+    readonly common: Float32Array,
+    readonly vectors: Int8Array,
+    fingerprint?: string,
+  ) {
+    const { dims, vocabSize } = header;
+    if (vocab.length !== vocabSize || weights.length !== vocabSize || rowScale.length !== vocabSize || common.length !== dims || vectors.length !== vocabSize * dims) {
+      throw new RangeError('learned model: section sizes do not match its header');
+    }
+    vocab.forEach((t, i) => this.index.set(t, i));
+    this.scratch = new Float64Array(dims);
+    this.projected = new Float64Array(dims);
+    this.bagSlot = new Int32Array(vocabSize);
+    this.bagIds = new Int32Array(vocabSize);
+    this.bagCounts = new Float64Array(vocabSize);
+    this.factor = new Float64Array(vocabSize);
+    for (let i = 0; i < vocabSize; i++) this.factor[i] = weights[i] * rowScale[i];
+    this.fingerprint = fingerprint ?? sha256Hex(this.toBytes(), 8);
+  }
+
+  get dims(): number {
+    return this.header.dims;
+  }
+
+  /** Unit-length vectors, row-major `texts.length × dims`; a text with no known token gets zeros. */
+  embed(texts: readonly string[]): { vectors: Float32Array; coverage: Coverage } {
+    const { dims } = this;
+    const out = new Float32Array(texts.length * dims);
+    const cov: Coverage = { texts: texts.length, tokens: 0, oov: 0 };
+    let ids = new Int32Array(256);
+    texts.forEach((text, i) => {
+      let n = 0;
+      this.tokenizer.forEach(text, (t) => {
+        cov.tokens++;
+        const id = this.index.get(t);
+        if (id === undefined) {
+          cov.oov++;
+          return;
+        }
+        if (n === ids.length) {
+          const grown = new Int32Array(ids.length * 2);
+          grown.set(ids);
+          ids = grown;
+        }
+        ids[n++] = id;
+      });
+      this.meanOf(ids, 0, n, out, i * dims);
+      this.project(out, i * dims);
+    });
+    return { vectors: out, coverage: cov };
+  }
+
+  /**
+   * The SIF-weighted mean of the token ids in ids[start … end) into out[at …] (f32; zeros when
+   * there are none). Each distinct token counts once with its multiplicity, in order of first
+   * appearance: half the work on code, where chunks repeat their words, and one fixed summation
+   * order, shared by embed() and the trainer (same bits).
+   */
+  meanOf(ids: Int32Array, start: number, end: number, out: Float32Array, at: number): void {
+    const { dims, bagSlot, bagIds, bagCounts, vectors, factor } = this;
+    if (end <= start) return;
+    let distinct = 0;
+    for (let i = start; i < end; i++) {
+      const id = ids[i];
+      const slot = bagSlot[id];
+      if (slot > 0) bagCounts[slot - 1]++;
+      else {
+        bagIds[distinct] = id;
+        bagCounts[distinct] = 1;
+        bagSlot[id] = ++distinct;
+      }
+    }
+    const acc = this.scratch;
+    acc.fill(0);
+    for (let b = 0; b < distinct; b++) {
+      const id = bagIds[b];
+      bagSlot[id] = 0;
+      const f = bagCounts[b] * factor[id];
+      const o = id * dims;
+      for (let j = 0; j < dims; j++) acc[j] += f * vectors[o + j];
+    }
+    const n = end - start;
+    for (let j = 0; j < dims; j++) out[at + j] = acc[j] / n;
+  }
+
+  /** In place: an f32 SIF mean at v[at …] minus its projection on the common component, unit length (zeros stay zeros). */
+  project(v: Float32Array, at: number): void {
+    const { dims, common } = this;
+    let d = 0;
+    for (let j = 0; j < dims; j++) d += v[at + j] * common[j];
+    const x = this.projected;
+    let n = 0;
+    for (let j = 0; j < dims; j++) {
+      x[j] = v[at + j] - d * common[j];
+      n += x[j] * x[j];
+    }
+    if (!(n > 0)) {
+      v.fill(0, at, at + dims);
+      return;
+    }
+    const inv = 1 / Math.sqrt(n);
+    for (let j = 0; j < dims; j++) v[at + j] = x[j] * inv;
+  }
+
+  /** Coverage of texts without embedding them. */
+  coverage(texts: Iterable<string>): Coverage {
+    const cov: Coverage = { texts: 0, tokens: 0, oov: 0 };
+    for (const text of texts) {
+      cov.texts++;
+      this.tokenizer.forEach(text, (t) => {
+        cov.tokens++;
+        if (!this.index.has(t)) cov.oov++;
+      });
+    }
+    return cov;
+  }
+
+  /**
+   * Whether chunks embedded since training (their coverage summed) call for a retrain: their
+   * out-of-vocabulary share exceeds the training baseline by `maxExcess` (default 0.05, over at
+   * least `minTokens` tokens), or the chunks since training outnumber the chunks trained on.
+   */
+  drift(since: Coverage, opts: { maxExcess?: number; minTokens?: number; maxGrowth?: number } = {}): DriftVerdict {
+    const maxExcess = opts.maxExcess ?? 0.05;
+    const minTokens = opts.minTokens ?? 5_000;
+    const maxGrowth = opts.maxGrowth ?? 1;
+    const baseline = this.header.trained.oovRate;
+    const oovRate = since.tokens ? since.oov / since.tokens : 0;
+    const growth = this.header.trained.chunks ? since.texts / this.header.trained.chunks : since.texts > 0 ? Infinity : 0;
+    let reason: string | null = null;
+    if (since.tokens >= minTokens && oovRate - baseline > maxExcess) {
+      reason = `${(oovRate * 100).toFixed(1)}% of new tokens are unknown to the model (${(baseline * 100).toFixed(1)}% when trained)`;
+    } else if (growth > maxGrowth) {
+      reason = `${since.texts} chunks embedded since training, more than the ${this.header.trained.chunks} trained on`;
+    }
+    return { oovRate, baseline, growth, retrain: reason !== null, reason };
+  }
+
+  toBytes(): Uint8Array {
+    const enc = new TextEncoder();
+    const head = enc.encode(JSON.stringify(this.header));
+    const vocab = enc.encode(this.vocab.join('\n'));
+    const { dims, vocabSize: V } = this.header;
+    const size = 12 + pad4(head.length) + 4 + pad4(vocab.length) + 4 * V * 2 + 4 * dims + V * dims;
+    const bytes = new Uint8Array(size);
+    const dv = new DataView(bytes.buffer);
+    bytes.set(MAGIC, 0);
+    dv.setUint32(8, head.length, true);
+    bytes.set(head, 12);
+    let o = 12 + pad4(head.length);
+    dv.setUint32(o, vocab.length, true);
+    bytes.set(vocab, o + 4);
+    o += 4 + pad4(vocab.length);
+    for (const arr of [this.weights, this.rowScale, this.common]) {
+      for (let i = 0; i < arr.length; i++, o += 4) dv.setFloat32(o, arr[i], true);
+    }
+    bytes.set(new Uint8Array(this.vectors.buffer, this.vectors.byteOffset, this.vectors.byteLength), o);
+    return bytes;
+  }
+
+  static fromBytes(bytes: Uint8Array): LearnedModel {
+    const fail = (why: string) => new RangeError(`not a learned model: ${why}`);
+    if (bytes.length < 16 || MAGIC.some((b, i) => bytes[i] !== b)) throw fail('bad magic');
+    const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const dec = new TextDecoder('utf-8', { fatal: true });
+    const headLen = dv.getUint32(8, true);
+    if (12 + headLen > bytes.length) throw fail('truncated header');
+    const header = JSON.parse(dec.decode(bytes.subarray(12, 12 + headLen))) as LearnedHeader;
+    if (header.format !== 1) throw fail(`unknown format ${String(header.format)}`);
+    const { dims, vocabSize: V } = header;
+    let o = 12 + pad4(headLen);
+    const vocabLen = dv.getUint32(o, true);
+    const vocabText = dec.decode(bytes.subarray(o + 4, o + 4 + vocabLen));
+    const vocab = V === 0 ? [] : vocabText.split('\n');
+    o += 4 + pad4(vocabLen);
+    if (o + 4 * (2 * V + dims) + V * dims !== bytes.length) throw fail('section sizes do not match the header');
+    const readF32 = (n: number) => {
+      const a = new Float32Array(n);
+      for (let i = 0; i < n; i++, o += 4) a[i] = dv.getFloat32(o, true);
+      return a;
+    };
+    const weights = readF32(V);
+    const rowScale = readF32(V);
+    const common = readF32(dims);
+    const vectors = new Int8Array(bytes.slice(o, o + V * dims).buffer);
+    return new LearnedModel(header, vocab, weights, rowScale, common, vectors, sha256Hex(bytes, 8));
+  }
+}
+
+function pad4(n: number): number {
+  return (n + 3) & ~3;
+}

@@ -1,0 +1,180 @@
+// Trains a learned-embedding model from a corpus of chunk texts: tokens → vocabulary and
+// co-occurrence (cooccur.ts) → PPMI (ppmi.ts) → truncated randomized SVD (svd.ts) → int8 word
+// vectors → SIF weights and the common component of the training chunks' vectors. Returns the
+// model and, for free, the training chunks' vectors (the same bits model.embed gives them). Owns
+// the recipe and its timing report; the model's use and byte layout live in model.ts.
+import { fitInt8Scale } from '../quantize.ts';
+import { buildTokenCorpus, cooccurrence, type TokenCorpus } from './cooccur.ts';
+import { DEFAULT_LEARNED_PARAMS, LearnedModel, type LearnedParams } from './model.ts';
+import { ppmi } from './ppmi.ts';
+import { randomizedSvd } from './svd.ts';
+import { ModelTokenizer } from './tokens.ts';
+
+export interface TrainReport {
+  chunks: number;
+  tokens: number;
+  vocab: number;
+  cooccurrences: number;
+  ppmiEntries: number;
+  /** Milliseconds per phase, in order. */
+  phases: Record<string, number>;
+}
+
+export interface TrainResult {
+  model: LearnedModel;
+  /** The training chunks' vectors, row-major `chunks × dims` (what model.embed returns for the same texts). */
+  vectors: Float32Array;
+  report: TrainReport;
+}
+
+/** A clock for the phase report (performance.now where it exists; the trainer's results never depend on it). */
+export type Clock = () => number;
+
+export function trainLearnedModel(texts: readonly string[], params: Partial<LearnedParams> = {}, clock: Clock = () => 0): TrainResult {
+  const p: LearnedParams = { ...DEFAULT_LEARNED_PARAMS, ...params };
+  if (!Number.isInteger(p.dims) || p.dims < 1 || p.dims > 4096) throw new RangeError(`learned model dims must be 1…4096 (got ${p.dims})`);
+  const phases: Record<string, number> = {};
+  let t = clock();
+  const lap = (name: string) => {
+    const now = clock();
+    phases[name] = now - t;
+    t = now;
+  };
+  const corpus = buildTokenCorpus(texts, new ModelTokenizer(), { minCount: p.minCount, maxVocab: p.maxVocab });
+  lap('tokens');
+  const counts = cooccurrence(corpus, p.window);
+  lap('cooccurrence');
+  const m = ppmi(counts, { alpha: 0.75, maxPerRow: p.maxPerRow });
+  lap('ppmi');
+  const V = corpus.vocab.length;
+  const dims = p.dims;
+  // Word vectors: U · Σ^eigPower, unit length, int8 per row.
+  const vectors = new Int8Array(V * dims);
+  const rowScale = new Float32Array(V);
+  if (V > 0 && m.values.length > 0) {
+    const svd = randomizedSvd(m, { rank: dims, oversample: p.oversample, powerIterations: p.powerIterations, seed: p.seed });
+    lap('svd');
+    const sw = Float64Array.from(svd.s, (s) => sigmaPower(s, p.eigPower));
+    const row = new Float64Array(dims);
+    for (let w = 0; w < V; w++) {
+      let n = 0;
+      for (let j = 0; j < svd.rank; j++) {
+        row[j] = svd.u[w * svd.rank + j] * sw[j];
+        n += row[j] * row[j];
+      }
+      if (!(n > 0)) continue;
+      const inv = 1 / Math.sqrt(n);
+      let max = 0;
+      for (let j = 0; j < svd.rank; j++) {
+        row[j] *= inv;
+        max = Math.max(max, Math.abs(row[j]));
+      }
+      const scale = Math.fround(max / 127);
+      rowScale[w] = scale;
+      for (let j = 0; j < svd.rank; j++) vectors[w * dims + j] = Math.round(row[j] / scale);
+    }
+  }
+  lap('word vectors');
+  const weights = new Float32Array(V);
+  const total = Math.max(1, corpus.totalTokens);
+  for (let w = 0; w < V; w++) weights[w] = p.sifA / (p.sifA + corpus.counts[w] / total);
+  const header = {
+    format: 1 as const, dims, vocabSize: V, params: p,
+    trained: { chunks: corpus.chunks, tokens: corpus.totalTokens, oovRate: corpus.totalTokens ? corpus.oovTokens / corpus.totalTokens : 0 },
+    vectorScale: 1 / 127,
+  };
+  // Chunk vectors: SIF means (f32), the common component of a sample of them, then each mean minus
+  // its projection on it, unit length — the same steps model.embed takes for a text.
+  const shape = new LearnedModel(header, corpus.vocab, weights, rowScale, new Float32Array(dims), vectors, 'draft');
+  const out = chunkMeans(shape, corpus);
+  const common = firstComponent(out, dims, corpus.chunks);
+  const model0 = new LearnedModel(header, corpus.vocab, weights, rowScale, common, vectors, 'draft');
+  for (let c = 0; c < corpus.chunks; c++) model0.project(out, c * dims);
+  header.vectorScale = fitInt8Scale(out);
+  const model = new LearnedModel(header, corpus.vocab, weights, rowScale, common, vectors);
+  lap('chunk vectors');
+  return {
+    model, vectors: out,
+    report: { chunks: corpus.chunks, tokens: corpus.totalTokens, vocab: V, cooccurrences: counts.values.length, ppmiEntries: m.values.length, phases },
+  };
+}
+
+/** σ^p for the powers that have an exact form (0, 0.25, 0.5, 0.75, 1): sqrt is exactly rounded everywhere, pow is not. */
+function sigmaPower(s: number, p: number): number {
+  switch (p) {
+    case 0: return 1;
+    case 0.25: return Math.sqrt(Math.sqrt(s));
+    case 0.5: return Math.sqrt(s);
+    case 0.75: return Math.sqrt(s) * Math.sqrt(Math.sqrt(s));
+    case 1: return s;
+    default: throw new RangeError(`eigPower must be 0, 0.25, 0.5, 0.75 or 1 (got ${p})`);
+  }
+}
+
+/** Calls `each(start, end)` for every chunk's run of in-vocabulary ids in corpus.seq. */
+function forEachChunk(corpus: TokenCorpus, each: (start: number, end: number) => void): void {
+  const { seq } = corpus;
+  let start = 1;
+  for (let i = 1; i < seq.length; i++) {
+    if (seq[i] < 0) {
+      each(start, i);
+      start = i + 1;
+    }
+  }
+}
+
+/** Every training chunk's SIF mean (f32, row-major), from the ids already in corpus.seq: the tokens model.embed would see, in the same order. */
+function chunkMeans(model: LearnedModel, corpus: TokenCorpus): Float32Array {
+  const dims = model.dims;
+  const out = new Float32Array(corpus.chunks * dims);
+  let c = 0;
+  forEachChunk(corpus, (start, end) => model.meanOf(corpus.seq, start, end, out, c++ * dims));
+  return out;
+}
+
+/**
+ * The first principal direction (uncentred, as SIF does) of row-major f32 vectors, by power iteration
+ * on their d × d second-moment matrix (a fixed number of steps: the result depends on nothing but
+ * the input); zeros when there are none.
+ */
+function firstComponent(rows: Float32Array, dims: number, count: number): Float32Array {
+  const out = new Float32Array(dims);
+  // A sample of at most 8,000 rows, every k-th (zero rows add nothing), two rows per pass.
+  const step = Math.max(1, Math.ceil(count / 8_000));
+  const c = new Float64Array(dims * dims);
+  let r = 0;
+  for (; r + step < count; r += 2 * step) {
+    const o = r * dims;
+    const p = (r + step) * dims;
+    for (let i = 0; i < dims; i++) {
+      const vi = rows[o + i];
+      const wi = rows[p + i];
+      for (let j = i; j < dims; j++) c[i * dims + j] += vi * rows[o + j] + wi * rows[p + j];
+    }
+  }
+  for (; r < count; r += step) {
+    const o = r * dims;
+    for (let i = 0; i < dims; i++) {
+      const vi = rows[o + i];
+      for (let j = i; j < dims; j++) c[i * dims + j] += vi * rows[o + j];
+    }
+  }
+  for (let i = 0; i < dims; i++) for (let j = 0; j < i; j++) c[i * dims + j] = c[j * dims + i];
+  let v = new Float64Array(dims).fill(1 / Math.sqrt(dims));
+  let w = new Float64Array(dims);
+  for (let it = 0; it < 200; it++) {
+    let norm = 0;
+    for (let i = 0; i < dims; i++) {
+      let s = 0;
+      for (let j = 0; j < dims; j++) s += c[i * dims + j] * v[j];
+      w[i] = s;
+      norm += s * s;
+    }
+    if (!(norm > 0)) return out;
+    const inv = 1 / Math.sqrt(norm);
+    for (let i = 0; i < dims; i++) w[i] *= inv;
+    [v, w] = [w, v];
+  }
+  for (let i = 0; i < dims; i++) out[i] = v[i];
+  return out;
+}

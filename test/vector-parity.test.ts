@@ -1,0 +1,67 @@
+// One core, three runtimes, the same vectors: the learned model trained from the same chunks is
+// bit-identical in Node (in process), Deno (deno run on the sources, read access to the corpus
+// only) and headless Chromium (a Vite-built page, in the page and in a Worker) — model bytes,
+// training, query and later-chunk vectors — and the KNN hits and scores through the WASM SIMD
+// kernel and its JS twin are identical everywhere, for int8 and f32.
+import { describe, it, expect, afterAll } from 'vitest';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { buildTestPage, serveStatic, launchChromium, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
+import { startDeno } from './helpers/deno.ts';
+import { chromiumBinary, denoBinary } from './helpers/runtimes.ts';
+import { sampleCorpus } from './helpers/vector-corpus.ts';
+import { vectorFingerprint, type VectorFingerprint } from './helpers/vector-fingerprint.ts';
+
+describe('vector parity: Node, Deno and Chromium', () => {
+  const deno = denoBinary();
+  const chromium = chromiumBinary();
+  const tmp: string[] = [];
+  let session: BrowserSession | undefined;
+  let server: StaticServer | undefined;
+
+  afterAll(async () => {
+    await session?.close();
+    await server?.close();
+    for (const d of tmp) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('learned model, vectors and KNN hits are bit-identical', async () => {
+    const corpus = sampleCorpus();
+    const node = await vectorFingerprint(corpus);
+    expect(node.embedMatchesTraining).toBe(true);
+    expect(node.backends).toEqual(['int8/wasm-simd', 'int8/js', 'f32/wasm-simd', 'f32/js']);
+    // Both backends agree inside one runtime too.
+    expect(node.knn['int8/js']).toEqual(node.knn['int8/wasm-simd']);
+    expect(node.knn['f32/js']).toEqual(node.knn['f32/wasm-simd']);
+    expect(node.knn['int8/wasm-simd'][0]).toHaveLength(10);
+    expect(node.knn['int8/wasm-simd'][4]).toEqual([]); // an all-unknown query finds nothing
+    if (!deno || !chromium) return;
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-vector-corpus-'));
+    tmp.push(dir);
+    const file = path.join(dir, 'corpus.json');
+    fs.writeFileSync(file, JSON.stringify(corpus));
+    const run = startDeno(deno, ['--no-prompt', `--allow-read=${file}`], path.join(REPO, 'test/helpers/deno-vector.ts'), [file]);
+    const [denoResult, out, launched] = await Promise.all([run.exited, buildTestPage(path.join(REPO, 'test/browser-vector')), launchChromium(chromium)]);
+    tmp.push(out);
+    session = launched;
+    expect(denoResult.code, denoResult.stderr).toBe(0);
+    const fromDeno = denoResult.json as VectorFingerprint;
+
+    server = await serveStatic(out);
+    server.put('/fixtures/corpus.json', new TextEncoder().encode(JSON.stringify(corpus)));
+    await session.page.goto(server.url);
+    await session.page.waitForFunction(() => 'vectorFingerprint' in window, undefined, { timeout: 30_000 });
+    const fromChromium = (await session.page.evaluate(
+      (u) => (window as unknown as { vectorFingerprint(u: string): Promise<unknown> }).vectorFingerprint(u),
+      '/fixtures/corpus.json',
+    )) as { page: VectorFingerprint; worker: VectorFingerprint };
+
+    expect(fromDeno).toEqual(node);
+    expect(fromChromium.page).toEqual(node);
+    expect(fromChromium.worker).toEqual(node);
+    expect(session.requests.every((u) => u.startsWith(server!.url))).toBe(true);
+    console.log(`vector parity: model ${node.modelBytes} bytes (${node.vocab} tokens × ${node.dims} dims) sha ${node.modelSha.slice(0, 16)}, vectors ${node.vectorsSha.slice(0, 16)}, identical in Node, Deno and Chromium (page + Worker)`);
+  }, 180_000);
+});
