@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COLUMN_WEIGHTS } from '../../core/search/search.ts';
+import { COLUMN_WEIGHTS } from '../../core/search/channels/fts.ts';
 import { ftsExpression, parseQuery } from '../../core/search/query.ts';
 import { loadEngine, type Database, type Sqlite3Static } from '../../core/sqlite/engine.ts';
 import { FastStatement, type BindValue } from '../../core/sqlite/fast-statement.ts';

@@ -1,8 +1,10 @@
 // An open index: one database connection plus the transaction discipline that keeps several
 // processes safe. Owns opening (schema, pragmas), read/write transactions with bounded, asynchronous
 // waiting for the cross-process lock, and turning SQLite failures into HciErrors. What the rows mean
-// belongs to the indexer and the search modules.
+// belongs to the indexer and the search modules; the blobs' codec is the host's, carried here so
+// every reader and writer of this index uses the same one.
 import type { Database, SqliteEngine } from '../sqlite/engine.ts';
+import { fflateCodec, type DeflateCodec } from './file-data.ts';
 import { HciError } from '../platform.ts';
 import type { IndexStorage } from './storage.ts';
 import { checkVersions, ensureSchema, FORMAT_VERSION, type SchemaState } from './schema.ts';
@@ -18,6 +20,8 @@ export interface StoreOptions {
   /** How long a transaction may wait for another process's lock before "index busy". */
   lockTimeoutMs: number;
   sleep?: (ms: number) => Promise<void>;
+  /** How the per-file blobs are (de)compressed (default: fflate, pure JS; any codec reads any other's). */
+  codec?: DeflateCodec;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -27,11 +31,21 @@ function resultCode(e: unknown): number | undefined {
   return typeof rc === 'number' ? rc & 0xff : undefined;
 }
 
+/**
+ * Whether a SQLite failure says the file is damaged or not a database: SQLITE_CORRUPT (also FTS5's
+ * SQLITE_CORRUPT_VTAB), SQLITE_NOTADB, or their messages when no result code came with the error.
+ */
+export function isCorruption(e: unknown): boolean {
+  if (e instanceof HciError) return false;
+  const rc = resultCode(e);
+  if (rc === SQLITE_CORRUPT || rc === SQLITE_NOTADB) return true;
+  return /database disk image is malformed|file is not a database|SQLITE_CORRUPT|SQLITE_NOTADB/.test(String((e as Error)?.message ?? ''));
+}
+
 /** Maps a SQLite exception to a user-facing error (or returns it unchanged). */
 export function toHciError(e: unknown, location: string): unknown {
   if (e instanceof HciError) return e;
-  const rc = resultCode(e);
-  if (rc === SQLITE_CORRUPT || rc === SQLITE_NOTADB) {
+  if (isCorruption(e)) {
     return new HciError('index_corrupt', `the index at ${location} is damaged or not an SQLite file (${(e as Error).message})`, 'run `hci index --full` to rebuild it');
   }
   return e;
@@ -39,6 +53,7 @@ export function toHciError(e: unknown, location: string): unknown {
 
 export class IndexStore {
   private busyInTxn = false;
+  readonly codec: DeflateCodec;
 
   private constructor(
     readonly db: Database,
@@ -46,7 +61,9 @@ export class IndexStore {
     readonly engine: SqliteEngine,
     private readonly opts: StoreOptions,
     readonly schemaState: SchemaState,
-  ) {}
+  ) {
+    this.codec = opts.codec ?? fflateCodec;
+  }
 
   /**
    * Opens (creating when `create`) the index. Throws HciError `no_index` when it does not exist
