@@ -17,7 +17,7 @@ import { modeRow } from './search/modes.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, pageWindow } from './search/page.ts';
 import { failedResponse, searchResponse } from './search/present.ts';
 import { SearchSession } from './search/session.ts';
-import { fflateCodec, type DeflateCodec } from './index/file-data.ts';
+import type { DeflateCodec } from './index/file-data.ts';
 import { explainChunk, loadChunk, type Explanation } from './search/explain.ts';
 import type { IndexFreshness, SearchRequest, SearchResponse } from './search/contract.ts';
 import { QueryLog, queryKey } from './search/query-log.ts';
@@ -136,7 +136,7 @@ export class HciWorkspace {
     for (;;) {
       if (this.store) return this.store;
       if (!this.opening) {
-        this.opening = IndexStore.open(this.host.storage, this.engine, { create, lockTimeoutMs: this.settings.lock_timeout_ms, codec: this.host.deflate ?? fflateCodec })
+        this.opening = IndexStore.open(this.host.storage, this.engine, { create, lockTimeoutMs: this.settings.lock_timeout_ms, codec: this.host.deflate })
           .then((s) => (this.store = s))
           .finally(() => (this.opening = null));
         return this.opening;
