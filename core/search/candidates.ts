@@ -24,9 +24,15 @@ export interface Candidate extends ChunkRow {
 
 /** A candidate found by one channel, at `rank` in its list (fusions add the other channels' entries). */
 export function candidateOf(hit: ChannelHit, channel: Channel, rank: number): Candidate {
-  const entry: ChannelEntry = { channel, score: hit.score, rank };
-  if (hit.detail) entry.detail = hit.detail;
-  return { ...hit.row, memberKey: null, hitKind: channel.hitKind, channels: [entry], base: hit.score, score: 0, factors: [] };
+  const entry: ChannelEntry = { channel, score: hit.score, rank, detail: hit.detail };
+  const r = hit.row;
+  // Field by field, not `{ ...r }`: a spread plus more fields built slow-shaped objects that every
+  // later stage (factors, sort, cap) paid for (measured: +8% per search at 50k chunks).
+  return {
+    chunkId: r.chunkId, fileId: r.fileId, ordinal: r.ordinal, path: r.path, hash: r.hash, lang: r.lang, flags: r.flags,
+    startLine: r.startLine, endLine: r.endLine, symbolKind: r.symbolKind, symbolName: r.symbolName,
+    memberKey: null, body: undefined, hitKind: channel.hitKind, channels: [entry], base: hit.score, score: 0, factors: [],
+  };
 }
 
 /** The entry of the named channel, when it found the candidate. */

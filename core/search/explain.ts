@@ -137,7 +137,7 @@ export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult |
   const fts = cand && channelEntry(cand, 'fts');
   if (cand) {
     out.score = round(cand.score);
-    if (fts) out.fts = { bm25: round(Number(fts.detail?.bm25)), score: round(fts.score), column_weights: COLUMN_WEIGHTS };
+    if (fts) out.fts = { bm25: round(-fts.score), score: round(fts.score), column_weights: COLUMN_WEIGHTS };
     out.factors = cand.factors;
   }
   out.matched_terms = matched;

@@ -26,7 +26,7 @@ export interface ChunkRow {
 export interface ChannelHit {
   row: ChunkRow;
   score: number;
-  /** What the channel wants explain to show about this hit (FTS: the raw BM25 and which pass). */
+  /** What the channel wants explain to show about this hit (FTS: which pass found it). */
   detail?: Readonly<Record<string, number | string>>;
 }
 

@@ -16,6 +16,10 @@ const WEIGHT_ARGS = Object.values(COLUMN_WEIGHTS).join(', ');
 const COMMON_SHARE = 0.04;
 const COMMON_MIN = 1000;
 
+/** Which pass found a hit (shared by its hits: one object per pass, not per row). BM25 is minus the score. */
+const ALL_TERMS = Object.freeze({ terms: 'all' });
+const ANY_TERM = Object.freeze({ terms: 'any' });
+
 function runFts(db: Database, expr: string, filtered: boolean, pool: number, terms: 'all' | 'any'): ChannelHit[] {
   const cols = 'c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.hash, f.lang, f.flags, c.start_line, c.end_line, c.symbol_kind, c.symbol_name';
   // Unfiltered: rank inside FTS5 first and join only the pool (not every matching chunk) to its rows.
@@ -45,7 +49,7 @@ function runFts(db: Database, expr: string, filtered: boolean, pool: number, ter
       symbolName: (symbolName as string | null) ?? null,
     },
     score: -Number(bm),
-    detail: { bm25: Number(bm), terms },
+    detail: terms === 'all' ? ALL_TERMS : ANY_TERM,
   }));
 }
 
@@ -98,6 +102,6 @@ export const ftsChannel: Channel = {
 
   /** The raw BM25 (lower is better; the score is its negation), the pass that found it, the weights. */
   explain(entry: ChannelEntry) {
-    return { bm25: round(Number(entry.detail?.bm25)), terms: entry.detail?.terms, column_weights: COLUMN_WEIGHTS };
+    return { bm25: round(-entry.score), terms: entry.detail?.terms, column_weights: COLUMN_WEIGHTS };
   },
 };
