@@ -14,7 +14,7 @@ import { FORMAT_VERSION } from './index/schema.ts';
 import { scanWorkspace, type SkipCounts } from './scan/walker.ts';
 import { rankQuery, searchPage, type SearchContext } from './search/pipeline.ts';
 import { modeRow } from './search/modes.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT, pageWindow } from './search/page.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT, pageRange } from './search/page.ts';
 import { failedResponse, searchResponse } from './search/present.ts';
 import { SearchSession } from './search/session.ts';
 import type { DeflateCodec } from './index/file-data.ts';
@@ -208,13 +208,13 @@ export class HciWorkspace {
       validateRequest(req);
       modeRow(req.mode); // an unavailable mode fails before the index is opened
       const store = await this.openStore(false);
-      const window = pageWindow(req);
+      const range = pageRange(req);
       const key = queryKey(req);
       this.queries.remember(key, req);
       // One read transaction: hits, counts and freshness all describe the same committed state.
       const out = await store.read((db) => {
         const meta = readMeta(db);
-        return { page: searchPage(this.searchContext(store), req, window, key), index: this.freshnessIn(db, meta), skipped: parseSkipped(meta.skipped_counts) };
+        return { page: searchPage(this.searchContext(store), req, range, key), index: this.freshnessIn(db, meta), skipped: parseSkipped(meta.skipped_counts) };
       });
       return searchResponse(req, out.page, this.withRunningFlag(out.index), out.skipped, t0);
     } catch (e) {

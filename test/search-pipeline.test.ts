@@ -15,7 +15,7 @@ import { candidateOf, channelEntry, type Candidate } from '../core/search/candid
 import type { Channel, ChannelHit, ChunkRow } from '../core/search/channels/channel.ts';
 import type { Fusion } from '../core/search/fuse.ts';
 import { explainChunk, loadChunk } from '../core/search/explain.ts';
-import { decodeCursor, encodeCursor, estimateTokens, fitTokenBudget, pageWindow } from '../core/search/page.ts';
+import { decodeCursor, encodeCursor, estimateTokens, fitTokenBudget, pageRange } from '../core/search/page.ts';
 import { defaultSettings } from '../core/settings.ts';
 import { createTmpWorkspace, withTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
 
@@ -170,8 +170,8 @@ describe('paging and the token budget', () => {
     expect(decodeCursor(undefined)).toBe(0);
     expect(decodeCursor('')).toBe(0);
     for (const bad of ['garbage', 'o', 'oZZ', 'x12', 'o123456789']) expect(() => decodeCursor(bad)).toThrow(expect.objectContaining({ code: 'invalid_cursor' }));
-    expect(pageWindow({})).toEqual({ offset: 0, limit: 8 });
-    expect(pageWindow({ limit: 3, cursor: encodeCursor(6) })).toEqual({ offset: 6, limit: 3 });
+    expect(pageRange({})).toEqual({ offset: 0, limit: 8 });
+    expect(pageRange({ limit: 3, cursor: encodeCursor(6) })).toEqual({ offset: 6, limit: 3 });
   });
 
   it('keeps the leading items that fit, always the first, and says when it cut', () => {

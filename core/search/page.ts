@@ -8,13 +8,13 @@ export const DEFAULT_LIMIT = 8;
 export const MAX_LIMIT = 50;
 
 /** The slice of the ranked list a request asks for. */
-export interface PageWindow {
+export interface PageRange {
   offset: number;
   limit: number;
 }
 
-/** The window of a (validated) request: its limit, from the offset its cursor holds. Throws `invalid_cursor`. */
-export function pageWindow(req: Pick<SearchRequest, 'limit' | 'cursor'>): PageWindow {
+/** The range of a (validated) request: its limit, from the offset its cursor holds. Throws `invalid_cursor`. */
+export function pageRange(req: Pick<SearchRequest, 'limit' | 'cursor'>): PageRange {
   return { offset: decodeCursor(req.cursor), limit: req.limit ?? DEFAULT_LIMIT };
 }
 

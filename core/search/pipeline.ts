@@ -12,7 +12,7 @@ import type { Candidate } from './candidates.ts';
 import type { ChannelList } from './fuse.ts';
 import { compilePathFilter } from './filters.ts';
 import { modeRow, type ModeTable } from './modes.ts';
-import type { PageWindow } from './page.ts';
+import type { PageRange } from './page.ts';
 import { renderHits } from './present.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
 import { Reranker } from './rerank.ts';
@@ -38,10 +38,10 @@ export interface RankedResult {
 
 export interface SearchPage {
   ranked: RankedResult;
-  window: PageWindow;
-  /** The window's hits, in the contract shape. */
+  range: PageRange;
+  /** The range's hits, in the contract shape. */
   hits: SearchHit[];
-  /** Whether ranked candidates remain past the window. */
+  /** Whether ranked candidates remain past the range. */
   more: boolean;
 }
 
@@ -86,14 +86,14 @@ export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number
   }
 }
 
-/** Ranks the query and renders the window's hits. Runs inside the caller's read transaction. */
-export function searchPage(ctx: SearchContext, req: SearchRequest, window: PageWindow, queryKey: string): SearchPage {
-  const ranked = rankQuery(ctx, req, window.offset + window.limit);
-  const end = window.offset + window.limit;
+/** Ranks the query and renders the range's hits. Runs inside the caller's read transaction. */
+export function searchPage(ctx: SearchContext, req: SearchRequest, range: PageRange, queryKey: string): SearchPage {
+  const ranked = rankQuery(ctx, req, range.offset + range.limit);
+  const end = range.offset + range.limit;
   return {
     ranked,
-    window,
-    hits: renderHits(ctx.session, ranked.ranked.slice(window.offset, end), window.offset + 1, ranked.parsed, queryKey),
+    range,
+    hits: renderHits(ctx.session, ranked.ranked.slice(range.offset, end), range.offset + 1, ranked.parsed, queryKey),
     more: ranked.ranked.length > end,
   };
 }

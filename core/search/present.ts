@@ -77,7 +77,7 @@ export function searchResponse(req: SearchRequest, page: SearchPage, index: Inde
   if (req.max_tokens !== undefined) ({ kept: hits, truncated } = fitTokenBudget(page.hits, req.max_tokens, estimateTokens({ ...base, index, skipped })));
   const { ranked } = page;
   const res: SearchResponse = { ...base, match: ranked.match, hits, index, skipped, truncated, took_ms: Date.now() - t0 };
-  if (truncated || page.more) res.next_cursor = encodeCursor(page.window.offset + hits.length);
+  if (truncated || page.more) res.next_cursor = encodeCursor(page.range.offset + hits.length);
   const building = index.build_state !== 'complete';
   if (building && index.indexer_running) {
     res.status = 'indexing';
