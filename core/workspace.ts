@@ -1,6 +1,7 @@
 // The library's front door: one workspace (its files, its index, its settings) and the calls every
-// surface shares — index, search, status, explain. Owns request validation, status wording (never a
-// bare empty list) and freshness; the work itself is done by index/, search/ and scan/.
+// surface shares — index, search, status, explain. Owns request validation, freshness and the
+// per-connection search sessions; the work itself is done by index/, search/ (the search pipeline,
+// search/pipeline.ts, and its answer wording, search/present.ts) and scan/.
 import { HciError, type WorkspaceFs } from './platform.ts';
 import { parseSettingsToml, validateSettings, type Settings } from './settings.ts';
 import { loadEngine, type Database, type EngineLoader, type SqliteEngine } from './sqlite/engine.ts';
@@ -11,9 +12,13 @@ import { readMeta } from './index/writer.ts';
 import type { ParsePoolFactory } from './index/prepare.ts';
 import { FORMAT_VERSION } from './index/schema.ts';
 import { scanWorkspace, type SkipCounts } from './scan/walker.ts';
-import { rankCandidates, renderHits, DEFAULT_LIMIT, MAX_LIMIT } from './search/search.ts';
+import { rankQuery, searchPage, type SearchContext } from './search/pipeline.ts';
+import { modeRow } from './search/modes.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT, pageRange } from './search/page.ts';
+import { failedResponse, searchResponse } from './search/present.ts';
+import { SearchSession } from './search/session.ts';
+import type { DeflateCodec } from './index/file-data.ts';
 import { explainChunk, loadChunk } from './search/explain.ts';
-import { CONTRACT_VERSION } from './contract/version.ts';
 import type { ExplainResponse, IndexFreshness, OutlineResponse, ResolveResponse, SearchRequest, SearchResponse, StatusReport } from './contract/index.ts';
 import { QueryLog, queryKey } from './search/query-log.ts';
 import { Chunker } from './chunk/chunker.ts';
@@ -31,6 +36,8 @@ export interface WorkspaceHost {
    * parse with the same grammars as `grammars`. Without it everything runs in-thread.
    */
   parsePool?: ParsePoolFactory;
+  /** The codec of the index's per-file blobs (default: fflate, pure JS); Node passes its zlib. */
+  deflate?: DeflateCodec;
 }
 
 export interface OpenOptions {
@@ -52,6 +59,8 @@ export class HciWorkspace {
   private store: IndexStore | null = null;
   private opening: Promise<IndexStore> | null = null;
   private readonly queries: QueryLog;
+  /** Per open connection: the path-filter SQL function, the decoded-file cache, chunk counts. */
+  private readonly sessions = new WeakMap<IndexStore, SearchSession>();
   readonly chunker: Chunker;
 
   private constructor(
@@ -86,7 +95,7 @@ export class HciWorkspace {
     for (;;) {
       if (this.store) return this.store;
       if (!this.opening) {
-        this.opening = IndexStore.open(this.host.storage, this.engine, { create, lockTimeoutMs: this.settings.lock_timeout_ms })
+        this.opening = IndexStore.open(this.host.storage, this.engine, { create, lockTimeoutMs: this.settings.lock_timeout_ms, codec: this.host.deflate })
           .then((s) => (this.store = s))
           .finally(() => (this.opening = null));
         return this.opening;
@@ -145,81 +154,30 @@ export class HciWorkspace {
     return f;
   }
 
+  /** What the search pipeline needs of this workspace on one open index. */
+  private searchContext(store: IndexStore): SearchContext {
+    let session = this.sessions.get(store);
+    if (!session) this.sessions.set(store, (session = new SearchSession(store.db, store.codec)));
+    return { session, settings: this.settings };
+  }
+
   async search(req: SearchRequest): Promise<SearchResponse> {
     const t0 = Date.now();
-    const base: SearchResponse = {
-      contract_version: CONTRACT_VERSION, status: 'ok', query: typeof req?.query === 'string' ? req.query : '',
-      mode: req?.mode ?? 'keyword', match: 'none', hits: [], took_ms: 0, index: null, skipped: {}, truncated: false,
-    };
-    const fail = (e: unknown): SearchResponse => {
-      const err = e instanceof HciError ? e : new HciError('internal', (e as Error)?.message ?? String(e));
-      const status = err.code === 'no_index' ? 'no_index' : 'error';
-      return { ...base, status, took_ms: Date.now() - t0, error: { code: err.code, message: err.message }, hint: err.hint };
-    };
     try {
       validateRequest(req);
-      if (req.mode === 'semantic' || req.mode === 'hybrid') {
-        throw new HciError('mode_unavailable', `mode "${req.mode}" needs the semantic channel, which is not configured`, 'use mode "keyword" (the default)');
-      }
+      modeRow(req.mode); // an unavailable mode fails before the index is opened
       const store = await this.openStore(false);
-      const limit = req.limit ?? DEFAULT_LIMIT;
-      const offset = decodeCursor(req.cursor);
+      const range = pageRange(req);
       const key = queryKey(req);
       this.queries.remember(key, req);
       // One read transaction: hits, counts and freshness all describe the same committed state.
       const out = await store.read((db) => {
-        const ranked = rankCandidates(db, req, this.settings, offset + limit);
-        const page = ranked.ranked.slice(offset, offset + limit);
         const meta = readMeta(db);
-        return {
-          ranked,
-          hits: renderHits(db, page, offset + 1, ranked.parsed, key),
-          more: ranked.ranked.length > offset + limit,
-          index: this.freshnessIn(db, meta),
-          skipped: parseSkipped(meta.skipped_counts),
-        };
+        return { page: searchPage(this.searchContext(store), req, range, key), index: this.freshnessIn(db, meta), skipped: parseSkipped(meta.skipped_counts) };
       });
-      const index = this.withRunningFlag(out.index);
-      const skipped = out.skipped;
-      let hits = out.hits;
-      let truncated = false;
-      if (req.max_tokens !== undefined) {
-        const budget = req.max_tokens;
-        let used = estimateTokens({ ...base, index, skipped });
-        const kept = [];
-        for (const h of hits) {
-          const cost = estimateTokens(h);
-          if (kept.length > 0 && used + cost > budget) {
-            truncated = true;
-            break;
-          }
-          kept.push(h);
-          used += cost;
-        }
-        hits = kept;
-      }
-      const res: SearchResponse = { ...base, match: out.ranked.match, hits, index, skipped, truncated, took_ms: Date.now() - t0 };
-      if (truncated || out.more) res.next_cursor = encodeCursor(offset + hits.length);
-      const building = index.build_state !== 'complete';
-      if (building && index.indexer_running) {
-        res.status = 'indexing';
-        res.hint = `the index is being built (${index.files} files so far); results are partial — search again shortly`;
-      } else if (hits.length === 0) {
-        res.status = 'empty';
-        res.hint = emptyHint(req, index, out.ranked.parsed.clauses.length);
-      } else if (building) {
-        res.hint = 'the last indexing run did not finish; run `hci index` to complete the index';
-      } else if (out.ranked.match === 'any') {
-        res.hint = 'no chunk contains all terms; these hits match some of them';
-      } else if (out.ranked.match === 'all_then_any') {
-        const complete = out.ranked.ranked.findIndex((c) => c.partial);
-        res.hint = complete === 1
-          ? 'only 1 chunk contains all terms; the hits after it match some of them'
-          : `only ${complete} chunks contain all terms; the hits after them match some of them`;
-      }
-      return res;
+      return searchResponse(req, out.page, this.withRunningFlag(out.index), out.skipped, t0);
     } catch (e) {
-      return fail(e);
+      return failedResponse(req, e, t0);
     }
   }
 
@@ -282,7 +240,7 @@ export class HciWorkspace {
       const store = await this.openStore(false);
       const out = await store.read((db) => {
         const file = fileInfo(db, rel);
-        return { file, symbols: file ? readOutline(db, file.id) : [], index: this.freshnessIn(db) };
+        return { file, symbols: file ? readOutline(db, file.id, store.codec) : [], index: this.freshnessIn(db) };
       });
       const index = this.withRunningFlag(out.index);
       if (!out.file) {
@@ -308,12 +266,12 @@ export class HciWorkspace {
       const store = await this.openStore(false);
       const out = await store.read((db) => {
         let locations: SymbolLocation[];
-        if ('member_key' in query) locations = resolveMemberKey(db, String(query.member_key));
+        if ('member_key' in query) locations = resolveMemberKey(db, String(query.member_key), store.codec);
         else {
           const rel = normalizeRelPath(String(query.path));
           if (rel === null) throw new HciError('path_outside_workspace', `"${query.path}" is not a path inside the workspace`, 'pass a workspace-relative path');
           if (!Number.isInteger(query.line) || query.line < 1) throw new HciError('invalid_request', 'line must be a positive integer', 'lines are 1-based');
-          const at = symbolAt(db, rel, query.line);
+          const at = symbolAt(db, rel, query.line, store.codec);
           locations = at ? [at] : [];
         }
         return { locations, index: this.freshnessIn(db) };
@@ -335,9 +293,9 @@ export class HciWorkspace {
       const store = await this.openStore(false);
       const req = opts.query !== undefined ? { query: opts.query } : this.queries.recall(m[2]);
       const { result, index } = await store.read((db) => {
-        const row = loadChunk(db, Number(m[1]));
-        const ranked = row && req ? rankCandidates(db, req, this.settings, 200) : null;
-        return { result: row ? explainChunk(db, row, ranked) : null, index: this.withRunningFlag(this.freshnessIn(db)) };
+        const row = loadChunk(db, Number(m[1]), store.codec);
+        const ranked = row && req ? rankQuery(this.searchContext(store), req, 200) : null;
+        return { result: row ? explainChunk(db, row, ranked, store.codec) : null, index: this.withRunningFlag(this.freshnessIn(db)) };
       });
       if (!result) {
         return { status: 'error', hit_id: hitId, index, error: { code: 'stale_hit', message: `hit ${hitId} is no longer in the index (its file was re-indexed)` }, hint: 'search again for fresh hit ids' };
@@ -373,32 +331,10 @@ function validateRequest(req: SearchRequest): void {
   }
 }
 
-function emptyHint(req: SearchRequest, index: IndexFreshness, clauses: number): string {
-  if (clauses === 0) return 'the query has no searchable words (only punctuation, stop words or filters); add a word or identifier';
-  const filtered = (req.paths?.length ?? 0) + (req.exts?.length ?? 0) + (req.exclude_paths?.length ?? 0) > 0 || /(^|\s)-?(path|ext|file):/i.test(req.query);
-  return `no indexed chunk matches${filtered ? ' within the filters' : ''}; the index holds ${index.files} files (generation ${index.generation}). ` +
-    'This is not proof of absence: check `skipped` for files left out, try other words, or drop filters';
-}
-
 function parseSkipped(json: string | undefined): SkipCounts {
   try {
     return json ? (JSON.parse(json) as SkipCounts) : {};
   } catch {
     return {};
   }
-}
-
-function estimateTokens(x: unknown): number {
-  return Math.ceil(JSON.stringify(x).length / 4);
-}
-
-function encodeCursor(offset: number): string {
-  return `o${offset.toString(36)}`;
-}
-
-function decodeCursor(cursor: string | undefined): number {
-  if (cursor === undefined || cursor === '') return 0;
-  const m = /^o([0-9a-z]{1,8})$/.exec(cursor);
-  if (!m) throw new HciError('invalid_cursor', `"${cursor}" is not a cursor from this search`, 'pass next_cursor exactly as returned, or omit it');
-  return parseInt(m[1], 36);
 }

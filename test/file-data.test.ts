@@ -4,7 +4,7 @@
 // file-context lines are indexed once per file.
 import { describe, it, expect } from 'vitest';
 import { inflateRawSync } from 'node:zlib';
-import { decodeFileData, displayHeader, encodeFileData, encodeFileDataSized, fflateCodec, installDeflateCodec } from '../core/index/file-data.ts';
+import { decodeFileData, displayHeader, encodeFileData, encodeFileDataSized, fflateCodec } from '../core/index/file-data.ts';
 import { zlibCodec } from '../runtimes/node/index.ts';
 import { keyWords } from '../core/search/symbols.ts';
 import { FORMAT_3_DICTIONARY } from '../core/index/deflate-dictionary.ts';
@@ -30,8 +30,8 @@ const chunks = [
 
 describe('file data (format 3)', () => {
   it('round-trips text, headers, member keys, outline and file context', () => {
-    const blob = encodeFileData({ lines, chunks, allKept: true, outline });
-    const back = decodeFileData(blob);
+    const blob = encodeFileData({ lines, chunks, allKept: true, outline }, fflateCodec);
+    const back = decodeFileData(blob, fflateCodec);
     expect(back.lines).toEqual(lines);
     // Stored as indexed (the file context once, in the first chunk); shown whole.
     expect(back.headers).toEqual([chunks[0].header, 'public class A']);
@@ -49,8 +49,8 @@ describe('file data (format 3)', () => {
   });
 
   it('keeps only the lines of kept chunks when chunks were dropped', () => {
-    const blob = encodeFileData({ lines, chunks, allKept: false, outline });
-    const back = decodeFileData(blob);
+    const blob = encodeFileData({ lines, chunks, allKept: false, outline }, fflateCodec);
+    const back = decodeFileData(blob, fflateCodec);
     expect(back.lines).toHaveLength(lines.length);
     expect(back.lines[4]).toBe(''); // line 5 (the dropped chunk) is not stored
     expect(back.lines.join('\n')).not.toContain('Key = "x"');
@@ -59,7 +59,7 @@ describe('file data (format 3)', () => {
 
   it('is raw deflate with the format dictionary (any zlib reads it) and smaller than the text', () => {
     const big = Array.from({ length: 400 }, (_, i) => `    public int Property${i} { get; set; }`);
-    const blob = encodeFileData({ lines: big, chunks: [{ startLine: 1, endLine: big.length, header: '', symbol: null }], allKept: true, outline: null });
+    const blob = encodeFileData({ lines: big, chunks: [{ startLine: 1, endLine: big.length, header: '', symbol: null }], allKept: true, outline: null }, fflateCodec);
     const plain = inflateRawSync(blob, { dictionary: Buffer.from(FORMAT_3_DICTIONARY, 'utf8') }).toString('utf8');
     expect(plain.slice(plain.indexOf('\n') + 1)).toBe(big.join('\n'));
     expect(blob.length * 4).toBeLessThan(Buffer.byteLength(big.join('\n')));
@@ -68,32 +68,22 @@ describe('file data (format 3)', () => {
 
   it("reads blobs written by the other codec (Node's zlib and the pure-JS default)", () => {
     const input = { lines, chunks, allKept: true, outline };
-    try {
-      installDeflateCodec(fflateCodec);
-      const byFflate = encodeFileData(input);
-      installDeflateCodec(zlibCodec);
-      const byZlib = encodeFileData(input);
-      expect(decodeFileData(byFflate)).toEqual(decodeFileData(byZlib));
-      installDeflateCodec(fflateCodec);
-      expect(decodeFileData(byZlib).lines).toEqual(lines);
-    } finally {
-      installDeflateCodec(zlibCodec);
-    }
+    const byFflate = encodeFileData(input, fflateCodec);
+    const byZlib = encodeFileData(input, zlibCodec);
+    expect(byFflate).not.toEqual(byZlib); // two implementations, one format
+    expect(decodeFileData(byFflate, zlibCodec)).toEqual(decodeFileData(byZlib, zlibCodec));
+    expect(decodeFileData(byZlib, fflateCodec)).toEqual(decodeFileData(byFflate, fflateCodec));
+    expect(decodeFileData(byZlib, fflateCodec).lines).toEqual(lines);
   });
 
   it('decodes with the inflated length as a size hint, under both codecs, to the same file', () => {
     const input = { lines, chunks, allKept: true, outline };
-    try {
-      for (const codec of [fflateCodec, zlibCodec]) {
-        installDeflateCodec(codec);
-        const { data, rawLength } = encodeFileDataSized(input);
-        expect(data).toEqual(encodeFileData(input));
-        expect(rawLength).toBe(inflateRawSync(data, { dictionary: Buffer.from(FORMAT_3_DICTIONARY, 'utf8') }).length);
-        expect(decodeFileData(data, rawLength)).toEqual(decodeFileData(data));
-        expect(decodeFileData(data, rawLength).lines).toEqual(lines);
-      }
-    } finally {
-      installDeflateCodec(zlibCodec);
+    for (const codec of [fflateCodec, zlibCodec]) {
+      const { data, rawLength } = encodeFileDataSized(input, codec);
+      expect(data).toEqual(encodeFileData(input, codec));
+      expect(rawLength).toBe(inflateRawSync(data, { dictionary: Buffer.from(FORMAT_3_DICTIONARY, 'utf8') }).length);
+      expect(decodeFileData(data, codec, rawLength)).toEqual(decodeFileData(data, codec));
+      expect(decodeFileData(data, codec, rawLength).lines).toEqual(lines);
     }
   });
 
@@ -116,7 +106,7 @@ describe('file data (format 3)', () => {
     const values = ftsValues(src);
     expect(values[2]).toBe('public class A');
     expect(values[2]).not.toContain('using');
-    const back = decodeFileData(encodeFileData({ lines, chunks, allKept: true, outline }));
+    const back = decodeFileData(encodeFileData({ lines, chunks, allKept: true, outline }, fflateCodec), fflateCodec);
     expect(ftsValues({ ...src, header: back.headers[1], fileContext: back.fileContext, memberKey: back.keys[1] })).toEqual(values);
     expect(ftsValues({ ...src, header: displayHeader(back, 1), fileContext: back.fileContext, memberKey: back.keys[1] })).toEqual(values);
   });

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { HciWorkspace } from '../core/workspace.ts';
 import { HciError } from '../core/platform.ts';
 import { POOL_MIN_FILES, type IndexSummary } from '../core/index/indexer.ts';
-import { openWorkspace, createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource, createNodeParsePool } from '../runtimes/node/index.ts';
+import { openWorkspace, createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource, createNodeParsePool, zlibCodec } from '../runtimes/node/index.ts';
 import { generateWorkspace, copyWorkspace } from './helpers/generate-workspace.ts';
 import { ensureBuilt, runCli, sqliteText } from './helpers/hci-process.ts';
 
@@ -60,7 +60,7 @@ beforeAll(async () => {
   victim = gen.paths[Math.floor(FILES / 2)];
   // The reference: the same workspace indexed in-thread (a host without a pool), with Node's codec.
   const ref = workspace();
-  const w = await HciWorkspace.open({ fs: createNodeWorkspaceFs(ref), storage: createNodeIndexStorage(ref), grammars: createNodeGrammarSource() });
+  const w = await HciWorkspace.open({ fs: createNodeWorkspaceFs(ref), storage: createNodeIndexStorage(ref), grammars: createNodeGrammarSource(), deflate: zlibCodec });
   try {
     const s = await w.index();
     expect(s.prepared_in_worker).toBe(0);
@@ -98,7 +98,7 @@ describe('prepare pool', () => {
     const root = workspace();
     // The fault is injected through the pool factory (no environment variable can trigger it in the product).
     const w = await HciWorkspace.open({
-      fs: createNodeWorkspaceFs(root), storage: createNodeIndexStorage(root), grammars: createNodeGrammarSource(),
+      fs: createNodeWorkspaceFs(root), storage: createNodeIndexStorage(root), grammars: createNodeGrammarSource(), deflate: zlibCodec,
       parsePool: (o) => createNodeParsePool({ ...o, faults: { exitOnPath: victim } }),
     });
     let s: IndexSummary;

@@ -8,7 +8,7 @@
 import MiniSearch, { type Query } from 'minisearch';
 import { create, insert, search as oramaSearch, type AnyOrama } from '@orama/orama';
 import { parseQuery, type Clause } from '../../core/search/query.ts';
-import { COLUMN_WEIGHTS } from '../../core/search/search.ts';
+import { COLUMN_WEIGHTS } from '../../core/search/channels/fts.ts';
 import { DEFAULT_VARIANT } from './variants.ts';
 import type { ChunkDoc } from '../lib/chunks.ts';
 

@@ -6,7 +6,7 @@
 // engine from the rest of hci's pipeline (scan, read, hash, chunk). Owns the adapter seam and SQL.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COLUMN_WEIGHTS } from '../../core/search/search.ts';
+import { COLUMN_WEIGHTS } from '../../core/search/channels/fts.ts';
 import { ftsExpression, parseQuery } from '../../core/search/query.ts';
 import { loadEngine, type Database, type Sqlite3Static } from '../../core/sqlite/engine.ts';
 import { FastStatement, type BindValue } from '../../core/sqlite/fast-statement.ts';
@@ -172,7 +172,7 @@ export function loadDump(db: SqlAdapter, meta: DumpMeta, lines: Iterable<string>
 
 const WEIGHT_ARGS = Object.values(COLUMN_WEIGHTS).join(', ');
 
-/** hci's candidate query (mirrors runFts in core/search/search.ts, unfiltered: rank inside FTS5, join the pool). */
+/** hci's candidate query (mirrors the FTS channel, core/search/channels/fts.ts, unfiltered: rank inside FTS5, join the pool). */
 export function ftsSql(ftsTable = 'chunks_fts'): string {
   return `SELECT c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.hash, f.lang, f.flags, c.start_line, c.end_line,
       c.symbol_kind, c.symbol_name, t.bm

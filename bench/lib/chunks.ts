@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { loadEngine, type Database } from '../../core/sqlite/engine.ts';
-import { storedFtsRows } from '../../core/index/file-data.ts';
+import { fflateCodec, readStoredFile, storedFtsRows } from '../../core/index/file-data.ts';
 import { createNodeIndexStorage } from '../../runtimes/node/node-storage.ts';
 
 export interface DumpMeta {
@@ -108,7 +108,8 @@ export async function dumpChunks(workspaceRoot: string, outFile: string): Promis
     }
     const ftsByFile = new Map<number, Map<number, string[]>>();
     for (const f of files) {
-      const rows = storedFtsRows(db, Number(f.id), String(f.path));
+      const stored = readStoredFile(db, Number(f.id), fflateCodec);
+      const rows = stored ? storedFtsRows(db, Number(f.id), String(f.path), stored) : [];
       ftsByFile.set(Number(f.id), new Map(rows.map((r) => [r.id, r.values])));
     }
     db.exec('COMMIT');

@@ -3,7 +3,7 @@
 // shapes; the explanation is computed by core/search/explain.ts.
 import { z } from 'zod';
 import { answerFields, symbolRef } from './common.ts';
-import { matchKind } from './search.ts';
+import { hitKind, matchKind } from './search.ts';
 
 export const explainRequest = z.strictObject({
   hit_id: z.string().min(1).describe('a hit_id exactly as search returned it, e.g. "83.k4f9a2"'),
@@ -36,6 +36,8 @@ export const explanation = z.object({
   unmatched_terms: z.array(z.string()).optional(),
   dropped_stop_words: z.array(z.string()).optional(),
   paired_files: z.array(pairedFile).optional().describe('files that belong with this one'),
+  channels: z.record(z.string(), z.looseObject({ hit_kind: hitKind, score: z.number(), rank: z.number() }))
+    .optional().describe('every retrieval channel that found the chunk: its hit kind, its own score and rank, and what it adds (FTS: bm25, pass, column weights)'),
 });
 
 export const explainResponse = z.object({
@@ -48,4 +50,5 @@ export const explainResponse = z.object({
 export type ExplainRequest = z.infer<typeof explainRequest>;
 export type PairedFileInfo = z.infer<typeof pairedFile>;
 export type Explanation = z.infer<typeof explanation>;
+export type ChannelExplanation = NonNullable<Explanation['channels']>[string];
 export type ExplainResponse = z.infer<typeof explainResponse>;

@@ -1,8 +1,9 @@
 // What the index keeps of each file besides its FTS postings, packed into one `file_data` row: the
 // indexed text (lines of dropped secret chunks blanked) and the outline plus the chunk headers, each
 // deflate-compressed. Owns that encoding, the codec seam, and reading it back (chunk bodies, outlines,
-// the exact FTS values of stored chunks). SQL that writes the rows belongs to the writer; ranking and
-// member-key lookups belong to search.
+// the exact FTS values of stored chunks). Which codec runs is the host's choice (WorkspaceHost.deflate),
+// passed in by every caller: no module holds one. SQL that writes the rows belongs to the writer;
+// ranking and member-key lookups belong to search.
 //
 // Why compressed per file rather than a text column per chunk: source code deflates 4-6x as a whole
 // file but poorly in 1 KB pieces, and chunk headers and member keys repeat within a file. Every
@@ -45,9 +46,9 @@ export interface FileDataInput {
 }
 
 /**
- * Raw deflate with a preset dictionary. fflate (pure JS) serves every runtime; a runtime with a
- * native zlib installs it (Node: 2.7x faster deflate, 5x faster inflate here). Any two codecs read
- * each other's blobs: the format is the deflate stream, not the implementation.
+ * Raw deflate with a preset dictionary. fflate (pure JS) serves every runtime; a host with a native
+ * zlib passes it in (Node: 2.7x faster deflate, 5x faster inflate here). Any two codecs read each
+ * other's blobs: the format is the deflate stream, not the implementation.
  */
 export interface DeflateCodec {
   deflateRaw(data: Uint8Array, dictionary: Uint8Array): Uint8Array;
@@ -60,13 +61,6 @@ export const fflateCodec: DeflateCodec = {
   inflateRaw: (data, dictionary, size) => inflateSync(data, size ? { dictionary, out: new Uint8Array(size) } : { dictionary }),
 };
 
-let codec: DeflateCodec = fflateCodec;
-
-/** Sets the codec every later encode and decode uses (process-wide). */
-export function installDeflateCodec(c: DeflateCodec): void {
-  codec = c;
-}
-
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const dictionary = encoder.encode(FORMAT_3_DICTIONARY);
@@ -75,12 +69,12 @@ const dictionary = encoder.encode(FORMAT_3_DICTIONARY);
  * One blob per file: `<meta JSON>\n<text>`, deflated. JSON escapes newlines, so the first one ends
  * the meta. The text keeps every line of a kept chunk; other lines (dropped secret chunks) are empty.
  */
-export function encodeFileData(f: FileDataInput): Uint8Array {
-  return encodeFileDataSized(f).data;
+export function encodeFileData(f: FileDataInput, codec: DeflateCodec): Uint8Array {
+  return encodeFileDataSized(f, codec).data;
 }
 
 /** encodeFileData, with the inflated length (decodeFileData's size hint). */
-export function encodeFileDataSized(f: FileDataInput): { data: Uint8Array; rawLength: number } {
+export function encodeFileDataSized(f: FileDataInput, codec: DeflateCodec): { data: Uint8Array; rawLength: number } {
   let text: string;
   if (f.allKept) {
     text = f.text ?? f.lines.join('\n');
@@ -100,7 +94,7 @@ export function encodeFileDataSized(f: FileDataInput): { data: Uint8Array; rawLe
   return { data: codec.deflateRaw(raw, dictionary), rawLength: raw.length };
 }
 
-export function decodeFileData(blob: Uint8Array, rawLength?: number): StoredFile {
+export function decodeFileData(blob: Uint8Array, codec: DeflateCodec, rawLength?: number): StoredFile {
   const all = decoder.decode(codec.inflateRaw(blob, dictionary, rawLength));
   const nl = all.indexOf('\n');
   const meta = JSON.parse(all.slice(0, nl)) as PackedMeta;
@@ -149,11 +143,11 @@ export function* walkOutline(nodes: readonly OutlineSymbol[], depth = 0): Genera
 }
 
 /** Reads and decodes one file's stored data (undefined when the file is not indexed). */
-export function readStoredFile(db: Database, fileId: number): StoredFile | undefined {
+export function readStoredFile(db: Database, fileId: number, codec: DeflateCodec): StoredFile | undefined {
   const blob = db.selectValue('SELECT data FROM file_data WHERE file_id = ?', [fileId]) as Uint8Array | undefined;
   if (!blob) return undefined;
   try {
-    return decodeFileData(blob);
+    return decodeFileData(blob, codec);
   } catch (e) {
     // A damaged blob (the file was edited by hand, or bytes rotted): say so, and how to recover.
     const path = db.selectValue('SELECT path FROM files WHERE id = ?', [fileId]) ?? `file id ${fileId}`;
@@ -162,8 +156,8 @@ export function readStoredFile(db: Database, fileId: number): StoredFile | undef
 }
 
 /** Reads only the outline of one file. */
-export function readStoredOutline(db: Database, fileId: number): OutlineSymbol[] | undefined {
-  return readStoredFile(db, fileId)?.outline;
+export function readStoredOutline(db: Database, fileId: number, codec: DeflateCodec): OutlineSymbol[] | undefined {
+  return readStoredFile(db, fileId, codec)?.outline;
 }
 
 export interface StoredChunk {
@@ -179,8 +173,7 @@ export interface StoredChunk {
 }
 
 /** Every stored chunk of a file with its text, in ordinal order. */
-export function readStoredChunks(db: Database, fileId: number, stored = readStoredFile(db, fileId)): StoredChunk[] {
-  if (!stored) return [];
+export function readStoredChunks(db: Database, fileId: number, stored: StoredFile): StoredChunk[] {
   const rows = db.selectArrays(
     'SELECT id, ordinal, start_line, end_line, symbol_kind, symbol_name FROM chunks WHERE file_id = ? ORDER BY ordinal',
     [fileId],
@@ -194,8 +187,7 @@ export function readStoredChunks(db: Database, fileId: number, stored = readStor
 }
 
 /** The FTS column values of every stored chunk of a file, exactly as they were inserted. */
-export function storedFtsRows(db: Database, fileId: number, path: string, stored = readStoredFile(db, fileId)): Array<{ id: number; values: string[] }> {
-  if (!stored) return [];
+export function storedFtsRows(db: Database, fileId: number, path: string, stored: StoredFile): Array<{ id: number; values: string[] }> {
   return readStoredChunks(db, fileId, stored).map((c) => ({ id: c.id, values: storedChunkFts(path, stored, c) }));
 }
 

@@ -189,7 +189,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
       started = Date.now(); // the lock is ours from here: waiting for it is not work
       const gen = ops.length ? nextGeneration(db) : Number(readMeta(db).generation ?? 0);
       summary.generation = gen;
-      const rows = new RowWriter(db, store.engine.sqlite3);
+      const rows = new RowWriter(db, store.engine.sqlite3, store.codec);
       try {
         for (const op of ops) {
           if (op.kind === 'touch') {
@@ -266,7 +266,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
             summary.chunks_written += r.file.chunks.length;
             progress.chunks += r.file.chunks.length;
             if (r.fallback) summary.parse_fallback++;
-            push({ kind: 'put', file: fileRows(r.file) });
+            push({ kind: 'put', file: fileRows(r.file, store.codec) });
           }
         }
       }

@@ -1,30 +1,41 @@
 // An open index: one database connection (core/sqlite/connection.ts: transactions and the bounded
 // wait for the cross-process lock) plus opening it — schema, pragmas, version checks and migrations.
-// What the rows mean belongs to the indexer and the search modules.
+// What the rows mean belongs to the indexer and the search modules; the blobs' codec is the host's,
+// carried here so every reader and writer of this index uses the same one.
 import type { Database, SqliteEngine } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
+import { fflateCodec, type DeflateCodec } from './file-data.ts';
 import type { IndexStorage } from './storage.ts';
 import { checkVersions, ensureSchema, FORMAT_VERSION, type SchemaState } from './schema.ts';
 import { SqliteConnection, toHciError, type StoreOptions } from '../sqlite/connection.ts';
 
-export { toHciError, type StoreOptions };
+export { isCorruption, toHciError } from '../sqlite/connection.ts';
+
+export interface IndexStoreOptions extends StoreOptions {
+  /** How the per-file blobs are (de)compressed (default: fflate, pure JS; any codec reads any other's). */
+  codec?: DeflateCodec;
+}
+export type { StoreOptions };
 
 export class IndexStore extends SqliteConnection {
+  readonly codec: DeflateCodec;
+
   private constructor(
     db: Database,
     storage: IndexStorage,
     engine: SqliteEngine,
-    opts: StoreOptions,
+    opts: IndexStoreOptions,
     readonly schemaState: SchemaState,
   ) {
     super(db, storage, engine, opts);
+    this.codec = opts.codec ?? fflateCodec;
   }
 
   /**
    * Opens (creating when `create`) the index. Throws HciError `no_index` when it does not exist
    * and `create` is false, and `index_outdated`/`index_too_new`/`index_corrupt` when unusable.
    */
-  static async open(storage: IndexStorage, engine: SqliteEngine, opts: StoreOptions & { create: boolean }): Promise<IndexStore> {
+  static async open(storage: IndexStorage, engine: SqliteEngine, opts: IndexStoreOptions & { create: boolean }): Promise<IndexStore> {
     if (!opts.create && !(await storage.exists())) {
       throw new HciError('no_index', `no index at ${storage.location}`, 'run `hci index` to build it');
     }

@@ -6,9 +6,7 @@ import type { Database, Sqlite3Static } from '../sqlite/engine.ts';
 import { FastStatement, lastInsertRowId, type BindValue } from '../sqlite/fast-statement.ts';
 import type { ChunkDraft } from '../chunk/types.ts';
 import type { FileOutline } from '../chunk/outline.ts';
-import { decodeFileData, encodeFileDataSized, readStoredFile, storedChunkFts, storedFtsRows } from './file-data.ts';
-
-
+import { decodeFileData, encodeFileDataSized, readStoredFile, storedChunkFts, storedFtsRows, type DeflateCodec } from './file-data.ts';
 
 export interface PreparedFile {
   path: string;
@@ -47,8 +45,8 @@ export interface FileRows {
   chunks: Array<{ startLine: number; endLine: number; kind: string; symbolKind: string | null; symbolName: string | null }>;
 }
 
-export function fileRows(f: PreparedFile): FileRows {
-  const { data, rawLength } = encodeFileDataSized({ lines: f.lines, text: f.text, chunks: f.chunks, allKept: f.secretChunks === 0, outline: f.outline });
+export function fileRows(f: PreparedFile, codec: DeflateCodec): FileRows {
+  const { data, rawLength } = encodeFileDataSized({ lines: f.lines, text: f.text, chunks: f.chunks, allKept: f.secretChunks === 0, outline: f.outline }, codec);
   return {
     path: f.path,
     lang: f.lang,
@@ -74,6 +72,7 @@ export class RowWriter {
   constructor(
     private readonly db: Database,
     private readonly sqlite3: Sqlite3Static,
+    private readonly codec: DeflateCodec,
   ) {}
 
   private run(sql: string, bind: BindValue[]): void {
@@ -90,7 +89,7 @@ export class RowWriter {
   deleteFile(fileId: number): void {
     const path = this.db.selectValue('SELECT path FROM files WHERE id = ?', [fileId]) as string | undefined;
     if (path === undefined) return;
-    const stored = readStoredFile(this.db, fileId);
+    const stored = readStoredFile(this.db, fileId, this.codec);
     if (stored) {
       for (const row of storedFtsRows(this.db, fileId, path, stored)) this.run(FTS_DELETE, [row.id, ...row.values]);
     }
@@ -108,7 +107,7 @@ export class RowWriter {
     const fileId = this.lastRowId();
     this.run('INSERT INTO file_data(file_id, data) VALUES (?, ?)', [fileId, f.data]);
     // The FTS values come from the blob itself, as a delete will derive them (storedFtsRows).
-    const stored = decodeFileData(f.data, f.rawLength);
+    const stored = decodeFileData(f.data, this.codec, f.rawLength);
     f.chunks.forEach((c, ordinal) => {
       this.run(
         `INSERT INTO chunks(file_id, ordinal, start_line, end_line, kind, symbol_kind, symbol_name)

@@ -2,7 +2,9 @@
 // the query appearing verbatim in the chunk, and a query identifier appearing where it is defined
 // (a type or member declaration, an x:Name/x:Key, a config key, a CSS selector) rather than used.
 // Structural chunks (symbol names) make the second partly redundant for C#; it still serves the
-// files no chunker understands. Each signal is a named factor that explain shows.
+// files no chunker understands. Each signal is a named factor that explain shows. Both read the
+// parsed query (query.ts): its words as written and its verbatim phrase, never the raw text again.
+import type { ParsedQuery } from './query.ts';
 
 const MODIFIERS = '(?:public|private|protected|internal|static|async|override|virtual|abstract|sealed|partial|extern|unsafe|new|readonly|required|const|export|default)';
 
@@ -31,9 +33,9 @@ function definitionPatterns(ident: string): RegExp[] {
 /** A .NET configuration key path: `Payments:RetryPolicy:MaxAttempts` or its environment form `Payments__RetryPolicy`. */
 const CONFIG_PATH = /^[\p{L}_][\p{L}\p{N}_]*(?:(?::|__)[\p{L}\p{N}_]+)+$/u;
 
-/** Identifier-like words (and config key paths) of the raw query worth checking for definitions. */
-export function definitionTargets(rawQuery: string): string[] {
-  const words = rawQuery.split(/\s+/).filter((w) => !/^-?(path|ext|file|lang):/i.test(w));
+/** Identifier-like words (and config key paths) of the query worth checking for definitions. */
+export function definitionTargets(q: Pick<ParsedQuery, 'written'>): string[] {
+  const words = q.written;
   if (words.length > 3) return [];
   return words
     .map((w) => w.replace(/^["'@.#]+|["',;]+$/g, ''))
@@ -73,13 +75,12 @@ export interface TextSignals {
 }
 
 /**
- * Checks one chunk's text for the signals. `targets` come from definitionTargets; `configKey` is the
- * chunk's key path, by segment, when it was cut from a config file (see definesConfigPath).
+ * Checks one chunk's text for the signals. `phrase` is the query's verbatim phrase (a quote inside it
+ * counts: `@page "/orders"` must not match `@page "/orders/{Id}"`); `targets` come from
+ * definitionTargets; `configKey` is the chunk's key path, by segment, when it was cut from a config
+ * file (see definesConfigPath).
  */
-export function textSignals(text: string, rawQuery: string, targets: readonly string[], cache: Map<string, RegExp[]>, configKey: readonly string[] | null = null): TextSignals {
-  // A query wholly in quotes is that phrase; a quote anywhere else is part of it (`@page "/orders"`
-  // must not match `@page "/orders/{Id}"`).
-  const phrase = rawQuery.replace(/\s+/g, ' ').trim().replace(/^"([^"]*)"$/, '$1').toLowerCase();
+export function textSignals(text: string, phrase: string, targets: readonly string[], cache: Map<string, RegExp[]>, configKey: readonly string[] | null = null): TextSignals {
   const exact = phrase.length >= 6 && /\s|[^\p{L}\p{N}_]/u.test(phrase) && text.replace(/[ \t]+/g, ' ').toLowerCase().includes(phrase);
   let definition = false;
   for (const t of targets) {

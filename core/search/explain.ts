@@ -1,12 +1,15 @@
-// Explains one hit: its chunk text (bounded), which query terms matched in which fields, the BM25
-// score, every factor applied and the hit's rank. Owns the explanation shape; re-ranking uses
-// search.ts so the numbers are the same ones a search shows.
+// Explains one hit: its chunk text (bounded), which query terms matched in which fields, each
+// channel's score and rank (and what the channel adds: FTS's raw BM25 and column weights), every
+// factor applied and the hit's rank. Owns the explanation shape; the ranking comes from the same
+// pipeline a search runs (pipeline.ts), so the numbers are the ones a search shows.
 import type { Database } from '../sqlite/engine.ts';
-import { COLUMN_WEIGHTS, round, type RankedResult } from './search.ts';
+import type { RankedResult } from './candidates.ts';
+import { round } from './candidates.ts';
+import { channelEntry } from './candidates.ts';
+import { COLUMN_WEIGHTS } from './channels/fts.ts';
 import { clauseExpr, type ParsedQuery } from './query.ts';
-import { pairedFiles } from './pairs.ts';
-import type { Explanation } from '../contract/explain.ts';
-import { displayHeader, readStoredFile } from '../index/file-data.ts';
+/** The explanation's shape is part of the contract (core/contract/explain.ts). */
+export type { Explanation, ChannelExplanation };
 import { sliceLines } from '../index/fts-row.ts';
 
 const MAX_TEXT_LINES = 200;
@@ -27,14 +30,14 @@ export interface ChunkRow {
   body: string;
 }
 
-export function loadChunk(db: Database, chunkId: number): ChunkRow | undefined {
+export function loadChunk(db: Database, chunkId: number, codec: DeflateCodec): ChunkRow | undefined {
   const row = db.selectObject(
     `SELECT c.id, c.file_id, c.ordinal, f.path, f.lang, f.flags, c.start_line, c.end_line, c.kind, c.symbol_kind, c.symbol_name
      FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?`,
     [chunkId],
   ) as (Omit<ChunkRow, 'header' | 'body' | 'member_key'> & { file_id: number; ordinal: number }) | undefined;
   if (!row) return undefined;
-  const stored = readStoredFile(db, row.file_id);
+  const stored = readStoredFile(db, row.file_id, codec);
   const { file_id: _file, ordinal, ...rest } = row;
   return {
     ...rest,
@@ -75,10 +78,11 @@ export function matchedTerms(db: Database, chunkId: number, parsed: ParsedQuery)
   return { matched, unmatched };
 }
 
-/** The explanation's shape is part of the contract (core/contract/explain.ts). */
-export type { Explanation };
+import { pairedFiles } from './pairs.ts';
+import type { ChannelExplanation, Explanation } from '../contract/explain.ts';
+import { displayHeader, readStoredFile, type DeflateCodec } from '../index/file-data.ts';
 
-export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult | null): Explanation {
+export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult | null, codec: DeflateCodec): Explanation {
   const lines = row.body.split('\n');
   const end = Math.min(row.end_line, row.start_line + MAX_TEXT_LINES - 1);
   const out: Explanation = {
@@ -93,7 +97,7 @@ export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult |
     query: ranked ? ranked.parsed.raw : null,
   };
   if (row.symbol_name) out.symbol = { kind: row.symbol_kind ?? 'symbol', name: row.symbol_name, ...(row.member_key ? { member_key: row.member_key } : {}) };
-  const paired = pairedFiles(db, row.path);
+  const paired = pairedFiles(db, row.path, codec);
   if (paired.length) out.paired_files = paired;
   if (!ranked) return out;
   const idx = ranked.ranked.findIndex((c) => c.chunkId === row.id);
@@ -101,13 +105,20 @@ export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult |
   const { matched, unmatched } = matchedTerms(db, row.id, ranked.parsed);
   out.match = ranked.match;
   out.rank = cand ? idx + 1 : null;
+  const fts = cand && channelEntry(cand, 'fts');
   if (cand) {
     out.score = round(cand.score);
-    out.fts = { bm25: round(cand.bm25), score: round(cand.ftsScore), column_weights: COLUMN_WEIGHTS };
+    if (fts) out.fts = { bm25: round(-fts.score), score: round(fts.score), column_weights: COLUMN_WEIGHTS };
     out.factors = cand.factors;
   }
   out.matched_terms = matched;
   out.unmatched_terms = unmatched;
   if (ranked.parsed.dropped.length) out.dropped_stop_words = ranked.parsed.dropped;
+  if (cand) {
+    out.channels = Object.fromEntries(cand.channels.map((e) => {
+      const section: ChannelExplanation = { hit_kind: e.channel.hitKind, score: round(e.score), rank: e.rank, ...e.channel.explain?.(e) };
+      return [e.channel.name, section];
+    }));
+  }
   return out;
 }

@@ -10,6 +10,9 @@ export interface PathFilterSpec {
   excludePaths?: string[];
 }
 
+/** Whether a workspace-relative path passes the request's filters. */
+export type PathFilter = (path: string) => boolean;
+
 const GLOB_CHARS = /[*?[\]{}()!]/;
 
 function normalize(p: string): string {
@@ -32,7 +35,7 @@ function compileOne(pattern: string): (path: string) => boolean {
 }
 
 /** Returns null when the spec filters nothing (so the SQL can skip the filter call). */
-export function compilePathFilter(spec: PathFilterSpec): ((path: string) => boolean) | null {
+export function compilePathFilter(spec: PathFilterSpec): PathFilter | null {
   const includes = (spec.paths ?? []).filter((s) => s.trim()).map(compileOne);
   const excludes = (spec.excludePaths ?? []).filter((s) => s.trim()).map(compileOne);
   const exts = (spec.exts ?? [])

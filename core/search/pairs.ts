@@ -4,7 +4,7 @@
 // by matching `x:Class` (the view's outline key) to a C# type's member key. Owns the pairing rules
 // only; which languages are views with which companions is the table's (core/languages/table.ts).
 import type { Database } from '../sqlite/engine.ts';
-import { walkOutline } from '../index/file-data.ts';
+import { walkOutline, type DeflateCodec } from '../index/file-data.ts';
 import { LANGUAGES, languageById, type LanguageRow } from '../languages/table.ts';
 import { languageOf } from '../scan/languages.ts';
 import { fileInfo, filesWithKey, readOutline, type OutlineSymbol } from './symbols.ts';
@@ -58,7 +58,7 @@ function existing(db: Database, candidates: PairedFile[]): PairedFile[] {
 }
 
 /** Paired files of one indexed file: by name, then by x:Class ↔ C# type key through the outlines. */
-export function pairedFiles(db: Database, path: string): PairedFile[] {
+export function pairedFiles(db: Database, path: string, codec: DeflateCodec): PairedFile[] {
   const found = existing(db, conventionalPairs(path));
   const seen = new Set([path, ...found.map((f) => f.path)]);
   const view = viewRow(path);
@@ -70,9 +70,9 @@ export function pairedFiles(db: Database, path: string): PairedFile[] {
   const rows: Array<{ path: string }> = [];
   if (file) {
     const outlines = new Map<number, OutlineSymbol[]>(); // each candidate inflated once, whatever the number of keys
-    const outlineOf = (id: number) => outlines.get(id) ?? outlines.set(id, readOutline(db, id)).get(id)!;
+    const outlineOf = (id: number) => outlines.get(id) ?? outlines.set(id, readOutline(db, id, codec)).get(id)!;
     const keys = new Set<string>();
-    for (const { symbol, depth } of walkOutline(readOutline(db, file.id))) {
+    for (const { symbol, depth } of walkOutline(readOutline(db, file.id, codec))) {
       if (symbol.member_key && (depth === 0 || (!isMarkup && TYPE_KINDS.has(symbol.kind)))) keys.add(symbol.member_key);
     }
     for (const key of keys) {

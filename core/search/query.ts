@@ -1,7 +1,8 @@
-// Query analysis: turns any user text into a safe FTS5 MATCH expression plus filters. Owns the query
-// grammar (words, "quoted phrases", trailing-* prefixes, path:/ext:/-path: filters), stop-word
-// handling and escaping: the expression is built only from tokens, so no user text can raise an FTS
-// syntax error. Running the query and ranking belong to search.ts.
+// Query analysis, done once per search: turns any user text into the ParsedQuery every later stage
+// reads (channels, text signals, hints) plus a safe FTS5 MATCH expression. Owns the query grammar
+// (words, "quoted phrases", trailing-* prefixes, path:/ext:/-path: filters), stop-word handling and
+// escaping: the expression is built only from tokens, so no user text can raise an FTS syntax error.
+// Running the query belongs to the channels (channels/), ranking to rerank.ts.
 import { splitIdentifier, STOP_WORDS } from './analyzer.ts';
 
 const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
@@ -17,8 +18,16 @@ export interface ParsedQuery {
   paths: string[];
   exts: string[];
   excludePaths: string[];
-  /** Words dropped as stop words (reported by explain). */
+  /** Words dropped as stop words (reported by explain); a question drops some. */
   dropped: string[];
+  /** The words as written (case kept, filters left out, a phrase's words one by one): what definitions are looked up by. */
+  written: string[];
+  /**
+   * The whole query as one verbatim phrase: whitespace collapsed, lowercase, the quotes of a query
+   * wholly in quotes removed (a quote anywhere else is part of it). Filters stay in it, as they
+   * always did: leaving them out would change rankings (a decision for measurement, not for a refactor).
+   */
+  verbatim: string;
 }
 
 function tokensOf(text: string): Array<{ token: string; original: string }> {
@@ -42,9 +51,11 @@ function lex(raw: string): Array<{ type: 'phrase' | 'word'; text: string } | { t
 }
 
 export function parseQuery(raw: string): ParsedQuery {
-  const q: ParsedQuery = { raw, clauses: [], paths: [], exts: [], excludePaths: [], dropped: [] };
+  const verbatim = raw.replace(/\s+/g, ' ').trim().replace(/^"([^"]*)"$/, '$1').toLowerCase();
+  const q: ParsedQuery = { raw, clauses: [], paths: [], exts: [], excludePaths: [], dropped: [], written: [], verbatim };
   const words: Clause[] = [];
   for (const item of lex(raw)) {
+    if (item.type !== 'filter') q.written.push(...item.text.split(/\s+/).filter(Boolean));
     if (item.type === 'filter') {
       if (item.key === 'path') q.paths.push(item.value);
       else if (item.key === '-path') q.excludePaths.push(item.value);

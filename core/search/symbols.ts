@@ -3,7 +3,7 @@
 // indexer and kept compressed per file (core/index/file-data.ts); the files that may hold a member
 // key are found through the FTS index by the key's words.
 import type { Database } from '../sqlite/engine.ts';
-import { readStoredOutline, walkOutline, type OutlineSymbol } from '../index/file-data.ts';
+import { readStoredOutline, walkOutline, type DeflateCodec, type OutlineSymbol } from '../index/file-data.ts';
 
 import type { SymbolLocation } from '../contract/outline.ts';
 
@@ -16,8 +16,8 @@ export function fileInfo(db: Database, path: string): { id: number; lang: string
 }
 
 /** The symbol tree of one indexed file, in source order. */
-export function readOutline(db: Database, fileId: number): OutlineSymbol[] {
-  return readStoredOutline(db, fileId) ?? [];
+export function readOutline(db: Database, fileId: number, codec: DeflateCodec): OutlineSymbol[] {
+  return readStoredOutline(db, fileId, codec) ?? [];
 }
 
 function location(path: string, s: OutlineSymbol): SymbolLocation {
@@ -53,11 +53,11 @@ export function filesWithKey(db: Database, memberKey: string): Array<{ id: numbe
 }
 
 /** Where a member key is now (several places for partial types or duplicated keys). */
-export function resolveMemberKey(db: Database, memberKey: string): SymbolLocation[] {
+export function resolveMemberKey(db: Database, memberKey: string, codec: DeflateCodec): SymbolLocation[] {
   const out: SymbolLocation[] = [];
   for (const f of filesWithKey(db, memberKey)) {
     const found: SymbolLocation[] = [];
-    for (const { symbol } of walkOutline(readOutline(db, f.id))) {
+    for (const { symbol } of walkOutline(readOutline(db, f.id, codec))) {
       if (symbol.member_key === memberKey) found.push(location(f.path, symbol));
     }
     out.push(...found.sort((a, b) => a.start_line - b.start_line));
@@ -66,11 +66,11 @@ export function resolveMemberKey(db: Database, memberKey: string): SymbolLocatio
 }
 
 /** The innermost symbol whose range holds the line (null when none does). */
-export function symbolAt(db: Database, path: string, line: number): SymbolLocation | null {
+export function symbolAt(db: Database, path: string, line: number, codec: DeflateCodec): SymbolLocation | null {
   const file = fileInfo(db, path);
   if (!file) return null;
   let best: { symbol: OutlineSymbol; depth: number } | null = null;
-  for (const e of walkOutline(readOutline(db, file.id))) {
+  for (const e of walkOutline(readOutline(db, file.id, codec))) {
     const s = e.symbol;
     if (s.start_line > line || s.end_line < line) continue;
     if (!best || e.depth > best.depth || (e.depth === best.depth && s.end_line - s.start_line < best.symbol.end_line - best.symbol.start_line)) best = e;

@@ -35,11 +35,21 @@ export function resultCode(e: unknown): number | undefined {
   return typeof rc === 'number' ? rc & 0xff : undefined;
 }
 
+/**
+ * Whether a SQLite failure says the file is damaged or not a database: SQLITE_CORRUPT (also FTS5's
+ * SQLITE_CORRUPT_VTAB), SQLITE_NOTADB, or their messages when no result code came with the error.
+ */
+export function isCorruption(e: unknown): boolean {
+  if (e instanceof HciError) return false;
+  const rc = resultCode(e);
+  if (rc === SQLITE_CORRUPT || rc === SQLITE_NOTADB) return true;
+  return /database disk image is malformed|file is not a database|SQLITE_CORRUPT|SQLITE_NOTADB/.test(String((e as Error)?.message ?? ''));
+}
+
 /** Maps a SQLite exception to a user-facing error (or returns it unchanged). */
 export function toHciError(e: unknown, location: string): unknown {
   if (e instanceof HciError) return e;
-  const rc = resultCode(e);
-  if (rc === SQLITE_CORRUPT || rc === SQLITE_NOTADB) {
+  if (isCorruption(e)) {
     return new HciError('index_corrupt', `the index at ${location} is damaged or not an SQLite file (${(e as Error).message})`, 'run `hci index --full` to rebuild it');
   }
   return e;

@@ -1,10 +1,11 @@
-// The Node runtime: wires the workspace file source, the on-disk index storage and the official
-// SQLite build into a core HciWorkspace. Owns only the wiring.
+// The Node runtime: wires the workspace file source, the on-disk index storage, the official SQLite
+// build, the grammars, the parse pool and Node's zlib (for the index's blobs) into a core
+// HciWorkspace. Owns only the wiring.
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as zlib from 'node:zlib';
 import { HciWorkspace, type OpenOptions } from '../../core/workspace.ts';
-import { installDeflateCodec, type DeflateCodec } from '../../core/index/file-data.ts';
+import type { DeflateCodec } from '../../core/index/file-data.ts';
 import { createNodeWorkspaceFs } from './workspace-fs.ts';
 import { createNodeIndexStorage, INDEX_DIR, INDEX_FILE } from './node-storage.ts';
 import { createNodeGrammarSource } from './grammars.ts';
@@ -22,11 +23,10 @@ export const zlibCodec: DeflateCodec = {
   deflateRaw: (data, dictionary) => new Uint8Array(zlib.deflateRawSync(data, { level: 6, dictionary })),
   inflateRaw: (data, dictionary) => zlib.inflateRawSync(data, { dictionary }),
 };
-installDeflateCodec(zlibCodec);
 
 export async function openWorkspace(root: string, opts: OpenOptions = {}): Promise<HciWorkspace> {
   const abs = path.resolve(root);
-  return HciWorkspace.open({ fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs), grammars: createNodeGrammarSource(), parsePool: createNodeParsePool }, opts);
+  return HciWorkspace.open({ fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs), grammars: createNodeGrammarSource(), parsePool: createNodeParsePool, deflate: zlibCodec }, opts);
 }
 
 /** The nearest folder at or above `from` that holds an hci index, or null. */

@@ -1,0 +1,88 @@
+// The candidates the pipeline ranks: a chunk, every channel that found it (channels/channel.ts) and
+// one fused score, plus the factors rerank applies. Owns that shape, building one from a single
+// channel's hit, filling in the chunk text of candidates (through the session's file cache), and the
+// ranked list and page the later stages hand on (RankedResult, SearchPage).
+// Finding chunks belongs to the channels, combining their lists to fuse.ts, ordering to rerank.ts.
+import type { HitKind, MatchKind, SearchHit } from './contract.ts';
+import type { Channel, ChannelEntry, ChannelHit, ChunkRow } from './channels/channel.ts';
+import type { SearchSession } from './session.ts';
+import type { ParsedQuery } from './query.ts';
+import type { PageRange } from './page.ts';
+import { sliceLines } from '../index/fts-row.ts';
+
+/** Scores as answers show them: three decimals. */
+export function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+export interface Candidate extends ChunkRow {
+  /** Loaded with the body. */
+  memberKey: string | null;
+  /** Loaded only for the candidates that need it (text signals, snippets). */
+  body?: string;
+  hitKind: HitKind;
+  /** Every channel that found the chunk, in the mode's channel order. */
+  channels: ChannelEntry[];
+  /** The fused score the factors multiply (with one channel: that channel's score). */
+  base: number;
+  /** base times every factor. */
+  score: number;
+  factors: Array<{ name: string; factor: number }>;
+}
+
+/** A candidate found by one channel, at `rank` in its list (fusions add the other channels' entries). */
+export function candidateOf(hit: ChannelHit, channel: Channel, rank: number): Candidate {
+  const entry: ChannelEntry = { channel, score: hit.score, rank, detail: hit.detail };
+  const r = hit.row;
+  // Field by field, not `{ ...r }`: a spread plus more fields built slow-shaped objects that every
+  // later stage (factors, sort, cap) paid for (most of an 8% slowdown per search at 50k chunks).
+  return {
+    chunkId: r.chunkId, fileId: r.fileId, ordinal: r.ordinal, path: r.path, hash: r.hash, lang: r.lang, flags: r.flags,
+    startLine: r.startLine, endLine: r.endLine, symbolKind: r.symbolKind, symbolName: r.symbolName,
+    memberKey: null, body: undefined, hitKind: channel.hitKind, channels: [entry], base: hit.score, score: 0, factors: [],
+  };
+}
+
+/** The entry of the named channel, when it found the candidate. */
+export function channelEntry(c: Candidate, name: string): ChannelEntry | undefined {
+  return c.channels.find((e) => e.channel.name === name);
+}
+
+/** Fills in the chunk text and member key of the given candidates (each file's data is inflated once). */
+export function loadBodies(session: SearchSession, cands: readonly Candidate[]): void {
+  const byFile = new Map<number, Candidate[]>();
+  for (const c of cands) {
+    if (c.body !== undefined) continue;
+    const list = byFile.get(c.fileId);
+    if (list) list.push(c);
+    else byFile.set(c.fileId, [c]);
+  }
+  for (const [fileId, list] of byFile) {
+    const stored = session.files.get(fileId, list[0].hash);
+    for (const c of list) {
+      c.body = stored ? sliceLines(stored.lines, c.startLine, c.endLine) : '';
+      c.memberKey = stored?.keys[c.ordinal] ?? null;
+    }
+  }
+}
+
+/** What the pipeline's rank stage hands on (pipeline.ts builds it; explain and present read it). */
+export interface RankedResult {
+  parsed: ParsedQuery;
+  match: MatchKind;
+  /** Every ranked candidate after the per-file cap, best first. */
+  ranked: Candidate[];
+  /** How many of `ranked` came from the first pass (the rest, from a widened pass, match only partly). */
+  complete: number;
+  /** Whether a path filter (the request's or the query's own) applied. */
+  filtered: boolean;
+}
+
+export interface SearchPage {
+  ranked: RankedResult;
+  range: PageRange;
+  /** The range's hits, in the contract shape. */
+  hits: SearchHit[];
+  /** Whether ranked candidates remain past the range. */
+  more: boolean;
+}

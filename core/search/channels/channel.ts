@@ -1,0 +1,70 @@
+// The channel seam: what a retrieval channel (FTS now; vectors and literals next) is and the one
+// currency every channel answers in — a chunk row and the channel's own score, best first (its list
+// order is its rank). A new channel is one file implementing Channel plus a row in the mode table
+// (modes.ts). Owns these shapes only; combining channels is fuse.ts's, ranking rerank.ts's.
+import type { HitKind } from '../contract.ts';
+import type { ParsedQuery } from '../query.ts';
+import type { SearchSession } from '../session.ts';
+
+/** A chunk as every channel finds it: its row in `chunks` joined with its file's. */
+export interface ChunkRow {
+  chunkId: number;
+  fileId: number;
+  ordinal: number;
+  path: string;
+  /** The file's content hash (keys the decoded-file cache). */
+  hash: string;
+  lang: string;
+  flags: number;
+  startLine: number;
+  endLine: number;
+  symbolKind: string | null;
+  symbolName: string | null;
+}
+
+/** One chunk as one channel found it. Higher scores are better. */
+export interface ChannelHit {
+  row: ChunkRow;
+  score: number;
+  /** What the channel wants explain to show about this hit (FTS: which pass found it). */
+  detail?: Readonly<Record<string, number | string>>;
+}
+
+/** What the pipeline tells a channel when it asks for a wider pass. */
+export interface WidenRequest {
+  /** Hits of the first pass that survived ranking and the per-file cap. */
+  kept: number;
+  /** Hits the page needs. */
+  needed: number;
+  /** Chunks the first pass kept (a wider pass leaves them out). */
+  seen: ReadonlySet<number>;
+}
+
+export interface Channel {
+  /** The key of the channel's section in explain. */
+  readonly name: string;
+  /** What a hit found by this channel alone is evidence of. */
+  readonly hitKind: HitKind;
+  /** The contract field that carries this channel's score on a hit, when the contract has one. */
+  readonly scoreField?: 'fts_score' | 'vec_score';
+  /**
+   * The channel's best chunks for the query (at most `pool`), best first, within the session's
+   * current path filter; empty when the query gives it nothing to look for.
+   */
+  search(session: SearchSession, q: ParsedQuery, pool: number): ChannelHit[];
+  /**
+   * A wider second pass, asked for once the first was ranked; its hits rank after every hit of the
+   * first pass. Null when the channel does not widen for this query and page.
+   */
+  widen?(session: SearchSession, q: ParsedQuery, pool: number, page: WidenRequest): ChannelHit[] | null;
+  /** The channel's own part of an explanation (beyond score and rank), e.g. FTS's column weights. */
+  explain?(entry: ChannelEntry): Record<string, unknown>;
+}
+
+/** One channel's verdict on a candidate: its score and its 1-based rank in that channel's list. */
+export interface ChannelEntry {
+  channel: Channel;
+  score: number;
+  rank: number;
+  detail?: Readonly<Record<string, number | string>>;
+}

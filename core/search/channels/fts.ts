@@ -1,0 +1,107 @@
+// The keyword channel: FTS5 with BM25 over weighted columns (path, symbol, header, body, split
+// identifiers). Owns the candidate SQL, the all-terms first pass and its any-term widening (only the
+// informative terms, only when the page is short and the query is a question or nothing held every
+// term), and what explain shows of it. Ranking signals beyond BM25 belong to rerank.ts.
+import type { Database } from '../../sqlite/engine.ts';
+import { clauseExpr, ftsExpression, type Clause, type ParsedQuery } from '../query.ts';
+import type { SearchSession } from '../session.ts';
+import { round } from '../candidates.ts';
+import type { Channel, ChannelEntry, ChannelHit, WidenRequest } from './channel.ts';
+
+/** BM25 column weights: path, symbol, header, body, idents. */
+export const COLUMN_WEIGHTS = { path: 3.0, symbol: 6.0, header: 2.0, body: 1.0, idents: 0.6 } as const;
+const WEIGHT_ARGS = Object.values(COLUMN_WEIGHTS).join(', ');
+
+/** A word in more than this share of all chunks (and more than COMMON_MIN of them) does not widen the any-term pass. */
+const COMMON_SHARE = 0.04;
+const COMMON_MIN = 1000;
+
+/** Which pass found a hit (shared by its hits: one object per pass, not per row). BM25 is minus the score. */
+const ALL_TERMS = Object.freeze({ terms: 'all' });
+const ANY_TERM = Object.freeze({ terms: 'any' });
+
+function runFts(db: Database, expr: string, filtered: boolean, pool: number, terms: 'all' | 'any'): ChannelHit[] {
+  const cols = 'c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.hash, f.lang, f.flags, c.start_line, c.end_line, c.symbol_kind, c.symbol_name';
+  // Unfiltered: rank inside FTS5 first and join only the pool (not every matching chunk) to its rows.
+  const sql = filtered
+    ? `SELECT ${cols}, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm
+       FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
+       WHERE chunks_fts MATCH ? AND hci_path_ok(f.path)
+       ORDER BY bm LIMIT ?`
+    : `SELECT ${cols}, t.bm
+       FROM (SELECT rowid AS id, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm LIMIT ?) t
+       JOIN chunks c ON c.id = t.id JOIN files f ON f.id = c.file_id
+       ORDER BY t.bm`;
+  // Rows as arrays (in `cols` order, then bm): building an object per row cost more than the SQL.
+  const rows = db.selectArrays(sql, [expr, pool]) as unknown[][];
+  return rows.map(([chunkId, fileId, ordinal, path, hash, lang, flags, startLine, endLine, symbolKind, symbolName, bm]) => ({
+    row: {
+      chunkId: Number(chunkId),
+      fileId: Number(fileId),
+      ordinal: Number(ordinal),
+      path: String(path),
+      hash: String(hash),
+      lang: String(lang),
+      flags: Number(flags),
+      startLine: Number(startLine),
+      endLine: Number(endLine),
+      symbolKind: (symbolKind as string | null) ?? null,
+      symbolName: (symbolName as string | null) ?? null,
+    },
+    score: -Number(bm),
+    detail: terms === 'all' ? ALL_TERMS : ANY_TERM,
+  }));
+}
+
+/**
+ * The clauses the any-term pass ORs: the informative ones. Scoring every chunk that holds a common
+ * word ("internal", "list") is what makes that pass slow, and BM25 ranks such chunks low anyway.
+ * Common words still count in the all-terms pass. At least the two rarest clauses are kept. Small
+ * indexes (where scoring everything is cheap anyway) keep every clause.
+ */
+function informativeClauses(session: SearchSession, q: ParsedQuery): Clause[] {
+  if (q.clauses.length < 3) return q.clauses;
+  const cutoff = Math.max(session.chunkCount() * COMMON_SHARE, COMMON_MIN);
+  // Counting stops past the cutoff: only "common or not" matters, and a common word's doclist is long.
+  const df = q.clauses.map((c) => ({ c, n: countMatches(session.db, clauseExpr(c), Math.floor(cutoff) + 1) }));
+  const rare = df.filter((d) => d.n <= cutoff);
+  if (rare.length >= 2) return q.clauses.filter((c) => rare.some((k) => k.c === c));
+  // (Almost) every word is common: keep the two rarest, counted in full.
+  const full = df.map((d) => (d.n > cutoff ? { c: d.c, n: countMatches(session.db, clauseExpr(d.c), Number.MAX_SAFE_INTEGER) } : d));
+  const kept = full.sort((a, b) => a.n - b.n).slice(0, 2);
+  return q.clauses.filter((c) => kept.some((k) => k.c === c));
+}
+
+function countMatches(db: Database, expr: string, limit: number): number {
+  return Number(db.selectValue('SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [expr, limit]));
+}
+
+export const ftsChannel: Channel = {
+  name: 'fts',
+  hitKind: 'text_fts',
+  scoreField: 'fts_score',
+
+  /** Chunks that hold every clause. */
+  search(session, q, pool) {
+    const expr = ftsExpression(q, 'all');
+    return expr ? runFts(session.db, expr, session.filtered, pool, 'all') : [];
+  },
+
+  /**
+   * Too few chunks hold every term (common for questions over small, structural chunks): the page
+   * goes on with chunks that hold some of them. Only for questions (stop words dropped) or when
+   * nothing matched all words: scoring every chunk that holds any word is what makes common-term
+   * queries slow.
+   */
+  widen(session, q, pool, page: WidenRequest) {
+    const question = q.dropped.length > 0;
+    if (page.kept >= page.needed || q.clauses.length < 2 || (page.kept > 0 && !question)) return null;
+    const anyExpr = informativeClauses(session, q).map(clauseExpr).join(' OR ');
+    return runFts(session.db, anyExpr, session.filtered, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId));
+  },
+
+  /** The raw BM25 (lower is better; the score is its negation), the pass that found it, the weights. */
+  explain(entry: ChannelEntry) {
+    return { bm25: round(-entry.score), terms: entry.detail?.terms, column_weights: COLUMN_WEIGHTS };
+  },
+};

@@ -1,0 +1,102 @@
+// Presentation: ranked candidates as contract hits (snippet, symbol, paired files, the compiler
+// note), and the whole answer — the page cut to its token budget, the next cursor, and the status
+// and hint wording (never a bare empty list). Owns that wording and the hit shape; ranking is the
+// pipeline's, the cursor format and the budget arithmetic page.ts's, freshness the workspace's.
+import { HciError } from '../platform.ts';
+import type { SkipCounts } from '../scan/walker.ts';
+import { CONTRACT_VERSION, type IndexFreshness, type SearchHit, type SearchRequest, type SearchResponse } from './contract.ts';
+import { loadBodies, round, type Candidate } from './candidates.ts';
+export { round };
+import type { Channel } from './channels/channel.ts';
+import { conventionalPairsFor } from './pairs.ts';
+import { queryTerms, type ParsedQuery } from './query.ts';
+import { makeSnippet } from './snippet.ts';
+import type { SearchSession } from './session.ts';
+import { encodeCursor, estimateTokens, fitTokenBudget } from './page.ts';
+import type { SearchPage } from './candidates.ts';
+
+const CSHARP_LANGS = new Set(['csharp', 'razor']);
+export const CSHARP_NOTE = 'text match: confirm symbol facts (usages, overrides, renames) with the compiler';
+
+
+/** Renders ranked candidates into contract hits (loads the files' text for snippets). */
+export function renderHits(session: SearchSession, cands: Candidate[], firstRank: number, parsed: ParsedQuery, queryKey: string): SearchHit[] {
+  const terms = queryTerms(parsed);
+  loadBodies(session, cands);
+  const pairs = conventionalPairsFor(session.db, [...new Set(cands.map((c) => c.path))]);
+  return cands.map((c, i) => {
+    const scores: Partial<Record<NonNullable<Channel['scoreField']>, number>> = {};
+    for (const e of c.channels) if (e.channel.scoreField) scores[e.channel.scoreField] = round(e.score);
+    // Every mode runs the FTS channel today, so fts_score (required by the contract) is always set.
+    const hit = {
+      hit_id: `${c.chunkId}.${queryKey}`,
+      rank: firstRank + i,
+      path: c.path,
+      start_line: c.startLine,
+      end_line: c.endLine,
+      hit_kind: c.hitKind,
+      score: round(c.score),
+      ...scores,
+      lang: c.lang,
+      snippet: makeSnippet(c.body ?? '', c.startLine, terms),
+    } as SearchHit;
+    if (c.symbolName) hit.symbol = { kind: c.symbolKind ?? 'symbol', name: c.symbolName, ...(c.memberKey ? { member_key: c.memberKey } : {}) };
+    const paired = pairs.get(c.path);
+    if (paired?.length) hit.paired = paired.map((p) => p.path);
+    if (CSHARP_LANGS.has(c.lang)) hit.note = CSHARP_NOTE;
+    return hit;
+  });
+}
+
+/** The answer before anything ran: what a failure answers with, and the frame the token budget counts. */
+export function baseResponse(req: SearchRequest): SearchResponse {
+  return {
+    contract_version: CONTRACT_VERSION, status: 'ok', query: typeof req?.query === 'string' ? req.query : '',
+    mode: req?.mode ?? 'keyword', match: 'none', hits: [], took_ms: 0, index: null, skipped: {}, truncated: false,
+  };
+}
+
+/** A failed search as an answer: `no_index` has its own status, everything else is `error`. */
+export function failedResponse(req: SearchRequest, e: unknown, t0: number): SearchResponse {
+  const err = e instanceof HciError ? e : new HciError('internal', (e as Error)?.message ?? String(e));
+  const status = err.code === 'no_index' ? 'no_index' : 'error';
+  return { ...baseResponse(req), status, took_ms: Date.now() - t0, error: { code: err.code, message: err.message }, hint: err.hint };
+}
+
+/**
+ * The answer to a search: the page cut to the token budget (the frame with freshness and skips
+ * counts too), the cursor to the next page, and the status and hint for the state of the index and
+ * the match. `index` is the freshness read in the same transaction as the page.
+ */
+export function searchResponse(req: SearchRequest, page: SearchPage, index: IndexFreshness, skipped: SkipCounts, t0: number): SearchResponse {
+  const base = baseResponse(req);
+  let hits = page.hits;
+  let truncated = false;
+  if (req.max_tokens !== undefined) ({ kept: hits, truncated } = fitTokenBudget(page.hits, req.max_tokens, estimateTokens({ ...base, index, skipped })));
+  const { ranked } = page;
+  const res: SearchResponse = { ...base, match: ranked.match, hits, index, skipped, truncated, took_ms: Date.now() - t0 };
+  if (truncated || page.more) res.next_cursor = encodeCursor(page.range.offset + hits.length);
+  const building = index.build_state !== 'complete';
+  if (building && index.indexer_running) {
+    res.status = 'indexing';
+    res.hint = `the index is being built (${index.files} files so far); results are partial — search again shortly`;
+  } else if (hits.length === 0) {
+    res.status = 'empty';
+    res.hint = emptyHint(index, ranked.parsed.clauses.length, ranked.filtered);
+  } else if (building) {
+    res.hint = 'the last indexing run did not finish; run `hci index` to complete the index';
+  } else if (ranked.match === 'any') {
+    res.hint = 'no chunk contains all terms; these hits match some of them';
+  } else if (ranked.match === 'all_then_any') {
+    res.hint = ranked.complete === 1
+      ? 'only 1 chunk contains all terms; the hits after it match some of them'
+      : `only ${ranked.complete} chunks contain all terms; the hits after them match some of them`;
+  }
+  return res;
+}
+
+function emptyHint(index: IndexFreshness, clauses: number, filtered: boolean): string {
+  if (clauses === 0) return 'the query has no searchable words (only punctuation, stop words or filters); add a word or identifier';
+  return `no indexed chunk matches${filtered ? ' within the filters' : ''}; the index holds ${index.files} files (generation ${index.generation}). ` +
+    'This is not proof of absence: check `skipped` for files left out, try other words, or drop filters';
+}

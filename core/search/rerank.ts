@@ -1,0 +1,81 @@
+// Rerank: orders fused candidates by their fused score times named factors — text signals on the
+// best few (the query verbatim, a definition of a query identifier; boosts.ts), path penalties (tests,
+// generated files), exact symbol and file names — and caps hits per file across the passes of one
+// search. Every factor is named, so explain can show it. Owns the factors and their order; finding
+// and fusing candidates is done before, paging after.
+import { languageById } from '../languages/table.ts';
+import type { Settings } from '../settings.ts';
+import { FILE_FLAG } from '../index/schema.ts';
+import { baseName } from '../scan/languages.ts';
+import { definitionTargets, textSignals } from './boosts.ts';
+import { loadBodies, type Candidate } from './candidates.ts';
+import type { ParsedQuery } from './query.ts';
+import type { SearchSession } from './session.ts';
+
+/** How many of the best fused candidates get the (costlier) text-level signals. */
+const TEXT_SIGNAL_POOL = 40;
+
+/** The key-path separator of a language's member keys (the language table: json `A:B`, yaml `a.b`). */
+function keyPathSeparator(lang: string): string | undefined {
+  return languageById(lang)?.keyPathSeparator;
+}
+
+/** A config chunk's key path, by segment (null for other chunks). */
+function configKeyPath(c: Candidate): string[] | null {
+  const sep = keyPathSeparator(c.lang);
+  return sep && c.memberKey ? c.memberKey.split(sep) : null;
+}
+
+/** Ranks the passes of one search; the per-file cap counts across them. */
+export class Reranker {
+  private readonly perFile = new Map<number, number>();
+  private readonly targets: string[];
+  private readonly words: string[];
+  private readonly patterns = new Map<string, RegExp[]>();
+
+  constructor(
+    private readonly session: SearchSession,
+    private readonly settings: Settings,
+    private readonly q: ParsedQuery,
+  ) {
+    this.targets = definitionTargets(q);
+    this.words = q.clauses.filter((x) => x.kind === 'word').map((x) => x.token);
+  }
+
+  /**
+   * Scores one pass's candidates (given in fused order), sorts them and drops those past the
+   * per-file cap. A later pass's candidates rank after this one's: call rank once per pass, in order.
+   */
+  rank(cands: Candidate[]): Candidate[] {
+    this.applyTextSignals(cands);
+    for (const c of cands) this.applyFactors(c);
+    // Deterministic order across runtimes: score, then path, then line.
+    cands.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine);
+    return cands.filter((c) => {
+      const n = (this.perFile.get(c.fileId) ?? 0) + 1;
+      this.perFile.set(c.fileId, n);
+      return n <= this.settings.max_hits_per_file;
+    });
+  }
+
+  private applyTextSignals(cands: Candidate[]): void {
+    const top = cands.slice(0, TEXT_SIGNAL_POOL);
+    loadBodies(this.session, top);
+    for (const c of top) {
+      const sig = textSignals(c.body ?? '', this.q.verbatim, this.targets, this.patterns, configKeyPath(c));
+      if (sig.exact) c.factors.push({ name: 'exact_text', factor: 1.5 });
+      if (sig.definition) c.factors.push({ name: 'definition_like', factor: 3.0 });
+    }
+  }
+
+  private applyFactors(c: Candidate): void {
+    const { settings, words } = this;
+    if (c.flags & FILE_FLAG.test) c.factors.push({ name: 'test_path_penalty', factor: settings.test_path_penalty });
+    if (c.flags & FILE_FLAG.generated) c.factors.push({ name: 'generated_path_penalty', factor: settings.generated_path_penalty });
+    const name = c.symbolName?.toLowerCase();
+    if (name && words.includes(name)) c.factors.push({ name: 'exact_symbol_name', factor: 1.5 });
+    const stem = baseName(c.path).toLowerCase().split('.')[0];
+    if (stem && words.includes(stem)) c.factors.push({ name: 'file_name_match', factor: 1.25 });
+    c.score = c.factors.reduce((s, f) => s * f.factor, c.base);
+  }
+}
