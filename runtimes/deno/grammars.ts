@@ -10,7 +10,13 @@ import { deno } from './deno-api.ts';
 
 const fromPackage = (f: WasmFile) => deno().readFile(new URL(import.meta.resolve(wasmSpecifier(f))));
 
+/** Compiled (dist/runtimes/deno/grammars.js): the build's grammar copy sits in dist/grammars/. */
+const BUILT = import.meta.url.endsWith('.js');
+
 async function grammarBytes(f: WasmFile): Promise<Uint8Array> {
+  // Run from source, the packaged copy is never there — and probing for it would need read
+  // permission on the repository itself rather than only its node_modules.
+  if (!BUILT) return fromPackage(f);
   try {
     return await deno().readFile(new URL(`../../${packagedGrammarPath(f)}`, import.meta.url));
   } catch (e) {
