@@ -6,8 +6,9 @@
 // from that folder the installed `hci` indexes, searches and outlines the shipped sample workspace
 // with the same hits as the source tree, the MCP server answers the SDK's Client (after
 // listTools) started by exactly the README's host command, a real Deno process runs the package's
-// Deno entry, Vite builds a page from its browser entries, and TypeScript type-checks a consumer of
-// every export from the shipped .d.ts.
+// Deno entry, Vite builds a page from its browser entries that indexes the sample in headless
+// Chromium with the same hits, and TypeScript type-checks a consumer of every export from the
+// shipped .d.ts.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -19,8 +20,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { GRAMMARS, packagedGrammarPath } from '../core/languages/grammars.ts';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import { PACKAGE, REPO, TOOLCHAIN, diskKiB, installedPackages, packAndInstall, type Installed } from './helpers/installed-package.ts';
-import { listFiles } from './helpers/browser.ts';
-import { denoBinary } from './helpers/runtimes.ts';
+import { launchChromium, listFiles, serveStatic } from './helpers/browser.ts';
+import { chromiumBinary, denoBinary } from './helpers/runtimes.ts';
 
 const MAX_INSTALL_KIB = 40 * 1024;
 const SAMPLE = path.join(REPO, 'test/sample-workspace');
@@ -204,14 +205,21 @@ describe('the installed package', () => {
     expect(hitsOf(built.res)).toEqual(hitsOf(node));
   }, 90_000);
 
-  it('builds a Vite page from its browser entries, with every grammar and wasm file as an asset', async () => {
+  it('builds a Vite page from its browser entries that indexes the sample in headless Chromium, same hits', async () => {
     const web = path.join(inst.app, 'web');
     fs.mkdirSync(web);
     fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><script type="module" src="./main.js"></script>\n');
     fs.writeFileSync(path.join(web, 'main.js'), [
       `import { connectHci } from '${PACKAGE.name}/browser';`,
       `import HciWorker from '${PACKAGE.name}/browser/worker?worker';`,
-      'globalThis.hci = connectHci(new HciWorker());',
+      'globalThis.probe = async (zipUrl) => {',
+      '  const hci = await connectHci(new HciWorker());',
+      "  const ws = await hci.open('probe', { kind: 'zip', bytes: await (await fetch(zipUrl)).arrayBuffer(), name: 'sample.zip' });",
+      '  const summary = await ws.index({});',
+      "  const res = await ws.search({ query: 'GetCatalogItemsAsync' });",
+      '  await ws.close();',
+      '  return { summary, res };',
+      '};',
     ].join('\n'));
     const { hciVitePlugin } = (await import(pathToFileURL(path.join(inst.pkgDir, 'dist/runtimes/browser/vite-plugin.js')).href)) as typeof import('../runtimes/browser/vite-plugin.ts');
     const { build } = await import('vite');
@@ -229,7 +237,25 @@ describe('the installed package', () => {
     }
     expect(assets.some((a) => /\/tree-sitter-[\w-]+\.wasm$/.test(a))).toBe(true);
     expect(assets.some((a) => /\/sqlite3-[\w-]+\.wasm$/.test(a))).toBe(true);
-  }, 90_000);
+
+    // The page in headless Chromium: the Worker fetches and inflates the gzipped grammars.
+    const chromium = chromiumBinary();
+    if (!chromium) return;
+    const server = await serveStatic(outDir);
+    server.put('/sample.zip', fs.readFileSync(path.join(inst.pkgDir, 'dist/sample-workspace.zip')));
+    const session = await launchChromium(chromium);
+    try {
+      await session.page.goto(server.url);
+      await session.page.waitForFunction(() => 'probe' in globalThis, undefined, { timeout: 30_000 });
+      const got = (await session.page.evaluate(() => (globalThis as unknown as { probe(u: string): Promise<unknown> }).probe('/sample.zip'))) as { summary: { files_indexed: number; parse_fallback: number }; res: { status: string; hits: Array<Record<string, unknown>> } };
+      expect(got.summary).toMatchObject({ files_indexed: nodeSummary.files_indexed, parse_fallback: 0 });
+      expect(hitsOf(got.res)).toEqual(hitsOf(JSON.parse(hciInstalled('search', 'GetCatalogItemsAsync', '--root', ws, '--json').stdout)));
+      expect(session.requests.filter((u) => !u.startsWith(`${server.url}/`) && !/^(data|blob|about):/.test(u))).toEqual([]);
+    } finally {
+      await session.close();
+      await server.close();
+    }
+  }, 120_000);
 
   it('type-checks a consumer of every export from the shipped .d.ts (Node, Deno, browser, worker, Vite plugin)', async () => {
     const tsc = path.join(REPO, 'node_modules/typescript/bin/tsc');

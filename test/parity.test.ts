@@ -56,10 +56,10 @@ describe('parity: Node, Deno and Chromium give identical results', () => {
   const deno = denoBinary();
   const chromium = chromiumBinary();
   const tmp: string[] = [];
-  let browser: SamplePage | undefined;
+  let samplePage: SamplePage | undefined;
 
   afterAll(async () => {
-    await browser?.close();
+    await samplePage?.close();
     for (const d of tmp) fs.rmSync(d, { recursive: true, force: true });
   });
 
@@ -68,8 +68,8 @@ describe('parity: Node, Deno and Chromium give identical results', () => {
     expect(QUERIES.length).toBeGreaterThanOrEqual(20);
     // The browser is prepared (build, launch) first: the three runs below then take turns, so the
     // times printed at the end are not skewed by each other.
-    browser = await openSamplePage(chromium, sample);
-    const { page } = browser;
+    samplePage = await openSamplePage(chromium, sample);
+    const { page } = samplePage;
 
     // Node, in this process.
     const nodeRoot = copyWorkspace(sample, 'hci-parity-node-');
