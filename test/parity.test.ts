@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SearchRequest, SearchResponse } from '../core/search/contract.ts';
 import { openWorkspace } from '../runtimes/node/index.ts';
-import { buildTestPage, serveStatic, launchChromium, zipFolder, copyWorkspace, call, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
+import { openSamplePage, copyWorkspace, call, REPO, type SamplePage } from './helpers/browser.ts';
 import { denoSession } from './helpers/deno.ts';
 import { chromiumBinary, denoBinary, titled } from './helpers/runtimes.ts';
 
@@ -56,12 +56,10 @@ const deno = denoBinary();
 const chromium = chromiumBinary();
 describe.skipIf(!deno || !chromium)(titled('parity: Node, Deno and Chromium give identical results', { Deno: deno, Chromium: chromium }), () => {
   const tmp: string[] = [];
-  let session: BrowserSession | undefined;
-  let server: StaticServer | undefined;
+  let samplePage: SamplePage | undefined;
 
   afterAll(async () => {
-    await session?.close();
-    await server?.close();
+    await samplePage?.close();
     for (const d of tmp) fs.rmSync(d, { recursive: true, force: true });
   });
 
@@ -69,12 +67,8 @@ describe.skipIf(!deno || !chromium)(titled('parity: Node, Deno and Chromium give
     expect(QUERIES.length).toBeGreaterThanOrEqual(20);
     // The browser is prepared (build, launch) first: the three runs below then take turns, so the
     // times printed at the end are not skewed by each other.
-    const [out, launched] = await Promise.all([buildTestPage(), launchChromium(chromium)]);
-    tmp.push(out);
-    session = launched;
-    server = await serveStatic(out);
-    server.put('/fixtures/sample.zip', zipFolder(sample));
-    const page = await session.open(server.url);
+    samplePage = await openSamplePage(chromium, sample);
+    const { page } = samplePage;
 
     // Node, in this process.
     const nodeRoot = copyWorkspace(sample, 'hci-parity-node-');

@@ -1,7 +1,9 @@
 // Tree-sitter for the chunkers: initialises web-tree-sitter once from wasm bytes the runtime
 // supplies, loads grammars on demand, and parses with a time limit. Owns no file access — the
 // runtime's GrammarSource reads the wasm files (node:fs in Node and Deno, fetch in the browser) that
-// the grammar table (core/languages/grammars.ts) names.
+// the grammar table (core/languages/grammars.ts) names. A source may hand over gzip bytes (the
+// installed package ships its grammars gzipped, see grammars.ts): they are inflated here, once, with
+// the standard DecompressionStream every runtime has, so no loader needs to know.
 import { Language, Parser, type Tree } from 'web-tree-sitter';
 import type { GrammarId } from '../languages/grammars.ts';
 
@@ -12,6 +14,13 @@ export interface GrammarSource {
   /** The bytes of web-tree-sitter's own runtime wasm (tree-sitter.wasm). */
   runtime(): Promise<Uint8Array>;
   grammar(name: GrammarName): Promise<Uint8Array>;
+}
+
+/** The bytes as they are, or inflated when they are a gzip stream (magic 1f 8b; wasm starts with 00 61 73 6d). */
+export async function inflateIfGzip(bytes: Uint8Array): Promise<Uint8Array> {
+  if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 export class ParseTimeout extends Error {
@@ -47,7 +56,7 @@ export class TreeSitterHost {
     if (!parser) {
       let lang = this.languages.get(name);
       if (!lang) {
-        lang = this.source.grammar(name).then((bytes) => Language.load(bytes));
+        lang = this.source.grammar(name).then(inflateIfGzip).then((bytes) => Language.load(bytes));
         this.languages.set(name, lang);
         lang.catch(() => this.languages.delete(name));
       }

@@ -2,15 +2,16 @@
 //   plugins: [hciVitePlugin()], worker: { format: 'es', plugins: () => [hciVitePlugin()] }
 // It does two things. (1) It serves `virtual:hci-tree-sitter-urls`: one `?url` import per entry of
 // the grammar table (core/languages/grammars.ts) plus web-tree-sitter's runtime, each resolved from
-// hci's own dependencies exactly as the Node runtime reads them (runtimes/node/grammars.ts), so Vite
+// hci's own files exactly as the Node runtime reads them (runtimes/node/grammars.ts: the packaged
+// gzipped copy in an installed hci, which the Worker's TreeSitterHost inflates), so Vite
 // copies every grammar the language table needs into the build and assets.ts hands the Worker their
 // URLs — a grammar added to the table reaches the browser with no other edit. (2) @sqlite.org/sqlite-wasm
 // references its own "Worker1" helper worker (`new Worker(new URL('sqlite3-worker1.mjs', import.meta.url))`)
 // for an API hci never uses; Vite would bundle a second copy of SQLite for it (about 650 KB and most of
 // the build time). The plugin cuts that one reference.
 import type { Plugin } from 'vite';
-import { GRAMMARS, TREE_SITTER_RUNTIME, type WasmFile } from '../../core/languages/grammars.ts';
-import { wasmFilePath } from '../node/grammars.ts';
+import { GRAMMARS, TREE_SITTER_RUNTIME } from '../../core/languages/grammars.ts';
+import { grammarFilePath, wasmFilePath } from '../node/grammars.ts';
 
 const WORKER1 = 'new Worker(new URL("sqlite3-worker1.mjs", import.meta.url), { type: "module" })';
 
@@ -20,11 +21,11 @@ const RESOLVED_URLS_MODULE = `\0${TREE_SITTER_URLS_MODULE}`;
 
 /** The generated module: `?url` imports of absolute file paths (forward slashes on every platform). */
 function treeSitterUrlsModule(): string {
-  const url = (f: WasmFile) => JSON.stringify(`${wasmFilePath(f).replace(/\\/g, '/')}?url`);
+  const url = (file: string) => JSON.stringify(`${file.replace(/\\/g, '/')}?url`);
   const grammars = Object.entries(GRAMMARS);
   return [
-    `import treeSitter from ${url(TREE_SITTER_RUNTIME)};`,
-    ...grammars.map(([, f], i) => `import grammar${i} from ${url(f)};`),
+    `import treeSitter from ${url(wasmFilePath(TREE_SITTER_RUNTIME))};`,
+    ...grammars.map(([, f], i) => `import grammar${i} from ${url(grammarFilePath(f))};`),
     `export default { treeSitter, grammars: { ${grammars.map(([id], i) => `${JSON.stringify(id)}: grammar${i}`).join(', ')} } };`,
   ].join('\n');
 }

@@ -1,10 +1,11 @@
 // Run by Deno with the documented narrow permissions:
 //   deno run <flags> test/helpers/deno-session.ts '<json>'
 // where json = { root, index?: 'before' | 'after', full?, queries: SearchRequest[], repeats? }.
-// Opens the workspace with the Deno adapters, optionally indexes it (timed), runs every query
+// Opens the workspace through the Deno library entry (runtimes/deno/mod.ts, what users import),
+// optionally indexes it (timed), runs every query
 // `repeats` times (timed) and prints { summary, index_ms, answers, times } as JSON. One process for
 // many queries keeps the suites fast; the CLI (runtimes/deno/cli.ts) covers one-shot use.
-import { openWorkspace } from '../../runtimes/deno/workspace.ts';
+import { openWorkspace } from '../../runtimes/deno/mod.ts';
 import { deno } from '../../runtimes/deno/deno-api.ts';
 import type { SearchRequest, SearchResponse } from '../../core/search/contract.ts';
 import type { IndexSummary } from '../../core/index/indexer.ts';

@@ -1,0 +1,305 @@
+// The package as a user installs it (test/helpers/installed-package.ts: `npm pack`, then `npm install`
+// of the tarball into an empty project with --foreground-scripts and a PATH of node, npm, npx and sh only).
+// Claims: nothing compiles or runs at install (no install script banner, no dependency with an
+// install script or a binding.gyp, so none could have run); the tarball holds no bench, test or
+// source-map files, and exactly the grammar table's grammars; node_modules stays within 40 MiB; and
+// from that folder the installed `hci` indexes, searches and outlines the shipped sample workspace
+// with the same hits as the source tree, the MCP server answers the SDK's Client (after
+// listTools) started by exactly the README's host command, a real Deno process runs the package's
+// Deno entry, Vite builds a page from its browser entries that indexes the sample in headless
+// Chromium with the same hits, and TypeScript type-checks a consumer of every export from the
+// shipped .d.ts.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { unzipSync } from 'fflate';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { GRAMMARS, packagedGrammarPath } from '../core/languages/grammars.ts';
+import { openWorkspace } from '../runtimes/node/index.ts';
+import { PACKAGE, REPO, TOOLCHAIN, diskKiB, installedPackages, packAndInstall, type Installed } from './helpers/installed-package.ts';
+import { launchChromium, listFiles, serveStatic } from './helpers/browser.ts';
+import { chromiumBinary, denoBinary } from './helpers/runtimes.ts';
+
+const MAX_INSTALL_KIB = 40 * 1024;
+const SAMPLE = path.join(REPO, 'test/sample-workspace');
+const CATALOG = 'src/Contoso.Shop.Application/Catalog/CatalogService.cs';
+
+let inst: Installed;
+let ws: string;
+/** The installed CLI's index summary of the shipped sample, for the other runtimes to match. */
+let nodeSummary: { files_indexed: number };
+
+function run(cmd: string, args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) {
+  const r = spawnSync(cmd, args, { cwd: opts.cwd ?? inst.app, env: opts.env ?? inst.env, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Like run(), without blocking this process (so in-process work can overlap it). */
+function runAsync(cmd: string, args: string[], opts: { cwd?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd ?? inst.app, env: inst.env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+const hciInstalled = (...args: string[]) => run(path.join(inst.app, 'node_modules/.bin/hci'), args);
+const hitsOf = (json: { hits: Array<Record<string, unknown>> }) => json.hits.map((h) => ({ path: h.path, start_line: h.start_line, end_line: h.end_line, score: h.score, hit_id: h.hit_id }));
+
+/** Unpacks the sample workspace the package ships (what `hci demo` will use) into a folder. */
+function unpackSample(zip: string, into: string): string {
+  for (const [rel, bytes] of Object.entries(unzipSync(fs.readFileSync(zip)))) {
+    fs.mkdirSync(path.dirname(path.join(into, rel)), { recursive: true });
+    fs.writeFileSync(path.join(into, rel), bytes);
+  }
+  return into;
+}
+
+describe('the installed package', () => {
+  beforeAll(() => {
+    inst = packAndInstall();
+    ws = unpackSample(path.join(inst.pkgDir, 'dist/sample-workspace.zip'), path.join(inst.tmp, 'ws'));
+  }, 240_000);
+
+  afterAll(() => {
+    if (inst) fs.rmSync(inst.tmp, { recursive: true, force: true });
+  });
+
+  it('installed with no compiler or Python on PATH, and no install script ran or could have run', () => {
+    expect(fs.readdirSync(inst.binDir).sort()).toEqual(['node', 'npm', 'npx', 'sh']);
+    for (const tool of TOOLCHAIN) expect(run('/bin/sh', ['-c', `command -v ${tool}`]).code, `${tool} reachable`).not.toBe(0);
+    // --foreground-scripts prints `> name@version script` for every lifecycle script it runs.
+    const banners = inst.installLog.split('\n').filter((l) => /^> \S+@\S+ (preinstall|install|postinstall|prepare)\b/.test(l));
+    expect(banners).toEqual([]);
+    const packages = installedPackages(path.join(inst.app, 'node_modules'));
+    expect(packages.length).toBeGreaterThan(50);
+    const scripted = packages.flatMap((dir) => {
+      const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name: string; scripts?: Record<string, string> };
+      const hooks = ['preinstall', 'install', 'postinstall'].filter((s) => pj.scripts?.[s]);
+      // npm runs `node-gyp rebuild` by itself for a package with a binding.gyp and no install script.
+      if (fs.existsSync(path.join(dir, 'binding.gyp'))) hooks.push('binding.gyp');
+      return hooks.length ? [`${pj.name}: ${hooks.join(', ')}`] : [];
+    });
+    expect(scripted).toEqual([]);
+    const names = new Set(packages.map((p) => path.relative(path.join(inst.app, 'node_modules'), p)));
+    for (const g of Object.values(GRAMMARS)) expect(names.has(g.package), `${g.package} is a devDependency`).toBe(false);
+    expect(names.has('tree-sitter-c-sharp')).toBe(false);
+  });
+
+  it('ships compiled JS, .d.ts, the grammar table\'s grammars, the sample and the licence — no bench, tests or maps', () => {
+    const p = inst.packed;
+    expect(p).toContain('LICENSE');
+    expect(p).toContain('bin/hci.js');
+    expect(p).toContain('dist/sample-workspace.zip');
+    expect(p.filter((f) => /(^|\/)(bench|test)\//.test(f) || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
+    const grammarFiles = Object.values(GRAMMARS).map((g) => `dist/${packagedGrammarPath(g)}`);
+    const licences = [...new Set(Object.values(GRAMMARS).map((g) => `dist/grammars/${g.package}/LICENSE`))];
+    expect(p.filter((f) => f.startsWith('dist/grammars/')).sort()).toEqual([...grammarFiles, ...licences].sort());
+    expect(p.filter((f) => f.endsWith('.wasm'))).toEqual([]);
+    for (const [sub, target] of Object.entries(JSON.parse(fs.readFileSync(path.join(inst.pkgDir, 'package.json'), 'utf8')).exports as Record<string, string | { types: string; default: string }>)) {
+      const files = typeof target === 'string' ? [target] : [target.types, target.default];
+      for (const f of files) expect(fs.existsSync(path.join(inst.pkgDir, f)), `${sub} → ${f}`).toBe(true);
+    }
+    // The shipped sample is the repository's, byte for byte (dot files and ignore rules included).
+    expect(listFiles(ws).sort()).toEqual(listFiles(SAMPLE).sort());
+    for (const rel of listFiles(SAMPLE)) expect(fs.readFileSync(path.join(ws, rel)).equals(fs.readFileSync(path.join(SAMPLE, rel))), rel).toBe(true);
+  });
+
+  it(`keeps node_modules within ${MAX_INSTALL_KIB / 1024} MiB`, () => {
+    const kib = diskKiB(path.join(inst.app, 'node_modules'));
+    console.log(`installed size: ${(kib / 1024).toFixed(1)} MiB (${kib} KiB) in node_modules; the package itself ${(diskKiB(inst.pkgDir) / 1024).toFixed(1)} MiB`);
+    expect(kib).toBeLessThanOrEqual(MAX_INSTALL_KIB);
+  });
+
+  it('indexes, searches and outlines the shipped sample with the installed hci, with the source tree\'s hits', async () => {
+    // NEXT STEP (--version): `hci --version` prints PACKAGE.version — check it here once it exists.
+    // The same sample indexed meanwhile in this process from source (grammars from node_modules).
+    const copy = unpackSample(path.join(inst.pkgDir, 'dist/sample-workspace.zip'), path.join(inst.tmp, 'ws-source'));
+    const [index, reference] = await Promise.all([
+      runAsync(path.join(inst.app, 'node_modules/.bin/hci'), ['index', ws, '--json']),
+      (async () => {
+        const w = await openWorkspace(copy);
+        try {
+          return { summary: await w.index({}), answer: await w.search({ query: 'GetCatalogItemsAsync' }) };
+        } finally {
+          w.close();
+        }
+      })(),
+    ]);
+    expect(index.code, index.stderr).toBe(0);
+    nodeSummary = JSON.parse(index.stdout);
+    expect(nodeSummary).toMatchObject({ status: 'ok', parse_fallback: 0, files_indexed: reference.summary.files_indexed });
+    expect(nodeSummary.files_indexed).toBeGreaterThan(70);
+    const search = hciInstalled('search', 'GetCatalogItemsAsync', '--root', ws, '--json');
+    expect(search.code, search.stderr).toBe(0);
+    const answer = JSON.parse(search.stdout);
+    expect(answer.status).toBe('ok');
+    expect(answer.hits[0].path).toBe(CATALOG);
+    expect(hitsOf(answer)).toEqual(hitsOf(reference.answer as never));
+    const outline = hciInstalled('outline', path.join(ws, CATALOG), '--root', ws, '--json');
+    expect(outline.code, outline.stderr).toBe(0);
+    expect(JSON.stringify(JSON.parse(outline.stdout).symbols)).toContain('"name":"GetCatalogItemsAsync"');
+  }, 90_000);
+
+  it('serves MCP to the SDK Client, started by the README\'s host command', async () => {
+    const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+    const cursorLine = readme.split('\n').find((l) => l.includes('"mcpServers"'));
+    expect(cursorLine, 'the README\'s Cursor snippet').toBeDefined();
+    const server = (JSON.parse(cursorLine!) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers.hci;
+    expect(server.args).toContain(PACKAGE.name);
+    const transport = new StdioClientTransport({
+      command: server.command,
+      args: server.args.map((a) => a.replace('${workspaceFolder}', ws)),
+      cwd: inst.app,
+      env: inst.env,
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const client = new Client({ name: 'hci-install-test', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      // NEXT STEP (--version): client.getServerVersion()?.version === PACKAGE.version.
+      const tools = (await client.listTools()).tools.map((t) => t.name);
+      expect(tools).toEqual(expect.arrayContaining(['search', 'explain_result', 'outline', 'status', 'reindex']));
+      const r = await client.callTool({ name: 'search', arguments: { query: 'GetCatalogItemsAsync' } }, undefined, { timeout: 60_000 });
+      const sc = r.structuredContent as { status: string; hits: Array<{ path: string }> };
+      expect(sc.status, stderr).toBe('ok');
+      expect(sc.hits[0].path).toBe(CATALOG);
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
+
+  it('runs its Deno entry in a real Deno process: reads the Node-built index and indexes a copy, same hits', () => {
+    const deno = denoBinary();
+    if (!deno) return;
+    const script = path.join(inst.app, 'deno-probe.mjs');
+    fs.writeFileSync(script, [
+      `import { openWorkspace } from '${PACKAGE.name}/deno';`,
+      'const [root, mode] = Deno.args;',
+      'const ws = await openWorkspace(root);',
+      "const summary = mode === 'index' ? await ws.index({}) : null;",
+      "const res = await ws.search({ query: 'GetCatalogItemsAsync' });",
+      'console.log(JSON.stringify({ summary, res }));',
+      'ws.close();',
+    ].join('\n'));
+    const runDeno = (root: string, mode: string) => {
+      const r = run(deno, ['run', '--no-prompt', `--allow-read=${root},${path.join(inst.app, 'node_modules')}`, `--allow-write=${path.join(root, '.hci')}`, '--allow-sys=hostname', script, root, mode], { env: { ...inst.env, DENO_NO_UPDATE_CHECK: '1' } });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as { summary: { files_indexed: number; parse_fallback: number } | null; res: { status: string; hits: Array<Record<string, unknown>> } };
+    };
+    const node = JSON.parse(hciInstalled('search', 'GetCatalogItemsAsync', '--root', ws, '--json').stdout);
+    const read = runDeno(ws, 'search');
+    expect(read.res.status).toBe('ok');
+    expect(hitsOf(read.res)).toEqual(hitsOf(node));
+    const copy = unpackSample(path.join(inst.pkgDir, 'dist/sample-workspace.zip'), path.join(inst.tmp, 'ws-deno'));
+    const built = runDeno(copy, 'index');
+    expect(built.summary).toMatchObject({ files_indexed: nodeSummary.files_indexed, parse_fallback: 0 });
+    expect(hitsOf(built.res)).toEqual(hitsOf(node));
+  }, 90_000);
+
+  it('builds a Vite page from its browser entries that indexes the sample in headless Chromium, same hits', async () => {
+    const web = path.join(inst.app, 'web');
+    fs.mkdirSync(web);
+    fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><script type="module" src="./main.js"></script>\n');
+    fs.writeFileSync(path.join(web, 'main.js'), [
+      `import { connectHci } from '${PACKAGE.name}/browser';`,
+      `import HciWorker from '${PACKAGE.name}/browser/worker?worker';`,
+      'globalThis.probe = async (zipUrl) => {',
+      '  const hci = await connectHci(new HciWorker());',
+      "  const ws = await hci.open('probe', { kind: 'zip', bytes: await (await fetch(zipUrl)).arrayBuffer(), name: 'sample.zip' });",
+      '  const summary = await ws.index({});',
+      "  const res = await ws.search({ query: 'GetCatalogItemsAsync' });",
+      '  await ws.close();',
+      '  return { summary, res };',
+      '};',
+    ].join('\n'));
+    const { hciVitePlugin } = (await import(pathToFileURL(path.join(inst.pkgDir, 'dist/runtimes/browser/vite-plugin.js')).href)) as typeof import('../runtimes/browser/vite-plugin.ts');
+    const { build } = await import('vite');
+    const outDir = path.join(inst.tmp, 'web-dist');
+    await build({
+      configFile: false, root: web, logLevel: 'error',
+      plugins: [hciVitePlugin()], worker: { format: 'es', plugins: () => [hciVitePlugin()] },
+      optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm'] },
+      build: { outDir, emptyOutDir: true, minify: false, reportCompressedSize: false, target: 'es2022' },
+    });
+    const assets = listFiles(outDir);
+    for (const g of Object.values(GRAMMARS)) {
+      const base = path.basename(g.file);
+      expect(assets.some((a) => path.basename(a).startsWith(base.replace(/\.wasm$/, '')) && a.endsWith('.gz')), `${base} (gzipped) emitted`).toBe(true);
+    }
+    expect(assets.some((a) => /\/tree-sitter-[\w-]+\.wasm$/.test(a))).toBe(true);
+    expect(assets.some((a) => /\/sqlite3-[\w-]+\.wasm$/.test(a))).toBe(true);
+
+    // The page in headless Chromium: the Worker fetches and inflates the gzipped grammars.
+    const chromium = chromiumBinary();
+    if (!chromium) return;
+    const server = await serveStatic(outDir);
+    server.put('/sample.zip', fs.readFileSync(path.join(inst.pkgDir, 'dist/sample-workspace.zip')));
+    const session = await launchChromium(chromium);
+    try {
+      await session.page.goto(server.url);
+      await session.page.waitForFunction(() => 'probe' in globalThis, undefined, { timeout: 30_000 });
+      const got = (await session.page.evaluate(() => (globalThis as unknown as { probe(u: string): Promise<unknown> }).probe('/sample.zip'))) as { summary: { files_indexed: number; parse_fallback: number }; res: { status: string; hits: Array<Record<string, unknown>> } };
+      expect(got.summary).toMatchObject({ files_indexed: nodeSummary.files_indexed, parse_fallback: 0 });
+      expect(hitsOf(got.res)).toEqual(hitsOf(JSON.parse(hciInstalled('search', 'GetCatalogItemsAsync', '--root', ws, '--json').stdout)));
+      expect(session.requests.filter((u) => !u.startsWith(`${server.url}/`) && !/^(data|blob|about):/.test(u))).toEqual([]);
+    } finally {
+      await session.close();
+      await server.close();
+    }
+  }, 120_000);
+
+  it('type-checks a consumer of every export from the shipped .d.ts (Node, Deno, browser, worker, Vite plugin)', async () => {
+    const tsc = path.join(REPO, 'node_modules/typescript/bin/tsc');
+    const probe = path.join(inst.app, 'types');
+    fs.mkdirSync(probe);
+    const name = PACKAGE.name;
+    // A wrong assignment each: without real types (an unresolved module is `any`) it would not error.
+    fs.writeFileSync(path.join(probe, 'node.ts'), [
+      `import { openWorkspace } from '${name}/node';`,
+      `import { openWorkspace as openDeno } from '${name}/deno';`,
+      `import { HciError, type SearchResponse } from '${name}';`,
+      `import { hciVitePlugin } from '${name}/browser/vite';`,
+      'export async function probe(): Promise<number> {',
+      "  const ws = await openWorkspace('.');",
+      "  const res: SearchResponse = await ws.search({ query: 'x' });",
+      '  // @ts-expect-error start_line is a number',
+      '  const wrong: string = res.hits[0].start_line;',
+      "  const d = await openDeno('.');",
+      '  d.close();',
+      "  return res.hits[0].start_line + String(wrong).length + (new HciError('usage', 'm', 'h').code.length) + hciVitePlugin().name.length;",
+      '}',
+    ].join('\n'));
+    fs.writeFileSync(path.join(probe, 'web.ts'), [
+      `import { connectHci, type BrowserWorkspace } from '${name}/browser';`,
+      `import HciWorker from '${name}/browser/worker?worker';`,
+      'export async function probe(): Promise<BrowserWorkspace> {',
+      '  const hci = await connectHci(new HciWorker());',
+      "  // @ts-expect-error open takes a name first",
+      '  await hci.open(42);',
+      "  return hci.open('repo');",
+      '}',
+    ].join('\n'));
+    fs.writeFileSync(path.join(probe, 'worker.d.ts'), "declare module '*?worker' { const W: { new (): Worker }; export default W; }\n");
+    const common = { target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, noUnusedLocals: true, noUnusedParameters: true, verbatimModuleSyntax: true };
+    const configs = {
+      'tsconfig.node.json': { compilerOptions: { ...common, module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: ['node'], typeRoots: [path.join(REPO, 'node_modules/@types')] }, files: ['node.ts'] },
+      // What a fresh create-vite app sets (bundler resolution, erasable syntax only, no Node types).
+      'tsconfig.web.json': { compilerOptions: { ...common, module: 'ESNext', moduleResolution: 'bundler', lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: [], erasableSyntaxOnly: true, moduleDetection: 'force', noUncheckedSideEffectImports: true }, files: ['web.ts', 'worker.d.ts'] },
+    };
+    await Promise.all(Object.entries(configs).map(async ([file, cfg]) => {
+      fs.writeFileSync(path.join(probe, file), JSON.stringify(cfg, null, 2));
+      const r = await runAsync(process.execPath, [tsc, '-p', path.join(probe, file)], { cwd: probe });
+      expect(`${r.stdout}${r.stderr}`, file).toBe('');
+      expect(r.code, file).toBe(0);
+    }));
+  }, 90_000);
+});
