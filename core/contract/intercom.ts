@@ -7,8 +7,9 @@
 import { z } from 'zod';
 import { codeAnchorSchema, relateSourceSchema } from '../intercom/events.ts';
 import { errorInfo, freshness, hint } from './common.ts';
+import { INTERCOM_CONTRACT_VERSION } from './version.ts';
 
-export const INTERCOM_CONTRACT_VERSION = 1;
+export { INTERCOM_CONTRACT_VERSION };
 
 const line = z.number().int().min(1);
 

@@ -4,7 +4,8 @@
 // as (`source`: cli, mcp, agent), hints worded for the surface, index freshness in every answer.
 // Owns that policy only; matching and the log are core/intercom/, the shapes core/contract/intercom.ts.
 import type { Intercom } from '../intercom/intercom.ts';
-import { INTERCOM_CONTRACT_VERSION, type FindRequest, type IntercomFindAnswer, type IntercomRelateAnswer, type RelateRequest } from '../contract/intercom.ts';
+import { INTERCOM_CONTRACT_VERSION } from '../contract/version.ts';
+import type { FindRequest, IntercomFindAnswer, IntercomRelateAnswer, RelateRequest } from '../contract/intercom.ts';
 import type { IndexFreshness } from '../contract/common.ts';
 import type { Surface } from '../contract/errors.ts';
 import { HciError } from '../platform.ts';
