@@ -5,11 +5,11 @@
 // commander (program.ts), the platform is the CliRuntime.
 import { Option } from 'commander';
 import { HciError } from '../../core/platform.ts';
-import { EXIT, exitCodeFor } from '../../core/contract/errors.ts';
+import { EXIT } from '../../core/contract/errors.ts';
 import type { SearchRequest } from '../../core/contract/search.ts';
 import { answer, fail, oneShot, printJson, rootFor, withEmpty, type CommandContext, type CommandRow } from './command.ts';
 import { collect, jsonOption, positiveInt, rootOption } from './options.ts';
-import { formatExplain, formatIndexSummary, formatOutline, formatResolve, formatSearch, formatStatus, type Style } from './format.ts';
+import { formatExplain, formatIndexSummary, formatOutline, formatResolve, formatSearch, formatStatus } from './format.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { intercomCommand } from './intercom-command.ts';
 
