@@ -3,7 +3,8 @@
 // latency (new process, first after open, warm new, warm repeated) in-process and through the CLI;
 // the same chunks, schema and queries through native SQLite (Node's built-in node:sqlite) and through
 // hci's WASM store alone; Orama and MiniSearch on the same chunks; ripgrep on the same tree when `rg`
-// exists; then the latencies unit tests must not assert (bench/latency.ts). Each engine runs in its
+// exists; then the latencies unit tests must not assert (bench/latency.ts) and message ↔ code
+// traceability at scale (bench/intercom-bench.ts: a 10,000-message thread). Each engine runs in its
 // own Node process, reading its input from disk as it goes, so its peak RSS is its own over the same
 // bare-process floor. Prints tables (ratios against native from the same run) and writes
 // bench-results/bench-<corpus>.json and .md; `--record` also writes a compact copy with the commit
@@ -14,7 +15,7 @@
 //   npm run bench -- --corpus generated --files 13000 --repeat 1   # ≈ 50k chunks: the scale two targets name
 //   npm run bench -- --corpus ~/src/my-repo      # any folder (copied to a temp dir first)
 //   options: --repeat N (3) · --query-repeat N (5) · --cold-queries N (5 per run) · --reopen-queries N (10)
-//            --cli-queries N (5 per run) · --edits N (5) · --engines hci,native,wasm,orama,minisearch,rg,cli,latency
+//            --cli-queries N (5 per run) · --edits N (5) · --engines hci,native,wasm,orama,minisearch,rg,cli,latency,intercom
 //            --rg PATH · --profile · --out DIR · --record · --keep
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -32,11 +33,12 @@ import { copyTree, fmtMB, fmtMs, isMain, latencyStats, MB, median, now, optInt, 
 import { findRipgrep, ripgrepOnce, ripgrepVersion } from './baselines/grep-and-windows.ts';
 import { runTask, sqlStoreFile, type Task, type TaskResult } from './worker.ts';
 import { formatLatency, runLatency } from './latency.ts';
+import { runIntercomBench } from './intercom-bench.ts';
 
 export { formatBench };
 export type { BenchReport, EngineRow, TargetCheck } from './lib/report.ts';
 
-export const ALL_ENGINES = ['hci', 'native', 'wasm', 'orama', 'minisearch', 'rg', 'cli', 'latency'] as const;
+export const ALL_ENGINES = ['hci', 'native', 'wasm', 'orama', 'minisearch', 'rg', 'cli', 'latency', 'intercom'] as const;
 
 export interface BenchOptions {
   /** 'sample', 'generated', or a folder. */
@@ -420,6 +422,13 @@ export async function main(argv: string[]): Promise<number> {
     fs.writeFileSync(path.join(outDir, 'bench-latency.md'), `${text}\n`);
     if (record) recordResult('bench-latency', lat, text);
     process.stdout.write(`\n${text}\n`);
+  }
+  // Traceability at scale (10,000 messages, 20,000 attachments): sidecar rebuild and find p50/p95, each
+  // beside a baseline measured in the same run. Like the latency suite: default corpora, or --engines intercom.
+  if (engineList.length ? engineList.includes('intercom') : !corpusArg) {
+    log('intercom: a 10,000-message thread with 20,000 attachments…');
+    const { markdown } = await runIntercomBench(['--out', outDir, ...(record ? ['--record'] : [])]);
+    process.stdout.write(`\n${markdown}\n`);
   }
   return 0;
 }

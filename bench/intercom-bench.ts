@@ -3,14 +3,16 @@
 // relations; then the sidecar rebuild (targets ≤ 2 s) and find latency (p95 ≤ 5 ms). The machine is
 // shared, so each figure comes with a trivial baseline measured in the same run, interleaved with it:
 // for the rebuild, reading the log and JSON.parse of every line; for find, the one index read a find
-// makes (`outline` of the same file). Prints Markdown; writes bench-results/intercom.json and .md.
-//   node dist/bench/intercom-bench.js [--messages 10000] [--attachments 20000] [--files 100] [--runs 7] [--queries 2000]
+// makes (`outline` of the same file). Prints Markdown; writes bench-results/bench-intercom.json and
+// .md (`--record`: also bench/results/). `npm run bench` runs it as its intercom section (bench.ts).
+//   node dist/bench/intercom-bench.js [--messages 10000] [--attachments 20000] [--files 100] [--runs 7] [--queries 2000] [--record]
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { openWorkspace, createNodeIntercom } from '../runtimes/node/index.ts';
 import { mulberry32 } from './corpus-gen.ts';
 import { fmtMB, fmtMs, fmtRatio, isMain, latencyStats, markdownTable, median, optInt, optString, parseArgs, percentile, repoRoot, writeJson } from './lib/util.ts';
+import { commitInfo, recordResult } from './lib/record.ts';
 
 const METHODS_PER_FILE = 30;
 
@@ -45,8 +47,11 @@ async function timeAsync<T>(fn: () => Promise<T>): Promise<[T, number, number]> 
   return [out, performance.now() - t, (d.user + d.system) / 1000];
 }
 
-export async function runIntercomBench(argv: string[]): Promise<Record<string, unknown>> {
-  const { opts } = parseArgs(argv);
+/** Measures, writes bench-results/bench-intercom.{json,md} (and with --record bench/results/), returns the figures and the Markdown. */
+export async function runIntercomBench(argv: string[]): Promise<{ result: Record<string, unknown>; markdown: string }> {
+  const { opts } = parseArgs(argv, ['record']);
+  const commit = commitInfo();
+  const loadAvgStart = os.loadavg();
   const messages = optInt(opts, 'messages', 10_000);
   const attachments = optInt(opts, 'attachments', 20_000);
   const files = optInt(opts, 'files', 100);
@@ -154,6 +159,7 @@ export async function runIntercomBench(argv: string[]): Promise<Record<string, u
     ws.close();
 
     const result = {
+      commit, machine: { node: process.version, cpus: os.cpus().length, loadAvgStart, loadAvgEnd: os.loadavg() },
       corpus: { files, methods: members.length, index_ms: indexMs },
       log: { messages, attachments, relates: lines.length - messages, bytes: logBytes, stats: summary?.log.stats.skipped },
       sidecar_bytes: sidecarBytes,
@@ -173,7 +179,8 @@ export async function runIntercomBench(argv: string[]): Promise<Record<string, u
     const md = [
       `## intercom — ${messages.toLocaleString('en-US')} messages, ${attachments.toLocaleString('en-US')} attachments, ${result.log.relates} relations; ${files} files, ${members.length} methods`,
       '',
-      `log ${fmtMB(logBytes)} · sidecar ${fmtMB(sidecarBytes)} · index built in ${fmtMs(indexMs)} · cold first find (creates the sidecar) ${fmtMs(coldMs)}`,
+      `log ${fmtMB(logBytes)} · sidecar ${fmtMB(sidecarBytes)} · index built in ${fmtMs(indexMs)} · cold first find (creates the sidecar) ${fmtMs(coldMs)}` +
+        ` · commit ${commit.sha?.slice(0, 7) ?? '?'}${commit.dirty ? ' (dirty)' : ''} · load ${loadAvgStart[0].toFixed(1)}–${os.loadavg()[0].toFixed(1)}`,
       '',
       markdownTable(
         ['what', 'median', 'p95', 'baseline (same run)', 'baseline median', 'ratio (medians)', 'target'],
@@ -192,18 +199,18 @@ export async function runIntercomBench(argv: string[]): Promise<Record<string, u
       `${runs} rebuilds, ${all.length} finds (${result.find.matches_per_find.toFixed(1)} matches on average; ${rebuiltDuringFinds} rebuilt during the finds).`,
       '',
     ].join('\n');
-    process.stdout.write(`${md}\n`);
     const outDir = path.resolve(optString(opts, 'out') ?? path.join(repoRoot(), 'bench-results'));
-    writeJson(path.join(outDir, 'intercom.json'), result);
-    fs.writeFileSync(path.join(outDir, 'intercom.md'), md);
-    return result;
+    writeJson(path.join(outDir, 'bench-intercom.json'), result);
+    fs.writeFileSync(path.join(outDir, 'bench-intercom.md'), `${md}\n`);
+    if (opts.record === true) recordResult('bench-intercom', result, md);
+    return { result, markdown: md };
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
 }
 
 if (isMain(import.meta.url)) {
-  runIntercomBench(process.argv.slice(2)).catch((e) => {
+  runIntercomBench(process.argv.slice(2)).then(({ markdown }) => process.stdout.write(`${markdown}\n`), (e) => {
     process.stderr.write(`${(e as Error).stack ?? e}\n`);
     process.exit(1);
   });

@@ -9,6 +9,7 @@ import { runEval, formatEval, scoreQuery } from '../bench/eval.ts';
 import { generateCorpus } from '../bench/corpus-gen.ts';
 import { readGolden } from '../bench/lib/queries.ts';
 import { sliceQueries } from '../bench/lib/plan.ts';
+import { runIntercomBench } from '../bench/intercom-bench.ts';
 
 const repo = path.resolve(import.meta.dirname, '..');
 const golden = path.join(repo, 'bench', 'golden', 'sample-workspace.jsonl');
@@ -105,6 +106,22 @@ describe('bench and eval scripts (smoke)', () => {
     expect(text).toMatch(/\|\s*engine \(search, top 10\)\s*\|\s*new process.*first after open.*warm, new query.*warm, repeated/);
     expect(text).toMatch(/native SQLite \(node:sqlite/);
     expect(text).toMatch(/not measured/);
+  });
+
+  it('intercom: a small thread through the traceability bench (what `npm run bench` runs at 10,000 messages)', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-intercom-smoke-'));
+    try {
+      const { result, markdown } = await runIntercomBench(['--messages', '200', '--attachments', '400', '--files', '4', '--runs', '2', '--queries', '20', '--relates', '10', '--out', out]);
+      const r = result as { log: { messages: number; attachments: number }; rebuild: { median_ms: number }; find: { queries: number; all: { p95: number } }; rebuild_over_parse: number; find_over_outline_p50: number };
+      expect(r.log).toMatchObject({ messages: 200, attachments: 400 });
+      expect(r.find.queries).toBe(20);
+      for (const x of [r.rebuild.median_ms, r.find.all.p95, r.rebuild_over_parse, r.find_over_outline_p50]) expect(finite(x)).toBe(true);
+      expect(markdown).toMatch(/\|\s*sidecar rebuild\s*\|.*read \+ JSON\.parse the log.*≤ 2 s/);
+      expect(markdown).toMatch(/\|\s*find \(all\)\s*\|.*outline of the same file.*p95 ≤ 5 ms/);
+      expect(JSON.parse(fs.readFileSync(path.join(out, 'bench-intercom.json'), 'utf8')).log.messages).toBe(200);
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it('eval: the sample workspace golden set through hci and two comparisons', async () => {

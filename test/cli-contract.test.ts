@@ -3,43 +3,16 @@
 // (core/contract/) and carries no field the schema does not declare; errors included. Both CLIs come
 // from one command table, so they also print the same answers and exit codes.
 import { describe, it, expect, afterAll } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { z } from 'zod';
 import {
   explainResponse, failureAnswer, indexAnswer, outlineResponse, resolveResponse, searchResponse, statusReport,
 } from '../core/contract/index.ts';
-import { copySample, ensureBuilt, firstMethod, HCI_BIN, REPO } from './helpers/mcp-harness.ts';
-import { denoFlags, DENO_CLI } from './helpers/deno.ts';
-import { denoBinary } from './helpers/runtimes.ts';
+import { copySample, ensureBuilt, firstMethod } from './helpers/mcp-harness.ts';
+import { CLI_RUNTIMES, cliJson, expectContract } from './helpers/cli-json.ts';
 
-type Runtime = 'node' | 'deno';
-
-function cli(runtime: Runtime, root: string, args: string[]): { code: number | null; json: Record<string, any>; stderr: string } { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const [command, argv] = runtime === 'node'
-    ? [process.execPath, [HCI_BIN, ...args]]
-    : [denoBinary()!, ['run', ...denoFlags(root), DENO_CLI, ...args]];
-  const r = spawnSync(command, argv, { cwd: REPO, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  let json: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  try {
-    json = JSON.parse(r.stdout);
-  } catch {
-    throw new Error(`hci ${args.join(' ')} (${runtime}) printed no JSON (exit ${r.status}): ${r.stdout}${r.stderr}`);
-  }
-  return { code: r.status, json, stderr: r.stderr };
-}
-
-/** The answer fits its schema, and parsing (which drops undeclared fields) loses nothing. */
-function expectContract(schema: z.ZodType, json: unknown, what: string): void {
-  const parsed = schema.safeParse(json);
-  expect(parsed.success, `${what}: ${parsed.error?.message}`).toBe(true);
-  expect(parsed.data, `${what}: a field the contract does not declare`).toEqual(json);
-}
-
-const RUNTIMES: Runtime[] = denoBinary() ? ['node', 'deno'] : ['node'];
-
-describe.each(RUNTIMES)('the %s CLI prints the contract with --json', (runtime) => {
+describe.each(CLI_RUNTIMES)('the %s CLI prints the contract with --json', (runtime) => {
   const ws = copySample(`hci-cli-contract-${runtime}-`);
   afterAll(() => ws.cleanup());
 
@@ -48,7 +21,7 @@ describe.each(RUNTIMES)('the %s CLI prints the contract with --json', (runtime) 
     const root = ws.root;
     const file = 'src/Contoso.Shop.Application/Catalog/CatalogService.cs';
     const run = (args: string[], schema: z.ZodType, code: number) => {
-      const r = cli(runtime, root, [...args, '--json']);
+      const r = cliJson(runtime, root, [...args, '--json']);
       expect(r.code, `hci ${args.join(' ')}: ${r.stderr}`).toBe(code);
       expectContract(schema, r.json, `hci ${args.join(' ')}`);
       return r.json;

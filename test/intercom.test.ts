@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openIntercom, type Intercom } from '../runtimes/node/index.ts';
-import { findResponseSchema, markersResponseSchema, relateResponseSchema } from '../core/intercom/contract.ts';
+import { findResponseSchema, markersResponseSchema, relateResponseSchema } from '../core/contract/intercom.ts';
 import { ADD_KEY, RESET_KEY, SHIP_KEY, added, fooLines, intercomWorkspace, logLines } from './helpers/intercom-fixture.ts';
 import type { TmpWorkspace } from './helpers/tmp-workspace.ts';
 

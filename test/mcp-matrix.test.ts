@@ -4,15 +4,18 @@
 // calls are chosen so the answers cover every search `status` (ok, empty, no_index, indexing, error)
 // and every `match` (all, all_then_any, any, none); each answer is also checked against the contract
 // schema it claims (core/contract/) with no undeclared field, and `isError` must agree with `status`.
+// The intercom tools run the seed's acceptance criteria on a conversation log in the workspace (the
+// Deno server also gets write access to the log's folder, which relate needs).
 import { describe, it, expect, afterAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
-  explainResponse, hostStatus, outlineResponse, reindexAnswer, resolveResponse, searchAnswer, watchAnswer,
+  explainResponse, hostStatus, intercomFindAnswer, intercomRelateAnswer, outlineResponse, reindexAnswer, resolveResponse, searchAnswer, watchAnswer,
 } from '../core/contract/index.ts';
 import { copySample, ensureBuilt, firstMethod, freePort, HCI_BIN, REPO, waitFor } from './helpers/mcp-harness.ts';
 import { denoFlags } from './helpers/deno.ts';
@@ -30,7 +33,12 @@ const CONTRACT: Record<string, z.ZodType> = {
   status: hostStatus,
   reindex: reindexAnswer,
   watch: watchAnswer,
+  intercom_messages_for_code: intercomFindAnswer,
+  intercom_message_relate: intercomRelateAnswer,
 };
+
+/** Where the conversation log lives in the workspace (the Deno server may write there: relate). */
+const LOG_DIR = '.sessions';
 
 type Runtime = 'node' | 'deno';
 type Transport = 'stdio' | 'http';
@@ -44,7 +52,8 @@ interface Server {
 function serverCommand(runtime: Runtime, root: string, extra: string[], port?: number): { command: string; args: string[] } {
   if (runtime === 'node') return { command: process.execPath, args: [HCI_BIN, 'mcp', root, '--watch', 'off', ...extra] };
   const net = port === undefined ? [] : [`--allow-net=127.0.0.1:${port}`];
-  return { command: denoBinary()!, args: ['run', ...denoFlags(root, [`--allow-env=${WAIT_ENV}`, ...net]), DENO_ENTRY, root, ...extra] };
+  const write = `--allow-write=${path.join(root, '.hci')},${path.join(root, LOG_DIR)}`;
+  return { command: denoBinary()!, args: ['run', ...denoFlags(root, [`--allow-env=${WAIT_ENV}`, write, ...net]), DENO_ENTRY, root, ...extra] };
 }
 
 async function start(runtime: Runtime, transport: Transport, root: string): Promise<Server> {
@@ -118,6 +127,8 @@ describe.each(COMBOS)('every MCP tool validates: %s over %s', (runtime, transpor
     const { tools } = await server.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(CONTRACT).sort());
     for (const t of tools) expect(t.outputSchema?.type, t.name).toBe('object');
+    // Names every host takes: the spec allows dots, several hosts' model APIs do not.
+    for (const t of tools) expect(t.name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
 
     // No index yet: status says so; the first search starts building it and answers `indexing`.
     expect((await call('status')).status).toBe('no_index');
@@ -176,6 +187,38 @@ describe.each(COMBOS)('every MCP tool validates: %s over %s', (runtime, transpor
     expect((await call('resolve', { path: file })).error.code).toBe('invalid_arguments');
     expect((await call('resolve', { path: '../outside.cs', line: 3 })).error.code).toBe('path_outside_workspace');
 
+    // intercom: the seed's acceptance criteria on a log in the workspace, then the refusals.
+    fs.mkdirSync(path.join(ws.root, LOG_DIR), { recursive: true });
+    const log = `${LOG_DIR}/t.events.ndjson`;
+    const logFile = path.join(ws.root, log);
+    const msg = (id: string, attachments: unknown[] = []) =>
+      JSON.stringify({ type: 'message_added', schema_version: 1, thread_id: 't1', message_id: id, role: 'user', text: `about ${id}`, attachments });
+    const attached = { file, line_start: member!.start_line, line_end: member!.end_line, member_key: null };
+    fs.writeFileSync(logFile, [msg('m1'), msg('m2', [attached]), msg('m3'), msg('m4'), msg('m5')].join('\n') + '\n');
+    const lines = `${file}:L${member!.start_line}-${member!.end_line}`;
+    const found = await call('intercom_messages_for_code', { log, thread_id: 't1', code_ref: lines });
+    expect(found.status).toBe('ok');
+    expect(found.matches.map((m: { ordinal: number }) => m.ordinal)).toContain(2);
+    expect(found.matches[0]).toMatchObject({ ordinal: 2, message_id: 'm2', match_kind: 'inferred', stale: false, member_key: member!.member_key });
+    expect((await call('intercom_messages_for_code', { log, thread_id: 't1' })).error.code).toBe('empty_selection');
+    const before = fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean);
+    const related = await call('intercom_message_relate', { log, thread_id: 't1', range: '3:5', code_ref: `[M:${member!.member_key}]` });
+    expect(related).toMatchObject({ status: 'ok', ordinals: [3, 4, 5], code_ref: { file, member_key: member!.member_key } });
+    const after = fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after).toHaveLength(before.length + 1);
+    expect(JSON.parse(after.at(-1)!)).toMatchObject({ type: 'message_range_related', start_ordinal: 3, end_ordinal: 5, source: 'mcp' });
+    const again = await call('intercom_messages_for_code', { log, thread_id: 't1', code_ref: lines });
+    expect(again.matches.map((m: { ordinal: number }) => m.ordinal).sort()).toEqual([2, 3, 4, 5]);
+    expect((await call('intercom_messages_for_code', { log, thread_id: 't1', code_ref: `${file}:L1` })).status).toBe('empty');
+    expect((await call('intercom_messages_for_code', { log: '../elsewhere.ndjson', thread_id: 't1', code_ref: lines })).error.code).toBe('path_outside_workspace');
+    expect((await call('intercom_messages_for_code', { log: path.join(path.dirname(ws.root), 'x.ndjson'), thread_id: 't1', code_ref: lines })).error.code).toBe('path_outside_workspace');
+    expect((await call('intercom_message_relate', { log, thread_id: 't1', range: '1', code_ref: '../outside.cs:L1' })).error.code).toBe('path_outside_workspace');
+    expect((await call('intercom_message_relate', { log, thread_id: 't1', range: '3,5', code_ref: lines })).error.code).toBe('range_not_contiguous');
+    expect((await call('intercom_message_relate', { log, thread_id: 't1', range: '2', code_ref: lines, source: 'cli' })).error.code).toBe('invalid_arguments');
+    expect((await call('intercom_messages_for_code', { log, thread_id: 'nope', code_ref: lines })).error.code).toBe('unknown_thread');
+    expect(fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean)).toEqual(after);
+
     // reindex and status
     const run = await call('reindex', { wait_ms: 45_000 });
     expect([run.status, run.task.state]).toEqual(['ok', 'done']);
@@ -192,6 +235,8 @@ describe.each(COMBOS)('every MCP tool validates: %s over %s', (runtime, transpor
 
     expect([...statuses.get('search')!].sort()).toEqual(['empty', 'error', 'indexing', 'ok']);
     expect([...statuses.get('status')!].sort()).toEqual(['error', 'no_index', 'ok']);
+    expect([...statuses.get('intercom_messages_for_code')!].sort()).toEqual(['empty', 'error', 'ok']);
+    expect([...statuses.get('intercom_message_relate')!].sort()).toEqual(['error', 'ok']);
     const seen = new Set([...statuses.values()].flatMap((s) => [...s]));
     expect([...seen].filter((s) => ['ok', 'empty', 'no_index', 'indexing', 'error'].includes(s)).sort()).toEqual(['empty', 'error', 'indexing', 'no_index', 'ok']);
     expect([...matches].sort()).toEqual(['all', 'all_then_any', 'any', 'none']);

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { copySample, ensureBuilt, generateWorkspace, startStdio, waitFor, type McpConn } from './helpers/mcp-harness.ts';
 
-const TOOLS = ['search', 'explain_result', 'outline', 'resolve', 'status', 'reindex', 'watch'];
+const TOOLS = ['search', 'explain_result', 'outline', 'resolve', 'status', 'reindex', 'watch', 'intercom_messages_for_code', 'intercom_message_relate'];
 
 describe('hci mcp over stdio: the sample workspace', () => {
   let ws: { root: string; cleanup(): void };
@@ -23,7 +23,7 @@ describe('hci mcp over stdio: the sample workspace', () => {
     ws?.cleanup();
   });
 
-  it('lists the seven tools with descriptions, input and output schemas', async () => {
+  it('lists the tools with descriptions, input and output schemas', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
     for (const t of tools) {

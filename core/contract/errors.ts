@@ -34,9 +34,24 @@ export const ERRORS = {
   root_not_found: usage('the workspace folder does not exist'),
   token_required: usage('listening beyond loopback needs a bearer token'),
   port_in_use: usage('the HTTP port is taken'),
+  // Intercom (message ↔ code): what the caller named or typed.
+  empty_selection: usage('find or relate got no code ref and no selection'),
+  invalid_code_ref: usage('the code ref is not one of the accepted forms, or its lines are not in the file'),
+  invalid_range: usage('the message range is not n, "n m" or n:m with 1-based ordinals'),
+  range_not_contiguous: usage('the message range is scattered (3,7): relate contiguous ranges only'),
+  message_not_committed: usage('the range goes past the thread\'s committed messages'),
+  invalid_log_path: usage('the log is not a .ndjson or .jsonl file'),
+  log_missing: usage('no log at that path (hci never creates one)'),
+  unknown_thread: usage('the log has no thread with that id'),
+  unknown_anchor: usage('no anchor with that id in the thread'),
+  unknown_member: usage('no member has that key now'),
+  ambiguous_member: usage('the member key is defined in several files: pass the file'),
+  file_not_found: usage('the code ref names a file that does not exist'),
   // The index's state.
   no_index: { exit: EXIT.noIndex, meaning: 'the workspace has no index yet' },
   index_busy: { exit: EXIT.busy, meaning: 'another process holds the index (an indexing run, or a long transaction)' },
+  log_busy: { exit: EXIT.busy, meaning: 'another process kept the intercom log locked (an append) past the wait' },
+  sidecar_changed: { exit: EXIT.busy, meaning: 'another process rebuilt the intercom sidecar while answering: retry' },
   cancelled: { exit: EXIT.cancelled, meaning: 'the run was cancelled; the index keeps every committed batch' },
   index_outdated: failure('the index was written in an older format: rebuild it'),
   index_too_new: failure('the index was written by a newer hci'),
@@ -60,12 +75,14 @@ export function exitCodeFor(code: string | undefined): number {
   return (ERRORS as Record<string, ErrorRow>)[code]?.exit ?? EXIT.failure;
 }
 
-/** What to do about the index, as each surface says it. Core hints are written in the `cli` words. */
+/** What to do, as each surface says it (the index's commands, the CLI's flags). Core hints are written in the `cli` words. */
 const REMEDIES: Array<{ cli: RegExp; mcp: string; browser: string }> = [
   { cli: /run `hci index --full`/g, mcp: 'call reindex with full: true', browser: 'call index({ full: true })' },
   { cli: /`hci index --full`/g, mcp: 'reindex with full: true', browser: 'index({ full: true })' },
   { cli: /run `hci index`/g, mcp: 'call reindex', browser: 'call index()' },
   { cli: /`hci index`/g, mcp: 'reindex', browser: 'index()' },
+  { cli: /`hci outline <file>`/g, mcp: 'the outline tool', browser: 'outline(file)' },
+  { cli: /\(--file ([^)\s]+)\)/g, mcp: '(file: "$1")', browser: '(file: "$1")' },
 ];
 
 /** A hint worded for `surface` (core hints name CLI commands; MCP and the browser name their calls). */

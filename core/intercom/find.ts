@@ -5,7 +5,7 @@
 // Reads only the sidecar (sidecar-queries.ts); freshness and rebuilds belong to intercom.ts.
 import type { Database } from '../sqlite/engine.ts';
 import type { QueryTarget } from './anchors.ts';
-import type { FindMatch, Marker } from './contract.ts';
+import type { FindMatch, Marker } from '../contract/intercom.ts';
 import { anchorsByNo, anchorsOverlapping, messagesAt, rowsByFile, rowsByKey, rowsByKeyAnywhere, type AnchorRow, type CodeRow, type Scope } from './sidecar-queries.ts';
 
 type MatchHow = FindMatch['match'];

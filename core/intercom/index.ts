@@ -1,7 +1,7 @@
 // The traceability library surface (message ↔ code): the facade, its contract, the log seam and
 // format, and the pieces a host or a surface may want on their own (code-ref parsing, the reader).
 export { Intercom, type IntercomHost, type IntercomOptions, type RebuildSummary } from './intercom.ts';
-export * from './contract.ts';
+export * from '../contract/intercom.ts';
 export {
   EVENT_SCHEMA_VERSION, EVENT_SCHEMAS, codeAnchorSchema, messageAddedSchema, messageEditedSchema, messageRangeRelatedSchema,
   type CodeAnchor, type IntercomEvent, type MessageAdded, type MessageEdited, type MessageRangeRelated, type RelateSource,

@@ -22,7 +22,7 @@ import { collectMarkers, collectMatches } from './find.ts';
 import {
   INTERCOM_CONTRACT_VERSION, findRequestSchema, markersRequestSchema, relateRequestSchema,
   type FindRequest, type FindResponse, type LogInfo, type MarkersRequest, type MarkersResponse, type RelateRequest, type RelateResponse, type SidecarInfo,
-} from './contract.ts';
+} from '../contract/intercom.ts';
 
 export interface IntercomHost {
   workspace: HciWorkspace;
@@ -56,7 +56,7 @@ function parseRequest<T>(schema: { safeParse(v: unknown): { success: true; data:
   const parsed = schema.safeParse(req);
   if (parsed.success) return parsed.data;
   const first = parsed.error.issues[0];
-  throw new HciError('invalid_request', `${first.path.join('.') || 'request'}: ${first.message}`, 'see the request schema (core/intercom/contract.ts)');
+  throw new HciError('invalid_request', `${first.path.join('.') || 'request'}: ${first.message}`, 'see the request schema (core/contract/intercom.ts)');
 }
 
 type Answer = { status: string; took_ms: number; hint?: string; error?: { code: string; message: string } };

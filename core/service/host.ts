@@ -1,6 +1,7 @@
 // What a runtime hands the service: how to open the workspace with its adapters, how path arguments
-// are checked against the root, and (where it has one) a file watcher; and what each surface does
-// beyond the core calls. Owns these seams and the per-surface policy table; the calls are service.ts.
+// are checked against the root, (where it has them) a file watcher and the intercom engine; and what
+// each surface does beyond the core calls. Owns these seams and the per-surface policy table; the
+// calls are service.ts.
 import type { HciWorkspace } from '../workspace.ts';
 import type { WorkspaceFs } from '../platform.ts';
 import type { Settings } from '../settings.ts';
@@ -8,6 +9,8 @@ import type { FreshnessTracker } from '../freshness.ts';
 import type { WatcherStatus } from '../contract/watch.ts';
 import type { Surface } from '../contract/errors.ts';
 import type { PathGuard } from './paths.ts';
+import type { Intercom } from '../intercom/intercom.ts';
+import type { RelateSource } from '../intercom/events.ts';
 
 export type WatchPreference = 'auto' | 'poll' | 'off';
 
@@ -38,6 +41,12 @@ export interface ServiceHost {
   pathGuard(root: string): PathGuard;
   /** Absent: this runtime has no watcher; `watch` answers `not_available`. */
   createWatcher?(p: WatcherParams): HostWatcher;
+  /**
+   * An Intercom over the service's workspace (its sidecar beside the index, logs on this runtime's
+   * files; relative log paths from `root`; with `roots`, only logs below them). Absent: intercom calls
+   * answer `not_available`.
+   */
+  createIntercom?(workspace: HciWorkspace, root: string, logs: { roots?: string[] }): Promise<Intercom>;
 }
 
 export interface ServiceOptions {
@@ -74,6 +83,10 @@ export interface SurfacePolicy {
   explainLines?: number;
   /** Skipped-file samples a status shows (undefined: all the core returns). */
   skippedSamples?: number;
+  /** Intercom logs only inside the workspace (a served surface), else anywhere the caller names. */
+  confineLogs: boolean;
+  /** Who an intercom relation is recorded as (`source` of message_range_related). */
+  relateSource: RelateSource;
 }
 
 /**
@@ -81,7 +94,7 @@ export interface SurfacePolicy {
  * CLI is one-shot and prints everything; the browser Worker indexes when the page asks.
  */
 export const SURFACES: Record<Surface, SurfacePolicy> = {
-  mcp: { buildOnSearch: true, tokenReserve: 150, hostFields: true, explainLines: 60, skippedSamples: 10 },
-  cli: { buildOnSearch: false, tokenReserve: 0, hostFields: false },
-  browser: { buildOnSearch: false, tokenReserve: 0, hostFields: false },
+  mcp: { buildOnSearch: true, tokenReserve: 150, hostFields: true, explainLines: 60, skippedSamples: 10, confineLogs: true, relateSource: 'mcp' },
+  cli: { buildOnSearch: false, tokenReserve: 0, hostFields: false, confineLogs: false, relateSource: 'cli' },
+  browser: { buildOnSearch: false, tokenReserve: 0, hostFields: false, confineLogs: true, relateSource: 'agent' },
 };

@@ -1,5 +1,5 @@
 // The calls every surface makes, with the policy around the core: one workspace with a fixed root,
-// its background indexing tasks, its watcher and freshness. The MCP servers (Node and Deno; every
+// its background indexing tasks, its watcher and freshness, and the intercom calls (intercom.ts). The MCP servers (Node and Deno; every
 // session of a server shares one), the browser Worker (one per open workspace) and the CLI (one per
 // command) all answer through it. Owns the answers' meaning: errors are answers (status `error`, a
 // stable code, a hint worded for the surface), every answer carries freshness, and — where the
@@ -16,6 +16,7 @@ import type { OutlineRequest, OutlineResponse, ResolveRequest, ResolveResponse }
 import type { HostStatus, StatusReport, StatusRequest } from '../contract/status.ts';
 import type { IndexSummary, ReindexAnswer, ReindexRequest, TaskView } from '../contract/tasks.ts';
 import type { WatchAnswer, WatchRequest, WatcherView } from '../contract/watch.ts';
+import type { FindRequest, IntercomFindAnswer, IntercomRelateAnswer } from '../contract/intercom.ts';
 import { TaskRegistry, isFinal, type TaskSnapshot } from '../tasks.ts';
 import { SURFACES, type CallContext, type ServiceOptions, type SurfacePolicy } from './host.ts';
 import type { PathGuard } from './paths.ts';
@@ -23,6 +24,7 @@ import { IndexRuns, type RunOptions } from './indexing.ts';
 import { WatchControl } from './watching.ts';
 import { WorkspaceGate } from './workspace-gate.ts';
 import { errorFields, tidyHint, toErrorInfo, viewTask } from './views.ts';
+import { IntercomCalls, type IntercomRelateCall } from './intercom.ts';
 
 const DEFAULT_FIRST_INDEX_WAIT_MS = 1500;
 
@@ -38,6 +40,7 @@ export class HciService {
   private readonly gate: WorkspaceGate;
   private readonly runs: IndexRuns;
   private readonly watching: WatchControl;
+  private readonly intercom: IntercomCalls;
   private closed = false;
   private readonly log: (msg: string) => void;
 
@@ -51,6 +54,9 @@ export class HciService {
     this.gate = new WorkspaceGate(() => (opts.open ?? ((r: string) => opts.host.openWorkspace(r)))(this.root));
     this.runs = new IndexRuns(this.tasks, this.gate, () => this.watching.tracker, this.surface);
     this.watching = new WatchControl(opts, this.gate, this.runs, this.tasks, () => this.closed);
+    this.intercom = new IntercomCalls({
+      root: this.root, host: opts.host, surface: this.surface, policy: this.policy, gate: this.gate, freshness: () => this.freshness(), hint: (h) => this.hint(h),
+    });
   }
 
   /** Opens the workspace and starts the watcher (unless `watch: off`). Never throws: failures show in answers. */
@@ -70,6 +76,7 @@ export class HciService {
     this.closed = true;
     await this.watching.stop();
     await this.tasks.shutdown(5000);
+    this.intercom.close();
     this.gate.close();
   }
 
@@ -316,6 +323,18 @@ export class HciService {
     } catch (e) {
       return { status: 'error', watcher: this.watching.view(), index: await this.freshness(), ...errorFields(e, this.surface) };
     }
+  }
+
+  // ── message ↔ code (intercom) ──────────────────────────────────────────────────────────────────
+
+  /** Which messages of a conversation's thread relate to a code ref (core/intercom find). */
+  intercomFind(args: FindRequest): Promise<IntercomFindAnswer> {
+    return this.intercom.find(args);
+  }
+
+  /** Records that a contiguous range of committed messages relates to a code ref (source: this surface). */
+  intercomRelate(args: IntercomRelateCall): Promise<IntercomRelateAnswer> {
+    return this.intercom.relate(args);
   }
 
   /** Path arguments of a run, relative to the workspace; undefined when one is the root itself (a whole pass). */

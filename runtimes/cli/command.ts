@@ -1,10 +1,13 @@
-// What a verb of the command table is (commands.ts, mcp-command.ts) and how any command reports a
-// failure: one line and a hint on stderr, or the error JSON, and the exit code from the contract's
-// error table. Owns these shapes and that wording.
+// What a verb of the command table is (commands.ts, intercom-command.ts, mcp-command.ts), how a
+// one-shot verb asks the service and prints its answer, and how any command reports a failure: one
+// line and a hint on stderr, or the error JSON, and the exit code from the contract's error table.
+// Owns these shapes and that wording.
 import type { Option } from 'commander';
 import { HciError } from '../../core/platform.ts';
-import { exitCodeFor } from '../../core/contract/errors.ts';
+import { EXIT, exitCodeFor } from '../../core/contract/errors.ts';
 import type { FailureAnswer } from '../../core/contract/common.ts';
+import { HciService } from '../../core/service/index.ts';
+import type { OpenOptions } from '../../core/workspace.ts';
 import type { CliRuntime } from './runtime.ts';
 import type { Style } from './format.ts';
 
@@ -23,8 +26,10 @@ export interface CommandRow {
   helpAfter?: string;
   /** The row exists only where the runtime offers this. */
   needs?: 'demo';
+  /** A group verb (`hci intercom find …`): its own rows; the group itself has no run. */
+  subcommands?: CommandRow[];
   /** Returns the exit code. */
-  run(c: CommandContext, args: Array<string | string[] | undefined>, opts: Record<string, unknown>): Promise<number>;
+  run?(c: CommandContext, args: Array<string | string[] | undefined>, opts: Record<string, unknown>): Promise<number>;
 }
 
 // ── failures ───────────────────────────────────────────────────────────────────────────────────
@@ -49,3 +54,49 @@ export function fail(c: CommandContext, e: unknown, json: boolean): number {
   return exitCodeFor(err.code);
 }
 
+// ── how a one-shot command answers ─────────────────────────────────────────────────────────────
+
+export function oneShot(c: CommandContext, root: string, open: OpenOptions = {}): HciService {
+  return new HciService({ root, host: c.rt.serviceHost(open), surface: 'cli', watch: 'off' });
+}
+
+/**
+ * Asks the service one question and prints the answer: JSON (the contract) or the human rendering
+ * (to stderr when the answer is an error). A workspace that cannot be opened (bad settings) fails
+ * with one line, like every other failure. Returns the exit code.
+ */
+export async function answer<R extends { error?: { code: string }; hint?: string }>(
+  c: CommandContext,
+  root: string,
+  opts: { open?: OpenOptions; json: boolean },
+  ask: (svc: HciService) => Promise<R>,
+  human: (r: R, style: Style) => string,
+  exitOf: (r: R) => number = (r) => exitCodeFor(r.error?.code),
+): Promise<number> {
+  const svc = oneShot(c, root, opts.open);
+  try {
+    await svc.workspace();
+    const r = await ask(svc);
+    if (r.error) {
+      const hint = withAdvice(c, r.error.code, r.hint);
+      if (hint !== undefined) r.hint = hint;
+    }
+    if (opts.json) printJson(c, r);
+    else c.rt.write(r.error ? 'err' : 'out', `${human(r, c.style)}\n`);
+    return exitOf(r);
+  } catch (e) {
+    return fail(c, e, opts.json);
+  } finally {
+    await svc.close();
+  }
+}
+
+/** --root if given, else the nearest indexed folder at or above `from` (the cwd), else the cwd. */
+export function rootFor(c: CommandContext, root: unknown, from = c.rt.cwd()): string {
+  if (typeof root === 'string') return c.rt.resolve(root);
+  return c.rt.findIndexedRoot(from) ?? c.rt.cwd();
+}
+
+/** The exit code of an answer that may be empty: 1 when `count` is 0, like a search that found nothing. */
+export const withEmpty = <R extends { error?: { code: string } }>(count: (r: R) => number) => (r: R) =>
+  r.error ? exitCodeFor(r.error.code) : count(r) === 0 ? EXIT.empty : EXIT.ok;

@@ -5,57 +5,13 @@
 // commander (program.ts), the platform is the CliRuntime.
 import { Option } from 'commander';
 import { HciError } from '../../core/platform.ts';
-import { EXIT, exitCodeFor } from '../../core/contract/errors.ts';
-import { HciService } from '../../core/service/index.ts';
-import type { OpenOptions } from '../../core/workspace.ts';
+import { EXIT } from '../../core/contract/errors.ts';
 import type { SearchRequest } from '../../core/contract/search.ts';
-import { fail, printJson, withAdvice, type CommandContext, type CommandRow } from './command.ts';
+import { answer, fail, oneShot, printJson, rootFor, withEmpty, type CommandContext, type CommandRow } from './command.ts';
 import { collect, jsonOption, positiveInt, rootOption } from './options.ts';
-import { formatExplain, formatIndexSummary, formatOutline, formatResolve, formatSearch, formatStatus, type Style } from './format.ts';
+import { formatExplain, formatIndexSummary, formatOutline, formatResolve, formatSearch, formatStatus } from './format.ts';
 import { mcpCommand } from './mcp-command.ts';
-
-// ── how a one-shot command answers ─────────────────────────────────────────────────────────────
-
-function oneShot(c: CommandContext, root: string, open: OpenOptions = {}): HciService {
-  return new HciService({ root, host: c.rt.serviceHost(open), surface: 'cli', watch: 'off' });
-}
-
-/**
- * Asks the service one question and prints the answer: JSON (the contract) or the human rendering
- * (to stderr when the answer is an error). A workspace that cannot be opened (bad settings) fails
- * with one line, like every other failure. Returns the exit code.
- */
-async function answer<R extends { error?: { code: string }; hint?: string }>(
-  c: CommandContext,
-  root: string,
-  opts: { open?: OpenOptions; json: boolean },
-  ask: (svc: HciService) => Promise<R>,
-  human: (r: R, style: Style) => string,
-  exitOf: (r: R) => number = (r) => exitCodeFor(r.error?.code),
-): Promise<number> {
-  const svc = oneShot(c, root, opts.open);
-  try {
-    await svc.workspace();
-    const r = await ask(svc);
-    if (r.error) {
-      const hint = withAdvice(c, r.error.code, r.hint);
-      if (hint !== undefined) r.hint = hint;
-    }
-    if (opts.json) printJson(c, r);
-    else c.rt.write(r.error ? 'err' : 'out', `${human(r, c.style)}\n`);
-    return exitOf(r);
-  } catch (e) {
-    return fail(c, e, opts.json);
-  } finally {
-    await svc.close();
-  }
-}
-
-/** --root if given, else the nearest indexed folder at or above `from` (the cwd), else the cwd. */
-function rootFor(c: CommandContext, root: unknown, from = c.rt.cwd()): string {
-  if (typeof root === 'string') return c.rt.resolve(root);
-  return c.rt.findIndexedRoot(from) ?? c.rt.cwd();
-}
+import { intercomCommand } from './intercom-command.ts';
 
 /** `<file>:<line>` when the part before the colon is a file (relative to the cwd, or to --root). */
 function fileAndLine(c: CommandContext, target: string, root: unknown): { file: string; line: number } | null {
@@ -65,9 +21,6 @@ function fileAndLine(c: CommandContext, target: string, root: unknown): { file: 
   const file = candidates.find((p) => c.rt.isFile(p));
   return file ? { file, line: Number(m[2]) } : null;
 }
-
-const withEmpty = <R extends { error?: { code: string } }>(count: (r: R) => number) => (r: R) =>
-  r.error ? exitCodeFor(r.error.code) : count(r) === 0 ? EXIT.empty : EXIT.ok;
 
 // ── the table ──────────────────────────────────────────────────────────────────────────────────
 
@@ -179,5 +132,6 @@ export const COMMANDS: CommandRow[] = [
       }
     },
   },
+  intercomCommand,
   mcpCommand,
 ];

@@ -2,9 +2,10 @@
 // Owns layout only (colour when the runtime says the terminal takes it); --json output is the
 // contract shape printed as is, by the commands (commands.ts).
 import type {
-  ExplainResponse, IndexSummary, OutlineResponse, OutlineSymbol, ResolveResponse, SearchResponse, StatusReport,
+  ExplainResponse, IndexSummary, IntercomFindAnswer, IntercomRelateAnswer, OutlineResponse, OutlineSymbol, ResolveResponse, SearchResponse, StatusReport,
 } from '../../core/contract/index.ts';
 import { ago } from '../shared/time-ago.ts';
+import { rangeText, targetsText } from '../shared/intercom-text.ts';
 
 export interface Style {
   dim(s: string): string;
@@ -121,4 +122,44 @@ export function formatResolve(r: ResolveResponse, { dim, bold, cyan, yellow }: S
   if (!out.length) out.push(dim('no location'));
   if (r.hint) out.push(yellow(`hint: ${r.hint}`));
   return out.join('\n');
+}
+
+function errorText(r: { error?: { message: string }; hint?: string; status: string }): string {
+  return [`error: ${r.error?.message ?? r.status}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
+}
+
+/** One line per match (ordinal, message, match kind, how, fresh or stale, where), then a summary line. */
+export function formatIntercomFind(r: IntercomFindAnswer, { dim, bold, cyan, yellow }: Style): string {
+  if (r.status === 'error') return errorText(r);
+  const width = Math.max(2, ...r.matches.map((m) => String(m.ordinal).length + 1));
+  const out: string[] = [];
+  for (const m of r.matches) {
+    const stale = m.stale ? yellow(`stale${m.stale_reason ? ` (${m.stale_reason})` : ''}`) : 'fresh';
+    const key = m.member_key ? dim(`  ${m.member_key}`) : '';
+    out.push(`${bold(`#${m.ordinal}`.padStart(width))}  ${m.message_id}  ${cyan(m.match_kind.padEnd(8))}  ${m.match.padEnd(7)}  ${stale}  ${bold(`${m.file}:${m.line_start}-${m.line_end}`)}${key}`);
+    if (m.stale && m.excerpt) out.push(dim(`${' '.repeat(width + 2)}as attached: ${m.excerpt.split('\n')[0]}`));
+  }
+  const n = r.matches.length;
+  const parts = [
+    `${n} message${n === 1 ? '' : 's'} (${r.status}${r.truncated ? `, first ${n} of ${r.total}` : ''})`,
+    `thread ${r.thread_id}${r.log ? `, ${r.log.messages} messages` : ''}`,
+    targetsText(r.targets, r.code_ref),
+    `${r.took_ms} ms`,
+  ];
+  if (r.sidecar?.rebuilt) parts.push(`sidecar rebuilt (${r.sidecar.reason})`);
+  const skipped = Object.values(r.log?.skipped ?? {}).reduce((a, b) => a + b, 0);
+  if (skipped) parts.push(`log lines skipped: ${formatSkipped(r.log!.skipped)}`);
+  out.push(dim(parts.join(' · ')));
+  if (r.hint) out.push(yellow(`hint: ${r.hint}`));
+  return out.join('\n');
+}
+
+export function formatIntercomRelate(r: IntercomRelateAnswer, { dim, bold }: Style): string {
+  if (r.status === 'error' || !r.code_ref) return errorText(r);
+  const a = r.code_ref;
+  const what = [a.member_key, a.syntax_scope, a.shape].filter(Boolean).join(', ');
+  return [
+    `related ${bold(rangeText(r.start_ordinal, r.end_ordinal))} of thread ${r.thread_id} to ${bold(`${a.file}:${a.line_start}-${a.line_end}`)}${what ? dim(`  (${what})`) : ''}`,
+    dim(`appended one message_range_related line to ${r.log?.location} · ${r.took_ms} ms`),
+  ].join('\n');
 }

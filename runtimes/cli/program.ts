@@ -6,7 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { EXIT } from '../../core/contract/errors.ts';
 import { COMMANDS } from './commands.ts';
 import { createStyle } from './format.ts';
-import type { CommandContext } from './command.ts';
+import type { CommandContext, CommandRow } from './command.ts';
 import type { CliRuntime } from './runtime.ts';
 
 const EXIT_HELP = '\nExit codes: 0 ok · 1 no hits · 2 bad usage/input · 3 no index · 4 index busy · 5 other failure · 130 cancelled';
@@ -28,18 +28,22 @@ export function buildProgram(rt: CliRuntime, setExit: (code: number) => void): C
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_HELP);
 
-  for (const row of COMMANDS) {
-    if (row.needs && !rt[row.needs]) continue;
-    const cmd = program.command(row.name).description(row.description);
+  const add = (parent: Command, row: CommandRow) => {
+    if (row.needs && !rt[row.needs]) return;
+    const cmd = parent.command(row.name).description(row.description);
     for (const [syntax, help] of row.args) cmd.argument(syntax, help);
     for (const opt of row.options()) cmd.addOption(opt);
     if (row.helpAfter) cmd.addHelpText('after', row.helpAfter);
+    for (const sub of row.subcommands ?? []) add(cmd, sub);
+    const run = row.run;
+    if (!run) return; // a group: commander shows its help (exit 2 when no subcommand was given)
     cmd.action(async (...params: unknown[]) => {
       // commander passes the positional arguments, then the options, then the command.
       const args = params.slice(0, row.args.length) as Array<string | string[] | undefined>;
-      setExit(await row.run(c, args, params[row.args.length] as Record<string, unknown>));
+      setExit(await run(c, args, params[row.args.length] as Record<string, unknown>));
     });
-  }
+  };
+  for (const row of COMMANDS) add(program, row);
   return program;
 }
 

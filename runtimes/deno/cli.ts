@@ -12,11 +12,11 @@ import type { IndexProgress } from '../../core/index/indexer.ts';
 import { EXIT } from '../../core/contract/errors.ts';
 import { runCli } from '../cli/program.ts';
 import type { CliRuntime, ProgressDisplay } from '../cli/runtime.ts';
-import { fileSystemPathGuard } from '../shared/path-guard.ts';
 import { deno, granted } from './deno-api.ts';
 import { uncheckedHolders } from './dot-lock.ts';
 import { absolutePath } from './deno-storage.ts';
-import { findIndexedRoot, openWorkspace } from './workspace.ts';
+import { findIndexedRoot } from './workspace.ts';
+import { denoServiceHost } from './service-host.ts';
 export { EXIT };
 
 const enc = new TextEncoder();
@@ -84,7 +84,7 @@ export const denoCliRuntime: CliRuntime = {
   isDirectory: (p) => statOf(p)?.isDirectory === true,
   isFile: (p) => statOf(p)?.isFile === true,
   findIndexedRoot,
-  serviceHost: (open) => ({ name: 'Deno', openWorkspace: (root) => openWorkspace(root, open), pathGuard: fileSystemPathGuard }),
+  serviceHost: denoServiceHost,
   onInterrupt,
   progress: progressLine,
   advice: lockAdvice,

@@ -1,8 +1,8 @@
 // The MCP server's runtime pieces under Deno, for the shared `mcp` verb (runtimes/cli/mcp-command.ts):
 // stdio with Deno's streams and signals, Streamable HTTP with `Deno.serve` and the web-standard SDK
 // transport (the endpoint's checks are runtimes/mcp/http-endpoint.ts, shared with Node), the package
-// version, and the service host: the Deno adapters and no file watcher (Deno.watchFs lacks the polling
-// fallback and dir/file kinds; the `watch` tool answers `not_available`, reindex is incremental).
+// version, and the service host (service-host.ts: the Deno adapters, the intercom engine, no file
+// watcher — the `watch` tool answers `not_available`, reindex is incremental).
 // Loaded only when `mcp` runs.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -12,9 +12,8 @@ import { createMcpServer, type McpServerOptions } from '../mcp/server.ts';
 import { checkHttpOptions, MCP_PATH, refusalBody } from '../mcp/http-guard.ts';
 import { createHttpEndpoint, type EndpointOptions } from '../mcp/http-endpoint.ts';
 import type { McpRuntime } from '../cli/runtime.ts';
-import { fileSystemPathGuard } from '../shared/path-guard.ts';
 import { deno, errorName } from './deno-api.ts';
-import { openWorkspace } from './workspace.ts';
+import { denoServiceHost } from './service-host.ts';
 
 /** The parts of Deno's API only the HTTP server uses (typed locally, like deno-api.ts). */
 interface DenoServeApi {
@@ -43,7 +42,7 @@ function packageVersion(): string {
   }
 }
 
-export const denoMcpHost: ServiceHost = { name: 'Deno', openWorkspace: (root) => openWorkspace(root), pathGuard: fileSystemPathGuard };
+export const denoMcpHost: ServiceHost = denoServiceHost();
 
 async function serveStdio(svc: HciService, opts: McpServerOptions): Promise<void> {
   const server = createMcpServer(svc, opts);

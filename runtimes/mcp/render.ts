@@ -1,11 +1,12 @@
 // Compact text renderings of tool answers, for MCP hosts that show (or hand the model) only text.
-// Owns layout: about one line per hit plus its snippet, one freshness line, a hint line; the full
-// structure is in structuredContent. No colour, no padding: every character costs context.
+// Owns layout: about one line per hit (or intercom match) plus its snippet, one freshness line, a
+// hint line; the full structure is in structuredContent. No colour, no padding: every character costs context.
 import type {
-  ErrorInfo, ExplainResponse, HostStatus, IndexFreshness, OutlineResponse, OutlineSymbol, ReindexAnswer, ResolveResponse, SearchAnswer, TaskView,
-  WatchAnswer, WatcherView,
+  ErrorInfo, ExplainResponse, HostStatus, IndexFreshness, IntercomFindAnswer, IntercomRelateAnswer, OutlineResponse, OutlineSymbol, ReindexAnswer,
+  ResolveResponse, SearchAnswer, TaskView, WatchAnswer, WatcherView,
 } from '../../core/contract/index.ts';
 import { ago } from '../shared/time-ago.ts';
+import { rangeText, targetsText } from '../shared/intercom-text.ts';
 
 export function freshnessLine(i: IndexFreshness | null): string {
   if (!i) return 'index: none';
@@ -155,4 +156,30 @@ export function renderWatch(r: WatchAnswer): string {
   if (r.status !== 'error' && r.hint) out.push(`hint: ${r.hint}`);
   out.push(freshnessLine(r.index));
   return out.join('\n');
+}
+
+/** One line per message (ordinal, id, kind, how, where; stale ones with the text as attached), then a summary. */
+export function renderIntercomFind(r: IntercomFindAnswer): string {
+  if (r.status === 'error') return errorLines(r.error, r.hint, 'error').join('\n');
+  const out = r.matches.map((m) => {
+    const stale = m.stale ? ` stale(${m.stale_reason ?? '?'})` : '';
+    const key = m.member_key ? ` [${m.member_key}]` : '';
+    const was = m.stale && m.excerpt ? ` was: ${JSON.stringify(m.excerpt.split('\n')[0])}` : '';
+    return `#${m.ordinal} ${m.message_id} ${m.match_kind} ${m.match}${stale} ${m.file}:${m.line_start}-${m.line_end}${key} anchor:${m.anchor_id}${was}`;
+  });
+  const n = r.matches.length;
+  const of = r.truncated ? ` of ${r.total} (raise limit for more)` : '';
+  out.push(`${n} message${n === 1 ? '' : 's'}${of} (${r.status}) of thread ${r.thread_id}${r.log ? ` (${r.log.messages} messages)` : ''} for ${targetsText(r.targets, r.code_ref)}, ${r.took_ms} ms; ${freshnessLine(r.index)}`);
+  if (r.hint) out.push(`hint: ${r.hint}`);
+  return out.join('\n');
+}
+
+export function renderIntercomRelate(r: IntercomRelateAnswer): string {
+  if (r.status === 'error' || !r.code_ref) return errorLines(r.error, r.hint, 'error').join('\n');
+  const a = r.code_ref;
+  const what = [a.syntax_scope, a.shape].filter(Boolean).join(', ');
+  return [
+    `related ${rangeText(r.start_ordinal, r.end_ordinal)} of thread ${r.thread_id} to ${a.file}:${a.line_start}-${a.line_end}${a.member_key ? ` [${a.member_key}]` : ''}${what ? ` (${what})` : ''}`,
+    `appended one message_range_related line (source mcp) to ${r.log?.location}; ${freshnessLine(r.index)}`,
+  ].join('\n');
 }

@@ -17,6 +17,7 @@ export function serverInstructions(root: string): string {
     'To find where something is, call `search` first and then read only the returned line ranges: it costs far less context than listing or reading files.',
     'Hits are keyword evidence (hit_kind text_fts); for C#, confirm symbol facts (usages, overrides, renames) with the compiler or language server.',
     'An empty answer has a status and a hint: it is not proof of absence. Every answer says how fresh the index is; a watcher re-indexes changed files within about a second.',
+    'For a conversation kept as an NDJSON event log in the workspace, intercom_messages_for_code says which of its messages relate to some code, and intercom_message_relate records that a range of them does.',
   ].join('\n');
 }
 

@@ -1,7 +1,8 @@
 // The MCP tools of hci: stable names, descriptions written for a model, input and output schemas, and
-// how each maps onto the service and its text rendering. Owns the tool surface only: the schemas are
-// the contract's (core/contract/; an input adds only what a model gets wrong, like one string for a
-// list), behaviour is core/service/, layout render.ts. Names and field meanings never change silently.
+// how each maps onto the service and its text rendering (the intercom rows: intercom-tools.ts). Owns
+// the tool surface only: the schemas are the contract's (core/contract/; an input adds only what a
+// model gets wrong, like one string for a list), behaviour is core/service/, layout render.ts. Names
+// and field meanings never change silently.
 import { z } from 'zod';
 import {
   CONTRACT_VERSION, explainRequest, explainResponse, hostStatus, outlineRequest, outlineResponse, reindexAnswer, reindexRequest,
@@ -10,6 +11,7 @@ import {
 } from '../../core/contract/index.ts';
 import type { CallContext, HciService } from '../../core/service/index.ts';
 import { renderExplain, renderOutline, renderReindex, renderResolve, renderSearch, renderStatus, renderWatch } from './render.ts';
+import { intercomToolDefs } from './intercom-tools.ts';
 
 const DEFAULT_MAX_TOKENS = 3000;
 
@@ -172,6 +174,7 @@ export function toolDefs(root: string): ToolDef[] {
       errorAnswer: (svc, error, hint) => ({ status: 'error', watcher: svc.watcherView(), index: null, error, hint }),
       example: '{"enabled": true}',
     },
+    ...intercomToolDefs(),
   ];
 }
 

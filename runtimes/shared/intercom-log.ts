@@ -16,13 +16,14 @@ export interface LogOpenerOptions {
 export const DEFAULT_APPEND_LOCK_MS = 5000;
 const LOG_EXTENSIONS = ['.ndjson', '.jsonl'];
 
-/** `resolved` (the absolute path of `location`) when it may be a log here, else HciError `invalid_log_path`. */
+/** `resolved` (the absolute path of `location`) when it may be a log here, else HciError `invalid_log_path` (not a log file) or `path_outside_workspace` (not below `roots`). */
 export function checkLogPath(location: string, resolved: string, roots: string[] | undefined, sep: string): string {
   if (!LOG_EXTENSIONS.some((e) => resolved.toLowerCase().endsWith(e))) {
     throw new HciError('invalid_log_path', `${location}: an intercom log is a .ndjson or .jsonl file`, 'pass the path of the events.ndjson log of the conversation');
   }
   if (roots && !roots.some((r) => resolved === r || resolved.startsWith(r.endsWith(sep) ? r : r + sep))) {
-    throw new HciError('invalid_log_path', `${location} is outside the folders this host serves logs from`, `put the log below ${roots.join(' or ')}`);
+    // The same refusal as any path argument that leaves the workspace (an MCP server passes its root).
+    throw new HciError('path_outside_workspace', `log "${location}" is outside ${roots.join(' and ')}, where this host reads logs`, `put the log below ${roots.join(' or ')} and pass its path relative to it`);
   }
   return resolved;
 }

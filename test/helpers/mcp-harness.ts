@@ -169,6 +169,7 @@ interface OutlineNode {
   kind: string;
   member_key?: string;
   start_line: number;
+  end_line: number;
   children?: OutlineNode[];
 }
 

@@ -1,11 +1,15 @@
-// The traceability contract: one zod schema per request and answer of find, relate and markers (the
-// gutter), declared once for the library, the CLI's --json and the MCP tools (which are to take these
-// as their input and output schemas). Self-contained so core/contract/ can adopt it as it is. Types
-// come from z.infer. Behaviour belongs to intercom.ts.
+// The traceability contract (message ↔ code): one zod schema per request and answer of find, relate
+// and markers (the gutter), declared once for the library (core/intercom/), the CLI's --json and the
+// MCP tools' input and output schemas; and the answers a long-lived host gives (the same, plus index
+// freshness). The code anchor and the relate source are the event log's (core/intercom/events.ts,
+// the log format). Owns these shapes; behaviour is core/intercom/intercom.ts, the host layer
+// core/service/intercom.ts.
 import { z } from 'zod';
-import { codeAnchorSchema, relateSourceSchema } from './events.ts';
+import { codeAnchorSchema, relateSourceSchema } from '../intercom/events.ts';
+import { errorInfo, freshness, hint } from './common.ts';
+import { INTERCOM_CONTRACT_VERSION } from './version.ts';
 
-export const INTERCOM_CONTRACT_VERSION = 1;
+export { INTERCOM_CONTRACT_VERSION };
 
 const line = z.number().int().min(1);
 
@@ -45,8 +49,6 @@ export const markersRequestSchema = z.object({
   thread_id: refFields.thread_id,
   file: z.string().min(1).describe('the open file'),
 });
-
-const errorSchema = z.object({ code: z.string(), message: z.string() });
 
 const staleReason = z.enum(['file_missing', 'member_missing', 'excerpt_mismatch', 'lines_missing', 'outside_workspace']);
 const matchKind = z.enum(['inferred', 'explicit']);
@@ -94,8 +96,8 @@ const common = {
   contract_version: z.literal(INTERCOM_CONTRACT_VERSION),
   thread_id: z.string(),
   took_ms: z.number(),
-  hint: z.string().optional(),
-  error: errorSchema.optional(),
+  hint,
+  error: errorInfo.optional(),
 };
 
 export const findResponseSchema = z.object({
@@ -140,6 +142,10 @@ export const markersResponseSchema = z.object({
   index_generation: z.number().nullable(),
 });
 
+/** A host's answers (core/service/: the CLI, MCP): the library's, plus how fresh the index is. */
+export const intercomFindAnswer = findResponseSchema.extend({ index: freshness });
+export const intercomRelateAnswer = relateResponseSchema.extend({ index: freshness });
+
 export type IntercomSelection = z.infer<typeof selectionSchema>;
 export type FindRequest = z.infer<typeof findRequestSchema>;
 export type RelateRequest = z.infer<typeof relateRequestSchema>;
@@ -152,3 +158,5 @@ export type Marker = z.infer<typeof markerSchema>;
 export type MarkersResponse = z.infer<typeof markersResponseSchema>;
 export type LogInfo = z.infer<typeof logInfoSchema>;
 export type SidecarInfo = z.infer<typeof sidecarInfoSchema>;
+export type IntercomFindAnswer = z.infer<typeof intercomFindAnswer>;
+export type IntercomRelateAnswer = z.infer<typeof intercomRelateAnswer>;
