@@ -1,7 +1,7 @@
 // The MCP server's runtime pieces under Deno, for the shared `mcp` verb (runtimes/cli/mcp-command.ts):
 // stdio with Deno's streams and signals, Streamable HTTP with `Deno.serve` and the web-standard SDK
-// transport (the endpoint's checks are runtimes/mcp/http-endpoint.ts, shared with Node), the package
-// version, and the service host (service-host.ts: the Deno adapters, the intercom engine, no file
+// transport (the endpoint's checks are runtimes/mcp/http-endpoint.ts, shared with Node), and the
+// service host (service-host.ts: the Deno adapters, the intercom engine, no file
 // watcher — the `watch` tool answers `not_available`, reindex is incremental).
 // Loaded only when `mcp` runs.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -30,16 +30,6 @@ const enc = new TextEncoder();
 
 function log(msg: string): void {
   deno().stderr.writeSync(enc.encode(`hci mcp (deno): ${msg}\n`));
-}
-
-/** The package version (needs read permission on package.json; "0.0.0" without it). */
-function packageVersion(): string {
-  try {
-    const p = decodeURIComponent(new URL('../../package.json', import.meta.url).pathname);
-    return (JSON.parse(deno().readTextFileSync(p)) as { version?: string }).version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
 }
 
 export const denoMcpHost: ServiceHost = denoServiceHost();
@@ -142,7 +132,6 @@ async function serveHttp(svc: HciService, o: EndpointOptions): Promise<{ url: st
 export function denoMcpRuntime(onInterrupt: (fn: () => void) => () => void): McpRuntime {
   return {
     host: denoMcpHost,
-    version: packageVersion(),
     serveStdio,
     serveHttp,
     waitForSignal: () => new Promise((resolve) => void onInterrupt(resolve)),

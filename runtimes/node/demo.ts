@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openWorkspace } from './index.ts';
+import { openWorkspace } from './workspace.ts';
 import { createStyle, formatIndexSummary, formatSearch } from '../cli/format.ts';
 
 const EXAMPLES: Array<{ query: string; why: string }> = [
