@@ -15,7 +15,8 @@ export const DEFAULT_EXCLUDE_PATH_SEGMENTS = [
   'coverage', '__pycache__', '.gradle', '.terraform',
 ];
 
-export const SETTING_DEFAULTS = Object.freeze({
+/** Read-only by convention: settingDefaults() hands out copies. */
+export const SETTING_DEFAULTS = {
   include_extensions: DEFAULT_INCLUDE_EXTENSIONS,
   exclude_extensions: [] as string[],
   exclude_path_segments: DEFAULT_EXCLUDE_PATH_SEGMENTS,
@@ -31,9 +32,9 @@ export const SETTING_DEFAULTS = Object.freeze({
   generated_path_penalty: 0.5,
   max_hits_per_file: 2,
   lock_timeout_ms: 10_000,
-});
+};
 
 /** A fresh copy of the defaults (the caller may change its lists). */
-export function settingDefaults(): { -readonly [K in keyof typeof SETTING_DEFAULTS]: (typeof SETTING_DEFAULTS)[K] } {
+export function settingDefaults(): typeof SETTING_DEFAULTS {
   return structuredClone(SETTING_DEFAULTS);
 }

@@ -115,7 +115,7 @@ describe('hci start-up', () => {
       unusable.push(readOnly, path.join(readOnly, 'sub'));
     }
     for (const dir of unusable) {
-      for (const env of [{ TMPDIR: dir }, { NODE_COMPILE_CACHE: dir }]) {
+      for (const env of [{ TMPDIR: dir }, { NODE_COMPILE_CACHE: dir }] as Array<Record<string, string>>) {
         const r = hciLoads(['search', 'PlaceOrder', '--root', ws.root, '--json'], env);
         expect(r.code, r.err).toBe(0);
         expect(r.err, JSON.stringify(env)).toBe('');

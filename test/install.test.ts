@@ -3,8 +3,9 @@
 // Claims: nothing compiles or runs at install (no install script banner, no dependency with an
 // install script or a binding.gyp, so none could have run); the tarball holds no bench, test or
 // source-map files, and exactly the grammar table's grammars; node_modules stays within 40 MiB; and
-// from that folder the installed `hci` indexes, searches and outlines the shipped sample workspace
-// with the same hits as the source tree, the MCP server answers the SDK's Client (after
+// from that folder the installed `hci` prints its version, indexes, searches and outlines the shipped
+// sample workspace with the same hits as the source tree, runs `hci demo` on it, the MCP server
+// (reporting the package version) answers the SDK's Client (after
 // listTools) started by exactly the README's host command, a real Deno process runs the package's
 // Deno entry, Vite builds a page from its browser entries that indexes the sample in headless
 // Chromium with the same hits, and TypeScript type-checks a consumer of every export from the
@@ -29,6 +30,8 @@ const CATALOG = 'src/Contoso.Shop.Application/Catalog/CatalogService.cs';
 
 let inst: Installed;
 let ws: string;
+/** TMPDIR of the `hci demo` run, to see what it leaves there. */
+let demoTmp: string;
 /** The installed CLI's index summary of the shipped sample, for the other runtimes to match. */
 let nodeSummary: { files_indexed: number };
 
@@ -65,6 +68,8 @@ describe('the installed package', () => {
   beforeAll(() => {
     inst = packAndInstall();
     ws = unpackSample(path.join(inst.pkgDir, 'dist/sample-workspace.zip'), path.join(inst.tmp, 'ws'));
+    demoTmp = path.join(inst.tmp, 'demo-tmp');
+    fs.mkdirSync(demoTmp);
   }, 240_000);
 
   afterAll(() => {
@@ -118,7 +123,9 @@ describe('the installed package', () => {
   });
 
   it('indexes, searches and outlines the shipped sample with the installed hci, with the source tree\'s hits', async () => {
-    // NEXT STEP (--version): `hci --version` prints PACKAGE.version — check it here once it exists.
+    const version = hciInstalled('--version');
+    expect(version.code, version.stderr).toBe(0);
+    expect(version.stdout.trim()).toBe(PACKAGE.version);
     // The same sample indexed meanwhile in this process from source (grammars from node_modules).
     const copy = unpackSample(path.join(inst.pkgDir, 'dist/sample-workspace.zip'), path.join(inst.tmp, 'ws-source'));
     const [index, reference] = await Promise.all([
@@ -147,6 +154,19 @@ describe('the installed package', () => {
     expect(JSON.stringify(JSON.parse(outline.stdout).symbols)).toContain('"name":"GetCatalogItemsAsync"');
   }, 90_000);
 
+  it('runs `hci demo` on the shipped sample: unpacked into a temp folder, indexed, searched, removed', () => {
+    const before = new Set(fs.readdirSync(demoTmp));
+    const r = run(path.join(inst.app, 'node_modules/.bin/hci'), ['demo'], { env: { ...inst.env, TMPDIR: demoTmp } });
+    expect(r.code, r.stderr).toBe(0);
+    const unpacked = /hci demo — indexing (\S+) \(the bundled sample/.exec(r.stdout)?.[1];
+    expect(unpacked, r.stdout.slice(0, 300)).toBeDefined();
+    expect(path.dirname(unpacked!)).toBe(demoTmp);
+    expect(r.stdout).toMatch(new RegExp(`indexed ${nodeSummary.files_indexed} files`));
+    expect(r.stdout).toContain(CATALOG);
+    expect(r.stdout).toContain('appsettings.json');
+    expect(fs.readdirSync(demoTmp).filter((f) => !before.has(f) && f !== 'node-compile-cache'), 'the unpacked sample is removed').toEqual([]);
+  }, 90_000);
+
   it('serves MCP to the SDK Client, started by the README\'s host command', async () => {
     const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
     const cursorLine = readme.split('\n').find((l) => l.includes('"mcpServers"'));
@@ -165,7 +185,7 @@ describe('the installed package', () => {
     const client = new Client({ name: 'hci-install-test', version: '1.0.0' });
     try {
       await client.connect(transport);
-      // NEXT STEP (--version): client.getServerVersion()?.version === PACKAGE.version.
+      expect(client.getServerVersion()).toMatchObject({ name: 'hci', version: PACKAGE.version });
       const tools = (await client.listTools()).tools.map((t) => t.name);
       expect(tools).toEqual(expect.arrayContaining(['search', 'explain_result', 'outline', 'status', 'reindex']));
       const r = await client.callTool({ name: 'search', arguments: { query: 'GetCatalogItemsAsync' } }, undefined, { timeout: 60_000 });

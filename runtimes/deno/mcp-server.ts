@@ -4,8 +4,8 @@
 // service host (service-host.ts: the Deno adapters, the intercom engine, no file
 // watcher — the `watch` tool answers `not_available`, reindex is incremental).
 // Loaded only when `mcp` runs.
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { StdioServerTransport } from '../mcp/sdk/server.ts';
+import { WebStandardStreamableHTTPServerTransport } from '../mcp/sdk/web-http.ts';
 import { HciError } from '../../core/platform.ts';
 import type { HciService, ServiceHost } from '../../core/service/index.ts';
 import { createMcpServer, type McpServerOptions } from '../mcp/server.ts';

@@ -4,8 +4,7 @@
 // one with a bare text error, while hci must answer every failure — invalid arguments included — with
 // its structured shape (status error, a stable code, the zod issues, a hint). So this module lists the
 // tools with JSON schemas generated from the same zod schemas it then validates with.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, Server, type CallToolResult, type Tool } from './sdk/server.ts';
 import { toErrorInfo, type CallContext, type HciService } from '../../core/service/index.ts';
 import { describeIssues, jsonSchema, toolDefs, type ToolDef } from './tools.ts';
 

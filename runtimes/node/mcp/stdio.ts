@@ -1,7 +1,7 @@
 // The MCP server over stdio under Node: stdout belongs to the protocol, so everything else goes to stderr (the
 // command redirects console output before any library loads). Owns the stdio lifetime: serve until
 // stdin ends, the client closes, or SIGINT/SIGTERM.
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport } from '../../mcp/sdk/server.ts';
 import type { HciService } from '../../../core/service/index.ts';
 import { createMcpServer, type McpServerOptions } from '../../mcp/server.ts';
 
