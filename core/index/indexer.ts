@@ -221,6 +221,11 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
       }
       setMeta(db, { build_state: final ? 'complete' : 'partial', chunking_fingerprint: chunkingFingerprint(settings, chunker) });
       if (final) {
+        // Chunks left out for secrets stay out until their file changes: the count is the files'
+        // (files.secret_chunks), not this pass's, so an incremental pass that re-read none still reports them.
+        const secretChunks = Number(db.selectValue('SELECT coalesce(sum(secret_chunks), 0) FROM files'));
+        if (!target) setSecretCount(skipped, secretChunks);
+        else setMeta(db, { skipped_counts: JSON.stringify(setSecretCount(storedSkipCounts(db), secretChunks)) });
         releaseFreePages(db);
         setMeta(db, {
           indexed_at: new Date().toISOString(),
@@ -265,7 +270,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
         const { result: r, inWorker } = await prepared.get(i);
         if (inWorker) summary.prepared_in_worker++;
         if (r.kind === 'skip') addSkip(skipped, r.reason);
-        else if (r.secretsFound) addSkip(skipped, 'secret_content', r.file.secretChunks);
+        else if (r.secretsFound) addSkip(skipped, 'secret_content', r.file.secretChunks); // this pass's; a whole pass ends with the total
         if (r.kind === 'skip') {
           if (old) push({ kind: 'delete', id: old.id, size: old.size });
           seen.delete(f.path);
@@ -307,6 +312,22 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   progress.phase = 'done';
   report();
   return summary;
+}
+
+/** Sets (or, at 0, removes) the secret_content count; returns the counts. */
+function setSecretCount(counts: SkipCounts, chunks: number): SkipCounts {
+  if (chunks > 0) counts.secret_content = chunks;
+  else delete counts.secret_content;
+  return counts;
+}
+
+/** The skip counts the last whole pass stored ({} when missing or unreadable). */
+function storedSkipCounts(db: Database): SkipCounts {
+  try {
+    return JSON.parse(readMeta(db).skipped_counts ?? '{}') as SkipCounts;
+  } catch {
+    return {};
+  }
 }
 
 /**
