@@ -6,11 +6,12 @@
 import { HciError, type WorkspaceFs } from '../platform.ts';
 import type { Settings } from '../settings.ts';
 import { scanWorkspace, addSkip, type SkipCounts, type ScannedFile } from '../scan/walker.ts';
-import { CHUNKER_VERSION, type Chunker } from '../chunk/chunker.ts';
+import type { Chunker } from '../chunk/chunker.ts';
 import type { IndexStore } from './store.ts';
 import type { Database } from '../sqlite/engine.ts';
 import { RowWriter, fileRows, nextGeneration, readMeta, setMeta, type FileRows } from './writer.ts';
-import { planTargeted } from './targeted.ts';
+import { planTargeted, type PriorFile } from './targeted.ts';
+import { chunkingFingerprint, planChunking, recordChunking } from './rechunk.ts';
 import { chunkLimits, classifyFile, finishFile, parseExtracted, prepareFile, type Prepared, type ParsePool, type ParsePoolFactory, type ExtractedJson } from './prepare.ts';
 import { cutChunks } from '../chunk/chunker.ts';
 
@@ -70,11 +71,6 @@ export const POOL_MIN_FILES = 200;
 // while it commits a batch (up to ~100 ms+): the queue must outlast that, at ~1 ms of parsing per file.
 const POOL_AHEAD_FILES = 256;
 const POOL_AHEAD_BYTES = 32 * 1024 * 1024;
-
-/** What decides how files are cut: when it changes, every file is re-chunked. */
-function chunkingFingerprint(s: Settings, chunker: Chunker): string {
-  return JSON.stringify({ v: CHUNKER_VERSION, structural: chunker.structural, lines: s.chunk_lines, overlap: s.chunk_overlap_lines });
-}
 
 // Reads run ahead of chunking: while one file is chunked and written, the next few are being read,
 // so a pass over an asynchronous file source (Deno, the browser) does not sit idle on each read
@@ -163,10 +159,13 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
 
   const prior = target?.prior ?? await store.read((db) => {
     const meta = readMeta(db);
-    const rows = db.selectObjects('SELECT id, path, size, mtime_ms, hash FROM files') as Array<{ id: number; path: string; size: number; mtime_ms: number; hash: string }>;
+    const rows = db.selectObjects('SELECT id, path, size, mtime_ms, hash, generation FROM files') as unknown as PriorFile[];
     return { meta, files: new Map(rows.map((r) => [r.path, r])) };
   });
-  const full = opts.full || prior.meta.chunking_fingerprint !== chunkingFingerprint(settings, chunker) || prior.meta.build_state === 'empty';
+  const chunking = planChunking(prior.meta, chunkingFingerprint(settings, chunker), !!opts.full);
+  const full = chunking.full;
+  /** A stored row to re-cut even when its file did not change: --full, or left behind by a cut-short re-chunk. */
+  const stale = (old: PriorFile) => full || old.generation < chunking.staleBefore;
   const summary: IndexSummary = {
     generation: Number(prior.meta.generation ?? 0), files_scanned: target?.scan.considered ?? scan.files.length, files_indexed: 0, files_unchanged: 0,
     files_removed: 0, chunks_written: 0, bytes_read: 0, skipped, parse_fallback: 0, took_ms: 0, batches: 0, max_batch_ms: 0,
@@ -219,7 +218,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
       } finally {
         rows.close();
       }
-      setMeta(db, { build_state: final ? 'complete' : 'partial', chunking_fingerprint: chunkingFingerprint(settings, chunker) });
+      recordChunking(db, chunking, final);
       if (final) {
         // Chunks left out for secrets stay out until their file changes: the count is the files'
         // (files.secret_chunks), not this pass's, so an incremental pass that re-read none still reports them.
@@ -247,12 +246,16 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     summary.batches++;
     summary.max_batch_ms = Math.max(summary.max_batch_ms, took);
     if (cost > 20_000 && took >= 10) costPerMs = Math.max(100, Math.min(200_000, (costPerMs + cost / took) / 2));
+    // A pass whose reads and parses resolve as microtasks never lets the event loop turn: Ctrl-C's
+    // handler (the CLI aborts the signal), timers and an MCP server's in-process requests would all
+    // wait for the end of the pass. One macrotask turn per batch lets them run between batches.
+    if (!final) await nextTurn();
   };
 
   const seen = new Set<string>();
   const unchangedByStat = (f: ScannedFile) => {
     const old = prior.files.get(f.path);
-    return !full && !!old && old.size === f.size && old.mtime_ms === Math.trunc(f.mtimeMs);
+    return !!old && !stale(old) && old.size === f.size && old.mtime_ms === Math.trunc(f.mtimeMs);
   };
   const read = readAhead(fs, scan.files, settings.max_indexed_file_bytes + 1, (f) => !unchangedByStat(f));
   const toPrepare = env.parsePool ? scan.files.reduce((n, f) => n + (unchangedByStat(f) ? 0 : 1), 0) : 0;
@@ -277,7 +280,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
         } else {
           summary.bytes_read += r.bytes;
           progress.bytes += r.bytes;
-          if (!full && old && old.hash === r.file.hash) {
+          if (old && !stale(old) && old.hash === r.file.hash) {
             summary.files_unchanged++;
             push({ kind: 'touch', id: old.id, mtimeMs: f.mtimeMs });
           } else {
@@ -313,6 +316,8 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   report();
   return summary;
 }
+
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** Sets (or, at 0, removes) the secret_content count; returns the counts. */
 function setSecretCount(counts: SkipCounts, chunks: number): SkipCounts {

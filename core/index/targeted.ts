@@ -14,6 +14,7 @@ export interface PriorFile {
   size: number;
   mtime_ms: number;
   hash: string;
+  generation: number;
 }
 
 export interface TargetedPlan {
@@ -55,7 +56,7 @@ export async function planTargeted(
     const files = new Map<string, PriorFile>();
     // Each path's own row and the rows below it (it may have been, or have become, a directory).
     // '/' + 1 is '0': [p + '/', p + '0') is exactly the paths below p, on the path index.
-    const st = db.prepare('SELECT id, path, size, mtime_ms, hash FROM files WHERE path = ? OR (path >= ? AND path < ?)');
+    const st = db.prepare('SELECT id, path, size, mtime_ms, hash, generation FROM files WHERE path = ? OR (path >= ? AND path < ?)');
     try {
       for (const p of targets) {
         st.bind([p, `${p}/`, `${p}0`]);
