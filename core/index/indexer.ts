@@ -149,6 +149,9 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   };
   report();
   if (opts.paths && opts.full) throw new HciError('invalid_request', '`full` rebuilds every file; `paths` limits an incremental pass to some files', 'pass one or the other');
+  // A rebuild in place keeps whatever damage it does not touch: check first (the caller starts a
+  // --full pass over from an empty file on index_corrupt).
+  if (opts.full) await store.verify();
   // With `paths`, only those paths are judged and only their rows loaded (see targeted.ts); null: scan it all.
   const target = opts.paths ? await planTargeted(fs, store, settings, chunkingFingerprint(settings, chunker), opts.paths, opts.signal) : null;
   const scan = target?.scan ?? (await scanWorkspace(fs, settings, { signal: opts.signal }));

@@ -6,6 +6,11 @@ export interface DenoFileInfo {
   isFile: boolean;
   isDirectory: boolean;
   isSymlink: boolean;
+  /** null on Windows. */
+  isFifo?: boolean | null;
+  isSocket?: boolean | null;
+  isBlockDevice?: boolean | null;
+  isCharDevice?: boolean | null;
   size: number;
   mtime: Date | null;
 }
