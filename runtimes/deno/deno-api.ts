@@ -13,6 +13,9 @@ export interface DenoFileInfo {
   isCharDevice?: boolean | null;
   size: number;
   mtime: Date | null;
+  /** null on Windows. */
+  dev: number | null;
+  ino: number | null;
 }
 
 export interface DenoDirEntry {
