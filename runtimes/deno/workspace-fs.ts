@@ -26,6 +26,7 @@ export function createDenoWorkspaceFs(root: string): WorkspaceFs {
 
   return {
     rootLabel: absRoot,
+    backslashInNames: sep === '/',
 
     async readDir(rel: string): Promise<DirEntry[]> {
       const out: DirEntry[] = [];

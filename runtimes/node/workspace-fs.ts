@@ -34,6 +34,7 @@ export function createNodeWorkspaceFs(root: string): WorkspaceFs {
 
   return {
     rootLabel: absRoot,
+    backslashInNames: nodePath.sep === '/',
 
     async readDir(rel: string): Promise<DirEntry[]> {
       const p = abs(rel);
