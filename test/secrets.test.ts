@@ -95,6 +95,8 @@ const FIXTURE: Array<[string, string | null]> = [
   ['    - run: echo "$PASS" | docker login -u ci --password-stdin registry.example.com', null],
   ['npm config set //registry.npmjs.org/:_authToken ${NPM_TOKEN}', null],
   ['  "Token": "CancellationToken",', null],
+  ['  "PublicKeyToken": "b77a5c561934e089",', null],
+  ['  "PublicKeyToken": "31bf3856ad364e35a1b2",', null],
   ['token = "gh' + 'p_' + 'x'.repeat(36) + '"', null],
   ['    var resourceKey = "ScrollBarCornerRadius2";', null],
 ];

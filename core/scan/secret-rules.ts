@@ -240,7 +240,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
 ];
 
 /** Keys whose names end in a secret word but hold no secret (PublicKey, CacheKey, x:Key…). */
-const NOT_SECRET_KEY = /(?:public|primary|foreign|sort|cache|partition|row|lookup|resource|license|registry|hot|shortcut|keyboard|gesture|x:|item|dictionary|group|query|route|localization|translation|i18n|message|label|setting|state|storage|blob|object|file|path|name|type|id|csrf|xsrf|antiforgery|cancellation|continuation|paging|page|next|sync|refresh_token_url)[_.-]?(?:key|token|auth|credentials?|signature|pat)$/i;
+const NOT_SECRET_KEY = /(?:public(?:key)?|primary|foreign|sort|cache|partition|row|lookup|resource|license|registry|hot|shortcut|keyboard|gesture|x:|item|dictionary|group|query|route|localization|translation|i18n|message|label|setting|state|storage|blob|object|file|path|name|type|id|csrf|xsrf|antiforgery|cancellation|continuation|paging|page|next|sync|refresh_token_url)[_.-]?(?:key|token|auth|credentials?|signature|pat)$/i;
 
 export const KEY_RULES: readonly KeyRule[] = [
   { id: 'connection-string-password', kind: 'connection_string_password', class: 'key', words: ['password', 'pwd'], value: 'literal', form: 'connection-string' },
