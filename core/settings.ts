@@ -14,6 +14,9 @@ export const DEFAULT_EXCLUDE_PATH_SEGMENTS = [
   'coverage', '__pycache__', '.gradle', '.terraform',
 ];
 
+/** The longest `lock_timeout_ms` accepted: 10 minutes. */
+export const MAX_LOCK_TIMEOUT_MS = 600_000;
+
 const extension = z
   .string()
   .min(1)
@@ -43,7 +46,9 @@ const settingsShape = z
     test_path_penalty: z.number().min(0).max(1).default(0.75),
     generated_path_penalty: z.number().min(0).max(1).default(0.5),
     max_hits_per_file: z.number().int().min(1).default(2),
-    lock_timeout_ms: z.number().int().min(0).default(10_000),
+    // Bounded: a reader or indexer waits this long for another process's lock before `index_busy`;
+    // past the bound a stuck lock would hang a search for good (timers cannot wait longer than ~24.8 days).
+    lock_timeout_ms: z.number().int().min(0).max(MAX_LOCK_TIMEOUT_MS, `must be at most ${MAX_LOCK_TIMEOUT_MS} (10 minutes)`).default(10_000),
   })
   .strict();
 

@@ -233,7 +233,7 @@ export class HciWorkspace {
 
   /** The symbol tree of one file, as the index holds it. */
   async outline(path: string): Promise<OutlineResponse> {
-    const rel = typeof path === 'string' ? normalizeRelPath(path) : null;
+    const rel = typeof path === 'string' ? normalizeRelPath(path, this.host.fs.backslashInNames) : null;
     const base: OutlineResponse = { status: 'error', path: rel ?? String(path), symbols: [], index: null };
     try {
       if (rel === null) throw new HciError('path_outside_workspace', `"${path}" is not a path inside the workspace`, 'pass a workspace-relative path such as src/App.cs');
@@ -244,11 +244,14 @@ export class HciWorkspace {
       });
       const index = this.withRunningFlag(out.index);
       if (!out.file) {
+        // Whether it exists, told only for files inside: a path through a workspace symlink that leads
+        // outside answers as if nothing were there (stat alone would reveal what exists out there).
         const st = await this.host.fs.stat(rel).catch(() => null);
+        const inside = st !== null && (await this.host.fs.resolveLink(rel).catch(() => null)) !== 'outside';
         return {
           ...base, index, status: 'error',
           error: { code: 'not_indexed', message: `${rel} is not in the index` },
-          hint: st ? 'the file exists but is not indexed (see `status` for skipped files), or the index is older than the file: reindex' : 'no such file in the workspace',
+          hint: inside ? 'the file exists but is not indexed (see `status` for skipped files), or the index is older than the file: reindex' : 'no such file in the workspace',
         };
       }
       const res: OutlineResponse = { ...base, status: 'ok', lang: out.file.lang, symbols: out.symbols, index };
@@ -268,7 +271,7 @@ export class HciWorkspace {
         let locations: SymbolLocation[];
         if ('member_key' in query) locations = resolveMemberKey(db, String(query.member_key), store.codec);
         else {
-          const rel = normalizeRelPath(String(query.path));
+          const rel = normalizeRelPath(String(query.path), this.host.fs.backslashInNames);
           if (rel === null) throw new HciError('path_outside_workspace', `"${query.path}" is not a path inside the workspace`, 'pass a workspace-relative path');
           if (!Number.isInteger(query.line) || query.line < 1) throw new HciError('invalid_request', 'line must be a positive integer', 'lines are 1-based');
           const at = symbolAt(db, rel, query.line, store.codec);
@@ -310,9 +313,12 @@ export class HciWorkspace {
   }
 }
 
-/** A workspace-relative path with forward slashes, or null when it would leave the workspace. */
-function normalizeRelPath(p: string): string | null {
-  const rel = p.trim().replace(/\\/g, '/').replace(/^\.\//, '');
+/**
+ * A workspace-relative path with forward slashes, or null when it would leave the workspace. A `\`
+ * is a separator only where file names cannot hold it (see WorkspaceFs.backslashInNames).
+ */
+function normalizeRelPath(p: string, backslashInNames = false): string | null {
+  const rel = (backslashInNames ? p.trim() : p.trim().replace(/\\/g, '/')).replace(/^\.\//, '');
   if (!rel || rel.startsWith('/') || /^[a-zA-Z]:/.test(rel) || rel.split('/').includes('..')) return null;
   return rel.replace(/\/+$/, '');
 }

@@ -15,12 +15,24 @@ export type PathFilter = (path: string) => boolean;
 
 const GLOB_CHARS = /[*?[\]{}()!]/;
 
-function normalize(p: string): string {
-  return p.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/^\/+/, '');
+function normalize(p: string, backslashes: 'literal' | 'separators'): string {
+  const t = p.trim();
+  return (backslashes === 'separators' ? t.replace(/\\/g, '/') : t).replace(/^\.\//, '').replace(/^\/+/, '');
 }
 
+/**
+ * A pattern with `\` matches either reading: as a name character (POSIX file names may hold it)
+ * or as a separator (a Windows habit). A filter names a set, so matching both is safe.
+ */
 function compileOne(pattern: string): (path: string) => boolean {
-  const p = normalize(pattern);
+  const separators = compileReading(pattern, 'separators');
+  if (!pattern.includes('\\')) return separators;
+  const literal = compileReading(pattern, 'literal');
+  return (path) => literal(path) || separators(path);
+}
+
+function compileReading(pattern: string, backslashes: 'literal' | 'separators'): (path: string) => boolean {
+  const p = normalize(pattern, backslashes);
   if (p.split('/').includes('..')) {
     throw new HciError('path_outside_workspace', `path filter "${pattern}" leaves the workspace`, 'use a workspace-relative path or glob');
   }
