@@ -198,6 +198,7 @@ export function rankCandidates(db: Database, req: SearchRequest, settings: Setti
     paths: [...(req.paths ?? []), ...parsed.paths],
     exts: [...(req.exts ?? []), ...parsed.exts],
     excludePaths: [...(req.exclude_paths ?? []), ...parsed.excludePaths],
+    excludeKinds: req.exclude_kinds,
   });
   const pool = Math.min(2000, needed * 8 + 64);
   ensureFilterFunction(db);
