@@ -13,7 +13,7 @@ export class TakeOverChannel {
   private readonly channel: BroadcastChannel | null;
 
   /** `release(key)` runs when another tab asks for a workspace (it does nothing when `key` is not open here). */
-  constructor(release: (key: string) => Promise<void>) {
+  constructor(readonly release: (key: string) => Promise<void>) {
     this.channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : null;
     this.channel?.addEventListener('message', (ev: MessageEvent) => {
       const m = ev.data as Partial<ReleaseRequest> | null;

@@ -111,12 +111,25 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
   };
 
   // Another tab asks for a workspace open here: close it (a running index stops after its batch).
+  // Workspaces this Worker is taking (waiting for their lock), and those asked back meanwhile.
+  const opening = new Set<string>();
+  const askedBackWhileOpening = new Set<string>();
   const takeOver = new TakeOverChannel(async (key) => {
     const s = sessions.get(key);
-    if (!s) return;
+    if (!s) {
+      // Asked for while still taking it: the latest asker wins, once this open is done.
+      if (opening.has(key)) askedBackWhileOpening.add(key);
+      return;
+    }
     s.svc.cancelIndexing();
-    await api.close(s.name);
-    emit({ type: 'released', workspace: s.name, reason: 'taken_over' });
+    try {
+      await api.close(s.name);
+    } catch (e) {
+      console.error(`hci: closing ${s.name} for another tab: ${(e as Error).message}`);
+    } finally {
+      // The page hears it even when closing failed: the slot is released either way.
+      emit({ type: 'released', workspace: s.name, reason: 'taken_over' });
+    }
   });
 
   const api: HciWorkerApi = {
@@ -140,15 +153,24 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
           const { sqlite3 } = await loadEngine(engineLoader);
           const fs = req.source ? await workspaceFsFromSource(req.source) : null;
           if (req.takeOver) takeOver.ask(key);
-          const slot = await takeWorkspace(sqlite3, req.workspace, req.waitMs ?? (req.takeOver ? TAKE_OVER_WAIT_MS : DEFAULT_WAIT_MS));
+          opening.add(key);
           try {
-            const base = { name: req.workspace, slot, fs, settings: req.settings, source: req.source && fs ? sourceLabel(req.source, fs) : undefined };
-            s = { ...base, svc: await openService(base) };
-          } catch (e) {
-            slot.release();
-            throw e;
+            const slot = await takeWorkspace(sqlite3, req.workspace, req.waitMs ?? (req.takeOver ? TAKE_OVER_WAIT_MS : DEFAULT_WAIT_MS));
+            try {
+              const base = { name: req.workspace, slot, fs, settings: req.settings, source: req.source && fs ? sourceLabel(req.source, fs) : undefined };
+              s = { ...base, svc: await openService(base) };
+            } catch (e) {
+              slot.release();
+              throw e;
+            }
+            sessions.set(key, s);
+          } finally {
+            opening.delete(key);
           }
-          sessions.set(key, s);
+          if (askedBackWhileOpening.delete(key)) {
+            // Give the page a moment to take the answer in before it hears the workspace went.
+            setTimeout(() => void takeOver.release(key), 200);
+          }
           await recordSummary(s);
         }
         const storage = (await s.svc.workspace()).host.storage;

@@ -1,0 +1,51 @@
+// Filter chips: one per extension the query's matches fall in, with their file counts (core facets,
+// which count every extension whatever is chosen), a folder prefix, and hiding test or generated
+// files. Owns these controls; the request they make is controller.ts's.
+import { facets, filters, query } from '../app/state.ts';
+import { setFilters, toggleExt, toggleHide } from './controller.ts';
+
+export function Filters() {
+  const f = filters.value;
+  const fc = query.value.trim() ? facets.value : null;
+  const shown = new Set<string>();
+  const chips = (fc?.exts ?? []).map((e) => {
+    shown.add(e.ext);
+    return { ext: e.ext, lang: e.lang, files: e.files as number | null };
+  });
+  for (const ext of f.exts) if (!shown.has(ext.startsWith('.') ? ext : `.${ext}`)) chips.push({ ext, lang: '', files: null });
+  return (
+    <div class="filters">
+      {chips.map((c) => {
+        const on = f.exts.includes(c.ext);
+        return (
+          <button key={c.ext} class={`chip${on ? ' on' : ''}`} aria-pressed={on} title={c.lang ? `${c.lang}: ${c.files} files` : 'chosen'} onClick={() => toggleExt([c.ext])}>
+            {c.ext || '(none)'}
+            {c.lang && <span class="chip-lang">{c.lang}</span>}
+            {c.files !== null && <span class="chip-count">{c.files}</span>}
+          </button>
+        );
+      })}
+      <label class="under">
+        under
+        <input
+          value={f.under}
+          placeholder="src/Web/"
+          spellcheck={false}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') setFilters({ under: (e.target as HTMLInputElement).value.trim() });
+          }}
+          onBlur={(e) => {
+            const under = (e.target as HTMLInputElement).value.trim();
+            if (under !== filters.value.under) setFilters({ under });
+          }}
+        />
+      </label>
+      <button class={`chip${f.hide.includes('test') ? ' on' : ''}`} aria-pressed={f.hide.includes('test')} onClick={() => toggleHide('test')}>
+        hide tests
+      </button>
+      <button class={`chip${f.hide.includes('generated') ? ' on' : ''}`} aria-pressed={f.hide.includes('generated')} onClick={() => toggleHide('generated')}>
+        hide generated
+      </button>
+    </div>
+  );
+}
