@@ -36,6 +36,7 @@ void hci.then(async () => {
   await applyRoute(parseRoute());
 });
 
-if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+// A build (mode production, whatever NODE_ENV says) has the service worker; the dev server has none.
+if (import.meta.env.MODE === 'production' && 'serviceWorker' in navigator) {
   void navigator.serviceWorker.register('./sw.js').catch(() => {});
 }

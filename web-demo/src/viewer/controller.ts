@@ -63,6 +63,9 @@ export async function explainHit(): Promise<void> {
   explanation.value = await ws.explain(hitId, { query: query.value });
 }
 
+const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'record', 'record_struct', 'enum', 'delegate']);
+const MEMBER_KINDS = new Set(['method', 'property', 'constructor', 'field', 'event', 'indexer', 'operator', 'enum_member']);
+
 /** Where `name` is defined: one place opens at once, several are listed to choose from. */
 export async function goToDefinition(name: string): Promise<void> {
   const ws = current.value;
@@ -74,7 +77,7 @@ export async function goToDefinition(name: string): Promise<void> {
   }
   // Types and members first, then the rest; the file on screen first among equals.
   const here = view.value?.path;
-  const rank = (l: SymbolLocation) => (/(class|interface|struct|record|enum)/.test(l.kind) ? 0 : /(method|property|constructor|field|event)/.test(l.kind) ? 1 : 2);
+  const rank = (l: SymbolLocation) => (TYPE_KINDS.has(l.kind) ? 0 : MEMBER_KINDS.has(l.kind) ? 1 : 2);
   const locations = [...res.locations].sort((a, b) => rank(a) - rank(b) || Number(b.path === here) - Number(a.path === here) || (a.path < b.path ? -1 : 1));
   // One place, or exactly one type of that name (its constructors and the markup naming it aside): go there at once.
   const types = locations.filter((l) => rank(l) === 0);
