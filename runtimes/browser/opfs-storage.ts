@@ -196,6 +196,16 @@ export async function writeWorkspaceMeta(key: string, meta: WorkspaceMeta): Prom
   await w.close();
 }
 
+export async function readWorkspaceMeta(key: string): Promise<WorkspaceMeta | null> {
+  try {
+    const dir = await rootDir(false);
+    const fh = await dir?.getFileHandle(`${key}.json`);
+    return fh ? (JSON.parse(await (await fh.getFile()).text()) as WorkspaceMeta) : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function removeWorkspaceName(key: string): Promise<void> {
   const dir = await rootDir(false);
   await dir?.removeEntry(`${key}.json`).catch(() => {});

@@ -75,8 +75,8 @@ export interface WorkspaceSummary {
   indexed_at: string | null;
   /** The index file's size in bytes. */
   index_bytes: number;
-  /** Where its files came from last (a directory's or archive's name). */
-  source?: { kind: BrowserSource['kind']; label: string };
+  /** Where its files came from last (a directory's or archive's name), or an imported index file. */
+  source?: { kind: BrowserSource['kind'] | 'import'; label: string };
 }
 
 /** A workspace with an index in this origin's OPFS. */

@@ -17,7 +17,7 @@ import type { Settings } from '../../core/settings.ts';
 import { HciService, relativePathGuard } from '../../core/service/index.ts';
 import { createUrlEngineLoader, createUrlGrammarSource, type WasmUrls } from './loaders.ts';
 import {
-  createOpfsIndexStorage, forgetPool, heldWorkspaceKeys, INDEX_NAME, listWorkspaceNames, removeWorkspaceName, takeWorkspace, workspaceKey,
+  createOpfsIndexStorage, forgetPool, heldWorkspaceKeys, INDEX_NAME, listWorkspaceNames, readWorkspaceMeta, removeWorkspaceName, takeWorkspace, workspaceKey,
   writeWorkspaceMeta, type WorkspaceSlot,
 } from './opfs-storage.ts';
 import { workspaceFsFromSource } from './sources.ts';
@@ -101,8 +101,10 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
   const recordSummary = async (s: Session): Promise<void> => {
     try {
       const st = await s.svc.status({ check_pending: false });
+      // Opened without files (after a reload): where they came from last time still holds.
+      const source = s.source ?? (await readWorkspaceMeta(s.slot.key))?.summary?.source;
       const summary: WorkspaceSummary | undefined = st.index
-        ? { files: st.index.files, chunks: st.index.chunks, indexed_at: st.index.indexed_at, index_bytes: st.size?.index_bytes ?? 0, ...(s.source ? { source: s.source } : {}) }
+        ? { files: st.index.files, chunks: st.index.chunks, indexed_at: st.index.indexed_at, index_bytes: st.size?.index_bytes ?? 0, ...(source ? { source } : {}) }
         : undefined;
       await writeWorkspaceMeta(s.slot.key, { workspace: s.name, ...(summary ? { summary } : {}) });
     } catch {
@@ -293,6 +295,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
           const code = status.error?.code ?? 'index_unrecognized';
           throw new HciError(code, `the imported file is not a usable hci index: ${status.error?.message ?? status.status}`, status.hint ?? 'export the index again with this version of hci');
         }
+        s.source = { kind: 'import', label: 'an index file' };
         await recordSummary(s);
         return status;
       });

@@ -12,6 +12,7 @@ import { openWorkspace, refreshWorkspaces } from './workspaces/actions.ts';
 import { refreshSearch } from './search/controller.ts';
 import { closeViewer, openFile } from './viewer/controller.ts';
 import { hci } from './app/hci.ts';
+import { mark } from './app/perf.ts';
 
 async function applyRoute(r: Route): Promise<void> {
   batch(() => {
@@ -31,6 +32,7 @@ render(<App />, document.getElementById('app')!);
 installKeys();
 addEventListener('popstate', () => void applyRoute(parseRoute()));
 void hci.then(async () => {
+  mark('hci-ready');
   document.documentElement.dataset.ready = 'true';
   await refreshWorkspaces();
   await applyRoute(parseRoute());

@@ -1,10 +1,14 @@
 // Filter chips: one per extension the query's matches fall in, with their file counts (core facets,
 // which count every extension whatever is chosen), a folder prefix, and hiding test or generated
 // files. Owns these controls; the request they make is controller.ts's.
+import { useState } from 'preact/hooks';
 import { facets, filters, query } from '../app/state.ts';
 import { setFilters, toggleExt, toggleHide } from './controller.ts';
 
+const SHOWN = 6;
+
 export function Filters() {
+  const [all, setAll] = useState(false);
   const f = filters.value;
   const fc = query.value.trim() ? facets.value : null;
   const shown = new Set<string>();
@@ -13,9 +17,11 @@ export function Filters() {
     return { ext: e.ext, lang: e.lang, files: e.files as number | null };
   });
   for (const ext of f.exts) if (!shown.has(ext.startsWith('.') ? ext : `.${ext}`)) chips.push({ ext, lang: '', files: null });
+  // The most common extensions, and any chosen one; the rest behind "+N".
+  const visible = all ? chips : chips.filter((c, i) => i < SHOWN || f.exts.includes(c.ext));
   return (
     <div class="filters">
-      {chips.map((c) => {
+      {visible.map((c) => {
         const on = f.exts.includes(c.ext);
         return (
           <button key={c.ext} class={`chip${on ? ' on' : ''}`} aria-pressed={on} title={c.lang ? `${c.lang}: ${c.files} files` : 'chosen'} onClick={() => toggleExt([c.ext])}>
@@ -25,6 +31,11 @@ export function Filters() {
           </button>
         );
       })}
+      {chips.length > visible.length && (
+        <button class="link" onClick={() => setAll(true)}>
+          +{chips.length - visible.length} more
+        </button>
+      )}
       <label class="under">
         under
         <input

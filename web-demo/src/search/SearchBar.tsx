@@ -12,7 +12,8 @@ export function SearchBar() {
     <div class="searchbar">
       <input
         id={SEARCH_INPUT_ID}
-        type="search"
+        type="text"
+        role="searchbox"
         autocomplete="off"
         spellcheck={false}
         disabled={!ws}

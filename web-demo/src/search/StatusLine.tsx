@@ -52,8 +52,7 @@ export function StatusLine() {
         <span class={`badge status-${state}`}>{state}</span>
         {res && query.value.trim() ? (
           <span>
-            {count(res.hits.length, 'hit')} in {count(files, 'file')}
-            {res.next_cursor ? '+' : ''} · match {res.match} · {res.took_ms} ms
+            {res.next_cursor ? `${res.hits.length}+ hits` : count(res.hits.length, 'hit')} in {count(files, 'file')} · match {res.match} · {res.took_ms} ms
           </span>
         ) : null}
         <Freshness index={res?.index ?? st?.index} />

@@ -2,7 +2,7 @@
 // only the latest query waits and goes next (earlier ones are never sent), and an answer whose query
 // is no longer the one typed is dropped — so the list never shows an older query's hits, and no
 // fixed debounce delay adds to keystroke-to-results time. Counts for the filter chips (facets) follow
-// each shown answer. Owns the request the filters make, these rules and the URL's ?q=…; the
+// each shown answer once typing pauses. Owns the request the filters make, these rules and the URL's ?q=…; the
 // answers are the Worker's (core/service search and facets).
 import { batch, effect } from '@preact/signals';
 import type { FacetsRequest, SearchRequest } from '../../../core/contract/index.ts';
@@ -55,12 +55,24 @@ async function runLatest(): Promise<void> {
         selected.value = 0;
       });
       notePainted(query.value, res.took_ms);
-      void loadFacets(q, f, sent);
+      scheduleFacets(q, f, sent);
     } while (queued);
   } finally {
     running = false;
     searching.value = false;
   }
+}
+
+/**
+ * Counts for the chips wait until typing pauses (FACETS_IDLE_MS): each is a second query over the
+ * index, and while keys come in the Worker's time goes to the searches.
+ */
+const FACETS_IDLE_MS = 150;
+let facetsTimer: ReturnType<typeof setTimeout> | undefined;
+
+function scheduleFacets(q: string, f: Filters, sent: string): void {
+  clearTimeout(facetsTimer);
+  facetsTimer = setTimeout(() => void loadFacets(q, f, sent), facetsKey === '' ? 0 : FACETS_IDLE_MS);
 }
 
 async function loadFacets(q: string, f: Filters, sent: string): Promise<void> {

@@ -1,5 +1,6 @@
 // The outline sidebar: the file's symbol tree from the index (core outline), the symbol holding the
 // marked line picked out; a click marks and scrolls to its lines. Owns this tree.
+import { useEffect, useRef } from 'preact/hooks';
 import type { OutlineSymbol } from '../../../core/contract/index.ts';
 import { view } from '../app/state.ts';
 import { outline } from './controller.ts';
@@ -27,8 +28,12 @@ function Node({ s, depth, at }: { s: OutlineSymbol; depth: number; at: number | 
 export function Outline() {
   const o = outline.value;
   const at = view.value?.lines?.[0];
+  const nav = useRef<HTMLElement>(null);
+  useEffect(() => {
+    nav.current?.querySelector('.sym.here')?.scrollIntoView({ block: 'nearest' });
+  }, [o, at]);
   return (
-    <nav class="outline" aria-label="Outline">
+    <nav class="outline" aria-label="Outline" ref={nav}>
       <h4>Outline</h4>
       {!o || o.status !== 'ok' ? (
         <p class="muted">{o?.hint ?? o?.error?.message ?? '…'}</p>

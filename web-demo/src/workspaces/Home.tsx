@@ -135,7 +135,7 @@ export function Home() {
                   <td>{w.summary ? w.summary.chunks.toLocaleString('en') : '–'}</td>
                   <td>{bytes(w.summary?.index_bytes)}</td>
                   <td>{age(w.summary?.indexed_at)}</td>
-                  <td class="muted">{w.summary?.source ? `${w.summary.source.kind}: ${w.summary.source.label}` : 'imported or earlier'}</td>
+                  <td class="muted">{w.summary?.source ? (w.summary.source.kind === 'import' ? 'imported index' : `${w.summary.source.kind}: ${w.summary.source.label}`) : '–'}</td>
                   <td class="row-actions">
                     <button onClick={() => void reindex(w.workspace, pickAgain).then(done)}>Re-index</button>
                     <button onClick={() => void exportWorkspace(w.workspace)}>Export</button>

@@ -82,7 +82,8 @@ export function IndexPanel() {
       )}
       {r.error && (
         <p class={r.phase === 'cancelled' ? 'muted' : 'error'}>
-          {r.error.text} {r.error.hint && <span class="hint">{r.error.hint}</span>}
+          {r.error.text}
+          {r.error.hint && <span class="hint"> — {r.error.hint}</span>}
         </p>
       )}
       {!running && st && (

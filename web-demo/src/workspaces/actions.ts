@@ -9,6 +9,7 @@ import {
 } from '../app/state.ts';
 import { forgetHandle, rememberedDirectory, type PickedSource } from './sources.ts';
 import { refreshSearch } from '../search/controller.ts';
+import { mark, noteRun } from '../app/perf.ts';
 
 export function toNotice(e: unknown): Notice {
   const err = e as { code?: string; message?: string; hint?: string };
@@ -98,6 +99,7 @@ export async function openWorkspace(name: string, source?: BrowserSource, opts: 
     notice.value = null;
   });
   await refreshStatus();
+  mark('hci-workspace-open');
   void refreshWorkspaces();
   if (source) {
     void askPersistence();
@@ -137,6 +139,7 @@ export async function startIndex(opts: { full?: boolean } = {}): Promise<void> {
         };
       },
     });
+    noteRun(ws.name, performance.now() - started, summary);
     indexRun.value = { ...indexRun.value!, phase: 'done', summary, filesDone: summary.files_indexed + summary.files_unchanged, chunks: summary.chunks_written, endedAt: performance.now() };
   } catch (e) {
     const code = (e as { code?: string }).code;
@@ -144,6 +147,9 @@ export async function startIndex(opts: { full?: boolean } = {}): Promise<void> {
   }
   if (current.value === ws) {
     await refreshStatus();
+    // Progress arrives at most every 50 ms: after a cancel, what the index holds is the last word.
+    const held = status.value?.index;
+    if (held && indexRun.value?.phase === 'cancelled') indexRun.value = { ...indexRun.value, filesDone: held.files, chunks: held.chunks };
     refreshSearch();
   }
   void refreshWorkspaces();
