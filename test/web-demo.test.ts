@@ -262,6 +262,7 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
     await page.waitForSelector('.group .file-head .name:text-is("ProductDetails.razor")');
     await page.click('.group:has(.file-head .name:text-is("ProductDetails.razor")) .hit');
     await page.waitForSelector('.viewer .tab.on:text-is("ProductDetails.razor")');
+    await page.waitForFunction(() => document.querySelectorAll('.viewer .tab').length === 3);
     const tabs = await page.$$eval('.viewer .tab', (els) => els.map((e) => e.textContent));
     expect(tabs).toEqual(['ProductDetails.razor', '.razor.cs', '.razor.css']);
     await page.click('.viewer .tab:text-is(".razor.cs")');

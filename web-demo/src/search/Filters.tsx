@@ -1,7 +1,7 @@
 // Filter chips: one per extension the query's matches fall in, with their file counts (core facets,
 // which count every extension whatever is chosen), a folder prefix, and hiding test or generated
 // files. Owns these controls; the request they make is controller.ts's.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { facets, filters, query } from '../app/state.ts';
 import { setFilters, toggleExt, toggleHide } from './controller.ts';
 
@@ -10,6 +10,9 @@ const SHOWN = 6;
 export function Filters() {
   const [all, setAll] = useState(false);
   const f = filters.value;
+  // What is typed in the folder box until Enter or leaving it (a redraw meanwhile must not undo it).
+  const [draft, setDraft] = useState(f.under);
+  useEffect(() => setDraft(f.under), [f.under]);
   const fc = query.value.trim() ? facets.value : null;
   const shown = new Set<string>();
   const chips = (fc?.exts ?? []).map((e) => {
@@ -39,15 +42,15 @@ export function Filters() {
       <label class="under">
         under
         <input
-          value={f.under}
+          value={draft}
           placeholder="src/Web/"
           spellcheck={false}
+          onInput={(e) => setDraft((e.target as HTMLInputElement).value)}
           onKeyDown={(e) => {
-            if (e.key === 'Enter') setFilters({ under: (e.target as HTMLInputElement).value.trim() });
+            if (e.key === 'Enter') setFilters({ under: draft.trim() });
           }}
-          onBlur={(e) => {
-            const under = (e.target as HTMLInputElement).value.trim();
-            if (under !== filters.value.under) setFilters({ under });
+          onBlur={() => {
+            if (draft.trim() !== filters.value.under) setFilters({ under: draft.trim() });
           }}
         />
       </label>

@@ -1,6 +1,7 @@
 // The search box (search as you type), the query-syntax help popover, and the place where the search
 // mode shows: today only the keyword channel exists, so it is a label naming the answer's mode; the
 // keyword/hybrid choice goes here once the vector channel does. Owns these controls.
+import type { ComponentChild } from 'preact';
 import { current, overlay, query, results, searching } from '../app/state.ts';
 import { setQuery } from './controller.ts';
 
@@ -54,28 +55,27 @@ const KEYS: Array<[string, string]> = [
   ['Ctrl-click', 'go to the definition of an identifier in the viewer'],
 ];
 
+function Rows({ rows, left }: { rows: Array<[string, string]>; left: (s: string) => ComponentChild }) {
+  return (
+    <table>
+      {rows.map(([a, what]) => (
+        <tr>
+          <td>{left(a)}</td>
+          <td>{what}</td>
+        </tr>
+      ))}
+    </table>
+  );
+}
+
 function QueryHelp() {
   return (
     <div class="popover help" role="dialog" aria-label="Query syntax">
       <h3>Query syntax</h3>
-      <table>
-        {SYNTAX.map(([q, what]) => (
-          <tr>
-            <td><code>{q}</code></td>
-            <td>{what}</td>
-          </tr>
-        ))}
-      </table>
+      <Rows rows={SYNTAX} left={(q) => <code>{q}</code>} />
       <p class="muted">Hits are keyword matches in text (<code>text_fts</code>): for C#, usages and renames need the compiler.</p>
       <h3>Keys</h3>
-      <table>
-        {KEYS.map(([k, what]) => (
-          <tr>
-            <td><kbd>{k}</kbd></td>
-            <td>{what}</td>
-          </tr>
-        ))}
-      </table>
+      <Rows rows={KEYS} left={(k) => <kbd>{k}</kbd>} />
     </div>
   );
 }

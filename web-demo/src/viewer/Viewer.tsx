@@ -34,7 +34,8 @@ function useGutterVersion(): number {
 
 export function Viewer() {
   const v = view.value;
-  const f = file.value;
+  // The answer for the file on screen only (the next file's answer may still be on its way).
+  const f = file.value && file.value.path === v?.path ? file.value : null;
   const ws = current.value;
   const [html, setHtml] = useState<{ path: string; lines: string[]; grammar: string | null } | null>(null);
   const [anchor, setAnchor] = useState<number | null>(null);

@@ -2,12 +2,32 @@
 // dropped anywhere on the page; a GitHub archive works), import an index file; the stored workspaces
 // with their size, files, chunks and index age, and what can be done with each; storage use and
 // persistence. Owns this screen; the flows are actions.ts.
+import type { Ref } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { current, overlay, storageInfo, workspaces } from '../app/state.ts';
 import { age, bytes, count } from '../app/format.ts';
 import { canPickDirectory, fromFolderUpload, fromZip, isZip, pickDirectory } from './sources.ts';
 import { exportWorkspace, importIndexFile, openPicked, openWorkspace, refreshWorkspaces, reindex, removeWorkspace, toNotice } from './actions.ts';
 import { notice } from '../app/state.ts';
+
+/** A hidden one-file input, clicked by a button; cleared after each pick so the same file can be picked again. */
+function FilePicker(p: { inputRef: Ref<HTMLInputElement>; id: string; accept: string; onFile: (f: File) => void }) {
+  return (
+    <input
+      ref={p.inputRef}
+      id={p.id}
+      type="file"
+      hidden
+      accept={p.accept}
+      onChange={(e) => {
+        const input = e.target as HTMLInputElement;
+        const f = input.files?.[0];
+        if (f) p.onFile(f);
+        input.value = '';
+      }}
+    />
+  );
+}
 
 export function Home() {
   const folder = useRef<HTMLInputElement>(null);
@@ -65,32 +85,8 @@ export function Home() {
             input.value = '';
           }}
         />
-        <input
-          ref={zip}
-          id="zip-input"
-          type="file"
-          hidden
-          accept=".zip,application/zip"
-          onChange={(e) => {
-            const input = e.target as HTMLInputElement;
-            const f = input.files?.[0];
-            if (f) void openPicked(fromZip(f)).then(done);
-            input.value = '';
-          }}
-        />
-        <input
-          ref={sqlite}
-          id="import-input"
-          type="file"
-          hidden
-          accept=".sqlite,.sqlite3,.db"
-          onChange={(e) => {
-            const input = e.target as HTMLInputElement;
-            const f = input.files?.[0];
-            if (f) void importIndexFile(f).then(done);
-            input.value = '';
-          }}
-        />
+        <FilePicker inputRef={zip} id="zip-input" accept=".zip,application/zip" onFile={(f) => void openPicked(fromZip(f)).then(done)} />
+        <FilePicker inputRef={sqlite} id="import-input" accept=".sqlite,.sqlite3,.db" onFile={(f) => void importIndexFile(f).then(done)} />
       </section>
 
       <section class="stored">
