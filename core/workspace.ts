@@ -23,6 +23,7 @@ import type { ExplainResponse, IndexFreshness, OutlineResponse, ResolveResponse,
 import { QueryLog, queryKey } from './search/query-log.ts';
 import { Chunker } from './chunk/chunker.ts';
 import { fileInfo, readOutline, resolveMemberKey, symbolAt, type SymbolLocation } from './search/symbols.ts';
+import { definitionsNamed } from './search/definitions.ts';
 import { TreeSitterHost, type GrammarSource } from './chunk/treesitter.ts';
 
 export interface WorkspaceHost {
@@ -263,13 +264,14 @@ export class HciWorkspace {
     }
   }
 
-  /** Where a member key (from an outline or a hit) is now; or, with path and line, the member there. */
-  async resolve(query: { member_key: string } | { path: string; line: number }): Promise<ResolveResponse> {
+  /** Where a member key (from an outline or a hit) is now; symbols defined with a name; or, with path and line, the member there. */
+  async resolve(query: { member_key: string } | { name: string } | { path: string; line: number }): Promise<ResolveResponse> {
     try {
       const store = await this.openStore(false);
       const out = await store.read((db) => {
         let locations: SymbolLocation[];
         if ('member_key' in query) locations = resolveMemberKey(db, String(query.member_key), store.codec);
+        else if ('name' in query) locations = definitionsNamed(db, String(query.name), store.codec);
         else {
           const rel = normalizeRelPath(String(query.path), this.host.fs.backslashInNames);
           if (rel === null) throw new HciError('path_outside_workspace', `"${query.path}" is not a path inside the workspace`, 'pass a workspace-relative path');
@@ -280,12 +282,25 @@ export class HciWorkspace {
         return { locations, index: this.freshnessIn(db) };
       });
       const res: ResolveResponse = { status: out.locations.length ? 'ok' : 'empty', locations: out.locations, index: this.withRunningFlag(out.index) };
-      if (!out.locations.length) res.hint = 'member_key' in query ? 'no symbol has this member key now: it was renamed or removed, or its file is not indexed' : 'no symbol encloses this line';
+      if (!out.locations.length) {
+        res.hint = 'member_key' in query ? 'no symbol has this member key now: it was renamed or removed, or its file is not indexed'
+          : 'name' in query ? `no outline defines a symbol named ${query.name} (it may come from a library, or be a local)` : 'no symbol encloses this line';
+      }
       return res;
     } catch (e) {
       const err = e instanceof HciError ? e : new HciError('internal', String((e as Error)?.message ?? e));
       return { status: 'error', locations: [], index: null, error: { code: err.code, message: err.message }, hint: err.hint };
     }
+  }
+
+  /**
+   * Runs a read of the index in one read transaction and returns its value with the freshness of
+   * that snapshot (the browse calls, core/browse/, read through it). Throws `no_index` without one.
+   */
+  async read<T>(fn: (db: Database, codec: DeflateCodec) => T): Promise<{ value: T; index: IndexFreshness }> {
+    const store = await this.openStore(false);
+    const out = await store.read((db) => ({ value: fn(db, store.codec), index: this.freshnessIn(db) }));
+    return { value: out.value, index: this.withRunningFlag(out.index) };
   }
 
   /** Explains a hit from a search; the query is recalled from the hit id (or passed in). */

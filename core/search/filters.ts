@@ -3,11 +3,14 @@
 // characters is a picomatch glob over the workspace-relative path).
 import picomatch from 'picomatch/posix.js';
 import { HciError } from '../platform.ts';
+import { isGeneratedPath, isTestPath } from '../scan/languages.ts';
 
 export interface PathFilterSpec {
   paths?: string[];
   exts?: string[];
   excludePaths?: string[];
+  /** Leave out test files and/or generated files (the scanner's path heuristics). */
+  excludeKinds?: Array<'test' | 'generated'>;
 }
 
 /** Whether a workspace-relative path passes the request's filters. */
@@ -54,6 +57,9 @@ export function compilePathFilter(spec: PathFilterSpec): PathFilter | null {
     .map((e) => e.trim().toLowerCase())
     .filter(Boolean)
     .map((e) => (e.startsWith('.') ? e : `.${e}`));
+  const kinds = new Set(spec.excludeKinds ?? []);
+  if (kinds.has('test')) excludes.push(isTestPath);
+  if (kinds.has('generated')) excludes.push(isGeneratedPath);
   if (!includes.length && !excludes.length && !exts.length) return null;
   return (path: string) => {
     if (includes.length && !includes.some((f) => f(path))) return false;
