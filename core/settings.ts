@@ -8,6 +8,9 @@ import { DEFAULT_EXCLUDE_PATH_SEGMENTS, DEFAULT_INCLUDE_EXTENSIONS, SETTING_DEFA
 
 export { DEFAULT_EXCLUDE_PATH_SEGMENTS, DEFAULT_INCLUDE_EXTENSIONS };
 
+/** The longest `lock_timeout_ms` accepted: 10 minutes. */
+export const MAX_LOCK_TIMEOUT_MS = 600_000;
+
 const extension = z
   .string()
   .min(1)
@@ -37,7 +40,9 @@ const settingsShape = z
     test_path_penalty: z.number().min(0).max(1).default(D.test_path_penalty),
     generated_path_penalty: z.number().min(0).max(1).default(D.generated_path_penalty),
     max_hits_per_file: z.number().int().min(1).default(D.max_hits_per_file),
-    lock_timeout_ms: z.number().int().min(0).default(D.lock_timeout_ms),
+    // Bounded: a reader or indexer waits this long for another process's lock before `index_busy`;
+    // past the bound a stuck lock would hang a search for good (timers cannot wait longer than ~24.8 days).
+    lock_timeout_ms: z.number().int().min(0).max(MAX_LOCK_TIMEOUT_MS, `must be at most ${MAX_LOCK_TIMEOUT_MS} (10 minutes)`).default(D.lock_timeout_ms),
   })
   .strict();
 

@@ -23,6 +23,7 @@ import type { ExplainResponse, IndexFreshness, OutlineResponse, ResolveResponse,
 import { QueryLog, queryKey } from './search/query-log.ts';
 import type { Chunker } from './chunk/chunker.ts';
 import { fileInfo, readOutline, resolveMemberKey, symbolAt, type SymbolLocation } from './search/symbols.ts';
+import { definitionsNamed } from './search/definitions.ts';
 import type { GrammarSource } from './chunk/treesitter.ts';
 
 export interface WorkspaceHost {
@@ -247,7 +248,7 @@ export class HciWorkspace {
 
   /** The symbol tree of one file, as the index holds it. */
   async outline(path: string): Promise<OutlineResponse> {
-    const rel = typeof path === 'string' ? normalizeRelPath(path) : null;
+    const rel = typeof path === 'string' ? normalizeRelPath(path, this.host.fs.backslashInNames) : null;
     const base: OutlineResponse = { status: 'error', path: rel ?? String(path), symbols: [], index: null };
     try {
       if (rel === null) throw new HciError('path_outside_workspace', `"${path}" is not a path inside the workspace`, 'pass a workspace-relative path such as src/App.cs');
@@ -258,11 +259,14 @@ export class HciWorkspace {
       });
       const index = this.withRunningFlag(out.index);
       if (!out.file) {
+        // Whether it exists, told only for files inside: a path through a workspace symlink that leads
+        // outside answers as if nothing were there (stat alone would reveal what exists out there).
         const st = await this.host.fs.stat(rel).catch(() => null);
+        const inside = st !== null && (await this.host.fs.resolveLink(rel).catch(() => null)) !== 'outside';
         return {
           ...base, index, status: 'error',
           error: { code: 'not_indexed', message: `${rel} is not in the index` },
-          hint: st ? 'the file exists but is not indexed (see `status` for skipped files), or the index is older than the file: reindex' : 'no such file in the workspace',
+          hint: inside ? 'the file exists but is not indexed (see `status` for skipped files), or the index is older than the file: reindex' : 'no such file in the workspace',
         };
       }
       const res: OutlineResponse = { ...base, status: 'ok', lang: out.file.lang, symbols: out.symbols, index };
@@ -274,15 +278,16 @@ export class HciWorkspace {
     }
   }
 
-  /** Where a member key (from an outline or a hit) is now; or, with path and line, the member there. */
-  async resolve(query: { member_key: string } | { path: string; line: number }): Promise<ResolveResponse> {
+  /** Where a member key (from an outline or a hit) is now; symbols defined with a name; or, with path and line, the member there. */
+  async resolve(query: { member_key: string } | { name: string } | { path: string; line: number }): Promise<ResolveResponse> {
     try {
       const store = await this.openStore(false);
       const out = await store.read((db) => {
         let locations: SymbolLocation[];
         if ('member_key' in query) locations = resolveMemberKey(db, String(query.member_key), store.codec);
+        else if ('name' in query) locations = definitionsNamed(db, String(query.name), store.codec);
         else {
-          const rel = normalizeRelPath(String(query.path));
+          const rel = normalizeRelPath(String(query.path), this.host.fs.backslashInNames);
           if (rel === null) throw new HciError('path_outside_workspace', `"${query.path}" is not a path inside the workspace`, 'pass a workspace-relative path');
           if (!Number.isInteger(query.line) || query.line < 1) throw new HciError('invalid_request', 'line must be a positive integer', 'lines are 1-based');
           const at = symbolAt(db, rel, query.line, store.codec);
@@ -291,12 +296,25 @@ export class HciWorkspace {
         return { locations, index: this.freshnessIn(db) };
       });
       const res: ResolveResponse = { status: out.locations.length ? 'ok' : 'empty', locations: out.locations, index: this.withRunningFlag(out.index) };
-      if (!out.locations.length) res.hint = 'member_key' in query ? 'no symbol has this member key now: it was renamed or removed, or its file is not indexed' : 'no symbol encloses this line';
+      if (!out.locations.length) {
+        res.hint = 'member_key' in query ? 'no symbol has this member key now: it was renamed or removed, or its file is not indexed'
+          : 'name' in query ? `no outline defines a symbol named ${query.name} (it may come from a library, or be a local)` : 'no symbol encloses this line';
+      }
       return res;
     } catch (e) {
       const err = e instanceof HciError ? e : new HciError('internal', String((e as Error)?.message ?? e));
       return { status: 'error', locations: [], index: null, error: { code: err.code, message: err.message }, hint: err.hint };
     }
+  }
+
+  /**
+   * Runs a read of the index in one read transaction and returns its value with the freshness of
+   * that snapshot (the browse calls, core/browse/, read through it). Throws `no_index` without one.
+   */
+  async read<T>(fn: (db: Database, codec: DeflateCodec) => T): Promise<{ value: T; index: IndexFreshness }> {
+    const store = await this.openStore(false);
+    const out = await store.read((db) => ({ value: fn(db, store.codec), index: this.freshnessIn(db) }));
+    return { value: out.value, index: this.withRunningFlag(out.index) };
   }
 
   /** Explains a hit from a search; the query is recalled from the hit id (or passed in). */
@@ -324,9 +342,12 @@ export class HciWorkspace {
   }
 }
 
-/** A workspace-relative path with forward slashes, or null when it would leave the workspace. */
-function normalizeRelPath(p: string): string | null {
-  const rel = p.trim().replace(/\\/g, '/').replace(/^\.\//, '');
+/**
+ * A workspace-relative path with forward slashes, or null when it would leave the workspace. A `\`
+ * is a separator only where file names cannot hold it (see WorkspaceFs.backslashInNames).
+ */
+function normalizeRelPath(p: string, backslashInNames = false): string | null {
+  const rel = (backslashInNames ? p.trim() : p.trim().replace(/\\/g, '/')).replace(/^\.\//, '');
   if (!rel || rel.startsWith('/') || /^[a-zA-Z]:/.test(rel) || rel.split('/').includes('..')) return null;
   return rel.replace(/\/+$/, '');
 }

@@ -7,6 +7,7 @@ export * from './common.ts';
 export * from './search.ts';
 export * from './explain.ts';
 export * from './outline.ts';
+export * from './browse.ts';
 export * from './status.ts';
 export * from './tasks.ts';
 export * from './watch.ts';

@@ -3,7 +3,7 @@
 // core/search/, paging and status wording core/workspace.ts, host additions (the running task, MCP
 // hints) core/service/.
 import { z } from 'zod';
-import { answerFields, skipCounts, symbolRef } from './common.ts';
+import { answerFields, fileKind, skipCounts, symbolRef } from './common.ts';
 import { taskView } from './tasks.ts';
 
 export const SEARCH_LIMIT = { default: 8, max: 50 } as const;
@@ -23,6 +23,7 @@ export const searchRequest = z.object({
   paths: z.array(z.string()).optional().describe('only hits under these workspace-relative path prefixes or globs, e.g. ["src/Web/", "**/*.razor"]'),
   exts: z.array(z.string()).optional().describe('only these extensions, with or without the dot, e.g. ["cs", "razor"]'),
   exclude_paths: z.array(z.string()).optional().describe('leave out these path prefixes or globs, e.g. ["tests/"]'),
+  exclude_kinds: z.array(fileKind).optional().describe('leave out test files and/or generated files, e.g. ["test", "generated"]'),
   mode: searchMode.optional().describe('keyword (default). semantic/hybrid need the semantic channel (not configured here)'),
   max_tokens: z.number().min(100).optional().describe('budget for the whole answer (~4 characters per token); hits beyond it are cut and truncated=true'),
   cursor: z.string().optional().describe('next_cursor from a previous answer, for the next page'),

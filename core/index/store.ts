@@ -80,4 +80,15 @@ export class IndexStore extends SqliteConnection {
     }
     return new IndexStore(db, storage, engine, opts, state);
   }
+
+  /**
+   * Throws HciError `index_corrupt` unless SQLite's quick_check finds the file sound. Damage that
+   * no query of a pass reads (a pointer-map page, a page of an index it only appends to) is
+   * otherwise carried through a rebuild in place.
+   */
+  async verify(): Promise<void> {
+    const problems = await this.read((db) => db.selectValues('PRAGMA quick_check(3)').map(String));
+    if (problems.length === 1 && problems[0] === 'ok') return;
+    throw new HciError('index_corrupt', `the index at ${this.storage.location} fails SQLite's check: ${problems.join('; ')}`, 'run `hci index --full` to rebuild it');
+  }
 }

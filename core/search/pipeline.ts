@@ -43,6 +43,7 @@ export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number
     paths: [...(req.paths ?? []), ...parsed.paths],
     exts: [...(req.exts ?? []), ...parsed.exts],
     excludePaths: [...(req.exclude_paths ?? []), ...parsed.excludePaths],
+    excludeKinds: req.exclude_kinds,
   });
   const mode = modeRow(req.mode, ctx.modes);
   const { session } = ctx;

@@ -9,7 +9,10 @@ const KEEP = 200;
 
 /** A short stable key for a request (FNV-1a over its normalised JSON, base 36). */
 export function queryKey(req: SearchRequest): string {
-  const norm = JSON.stringify([req.query.trim(), req.paths ?? [], req.exts ?? [], req.exclude_paths ?? [], req.mode ?? 'keyword']);
+  const parts: unknown[] = [req.query.trim(), req.paths ?? [], req.exts ?? [], req.exclude_paths ?? [], req.mode ?? 'keyword'];
+  // Appended only when set, so the keys (and hit ids) of requests without it stay as they were.
+  if (req.exclude_kinds?.length) parts.push(req.exclude_kinds);
+  const norm = JSON.stringify(parts);
   let h = 0x811c9dc5;
   for (let i = 0; i < norm.length; i++) {
     h ^= norm.charCodeAt(i);
@@ -18,7 +21,7 @@ export function queryKey(req: SearchRequest): string {
   return h.toString(36);
 }
 
-type Stored = Pick<SearchRequest, 'query' | 'paths' | 'exts' | 'exclude_paths' | 'mode'>;
+type Stored = Pick<SearchRequest, 'query' | 'paths' | 'exts' | 'exclude_paths' | 'exclude_kinds' | 'mode'>;
 
 export class QueryLog {
   private readonly mem = new Map<string, Stored>();
@@ -31,6 +34,7 @@ export class QueryLog {
   remember(key: string, req: SearchRequest): void {
     if (this.mem.has(key)) return;
     const entry: Stored = { query: req.query, paths: req.paths, exts: req.exts, exclude_paths: req.exclude_paths, mode: req.mode };
+    if (req.exclude_kinds?.length) entry.exclude_kinds = req.exclude_kinds;
     this.mem.set(key, entry);
     if (this.mem.size > KEEP) this.mem.delete(this.mem.keys().next().value!);
     if (!this.persist) return;

@@ -3,14 +3,17 @@
 // two page helpers, saving an exported index as a download and reading a picked file.
 import * as Comlink from 'comlink';
 import type { IndexProgress } from '../../core/index/indexer.ts';
-import type { ExplainResponse, IndexSummary, OutlineResponse, ResolveRequest, ResolveResponse, SearchRequest, SearchResponse, StatusReport } from '../../core/contract/index.ts';
+import type {
+  ExplainResponse, FacetsRequest, FacetsResponse, FileRequest, FileResponse, FilesRequest, FilesResponse, IndexSummary, OutlineResponse, ResolveRequest,
+  ResolveResponse, SearchRequest, SearchResponse, StatusReport,
+} from '../../core/contract/index.ts';
 import {
   installErrorTransfer, READY_MESSAGE, HciWorkerError, type BrowserSource, type HciWorkerApi, type OpenRequest, type OpenResult,
-  type StoredWorkspace,
+  type StoredWorkspace, type WorkerEvent, type WorkspaceSummary,
 } from './protocol.ts';
 
 export { HciWorkerError, READY_MESSAGE };
-export type { BrowserSource, HciWorkerApi, OpenRequest, OpenResult, StoredWorkspace };
+export type { BrowserSource, HciWorkerApi, OpenRequest, OpenResult, StoredWorkspace, WorkerEvent, WorkspaceSummary };
 
 /** Resolves once the Worker has posted READY_MESSAGE (it listens from then on). */
 export function workerReady(worker: Worker, timeoutMs = 30_000): Promise<void> {
@@ -85,6 +88,21 @@ export class BrowserWorkspace {
     return this.api.resolve(this.name, query) as Promise<ResolveResponse>;
   }
 
+  /** The indexed files, in path order (a quick file finder). */
+  files(req: FilesRequest = {}): Promise<FilesResponse> {
+    return this.api.files(this.name, req) as Promise<FilesResponse>;
+  }
+
+  /** One file's indexed text (or a line range), its kinds and paired files. */
+  file(req: FileRequest | string): Promise<FileResponse> {
+    return this.api.file(this.name, typeof req === 'string' ? { path: req } : req) as Promise<FileResponse>;
+  }
+
+  /** Matching files and chunks per extension and language for a query (filter chips with counts). */
+  facets(req: FacetsRequest | string): Promise<FacetsResponse> {
+    return this.api.facets(this.name, typeof req === 'string' ? { query: req } : req) as Promise<FacetsResponse>;
+  }
+
   setSource(source: BrowserSource | null): Promise<void> {
     return this.api.setSource(this.name, source) as Promise<void>;
   }
@@ -117,7 +135,7 @@ export class HciClient {
 
   /**
    * Opens (taking its OPFS area) a workspace. Rejects with code `workspace_open_elsewhere` when
-   * another tab has it open.
+   * another tab has it open, unless `takeOver` asks that tab to let go (it gets a `released` event).
    */
   async open(workspace: string, source?: BrowserSource, opts: Omit<OpenRequest, 'workspace' | 'source'> = {}): Promise<BrowserWorkspace> {
     const info = (await this.api.open({ workspace, source, ...opts })) as OpenResult;
@@ -126,6 +144,12 @@ export class HciClient {
 
   list(): Promise<StoredWorkspace[]> {
     return this.api.list() as Promise<StoredWorkspace[]>;
+  }
+
+  /** Hears the Worker's events (a workspace taken over by another tab, wasm downloads); returns an unsubscribe function. */
+  async onEvent(listener: (e: WorkerEvent) => void): Promise<() => void> {
+    const id = (await this.api.subscribe(Comlink.proxy(listener))) as number;
+    return () => void this.api.unsubscribe(id);
   }
 
   terminate(): void {

@@ -5,7 +5,10 @@
 import * as Comlink from 'comlink';
 import { HciError } from '../../core/platform.ts';
 import type { IndexProgress } from '../../core/index/indexer.ts';
-import type { ExplainResponse, IndexSummary, OutlineResponse, ResolveRequest, ResolveResponse, SearchRequest, SearchResponse, StatusReport } from '../../core/contract/index.ts';
+import type {
+  ExplainResponse, FacetsRequest, FacetsResponse, FileRequest, FileResponse, FilesRequest, FilesResponse, IndexSummary, OutlineResponse, ResolveRequest,
+  ResolveResponse, SearchRequest, SearchResponse, StatusReport,
+} from '../../core/contract/index.ts';
 import type { Settings } from '../../core/settings.ts';
 
 /** Posted by the Worker once `Comlink.expose` runs (Deno drops messages sent before a listener exists). */
@@ -41,6 +44,12 @@ export interface OpenRequest {
    * (default 2000 ms); then `workspace_open_elsewhere`.
    */
   waitMs?: number;
+  /**
+   * When another tab holds the workspace, ask it to let go (it closes the workspace, stopping a run
+   * after its current batch, and its page gets a `released` event) and wait for it up to waitMs
+   * (default 5000 ms with takeOver). Without it such an open fails with `workspace_open_elsewhere`.
+   */
+  takeOver?: boolean;
 }
 
 export interface OpenResult {
@@ -58,12 +67,34 @@ export interface BrowserIndexOptions {
   batchMs?: number;
 }
 
+/** What the Worker records beside a workspace's index after each run or import, for listing it unopened. */
+export interface WorkspaceSummary {
+  files: number;
+  chunks: number;
+  /** When the last indexing run finished (ISO 8601), or null. */
+  indexed_at: string | null;
+  /** The index file's size in bytes. */
+  index_bytes: number;
+  /** Where its files came from last (a directory's or archive's name), or an imported index file. */
+  source?: { kind: BrowserSource['kind'] | 'import'; label: string };
+}
+
 /** A workspace with an index in this origin's OPFS. */
 export interface StoredWorkspace {
   key: string;
   workspace: string;
   open_here: boolean;
+  /** Another tab or window of this origin has it open (its Web Lock is held elsewhere). */
+  open_elsewhere: boolean;
+  summary?: WorkspaceSummary;
 }
+
+/** What the Worker tells the page unasked (subscribe()). */
+export type WorkerEvent =
+  /** Another tab took the workspace over: it is closed here (a running index was cancelled). */
+  | { type: 'released'; workspace: string; reason: 'taken_over' }
+  /** A wasm file the Worker fetched: tree-sitter's runtime or a grammar, loaded on first use. */
+  | { type: 'asset'; what: string; url: string; bytes: number; ms: number };
 
 /** The Worker's API (every call is async across the boundary). Workspaces are addressed by name. */
 export interface HciWorkerApi {
@@ -80,6 +111,12 @@ export interface HciWorkerApi {
   explain(workspace: string, hitId: string, opts?: { query?: string }): Promise<ExplainResponse>;
   outline(workspace: string, path: string): Promise<OutlineResponse>;
   resolve(workspace: string, query: ResolveRequest): Promise<ResolveResponse>;
+  /** The indexed files (a quick file finder). */
+  files(workspace: string, req?: FilesRequest): Promise<FilesResponse>;
+  /** One file's indexed text, with its kinds and paired files (a viewer). */
+  file(workspace: string, req: FileRequest): Promise<FileResponse>;
+  /** A query's matching files and chunks per extension and language (filter chips). */
+  facets(workspace: string, req: FacetsRequest): Promise<FacetsResponse>;
   /** The index file's bytes: a plain SQLite database, the same format as `<workspace>/.hci/index.sqlite`. */
   exportIndex(workspace: string): Promise<Uint8Array>;
   /** Replaces the workspace's index with an exported file (from a browser or from Node). */
@@ -90,9 +127,12 @@ export interface HciWorkerApi {
   remove(workspace: string): Promise<void>;
   /** Workspaces with an index in this origin's OPFS. */
   list(): Promise<StoredWorkspace[]>;
+  /** Registers a listener for WorkerEvents (a comlink proxy); returns its id for unsubscribe(). */
+  subscribe(listener: (e: WorkerEvent) => void): number;
+  unsubscribe(id: number): void;
 }
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** An error as it crosses the Worker boundary: message plus hci's stable code and hint. */
 export interface WireError {

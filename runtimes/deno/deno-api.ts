@@ -8,8 +8,16 @@ export interface DenoFileInfo {
   isFile: boolean;
   isDirectory: boolean;
   isSymlink: boolean;
+  /** null on Windows. */
+  isFifo?: boolean | null;
+  isSocket?: boolean | null;
+  isBlockDevice?: boolean | null;
+  isCharDevice?: boolean | null;
   size: number;
   mtime: Date | null;
+  /** null on Windows. */
+  dev: number | null;
+  ino: number | null;
 }
 
 export interface DenoDirEntry {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import {
   CONTRACT_VERSION, explainRequest, explainResponse, hostStatus, outlineRequest, outlineResponse, reindexAnswer, reindexRequest,
   resolveRequest, resolveResponse, searchAnswer, searchRequest, statusRequest, watchAnswer, watchRequest, SEARCH_LIMIT,
-  type ErrorInfo, type ExplainRequest, type OutlineRequest, type ReindexRequest, type ResolveRequest, type StatusRequest, type WatchRequest,
+  type ErrorInfo, type ExplainRequest, type SearchRequest, type OutlineRequest, type ReindexRequest, type ResolveRequest, type StatusRequest, type WatchRequest,
 } from '../../core/contract/index.ts';
 import type { CallContext, HciService } from '../../core/service/index.ts';
 import { renderExplain, renderOutline, renderReindex, renderResolve, renderSearch, renderStatus, renderWatch } from './render.ts';
@@ -77,7 +77,7 @@ export function toolDefs(root: string, watcher: WatcherPlan = 'on'): ToolDef[] {
       call: (svc, a, ctx) =>
         answer(svc.search({
           query: a.query as string, limit: (a.limit as number | undefined) ?? SEARCH_LIMIT.default, paths: asList(a.paths), exts: asList(a.exts),
-          exclude_paths: asList(a.exclude_paths), mode: a.mode as 'keyword' | undefined, max_tokens: (a.max_tokens as number | undefined) ?? DEFAULT_MAX_TOKENS,
+          exclude_paths: asList(a.exclude_paths), exclude_kinds: a.exclude_kinds as SearchRequest['exclude_kinds'], mode: a.mode as 'keyword' | undefined, max_tokens: (a.max_tokens as number | undefined) ?? DEFAULT_MAX_TOKENS,
           cursor: a.cursor as string | undefined,
         }, ctx)),
       render: (o) => renderSearch(o as never),
