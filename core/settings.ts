@@ -4,6 +4,7 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 import { z } from 'zod';
 import { HciError } from './platform.ts';
 import { DEFAULT_EXTENSIONS } from './languages/table.ts';
+import { semanticSettings } from './vector/settings.ts';
 
 /** Every language-table row's default extensions (core/languages/table.ts). */
 export const DEFAULT_INCLUDE_EXTENSIONS: string[] = [...DEFAULT_EXTENSIONS];
@@ -44,6 +45,8 @@ const settingsShape = z
     generated_path_penalty: z.number().min(0).max(1).default(0.5),
     max_hits_per_file: z.number().int().min(1).default(2),
     lock_timeout_ms: z.number().int().min(0).default(10_000),
+    /** The semantic channel (`[semantic]`, core/vector/settings.ts): off by default. */
+    semantic: semanticSettings.prefault({}),
   })
   .strict();
 

@@ -54,7 +54,7 @@ describe('hci mcp over stdio: the sample workspace', () => {
       return a.structured.status === 'ok' ? a : null;
     }, 20_000, 'a first search answer with hits');
     const s = r.structured;
-    expect(s.contract_version).toBe(1);
+    expect(s.contract_version).toBe(2);
     expect(s.hits.length).toBeGreaterThan(0);
     expect(s.hits.length).toBeLessThanOrEqual(8);
     const h = s.hits[0];

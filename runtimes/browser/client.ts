@@ -3,7 +3,9 @@
 // two page helpers, saving an exported index as a download and reading a picked file.
 import * as Comlink from 'comlink';
 import type { IndexProgress } from '../../core/index/indexer.ts';
-import type { ExplainResponse, IndexSummary, OutlineResponse, ResolveRequest, ResolveResponse, SearchRequest, SearchResponse, StatusReport } from '../../core/contract/index.ts';
+import type {
+  ExplainResponse, IndexSummary, OutlineResponse, ResolveRequest, ResolveResponse, SearchRequest, SearchResponse, SimilarRequest, SimilarResponse, StatusReport,
+} from '../../core/contract/index.ts';
 import {
   installErrorTransfer, READY_MESSAGE, HciWorkerError, type BrowserSource, type HciWorkerApi, type OpenRequest, type OpenResult,
   type StoredWorkspace,
@@ -71,6 +73,11 @@ export class BrowserWorkspace {
 
   status(opts: { checkPending?: boolean } = {}): Promise<StatusReport> {
     return this.api.status(this.name, opts) as Promise<StatusReport>;
+  }
+
+  /** More like this: chunks near a hit, a file's line or a snippet (semantic search on). */
+  similar(req: SimilarRequest): Promise<SimilarResponse> {
+    return this.api.similar(this.name, req) as Promise<SimilarResponse>;
   }
 
   explain(hitId: string, opts: { query?: string } = {}): Promise<ExplainResponse> {

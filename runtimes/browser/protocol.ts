@@ -5,7 +5,9 @@
 import * as Comlink from 'comlink';
 import { HciError } from '../../core/platform.ts';
 import type { IndexProgress } from '../../core/index/indexer.ts';
-import type { ExplainResponse, IndexSummary, OutlineResponse, ResolveRequest, ResolveResponse, SearchRequest, SearchResponse, StatusReport } from '../../core/contract/index.ts';
+import type {
+  ExplainResponse, IndexSummary, OutlineResponse, ResolveRequest, ResolveResponse, SearchRequest, SearchResponse, SimilarRequest, SimilarResponse, StatusReport,
+} from '../../core/contract/index.ts';
 import type { Settings } from '../../core/settings.ts';
 
 /** Posted by the Worker once `Comlink.expose` runs (Deno drops messages sent before a listener exists). */
@@ -75,7 +77,10 @@ export interface HciWorkerApi {
   index(workspace: string, opts?: BrowserIndexOptions, onProgress?: (p: IndexProgress) => void): Promise<IndexSummary>;
   /** Cancels a running index(); it rejects with code `cancelled` and keeps every committed batch. */
   cancel(workspace: string): Promise<boolean>;
+  /** `req.mode`: keyword (default), hybrid or semantic (the latter two need `[semantic] enabled = true` in the settings). */
   search(workspace: string, req: SearchRequest): Promise<SearchResponse>;
+  /** More like this: chunks near a hit, a file's line or a snippet (protocol 2). */
+  similar(workspace: string, req: SimilarRequest): Promise<SimilarResponse>;
   status(workspace: string, opts?: { checkPending?: boolean }): Promise<StatusReport>;
   explain(workspace: string, hitId: string, opts?: { query?: string }): Promise<ExplainResponse>;
   outline(workspace: string, path: string): Promise<OutlineResponse>;
@@ -92,7 +97,8 @@ export interface HciWorkerApi {
   list(): Promise<StoredWorkspace[]>;
 }
 
-export const PROTOCOL_VERSION = 1;
+/** 2: search takes `mode` (keyword | hybrid | semantic), and `similar`. */
+export const PROTOCOL_VERSION = 2;
 
 /** An error as it crosses the Worker boundary: message plus hci's stable code and hint. */
 export interface WireError {

@@ -11,9 +11,10 @@ import { createMemoryWorkspaceFs } from '../../core/memory-fs.ts';
 import { loadEngine, type EngineLoader } from '../../core/sqlite/engine.ts';
 import type { GrammarSource } from '../../core/chunk/treesitter.ts';
 import type { IndexProgress } from '../../core/index/indexer.ts';
-import type { IndexSummary, SearchRequest, StatusReport } from '../../core/contract/index.ts';
+import type { IndexSummary, SearchRequest, SimilarRequest, StatusReport } from '../../core/contract/index.ts';
 import type { Settings } from '../../core/settings.ts';
 import { HciService, relativePathGuard } from '../../core/service/index.ts';
+import type { VectorHost } from '../../core/vector/semantic.ts';
 import { createUrlEngineLoader, createUrlGrammarSource, type WasmUrls } from './loaders.ts';
 import {
   createOpfsIndexStorage, forgetPool, INDEX_NAME, listWorkspaceNames, removeWorkspaceName, takeWorkspace, workspaceKey,
@@ -24,6 +25,11 @@ import { installErrorTransfer, PROTOCOL_VERSION, type BrowserIndexOptions, type 
 
 export interface WorkerConfig {
   wasm: WasmUrls;
+  /**
+   * What the semantic channel may use here (default: fetch, for the http provider). A page that
+   * bundles onnxruntime-web passes `onnx` (loader and the model folder's files) for the onnx provider.
+   */
+  vectors?: VectorHost;
 }
 
 interface Session {
@@ -40,6 +46,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
   installErrorTransfer();
   const engineLoader: EngineLoader = createUrlEngineLoader(config.wasm.sqliteWasm);
   const grammars: GrammarSource | undefined = createUrlGrammarSource(config.wasm);
+  const vectors: VectorHost = config.vectors ?? { fetch: (input, init) => fetch(input, init) };
   const sessions = new Map<string, Session>();
   // Opening is async (locks, OPFS): calls for one workspace run one after another.
   const queues = new Map<string, Promise<unknown>>();
@@ -67,7 +74,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
         pathGuard: relativePathGuard,
         openWorkspace: () =>
           HciWorkspace.open(
-            { fs: s.fs ?? createMemoryWorkspaceFs(s.name, {}), storage: createOpfsIndexStorage(s.slot), engineLoader, grammars },
+            { fs: s.fs ?? createMemoryWorkspaceFs(s.name, {}), storage: createOpfsIndexStorage(s.slot), engineLoader, grammars, vectors },
             { settings: s.settings },
           ),
       },
@@ -149,6 +156,10 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
 
     async search(workspace: string, req: SearchRequest) {
       return session(workspace).svc.search(req);
+    },
+
+    async similar(workspace: string, req: SimilarRequest) {
+      return session(workspace).svc.similar(req);
     },
 
     async status(workspace: string, opts: { checkPending?: boolean } = {}) {

@@ -10,8 +10,9 @@ import { createNodeWorkspaceFs } from './workspace-fs.ts';
 import { createNodeIndexStorage, INDEX_DIR, INDEX_FILE } from './node-storage.ts';
 import { createNodeGrammarSource } from './grammars.ts';
 import { createNodeParsePool } from './parse-pool.ts';
+import { nodeVectorHost } from './vector-host.ts';
 
-export { createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource, createNodeParsePool };
+export { createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource, createNodeParsePool, nodeVectorHost };
 export * from '../../core/index.ts';
 export { openIntercom, createNodeIntercom, type NodeIntercomOptions } from './intercom.ts';
 export { createNodeLogOpener } from './intercom-log.ts';
@@ -26,7 +27,10 @@ export const zlibCodec: DeflateCodec = {
 
 export async function openWorkspace(root: string, opts: OpenOptions = {}): Promise<HciWorkspace> {
   const abs = path.resolve(root);
-  return HciWorkspace.open({ fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs), grammars: createNodeGrammarSource(), parsePool: createNodeParsePool, deflate: zlibCodec }, opts);
+  return HciWorkspace.open({
+    fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs), grammars: createNodeGrammarSource(), parsePool: createNodeParsePool, deflate: zlibCodec,
+    vectors: nodeVectorHost,
+  }, opts);
 }
 
 /** The nearest folder at or above `from` that holds an hci index, or null. */
