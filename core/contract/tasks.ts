@@ -33,6 +33,7 @@ export const vectorRun = z.object({
   chunks: z.number(),
   with_vectors: z.number(),
   took_ms: z.number(),
+  phases: z.record(z.string(), z.number()).optional().describe('milliseconds per step of the vector phase (learned: read, tokens, cooccurrence, ppmi, svd, word vectors, chunk vectors, write)'),
   error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional() }).nullable().describe('the provider failed: keyword search is unaffected; status says what is missing'),
 });
 

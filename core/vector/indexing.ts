@@ -17,7 +17,7 @@ import { trainFromCorpus, type Clock } from './learned/train.ts';
 import { LearnedProvider, LEARNED_RECIPE } from './learned/provider.ts';
 import { LearnedModel, type Coverage, DEFAULT_LEARNED_PARAMS } from './learned/model.ts';
 import { modelKeyString, providerError, type EmbeddingProvider, type ModelKey, type ProviderError } from './provider.ts';
-import type { InlineStats } from './inline.ts';
+import type { InlineStats, TrainingCollector } from './inline.ts';
 import {
   bumpVectorGeneration, chunkTextsOfFiles, currentModel, encodeVector, filesNeedingVectors, modelData, setCurrentModel,
   updateModelInfo, VectorRows, writeVectorState, type ChunkText, type StoredModel,
@@ -37,6 +37,8 @@ export interface VectorPhaseOptions {
   onProgress?: (p: VectorProgress) => void;
   /** What the keyword pass embedded or reused inline (learned: the drift measure adds its coverage). */
   inline?: InlineStats;
+  /** The texts the keyword pass wrote, already in a corpus builder (used when they are every chunk of the index). */
+  collected?: TrainingCollector;
   clock?: Clock;
   /** Files per read transaction when streaming chunk texts. */
   filesPerRead?: number;
@@ -137,12 +139,18 @@ function addCoverage(into: Coverage, add?: Coverage): Coverage {
 /** Streams every chunk text through the corpus builder (a read transaction per `filesPerRead` files), trains, stores the model and every vector. */
 async function trainFromIndex(store: IndexStore, dims: number, o: VectorPhaseOptions, run: VectorRun): Promise<void> {
   const filesPerRead = o.filesPerRead ?? 200;
-  const fileIds = await store.read((db) => filesNeedingVectors(db, null));
   const params = { ...DEFAULT_LEARNED_PARAMS, dims };
-  const builder = new TokenCorpusBuilder(new ModelTokenizer());
-  let ids = new Int32Array(1024);
-  let hashes = new Uint8Array(1024 * 8);
-  let n = 0;
+  const phases: Record<string, number> = {};
+  let t = now();
+  // The keyword pass's own texts, when it wrote every chunk the index holds (a first or full build).
+  const c = o.collected;
+  const whole = c && c.count > 0 && (await store.read((db) => Number(db.selectValue('SELECT count(*) FROM chunks')))) === c.count;
+  const builder = whole ? c.builder : new TokenCorpusBuilder(new ModelTokenizer());
+  let ids = whole ? c.ids : new Int32Array(1024);
+  let hashes = whole ? c.hashes : new Uint8Array(1024 * 8);
+  let n = whole ? c.count : 0;
+  const fileIds = whole ? [] : await store.read((db) => filesNeedingVectors(db, null));
+  if (whole) phases.tokens_during_pass = 0;
   for (let i = 0; i < fileIds.length; i += filesPerRead) {
     checkCancel(o.signal);
     const slice = fileIds.slice(i, i + filesPerRead);
@@ -163,8 +171,10 @@ async function trainFromIndex(store: IndexStore, dims: number, o: VectorPhaseOpt
     }
   }
   checkCancel(o.signal);
+  phases.read_and_tokens = now() - t;
   const corpus = builder.finish({ minCount: params.minCount, maxVocab: params.maxVocab });
-  const trained = trainFromCorpus(corpus, params, o.clock);
+  const trained = trainFromCorpus(corpus, params, o.clock ?? now, phases);
+  t = now();
   const model: LearnedModel = trained.model;
   const key: ModelKey = { provider: 'learned', model: `${LEARNED_RECIPE}@${model.fingerprint}`, dims: model.dims, quantization: 'int8' };
   const scale = model.header.vectorScale;
@@ -192,6 +202,8 @@ async function trainFromIndex(store: IndexStore, dims: number, o: VectorPhaseOpt
     const rate = elapsed > 0 ? end / elapsed : 0;
     o.onProgress?.({ done: end, total: n, rate, etaS: rate > 0 ? (n - end) / rate : 0 });
   }
+  phases.write = now() - t;
+  run.phases = Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v)]));
 }
 
 // ── http / onnx ────────────────────────────────────────────────────────────────────────────────

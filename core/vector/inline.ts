@@ -8,6 +8,8 @@
 import type { Database } from '../sqlite/engine.ts';
 import type { ChunkVectorSink } from '../index/writer.ts';
 import type { Coverage } from './learned/model.ts';
+import { TokenCorpusBuilder } from './learned/cooccur.ts';
+import { ModelTokenizer } from './learned/tokens.ts';
 import { encodeVector, hashKey, textHash, VectorRows, type StoredModel } from './store.ts';
 
 /** Embeds texts at once (unit-length rows), with how much of them the model knew (learned: the drift input). */
@@ -21,14 +23,45 @@ export interface InlineStats {
   coverage: Coverage;
 }
 
+/**
+ * The chunk texts a pass wrote, fed to the learned model's corpus builder as they are written (the
+ * main thread has idle time while the parse worker works): when the pass rewrote every chunk (a
+ * first or a full build), the trainer starts from this corpus instead of reading the index again.
+ */
+export class TrainingCollector {
+  readonly builder = new TokenCorpusBuilder(new ModelTokenizer());
+  ids = new Int32Array(1024);
+  hashes = new Uint8Array(1024 * 8);
+  count = 0;
+
+  add(id: number, hash: Uint8Array, text: string): void {
+    this.builder.add(text);
+    if (this.count === this.ids.length) {
+      const gi = new Int32Array(this.ids.length * 2);
+      gi.set(this.ids);
+      this.ids = gi;
+      const gh = new Uint8Array(this.hashes.length * 2);
+      gh.set(this.hashes);
+      this.hashes = gh;
+    }
+    this.ids[this.count] = id;
+    this.hashes.set(hash, this.count * 8);
+    this.count++;
+  }
+}
+
 /** One indexing pass's inline vectors: `begin(db)` per write transaction. */
 export class InlineVectors {
   readonly stats: InlineStats = { reused: 0, embedded: 0, deferred: 0, coverage: { texts: 0, tokens: 0, oov: 0 } };
 
-  constructor(private readonly model: StoredModel, private readonly embed?: SyncEmbed) {}
+  constructor(private readonly model: StoredModel | null, private readonly embed?: SyncEmbed, readonly collector?: TrainingCollector) {}
 
   begin(db: Database): ChunkVectorSink & { close(): void } {
-    const { model, stats } = this;
+    const { model, stats, collector } = this;
+    if (!model) {
+      // No model yet (or one about to be replaced): only collect the texts for training.
+      return { harvest() {}, put: (_db, chunks) => { for (const c of chunks) collector?.add(c.id, textHash(c.text), c.text); }, close() {} };
+    }
     const rows = new VectorRows(db, model.id);
     const harvested = new Map<string, Uint8Array>();
     const harvest = db.prepare('SELECT v.text_hash, v.vec FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.file_id = ? AND v.model_id = ?');
@@ -45,6 +78,7 @@ export class InlineVectors {
         const misses: Array<{ id: number; text: string; hash: Uint8Array }> = [];
         for (const c of chunks) {
           const hash = textHash(c.text);
+          collector?.add(c.id, hash, c.text);
           const vec = harvested.get(hashKey(hash)) ?? rows.lookup(hash);
           if (vec) {
             rows.write(c.id, hash, vec);

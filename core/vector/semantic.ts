@@ -15,7 +15,7 @@ import { LearnedProvider } from './learned/provider.ts';
 import { KnnIndex } from './knn.ts';
 import { kernelModule } from './scan.ts';
 import { blobToVector, dequantizeInt8 } from './quantize.ts';
-import { InlineVectors } from './inline.ts';
+import { InlineVectors, TrainingCollector } from './inline.ts';
 import { runVectorPhase, type VectorProgress } from './indexing.ts';
 import { currentModel, loadPackedVectors, modelData, readVectorState, writeVectorState, type StoredModel } from './store.ts';
 import { modelKeyString, providerError, type EmbeddingProvider, type ProviderError } from './provider.ts';
@@ -73,8 +73,12 @@ export class SemanticIndex {
     const model = await store.read((db) => currentModel(db));
     let inline: InlineVectors | undefined;
     const isLearned = this.settings.provider === 'learned';
-    if (model && model.key.provider === (isLearned ? 'learned' : model.key.provider)) {
-      if (isLearned && model.key.provider === 'learned' && !opts.full && model.key.dims === this.settings.dims) {
+    const current = isLearned && model?.key.provider === 'learned' && !opts.full && model.key.dims === this.settings.dims;
+    if (isLearned && !current) {
+      // A model will be trained after this pass: collect the texts the pass writes.
+      inline = new InlineVectors(null, undefined, new TrainingCollector());
+    } else if (model) {
+      if (current) {
         const p = await store.read((db) => this.learnedFor(db, model));
         inline = new InlineVectors(model, p ? (texts) => p.embedWithCoverage(texts) : undefined);
       } else if (!isLearned) {
@@ -88,7 +92,7 @@ export class SemanticIndex {
       vectors: inline,
       afterPass: async () => {
         if (isLearned) {
-          run = await runVectorPhase(store, { kind: 'learned', dims: this.settings.dims }, { full: opts.full, signal: opts.signal, onProgress: opts.onProgress, inline: inline?.stats });
+          run = await runVectorPhase(store, { kind: 'learned', dims: this.settings.dims }, { full: opts.full, signal: opts.signal, onProgress: opts.onProgress, inline: inline?.stats, collected: inline?.collector });
         } else {
           const remote = await this.remoteProvider();
           if ('code' in remote) {
