@@ -8,7 +8,7 @@ import { HciError } from '../platform.ts';
 import type { SearchMode } from './contract.ts';
 import type { Channel } from './channels/channel.ts';
 import type { ParsedQuery } from './query.ts';
-import { hybridFusion, keywordRoute, type HybridOptions } from './fuse.ts';
+import { FUSION_DEPTH, hybridFusion, keywordRoute, type HybridOptions } from './fuse.ts';
 import { ftsChannel } from './channels/fts.ts';
 import { identityFusion, type Fusion, type RankFusion } from './fuse.ts';
 
@@ -23,6 +23,10 @@ export interface ModeRow {
    */
   fuseRanked?: RankFusion;
   route?: (q: ParsedQuery) => readonly Channel[];
+  /** With fuseRanked: channels whose hits enter the fusion as they are (their own order, no rerank or widening). */
+  unranked?: readonly Channel[];
+  /** How many hits an unranked channel is asked for, for a page that needs `needed` (default: the pipeline's pool). */
+  unrankedPool?: (needed: number) => number;
 }
 
 export type ModeTable = Partial<Record<SearchMode, ModeRow>>;
@@ -40,6 +44,9 @@ export function semanticModes(vector: Channel, fusion: HybridOptions): ModeTable
       channels: [ftsChannel, vector],
       fuse: identityFusion,
       fuseRanked: hybridFusion(fusion),
+      // The fusion reads the vector channel's own cosine and order (the measured recipe): reranking it would be wasted work.
+      unranked: [vector],
+      unrankedPool: (needed) => Math.max(FUSION_DEPTH, needed),
       route: fusion.routing ? (q) => (keywordRoute(q) ? [ftsChannel] : [ftsChannel, vector]) : undefined,
     },
   };

@@ -54,6 +54,10 @@ export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number
       const asked = mode.route?.(parsed) ?? mode.channels;
       const rankings: ChannelRanking[] = mode.channels.map((channel) => {
         if (!asked.includes(channel)) return { channel, ranked: [], complete: 0, match: 'none', ran: false };
+        if (mode.unranked?.includes(channel)) {
+          const ranked = identityFusion([{ channel, hits: channel.search(session, parsed, mode.unrankedPool?.(needed) ?? pool) }], parsed);
+          return { channel, ranked, complete: ranked.length, match: ranked.length ? 'similar' : 'none', ran: true };
+        }
         return { channel, ...rankPasses(ctx, { channels: [channel], fuse: identityFusion }, parsed, pool, needed), ran: true };
       });
       const fused = mode.fuseRanked(rankings, parsed, { needed, maxHitsPerFile: ctx.settings.max_hits_per_file });
