@@ -103,9 +103,9 @@ const harness = {
       return true;
     }),
 
-  openOpfsFolder: (name: string, folder: string) =>
+  openOpfsFolder: (name: string, folder: string, settings?: Partial<Settings>) =>
     call(async () => {
-      const w = await (await clientReady).open(name, { kind: 'directory', handle: await opfsDir(`fixtures/${folder}`, false) });
+      const w = await (await clientReady).open(name, { kind: 'directory', handle: await opfsDir(`fixtures/${folder}`, false) }, settings ? { settings } : {});
       open.set(name, w);
       return w.info;
     }),
