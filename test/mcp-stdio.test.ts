@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { copySample, ensureBuilt, generateWorkspace, startStdio, waitFor, type McpConn } from './helpers/mcp-harness.ts';
 
-const TOOLS = ['search', 'explain_result', 'outline', 'resolve', 'status', 'reindex', 'watch', 'intercom_messages_for_code', 'intercom_message_relate'];
+const TOOLS = ['search', 'similar', 'explain_result', 'outline', 'resolve', 'status', 'reindex', 'watch', 'intercom_messages_for_code', 'intercom_message_relate'];
 
 describe('hci mcp over stdio: the sample workspace', () => {
   let ws: { root: string; cleanup(): void };
