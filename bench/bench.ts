@@ -15,7 +15,7 @@
 //   npm run bench -- --corpus generated --files 13000 --repeat 1   # ≈ 50k chunks: the scale two targets name
 //   npm run bench -- --corpus ~/src/my-repo      # any folder (copied to a temp dir first)
 //   options: --repeat N (3) · --query-repeat N (5) · --cold-queries N (5 per run) · --reopen-queries N (10)
-//            --cli-queries N (5 per run) · --edits N (5) · --engines hci,native,wasm,orama,minisearch,rg,cli,latency,intercom
+//            --cli-queries N (5 per run) · --edits N (5) · --engines hci,native,wasm,orama,minisearch,rg,cli,latency,intercom,vectors
 //            --rg PATH · --profile · --out DIR · --record · --keep
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -34,6 +34,7 @@ import { findRipgrep, ripgrepOnce, ripgrepVersion } from './baselines/grep-and-w
 import { runTask, sqlStoreFile, type Task, type TaskResult } from './worker.ts';
 import { formatLatency, runLatency } from './latency.ts';
 import { runIntercomBench } from './intercom-bench.ts';
+import { main as runVectorBench } from './vector-bench.ts';
 
 export { formatBench };
 export type { BenchReport, EngineRow, TargetCheck } from './lib/report.ts';
@@ -429,6 +430,13 @@ export async function main(argv: string[]): Promise<number> {
     log('intercom: a 10,000-message thread with 20,000 attachments…');
     const { markdown } = await runIntercomBench(['--out', outDir, ...(record ? ['--record'] : [])]);
     process.stdout.write(`\n${markdown}\n`);
+  }
+  // The semantic channel's costs (bench/vector-bench.ts: build ratio, growth, RSS, query overhead, KNN
+  // per runtime) on a generated solution of --files files (2,000 by default; 13,000 ≈ 50k chunks, the
+  // targets' scale). Default corpora, or --engines vectors.
+  if (engineList.length ? engineList.includes('vectors') : !corpusArg) {
+    log('vectors: full index with semantic search off and on…');
+    await runVectorBench(['--files', String(optInt(opts, 'files', 2000)), '--repeat', '1', ...(record ? ['--record'] : [])]);
   }
   return 0;
 }

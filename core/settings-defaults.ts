@@ -5,6 +5,7 @@
 // Settings, so a key without a default does not compile), and test/settings.test.ts checks the
 // schema's defaults are exactly these.
 import { DEFAULT_EXTENSIONS } from './languages/table.ts';
+import type { SemanticSettings } from './vector/settings.ts';
 
 /** Every language-table row's default extensions (core/languages/table.ts). */
 export const DEFAULT_INCLUDE_EXTENSIONS: string[] = [...DEFAULT_EXTENSIONS];
@@ -32,6 +33,17 @@ export const SETTING_DEFAULTS = {
   generated_path_penalty: 0.5,
   max_hits_per_file: 2,
   lock_timeout_ms: 10_000,
+  /** `[semantic]` (schema: core/vector/settings.ts): off, and the learned model's defaults. */
+  semantic: {
+    enabled: false,
+    provider: 'learned',
+    dims: 192,
+    keyword_weight: 0.65,
+    vector_weight: 0.35,
+    guard: 3,
+    routing: false,
+    min_vector_score: 0,
+  } as SemanticSettings,
 };
 
 /** A fresh copy of the defaults (the caller may change its lists). */

@@ -5,6 +5,7 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 import { z } from 'zod';
 import { HciError } from './platform.ts';
 import { DEFAULT_EXCLUDE_PATH_SEGMENTS, DEFAULT_INCLUDE_EXTENSIONS, SETTING_DEFAULTS as D, settingDefaults } from './settings-defaults.ts';
+import { semanticSettings } from './vector/settings.ts';
 
 export { DEFAULT_EXCLUDE_PATH_SEGMENTS, DEFAULT_INCLUDE_EXTENSIONS };
 
@@ -43,6 +44,8 @@ const settingsShape = z
     // Bounded: a reader or indexer waits this long for another process's lock before `index_busy`;
     // past the bound a stuck lock would hang a search for good (timers cannot wait longer than ~24.8 days).
     lock_timeout_ms: z.number().int().min(0).max(MAX_LOCK_TIMEOUT_MS, `must be at most ${MAX_LOCK_TIMEOUT_MS} (10 minutes)`).default(D.lock_timeout_ms),
+    /** The semantic channel (`[semantic]`, core/vector/settings.ts): off by default. */
+    semantic: semanticSettings.prefault({}),
   })
   .strict();
 

@@ -8,13 +8,17 @@ import { settingDefaults } from './settings-defaults.ts';
 import { loadEngine, type Database, type EngineLoader, type SqliteEngine } from './sqlite/engine.ts';
 import type { IndexStorage } from './index/storage.ts';
 import { IndexStore } from './index/store.ts';
-import type { IndexOptions, IndexSummary } from './index/indexer.ts';
+import type { IndexOptions, IndexProgress, IndexSummary } from './index/indexer.ts';
 import { readMeta } from './index/writer.ts';
 import type { ParsePoolFactory } from './index/prepare.ts';
 import { FORMAT_VERSION } from './index/schema.ts';
 import type { SkipCounts } from './scan/walker.ts';
 import { rankQuery, searchPage, type SearchContext } from './search/pipeline.ts';
-import { modeRow } from './search/modes.ts';
+import { DEFAULT_MODES, MODE_UNAVAILABLE_HINT, semanticModes, type ModeTable } from './search/modes.ts';
+import { vectorChannel } from './search/channels/vector.ts';
+import { SemanticIndex, type QueryVector, type VectorHost } from './vector/semantic.ts';
+import { modelKeyString } from './vector/provider.ts';
+import { similarTo, type SimilarRequest, type SimilarResponse } from './search/similar.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, pageRange } from './search/page.ts';
 import { failedResponse, searchResponse } from './search/present.ts';
 import { SearchSession } from './search/session.ts';
@@ -39,6 +43,8 @@ export interface WorkspaceHost {
   parsePool?: ParsePoolFactory;
   /** The codec of the index's per-file blobs (default: fflate, pure JS); Node passes its zlib. */
   deflate?: DeflateCodec;
+  /** What the semantic channel's providers need from the runtime (fetch, env, onnxruntime-web). */
+  vectors?: VectorHost;
 }
 
 export interface OpenOptions {
@@ -64,6 +70,8 @@ export class HciWorkspace {
   private readonly sessions = new WeakMap<IndexStore, SearchSession>();
   /** Made on the first index run: a search never loads the chunkers or tree-sitter. */
   private chunker: Promise<Chunker> | null = null;
+  /** The semantic channel (off unless `[semantic] enabled = true`). */
+  readonly semantic: SemanticIndex;
 
   private constructor(
     readonly host: WorkspaceHost,
@@ -72,6 +80,7 @@ export class HciWorkspace {
     persistQueries: boolean,
   ) {
     this.queries = new QueryLog(host.storage, persistQueries);
+    this.semantic = new SemanticIndex(settings.semantic, host.vectors ?? {}, host.fs.rootLabel);
   }
 
   private chunkerFor(): Promise<Chunker> {
@@ -137,15 +146,32 @@ export class HciWorkspace {
       if (!opts.full || !rebuildable) throw e;
       store = await fromEmptyFile();
     }
-    const host = { parsePool: this.host.parsePool };
     const [{ indexWorkspace }, chunker] = await Promise.all([import('./index/indexer.ts'), this.chunkerFor()]);
+    let last: IndexProgress = { phase: 'scan', filesTotal: 0, filesDone: 0, chunks: 0, bytes: 0 };
+    // With the vector phase after the keyword pass, "done" is reported once both are.
+    const deferDone = this.semantic.enabled;
+    const keywordOpts: IndexOptions = opts.onProgress
+      ? { ...opts, onProgress: (p) => { last = p; if (!(deferDone && p.phase === 'done')) opts.onProgress!(p); } }
+      : opts;
+    const pass = async (s: IndexStore) => {
+      const vectors = await this.semantic.passEnv(s, {
+        full: opts.full,
+        signal: opts.signal,
+        onProgress: (p) => opts.onProgress?.({ ...last, phase: 'vectors', vectorsDone: p.done, vectorsTotal: p.total, vectorsPerS: Math.round(p.rate), etaS: Math.round(p.etaS) }),
+      });
+      const summary = await indexWorkspace(this.host.fs, s, this.settings, chunker, keywordOpts, { parsePool: this.host.parsePool, vectors: vectors.vectors, afterPass: vectors.afterPass });
+      const run = vectors.summary();
+      if (run) summary.vectors = run as IndexSummary['vectors'];
+      if (deferDone) opts.onProgress?.({ ...last, phase: 'done' });
+      return summary;
+    };
     try {
-      return await indexWorkspace(this.host.fs, store, this.settings, chunker, opts, host);
+      return await pass(store);
     } catch (e) {
       // Damage found while rewriting rows (a stored blob that cannot be read, so its FTS rows cannot
       // be removed): a full rebuild starts from an empty file instead.
       if (!opts.full || !(e instanceof HciError && e.code === 'index_corrupt')) throw e;
-      return indexWorkspace(this.host.fs, await fromEmptyFile(), this.settings, chunker, opts, host);
+      return pass(await fromEmptyFile());
     }
   }
 
@@ -169,30 +195,79 @@ export class HciWorkspace {
   }
 
   /** What the search pipeline needs of this workspace on one open index. */
-  private searchContext(store: IndexStore): SearchContext {
+  private searchContext(store: IndexStore, modes?: ModeTable): SearchContext {
     let session = this.sessions.get(store);
     if (!session) this.sessions.set(store, (session = new SearchSession(store.db, store.codec)));
-    return { session, settings: this.settings };
+    return { session, settings: this.settings, modes };
+  }
+
+  /** semantic and hybrid need the semantic channel: `mode_unavailable` (before the index is opened) when it is off. */
+  private checkMode(mode: SearchRequest['mode']): void {
+    if ((mode === 'semantic' || mode === 'hybrid') && !this.semantic.enabled) {
+      throw new HciError('mode_unavailable', `mode "${mode}" needs semantic search, which is off for this workspace`, MODE_UNAVAILABLE_HINT);
+    }
+  }
+
+  /**
+   * Inside a read transaction: the mode table with this search's vector channel (the scan of the
+   * current generation, the query's vector), or — when it cannot run — why (semantic mode fails with
+   * it; hybrid answers keyword's results and says so).
+   */
+  private modesIn(db: Database, req: SearchRequest, prepared: QueryVector | null, source?: { chunkId: number }): { modes?: ModeTable; unavailable?: { reason: string; hint: string } } {
+    if (!prepared) return {};
+    const vs = this.semantic.vectorSearch(db, source ? null : req.query, prepared, source?.chunkId);
+    const s = this.settings.semantic;
+    if (!vs.ok) {
+      if (req.mode === 'semantic') throw new HciError('mode_unavailable', `semantic search cannot run: ${vs.reason}`, vs.hint);
+      // Hybrid without vectors is the keyword search (the answer says so).
+      return { modes: { keyword: DEFAULT_MODES.keyword, hybrid: DEFAULT_MODES.keyword }, unavailable: { reason: vs.reason, hint: vs.hint } };
+    }
+    const channel = vectorChannel({ knn: vs.knn, query: vs.query, model: modelKeyString(vs.model.key), minScore: s.min_vector_score, exclude: source ? new Set([source.chunkId]) : undefined });
+    return { modes: semanticModes(channel, { keywordWeight: s.keyword_weight, vectorWeight: s.vector_weight, guard: s.guard, routing: s.routing, minVectorScore: s.min_vector_score }) };
+  }
+
+  /** Before the read transaction: the query's vector where a remote provider makes it (null: keyword mode). */
+  private async prepareVectors(req: SearchRequest): Promise<QueryVector | null> {
+    if (req.mode !== 'semantic' && req.mode !== 'hybrid') return null;
+    return this.semantic.prepare(req.query);
   }
 
   async search(req: SearchRequest): Promise<SearchResponse> {
     const t0 = Date.now();
     try {
       validateRequest(req);
-      modeRow(req.mode); // an unavailable mode fails before the index is opened
+      this.checkMode(req.mode); // an unavailable mode fails before the index is opened
       const store = await this.openStore(false);
       const range = pageRange(req);
       const key = queryKey(req);
       this.queries.remember(key, req);
+      const prepared = await this.prepareVectors(req);
       // One read transaction: hits, counts and freshness all describe the same committed state.
       const out = await store.read((db) => {
         const meta = readMeta(db);
-        return { page: searchPage(this.searchContext(store), req, range, key), index: this.freshnessIn(db, meta), skipped: parseSkipped(meta.skipped_counts) };
+        const { modes, unavailable } = this.modesIn(db, req, prepared);
+        return { page: searchPage(this.searchContext(store, modes), req, range, key), index: this.freshnessIn(db, meta), skipped: parseSkipped(meta.skipped_counts), unavailable };
       });
-      return searchResponse(req, out.page, this.withRunningFlag(out.index), out.skipped, t0);
+      const res = searchResponse(req, out.page, this.withRunningFlag(out.index), out.skipped, t0);
+      if (out.unavailable) res.hint = [`vector channel unavailable (${out.unavailable.reason}): these are keyword results; ${out.unavailable.hint}`, res.hint].filter(Boolean).join('; ');
+      return res;
     } catch (e) {
       return failedResponse(req, e, t0);
     }
+  }
+
+  /** "More like this": the chunks nearest to a hit, to the innermost chunk at a file's line, or to a code snippet. */
+  async similar(req: SimilarRequest): Promise<SimilarResponse> {
+    return similarTo(req, {
+      checkMode: () => this.checkMode('semantic'),
+      openStore: () => this.openStore(false),
+      prepare: (text) => this.semantic.prepare(text),
+      context: (store, modes) => this.searchContext(store, modes),
+      modesIn: (db, r, prepared, source) => this.modesIn(db, r, prepared, source),
+      freshnessIn: (db) => this.freshnessIn(db),
+      withRunningFlag: (f) => this.withRunningFlag(f),
+      normalizePath: normalizeRelPath,
+    });
   }
 
   async status(opts: { checkPending?: boolean } = {}): Promise<StatusReport> {
@@ -209,9 +284,11 @@ export class HciWorkspace {
         samples: db.selectObjects(`SELECT path, reason FROM skipped ORDER BY reason, path LIMIT ${SKIPPED_SAMPLE_LIMIT}`) as Array<{ path: string; reason: string }>,
         files: opts.checkPending ? (db.selectObjects('SELECT path, size, mtime_ms FROM files') as Array<{ path: string; size: number; mtime_ms: number }>) : [],
         indexBytes: Number(db.selectValue('PRAGMA page_count')) * Number(db.selectValue('PRAGMA page_size')),
+        vectors: this.semantic.enabled || db.selectValue('SELECT 1 FROM vector_models LIMIT 1') !== undefined ? this.semantic.status(db) : undefined,
         sourceBytes: Number(db.selectValue('SELECT coalesce(sum(size), 0) FROM files')),
       }));
       report.size = { index_bytes: data.indexBytes, source_bytes: data.sourceBytes };
+      if (data.vectors) report.vectors = data.vectors;
       report.index = this.withRunningFlag(data.index);
       report.format_version = Number(data.meta.format_version ?? FORMAT_VERSION);
       for (const l of data.langs) report.files_by_lang[l.lang] = Number(l.n);
@@ -318,15 +395,18 @@ export class HciWorkspace {
   }
 
   /** Explains a hit from a search; the query is recalled from the hit id (or passed in). */
-  async explain(hitId: string, opts: { query?: string } = {}): Promise<ExplainResponse> {
+  async explain(hitId: string, opts: { query?: string; mode?: SearchRequest['mode'] } = {}): Promise<ExplainResponse> {
     try {
       const m = /^(\d+)\.([0-9a-z]+)$/.exec(String(hitId ?? '').trim());
       if (!m) throw new HciError('invalid_hit_id', `"${hitId}" is not a hit id`, 'pass a hit_id exactly as a search returned it, e.g. 123.k4f9a2');
       const [store, { explainChunk, loadChunk }] = await Promise.all([this.openStore(false), import('./search/explain.ts')]);
-      const req = opts.query !== undefined ? { query: opts.query } : this.queries.recall(m[2]);
+      const req: SearchRequest | undefined = opts.query !== undefined ? { query: opts.query, ...(opts.mode ? { mode: opts.mode } : {}) } : this.queries.recall(m[2]);
+      if (req) this.checkMode(req.mode);
+      const prepared = req ? await this.prepareVectors(req) : null;
       const { result, index } = await store.read((db) => {
         const row = loadChunk(db, Number(m[1]), store.codec);
-        const ranked = row && req ? rankQuery(this.searchContext(store), req, 200) : null;
+        const modes = req ? this.modesIn(db, req, prepared).modes : undefined;
+        const ranked = row && req ? rankQuery(this.searchContext(store, modes), req, 200) : null;
         return { result: row ? explainChunk(db, row, ranked, store.codec) : null, index: this.withRunningFlag(this.freshnessIn(db)) };
       });
       if (!result) {

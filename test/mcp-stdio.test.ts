@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { copySample, ensureBuilt, generateWorkspace, startStdio, waitFor, type McpConn } from './helpers/mcp-harness.ts';
 import { HCI_VERSION } from '../core/version.ts';
 
-const TOOLS = ['search', 'explain_result', 'outline', 'resolve', 'status', 'reindex', 'watch', 'intercom_messages_for_code', 'intercom_message_relate'];
+const TOOLS = ['search', 'similar', 'explain_result', 'outline', 'resolve', 'status', 'reindex', 'watch', 'intercom_messages_for_code', 'intercom_message_relate'];
 
 describe('hci mcp over stdio: the sample workspace', () => {
   let ws: { root: string; cleanup(): void };
@@ -56,7 +56,7 @@ describe('hci mcp over stdio: the sample workspace', () => {
       return a.structured.status === 'ok' ? a : null;
     }, 20_000, 'a first search answer with hits');
     const s = r.structured;
-    expect(s.contract_version).toBe(1);
+    expect(s.contract_version).toBe(2);
     expect(s.hits.length).toBeGreaterThan(0);
     expect(s.hits.length).toBeLessThanOrEqual(8);
     const h = s.hits[0];

@@ -47,10 +47,14 @@ afterAll(async () => {
   await ws?.cleanup();
 });
 
-async function ranked(w: HciWorkspace, query: string): Promise<SearchHit[]> {
+/** Keyword hits: every one carries fts_score. */
+type KeywordHit = SearchHit & { fts_score: number };
+
+async function ranked(w: HciWorkspace, query: string): Promise<KeywordHit[]> {
   const r = await w.search({ query, limit: 20 });
   expect(r.status, JSON.stringify(r.error)).toBe('ok');
-  return r.hits;
+  expect(r.hits.every((h) => typeof h.fts_score === 'number')).toBe(true);
+  return r.hits as KeywordHit[];
 }
 
 /** The factors explain lists for a hit (with the same query), and the hit's final and BM25 scores. */
@@ -65,7 +69,7 @@ async function factorsOf(w: HciWorkspace, hit: SearchHit, query: string): Promis
   return Object.fromEntries((x.factors ?? []).map((f) => [f.name, f.factor]));
 }
 
-const byPath = (hits: SearchHit[], p: string) => {
+const byPath = (hits: KeywordHit[], p: string) => {
   const h = hits.find((x) => x.path === p);
   expect(h, `${p} in ${hits.map((x) => x.path).join(', ')}`).toBeTruthy();
   return h!;

@@ -53,7 +53,7 @@ afterAll(async () => {
 describe('the search contract', () => {
   it('answers with every contract field', async () => {
     const r = await w.search({ query: 'GetCatalogItems' });
-    expect(r).toMatchObject({ contract_version: 1, status: 'ok', query: 'GetCatalogItems', mode: 'keyword', match: 'all', truncated: false });
+    expect(r).toMatchObject({ contract_version: 2, status: 'ok', query: 'GetCatalogItems', mode: 'keyword', match: 'all', truncated: false });
     expect(typeof r.took_ms).toBe('number');
     expect(r.index).toMatchObject({ build_state: 'complete', files: 18, indexer_running: false });
     expect(r.index!.generation).toBeGreaterThanOrEqual(1);

@@ -13,3 +13,4 @@ export * from './tasks.ts';
 export * from './watch.ts';
 export * from './intercom.ts';
 export * from './errors.ts';
+export * from './similar.ts';

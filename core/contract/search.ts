@@ -10,9 +10,14 @@ export const SEARCH_LIMIT = { default: 8, max: 50 } as const;
 
 export const searchMode = z.enum(['keyword', 'semantic', 'hybrid']);
 export const searchStatus = z.enum(['ok', 'empty', 'no_index', 'indexing', 'error']);
-/** What a hit is evidence of. `text_fts`: keyword match in text; C# symbol truth needs a compiler. */
+/**
+ * What a hit is evidence of. `text_fts`: keyword match in text (C# symbol truth needs a compiler);
+ * `text_vector`: similar in meaning by the embedding model, holds none of the terms necessarily;
+ * `hybrid`: found by both channels.
+ */
 export const hitKind = z.enum(['text_fts', 'text_vector', 'hybrid']);
-export const matchKind = z.enum(['all', 'all_then_any', 'any', 'none']);
+/** `similar` (contract 2): the hits are nearest neighbours by meaning, not term matches (semantic mode, similar). */
+export const matchKind = z.enum(['all', 'all_then_any', 'any', 'none', 'similar']);
 
 export const searchRequest = z.object({
   query: z
@@ -24,7 +29,10 @@ export const searchRequest = z.object({
   exts: z.array(z.string()).optional().describe('only these extensions, with or without the dot, e.g. ["cs", "razor"]'),
   exclude_paths: z.array(z.string()).optional().describe('leave out these path prefixes or globs, e.g. ["tests/"]'),
   exclude_kinds: z.array(fileKind).optional().describe('leave out test files and/or generated files, e.g. ["test", "generated"]'),
-  mode: searchMode.optional().describe('keyword (default). semantic/hybrid need the semantic channel (not configured here)'),
+  mode: searchMode.optional().describe(
+    'keyword (default): identifiers, exact names, error messages, config keys. hybrid: questions and descriptions in words (what code does, not what it is called): ' +
+      'keyword hits plus chunks similar in meaning, keyword\'s top files kept first. semantic: meaning only. hybrid/semantic need semantic search turned on ([semantic] in .hci/settings.toml); else mode_unavailable',
+  ),
   max_tokens: z.number().min(100).optional().describe('budget for the whole answer (~4 characters per token); hits beyond it are cut and truncated=true'),
   cursor: z.string().optional().describe('next_cursor from a previous answer, for the next page'),
 });
@@ -35,10 +43,12 @@ export const searchHit = z.object({
   path: z.string().describe('workspace-relative, forward slashes'),
   start_line: z.number().describe('1-based, inclusive'),
   end_line: z.number().describe('1-based, inclusive'),
-  hit_kind: hitKind.describe('text_fts: keyword match in text (for C#, symbol truth needs the compiler)'),
-  score: z.number(),
-  fts_score: z.number(),
-  vec_score: z.number().optional(),
+  hit_kind: hitKind.describe('text_fts: keyword match in text (for C#, symbol truth needs the compiler); text_vector: similar in meaning (embedding); hybrid: both'),
+  score: z.number().describe('keyword: BM25 times the factors explain lists; semantic: cosine times those factors; hybrid: the fused score (weights × normalised channel scores)'),
+  fts_score: z.number().optional().describe('the keyword channel\'s score, when it found this chunk (contract 2: absent on vector-only hits)'),
+  vec_score: z.number().optional().describe('cosine similarity of the query and the chunk, when the vector channel found it'),
+  fts_norm: z.number().optional().describe('hybrid: the keyword score min-max normalised over keyword\'s candidates (the chunk\'s or its file\'s best; 0: none)'),
+  vec_norm: z.number().optional().describe('hybrid: the vector score min-max normalised over the vector candidates (the chunk\'s or its file\'s best; 0: none)'),
   lang: z.string(),
   symbol: symbolRef.optional(),
   snippet: z.string().describe('the best matching lines, "<line>: <text>"'),

@@ -10,7 +10,7 @@ import { scanWorkspace, addSkip, type SkipCounts, type ScannedFile } from '../sc
 import type { Chunker } from '../chunk/chunker.ts';
 import type { IndexStore } from './store.ts';
 import type { Database } from '../sqlite/engine.ts';
-import { RowWriter, fileRows, nextGeneration, readMeta, setMeta, type FileRows } from './writer.ts';
+import { RowWriter, fileRows, nextGeneration, readMeta, setMeta, type ChunkVectorSink, type FileRows } from './writer.ts';
 import { planTargeted, type PriorFile } from './targeted.ts';
 import type { IndexSummary } from '../contract/tasks.ts';
 import { chunkingFingerprint, planChunking, recordChunking } from './rechunk.ts';
@@ -18,11 +18,16 @@ import type { ParsePoolFactory } from './prepare.ts';
 import { pooledPrepare, prepareRead, readAhead } from './read-ahead.ts';
 
 export interface IndexProgress {
-  phase: 'scan' | 'index' | 'done';
+  phase: 'scan' | 'index' | 'vectors' | 'done';
   filesTotal: number;
   filesDone: number;
   chunks: number;
   bytes: number;
+  /** The vector phase (semantic search on): chunks embedded so far of those that need it, the rate and the time left. */
+  vectorsDone?: number;
+  vectorsTotal?: number;
+  vectorsPerS?: number;
+  etaS?: number;
 }
 
 export interface IndexOptions {
@@ -53,6 +58,13 @@ export type { IndexSummary };
 export interface IndexEnv {
   /** A worker pool that parses files; used only when a pass has more than POOL_MIN_FILES files to prepare. */
   parsePool?: ParsePoolFactory;
+  /** Vectors written with their chunks, in each batch's transaction (core/vector/inline.ts). */
+  vectors?: { begin(db: Database): ChunkVectorSink & { close(): void } };
+  /**
+   * Runs after the keyword pass, still holding the indexer claim (the vector phase:
+   * core/vector/indexing.ts). Whatever it does, the keyword pass is already committed.
+   */
+  afterPass?: (summary: IndexSummary) => Promise<void>;
 }
 
 /** Below this many files to prepare, a worker's start-up (loading the WASM grammars again) costs more than it saves. */
@@ -65,7 +77,9 @@ export async function indexWorkspace(fs: WorkspaceFs, store: IndexStore, setting
     throw new HciError('index_busy', `another process${holder ? ` (pid ${holder.pid})` : ''} is indexing this workspace`, 'wait for it to finish, or search now: results reflect its committed batches');
   }
   try {
-    return await runPass(fs, store, settings, chunker, opts, env);
+    const summary = await runPass(fs, store, settings, chunker, opts, env);
+    await env.afterPass?.(summary);
+    return summary;
   } finally {
     claim.release();
   }
@@ -152,7 +166,8 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
         started = Date.now(); // the lock is ours from here: waiting for it is not work
         const gen = ops.length ? nextGeneration(db) : Number(readMeta(db).generation ?? 0);
         summary.generation = gen;
-        const rows = new RowWriter(db, store.engine.sqlite3, store.codec);
+        const sink = env.vectors?.begin(db);
+        const rows = new RowWriter(db, store.engine.sqlite3, store.codec, sink);
         try {
           for (const op of ops) {
             // The cost model sizes batches to batchMs, but a loaded machine (or a bad estimate) can
@@ -165,6 +180,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
           }
         } finally {
           rows.close();
+          sink?.close();
         }
         const last = applied === ops.length;
         recordChunking(db, chunking, final && last);

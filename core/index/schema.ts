@@ -4,7 +4,7 @@
 import type { Database } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
 
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 /** Version of the token analysis (identifier splitting). A mismatch needs a rebuild. */
 export const ANALYZER_VERSION = 1;
 
@@ -52,6 +52,37 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
 );
 `;
 
+/**
+ * Format 4: the semantic channel's tables (core/vector/store.ts reads and writes them). One row per
+ * embedding model (provider, model, dims, quantization, the int8 scale, the learned model's bytes,
+ * which one is current); one row per embedded chunk: its vector in sqlite-vec's BLOB layout (int8
+ * bytes or float32 little-endian, so a native SQLite with sqlite-vec runs vec_distance_* over it)
+ * and the hash of the text it was embedded from (the embedding cache: a chunk with the same text
+ * under the same model reuses the vector). A chunk's vector row is deleted in the transaction that
+ * deletes the chunk, so vectors never outlive their chunks.
+ */
+const VECTORS_V4 = `
+CREATE TABLE vector_models(
+  id INTEGER PRIMARY KEY,
+  provider TEXT NOT NULL,
+  model TEXT NOT NULL,
+  dims INTEGER NOT NULL,
+  quantization TEXT NOT NULL,
+  scale REAL,
+  current INTEGER NOT NULL DEFAULT 0,
+  data BLOB,
+  info TEXT NOT NULL DEFAULT '{}',
+  created_at TEXT NOT NULL
+);
+CREATE TABLE chunk_vectors(
+  chunk_id INTEGER PRIMARY KEY,
+  model_id INTEGER NOT NULL,
+  text_hash BLOB NOT NULL,
+  vec BLOB NOT NULL
+);
+CREATE INDEX chunk_vectors_by_text ON chunk_vectors(model_id, text_hash);
+`;
+
 /** File flags (files.flags bits). */
 export const FILE_FLAG = { test: 1, generated: 2, invalidUtf8: 4, parseFallback: 8 } as const;
 
@@ -72,10 +103,18 @@ const MIGRATIONS: Migration[] = [
     up: replaceContentTables,
   },
   { from: 2, to: 3, up: replaceContentTables },
+  // Format 3 had no vectors: the vector tables are added empty; keyword data stays as it is (the
+  // next indexing run with semantic search on fills them).
+  { from: 3, to: 4, up: addVectorTables },
 ];
 
+function addVectorTables(db: Database): void {
+  db.exec('DROP TABLE IF EXISTS chunk_vectors; DROP TABLE IF EXISTS vector_models');
+  db.exec(VECTORS_V4);
+}
+
 function replaceContentTables(db: Database): void {
-  db.exec('DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS file_data');
+  db.exec('DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS file_data; DROP TABLE IF EXISTS chunk_vectors');
   db.exec('DELETE FROM files');
   db.exec(CONTENT_V3);
   db.exec("UPDATE meta SET value = 'empty' WHERE key = 'build_state'");
@@ -104,6 +143,7 @@ export function ensureSchema(db: Database, plan: FormatPlan = PLAN): SchemaState
     db.exec(FILES_TABLE);
     db.exec(SKIPPED_TABLE);
     db.exec(CONTENT_V3);
+    db.exec(VECTORS_V4);
     const put = 'INSERT INTO meta(key, value) VALUES (?, ?)';
     db.exec(put, { bind: ['format_version', String(FORMAT_VERSION)] });
     db.exec(put, { bind: ['analyzer_version', String(ANALYZER_VERSION)] });

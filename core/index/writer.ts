@@ -1,5 +1,6 @@
 // Row-level writes of the index: insert one prepared file with its chunks, delete one file with its
-// FTS rows, bump the generation. Owns the SQL for files/file_data/chunks/chunks_fts; runs
+// FTS rows and chunk vectors, bump the generation. Owns the SQL for files/file_data/chunks/chunks_fts
+// (and deleting a file's chunk_vectors; giving new chunks vectors is a ChunkVectorSink's); runs
 // inside a write transaction that the caller (the indexer) opens. Decides nothing about which files
 // change; the blob encoding is file-data.ts's.
 import type { Database, Sqlite3Static } from '../sqlite/engine.ts';
@@ -7,6 +8,8 @@ import { FastStatement, lastInsertRowId, type BindValue } from '../sqlite/fast-s
 import type { ChunkDraft } from '../chunk/types.ts';
 import type { FileOutline } from '../chunk/outline.ts';
 import { decodeFileData, encodeFileDataSized, readStoredFile, storedChunkFts, storedFtsRows, type DeflateCodec } from './file-data.ts';
+import { sliceLines } from './fts-row.ts';
+import { chunkEmbeddingText } from '../vector/provider.ts';
 
 export interface PreparedFile {
   path: string;
@@ -63,6 +66,17 @@ export function fileRows(f: PreparedFile, codec: DeflateCodec): FileRows {
 }
 
 /**
+ * What the semantic channel does with a file's chunks inside the transaction that writes them
+ * (core/vector/inline.ts): keep the vectors of chunks about to be deleted (an unchanged chunk text
+ * reuses its vector), then give the new chunks vectors (from that cache, or embedded on the spot
+ * by a synchronous provider). Deleting vectors with their chunks is the writer's own job.
+ */
+export interface ChunkVectorSink {
+  harvest(db: Database, fileId: number): void;
+  put(db: Database, chunks: ReadonlyArray<{ id: number; text: string }>): void;
+}
+
+/**
  * Writes files inside one transaction with statements prepared once. Create one per transaction
  * and `close()` it before the transaction ends.
  */
@@ -73,6 +87,7 @@ export class RowWriter {
     private readonly db: Database,
     private readonly sqlite3: Sqlite3Static,
     private readonly codec: DeflateCodec,
+    private readonly vectors?: ChunkVectorSink,
   ) {}
 
   private run(sql: string, bind: BindValue[]): void {
@@ -93,6 +108,9 @@ export class RowWriter {
     if (stored) {
       for (const row of storedFtsRows(this.db, fileId, path, stored)) this.run(FTS_DELETE, [row.id, ...row.values]);
     }
+    this.vectors?.harvest(this.db, fileId);
+    // Vectors go with their chunks, in the same transaction: they can never outlive them.
+    this.run('DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE file_id = ?)', [fileId]);
     this.run('DELETE FROM chunks WHERE file_id = ?', [fileId]);
     this.run('DELETE FROM file_data WHERE file_id = ?', [fileId]);
     this.run('DELETE FROM files WHERE id = ?', [fileId]);
@@ -108,14 +126,23 @@ export class RowWriter {
     this.run('INSERT INTO file_data(file_id, data) VALUES (?, ?)', [fileId, f.data]);
     // The FTS values come from the blob itself, as a delete will derive them (storedFtsRows).
     const stored = decodeFileData(f.data, this.codec, f.rawLength);
+    const ids: number[] = [];
     f.chunks.forEach((c, ordinal) => {
       this.run(
         `INSERT INTO chunks(file_id, ordinal, start_line, end_line, kind, symbol_kind, symbol_name)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
         [fileId, ordinal, c.startLine, c.endLine, c.kind, c.symbolKind, c.symbolName],
       );
-      this.run(FTS_INSERT, [this.lastRowId(), ...storedChunkFts(f.path, stored, { ordinal, ...c })]);
+      const id = this.lastRowId();
+      ids.push(id);
+      this.run(FTS_INSERT, [id, ...storedChunkFts(f.path, stored, { ordinal, ...c })]);
     });
+    if (this.vectors && ids.length) {
+      this.vectors.put(this.db, f.chunks.map((c, ordinal) => ({
+        id: ids[ordinal],
+        text: chunkEmbeddingText({ path: f.path, header: stored.headers[ordinal] ?? '', body: sliceLines(stored.lines, c.startLine, c.endLine) }),
+      })));
+    }
     return fileId;
   }
 

@@ -10,6 +10,29 @@ import type { ParsedQuery } from './query.ts';
 import type { PageRange } from './page.ts';
 import { sliceLines } from '../index/fts-row.ts';
 
+/** What a fused ranking tells explain and the answer's hint. */
+export interface FusionReport {
+  kind: 'hybrid';
+  weights: { keyword: number; vector: number };
+  guard: number;
+  /** `hybrid`: both channels; `keyword`: routed to keyword only (and why); `keyword_only`: no vector hits. */
+  route: 'hybrid' | 'keyword';
+  route_reason: string | null;
+  min_vector_score: number;
+  /** Candidates per channel that the min-max normalisation ran over. */
+  depth: number;
+}
+
+/** Per-channel fusion values on a candidate (present.ts shows them as fts_norm / vec_norm). */
+export interface FusedValues {
+  keyword: number;
+  vector: number;
+  /** Where each value came from: the chunk itself, its file's best hit in that channel, or neither. */
+  keywordFrom: 'chunk' | 'file' | 'none';
+  vectorFrom: 'chunk' | 'file' | 'none';
+  guarded: boolean;
+}
+
 /** Scores as answers show them: three decimals. */
 export function round(x: number): number {
   return Math.round(x * 1000) / 1000;
@@ -28,6 +51,8 @@ export interface Candidate extends ChunkRow {
   /** base times every factor. */
   score: number;
   factors: Array<{ name: string; factor: number }>;
+  /** Set by a fusion of several channels (fuse.ts): each channel's normalised value and where it came from. */
+  fusion?: FusedValues;
 }
 
 /** A candidate found by one channel, at `rank` in its list (fusions add the other channels' entries). */
@@ -76,6 +101,8 @@ export interface RankedResult {
   complete: number;
   /** Whether a path filter (the request's or the query's own) applied. */
   filtered: boolean;
+  /** Set when several channels' rankings were fused (weights, guard, route). */
+  fusion?: FusionReport;
 }
 
 export interface SearchPage {

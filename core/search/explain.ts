@@ -114,6 +114,21 @@ export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult |
   out.matched_terms = matched;
   out.unmatched_terms = unmatched;
   if (ranked.parsed.dropped.length) out.dropped_stop_words = ranked.parsed.dropped;
+  if (cand?.fusion && ranked.fusion) {
+    const f = ranked.fusion;
+    out.fusion = {
+      mode: 'hybrid', route: f.route, route_reason: f.route_reason, weights: f.weights, guard: f.guard, guarded: cand.fusion.guarded,
+      keyword: { normalized: round(cand.fusion.keyword), from: cand.fusion.keywordFrom },
+      vector: { normalized: round(cand.fusion.vector), from: cand.fusion.vectorFrom },
+      min_vector_score: f.min_vector_score,
+    };
+  } else if (ranked.fusion) {
+    const f = ranked.fusion;
+    out.fusion = {
+      mode: 'hybrid', route: f.route, route_reason: f.route_reason, weights: f.weights, guard: f.guard, guarded: false,
+      keyword: { normalized: 0, from: 'none' }, vector: { normalized: 0, from: 'none' }, min_vector_score: f.min_vector_score,
+    };
+  }
   if (cand) {
     out.channels = Object.fromEntries(cand.channels.map((e) => {
       const section: ChannelExplanation = { hit_kind: e.channel.hitKind, score: round(e.score), rank: e.rank, ...e.channel.explain?.(e) };

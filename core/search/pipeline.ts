@@ -9,9 +9,9 @@ import type { Settings } from '../settings.ts';
 import { isCorruption } from '../index/store.ts';
 import type { MatchKind, SearchRequest, SearchHit } from './contract.ts';
 import type { Candidate, RankedResult, SearchPage } from './candidates.ts';
-import type { ChannelList } from './fuse.ts';
+import { identityFusion, type ChannelList, type ChannelRanking } from './fuse.ts';
 import { compilePathFilter } from './filters.ts';
-import { modeRow, type ModeTable } from './modes.ts';
+import { modeRow, type ModeRow, type ModeTable } from './modes.ts';
 import type { PageRange } from './page.ts';
 import { renderHits } from './present.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
@@ -50,23 +50,43 @@ export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number
   const pool = candidatePool(needed);
   try {
     return session.withPathFilter(filter, () => {
-      const reranker = new Reranker(session, ctx.settings, parsed);
-      const lists: ChannelList[] = mode.channels.map((channel) => ({ channel, hits: channel.search(session, parsed, pool) }));
-      const complete = reranker.rank(mode.fuse(lists, parsed));
-      const page = { kept: complete.length, needed, seen: new Set(complete.map((c) => c.chunkId)) };
-      const wider: ChannelList[] = [];
-      for (const channel of mode.channels) {
-        const hits = channel.widen?.(session, parsed, pool, page);
-        if (hits) wider.push({ channel, hits });
-      }
-      const partial = wider.length ? reranker.rank(mode.fuse(wider, parsed)) : [];
-      return { parsed, match: matchKind(complete.length, partial.length), ranked: [...complete, ...partial], complete: complete.length, filtered: filter !== null };
+      if (!mode.fuseRanked) return { parsed, ...rankPasses(ctx, mode, parsed, pool, needed), filtered: filter !== null };
+      // Late fusion: each channel ranked exactly as if it ran alone, then the rankings fused.
+      const asked = mode.route?.(parsed) ?? mode.channels;
+      const rankings: ChannelRanking[] = mode.channels.map((channel) => {
+        if (!asked.includes(channel)) return { channel, ranked: [], complete: 0, match: 'none', ran: false };
+        if (mode.unranked?.includes(channel)) {
+          const ranked = identityFusion([{ channel, hits: channel.search(session, parsed, mode.unrankedPool?.(needed) ?? pool) }], parsed);
+          return { channel, ranked, complete: ranked.length, match: ranked.length ? 'similar' : 'none', ran: true };
+        }
+        return { channel, ...rankPasses(ctx, { channels: [channel], fuse: identityFusion }, parsed, pool, needed), ran: true };
+      });
+      const fused = mode.fuseRanked(rankings, parsed, { needed, maxHitsPerFile: ctx.settings.max_hits_per_file });
+      return { parsed, match: fused.match, ranked: fused.ranked, complete: fused.complete, filtered: filter !== null, fusion: fused.report };
     });
   } catch (e) {
     // Damage is reported as such (the store maps it to index_corrupt with its location and hint).
     if (e instanceof HciError || isCorruption(e)) throw e;
     throw new HciError('query_failed', `the query could not run: ${(e as Error).message}`, 'report this: queries are escaped and should never fail');
   }
+}
+
+/** A mode's channels asked, fused before rerank, ranked, then widened while the page is short. */
+function rankPasses(ctx: SearchContext, mode: ModeRow, parsed: ParsedQuery, pool: number, needed: number): { match: MatchKind; ranked: Candidate[]; complete: number } {
+  const { session } = ctx;
+  const reranker = new Reranker(session, ctx.settings, parsed);
+  const lists: ChannelList[] = mode.channels.map((channel) => ({ channel, hits: channel.search(session, parsed, pool) }));
+  const complete = reranker.rank(mode.fuse(lists, parsed));
+  const page = { kept: complete.length, needed, seen: new Set(complete.map((c) => c.chunkId)) };
+  const wider: ChannelList[] = [];
+  for (const channel of mode.channels) {
+    const hits = channel.widen?.(session, parsed, pool, page);
+    if (hits) wider.push({ channel, hits });
+  }
+  const partial = wider.length ? reranker.rank(mode.fuse(wider, parsed)) : [];
+  // A channel that matches no terms (vectors) finds "similar" chunks, not term matches.
+  const match = mode.channels.every((c) => c.hitKind === 'text_vector') ? (complete.length ? 'similar' : 'none') : matchKind(complete.length, partial.length);
+  return { match, ranked: [...complete, ...partial], complete: complete.length };
 }
 
 /** Ranks the query and renders the range's hits. Runs inside the caller's read transaction. */

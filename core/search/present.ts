@@ -27,7 +27,7 @@ export function renderHits(session: SearchSession, cands: Candidate[], firstRank
   return cands.map((c, i) => {
     const scores: Partial<Record<NonNullable<Channel['scoreField']>, number>> = {};
     for (const e of c.channels) if (e.channel.scoreField) scores[e.channel.scoreField] = round(e.score);
-    // Every mode runs the FTS channel today, so fts_score (required by the contract) is always set.
+    const norms = c.fusion ? { fts_norm: round(c.fusion.keyword), vec_norm: round(c.fusion.vector) } : {};
     const hit = {
       hit_id: `${c.chunkId}.${queryKey}`,
       rank: firstRank + i,
@@ -37,6 +37,7 @@ export function renderHits(session: SearchSession, cands: Candidate[], firstRank
       hit_kind: c.hitKind,
       score: round(c.score),
       ...scores,
+      ...norms,
       lang: c.lang,
       snippet: makeSnippet(c.body ?? '', c.startLine, terms),
     } as SearchHit;
@@ -85,6 +86,8 @@ export function searchResponse(req: SearchRequest, page: SearchPage, index: Inde
     res.hint = emptyHint(index, ranked.parsed.clauses.length, ranked.filtered);
   } else if (building) {
     res.hint = 'the last indexing run did not finish; run `hci index` to complete the index';
+  } else if (ranked.fusion) {
+    if (ranked.fusion.route === 'keyword') res.hint = `keyword results only (${ranked.fusion.route_reason})`;
   } else if (ranked.match === 'any') {
     res.hint = 'no chunk contains all terms; these hits match some of them';
   } else if (ranked.match === 'all_then_any') {

@@ -13,6 +13,7 @@ import type { IndexFreshness } from '../contract/common.ts';
 import { hintFor, type Surface } from '../contract/errors.ts';
 import type { SearchAnswer, SearchRequest } from '../contract/search.ts';
 import type { ExplainRequest, ExplainResponse } from '../contract/explain.ts';
+import type { SimilarAnswer, SimilarRequest } from '../contract/similar.ts';
 import type { OutlineRequest, OutlineResponse, ResolveRequest, ResolveResponse } from '../contract/outline.ts';
 import type { HostStatus, StatusReport, StatusRequest } from '../contract/status.ts';
 import type { IndexSummary, ReindexAnswer, ReindexRequest, TaskView } from '../contract/tasks.ts';
@@ -179,6 +180,29 @@ export class HciService {
       return tidyHint(res);
     } catch (e) {
       return { ...base, took_ms: Date.now() - t0, ...errorFields(e, this.surface) };
+    }
+  }
+
+  /** "More like this": chunks near a hit, a file's line or a snippet (semantic search on). Paths are checked here. */
+  async similar(args: SimilarRequest): Promise<SimilarAnswer> {
+    const t0 = Date.now();
+    try {
+      const req: SimilarRequest = {
+        ...args,
+        path: args.path === undefined ? undefined : this.paths.toRelative(args.path),
+        paths: args.paths?.map((p) => this.paths.toRelative(p, 'paths filter')).map((p) => (p === '' ? '**' : p)),
+        exclude_paths: args.exclude_paths?.map((p) => this.paths.toRelative(p, 'exclude_paths filter')),
+      };
+      const ws = await this.gate.workspace();
+      const res: SimilarAnswer = this.current(await this.gate.serialized(() => ws.similar(req)));
+      const active = this.tasks.current();
+      if (active) res.task = viewTask(active, this.surface)!;
+      return tidyHint(res);
+    } catch (e) {
+      return {
+        contract_version: CONTRACT_VERSION, status: 'error', query: '', mode: 'semantic', match: 'none', hits: [], took_ms: Date.now() - t0, index: null,
+        skipped: {}, truncated: false, source: null, ...errorFields(e, this.surface),
+      };
     }
   }
 

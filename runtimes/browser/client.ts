@@ -5,7 +5,7 @@ import * as Comlink from 'comlink';
 import type { IndexProgress } from '../../core/index/indexer.ts';
 import type {
   ExplainResponse, FacetsRequest, FacetsResponse, FileRequest, FileResponse, FilesRequest, FilesResponse, IndexSummary, OutlineResponse, ResolveRequest,
-  ResolveResponse, SearchRequest, SearchResponse, StatusReport,
+  ResolveResponse, SearchRequest, SearchResponse, SimilarRequest, SimilarResponse, StatusReport,
 } from '../../core/contract/index.ts';
 import {
   installErrorTransfer, READY_MESSAGE, HciWorkerError, type BrowserSource, type HciWorkerApi, type OpenRequest, type OpenResult,
@@ -74,6 +74,11 @@ export class BrowserWorkspace {
 
   status(opts: { checkPending?: boolean } = {}): Promise<StatusReport> {
     return this.api.status(this.name, opts) as Promise<StatusReport>;
+  }
+
+  /** More like this: chunks near a hit, a file's line or a snippet (semantic search on). */
+  similar(req: SimilarRequest): Promise<SimilarResponse> {
+    return this.api.similar(this.name, req) as Promise<SimilarResponse>;
   }
 
   explain(hitId: string, opts: { query?: string } = {}): Promise<ExplainResponse> {

@@ -7,7 +7,7 @@ import { HciError } from '../../core/platform.ts';
 import type { IndexProgress } from '../../core/index/indexer.ts';
 import type {
   ExplainResponse, FacetsRequest, FacetsResponse, FileRequest, FileResponse, FilesRequest, FilesResponse, IndexSummary, OutlineResponse, ResolveRequest,
-  ResolveResponse, SearchRequest, SearchResponse, StatusReport,
+  ResolveResponse, SearchRequest, SearchResponse, SimilarRequest, SimilarResponse, StatusReport,
 } from '../../core/contract/index.ts';
 import type { Settings } from '../../core/settings.ts';
 
@@ -106,7 +106,10 @@ export interface HciWorkerApi {
   index(workspace: string, opts?: BrowserIndexOptions, onProgress?: (p: IndexProgress) => void): Promise<IndexSummary>;
   /** Cancels a running index(); it rejects with code `cancelled` and keeps every committed batch. */
   cancel(workspace: string): Promise<boolean>;
+  /** `req.mode`: keyword (default), hybrid or semantic (the latter two need `[semantic] enabled = true` in the settings). */
   search(workspace: string, req: SearchRequest): Promise<SearchResponse>;
+  /** More like this: chunks near a hit, a file's line or a snippet (protocol 2). */
+  similar(workspace: string, req: SimilarRequest): Promise<SimilarResponse>;
   status(workspace: string, opts?: { checkPending?: boolean }): Promise<StatusReport>;
   explain(workspace: string, hitId: string, opts?: { query?: string }): Promise<ExplainResponse>;
   outline(workspace: string, path: string): Promise<OutlineResponse>;
@@ -132,7 +135,8 @@ export interface HciWorkerApi {
   unsubscribe(id: number): void;
 }
 
-export const PROTOCOL_VERSION = 2;
+/** 2: the browse calls (files, file, facets) and events; 3: search takes `mode` (keyword | hybrid | semantic), and `similar`. */
+export const PROTOCOL_VERSION = 3;
 
 /** An error as it crosses the Worker boundary: message plus hci's stable code and hint. */
 export interface WireError {

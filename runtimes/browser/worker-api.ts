@@ -12,9 +12,10 @@ import { createMemoryWorkspaceFs } from '../../core/memory-fs.ts';
 import { loadEngine, type EngineLoader } from '../../core/sqlite/engine.ts';
 import type { GrammarSource } from '../../core/chunk/treesitter.ts';
 import type { IndexProgress } from '../../core/index/indexer.ts';
-import type { FacetsRequest, FileRequest, FilesRequest, IndexSummary, SearchRequest, StatusReport } from '../../core/contract/index.ts';
+import type { FacetsRequest, FileRequest, FilesRequest, IndexSummary, SearchRequest, SimilarRequest, StatusReport } from '../../core/contract/index.ts';
 import type { Settings } from '../../core/settings.ts';
 import { HciService, relativePathGuard } from '../../core/service/index.ts';
+import type { VectorHost } from '../../core/vector/semantic.ts';
 import { createUrlEngineLoader, createUrlGrammarSource, type WasmUrls } from './loaders.ts';
 import {
   createOpfsIndexStorage, forgetPool, heldWorkspaceKeys, INDEX_NAME, listWorkspaceNames, readWorkspaceMeta, removeWorkspaceName, takeWorkspace, workspaceKey,
@@ -29,6 +30,11 @@ import {
 
 export interface WorkerConfig {
   wasm: WasmUrls;
+  /**
+   * What the semantic channel may use here (default: fetch, for the http provider). A page that
+   * bundles onnxruntime-web passes `onnx` (loader and the model folder's files) for the onnx provider.
+   */
+  vectors?: VectorHost;
 }
 
 interface Session {
@@ -56,6 +62,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
   };
   const engineLoader: EngineLoader = createUrlEngineLoader(config.wasm.sqliteWasm);
   const grammars: GrammarSource | undefined = createUrlGrammarSource(config.wasm, (f) => emit({ type: 'asset', ...f }));
+  const vectors: VectorHost = config.vectors ?? { fetch: (input, init) => fetch(input, init) };
   const sessions = new Map<string, Session>();
   // Opening is async (locks, OPFS): calls for one workspace run one after another.
   const queues = new Map<string, Promise<unknown>>();
@@ -83,7 +90,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
         pathGuard: relativePathGuard,
         openWorkspace: () =>
           HciWorkspace.open(
-            { fs: s.fs ?? createMemoryWorkspaceFs(s.name, {}), storage: createOpfsIndexStorage(s.slot), engineLoader, grammars },
+            { fs: s.fs ?? createMemoryWorkspaceFs(s.name, {}), storage: createOpfsIndexStorage(s.slot), engineLoader, grammars, vectors },
             { settings: s.settings },
           ),
       },
@@ -221,6 +228,10 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
 
     async search(workspace: string, req: SearchRequest) {
       return session(workspace).svc.search(req);
+    },
+
+    async similar(workspace: string, req: SimilarRequest) {
+      return session(workspace).svc.similar(req);
     },
 
     async status(workspace: string, opts: { checkPending?: boolean } = {}) {

@@ -7,9 +7,10 @@ import { Option } from 'commander';
 import { HciError } from '../../core/platform.ts';
 import { EXIT } from '../../core/contract/errors.ts';
 import type { SearchRequest } from '../../core/contract/search.ts';
+import type { SimilarRequest } from '../../core/contract/similar.ts';
 import { answer, fail, oneShot, printJson, rootFor, withEmpty, type CommandContext, type CommandRow } from './command.ts';
-import { collect, jsonOption, positiveInt, rootOption } from './options.ts';
-import { formatExplain, formatIndexSummary, formatOutline, formatResolve, formatSearch, formatStatus } from './format.ts';
+import { collect, jsonOption, oneOf, positiveInt, rootOption } from './options.ts';
+import { formatExplain, formatIndexSummary, formatOutline, formatResolve, formatSearch, formatSimilar, formatStatus } from './format.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { intercomCommand } from './intercom-command.ts';
 
@@ -69,14 +70,39 @@ export const COMMANDS: CommandRow[] = [
       new Option('-x, --exclude <prefix|glob>', 'leave out these paths (repeatable)').argParser(collect).default([]),
       new Option('--max-tokens <n>', 'cut the answer to about this many tokens').argParser(positiveInt),
       new Option('--cursor <cursor>', 'next page, from a previous answer'),
+      new Option('-m, --mode <mode>', 'keyword (default) | hybrid (keyword + meaning, for questions in words) | semantic (meaning only); hybrid and semantic need [semantic] enabled = true').argParser(oneOf(['keyword', 'semantic', 'hybrid'] as const)),
       jsonOption('print the search contract as JSON'),
     ],
     run(c, [words], o) {
       const req: SearchRequest = {
         query: (words as string[]).join(' '), limit: o.k as number, paths: o.path as string[], exts: o.ext as string[], exclude_paths: o.exclude as string[],
-        max_tokens: o.maxTokens as number | undefined, cursor: o.cursor as string | undefined,
+        max_tokens: o.maxTokens as number | undefined, cursor: o.cursor as string | undefined, ...(o.mode ? { mode: o.mode as SearchRequest['mode'] } : {}),
       };
       return answer(c, rootFor(c, o.root), { open: { persistQueries: true }, json: !!o.json }, (svc) => svc.search(req), formatSearch, withEmpty((r) => r.hits.length));
+    },
+  },
+  {
+    name: 'similar',
+    description: 'more like this: the chunks nearest in meaning to a hit, to the chunk at <file>:<line>, or to a snippet (semantic search on)',
+    args: [['[target]', 'a hit_id from a search, or <file>:<line> (the file relative to the current folder, or absolute)']],
+    options: () => [
+      rootOption(),
+      new Option('-s, --snippet <text>', 'chunks like this code or text (instead of a target)'),
+      new Option('-k, --k <n>', 'number of hits (1-50)').argParser(positiveInt).default(8),
+      new Option('-p, --path <prefix|glob>', 'only paths under this prefix or matching this glob (repeatable)').argParser(collect).default([]),
+      new Option('-e, --ext <ext>', 'only these extensions (repeatable, comma-separated)').argParser(collect).default([]),
+      new Option('-x, --exclude <prefix|glob>', 'leave out these paths (repeatable)').argParser(collect).default([]),
+      jsonOption('print the answer (the search contract plus source) as JSON'),
+    ],
+    helpAfter: '\nExamples:\n  hci similar 130.1juiota\n  hci similar src/Pricing/PricingEngine.cs:42\n  hci similar --snippet "decimal ApplyDiscount(decimal price)"',
+    run(c, [target], o) {
+      const at = typeof target === 'string' ? fileAndLine(c, target, o.root) : null;
+      const root = at ? rootFor(c, o.root, c.rt.dirname(at.file)) : rootFor(c, o.root);
+      const filters = { limit: o.k as number, paths: o.path as string[], exts: o.ext as string[], exclude_paths: o.exclude as string[] };
+      const req: SimilarRequest = o.snippet !== undefined ? { snippet: o.snippet as string, ...filters }
+        : at ? { path: at.file, line: at.line, ...filters }
+        : { hit_id: (target as string | undefined) ?? '', ...filters };
+      return answer(c, root, { open: { persistQueries: true }, json: !!o.json }, (svc) => svc.similar(req), formatSimilar, withEmpty((r) => r.hits.length));
     },
   },
   {

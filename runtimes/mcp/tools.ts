@@ -6,11 +6,11 @@
 import { z } from 'zod';
 import {
   CONTRACT_VERSION, explainRequest, explainResponse, hostStatus, outlineRequest, outlineResponse, reindexAnswer, reindexRequest,
-  resolveRequest, resolveResponse, searchAnswer, searchRequest, statusRequest, watchAnswer, watchRequest, SEARCH_LIMIT,
-  type ErrorInfo, type ExplainRequest, type SearchRequest, type OutlineRequest, type ReindexRequest, type ResolveRequest, type StatusRequest, type WatchRequest,
+  resolveRequest, resolveResponse, searchAnswer, searchRequest, similarAnswer, similarRequest, statusRequest, watchAnswer, watchRequest, SEARCH_LIMIT,
+  type ErrorInfo, type SearchRequest, type ExplainRequest, type OutlineRequest, type ReindexRequest, type ResolveRequest, type StatusRequest, type WatchRequest,
 } from '../../core/contract/index.ts';
 import type { CallContext, HciService } from '../../core/service/index.ts';
-import { renderExplain, renderOutline, renderReindex, renderResolve, renderSearch, renderStatus, renderWatch } from './render.ts';
+import { renderExplain, renderOutline, renderReindex, renderResolve, renderSearch, renderSimilar, renderStatus, renderWatch } from './render.ts';
 import { intercomToolDefs } from './intercom-tools.ts';
 
 const DEFAULT_MAX_TOKENS = 3000;
@@ -28,6 +28,11 @@ export const searchInput = searchRequest
     max_tokens: z.number().int().min(200).max(20_000).optional()
       .describe(`budget for the whole answer (~4 characters per token; default ${DEFAULT_MAX_TOKENS}); hits beyond it are cut and truncated=true`),
   })
+  .strict();
+
+/** similar's request as a model sends it: one string where a list is expected is fine. */
+export const similarInput = similarRequest
+  .extend({ paths: stringList(similarRequest.shape.paths), exts: stringList(similarRequest.shape.exts), exclude_paths: stringList(similarRequest.shape.exclude_paths) })
   .strict();
 
 type Out = Record<string, unknown>;
@@ -68,6 +73,9 @@ export function toolDefs(root: string, watcher: WatcherPlan = 'on'): ToolDef[] {
         'path:start-end (1-based, inclusive), language, symbol, score, hit_id, and the best matching lines. Then read only those lines, ' +
         'or call explain_result(hit_id) for the chunk text and why it ranked. ' +
         'hit_kind "text_fts" is a keyword match in text, not compiler truth: for C#/Razor, confirm usages, overrides and renames with the compiler or language server. ' +
+        'mode: keyword (default) for identifiers, exact names, config keys and error messages; hybrid when you describe behaviour in words and do not know the names ' +
+        '(keyword hits plus chunks similar in meaning — hit_kind text_vector or hybrid —, keyword\'s top 3 files kept first); semantic for meaning only. ' +
+        'hybrid/semantic need semantic search turned on in the workspace (else error mode_unavailable with a hint). ' +
         'Every answer has a status: ok | empty (nothing matched: NOT proof of absence; see hint and skipped) | indexing (index being built: partial results, retry shortly) | no_index | error (code + hint). ' +
         'match says how the hits hold the terms: all | all_then_any (the first hits hold every term, later ones some) | any | none. ' +
         'More results: pass cursor=next_cursor. truncated=true means max_tokens cut the page.',
@@ -77,7 +85,7 @@ export function toolDefs(root: string, watcher: WatcherPlan = 'on'): ToolDef[] {
       call: (svc, a, ctx) =>
         answer(svc.search({
           query: a.query as string, limit: (a.limit as number | undefined) ?? SEARCH_LIMIT.default, paths: asList(a.paths), exts: asList(a.exts),
-          exclude_paths: asList(a.exclude_paths), exclude_kinds: a.exclude_kinds as SearchRequest['exclude_kinds'], mode: a.mode as 'keyword' | undefined, max_tokens: (a.max_tokens as number | undefined) ?? DEFAULT_MAX_TOKENS,
+          exclude_paths: asList(a.exclude_paths), exclude_kinds: a.exclude_kinds as SearchRequest['exclude_kinds'], mode: a.mode as SearchRequest['mode'], max_tokens: (a.max_tokens as number | undefined) ?? DEFAULT_MAX_TOKENS,
           cursor: a.cursor as string | undefined,
         }, ctx)),
       render: (o) => renderSearch(o as never),
@@ -85,7 +93,28 @@ export function toolDefs(root: string, watcher: WatcherPlan = 'on'): ToolDef[] {
         contract_version: CONTRACT_VERSION, status: 'error', query: str(raw.query), mode: 'keyword', match: 'none', hits: [], took_ms: 0,
         index: null, skipped: {}, truncated: false, error, hint,
       }),
-      example: '{"query": "GetCatalogItemsAsync", "limit": 8, "exts": ["cs"]}',
+      example: '{"query": "GetCatalogItemsAsync", "limit": 8, "exts": ["cs"]} or {"query": "where are discounts applied to an order", "mode": "hybrid"}',
+    },
+    {
+      name: 'similar',
+      title: 'More like this',
+      description:
+        'Chunks nearest in meaning to one piece of code: pass hit_id (from search), or path and line (the innermost chunk holding that line), or snippet (code or text). ' +
+        'Use it to find other implementations of the same idea, duplicated logic, or the tests and docs about a piece of code. Hits are hit_kind "text_vector" with ' +
+        'vec_score (cosine), best first, within paths/exts/exclude_paths; source says which chunk they are near. Needs semantic search turned on (else mode_unavailable).',
+      input: similarInput,
+      output: similarAnswer,
+      annotations: readOnly,
+      call: (svc, a) => answer(svc.similar({
+        hit_id: a.hit_id as string | undefined, path: a.path as string | undefined, line: a.line as number | undefined, snippet: a.snippet as string | undefined,
+        limit: (a.limit as number | undefined) ?? SEARCH_LIMIT.default, paths: asList(a.paths), exts: asList(a.exts), exclude_paths: asList(a.exclude_paths),
+      })),
+      render: (o) => renderSimilar(o as never),
+      errorAnswer: (_svc, error, hint) => ({
+        contract_version: CONTRACT_VERSION, status: 'error', query: '', mode: 'semantic', match: 'none', hits: [], took_ms: 0, index: null, skipped: {}, truncated: false,
+        source: null, error, hint,
+      }),
+      example: '{"hit_id": "130.1juiota"} or {"path": "src/Pricing/PricingEngine.cs", "line": 42} or {"snippet": "decimal ApplyDiscount(decimal price)"}',
     },
     {
       name: 'explain_result',

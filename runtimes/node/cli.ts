@@ -25,16 +25,33 @@ function progressBar(): ProgressDisplay {
     cliProgress.Presets.shades_classic,
   );
   let started = false;
+  let vectors: import('cli-progress').SingleBar | null = null;
   return {
     update(p: IndexProgress) {
-      if (p.phase !== 'index' && p.phase !== 'done') return;
+      if (p.phase === 'vectors' && p.vectorsTotal) {
+        // The vector phase: chunks embedded / total, rate and time left.
+        if (!vectors) {
+          if (started) bar.stop();
+          started = false;
+          vectors = new cliProgress.SingleBar(
+            { format: 'embedding [{bar}] {value}/{total} chunks · {rate} chunks/s · ETA {eta_s}s', hideCursor: true, clearOnComplete: true, stream: process.stderr },
+            cliProgress.Presets.shades_classic,
+          );
+          vectors.start(p.vectorsTotal, p.vectorsDone ?? 0, { rate: p.vectorsPerS ?? 0, eta_s: p.etaS ?? 0 });
+        } else vectors.update(p.vectorsDone ?? 0, { rate: p.vectorsPerS ?? 0, eta_s: p.etaS ?? 0 });
+        return;
+      }
+      if (vectors || (p.phase !== 'index' && p.phase !== 'done')) return;
       const payload = { chunks: p.chunks, mb: (p.bytes / 1048576).toFixed(1) };
       if (!started) {
         bar.start(p.filesTotal, p.filesDone, payload);
         started = true;
       } else bar.update(p.filesDone, payload);
     },
-    stop: () => started && bar.stop(),
+    stop: () => {
+      if (started) bar.stop();
+      vectors?.stop();
+    },
   };
 }
 

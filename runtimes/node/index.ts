@@ -5,8 +5,9 @@ import { createNodeWorkspaceFs } from './workspace-fs.ts';
 import { createNodeIndexStorage } from './node-storage.ts';
 import { createNodeGrammarSource } from './grammars.ts';
 import { createNodeParsePool } from './parse-pool.ts';
+import { nodeVectorHost } from './vector-host.ts';
 
-export { createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource, createNodeParsePool };
+export { createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource, createNodeParsePool, nodeVectorHost };
 export { openWorkspace, findIndexedRoot, zlibCodec } from './workspace.ts';
 export * from '../../core/index.ts';
 export { openIntercom, createNodeIntercom, type NodeIntercomOptions } from './intercom.ts';

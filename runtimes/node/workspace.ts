@@ -11,6 +11,7 @@ import { createNodeWorkspaceFs } from './workspace-fs.ts';
 import { createNodeIndexStorage, INDEX_DIR, INDEX_FILE } from './node-storage.ts';
 import { createNodeGrammarSource } from './grammars.ts';
 import { createNodeParsePool } from './parse-pool.ts';
+import { nodeVectorHost } from './vector-host.ts';
 
 const require = createRequire(import.meta.url);
 let zlibModule: typeof import('node:zlib') | null = null;
@@ -27,7 +28,7 @@ export const zlibCodec: DeflateCodec = {
 
 export async function openWorkspace(root: string, opts: OpenOptions = {}): Promise<HciWorkspace> {
   const abs = path.resolve(root);
-  return HciWorkspace.open({ fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs), grammars: createNodeGrammarSource(), parsePool: createNodeParsePool, deflate: zlibCodec }, opts);
+  return HciWorkspace.open({ fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs), grammars: createNodeGrammarSource(), parsePool: createNodeParsePool, deflate: zlibCodec, vectors: nodeVectorHost }, opts);
 }
 
 /** The nearest folder at or above `from` that holds an hci index, or null. */
