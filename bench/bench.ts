@@ -201,6 +201,8 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
     let slices: ReturnType<typeof sliceQueries> | null = null;
     let queries = corpus.queries;
     const cliSamples: number[] = [];
+    /** `node -e 0`, one before each CLI search (interleaved, so both see the same load). */
+    const nodeStartSamples: number[] = [];
     let cliEmpty = 0;
     const rgSamples: number[] = [];
     let profileSummary: ProfileSummary | undefined;
@@ -262,6 +264,9 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
         o.log('  hci CLI…');
         const bin = path.join(repoRoot(), 'bin', 'hci.js');
         for (const qq of cold.slice(0, o.cliQueries)) {
+          const t0 = now();
+          await bareNodeStart();
+          nodeStartSamples.push(now() - t0);
           const t = now();
           const hits = await cliSearch(bin, corpus.dir, qq, o.limit);
           cliSamples.push(now() - t);
@@ -288,6 +293,8 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
     if (cliSamples.length) {
       const stats = latencyStats(cliSamples);
       engines.push({ engine: 'cli', label: 'hci CLI `hci search --json` (new process each, end to end)', runs: o.repeat, queries: { ...stats, empty: cliEmpty }, latency: { cold: { ...stats, openP50: NaN } } });
+      const bare = latencyStats(nodeStartSamples);
+      engines.push({ engine: 'node-start', label: '`node -e 0` (a bare Node start, interleaved with the CLI searches)', runs: o.repeat, queries: { ...bare, empty: 0 }, latency: { cold: { ...bare, openP50: NaN } } });
     }
     if (rg && rgSamples.length) {
       const stats = latencyStats(rgSamples);
@@ -318,6 +325,7 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
       store_only_peak_rss_vs_minisearch: ratio(over(get('wasm-store')), over(get('minisearch'))),
       peak_rss_abs_vs_orama: ratio(hciRow.memory?.peakRss, get('orama')?.memory?.peakRss),
       peak_rss_abs_vs_minisearch: ratio(hciRow.memory?.peakRss, get('minisearch')?.memory?.peakRss),
+      cli_search_p50_vs_node_start: ratio(get('cli')?.queries?.p50, get('node-start')?.queries?.p50),
     };
 
     const inc = hciRuns.map((r) => r.incremental!).filter(Boolean);
@@ -356,6 +364,15 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
   } finally {
     if (!o.keep && !o.workDir) fs.rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** One `node -e 0`: what any Node CLI pays before its first line of code. */
+function bareNodeStart(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`node -e 0 exited ${code}`))));
+  });
 }
 
 function cliSearch(bin: string, root: string, query: string, limit: number): Promise<number> {

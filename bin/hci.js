@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Entry point of the `hci` command: turns on Node's module compile cache, then runs the compiled CLI
+// Entry point of the `hci` command: turns on Node's module compile cache, keeps V8's young generation
+// small (runtimes/node/young-generation.ts), then runs the compiled CLI
 // (built by `npm run build`, run on `npm ci`), whose verbs each load only what they need
 // (runtimes/cli/commands.ts).
 //
@@ -25,5 +26,9 @@ if (!existsSync(fileURLToPath(cli))) {
   process.stderr.write('hci: the CLI is not built yet.\nhint: run `npm install` (or `npm run build`) in the hci folder first\n');
   process.exit(5);
 }
+// The main thread's young generation stays at its starting size: a cold index's peak RSS on Node 24
+// (dist/runtimes/node/young-generation.js says why).
+const { keepYoungGenerationSmall } = await import(new URL('../dist/runtimes/node/young-generation.js', import.meta.url).href);
+keepYoungGenerationSmall();
 const { main } = await import(cli.href);
 process.exitCode = await main(process.argv.slice(2));

@@ -2,7 +2,8 @@
 // search loads no zod, tree-sitter, chunker, TOML parser, fflate, MCP SDK, watcher, progress bar,
 // intercom engine, worker thread or node:http (runtimes/cli/commands.ts says why and how a verb keeps it so);
 // `hci index` does load the chunkers (the probe sees what it should); `--version` prints the
-// package's version; the compile cache is used when its folder is writable and harmless when not.
+// package's version; the compile cache is used when its folder is writable and harmless when not; the
+// launcher keeps V8's young generation at its starting size (runtimes/node/young-generation.ts).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -122,5 +123,27 @@ describe('hci start-up', () => {
         expect(JSON.parse(r.out).hits).toEqual(JSON.parse(first.out).hits);
       }
     }
+  });
+
+  it("keeps the main thread's young generation at its starting size while indexing (the compiled CLI run without bin/hci.js lets it grow)", () => {
+    // The sample workspace: enough allocation for V8 to grow the new space several times by default.
+    const sample = path.resolve(import.meta.dirname, 'sample-workspace');
+    const copy = path.join(tmp, 'young-gen-ws');
+    fs.cpSync(sample, copy, { recursive: true, filter: (src) => path.basename(src) !== '.hci' });
+    const report = path.join(tmp, 'report-new-space.mjs');
+    fs.writeFileSync(report, [
+      "import v8 from 'node:v8';",
+      "process.on('exit', () => process.stderr.write(`new_space=${v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size}\\n`));",
+    ].join('\n'));
+    const newSpace = (args: string[]) => {
+      const r = spawnSync(process.execPath, ['--import', pathToFileURL(report).href, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      expect(r.status, r.stderr).toBe(0);
+      return Number(/new_space=(\d+)/.exec(r.stderr)?.[1]);
+    };
+    const cli = pathToFileURL(path.resolve(import.meta.dirname, '../dist/runtimes/node/cli.js')).href;
+    const unlaunched = newSpace(['--input-type=module', '-e', `const { main } = await import(${JSON.stringify(cli)}); process.exitCode = await main(['index', ${JSON.stringify(copy)}, '--full', '-q']);`]);
+    const launched = newSpace([bin, 'index', copy, '--full', '-q']);
+    expect(unlaunched).toBeGreaterThan(launched);
+    expect(launched).toBeLessThanOrEqual(4 * 1024 * 1024);
   });
 });

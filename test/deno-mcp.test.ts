@@ -134,6 +134,22 @@ describe.skipIf(!deno)(titled('MCP server under Deno', { Deno: deno }), () => {
     expect(byName.get('status')!.description).toMatch(/there is none in this server/);
   });
 
+  it('without read access to the workspace, stops with permission_needed naming the flag, not "not found"', async () => {
+    const bare = copySample('hci-deno-mcp-noread-ws-');
+    try {
+      const child = spawn(deno, ['run', '--no-prompt', '--allow-sys=hostname', ENTRY, bare.root], { cwd: REPO, env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+      expect(code, err).not.toBe(0);
+      expect(err).toMatch(/may not read the workspace/);
+      expect(err).toContain(`--allow-read=${bare.root}`);
+      expect(err).not.toMatch(/not found|^\s+at /m);
+    } finally {
+      bare.cleanup();
+    }
+  }, 25_000);
+
   it('without read access to its node_modules, answers permission_needed with the flag to add', async () => {
     const bare = copySample('hci-deno-mcp-noread-');
     const nodeModules = path.join(REPO, 'node_modules');
