@@ -42,6 +42,9 @@ const settingsShape = z
     include_cs_in_fts: z.boolean().default(true),
     test_path_penalty: z.number().min(0).max(1).default(0.75),
     generated_path_penalty: z.number().min(0).max(1).default(0.5),
+    demo_path_penalty: z.number().min(0).max(1).default(0.6),
+    docs_path_penalty: z.number().min(0).max(1).default(1),
+    build_path_penalty: z.number().min(0).max(1).default(1),
     max_hits_per_file: z.number().int().min(1).default(2),
     lock_timeout_ms: z.number().int().min(0).default(10_000),
   })

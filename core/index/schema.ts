@@ -4,7 +4,7 @@
 import type { Database } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
 
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 /** Version of the token analysis (identifier splitting). A mismatch needs a rebuild. */
 export const ANALYZER_VERSION = 1;
 
@@ -52,8 +52,12 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
 );
 `;
 
-/** File flags (files.flags bits). */
-export const FILE_FLAG = { test: 1, generated: 2, invalidUtf8: 4, parseFallback: 8 } as const;
+/**
+ * File flags (files.flags bits). test/generated: the path rules or a content marker said so
+ * (core/scan/roles.ts; `generatedContent` records that a content marker did); projectTest/projectExe:
+ * facts of a project file, which search applies to the files under its folder (core/search/roles.ts).
+ */
+export const FILE_FLAG = { test: 1, generated: 2, invalidUtf8: 4, parseFallback: 8, projectTest: 16, projectExe: 32, generatedContent: 64 } as const;
 
 export interface Migration {
   from: number;
@@ -72,7 +76,18 @@ const MIGRATIONS: Migration[] = [
     up: replaceContentTables,
   },
   { from: 2, to: 3, up: replaceContentTables },
+  { from: 3, to: 4, up: rereadForRoleFlags },
 ];
+
+/**
+ * Format 4 adds file flags read from content (generator markers, OpenAPI documents, minified files)
+ * and project facts (IsTestProject, test frameworks, OutputType). Rows and chunks stay; every file
+ * is re-read (not re-chunked) by the next indexing pass, whose unchanged-content path refreshes
+ * the flags: a stat that can never match forces the read.
+ */
+function rereadForRoleFlags(db: Database): void {
+  db.exec('UPDATE files SET mtime_ms = -1');
+}
 
 function replaceContentTables(db: Database): void {
   db.exec('DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS file_data');

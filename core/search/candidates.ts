@@ -8,6 +8,7 @@ import type { Channel, ChannelEntry, ChannelHit, ChunkRow } from './channels/cha
 import type { SearchSession } from './session.ts';
 import type { ParsedQuery } from './query.ts';
 import type { PageRange } from './page.ts';
+import type { RoleVerdict } from '../scan/roles.ts';
 import { sliceLines } from '../index/fts-row.ts';
 
 /** Scores as answers show them: three decimals. */
@@ -28,6 +29,8 @@ export interface Candidate extends ChunkRow {
   /** base times every factor. */
   score: number;
   factors: Array<{ name: string; factor: number }>;
+  /** The file's path role, once rerank resolved it (explain shows it). */
+  role?: RoleVerdict;
 }
 
 /** A candidate found by one channel, at `rank` in its list (fusions add the other channels' entries). */
@@ -39,7 +42,7 @@ export function candidateOf(hit: ChannelHit, channel: Channel, rank: number): Ca
   return {
     chunkId: r.chunkId, fileId: r.fileId, ordinal: r.ordinal, path: r.path, hash: r.hash, lang: r.lang, flags: r.flags,
     startLine: r.startLine, endLine: r.endLine, symbolKind: r.symbolKind, symbolName: r.symbolName,
-    memberKey: null, body: undefined, hitKind: channel.hitKind, channels: [entry], base: hit.score, score: 0, factors: [],
+    memberKey: null, body: undefined, hitKind: channel.hitKind, channels: [entry], base: hit.score, score: 0, factors: [], role: undefined,
   };
 }
 

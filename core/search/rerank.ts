@@ -1,16 +1,17 @@
 // Rerank: orders fused candidates by their fused score times named factors — text signals on the
-// best few (the query verbatim, a definition of a query identifier; boosts.ts), path penalties (tests,
-// generated files), exact symbol and file names — and caps hits per file across the passes of one
+// best few (the query verbatim, a definition of a query identifier; boosts.ts), the path role's
+// factor (tests, demos, docs, generated and build files; roles.ts), exact symbol and file names — and caps hits per file across the passes of one
 // search. Every factor is named, so explain can show it. Owns the factors and their order; finding
 // and fusing candidates is done before, paging after.
 import { languageById } from '../languages/table.ts';
 import type { Settings } from '../settings.ts';
-import { FILE_FLAG } from '../index/schema.ts';
 import { baseName } from '../scan/languages.ts';
 import { definitionTargets, textSignals } from './boosts.ts';
 import { loadBodies, type Candidate } from './candidates.ts';
 import type { ParsedQuery } from './query.ts';
 import type { SearchSession } from './session.ts';
+import { resolveRole, roleFactor, rolesNamedBy, ROLE_SETTING } from './roles.ts';
+import type { Role, RoleVerdict } from '../scan/roles.ts';
 
 /** How many of the best fused candidates get the (costlier) text-level signals. */
 const TEXT_SIGNAL_POOL = 40;
@@ -32,6 +33,8 @@ export class Reranker {
   private readonly targets: string[];
   private readonly words: string[];
   private readonly patterns = new Map<string, RegExp[]>();
+  private readonly roles = new Map<number, RoleVerdict>();
+  private readonly named: ReadonlySet<Role>;
 
   constructor(
     private readonly session: SearchSession,
@@ -40,6 +43,7 @@ export class Reranker {
   ) {
     this.targets = definitionTargets(q);
     this.words = q.clauses.filter((x) => x.kind === 'word').map((x) => x.token);
+    this.named = rolesNamedBy(q);
   }
 
   /**
@@ -70,8 +74,13 @@ export class Reranker {
 
   private applyFactors(c: Candidate): void {
     const { settings, words } = this;
-    if (c.flags & FILE_FLAG.test) c.factors.push({ name: 'test_path_penalty', factor: settings.test_path_penalty });
-    if (c.flags & FILE_FLAG.generated) c.factors.push({ name: 'generated_path_penalty', factor: settings.generated_path_penalty });
+    let role = this.roles.get(c.fileId);
+    if (!role) this.roles.set(c.fileId, (role = resolveRole(c.path, c.flags, this.session.projects())));
+    c.role = role;
+    if (role.role !== 'source') {
+      const factor = roleFactor(role.role, settings, this.named);
+      if (factor !== 1) c.factors.push({ name: ROLE_SETTING[role.role], factor });
+    }
     const name = c.symbolName?.toLowerCase();
     if (name && words.includes(name)) c.factors.push({ name: 'exact_symbol_name', factor: 1.5 });
     const stem = baseName(c.path).toLowerCase().split('.')[0];

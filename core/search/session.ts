@@ -1,6 +1,6 @@
 // What searches keep per open index connection, owned by the workspace that opened it (one session
-// per IndexStore): the codec of the index's blobs, the decoded-file cache, the chunk count per
-// index generation, and the `hci_path_ok(path)` SQL function with the path filter of the search
+// per IndexStore): the codec of the index's blobs, the decoded-file cache, the chunk count and the
+// project map (path roles) per index generation, and the `hci_path_ok(path)` SQL function with the path filter of the search
 // running now. Nothing here lives in a module variable, so two workspaces in one process (or one
 // host with several indexes) never see each other's filter, cache or codec. What a search does is
 // the pipeline's (pipeline.ts).
@@ -8,11 +8,13 @@ import type { Database } from '../sqlite/engine.ts';
 import type { DeflateCodec } from '../index/file-data.ts';
 import type { PathFilter } from './filters.ts';
 import { StoredFileCache } from './file-cache.ts';
+import { ProjectMap } from './roles.ts';
 
 export class SearchSession {
   readonly files: StoredFileCache;
   private filter: PathFilter | null = null;
   private counted: { generation: string; count: number } | null = null;
+  private projectMap: { generation: string; map: ProjectMap } | null = null;
 
   constructor(
     readonly db: Database,
@@ -41,9 +43,22 @@ export class SearchSession {
     }
   }
 
+  private generation(): string {
+    return String(this.db.selectValue("SELECT value FROM meta WHERE key = 'generation'") ?? '');
+  }
+
+  /** The index's project files and their facts (path roles), read once per index generation. */
+  projects(): ProjectMap {
+    const generation = this.generation();
+    if (this.projectMap?.generation === generation) return this.projectMap.map;
+    const map = ProjectMap.read(this.db);
+    this.projectMap = { generation, map };
+    return map;
+  }
+
   /** The number of chunks, counted once per index generation (every commit bumps it). */
   chunkCount(): number {
-    const generation = String(this.db.selectValue("SELECT value FROM meta WHERE key = 'generation'") ?? '');
+    const generation = this.generation();
     if (this.counted?.generation === generation) return this.counted.count;
     const count = Number(this.db.selectValue('SELECT count(*) FROM chunks'));
     this.counted = { generation, count };

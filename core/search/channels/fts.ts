@@ -94,8 +94,7 @@ export const ftsChannel: Channel = {
    * queries slow.
    */
   widen(session, q, pool, page: WidenRequest) {
-    const question = q.dropped.length > 0;
-    if (page.kept >= page.needed || q.clauses.length < 2 || (page.kept > 0 && !question)) return null;
+    if (page.kept >= page.needed || q.clauses.length < 2) return null;
     const anyExpr = informativeClauses(session, q).map(clauseExpr).join(' OR ');
     return runFts(session.db, anyExpr, session.filtered, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId));
   },
