@@ -62,7 +62,7 @@ function generatedPathReason(path: string): string | null {
  * counts and `Exemplary` does not.
  */
 const DEMO_WORDS = new Set(['sample', 'samples', 'demo', 'demos', 'example', 'examples', 'gallery', 'sandbox', 'playground', 'showcase', 'showcases']);
-/** Folders (or folder-name parts) of documentation: `docs/`, `Shop.Docs` (a documentation site). */
+/** Folders of documentation (`docs/`); a project named `Shop.Docs` is a documentation site, a demo. */
 const DOCS_WORDS = new Set(['doc', 'docs', 'documentation']);
 const DOCS_EXTENSIONS = new Set(['.md', '.mdx', '.rst', '.adoc', '.txt']);
 const BUILD_EXTENSIONS = new Set(['.csproj', '.fsproj', '.vbproj', '.proj', '.props', '.targets', '.sln', '.slnx']);
@@ -73,12 +73,18 @@ function nameParts(segment: string): string[] {
   return segment.split(/[^\p{L}\p{N}]+/u).flatMap((p) => p.match(/\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+/gu) ?? []).map((p) => p.toLowerCase());
 }
 
-/** The folder segment that holds one of `words` (deepest first), or null. */
-function folderWith(path: string, words: ReadonlySet<string>): string | null {
+/** The folder segment that `test` accepts (deepest first), or null. */
+function folderWhere(path: string, test: (segment: string) => boolean): string | null {
   const segs = path.split('/');
   segs.pop();
-  for (let i = segs.length - 1; i >= 0; i--) if (nameParts(segs[i]).some((p) => words.has(p))) return segs[i];
+  for (let i = segs.length - 1; i >= 0; i--) if (test(segs[i])) return segs[i];
   return null;
+}
+
+/** `samples`, `FAControlsGallery`, `Shop.Demo` — and `Shop.Docs`, a documentation site: an app that demonstrates the library. */
+function isDemoFolder(segment: string): boolean {
+  if (nameParts(segment).some((p) => DEMO_WORDS.has(p))) return true;
+  return segment.includes('.') && segment.split('.').slice(1).some((p) => DOCS_WORDS.has(p.toLowerCase()));
 }
 
 /**
@@ -91,11 +97,11 @@ export function pathRole(path: string): RoleVerdict | null {
   if (generated) return { role: 'generated', because: generated };
   const test = testPathReason(path);
   if (test) return { role: 'test', because: test };
-  const demo = folderWith(path, DEMO_WORDS);
+  const demo = folderWhere(path, isDemoFolder);
   if (demo) return { role: 'demo', because: `demo folder "${demo}"` };
   const ext = extensionOf(path);
   if (DOCS_EXTENSIONS.has(ext)) return { role: 'docs', because: `documentation file (${ext})` };
-  const docs = folderWith(path, DOCS_WORDS);
+  const docs = folderWhere(path, (s) => DOCS_WORDS.has(s.toLowerCase()));
   if (docs) return { role: 'docs', because: `documentation folder "${docs}"` };
   const name = baseName(path);
   if (BUILD_EXTENSIONS.has(ext) || BUILD_NAMES.test(name) || /(?:^|\/)\.github\/workflows\//.test(path)) return { role: 'build', because: `build file "${name}"` };

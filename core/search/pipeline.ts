@@ -9,6 +9,7 @@ import type { Settings } from '../settings.ts';
 import { isCorruption } from '../index/store.ts';
 import type { MatchKind, SearchRequest, SearchHit } from './contract.ts';
 import type { Candidate, RankedResult, SearchPage } from './candidates.ts';
+import { AFTER_COMPLETE } from './rerank.ts';
 import type { ChannelList } from './fuse.ts';
 import { compilePathFilter } from './filters.ts';
 import { modeRow, type ModeTable } from './modes.ts';
@@ -36,6 +37,23 @@ function matchKind(complete: number, partial: number): MatchKind {
   return complete ? (partial ? 'all_then_any' : 'all') : partial ? 'any' : 'none';
 }
 
+/**
+ * Partial matches rank after every complete one (`partial_matches = "after_complete"`): their scores
+ * are scaled by one factor so the best of them scores no higher than the last complete match, and
+ * the scores shown keep the rank order. Order within the partial matches is unchanged.
+ */
+function calibrateAfter(complete: readonly Candidate[], partial: Candidate[]): Candidate[] {
+  const floor = complete.length ? complete[complete.length - 1].score : Infinity;
+  const best = partial.length ? partial[0].score : 0;
+  if (best <= floor || best <= 0) return partial;
+  const factor = floor / best;
+  for (const c of partial) {
+    c.factors.push({ name: AFTER_COMPLETE, factor });
+    c.score *= factor;
+  }
+  return partial;
+}
+
 /** Runs the query through every ranking stage; returns at least `needed` candidates when that many match. */
 export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number): RankedResult {
   const parsed = parseQuery(req.query);
@@ -51,14 +69,23 @@ export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number
     return session.withPathFilter(filter, () => {
       const reranker = new Reranker(session, ctx.settings, parsed);
       const lists: ChannelList[] = mode.channels.map((channel) => ({ channel, hits: channel.search(session, parsed, pool) }));
-      const complete = reranker.rank(mode.fuse(lists, parsed));
+      let complete = reranker.rank(mode.fuse(lists, parsed));
       const page = { kept: complete.length, needed, seen: new Set(complete.map((c) => c.chunkId)) };
       const wider: ChannelList[] = [];
       for (const channel of mode.channels) {
         const hits = channel.widen?.(session, parsed, pool, page);
         if (hits) wider.push({ channel, hits });
       }
-      const partial = wider.length ? reranker.rank(mode.fuse(wider, parsed)) : [];
+      let partial: Candidate[] = [];
+      if (wider.length && ctx.settings.partial_matches === 'by_score') {
+        // One ranking over both passes: complete and partial matches compete on one score.
+        const all = [...mode.fuse(lists, parsed), ...mode.fuse(wider, parsed)].sort((a, b) => b.base - a.base);
+        const ranked = new Reranker(session, ctx.settings, parsed).rank(all);
+        const isComplete = new Set(lists.flatMap((l) => l.hits.map((h) => h.row.chunkId)));
+        complete = ranked.filter((c) => isComplete.has(c.chunkId));
+        return { parsed, match: matchKind(complete.length, ranked.length - complete.length), ranked, complete: complete.length, filtered: filter !== null };
+      }
+      if (wider.length) partial = calibrateAfter(complete, reranker.rank(mode.fuse(wider, parsed)));
       return { parsed, match: matchKind(complete.length, partial.length), ranked: [...complete, ...partial], complete: complete.length, filtered: filter !== null };
     });
   } catch (e) {

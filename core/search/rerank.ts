@@ -13,6 +13,15 @@ import type { SearchSession } from './session.ts';
 import { resolveRole, roleFactor, rolesNamedBy, ROLE_SETTING } from './roles.ts';
 import type { Role, RoleVerdict } from '../scan/roles.ts';
 
+/**
+ * Chunk symbols that name what is used, not what is declared: a markup element's tag (`<MudMenu>`
+ * in a page uses the MudMenu component) and XAML controls and layouts named after their tag.
+ */
+const USAGE_KINDS = new Set(['element', 'control', 'layout']);
+
+/** The factor that puts partial matches after complete ones (pipeline.ts applies it). */
+export const AFTER_COMPLETE = 'after_complete_matches';
+
 /** How many of the best fused candidates get the (costlier) text-level signals. */
 const TEXT_SIGNAL_POOL = 40;
 
@@ -82,7 +91,7 @@ export class Reranker {
       if (factor !== 1) c.factors.push({ name: ROLE_SETTING[role.role], factor });
     }
     const name = c.symbolName?.toLowerCase();
-    if (name && words.includes(name)) c.factors.push({ name: 'exact_symbol_name', factor: 1.5 });
+    if (name && words.includes(name) && !USAGE_KINDS.has(c.symbolKind ?? '')) c.factors.push({ name: 'exact_symbol_name', factor: 1.5 });
     const stem = baseName(c.path).toLowerCase().split('.')[0];
     if (stem && words.includes(stem)) c.factors.push({ name: 'file_name_match', factor: 1.25 });
     c.score = c.factors.reduce((s, f) => s * f.factor, c.base);
