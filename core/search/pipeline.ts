@@ -1,4 +1,5 @@
-// The search pipeline, stage by stage: parse the query once (query.ts) → ask the mode's channels for
+// The search pipeline, stage by stage: parse the query once (query.ts) → expand it with the
+// repository's own identifiers (expand.ts) → ask the mode's channels for
 // candidates (channels/, modes.ts) → fuse their lists (fuse.ts) → rerank (rerank.ts: factors,
 // per-file cap) → widen with a second pass while the page is short → page (page.ts) → present
 // (present.ts). Owns the order of the stages, the candidate pool size, the match kind, and turning
@@ -16,6 +17,7 @@ import { modeRow, type ModeTable } from './modes.ts';
 import type { PageRange } from './page.ts';
 import { renderHits } from './present.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
+import { expandQuery } from './expand.ts';
 import { Reranker } from './rerank.ts';
 import type { SearchSession } from './session.ts';
 
@@ -56,17 +58,18 @@ function calibrateAfter(complete: readonly Candidate[], partial: Candidate[]): C
 
 /** Runs the query through every ranking stage; returns at least `needed` candidates when that many match. */
 export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number): RankedResult {
-  const parsed = parseQuery(req.query);
+  const written = parseQuery(req.query);
   const filter = compilePathFilter({
-    paths: [...(req.paths ?? []), ...parsed.paths],
-    exts: [...(req.exts ?? []), ...parsed.exts],
-    excludePaths: [...(req.exclude_paths ?? []), ...parsed.excludePaths],
+    paths: [...(req.paths ?? []), ...written.paths],
+    exts: [...(req.exts ?? []), ...written.exts],
+    excludePaths: [...(req.exclude_paths ?? []), ...written.excludePaths],
   });
   const mode = modeRow(req.mode, ctx.modes);
   const { session } = ctx;
   const pool = candidatePool(needed);
   try {
     return session.withPathFilter(filter, () => {
+      const parsed = expandQuery(session.db, written);
       const reranker = new Reranker(session, ctx.settings, parsed);
       const lists: ChannelList[] = mode.channels.map((channel) => ({ channel, hits: channel.search(session, parsed, pool) }));
       let complete = reranker.rank(mode.fuse(lists, parsed));

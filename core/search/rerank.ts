@@ -51,7 +51,8 @@ export class Reranker {
     private readonly q: ParsedQuery,
   ) {
     this.targets = definitionTargets(q);
-    this.words = q.clauses.filter((x) => x.kind === 'word').map((x) => x.token);
+    // Compounds count as words for names: "settings page" names SettingsPage.axaml (expand.ts).
+    this.words = [...q.clauses.filter((x) => x.kind === 'word').map((x) => x.token), ...(q.compounds ?? []).map((c) => c.token)];
     this.named = rolesNamedBy(q);
   }
 

@@ -95,7 +95,7 @@ export const ftsChannel: Channel = {
    */
   widen(session, q, pool, page: WidenRequest) {
     if (page.kept >= page.needed || q.clauses.length < 2) return null;
-    const anyExpr = informativeClauses(session, q).map(clauseExpr).join(' OR ');
+    const anyExpr = ftsExpression(q, 'any', informativeClauses(session, q))!;
     return runFts(session.db, anyExpr, session.filtered, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId));
   },
 
