@@ -46,6 +46,8 @@ const settingsShape = z
     docs_path_penalty: z.number().min(0).max(1).default(1),
     build_path_penalty: z.number().min(0).max(1).default(1),
     partial_matches: z.enum(['after_complete', 'by_score']).default('by_score'),
+    ui_view_boost: z.number().min(1).max(10).default(1.3),
+    paired_file_share: z.number().min(0).max(1).default(0.7),
     max_hits_per_file: z.number().int().min(1).default(2),
     lock_timeout_ms: z.number().int().min(0).default(10_000),
   })

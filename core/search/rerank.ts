@@ -7,6 +7,8 @@ import { languageById } from '../languages/table.ts';
 import type { Settings } from '../settings.ts';
 import { baseName } from '../scan/languages.ts';
 import { definitionTargets, textSignals } from './boosts.ts';
+import { conventionalPairs, viewModelNames } from './pairs.ts';
+import { isUiQuestion, routeOrTitleMatches, uiTopicWords, viewFacts, type ViewFacts } from './ui.ts';
 import { loadBodies, type Candidate } from './candidates.ts';
 import type { ParsedQuery } from './query.ts';
 import type { SearchSession } from './session.ts';
@@ -43,6 +45,9 @@ export class Reranker {
   private readonly words: string[];
   private readonly patterns = new Map<string, RegExp[]>();
   private readonly roles = new Map<number, RoleVerdict>();
+  private readonly views = new Map<number, ViewFacts | null>();
+  /** The topic words of a UI question (null: not one). */
+  private readonly ui: string[] | null;
   private readonly named: ReadonlySet<Role>;
 
   constructor(
@@ -54,6 +59,7 @@ export class Reranker {
     // Compounds count as words for names: "settings page" names SettingsPage.axaml (expand.ts).
     this.words = [...q.clauses.filter((x) => x.kind === 'word').map((x) => x.token), ...(q.compounds ?? []).map((c) => c.token)];
     this.named = rolesNamedBy(q);
+    this.ui = isUiQuestion(q) ? uiTopicWords(q) : null;
   }
 
   /**
@@ -63,6 +69,7 @@ export class Reranker {
   rank(cands: Candidate[]): Candidate[] {
     this.applyTextSignals(cands);
     for (const c of cands) this.applyFactors(c);
+    this.applyPairing(cands);
     // Deterministic order across runtimes: score, then path, then line.
     cands.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine);
     return cands.filter((c) => {
@@ -72,9 +79,67 @@ export class Reranker {
     });
   }
 
+  /**
+   * Files that belong together rank together: a view, its code-behind and its view model (pairs.ts).
+   * The best chunk of each partner of a file is raised to `paired_file_share` of that file's best
+   * score (never lowered), from the scores before any raise, so no chain forms.
+   */
+  private applyPairing(cands: Candidate[]): void {
+    const share = this.settings.paired_file_share;
+    if (share <= 0) return;
+    const best = new Map<string, Candidate>();
+    for (const c of cands) {
+      const b = best.get(c.path);
+      if (!b || c.score > b.score) best.set(c.path, c);
+    }
+    if (best.size < 2) return;
+    const byStem = new Map<string, Candidate>();
+    for (const [path, c] of best) {
+      if (!path.endsWith('.cs')) continue;
+      const stem = baseName(path).slice(0, -3).toLowerCase();
+      const b = byStem.get(stem);
+      if (!b || c.score > b.score) byStem.set(stem, c);
+    }
+    const floors = new Map<Candidate, { score: number; from: string }>();
+    const raise = (to: Candidate | undefined, from: Candidate) => {
+      if (!to || to === from) return;
+      const floor = share * from.score;
+      if (floor > to.score && floor > (floors.get(to)?.score ?? 0)) floors.set(to, { score: floor, from: from.path });
+    };
+    for (const [path, c] of best) {
+      for (const p of conventionalPairs(path)) raise(best.get(p.path), c);
+      for (const vm of viewModelNames(path)) {
+        const model = byStem.get(vm);
+        raise(model, c);
+        if (model) raise(c, model);
+      }
+    }
+    for (const [c, f] of floors) {
+      c.factors.push({ name: 'paired_file', factor: f.score / c.score });
+      c.score = f.score;
+    }
+  }
+
+  /** A UI question (ui.ts): views weigh more, views whose route or title holds its words most. */
+  private applyUiSignals(top: readonly Candidate[], topic: readonly string[]): void {
+    for (const c of top) {
+      let facts = this.views.get(c.fileId);
+      if (facts === undefined) {
+        const stored = c.lang === 'razor' || c.lang === 'axaml' || c.lang === 'xaml' ? this.session.files.get(c.fileId, c.hash) : undefined;
+        facts = stored ? viewFacts(stored, c.lang) : null;
+        this.views.set(c.fileId, facts);
+      }
+      if (!facts?.view) continue;
+      c.factors.push({ name: 'ui_view', factor: this.settings.ui_view_boost });
+      const matched = topic.length ? routeOrTitleMatches(facts, topic) : [];
+      if (matched.length) c.factors.push({ name: 'ui_route_title', factor: 1 + 0.5 * (matched.length / topic.length) });
+    }
+  }
+
   private applyTextSignals(cands: Candidate[]): void {
     const top = cands.slice(0, TEXT_SIGNAL_POOL);
     loadBodies(this.session, top);
+    if (this.ui) this.applyUiSignals(top, this.ui);
     for (const c of top) {
       const sig = textSignals(c.body ?? '', this.q.verbatim, this.targets, this.patterns, configKeyPath(c));
       if (sig.exact) c.factors.push({ name: 'exact_text', factor: 1.5 });
