@@ -135,15 +135,18 @@ export function ftsExpression(q: ParsedQuery, match: 'all' | 'any', clauses: rea
   return clauses.map(clauseExpr).join(match === 'all' ? ' AND ' : ' OR ');
 }
 
-/** Every lowercase token a hit may contain for this query (for snippets and explain). */
-export function queryTerms(q: ParsedQuery): string[] {
-  const terms = new Set<string>();
+/** The lowercase tokens a hit may contain for this query, for snippets: whole words (and compounds), and identifier parts. */
+export function queryTerms(q: ParsedQuery): { words: string[]; parts: string[] } {
+  const words = new Set<string>();
+  const parts = new Set<string>();
   for (const c of q.clauses) {
-    if (c.kind === 'phrase') c.tokens.forEach((t) => terms.add(t));
+    if (c.kind === 'phrase') c.tokens.forEach((t) => words.add(t));
     else {
-      terms.add(c.token);
-      c.parts.forEach((p) => terms.add(p));
+      words.add(c.token);
+      c.parts.forEach((p) => parts.add(p));
     }
   }
-  return [...terms];
+  for (const c of q.compounds ?? []) words.add(c.token);
+  for (const w of words) parts.delete(w);
+  return { words: [...words], parts: [...parts] };
 }
