@@ -152,10 +152,8 @@ export class Reranker {
     let role = this.roles.get(c.fileId);
     if (!role) this.roles.set(c.fileId, (role = resolveRole(c.path, c.flags, this.session.projects())));
     c.role = role;
-    if (role.role !== 'source') {
-      const factor = roleFactor(role.role, settings, this.named);
-      if (factor !== 1) c.factors.push({ name: ROLE_SETTING[role.role], factor });
-    }
+    // Every role but source shows its factor in explain, 1 included (a role the query names, or set to 1).
+    if (role.role !== 'source') c.factors.push({ name: ROLE_SETTING[role.role], factor: roleFactor(role.role, settings, this.named) });
     const name = c.symbolName?.toLowerCase();
     if (name && words.includes(name) && !USAGE_KINDS.has(c.symbolKind ?? '')) c.factors.push({ name: 'exact_symbol_name', factor: 1.5 });
     const stem = baseName(c.path).toLowerCase().split('.')[0];

@@ -60,7 +60,8 @@ export function makeSnippet(body: string, startLine: number, terms: SnippetTerms
     if (score > 0) scored.push({ n, score });
   }
   scored.sort((a, b) => b.score - a.score || a.n - b.n);
-  let chosen = scored.slice(0, maxLines).map((s) => s.n);
+  // Lines after the best must match about as well: a `using` that names a term does not ride along.
+  let chosen = scored.slice(0, maxLines).filter((s, i) => i === 0 || s.score >= scored[0].score / 2).map((s) => s.n);
   const bestLine = scored.length ? scored[0].n : null;
   if (chosen.length === 0) {
     const first = lines.findIndex((l) => l.trim() && !BOILERPLATE.test(l));
