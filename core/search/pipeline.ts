@@ -39,6 +39,18 @@ function matchKind(complete: number, partial: number): MatchKind {
   return complete ? (partial ? 'all_then_any' : 'all') : partial ? 'any' : 'none';
 }
 
+/** How many of the candidates the per-file cap keeps. */
+function keptAfterCap(cands: readonly Candidate[], cap: number): number {
+  const perFile = new Map<number, number>();
+  let kept = 0;
+  for (const c of cands) {
+    const n = (perFile.get(c.fileId) ?? 0) + 1;
+    perFile.set(c.fileId, n);
+    if (n <= cap) kept++;
+  }
+  return kept;
+}
+
 /**
  * Partial matches rank after every complete one (`partial_matches = "after_complete"`): their scores
  * are scaled by one factor so the best of them scores no higher than the last complete match, and
@@ -72,24 +84,26 @@ export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number
       const parsed = expandQuery(session.db, written);
       const reranker = new Reranker(session, ctx.settings, parsed);
       const lists: ChannelList[] = mode.channels.map((channel) => ({ channel, hits: channel.search(session, parsed, pool) }));
-      let complete = reranker.rank(mode.fuse(lists, parsed));
-      const page = { kept: complete.length, needed, seen: new Set(complete.map((c) => c.chunkId)) };
+      const first = mode.fuse(lists, parsed);
+      const page = { kept: keptAfterCap(first, ctx.settings.max_hits_per_file), needed, seen: new Set(first.map((c) => c.chunkId)) };
       const wider: ChannelList[] = [];
       for (const channel of mode.channels) {
         const hits = channel.widen?.(session, parsed, pool, page);
         if (hits) wider.push({ channel, hits });
       }
-      let partial: Candidate[] = [];
-      if (wider.length && ctx.settings.partial_matches === 'by_score') {
-        // One ranking over both passes: complete and partial matches compete on one score.
-        const all = [...mode.fuse(lists, parsed), ...mode.fuse(wider, parsed)].sort((a, b) => b.base - a.base);
-        const ranked = new Reranker(session, ctx.settings, parsed).rank(all);
-        const isComplete = new Set(lists.flatMap((l) => l.hits.map((h) => h.row.chunkId)));
-        complete = ranked.filter((c) => isComplete.has(c.chunkId));
-        return { parsed, match: matchKind(complete.length, ranked.length - complete.length), ranked, complete: complete.length, filtered: filter !== null };
+      const done = (ranked: Candidate[], complete: number): RankedResult =>
+        ({ parsed, match: matchKind(complete, ranked.length - complete), ranked, complete, filtered: filter !== null });
+      if (!wider.length) {
+        const ranked = reranker.rank(first);
+        return done(ranked, ranked.length);
       }
-      if (wider.length) partial = calibrateAfter(complete, reranker.rank(mode.fuse(wider, parsed)));
-      return { parsed, match: matchKind(complete.length, partial.length), ranked: [...complete, ...partial], complete: complete.length, filtered: filter !== null };
+      if (ctx.settings.partial_matches === 'by_score') {
+        // One ranking over both passes: complete and partial matches compete on one score.
+        const ranked = reranker.rank([...first, ...mode.fuse(wider, parsed)].sort((a, b) => b.base - a.base));
+        return done(ranked, ranked.filter((c) => page.seen.has(c.chunkId)).length);
+      }
+      const complete = reranker.rank(first);
+      return done([...complete, ...calibrateAfter(complete, reranker.rank(mode.fuse(wider, parsed)))], complete.length);
     });
   } catch (e) {
     // Damage is reported as such (the store maps it to index_corrupt with its location and hint).

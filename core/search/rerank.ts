@@ -44,7 +44,7 @@ export class Reranker {
   private readonly targets: string[];
   private readonly words: string[];
   private readonly patterns = new Map<string, RegExp[]>();
-  private readonly roles = new Map<number, RoleVerdict>();
+  private readonly roles: Map<number, RoleVerdict>;
   private readonly views = new Map<number, ViewFacts | null>();
   /** The topic words of a UI question (null: not one). */
   private readonly ui: string[] | null;
@@ -59,6 +59,7 @@ export class Reranker {
     // Compounds count as words for names: "settings page" names SettingsPage.axaml (expand.ts).
     this.words = [...q.clauses.filter((x) => x.kind === 'word').map((x) => x.token), ...(q.compounds ?? []).map((c) => c.token)];
     this.named = rolesNamedBy(q);
+    this.roles = session.cached('roles', () => new Map<number, RoleVerdict>());
     this.ui = isUiQuestion(q) ? uiTopicWords(q) : null;
   }
 
@@ -151,6 +152,7 @@ export class Reranker {
     const { settings, words } = this;
     let role = this.roles.get(c.fileId);
     if (!role) this.roles.set(c.fileId, (role = resolveRole(c.path, c.flags, this.session.projects())));
+    // (this.roles is the session's map for this index generation: a file's role is worked out once.)
     c.role = role;
     // Every role but source shows its factor in explain, 1 included (a role the query names, or set to 1).
     if (role.role !== 'source') c.factors.push({ name: ROLE_SETTING[role.role], factor: roleFactor(role.role, settings, this.named) });

@@ -13,8 +13,9 @@ import { ProjectMap } from './roles.ts';
 export class SearchSession {
   readonly files: StoredFileCache;
   private filter: PathFilter | null = null;
-  private counted: { generation: string; count: number } | null = null;
-  private projectMap: { generation: string; map: ProjectMap } | null = null;
+  /** The index generation the per-generation caches belong to (null: not read yet). */
+  private generation: string | null = null;
+  private readonly caches = new Map<string, unknown>();
 
   constructor(
     readonly db: Database,
@@ -33,8 +34,17 @@ export class SearchSession {
     return this.filter !== null;
   }
 
-  /** Runs fn (synchronously, inside the caller's read transaction) with `filter` as hci_path_ok's filter. */
+  /**
+   * Runs fn (synchronously, inside the caller's read transaction) with `filter` as hci_path_ok's
+   * filter. The index generation is read once here: every commit bumps it, and a new one empties
+   * the per-generation caches (chunk count, project map, term counts).
+   */
   withPathFilter<T>(filter: PathFilter | null, fn: () => T): T {
+    const generation = String(this.db.selectValue("SELECT value FROM meta WHERE key = 'generation'") ?? '');
+    if (generation !== this.generation) {
+      this.generation = generation;
+      this.caches.clear();
+    }
     this.filter = filter;
     try {
       return fn();
@@ -43,25 +53,21 @@ export class SearchSession {
     }
   }
 
-  private generation(): string {
-    return String(this.db.selectValue("SELECT value FROM meta WHERE key = 'generation'") ?? '');
+  /** A value computed once per index generation (call inside withPathFilter). */
+  cached<T>(key: string, make: () => T): T {
+    if (this.caches.has(key)) return this.caches.get(key) as T;
+    const value = make();
+    this.caches.set(key, value);
+    return value;
   }
 
-  /** The index's project files and their facts (path roles), read once per index generation. */
+  /** The index's project files and their facts (path roles). */
   projects(): ProjectMap {
-    const generation = this.generation();
-    if (this.projectMap?.generation === generation) return this.projectMap.map;
-    const map = ProjectMap.read(this.db);
-    this.projectMap = { generation, map };
-    return map;
+    return this.cached('projects', () => ProjectMap.read(this.db));
   }
 
-  /** The number of chunks, counted once per index generation (every commit bumps it). */
+  /** The number of chunks. */
   chunkCount(): number {
-    const generation = this.generation();
-    if (this.counted?.generation === generation) return this.counted.count;
-    const count = Number(this.db.selectValue('SELECT count(*) FROM chunks'));
-    this.counted = { generation, count };
-    return count;
+    return this.cached('chunks', () => Number(this.db.selectValue('SELECT count(*) FROM chunks')));
   }
 }
