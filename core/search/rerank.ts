@@ -6,6 +6,7 @@
 import { languageById } from '../languages/table.ts';
 import type { Settings } from '../settings.ts';
 import { baseName } from '../scan/languages.ts';
+import { splitIdentifier } from './analyzer.ts';
 import { definitionTargets, textSignals } from './boosts.ts';
 import { conventionalPairs, viewModelNames } from './pairs.ts';
 import { isUiQuestion, routeOrTitleMatches, uiTopicWords, viewFacts, type ViewFacts } from './ui.ts';
@@ -19,6 +20,12 @@ import type { Role, RoleVerdict } from '../scan/roles.ts';
  * Chunk symbols that name what is used, not what is declared: a markup element's tag (`<MudMenu>`
  * in a page uses the MudMenu component) and XAML controls and layouts named after their tag.
  */
+/**
+ * A file whose name holds a query identifier with more around it (`TextBoxStyles.axaml` for
+ * "TextBox", `FAContentDialog.cs` for "ContentDialog"): 1 + NAME_PART × the share of the name's parts
+ * the identifier covers. A whole-name match is file_name_match (1.25).
+ */
+const NAME_PART = 0.5;
 const USAGE_KINDS = new Set(['element', 'control', 'layout']);
 
 /** The factor that puts partial matches after complete ones (pipeline.ts applies it). */
@@ -38,11 +45,27 @@ function configKeyPath(c: Candidate): string[] | null {
   return sep && c.memberKey ? c.memberKey.split(sep) : null;
 }
 
+/** The largest share of a name's parts that one query identifier's parts cover as a run (0: none; never the whole name). */
+function nameShare(nameParts: readonly string[], words: readonly string[][]): number {
+  let best = 0;
+  for (const wp of words) {
+    if (wp.length >= nameParts.length) continue;
+    for (let i = 0; i + wp.length <= nameParts.length; i++) {
+      if (wp.every((p, j) => nameParts[i + j] === p)) {
+        best = Math.max(best, wp.length / nameParts.length);
+        break;
+      }
+    }
+  }
+  return best;
+}
+
 /** Ranks the passes of one search; the per-file cap counts across them. */
 export class Reranker {
   private readonly perFile = new Map<number, number>();
   private readonly targets: string[];
   private readonly words: string[];
+  private readonly wordParts: string[][];
   private readonly patterns = new Map<string, RegExp[]>();
   private readonly roles: Map<number, RoleVerdict>;
   private readonly views = new Map<number, ViewFacts | null>();
@@ -59,6 +82,8 @@ export class Reranker {
     // Compounds count as words for names: "settings page" names SettingsPage.axaml (expand.ts).
     this.words = [...q.clauses.filter((x) => x.kind === 'word').map((x) => x.token), ...(q.compounds ?? []).map((c) => c.token)];
     this.named = rolesNamedBy(q);
+    // Identifiers of 4+ letters, by part: a name part of `TextBoxStyles` is matched by "TextBox", not by "box".
+    this.wordParts = q.clauses.filter((x) => x.kind === 'word').map((x) => (x.parts.length ? x.parts : [x.token])).filter((p) => p.join('').length >= 4);
     this.roles = session.cached('roles', () => new Map<number, RoleVerdict>());
     this.ui = isUiQuestion(q) ? uiTopicWords(q) : null;
   }
@@ -160,6 +185,10 @@ export class Reranker {
     if (name && words.includes(name) && !USAGE_KINDS.has(c.symbolKind ?? '')) c.factors.push({ name: 'exact_symbol_name', factor: 1.5 });
     const stem = baseName(c.path).toLowerCase().split('.')[0];
     if (stem && words.includes(stem)) c.factors.push({ name: 'file_name_match', factor: 1.25 });
+    else {
+      const share = nameShare(splitIdentifier(baseName(c.path).split('.')[0]), this.wordParts);
+      if (share > 0) c.factors.push({ name: 'file_name_part', factor: 1 + NAME_PART * share });
+    }
     c.score = c.factors.reduce((s, f) => s * f.factor, c.base);
   }
 }
