@@ -6,32 +6,18 @@
 // routes, titles), the view ↔ code-behind ↔ view model pairing, exact symbol names only for
 // declarations, and snippets/symbols that show the best-matching member.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { openWorkspace } from '../runtimes/node/index.ts';
 import type { HciWorkspace } from '../core/workspace.ts';
 import type { SearchHit } from '../core/search/contract.ts';
-import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
-
-const cs = (ns: string, body: string) => `namespace Contoso.${ns};\n\n${body}\n`;
-
-/** A class whose one method body mentions `word` `times` times, padded so bodies have the same length. */
-function mentions(ns: string, cls: string, method: string, word: string, times: number, length = 6): string {
-  const lines = Array.from({ length }, (_, i) => (i < times ? `        // step ${i}: the ${word} runs here` : `        // step ${i}: nothing special runs here`));
-  return cs(ns, `public sealed class ${cls}\n{\n    public void ${method}()\n    {\n${lines.join('\n')}\n    }\n}`);
-}
+import { cs, mentions, RankingFixture } from './helpers/ranking-fixture.ts';
 
 const csproj = (extra = '') => `<Project Sdk="Microsoft.NET.Sdk">\n  <PropertyGroup>\n    <TargetFramework>net8.0</TargetFramework>\n${extra}  </PropertyGroup>\n</Project>\n`;
 
-let ws: TmpWorkspace;
+const fixture = new RankingFixture();
 const opened: HciWorkspace[] = [];
-
-async function open(settings: Record<string, unknown> = {}): Promise<HciWorkspace> {
-  const w = await openWorkspace(ws.root, { settings });
-  opened.push(w);
-  return w;
-}
+const open = async (settings: Record<string, unknown> = {}) => fixture.open(settings);
 
 beforeAll(async () => {
-  ws = await createTmpWorkspace({
+  opened.push(await fixture.create({
     // Roles by path: the demo says "reconcile" three times, the library once.
     'src/Ledger/Ledger.csproj': csproj(),
     'src/Ledger/LedgerBook.cs': mentions('Ledger', 'LedgerBook', 'Close', 'reconcile', 1, 9),
@@ -52,7 +38,7 @@ beforeAll(async () => {
     'src/Billing/Fees.cs': cs('Billing', `public sealed class Fees\n{\n${Array.from({ length: 4 }, (_, i) => `    // fee ${i}: the surcharge is added`).join('\n')}\n}`),
     // Compounds: "voucher panel" names VoucherPanel.axaml; another file says both words more often.
     'src/Desk/Views/VoucherPanel.axaml': '<UserControl xmlns="https://github.com/avaloniaui" xmlns:x="http://schemas.microsoft.com/winfx/2006/xaml" x:Class="Contoso.Desk.Views.VoucherPanel">\n  <TextBlock Text="Voucher" />\n</UserControl>\n',
-    'src/Desk/VoucherNotes.cs': cs('Desk', `public sealed class VoucherNotes\n{\n${Array.from({ length: 10 }, (_, i) => `    // voucher panel note ${i}: the voucher goes on the panel`).join('\n')}\n}`),
+    'src/Desk/DeskNotes.cs': cs('Desk', `public sealed class DeskNotes\n{\n${Array.from({ length: 10 }, (_, i) => `    // voucher panel note ${i}: the voucher goes on the panel`).join('\n')}\n}`),
     // UI questions: a routable page with a title, and a service that says the words more often.
     'src/Web/Pages/RebateHistory.razor': '@page "/rebates/history"\n\n<PageTitle>Rebate history</PageTitle>\n\n<h1>Rebates</h1>\n<p>Past rebate payments.</p>\n',
     'src/Web/Services/RebateService.cs': cs('Web', `public sealed class RebateService\n{\n${Array.from({ length: 12 }, (_, i) => `    // rebate history ${i}: shows the rebate history rows`).join('\n')}\n}`),
@@ -64,17 +50,15 @@ beforeAll(async () => {
     // Declarations, not usages: a component, and a page that uses its tag many times.
     'src/Web/Shared/CouponBadge.razor': '<span class="badge">@Text</span>\n\n@code {\n    [Parameter] public string Text { get; set; } = "";\n}\n',
     'src/Web/Pages/Coupons.razor': `@page "/coupons"\n\n${Array.from({ length: 4 }, (_, i) => `<CouponBadge Text="coupon ${i}" />`).join('\n')}\n`,
+    // file_name_part: a style file named after the control; another file says the word more often.
+    'src/Theme/StencilStyles.axaml': `<Styles xmlns="https://github.com/avaloniaui">\n  <Style Selector="Border.frame">\n${Array.from({ length: 22 }, (_, i) => `    <Setter Property="Margin" Value="${i}" />`).join('\n')}\n  </Style>\n</Styles>\n`,
+    'src/Stencil/Palette.cs': mentions('Theme', 'Palette', 'Apply', 'stencil', 3),
     // Snippets and symbols: three small members packed into one chunk; the match is in the third.
     'src/Desk/Stamps.cs': 'using Contoso.Postage;\nusing Contoso.Postage.Franking;\n\nnamespace Contoso.Desk;\n\npublic sealed class Stamps\n{\n    public int Count { get; set; }\n\n    public string Label => "stamps";\n\n    public void Frank(int postage) { Count += postage; }\n}\n',
-  });
-  const w = await open();
-  await w.index();
+  }));
 });
 
-afterAll(async () => {
-  for (const w of opened) w.close();
-  await ws?.cleanup();
-});
+afterAll(() => fixture.close());
 
 async function search(w: HciWorkspace, query: string, limit = 20): Promise<SearchHit[]> {
   const r = await w.search({ query, limit });
@@ -184,7 +168,7 @@ describe('query expansion with the repository’s identifiers', () => {
     const q = 'voucher panel';
     const hits = await search(w, q);
     const view = hits[rankOf(hits, 'src/Desk/Views/VoucherPanel.axaml')];
-    const notes = hits[rankOf(hits, 'src/Desk/VoucherNotes.cs')];
+    const notes = hits[rankOf(hits, 'src/Desk/DeskNotes.cs')];
     expect(notes.fts_score).toBeGreaterThan(view.fts_score);
     expect(hits[0]).toBe(view);
     const x = await explained(w, view, q);
@@ -192,6 +176,19 @@ describe('query expansion with the repository’s identifiers', () => {
     expect(factorNames(x)).toHaveProperty('file_name_match');
     // Words that are not neighbours make no compound.
     expect((await explained(w, (await search(w, 'panel of voucher'))[0], 'panel of voucher')).compounds).toBeUndefined();
+  });
+});
+
+describe('names of files', () => {
+  it('file_name_part: a file name that holds the query identifier with more around it (StencilStyles for "stencil")', async () => {
+    const w = opened[0];
+    const hits = await search(w, 'stencil');
+    const styles = hits[rankOf(hits, 'src/Theme/StencilStyles.axaml')];
+    const other = hits[rankOf(hits, 'src/Stencil/Palette.cs')];
+    expect(other.fts_score).toBeGreaterThan(styles.fts_score);
+    expect(hits[0]).toBe(styles);
+    expect(factorNames(await explained(w, styles, 'stencil'))).toMatchObject({ file_name_part: 1.25 });
+    expect(factorNames(await explained(w, other, 'stencil'))).not.toHaveProperty('file_name_part');
   });
 });
 
