@@ -49,11 +49,15 @@ beforeAll(async () => {
     'src/Desk/TrackingLog.cs': cs('Desk', `public sealed class TrackingLog\n{\n${Array.from({ length: 6 }, (_, i) => `    // entry ${i}: the tracking of each parcel`).join('\n')}\n}`),
     // Declarations, not usages: a component, and a page that uses its tag many times.
     'src/Web/Shared/CouponBadge.razor': '<span class="badge">@Text</span>\n\n@code {\n    [Parameter] public string Text { get; set; } = "";\n}\n',
-    'src/Web/Pages/Coupons.razor': `@page "/coupons"\n\n${Array.from({ length: 4 }, (_, i) => `<CouponBadge Text="coupon ${i}" />`).join('\n')}\n`,
+    // (The page is long enough to be cut at its elements: one chunk is the <CouponBadge> element, named after its tag.)
+    'src/Web/Pages/Coupons.razor': `@page "/coupons"\n\n${['MudPaper', 'CouponBadge', 'MudPanel'].map((tag) => `<${tag} Text="x">\n${Array.from({ length: 70 }, (_, i) => `    <p>line ${i} of the block</p>`).join('\n')}\n</${tag}>`).join('\n\n')}\n`,
     // file_name_part: a style file named after the control; another file says the word more often.
     'src/Theme/StencilStyles.axaml': `<Styles xmlns="https://github.com/avaloniaui">\n  <Style Selector="Border.frame">\n${Array.from({ length: 22 }, (_, i) => `    <Setter Property="Margin" Value="${i}" />`).join('\n')}\n  </Style>\n</Styles>\n`,
     'src/Stencil/Palette.cs': mentions('Theme', 'Palette', 'Apply', 'stencil', 3),
     // Snippets and symbols: three small members packed into one chunk; the match is in the third.
+    // Snippets: a member used twice before its declaration; a whole query word after a line with only an identifier's parts.
+    'src/Desk/Clerk.cs': cs('Desk', 'public sealed class Clerk\n{\n    public int Count { get; set; }\n\n    public void Open()\n    {\n        Settle();\n    }\n\n    public void Close()\n    {\n        Settle();\n    }\n\n    public void Settle() => Count++;\n}'),
+    'src/Desk/Teller.cs': cs('Desk', 'public sealed class Teller\n{\n    public void Tally()\n    {\n        // the rate and the card\n    }\n\n    public void Pay()\n    {\n        Refund();\n    }\n}'),
     'src/Desk/Stamps.cs': 'using Contoso.Postage;\nusing Contoso.Postage.Franking;\n\nnamespace Contoso.Desk;\n\npublic sealed class Stamps\n{\n    public int Count { get; set; }\n\n    public string Label => "stamps";\n\n    public void Frank(int postage) { Count += postage; }\n}\n',
   }));
 });
@@ -234,8 +238,10 @@ describe('names, snippets and symbols', () => {
     const w = opened[0];
     const hits = await search(w, 'CouponBadge');
     expect(hits[0].path).toBe('src/Web/Shared/CouponBadge.razor');
-    const usage = hits.find((h) => h.path === 'src/Web/Pages/Coupons.razor');
-    if (usage) expect(factorNames(await explained(w, usage, 'CouponBadge'))).not.toHaveProperty('exact_symbol_name');
+    const usage = hits[rankOf(hits, 'src/Web/Pages/Coupons.razor')];
+    const x = await explained(w, usage, 'CouponBadge');
+    expect(x.symbol?.name).toBe('CouponBadge'); // the chunk is the element that uses the component
+    expect(factorNames(x)).not.toHaveProperty('exact_symbol_name');
   });
 
   it('shows the matched member of a packed chunk: its declaration in the snippet, its name as the symbol', async () => {
@@ -245,5 +251,17 @@ describe('names, snippets and symbols', () => {
     expect(hit.snippet).toMatch(/public void Frank\(int postage\)/);
     expect(hit.snippet).not.toMatch(/using Contoso/);
     expect(hit.symbol?.name).toBe('Frank');
+  });
+
+  it('picks a declaration over uses of the same name, and whole query words over an identifier’s parts', async () => {
+    const w = opened[0];
+    const clerk = (await search(w, 'settle'))[0];
+    expect(clerk.path).toBe('src/Desk/Clerk.cs');
+    expect(clerk.snippet).toMatch(/public void Settle\(\)/);
+    expect(clerk.symbol?.name).toBe('Settle');
+    // "RateCard" is split into rate + card; the line that says "refund" whole is the better match.
+    const teller = (await search(w, 'refund RateCard'))[0];
+    expect(teller.path).toBe('src/Desk/Teller.cs');
+    expect(teller.symbol?.name).toBe('Pay');
   });
 });
