@@ -58,6 +58,9 @@ beforeAll(async () => {
     // Snippets: a member used twice before its declaration; a whole query word after a line with only an identifier's parts.
     'src/Desk/Clerk.cs': cs('Desk', 'public sealed class Clerk\n{\n    public int Count { get; set; }\n\n    public void Open()\n    {\n        Settle();\n    }\n\n    public void Close()\n    {\n        Settle();\n    }\n\n    public void Settle() => Count++;\n}'),
     'src/Desk/Teller.cs': cs('Desk', 'public sealed class Teller\n{\n    public void Tally()\n    {\n        // the rate and the card\n    }\n\n    public void Pay()\n    {\n        Refund();\n    }\n}'),
+    // A property declared with its brace on the next line (the usual C# layout), and a class that uses it more.
+    'src/Desk/Orders.cs': cs('Desk', 'public sealed class Orders\n{\n    public bool AllowsBackorder\n    {\n        get => true;\n    }\n}'),
+    'src/Desk/OrderDesk.cs': cs('Desk', 'public sealed class OrderDesk\n{\n    public void Check(Orders o)\n    {\n        if (o.AllowsBackorder) Log(o.AllowsBackorder);\n        Log(o.AllowsBackorder);\n    }\n}'),
     'src/Desk/Stamps.cs': 'using Contoso.Postage;\nusing Contoso.Postage.Franking;\n\nnamespace Contoso.Desk;\n\npublic sealed class Stamps\n{\n    public int Count { get; set; }\n\n    public string Label => "stamps";\n\n    public void Frank(int postage) { Count += postage; }\n}\n',
   }));
 });
@@ -251,6 +254,17 @@ describe('names, snippets and symbols', () => {
     expect(hit.snippet).toMatch(/public void Frank\(int postage\)/);
     expect(hit.snippet).not.toMatch(/using Contoso/);
     expect(hit.symbol?.name).toBe('Frank');
+  });
+
+  it('definition_like: a property whose brace is on the next line is a declaration', async () => {
+    const w = opened[0];
+    const hits = await search(w, 'AllowsBackorder');
+    const decl = hits[rankOf(hits, 'src/Desk/Orders.cs')];
+    const use = hits[rankOf(hits, 'src/Desk/OrderDesk.cs')];
+    expect(use.fts_score).toBeGreaterThan(decl.fts_score);
+    expect(hits[0]).toBe(decl);
+    expect(factorNames(await explained(w, decl, 'AllowsBackorder'))).toHaveProperty('definition_like');
+    expect(factorNames(await explained(w, use, 'AllowsBackorder'))).not.toHaveProperty('definition_like');
   });
 
   it('picks a declaration over uses of the same name, and whole query words over an identifier’s parts', async () => {
