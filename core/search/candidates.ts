@@ -75,7 +75,10 @@ export interface RankedResult {
   match: MatchKind;
   /** Every ranked candidate after the per-file cap, best first. */
   ranked: Candidate[];
-  /** How many of `ranked` came from the first pass (the rest, from a widened pass, match only partly). */
+  /**
+   * How many chunks hold every term (the first pass, counted after the per-file cap among themselves).
+   * With `partial_matches = "by_score"` they compete with the partial ones and need not come first.
+   */
   complete: number;
   /** Whether a path filter (the request's or the query's own) applied. */
   filtered: boolean;

@@ -91,16 +91,18 @@ export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number
         const hits = channel.widen?.(session, parsed, pool, page);
         if (hits) wider.push({ channel, hits });
       }
-      const done = (ranked: Candidate[], complete: number): RankedResult =>
-        ({ parsed, match: matchKind(complete, ranked.length - complete), ranked, complete, filtered: filter !== null });
+      const done = (ranked: Candidate[], complete: number, partial = ranked.length - complete): RankedResult =>
+        ({ parsed, match: matchKind(complete, partial), ranked, complete, filtered: filter !== null });
       if (!wider.length) {
         const ranked = reranker.rank(first);
         return done(ranked, ranked.length);
       }
       if (ctx.settings.partial_matches === 'by_score') {
         // One ranking over both passes: complete and partial matches compete on one score.
+        // `complete` counts the chunks that hold every term, also those the per-file cap then drops (a
+        // file's two better partial chunks can hide its complete one): the match is still all_then_any.
         const ranked = reranker.rank([...first, ...mode.fuse(wider, parsed)].sort((a, b) => b.base - a.base));
-        return done(ranked, ranked.filter((c) => page.seen.has(c.chunkId)).length);
+        return done(ranked, page.kept, ranked.filter((c) => !page.seen.has(c.chunkId)).length);
       }
       const complete = reranker.rank(first);
       return done([...complete, ...calibrateAfter(complete, reranker.rank(mode.fuse(wider, parsed)))], complete.length);

@@ -104,8 +104,8 @@ export function searchResponse(req: SearchRequest, page: SearchPage, index: Inde
     res.hint = 'no chunk contains all terms; these hits match some of them';
   } else if (ranked.match === 'all_then_any') {
     res.hint = ranked.complete === 1
-      ? 'only 1 chunk contains all terms; the hits after it match some of them'
-      : `only ${ranked.complete} chunks contain all terms; the hits after them match some of them`;
+      ? 'only 1 chunk contains all terms; the other hits match some of them'
+      : `only ${ranked.complete} chunks contain all terms; the other hits match some of them`;
   }
   return res;
 }
