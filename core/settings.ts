@@ -40,6 +40,12 @@ const settingsShape = z
     include_cs_in_fts: z.boolean().default(D.include_cs_in_fts),
     test_path_penalty: z.number().min(0).max(1).default(D.test_path_penalty),
     generated_path_penalty: z.number().min(0).max(1).default(D.generated_path_penalty),
+    demo_path_penalty: z.number().min(0).max(1).default(D.demo_path_penalty),
+    docs_path_penalty: z.number().min(0).max(1).default(D.docs_path_penalty),
+    build_path_penalty: z.number().min(0).max(1).default(D.build_path_penalty),
+    partial_matches: z.enum(['after_complete', 'by_score']).default(D.partial_matches),
+    ui_view_boost: z.number().min(1).max(10).default(D.ui_view_boost),
+    paired_file_share: z.number().min(0).max(1).default(D.paired_file_share),
     max_hits_per_file: z.number().int().min(1).default(D.max_hits_per_file),
     // Bounded: a reader or indexer waits this long for another process's lock before `index_busy`;
     // past the bound a stuck lock would hang a search for good (timers cannot wait longer than ~24.8 days).

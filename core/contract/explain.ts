@@ -32,6 +32,12 @@ export const explanation = z.object({
   score: z.number().optional(),
   fts: z.object({ bm25: z.number(), score: z.number(), column_weights: z.record(z.string(), z.number()) }).optional(),
   factors: z.array(z.object({ name: z.string(), factor: z.number() })).optional(),
+  role: z.object({
+    role: z.enum(['source', 'test', 'demo', 'docs', 'generated', 'build']),
+    because: z.string(),
+    factor: z.number(),
+  }).optional().describe("the file's path role (from its path, content markers and project file), why, and the factor it weighs with"),
+  compounds: z.array(z.string()).optional().describe('neighbouring query words the index also holds as one identifier, matched against file and symbol names'),
   matched_terms: z.array(z.object({ term: z.string(), fields: z.array(z.string()) })).optional(),
   unmatched_terms: z.array(z.string()).optional(),
   dropped_stop_words: z.array(z.string()).optional(),

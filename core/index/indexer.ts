@@ -121,7 +121,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     prepared_in_worker: 0,
   };
 
-  type Op = { kind: 'put'; file: FileRows } | { kind: 'touch'; id: number; mtimeMs: number } | { kind: 'delete'; id: number; size?: number };
+  type Op = { kind: 'put'; file: FileRows } | { kind: 'touch'; id: number; mtimeMs: number; flags: number } | { kind: 'delete'; id: number; size?: number };
   let batch: Op[] = [];
   let batchCost = 0;
   // Cost model: FTS work dominates and is roughly linear in the bytes tokenised, both for rows
@@ -142,7 +142,8 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
 
   const apply = (rows: RowWriter, db: Database, op: Op, gen: number) => {
     if (op.kind === 'touch') {
-      db.exec('UPDATE files SET mtime_ms = ? WHERE id = ?', { bind: [Math.trunc(op.mtimeMs), op.id] });
+      // Flags too: the same content can be read with newer rules (a format migration asks for that).
+      db.exec('UPDATE files SET mtime_ms = ?, flags = ? WHERE id = ?', { bind: [Math.trunc(op.mtimeMs), op.flags, op.id] });
     } else if (op.kind === 'delete') {
       rows.deleteFile(op.id);
     } else {
@@ -255,7 +256,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
           progress.bytes += r.bytes;
           if (old && !stale(old) && old.hash === r.file.hash) {
             summary.files_unchanged++;
-            push({ kind: 'touch', id: old.id, mtimeMs: f.mtimeMs });
+            push({ kind: 'touch', id: old.id, mtimeMs: f.mtimeMs, flags: r.file.flags });
           } else {
             summary.files_indexed++;
             summary.chunks_written += r.file.chunks.length;

@@ -8,7 +8,7 @@
 import type { ScannedFile, SkipReason } from '../scan/walker.ts';
 import { classifyContent, splitLines } from '../scan/content.ts';
 import { findSecretLines, type SecretFinding } from '../scan/secrets.ts';
-import { isGeneratedPath, isTestPath } from '../scan/languages.ts';
+import { generatedByContent, isGeneratedPath, isTestPath, projectFacts } from '../scan/roles.ts';
 import type { Chunker, ChunkInput, Extracted } from '../chunk/chunker.ts';
 import type { ChunkLimits, ChunkResult } from '../chunk/types.ts';
 import type { FileOutline, OutlineNode } from '../chunk/outline.ts';
@@ -77,6 +77,10 @@ export function finishFile(r: ClassifiedFile, chunked: ChunkResult): Prepared {
   let flags = 0;
   if (isTestPath(f.path)) flags |= FILE_FLAG.test;
   if (isGeneratedPath(f.path)) flags |= FILE_FLAG.generated;
+  else if (generatedByContent(f.path, r.input.text)) flags |= FILE_FLAG.generated | FILE_FLAG.generatedContent;
+  const project = projectFacts(f.path, r.input.text);
+  if (project?.test) flags |= FILE_FLAG.projectTest;
+  if (project?.exe) flags |= FILE_FLAG.projectExe;
   if (r.invalidUtf8) flags |= FILE_FLAG.invalidUtf8;
   if (chunked.parseFallback) flags |= FILE_FLAG.parseFallback;
   return {

@@ -4,7 +4,7 @@
 import type { Database } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
 
-export const FORMAT_VERSION = 4;
+export const FORMAT_VERSION = 5;
 /** Version of the token analysis (identifier splitting). A mismatch needs a rebuild. */
 export const ANALYZER_VERSION = 1;
 
@@ -83,8 +83,12 @@ CREATE TABLE chunk_vectors(
 CREATE INDEX chunk_vectors_by_text ON chunk_vectors(model_id, text_hash);
 `;
 
-/** File flags (files.flags bits). */
-export const FILE_FLAG = { test: 1, generated: 2, invalidUtf8: 4, parseFallback: 8 } as const;
+/**
+ * File flags (files.flags bits). test/generated: the path rules or a content marker said so
+ * (core/scan/roles.ts; `generatedContent` records that a content marker did); projectTest/projectExe:
+ * facts of a project file, which search applies to the files under its folder (core/search/roles.ts).
+ */
+export const FILE_FLAG = { test: 1, generated: 2, invalidUtf8: 4, parseFallback: 8, projectTest: 16, projectExe: 32, generatedContent: 64 } as const;
 
 export interface Migration {
   from: number;
@@ -106,11 +110,23 @@ const MIGRATIONS: Migration[] = [
   // Format 3 had no vectors: the vector tables are added empty; keyword data stays as it is (the
   // next indexing run with semantic search on fills them).
   { from: 3, to: 4, up: addVectorTables },
+  // Format 4 had the file flags of path rules only: every file is re-read for the content ones.
+  { from: 4, to: 5, up: rereadForRoleFlags },
 ];
 
 function addVectorTables(db: Database): void {
   db.exec('DROP TABLE IF EXISTS chunk_vectors; DROP TABLE IF EXISTS vector_models');
   db.exec(VECTORS_V4);
+}
+
+/**
+ * Format 5 adds file flags read from content (generator markers, OpenAPI documents, minified files)
+ * and project facts (IsTestProject, test frameworks, OutputType). Rows and chunks stay; every file
+ * is re-read (not re-chunked) by the next indexing pass, whose unchanged-content path refreshes
+ * the flags: a stat that can never match forces the read.
+ */
+function rereadForRoleFlags(db: Database): void {
+  db.exec('UPDATE files SET mtime_ms = -1');
 }
 
 function replaceContentTables(db: Database): void {

@@ -8,6 +8,7 @@ import type { Channel, ChannelEntry, ChannelHit, ChunkRow } from './channels/cha
 import type { SearchSession } from './session.ts';
 import type { ParsedQuery } from './query.ts';
 import type { PageRange } from './page.ts';
+import type { RoleVerdict } from '../scan/roles.ts';
 import { sliceLines } from '../index/fts-row.ts';
 
 /** What a fused ranking tells explain and the answer's hint. */
@@ -53,6 +54,8 @@ export interface Candidate extends ChunkRow {
   factors: Array<{ name: string; factor: number }>;
   /** Set by a fusion of several channels (fuse.ts): each channel's normalised value and where it came from. */
   fusion?: FusedValues;
+  /** The file's path role, once rerank resolved it (explain shows it). */
+  role?: RoleVerdict;
 }
 
 /** A candidate found by one channel, at `rank` in its list (fusions add the other channels' entries). */
@@ -64,7 +67,7 @@ export function candidateOf(hit: ChannelHit, channel: Channel, rank: number): Ca
   return {
     chunkId: r.chunkId, fileId: r.fileId, ordinal: r.ordinal, path: r.path, hash: r.hash, lang: r.lang, flags: r.flags,
     startLine: r.startLine, endLine: r.endLine, symbolKind: r.symbolKind, symbolName: r.symbolName,
-    memberKey: null, body: undefined, hitKind: channel.hitKind, channels: [entry], base: hit.score, score: 0, factors: [],
+    memberKey: null, body: undefined, hitKind: channel.hitKind, channels: [entry], base: hit.score, score: 0, factors: [], role: undefined,
   };
 }
 
@@ -97,7 +100,10 @@ export interface RankedResult {
   match: MatchKind;
   /** Every ranked candidate after the per-file cap, best first. */
   ranked: Candidate[];
-  /** How many of `ranked` came from the first pass (the rest, from a widened pass, match only partly). */
+  /**
+   * How many chunks hold every term (the first pass, counted after the per-file cap among themselves).
+   * With `partial_matches = "by_score"` they compete with the partial ones and need not come first.
+   */
   complete: number;
   /** Whether a path filter (the request's or the query's own) applied. */
   filtered: boolean;

@@ -3,7 +3,7 @@
 // characters is a picomatch glob over the workspace-relative path).
 import picomatch from 'picomatch/posix.js';
 import { HciError } from '../platform.ts';
-import { isGeneratedPath, isTestPath } from '../scan/languages.ts';
+import { isGeneratedPath, isTestPath } from '../scan/roles.ts';
 
 export interface PathFilterSpec {
   paths?: string[];
