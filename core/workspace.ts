@@ -16,7 +16,7 @@ import type { SkipCounts } from './scan/walker.ts';
 import { rankQuery, searchPage, type SearchContext } from './search/pipeline.ts';
 import { DEFAULT_MODES, MODE_UNAVAILABLE_HINT, semanticModes, type ModeTable } from './search/modes.ts';
 import { vectorChannel } from './search/channels/vector.ts';
-import { SemanticIndex, type QueryVector, type VectorHost } from './vector/semantic.ts';
+import type { SemanticIndex, QueryVector, VectorHost } from './vector/semantic.ts';
 import { modelKeyString } from './vector/provider.ts';
 import { similarTo, type SimilarRequest, type SimilarResponse } from './search/similar.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, pageRange } from './search/page.ts';
@@ -70,8 +70,10 @@ export class HciWorkspace {
   private readonly sessions = new WeakMap<IndexStore, SearchSession>();
   /** Made on the first index run: a search never loads the chunkers or tree-sitter. */
   private chunker: Promise<Chunker> | null = null;
-  /** The semantic channel (off unless `[semantic] enabled = true`). */
-  readonly semantic: SemanticIndex;
+  /** The semantic channel (off unless `[semantic] enabled = true`), loaded on first use: a keyword search never loads it. */
+  private semanticIndex: Promise<SemanticIndex> | null = null;
+  /** Set once semanticFor() resolved: what the synchronous steps inside a read transaction use. */
+  private semantic: SemanticIndex | null = null;
 
   private constructor(
     readonly host: WorkspaceHost,
@@ -80,7 +82,13 @@ export class HciWorkspace {
     persistQueries: boolean,
   ) {
     this.queries = new QueryLog(host.storage, persistQueries);
-    this.semantic = new SemanticIndex(settings.semantic, host.vectors ?? {}, host.fs.rootLabel);
+  }
+
+  private semanticFor(): Promise<SemanticIndex> {
+    return (this.semanticIndex ??= (async () => {
+      const { SemanticIndex } = await import('./vector/semantic.ts');
+      return (this.semantic = new SemanticIndex(this.settings.semantic, this.host.vectors ?? {}, this.host.fs.rootLabel));
+    })());
   }
 
   private chunkerFor(): Promise<Chunker> {
@@ -146,15 +154,15 @@ export class HciWorkspace {
       if (!opts.full || !rebuildable) throw e;
       store = await fromEmptyFile();
     }
-    const [{ indexWorkspace }, chunker] = await Promise.all([import('./index/indexer.ts'), this.chunkerFor()]);
+    const [{ indexWorkspace }, chunker, semantic] = await Promise.all([import('./index/indexer.ts'), this.chunkerFor(), this.semanticFor()]);
     let last: IndexProgress = { phase: 'scan', filesTotal: 0, filesDone: 0, chunks: 0, bytes: 0 };
     // With the vector phase after the keyword pass, "done" is reported once both are.
-    const deferDone = this.semantic.enabled;
+    const deferDone = semantic.enabled;
     const keywordOpts: IndexOptions = opts.onProgress
       ? { ...opts, onProgress: (p) => { last = p; if (!(deferDone && p.phase === 'done')) opts.onProgress!(p); } }
       : opts;
     const pass = async (s: IndexStore) => {
-      const vectors = await this.semantic.passEnv(s, {
+      const vectors = await semantic.passEnv(s, {
         full: opts.full,
         signal: opts.signal,
         onProgress: (p) => opts.onProgress?.({ ...last, phase: 'vectors', vectorsDone: p.done, vectorsTotal: p.total, vectorsPerS: Math.round(p.rate), etaS: Math.round(p.etaS) }),
@@ -203,7 +211,7 @@ export class HciWorkspace {
 
   /** semantic and hybrid need the semantic channel: `mode_unavailable` (before the index is opened) when it is off. */
   private checkMode(mode: SearchRequest['mode']): void {
-    if ((mode === 'semantic' || mode === 'hybrid') && !this.semantic.enabled) {
+    if ((mode === 'semantic' || mode === 'hybrid') && !this.settings.semantic.enabled) {
       throw new HciError('mode_unavailable', `mode "${mode}" needs semantic search, which is off for this workspace`, MODE_UNAVAILABLE_HINT);
     }
   }
@@ -215,7 +223,7 @@ export class HciWorkspace {
    */
   private modesIn(db: Database, req: SearchRequest, prepared: QueryVector | null, source?: { chunkId: number }): { modes?: ModeTable; unavailable?: { reason: string; hint: string } } {
     if (!prepared) return {};
-    const vs = this.semantic.vectorSearch(db, source ? null : req.query, prepared, source?.chunkId);
+    const vs = this.semantic!.vectorSearch(db, source ? null : req.query, prepared, source?.chunkId);
     const s = this.settings.semantic;
     if (!vs.ok) {
       if (req.mode === 'semantic') throw new HciError('mode_unavailable', `semantic search cannot run: ${vs.reason}`, vs.hint);
@@ -229,7 +237,7 @@ export class HciWorkspace {
   /** Before the read transaction: the query's vector where a remote provider makes it (null: keyword mode). */
   private async prepareVectors(req: SearchRequest): Promise<QueryVector | null> {
     if (req.mode !== 'semantic' && req.mode !== 'hybrid') return null;
-    return this.semantic.prepare(req.query);
+    return (await this.semanticFor()).prepare(req.query);
   }
 
   async search(req: SearchRequest): Promise<SearchResponse> {
@@ -261,7 +269,7 @@ export class HciWorkspace {
     return similarTo(req, {
       checkMode: () => this.checkMode('semantic'),
       openStore: () => this.openStore(false),
-      prepare: (text) => this.semantic.prepare(text),
+      prepare: async (text) => (await this.semanticFor()).prepare(text),
       context: (store, modes) => this.searchContext(store, modes),
       modesIn: (db, r, prepared, source) => this.modesIn(db, r, prepared, source),
       freshnessIn: (db) => this.freshnessIn(db),
@@ -276,7 +284,7 @@ export class HciWorkspace {
       skipped_samples: [], last_run: null, pending: null,
     };
     try {
-      const store = await this.openStore(false);
+      const [store, semantic] = await Promise.all([this.openStore(false), this.semanticFor()]);
       const data = await store.read((db) => ({
         index: this.freshnessIn(db),
         meta: readMeta(db),
@@ -284,7 +292,7 @@ export class HciWorkspace {
         samples: db.selectObjects(`SELECT path, reason FROM skipped ORDER BY reason, path LIMIT ${SKIPPED_SAMPLE_LIMIT}`) as Array<{ path: string; reason: string }>,
         files: opts.checkPending ? (db.selectObjects('SELECT path, size, mtime_ms FROM files') as Array<{ path: string; size: number; mtime_ms: number }>) : [],
         indexBytes: Number(db.selectValue('PRAGMA page_count')) * Number(db.selectValue('PRAGMA page_size')),
-        vectors: this.semantic.enabled || db.selectValue('SELECT 1 FROM vector_models LIMIT 1') !== undefined ? this.semantic.status(db) : undefined,
+        vectors: semantic.enabled || db.selectValue('SELECT 1 FROM vector_models LIMIT 1') !== undefined ? semantic.status(db) : undefined,
         sourceBytes: Number(db.selectValue('SELECT coalesce(sum(size), 0) FROM files')),
       }));
       report.size = { index_bytes: data.indexBytes, source_bytes: data.sourceBytes };

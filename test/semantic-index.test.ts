@@ -204,7 +204,7 @@ describe('semantic search with the learned provider', () => {
   });
 });
 
-describe('the format 3 → 4 migration', () => {
+describe('the format 3 → 4 migration (then 4 → 5)', () => {
   it('adds the vector tables empty and leaves keyword data untouched', async () => {
     const ws: TmpWorkspace = await createTmpWorkspace({ 'src/A.cs': 'namespace Demo;\npublic class Alpha { public void RunAlpha() { } }\n' });
     try {
@@ -218,7 +218,7 @@ describe('the format 3 → 4 migration', () => {
       const w2 = await openWorkspace(ws.root);
       try {
         expect((await w2.search({ query: 'RunAlpha' })).hits[0]?.path).toBe('src/A.cs');
-        expect(sqlite3(file, "SELECT value FROM meta WHERE key = 'format_version'")).toBe('4');
+        expect(sqlite3(file, "SELECT value FROM meta WHERE key = 'format_version'")).toBe('5');
         expect(sqlite3(file, 'SELECT count(*) FROM chunk_vectors') + sqlite3(file, 'SELECT count(*) FROM vector_models')).toBe('00');
         expect(sqlite3(file, 'SELECT group_concat(id, \',\') FROM chunks') + sqlite3(file, 'SELECT hash FROM files')).toBe(keyword);
       } finally {
