@@ -1,21 +1,15 @@
 // Workspace settings: defaults, validation and parsing of `.hci/settings.toml` (snake_case keys).
-// Owns the meaning of every key; reading the file from disk is the caller's job.
+// Owns the meaning of every key; the defaults are settings-defaults.ts (plain data, for hosts that
+// never validate anything); reading the file from disk is the caller's job.
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { z } from 'zod';
 import { HciError } from './platform.ts';
-import { DEFAULT_EXTENSIONS } from './languages/table.ts';
+import { MAX_LOCK_TIMEOUT_MS, SETTINGS_DEFAULTS as D } from './settings-defaults.ts';
 
-/** Every language-table row's default extensions (core/languages/table.ts). */
-export const DEFAULT_INCLUDE_EXTENSIONS: string[] = [...DEFAULT_EXTENSIONS];
+export { DEFAULT_EXCLUDE_PATH_SEGMENTS, DEFAULT_INCLUDE_EXTENSIONS, MAX_LOCK_TIMEOUT_MS, defaultSettings } from './settings-defaults.ts';
 
-export const DEFAULT_EXCLUDE_PATH_SEGMENTS = [
-  'bin', 'obj', 'node_modules', '.git', '.vs', '.idea', '.hci', '.vscode-test',
-  'packages', '.nuget', 'TestResults', '.cache', '.angular', '.next', '.turbo', '.parcel-cache',
-  'coverage', '__pycache__', '.gradle', '.terraform',
-];
-
-/** The longest `lock_timeout_ms` accepted: 10 minutes. */
-export const MAX_LOCK_TIMEOUT_MS = 600_000;
+/** A fresh copy of a default list, so no caller shares (and changes) the defaults' own. */
+const list = <T>(xs: readonly T[]) => () => [...xs];
 
 const extension = z
   .string()
@@ -32,23 +26,23 @@ const relPath = z
 
 const settingsShape = z
   .object({
-    include_extensions: z.array(extension).default(DEFAULT_INCLUDE_EXTENSIONS),
-    exclude_extensions: z.array(extension).default([]),
-    exclude_path_segments: z.array(z.string().min(1)).default(DEFAULT_EXCLUDE_PATH_SEGMENTS),
-    ignore_files: z.array(z.string().min(1)).default(['.gitignore', '.hciignore']),
-    extra_include_roots: z.array(relPath).default([]),
-    max_indexed_file_bytes: z.number().int().positive().default(512 * 1024),
-    max_files: z.number().int().positive().default(200_000),
-    chunk_lines: z.number().int().min(5).max(2000).default(110),
-    chunk_overlap_lines: z.number().int().min(0).default(15),
-    binary_probe_bytes: z.number().int().positive().default(8192),
-    include_cs_in_fts: z.boolean().default(true),
-    test_path_penalty: z.number().min(0).max(1).default(0.75),
-    generated_path_penalty: z.number().min(0).max(1).default(0.5),
-    max_hits_per_file: z.number().int().min(1).default(2),
+    include_extensions: z.array(extension).default(list(D.include_extensions)),
+    exclude_extensions: z.array(extension).default(list(D.exclude_extensions)),
+    exclude_path_segments: z.array(z.string().min(1)).default(list(D.exclude_path_segments)),
+    ignore_files: z.array(z.string().min(1)).default(list(D.ignore_files)),
+    extra_include_roots: z.array(relPath).default(list(D.extra_include_roots)),
+    max_indexed_file_bytes: z.number().int().positive().default(D.max_indexed_file_bytes),
+    max_files: z.number().int().positive().default(D.max_files),
+    chunk_lines: z.number().int().min(5).max(2000).default(D.chunk_lines),
+    chunk_overlap_lines: z.number().int().min(0).default(D.chunk_overlap_lines),
+    binary_probe_bytes: z.number().int().positive().default(D.binary_probe_bytes),
+    include_cs_in_fts: z.boolean().default(D.include_cs_in_fts),
+    test_path_penalty: z.number().min(0).max(1).default(D.test_path_penalty),
+    generated_path_penalty: z.number().min(0).max(1).default(D.generated_path_penalty),
+    max_hits_per_file: z.number().int().min(1).default(D.max_hits_per_file),
     // Bounded: a reader or indexer waits this long for another process's lock before `index_busy`;
     // past the bound a stuck lock would hang a search for good (timers cannot wait longer than ~24.8 days).
-    lock_timeout_ms: z.number().int().min(0).max(MAX_LOCK_TIMEOUT_MS, `must be at most ${MAX_LOCK_TIMEOUT_MS} (10 minutes)`).default(10_000),
+    lock_timeout_ms: z.number().int().min(0).max(MAX_LOCK_TIMEOUT_MS, `must be at most ${MAX_LOCK_TIMEOUT_MS} (10 minutes)`).default(D.lock_timeout_ms),
   })
   .strict();
 
@@ -58,10 +52,6 @@ export const settingsSchema = settingsShape.refine((s) => s.chunk_overlap_lines 
   });
 
 export type Settings = z.output<typeof settingsSchema>;
-
-export function defaultSettings(): Settings {
-  return settingsSchema.parse({});
-}
 
 /** Validates a plain object (e.g. from an API caller) into complete settings. */
 export function validateSettings(input: unknown, source = 'settings'): Settings {

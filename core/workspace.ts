@@ -3,7 +3,8 @@
 // per-connection search sessions; the work itself is done by index/, search/ (the search pipeline,
 // search/pipeline.ts, and its answer wording, search/present.ts) and scan/.
 import { HciError, type WorkspaceFs } from './platform.ts';
-import { parseSettingsToml, validateSettings, type Settings } from './settings.ts';
+import type { Settings } from './settings.ts';
+import { defaultSettings } from './settings-defaults.ts';
 import { loadEngine, type Database, type EngineLoader, type SqliteEngine } from './sqlite/engine.ts';
 import type { IndexStorage } from './index/storage.ts';
 import { IndexStore } from './index/store.ts';
@@ -75,13 +76,21 @@ export class HciWorkspace {
   }
 
   static async open(host: WorkspaceHost, opts: OpenOptions = {}): Promise<HciWorkspace> {
-    let fileSettings: Record<string, unknown> = {};
     const st = await host.fs.stat(SETTINGS_FILE);
-    if (st?.kind === 'file') {
-      const text = new TextDecoder().decode(await host.fs.readFile(SETTINGS_FILE));
-      fileSettings = { ...parseSettingsToml(text, SETTINGS_FILE) };
+    const overrides = opts.settings && Object.keys(opts.settings).length ? opts.settings : null;
+    let settings: Settings;
+    if (st?.kind !== 'file' && !overrides) {
+      settings = defaultSettings();
+    } else {
+      // Only now the schema (zod, smol-toml): a host that never has settings never loads it.
+      const { parseSettingsToml, validateSettings } = await import('./settings.ts');
+      let fileSettings: Record<string, unknown> = {};
+      if (st?.kind === 'file') {
+        const text = new TextDecoder().decode(await host.fs.readFile(SETTINGS_FILE));
+        fileSettings = { ...parseSettingsToml(text, SETTINGS_FILE) };
+      }
+      settings = validateSettings({ ...fileSettings, ...(overrides ?? {}) }, overrides ? 'settings' : SETTINGS_FILE);
     }
-    const settings = validateSettings({ ...fileSettings, ...(opts.settings ?? {}) }, opts.settings ? 'settings' : SETTINGS_FILE);
     const engine = await loadEngine(host.engineLoader);
     return new HciWorkspace(host, settings, engine, opts.persistQueries ?? false);
   }
