@@ -73,6 +73,7 @@ describe('web-demo: message ↔ code (gutter markers, conversation panel)', () =
     await page.waitForSelector('html[data-ready="true"]');
     await page.setInputFiles('#zip-input', { name: `${WS}.zip`, mimeType: 'application/zip', buffer: Buffer.from(sampleZipWithLog()) });
     await page.waitForSelector('.index-panel.phase-done', { timeout: 90_000 });
+    await page.click('.index-panel button[aria-label="Dismiss"]');
   }, 180_000);
 
   afterEach(async (ctx) => {
