@@ -1,9 +1,9 @@
-// The workspace settings' defaults as plain data (no zod, no TOML parser): what a workspace runs
-// with when it has no `.hci/settings.toml` and its host passes no overrides. Kept apart from the
-// schema so such a host — the browser Worker, always — never loads the validation code (zod and
-// smol-toml are most of the Worker's JS otherwise). settings.ts builds its schema's defaults from
-// these and owns every key's meaning and validation; test/settings-defaults.test.ts keeps the two equal.
-import type { Settings } from './settings.ts';
+// The settings every workspace has when `.hci/settings.toml` and the caller set nothing: the
+// default of every key, as a plain object. Kept apart from the schema (settings.ts, zod and the TOML
+// parser) so a workspace without settings opens without loading either; settings.ts declares each
+// key's default from here (HciWorkspace.open and settings.ts's defaultSettings() take these as a
+// Settings, so a key without a default does not compile), and test/settings.test.ts checks the
+// schema's defaults are exactly these.
 import { DEFAULT_EXTENSIONS } from './languages/table.ts';
 
 /** Every language-table row's default extensions (core/languages/table.ts). */
@@ -15,11 +15,8 @@ export const DEFAULT_EXCLUDE_PATH_SEGMENTS = [
   'coverage', '__pycache__', '.gradle', '.terraform',
 ];
 
-/** The longest `lock_timeout_ms` accepted: 10 minutes. */
-export const MAX_LOCK_TIMEOUT_MS = 600_000;
-
-/** Each key's default (settings.ts: what it means and what it accepts; defaultSettings() checks the type). */
-export const SETTINGS_DEFAULTS = Object.freeze({
+/** Read-only by convention: settingDefaults() hands out copies. */
+export const SETTING_DEFAULTS = {
   include_extensions: DEFAULT_INCLUDE_EXTENSIONS,
   exclude_extensions: [] as string[],
   exclude_path_segments: DEFAULT_EXCLUDE_PATH_SEGMENTS,
@@ -35,9 +32,9 @@ export const SETTINGS_DEFAULTS = Object.freeze({
   generated_path_penalty: 0.5,
   max_hits_per_file: 2,
   lock_timeout_ms: 10_000,
-});
+};
 
-/** A fresh copy of the defaults (callers may change their copy). */
-export function defaultSettings(): Settings {
-  return structuredClone(SETTINGS_DEFAULTS);
+/** A fresh copy of the defaults (the caller may change its lists). */
+export function settingDefaults(): typeof SETTING_DEFAULTS {
+  return structuredClone(SETTING_DEFAULTS);
 }

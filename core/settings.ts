@@ -1,15 +1,15 @@
-// Workspace settings: defaults, validation and parsing of `.hci/settings.toml` (snake_case keys).
-// Owns the meaning of every key; the defaults are settings-defaults.ts (plain data, for hosts that
-// never validate anything); reading the file from disk is the caller's job.
+// Workspace settings: validation and parsing of `.hci/settings.toml` (snake_case keys), with each
+// key's default from settings-defaults.ts. Owns the meaning of every key; reading the file from disk
+// is the caller's job. Loaded only when there is something to validate (HciWorkspace.open).
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { z } from 'zod';
 import { HciError } from './platform.ts';
-import { MAX_LOCK_TIMEOUT_MS, SETTINGS_DEFAULTS as D } from './settings-defaults.ts';
+import { DEFAULT_EXCLUDE_PATH_SEGMENTS, DEFAULT_INCLUDE_EXTENSIONS, SETTING_DEFAULTS as D, settingDefaults } from './settings-defaults.ts';
 
-export { DEFAULT_EXCLUDE_PATH_SEGMENTS, DEFAULT_INCLUDE_EXTENSIONS, MAX_LOCK_TIMEOUT_MS, defaultSettings } from './settings-defaults.ts';
+export { DEFAULT_EXCLUDE_PATH_SEGMENTS, DEFAULT_INCLUDE_EXTENSIONS };
 
-/** A fresh copy of a default list, so no caller shares (and changes) the defaults' own. */
-const list = <T>(xs: readonly T[]) => () => [...xs];
+/** The longest `lock_timeout_ms` accepted: 10 minutes. */
+export const MAX_LOCK_TIMEOUT_MS = 600_000;
 
 const extension = z
   .string()
@@ -26,11 +26,11 @@ const relPath = z
 
 const settingsShape = z
   .object({
-    include_extensions: z.array(extension).default(list(D.include_extensions)),
-    exclude_extensions: z.array(extension).default(list(D.exclude_extensions)),
-    exclude_path_segments: z.array(z.string().min(1)).default(list(D.exclude_path_segments)),
-    ignore_files: z.array(z.string().min(1)).default(list(D.ignore_files)),
-    extra_include_roots: z.array(relPath).default(list(D.extra_include_roots)),
+    include_extensions: z.array(extension).default(D.include_extensions),
+    exclude_extensions: z.array(extension).default(D.exclude_extensions),
+    exclude_path_segments: z.array(z.string().min(1)).default(D.exclude_path_segments),
+    ignore_files: z.array(z.string().min(1)).default(D.ignore_files),
+    extra_include_roots: z.array(relPath).default(D.extra_include_roots),
     max_indexed_file_bytes: z.number().int().positive().default(D.max_indexed_file_bytes),
     max_files: z.number().int().positive().default(D.max_files),
     chunk_lines: z.number().int().min(5).max(2000).default(D.chunk_lines),
@@ -52,6 +52,10 @@ export const settingsSchema = settingsShape.refine((s) => s.chunk_overlap_lines 
   });
 
 export type Settings = z.output<typeof settingsSchema>;
+
+export function defaultSettings(): Settings {
+  return settingDefaults();
+}
 
 /** Validates a plain object (e.g. from an API caller) into complete settings. */
 export function validateSettings(input: unknown, source = 'settings'): Settings {

@@ -4,28 +4,27 @@
 // search/pipeline.ts, and its answer wording, search/present.ts) and scan/.
 import { HciError, type WorkspaceFs } from './platform.ts';
 import type { Settings } from './settings.ts';
-import { defaultSettings } from './settings-defaults.ts';
+import { settingDefaults } from './settings-defaults.ts';
 import { loadEngine, type Database, type EngineLoader, type SqliteEngine } from './sqlite/engine.ts';
 import type { IndexStorage } from './index/storage.ts';
 import { IndexStore } from './index/store.ts';
-import { indexWorkspace, type IndexOptions, type IndexSummary } from './index/indexer.ts';
+import type { IndexOptions, IndexSummary } from './index/indexer.ts';
 import { readMeta } from './index/writer.ts';
 import type { ParsePoolFactory } from './index/prepare.ts';
 import { FORMAT_VERSION } from './index/schema.ts';
-import { scanWorkspace, type SkipCounts } from './scan/walker.ts';
+import type { SkipCounts } from './scan/walker.ts';
 import { rankQuery, searchPage, type SearchContext } from './search/pipeline.ts';
 import { modeRow } from './search/modes.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, pageRange } from './search/page.ts';
 import { failedResponse, searchResponse } from './search/present.ts';
 import { SearchSession } from './search/session.ts';
 import type { DeflateCodec } from './index/file-data.ts';
-import { explainChunk, loadChunk } from './search/explain.ts';
 import type { ExplainResponse, IndexFreshness, OutlineResponse, ResolveResponse, SearchRequest, SearchResponse, StatusReport } from './contract/index.ts';
 import { QueryLog, queryKey } from './search/query-log.ts';
-import { Chunker } from './chunk/chunker.ts';
+import type { Chunker } from './chunk/chunker.ts';
 import { fileInfo, readOutline, resolveMemberKey, symbolAt, type SymbolLocation } from './search/symbols.ts';
 import { definitionsNamed } from './search/definitions.ts';
-import { TreeSitterHost, type GrammarSource } from './chunk/treesitter.ts';
+import type { GrammarSource } from './chunk/treesitter.ts';
 
 export interface WorkspaceHost {
   fs: WorkspaceFs;
@@ -63,7 +62,8 @@ export class HciWorkspace {
   private readonly queries: QueryLog;
   /** Per open connection: the path-filter SQL function, the decoded-file cache, chunk counts. */
   private readonly sessions = new WeakMap<IndexStore, SearchSession>();
-  readonly chunker: Chunker;
+  /** Made on the first index run: a search never loads the chunkers or tree-sitter. */
+  private chunker: Promise<Chunker> | null = null;
 
   private constructor(
     readonly host: WorkspaceHost,
@@ -72,24 +72,27 @@ export class HciWorkspace {
     persistQueries: boolean,
   ) {
     this.queries = new QueryLog(host.storage, persistQueries);
-    this.chunker = new Chunker(host.grammars ? new TreeSitterHost(host.grammars) : null);
+  }
+
+  private chunkerFor(): Promise<Chunker> {
+    return (this.chunker ??= (async () => {
+      const [{ Chunker }, { TreeSitterHost }] = await Promise.all([import('./chunk/chunker.ts'), import('./chunk/treesitter.ts')]);
+      return new Chunker(this.host.grammars ? new TreeSitterHost(this.host.grammars) : null);
+    })());
   }
 
   static async open(host: WorkspaceHost, opts: OpenOptions = {}): Promise<HciWorkspace> {
+    let settings: Settings = settingDefaults();
     const st = await host.fs.stat(SETTINGS_FILE);
-    const overrides = opts.settings && Object.keys(opts.settings).length ? opts.settings : null;
-    let settings: Settings;
-    if (st?.kind !== 'file' && !overrides) {
-      settings = defaultSettings();
-    } else {
-      // Only now the schema (zod, smol-toml): a host that never has settings never loads it.
+    if (st?.kind === 'file' || opts.settings) {
+      // The schema (zod) and the TOML parser load only when there is something to validate.
       const { parseSettingsToml, validateSettings } = await import('./settings.ts');
       let fileSettings: Record<string, unknown> = {};
       if (st?.kind === 'file') {
         const text = new TextDecoder().decode(await host.fs.readFile(SETTINGS_FILE));
         fileSettings = { ...parseSettingsToml(text, SETTINGS_FILE) };
       }
-      settings = validateSettings({ ...fileSettings, ...(overrides ?? {}) }, overrides ? 'settings' : SETTINGS_FILE);
+      settings = validateSettings({ ...fileSettings, ...(opts.settings ?? {}) }, opts.settings ? 'settings' : SETTINGS_FILE);
     }
     const engine = await loadEngine(host.engineLoader);
     return new HciWorkspace(host, settings, engine, opts.persistQueries ?? false);
@@ -135,13 +138,14 @@ export class HciWorkspace {
       store = await fromEmptyFile();
     }
     const host = { parsePool: this.host.parsePool };
+    const [{ indexWorkspace }, chunker] = await Promise.all([import('./index/indexer.ts'), this.chunkerFor()]);
     try {
-      return await indexWorkspace(this.host.fs, store, this.settings, this.chunker, opts, host);
+      return await indexWorkspace(this.host.fs, store, this.settings, chunker, opts, host);
     } catch (e) {
       // Damage found while rewriting rows (a stored blob that cannot be read, so its FTS rows cannot
       // be removed): a full rebuild starts from an empty file instead.
       if (!opts.full || !(e instanceof HciError && e.code === 'index_corrupt')) throw e;
-      return indexWorkspace(this.host.fs, await fromEmptyFile(), this.settings, this.chunker, opts, host);
+      return indexWorkspace(this.host.fs, await fromEmptyFile(), this.settings, chunker, opts, host);
     }
   }
 
@@ -215,6 +219,7 @@ export class HciWorkspace {
       report.skipped_samples = data.samples;
       report.last_run = data.meta.last_run ? JSON.parse(data.meta.last_run) : null;
       if (opts.checkPending) {
+        const { scanWorkspace } = await import('./scan/walker.ts');
         const scan = await scanWorkspace(this.host.fs, this.settings);
         const known = new Map(data.files.map((f) => [f.path, f]));
         const pending = { added: 0, modified: 0, deleted: 0 };
@@ -317,7 +322,7 @@ export class HciWorkspace {
     try {
       const m = /^(\d+)\.([0-9a-z]+)$/.exec(String(hitId ?? '').trim());
       if (!m) throw new HciError('invalid_hit_id', `"${hitId}" is not a hit id`, 'pass a hit_id exactly as a search returned it, e.g. 123.k4f9a2');
-      const store = await this.openStore(false);
+      const [store, { explainChunk, loadChunk }] = await Promise.all([this.openStore(false), import('./search/explain.ts')]);
       const req = opts.query !== undefined ? { query: opts.query } : this.queries.recall(m[2]);
       const { result, index } = await store.read((db) => {
         const row = loadChunk(db, Number(m[1]), store.codec);

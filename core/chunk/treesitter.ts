@@ -3,10 +3,8 @@
 // runtime's GrammarSource reads the wasm files (node:fs in Node and Deno, fetch in the browser) that
 // the grammar table (core/languages/grammars.ts) names. A source may hand over gzip bytes (the
 // installed package ships its grammars gzipped, see grammars.ts): they are inflated here, once, with
-// the standard DecompressionStream every runtime has, so no loader needs to know. web-tree-sitter's
-// JS is imported on the first parse: a host that only searches (a browser tab reopening its index)
-// never loads it.
-import type { Language, Parser, Tree } from 'web-tree-sitter';
+// the standard DecompressionStream every runtime has, so no loader needs to know.
+import { Language, Parser, type Tree } from 'web-tree-sitter';
 import type { GrammarId } from '../languages/grammars.ts';
 
 /** A grammar-table id (kept under this name for the library's exported type). */
@@ -31,9 +29,7 @@ export class ParseTimeout extends Error {
   }
 }
 
-type TreeSitterModule = typeof import('web-tree-sitter');
-
-let initialised: Promise<TreeSitterModule> | null = null;
+let initialised: Promise<void> | null = null;
 
 export class TreeSitterHost {
   private readonly languages = new Map<GrammarName, Promise<Language>>();
@@ -44,13 +40,10 @@ export class TreeSitterHost {
     readonly parseTimeoutMs = 5000,
   ) {}
 
-  private async init(): Promise<TreeSitterModule> {
-    initialised ??= Promise.all([import('web-tree-sitter'), this.source.runtime()]).then(async ([ts, wasmBinary]) => {
-      await ts.Parser.init({ wasmBinary } as never);
-      return ts;
-    });
+  private async init(): Promise<void> {
+    initialised ??= this.source.runtime().then((wasmBinary) => Parser.init({ wasmBinary } as never));
     try {
-      return await initialised;
+      await initialised;
     } catch (e) {
       initialised = null;
       throw e;
@@ -58,16 +51,16 @@ export class TreeSitterHost {
   }
 
   async parser(name: GrammarName): Promise<Parser> {
-    const ts = await this.init();
+    await this.init();
     let parser = this.parsers.get(name);
     if (!parser) {
       let lang = this.languages.get(name);
       if (!lang) {
-        lang = this.source.grammar(name).then(inflateIfGzip).then((bytes) => ts.Language.load(bytes));
+        lang = this.source.grammar(name).then(inflateIfGzip).then((bytes) => Language.load(bytes));
         this.languages.set(name, lang);
         lang.catch(() => this.languages.delete(name));
       }
-      parser = new ts.Parser();
+      parser = new Parser();
       parser.setLanguage(await lang);
       this.parsers.set(name, parser);
     }

@@ -4,7 +4,7 @@
 // carried here so every reader and writer of this index uses the same one.
 import type { Database, SqliteEngine } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
-import { fflateCodec, type DeflateCodec } from './file-data.ts';
+import type { DeflateCodec } from './file-data.ts';
 import type { IndexStorage } from './storage.ts';
 import { checkVersions, ensureSchema, FORMAT_VERSION, type SchemaState } from './schema.ts';
 import { SqliteConnection, toHciError, type StoreOptions } from '../sqlite/connection.ts';
@@ -28,7 +28,7 @@ export class IndexStore extends SqliteConnection {
     readonly schemaState: SchemaState,
   ) {
     super(db, storage, engine, opts);
-    this.codec = opts.codec ?? fflateCodec;
+    this.codec = opts.codec!;
   }
 
   /**
@@ -39,6 +39,8 @@ export class IndexStore extends SqliteConnection {
     if (!opts.create && !(await storage.exists())) {
       throw new HciError('no_index', `no index at ${storage.location}`, 'run `hci index` to build it');
     }
+    // The default codec loads only when the host brought none.
+    if (!opts.codec) opts = { ...opts, codec: (await import('./fflate-codec.ts')).fflateCodec };
     const db = storage.open(engine);
     let state: SchemaState = 'current';
     const probe = new IndexStore(db, storage, engine, opts, 'current');

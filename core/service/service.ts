@@ -65,6 +65,15 @@ export class HciService {
     });
   }
 
+  /**
+   * What this service's watcher will be, for descriptions written before it starts: `unavailable`
+   * (the host has none, e.g. Deno), `on` (started by start()) or `off` (`watch: off`; the watch call
+   * turns it on).
+   */
+  get watcherPlan(): 'unavailable' | 'on' | 'off' {
+    return !this.opts.host.createWatcher ? 'unavailable' : this.watching.wanted ? 'on' : 'off';
+  }
+
   /** Opens the workspace and starts the watcher (unless `watch: off`). Never throws: failures show in answers. */
   async start(): Promise<void> {
     try {

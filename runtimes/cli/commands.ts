@@ -40,7 +40,7 @@ export const COMMANDS: CommandRow[] = [
       const abort = new AbortController();
       const offInterrupt = c.rt.onInterrupt(() => abort.abort());
       const bar = !json && !o.quiet && c.rt.stderrIsTerminal ? c.rt.progress() : null;
-      const svc = oneShot(c, c.rt.resolve((root as string | undefined) ?? '.'));
+      const svc = await oneShot(c, c.rt.resolve((root as string | undefined) ?? '.'));
       try {
         if (o.full && o.path) throw new HciError('usage', '--full and --path do not go together', '--full rebuilds every file; --path updates only the files given');
         const summary = await svc.index({ full: !!o.full, paths: o.path as string[] | undefined, signal: abort.signal, onProgress: (p) => bar?.update(p) });

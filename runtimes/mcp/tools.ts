@@ -53,7 +53,11 @@ const answer = <T>(p: Promise<T>): Promise<Out> => p as unknown as Promise<Out>;
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 const writes = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-export function toolDefs(root: string): ToolDef[] {
+/** The watcher as the server starts (HciService.watcherPlan): descriptions say only what is true. */
+export type WatcherPlan = 'unavailable' | 'on' | 'off';
+
+export function toolDefs(root: string, watcher: WatcherPlan = 'on'): ToolDef[] {
+  const noWatcher = watcher === 'unavailable';
   return [
     {
       name: 'search',
@@ -132,7 +136,7 @@ export function toolDefs(root: string): ToolDef[] {
       title: 'Index status',
       description:
         'How current and complete the index is: location, format, generation, files and chunks by language, files skipped by reason, the last run, ' +
-        'the watcher (events or polling, pending changes) and recent indexing tasks. With task_id: that task\'s state and progress ' +
+        `${noWatcher ? 'the watcher (there is none in this server)' : 'the watcher (events or polling, pending changes)'} and recent indexing tasks. With task_id: that task\'s state and progress ` +
         '(wait_ms waits for it to finish). Call it when results look stale or incomplete.',
       input: statusRequest,
       output: hostStatus,
@@ -152,7 +156,9 @@ export function toolDefs(root: string): ToolDef[] {
         'Start an indexing run in the background and return its task_id at once (incremental: only changed files; full: true rebuilds and repairs; ' +
         'paths: only these files or folders, without scanning the rest). ' +
         'Follow it with status(task_id, wait_ms), or pass wait_ms here. cancel: true (with task_id) stops a run; the index keeps what was committed. ' +
-        'Rarely needed: the watcher re-indexes changed files by itself, and search builds a missing index.',
+        (watcher === 'on'
+          ? 'Rarely needed: the watcher re-indexes changed files by itself, and search builds a missing index.'
+          : `Call it after editing files: ${noWatcher ? 'this server has no file watcher' : 'the watcher is off'}, so changes reach the index only through reindex (search builds a missing index).`),
       input: reindexRequest,
       output: reindexAnswer,
       annotations: writes,
@@ -163,9 +169,11 @@ export function toolDefs(root: string): ToolDef[] {
     },
     {
       name: 'watch',
-      title: 'Turn the watcher on or off',
-      description:
-        'Turn automatic re-indexing of changed files on (enabled: true) or off. On by default; it uses OS file events and falls back to polling when the OS watch limit is reached (status says which).',
+      title: noWatcher ? 'The watcher (not available in this server)' : 'Turn the watcher on or off',
+      description: noWatcher
+        ? 'This server has no file watcher, so there is nothing to turn on: the call answers not_available. Call reindex after editing files instead (it is incremental).'
+        : 'Turn automatic re-indexing of changed files on (enabled: true) or off. ' +
+          `${watcher === 'on' ? 'On' : 'Off'} since this server started; it uses OS file events and falls back to polling when the OS watch limit is reached (status says which).`,
       input: watchRequest,
       output: watchAnswer,
       annotations: writes,
