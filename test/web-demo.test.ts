@@ -11,11 +11,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
-import { launchChromium, listFiles, serveStatic, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
+import { listFiles, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
+import { startWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
 import { chromiumBinary } from './helpers/runtimes.ts';
 
 const sample = path.join(REPO, 'test/sample-workspace');
-const SHOTS = path.join(REPO, 'test-output/web-demo');
 const WS = 'sample-shop-main';
 const TOKEN = 'gh' + 'p_' + 'A1b2C3d4E5'.repeat(4).slice(0, 36);
 
@@ -40,34 +40,22 @@ function bigZip(n: number): Uint8Array {
   return zipSync(files, { level: 1 });
 }
 
-async function buildApp(): Promise<string> {
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-web-demo-'));
-  const { build } = await import('vite');
-  await build({ configFile: path.join(REPO, 'web-demo/vite.config.ts'), mode: 'production', logLevel: 'error', build: { outDir, emptyOutDir: true, reportCompressedSize: false } });
-  return outDir;
-}
-
 async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  await webDemoShot(page, name);
 }
 
 describe('web-demo explorer (built app, headless Chromium)', () => {
   const chromium = chromiumBinary();
+  let demo: WebDemo | undefined;
   let server: StaticServer;
   let session: BrowserSession;
   let page: Page;
-  let appDir = '';
   const tmp: string[] = [];
 
   beforeAll(async () => {
     if (!chromium) return;
-    fs.mkdirSync(SHOTS, { recursive: true });
-    const [out, launched] = await Promise.all([buildApp(), launchChromium(chromium)]);
-    appDir = out;
-    session = launched;
-    server = await serveStatic(out);
-    page = session.page;
-    await page.setViewportSize({ width: 1440, height: 900 });
+    demo = await startWebDemo(chromium);
+    ({ server, session, page } = demo);
   }, 180_000);
 
   // A failed step leaves a picture of where it stopped.
@@ -76,9 +64,7 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
   });
 
   afterAll(async () => {
-    await session?.close();
-    await server?.close();
-    if (appDir) fs.rmSync(appDir, { recursive: true, force: true });
+    await demo?.close();
     for (const d of tmp) fs.rmSync(d, { recursive: true, force: true });
   });
 

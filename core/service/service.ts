@@ -18,7 +18,9 @@ import type { OutlineRequest, OutlineResponse, ResolveRequest, ResolveResponse }
 import type { HostStatus, StatusReport, StatusRequest } from '../contract/status.ts';
 import type { IndexSummary, ReindexAnswer, ReindexRequest, TaskView } from '../contract/tasks.ts';
 import type { WatchAnswer, WatchRequest, WatcherView } from '../contract/watch.ts';
-import type { FindRequest, IntercomFindAnswer, IntercomRelateAnswer } from '../contract/intercom.ts';
+import type {
+  FindRequest, IntercomFindAnswer, IntercomMarkersAnswer, IntercomMessagesAnswer, IntercomRelateAnswer, MarkersRequest, MessagesRequest,
+} from '../contract/intercom.ts';
 import { TaskRegistry, isFinal, type TaskSnapshot } from '../tasks.ts';
 import { SURFACES, type CallContext, type ServiceOptions, type SurfacePolicy } from './host.ts';
 import type { PathGuard } from './paths.ts';
@@ -413,6 +415,16 @@ export class HciService {
   /** Which messages of a conversation's thread relate to a code ref (core/intercom find). */
   intercomFind(args: FindRequest): Promise<IntercomFindAnswer> {
     return this.intercom.find(args);
+  }
+
+  /** One file's gutter: the line ranges messages of the thread relate to (explicit stronger than inferred). */
+  intercomMarkers(args: MarkersRequest): Promise<IntercomMarkersAnswer> {
+    return this.intercom.markers(args);
+  }
+
+  /** A thread's committed messages with their text, in ordinal order (a conversation panel). */
+  intercomMessages(args: MessagesRequest): Promise<IntercomMessagesAnswer> {
+    return this.intercom.messages(args);
   }
 
   /** Records that a contiguous range of committed messages relates to a code ref (source: this surface). */

@@ -7,6 +7,10 @@ import type {
   ExplainResponse, FacetsRequest, FacetsResponse, FileRequest, FileResponse, FilesRequest, FilesResponse, IndexSummary, OutlineResponse, ResolveRequest,
   ResolveResponse, SearchRequest, SearchResponse, SimilarRequest, SimilarResponse, StatusReport,
 } from '../../core/contract/index.ts';
+import type {
+  FindRequest, IntercomFindAnswer, IntercomMarkersAnswer, IntercomMessagesAnswer, IntercomRelateAnswer, MarkersRequest, MessagesRequest,
+} from '../../core/contract/intercom.ts';
+import type { IntercomRelateCall } from '../../core/service/intercom.ts';
 import {
   installErrorTransfer, READY_MESSAGE, HciWorkerError, type BrowserSource, type HciWorkerApi, type OpenRequest, type OpenResult,
   type StoredWorkspace, type WorkerEvent, type WorkspaceSummary,
@@ -110,6 +114,31 @@ export class BrowserWorkspace {
 
   setSource(source: BrowserSource | null): Promise<void> {
     return this.api.setSource(this.name, source) as Promise<void>;
+  }
+
+  /** Hands an intercom event log (its NDJSON text) to the Worker under a workspace-relative name. */
+  addLog(name: string, text: string): Promise<{ location: string; bytes: number }> {
+    return this.api.addLog(this.name, name, text) as Promise<{ location: string; bytes: number }>;
+  }
+
+  /** A thread's committed messages with their text (a conversation panel). */
+  intercomMessages(req: MessagesRequest): Promise<IntercomMessagesAnswer> {
+    return this.api.intercomMessages(this.name, req) as Promise<IntercomMessagesAnswer>;
+  }
+
+  /** One file's gutter: line ranges that messages of the thread relate to. */
+  intercomMarkers(req: MarkersRequest): Promise<IntercomMarkersAnswer> {
+    return this.api.intercomMarkers(this.name, req) as Promise<IntercomMarkersAnswer>;
+  }
+
+  /** Which messages of the thread relate to a code ref, best first. */
+  intercomFind(req: FindRequest): Promise<IntercomFindAnswer> {
+    return this.api.intercomFind(this.name, req) as Promise<IntercomFindAnswer>;
+  }
+
+  /** Records that a contiguous range of committed messages relates to a code ref (appended to the Worker's copy of the log). */
+  intercomRelate(req: IntercomRelateCall): Promise<IntercomRelateAnswer> {
+    return this.api.intercomRelate(this.name, req) as Promise<IntercomRelateAnswer>;
   }
 
   /** The index file (a plain SQLite database, readable by Node's hci and any sqlite3). */

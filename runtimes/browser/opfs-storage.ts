@@ -133,25 +133,25 @@ export function forgetPool(key: string): void {
   pools.delete(key);
 }
 
-/** The core's IndexStorage over one workspace's pool. */
-export function createOpfsIndexStorage(slot: WorkspaceSlot): IndexStorage {
+/** The core's IndexStorage over one workspace's pool: the index, or another database beside it (the intercom sidecar). */
+export function createOpfsIndexStorage(slot: WorkspaceSlot, file = INDEX_NAME): IndexStorage {
   const { pool } = slot;
   let indexing = false;
   let since = 0;
   const sidecars = new Map<string, string>();
   return {
-    location: `opfs:/${OPFS_ROOT}/${slot.key}${INDEX_NAME}`,
+    location: `opfs:/${OPFS_ROOT}/${slot.key}${file}`,
     async exists() {
-      return pool.getFileNames().includes(INDEX_NAME);
+      return pool.getFileNames().includes(file);
     },
     open(_engine: SqliteEngine): Database {
       // Flags 'c' (create, no 't' = no SQL tracing). The pool locks per connection within this
       // Worker; other tabs are kept out by takeWorkspace().
-      return new (pool.OpfsSAHPoolDb as unknown as new (o: { filename: string; flags: string }) => Database)({ filename: INDEX_NAME, flags: 'c' });
+      return new (pool.OpfsSAHPoolDb as unknown as new (o: { filename: string; flags: string }) => Database)({ filename: file, flags: 'c' });
     },
     async remove() {
-      pool.unlink(`${INDEX_NAME}-journal`);
-      pool.unlink(INDEX_NAME);
+      pool.unlink(`${file}-journal`);
+      pool.unlink(file);
     },
     claimIndexer() {
       if (indexing) return null;

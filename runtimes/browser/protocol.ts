@@ -9,6 +9,10 @@ import type {
   ExplainResponse, FacetsRequest, FacetsResponse, FileRequest, FileResponse, FilesRequest, FilesResponse, IndexSummary, OutlineResponse, ResolveRequest,
   ResolveResponse, SearchRequest, SearchResponse, SimilarRequest, SimilarResponse, StatusReport,
 } from '../../core/contract/index.ts';
+import type {
+  FindRequest, IntercomFindAnswer, IntercomMarkersAnswer, IntercomMessagesAnswer, IntercomRelateAnswer, MarkersRequest, MessagesRequest,
+} from '../../core/contract/intercom.ts';
+import type { IntercomRelateCall } from '../../core/service/intercom.ts';
 import type { Settings } from '../../core/settings.ts';
 
 /** Posted by the Worker once `Comlink.expose` runs (Deno drops messages sent before a listener exists). */
@@ -124,6 +128,17 @@ export interface HciWorkerApi {
   exportIndex(workspace: string): Promise<Uint8Array>;
   /** Replaces the workspace's index with an exported file (from a browser or from Node). */
   importIndex(workspace: string, bytes: Uint8Array | ArrayBuffer): Promise<StatusReport>;
+  /**
+   * Message ↔ code (core/intercom, the contract's requests and answers). A log is named by its path
+   * in the workspace: a file of the source, or one handed over with addLog() (kept in the Worker,
+   * where relate appends; a source file is copied there on its first relate). The sidecar lives in
+   * the workspace's OPFS area beside the index.
+   */
+  addLog(workspace: string, name: string, text: string): Promise<{ location: string; bytes: number }>;
+  intercomMessages(workspace: string, req: MessagesRequest): Promise<IntercomMessagesAnswer>;
+  intercomMarkers(workspace: string, req: MarkersRequest): Promise<IntercomMarkersAnswer>;
+  intercomFind(workspace: string, req: FindRequest): Promise<IntercomFindAnswer>;
+  intercomRelate(workspace: string, req: IntercomRelateCall): Promise<IntercomRelateAnswer>;
   /** Closes the workspace and releases its OPFS area, so another tab can open it. */
   close(workspace: string): Promise<void>;
   /** Deletes the workspace's index from OPFS. */

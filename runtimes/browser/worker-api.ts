@@ -23,6 +23,7 @@ import {
 } from './opfs-storage.ts';
 import { workspaceFsFromSource } from './sources.ts';
 import { TakeOverChannel } from './takeover.ts';
+import type { BrowserLogs } from './intercom.ts';
 import {
   installErrorTransfer, PROTOCOL_VERSION, type BrowserIndexOptions, type BrowserSource, type HciWorkerApi, type OpenRequest, type OpenResult,
   type WorkerEvent, type WorkspaceSummary,
@@ -43,6 +44,8 @@ interface Session {
   fs: WorkspaceFs | null;
   source?: WorkspaceSummary['source'];
   settings?: Partial<Settings>;
+  /** Intercom logs the page handed over (runtimes/browser/intercom.ts). */
+  logs: BrowserLogs;
   svc: HciService;
 }
 
@@ -80,7 +83,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
   };
 
   /** A service over the session's source and OPFS slot, with its workspace open (bad settings throw here). */
-  const openService = async (s: Pick<Session, 'name' | 'slot' | 'fs' | 'settings'>): Promise<HciService> => {
+  const openService = async (s: Pick<Session, 'name' | 'slot' | 'fs' | 'settings' | 'logs'>): Promise<HciService> => {
     const svc = new HciService({
       root: s.name,
       surface: 'browser',
@@ -93,6 +96,8 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
             { fs: s.fs ?? createMemoryWorkspaceFs(s.name, {}), storage: createOpfsIndexStorage(s.slot), engineLoader, grammars, vectors },
             { settings: s.settings },
           ),
+        // Loaded on the first intercom call: the engine and its schemas stay out of the Worker's start.
+        createIntercom: async (ws) => (await import('./intercom.ts')).createBrowserIntercom(ws, s.slot, s.logs),
       },
     });
     try {
@@ -166,7 +171,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
           try {
             const slot = await takeWorkspace(sqlite3, req.workspace, req.waitMs ?? (req.takeOver ? TAKE_OVER_WAIT_MS : DEFAULT_WAIT_MS));
             try {
-              const base = { name: req.workspace, slot, fs, settings: req.settings, source: req.source && fs ? sourceLabel(req.source, fs) : undefined };
+              const base = { name: req.workspace, slot, fs, settings: req.settings, logs: new Map(), source: req.source && fs ? sourceLabel(req.source, fs) : undefined };
               s = { ...base, svc: await openService(base) };
             } catch (e) {
               slot.release();
@@ -261,6 +266,27 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
 
     async facets(workspace: string, req: FacetsRequest) {
       return session(workspace).svc.facets(req);
+    },
+
+    async addLog(workspace: string, name: string, text: string) {
+      const s = session(workspace);
+      return (await import('./intercom.ts')).addBrowserLog(s.logs, name, text);
+    },
+
+    async intercomMessages(workspace, req) {
+      return session(workspace).svc.intercomMessages(req);
+    },
+
+    async intercomMarkers(workspace, req) {
+      return session(workspace).svc.intercomMarkers(req);
+    },
+
+    async intercomFind(workspace, req) {
+      return session(workspace).svc.intercomFind(req);
+    },
+
+    async intercomRelate(workspace, req) {
+      return session(workspace).svc.intercomRelate(req);
     },
 
     exportIndex(workspace: string): Promise<Uint8Array> {

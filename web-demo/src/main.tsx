@@ -1,6 +1,7 @@
 // The explorer's start: draws the app, opens what the URL names (a workspace, a file and lines, a
 // query with filters), follows back/forward, wires the keys, and registers the service worker in a
-// build (offline after the first load). Owns the start-up order only.
+// build (offline after the first load), and adds the message markers' gutter column. Owns the
+// start-up order only.
 import { render } from 'preact';
 import { batch } from '@preact/signals';
 import './styles.css';
@@ -13,6 +14,7 @@ import { refreshSearch } from './search/controller.ts';
 import { closeViewer, openFile } from './viewer/controller.ts';
 import { hci } from './app/hci.ts';
 import { mark } from './app/perf.ts';
+import { installMessageGutter } from './conversation/markers.tsx';
 
 async function applyRoute(r: Route): Promise<void> {
   batch(() => {
@@ -30,6 +32,7 @@ async function applyRoute(r: Route): Promise<void> {
 
 render(<App />, document.getElementById('app')!);
 installKeys();
+installMessageGutter();
 addEventListener('popstate', () => void applyRoute(parseRoute()));
 void hci.then(async () => {
   mark('hci-ready');

@@ -1,7 +1,7 @@
 // The file viewer: the file's indexed text with syntax colouring, the marked range (a hit, a
 // permalink, an outline symbol) highlighted and scrolled into view, the gutter (line numbers, then any
 // columns other features add: gutter.ts), the outline beside it, tabs for its paired files, "why this
-// result", Ctrl-click go to definition, and a permalink. Owns the drawing; loading is controller.ts.
+// result", the conversation panel (conversation/), Ctrl-click go to definition, and a permalink. Owns the drawing; loading is controller.ts.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { current, view } from '../app/state.ts';
 import { bytes, pairLabel } from '../app/format.ts';
@@ -10,6 +10,8 @@ import { gutterColumns, onGutterChange, type GutterContext } from './gutter.ts';
 import { highlightLines } from './highlight.ts';
 import { Outline } from './Outline.tsx';
 import { Explain } from './Explain.tsx';
+import { ConversationPanel } from '../conversation/Conversation.tsx';
+import { conversation, panelOpen } from '../conversation/controller.ts';
 
 /** The identifier under a click (the caret position the browser computes for the point). */
 function wordAt(x: number, y: number): string | null {
@@ -109,6 +111,9 @@ export function Viewer() {
               Why this result?
             </button>
           )}
+          <button id="conversation-toggle" title="Messages of a conversation that relate to this code" aria-pressed={panelOpen.value} onClick={() => (panelOpen.value = !panelOpen.value)}>
+            Conversation{conversation.value ? ` (${conversation.value.answer.total})` : ''}
+          </button>
           <button title="Copy a link to these lines" onClick={() => void navigator.clipboard?.writeText(location.href).catch(() => {})}>
             Link
           </button>
@@ -141,6 +146,7 @@ export function Viewer() {
           )}
         </div>
         <Explain onClose={() => (explanation.value = null)} />
+        <ConversationPanel />
       </div>
       {definitions.value && definitions.value.locations.length > 1 && (
         <div class="popover definitions" role="dialog" aria-label="Definitions">

@@ -1,6 +1,6 @@
 // The viewer's gutter: columns left of the code, drawn per line. Line numbers are the first column;
-// other features add theirs with addGutterColumn (the message↔code traceability work will put its
-// markers here) without touching the viewer. Owns the column interface and the registry.
+// other features add theirs with addGutterColumn (conversation/markers.tsx puts the message markers
+// there) without touching the viewer. Owns the column interface and the registry.
 import type { ComponentChild } from 'preact';
 
 export interface GutterContext {
