@@ -10,6 +10,7 @@ import { createNodeWorkspaceFs } from './workspace-fs.ts';
 import { createNodeIndexStorage, INDEX_DIR, INDEX_FILE } from './node-storage.ts';
 import { createNodeGrammarSource } from './grammars.ts';
 import { createNodeParsePool } from './parse-pool.ts';
+import { checkWorkspaceRoot, type RootKind } from '../shared/workspace-root.ts';
 
 export { createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource, createNodeParsePool };
 export * from '../../core/index.ts';
@@ -24,9 +25,21 @@ export const zlibCodec: DeflateCodec = {
   inflateRaw: (data, dictionary) => zlib.inflateRawSync(data, { dictionary }),
 };
 
+/** Opens a workspace folder (HciError `root_not_found` when it is missing or not a folder: nothing is created). */
 export async function openWorkspace(root: string, opts: OpenOptions = {}): Promise<HciWorkspace> {
   const abs = path.resolve(root);
+  checkWorkspaceRoot(abs, rootKind(abs), path.dirname(abs));
   return HciWorkspace.open({ fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs), grammars: createNodeGrammarSource(), parsePool: createNodeParsePool, deflate: zlibCodec }, opts);
+}
+
+function rootKind(p: string): RootKind {
+  try {
+    const st = fs.statSync(p);
+    return st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? null : 'unknown';
+  }
 }
 
 /** The nearest folder at or above `from` that holds an hci index, or null. */
