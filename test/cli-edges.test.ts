@@ -3,14 +3,18 @@
 // --root (the current folder, then the root) and a hint that says so, an unquoted `-path:` query
 // filter (a query word, not the --path option), usage errors and unopenable workspaces as the verb's
 // JSON, an `explain` of a hit id this index never had, and no raw SQLite text on stderr when a page
-// is damaged.
+// is damaged; the progress display's phase, elapsed time and ETA.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { z } from 'zod';
 import { explainResponse, failureAnswer, outlineResponse, resolveResponse, searchResponse, statusReport } from '../core/contract/index.ts';
-import { copySample, ensureBuilt } from './helpers/mcp-harness.ts';
+import { copySample, ensureBuilt, HCI_BIN } from './helpers/mcp-harness.ts';
+import { denoFlags, DENO_CLI } from './helpers/deno.ts';
+import { denoBinary } from './helpers/runtimes.ts';
+import { formatProgress } from '../runtimes/cli/format.ts';
 import { CLI_RUNTIMES, cliJson, expectContract, runHci, type CliRuntimeName } from './helpers/cli-json.ts';
 import { IndexStore } from '../core/index/store.ts';
 import { createNodeIndexStorage, loadEngine } from '../runtimes/node/index.ts';
@@ -200,4 +204,36 @@ describe.each(CLI_RUNTIMES)('the %s CLI on a damaged page', (runtime: CliRuntime
     await damageTables(ws.root, ['chunks_fts_data']);
     check([['search', 'catalog', '--root', ws.root]]);
   }, 60_000);
+});
+
+// The progress display shows on a terminal only: `script` (util-linux) gives the CLI one.
+const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => fs.existsSync(p));
+describe.skipIf(!SCRIPT).each(CLI_RUNTIMES)('the %s CLI progress display on a terminal', (runtime: CliRuntimeName) => {
+  const ws = copySample(`hci-cli-progress-${runtime}-`);
+  afterAll(() => ws.cleanup());
+
+  it('shows the phase, files, elapsed time and an ETA', () => {
+    ensureBuilt();
+    const argv = runtime === 'node'
+      ? [process.execPath, HCI_BIN, 'index', ws.root]
+      : [denoBinary(), 'run', ...denoFlags(ws.root), DENO_CLI, 'index', ws.root];
+    const quoted = argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const r = spawnSync(SCRIPT!, ['-qec', quoted, '/dev/null'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 });
+    expect(r.status, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/scanning the workspace · \d+s elapsed/);
+    expect(r.stdout).toMatch(/indexing .*\d+\/79 files · \d+ chunks · [\d.]+ MB · \d+s elapsed · ETA /);
+    expect(r.stdout).toMatch(/indexed 79 files/);
+  }, 120_000);
+});
+
+describe('formatProgress', () => {
+  const p = (phase: 'scan' | 'index' | 'done', filesDone: number, filesTotal = 100) => ({ phase, filesDone, filesTotal, chunks: 10, bytes: 3 * 1048576 });
+  it('gives the ETA from the rate of the index phase, once there is one', () => {
+    const clock = { startedAt: 0, indexStartedAt: 2000 };
+    expect(formatProgress(p('scan', 0, 0), clock, 1500)).toBe('scanning the workspace · 2s elapsed');
+    expect(formatProgress(p('index', 0), clock, 2500)).toMatch(/0\/100 files · 10 chunks · 3\.0 MB · 3s elapsed · ETA …$/);
+    expect(formatProgress(p('index', 25), clock, 12_000, '==')).toBe('indexing [==] 25/100 files · 10 chunks · 3.0 MB · 12s elapsed · ETA 30s');
+    expect(formatProgress(p('index', 50), { startedAt: 0, indexStartedAt: 0 }, 130_000)).toMatch(/2m 10s elapsed · ETA 2m 10s$/);
+    expect(formatProgress(p('done', 100), clock, 14_000)).toBe('finishing · 100/100 files · 10 chunks · 14s elapsed');
+  });
 });

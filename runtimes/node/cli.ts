@@ -9,28 +9,36 @@ import cliProgress from 'cli-progress';
 import type { IndexProgress } from '../../core/index/indexer.ts';
 import { EXIT } from '../../core/contract/errors.ts';
 import { runCli } from '../cli/program.ts';
+import { formatProgress, tickClock, type ProgressClock } from '../cli/format.ts';
 import type { CliRuntime, McpRuntime, ProgressDisplay } from '../cli/runtime.ts';
 import { findIndexedRoot, openWorkspace } from './index.ts';
 import { nodeServiceHost } from './service-host.ts';
 import { runDemo } from './demo.ts';
 export { EXIT };
 
+/** cli-progress draws and redraws (elapsed time moves between reports too); the line is formatProgress. */
 function progressBar(): ProgressDisplay {
+  let clock: ProgressClock | null = null;
+  let last: IndexProgress | null = null;
   const bar = new cliProgress.SingleBar(
-    { format: 'indexing [{bar}] {value}/{total} files · {chunks} chunks · {mb} MB', hideCursor: true, clearOnComplete: true, stream: process.stderr },
+    {
+      format: (options, params) => formatProgress(last!, clock!, Date.now(), cliProgress.Format.BarFormat(params.progress, options)),
+      hideCursor: true, clearOnComplete: true, stream: process.stderr, barsize: 24,
+    },
     cliProgress.Presets.shades_classic,
   );
-  let started = false;
   return {
     update(p: IndexProgress) {
-      if (p.phase !== 'index' && p.phase !== 'done') return;
-      const payload = { chunks: p.chunks, mb: (p.bytes / 1048576).toFixed(1) };
-      if (!started) {
-        bar.start(p.filesTotal, p.filesDone, payload);
-        started = true;
-      } else bar.update(p.filesDone, payload);
+      const first = clock === null;
+      clock = tickClock(clock, p, Date.now());
+      last = p;
+      if (first) bar.start(Math.max(1, p.filesTotal), p.filesDone);
+      else {
+        bar.setTotal(Math.max(1, p.filesTotal));
+        bar.update(p.filesDone);
+      }
     },
-    stop: () => started && bar.stop(),
+    stop: () => clock !== null && bar.stop(),
   };
 }
 
