@@ -78,7 +78,7 @@ export function createMcpServer(svc: HciService, opts: McpServerOptions): Server
     }
     const raw = (req.params.arguments ?? {}) as Record<string, unknown>;
     let out: Record<string, unknown>;
-    const parsed = def.input.safeParse(raw);
+    const parsed = def.input.safeParse(def.coerce ? def.coerce(raw) : raw);
     if (!parsed.success) {
       const issues = describeIssues(parsed.error);
       out = def.errorAnswer(
