@@ -54,6 +54,8 @@ describe('intercom logs confined by real path', () => {
     for (const loc of ['inner.ndjson', 'in/events.ndjson', 'logs/events.ndjson']) {
       expect(new TextDecoder().decode((await open(loc).read())!), loc).toBe(LOG);
     }
+    // A path through a regular file is a missing log, not a refusal.
+    expect(await open('logs/events.ndjson/x.ndjson').read()).toBeNull();
     // The workspace reached through a symlink: its logs are inside.
     const viaLink = createNodeLogOpener({ base: rootLink, roots: [rootLink] });
     expect(new TextDecoder().decode((await viaLink('logs/events.ndjson').read())!)).toBe(LOG);

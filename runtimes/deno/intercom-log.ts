@@ -28,7 +28,7 @@ const realPaths: RealPathOps = {
     try {
       return deno().realPathSync(p);
     } catch (e) {
-      if (errorName(e) === 'NotFound') return null;
+      if (errorName(e) === 'NotFound' || errorName(e) === 'NotADirectory') return null;
       throw e;
     }
   },

@@ -30,7 +30,7 @@ const realPaths: RealPathOps = {
     try {
       return fs.realpathSync(p);
     } catch (e) {
-      if (code(e) === 'ENOENT') return null;
+      if (code(e) === 'ENOENT' || code(e) === 'ENOTDIR') return null;
       throw e;
     }
   },
