@@ -54,13 +54,26 @@ function readBody(req: http.IncomingMessage): Promise<unknown> {
   });
 }
 
+/** How much of an oversize body is read and dropped before the connection is cut instead. */
+const DRAIN_LIMIT = 16 * MAX_BODY_BYTES;
+
 /**
- * 413 at once; the rest of the body is read and dropped (a client still sending would otherwise get
- * a reset instead of the answer) and the connection closes after it (Node's request timeout bounds
- * a sender that never stops).
+ * 413 once the rest of the body is read and dropped, then the connection closes: an answer sent while
+ * the client was still sending made Node end the socket under it, and the client got EPIPE instead
+ * of the answer. A sender past DRAIN_LIMIT gets the answer and is cut off (one that never stops, by
+ * Node's request timeout).
  */
 function tooLarge(req: http.IncomingMessage, res: http.ServerResponse): void {
-  reject(res, BODY_TOO_LARGE.status, BODY_TOO_LARGE.message, BODY_TOO_LARGE.headers);
+  const answer = () => reject(res, BODY_TOO_LARGE.status, BODY_TOO_LARGE.message, BODY_TOO_LARGE.headers);
+  let drained = 0;
+  req.on('data', (c: Buffer) => {
+    drained += c.length;
+    if (drained <= DRAIN_LIMIT) return;
+    req.pause();
+    answer();
+    res.once('finish', () => req.socket.destroy());
+  });
+  req.once('end', answer);
   req.resume();
 }
 
