@@ -51,3 +51,23 @@ export class HciError extends Error {
     this.name = 'HciError';
   }
 }
+
+/** A system error's code, as Node's (and Deno's) file calls set it: ENOENT, EACCES, EROFS, … */
+const SYSTEM_CODE = /^E[A-Z0-9]{2,}$/;
+
+/**
+ * A thrown value as an HciError: an HciError as it is; an object with a string code (a task's or a
+ * Worker's error) keeps its code, message and hint — except a system error (ENOENT, EACCES, … from a
+ * runtime's file calls), whose code is no stable hci code: it becomes `io_error`, the system's words
+ * kept in the message; anything else is `internal`.
+ */
+export function asHciError(e: unknown): HciError {
+  if (e instanceof HciError) return e;
+  const x = e as { code?: unknown; message?: unknown; hint?: unknown } | null;
+  if (x && typeof x === 'object' && typeof x.code === 'string') {
+    const message = String(x.message ?? x.code);
+    if (SYSTEM_CODE.test(x.code)) return new HciError('io_error', message, 'check that the path exists and that hci may read it and write its .hci folder');
+    return new HciError(x.code, message, typeof x.hint === 'string' ? x.hint : undefined);
+  }
+  return new HciError('internal', e instanceof Error ? e.message : String(e));
+}

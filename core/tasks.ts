@@ -8,6 +8,7 @@
 // run could only fail with `index_busy`. A request equal to one still waiting (same coalesce key)
 // joins it instead of queueing a duplicate; a running task is never joined, because a change made
 // after it started may be missed by it.
+import { asHciError } from './platform.ts';
 
 export type TaskState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
@@ -76,11 +77,8 @@ export function isFinal(state: TaskState): boolean {
 }
 
 function defaultToError(e: unknown): TaskError {
-  const x = e as { code?: unknown; message?: unknown; hint?: unknown } | null;
-  if (x && typeof x === 'object' && typeof x.code === 'string') {
-    return { code: x.code, message: String(x.message ?? x.code), ...(typeof x.hint === 'string' ? { hint: x.hint } : {}) };
-  }
-  return { code: 'internal', message: e instanceof Error ? e.message : String(e) };
+  const { code, message, hint } = asHciError(e);
+  return { code, message, ...(hint !== undefined ? { hint } : {}) };
 }
 
 export class TaskRegistry {

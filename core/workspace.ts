@@ -411,14 +411,19 @@ export class HciWorkspace {
       const req: SearchRequest | undefined = opts.query !== undefined ? { query: opts.query, ...(opts.mode ? { mode: opts.mode } : {}) } : this.queries.recall(m[2]);
       if (req) this.checkMode(req.mode);
       const prepared = req ? await this.prepareVectors(req) : null;
-      const { result, index } = await store.read((db) => {
+      const { result, index, everHad } = await store.read((db) => {
         const row = loadChunk(db, Number(m[1]), store.codec);
         const modes = req ? this.modesIn(db, req, prepared).modes : undefined;
         const ranked = row && req ? rankQuery(this.searchContext(store, modes), req, 200) : null;
-        return { result: row ? explainChunk(db, row, ranked, store.codec) : null, index: this.withRunningFlag(this.freshnessIn(db)) };
+        // Chunk ids only grow (AUTOINCREMENT): one above the highest ever given was never a hit here.
+        const everHad = row !== undefined || Number(m[1]) <= Number(db.selectValue("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'") ?? 0);
+        return { result: row ? explainChunk(db, row, ranked, store.codec) : null, index: this.withRunningFlag(this.freshnessIn(db)), everHad };
       });
+      if (!result && !everHad) {
+        return { status: 'error', hit_id: hitId, index, error: { code: 'invalid_hit_id', message: `${hitId} is not a hit of this index (no chunk ${m[1]} was ever in it)` }, hint: 'pass a hit_id exactly as a search of this workspace returned it, or search again' };
+      }
       if (!result) {
-        return { status: 'error', hit_id: hitId, index, error: { code: 'stale_hit', message: `hit ${hitId} is no longer in the index (its file was re-indexed)` }, hint: 'search again for fresh hit ids' };
+        return { status: 'error', hit_id: hitId, index, error: { code: 'stale_hit', message: `hit ${hitId} is no longer in the index (its file was re-indexed or removed)` }, hint: 'search again for fresh hit ids' };
       }
       const res: ExplainResponse = { status: 'ok', hit_id: hitId, explanation: result, index };
       if (!req) res.hint = 'the query behind this hit id is not remembered here; pass the query to see matched terms and scores';

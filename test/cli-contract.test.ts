@@ -60,10 +60,10 @@ describe.each(CLI_RUNTIMES)('the %s CLI prints the contract with --json', (runti
     expect(byLine.locations[0]).toMatchObject({ path: file, member_key: member.member_key });
     expect(run(['resolve', 'No.Such.Type.Member()', '--root', root], resolveResponse, 1).status).toBe('empty');
 
-    // A settings file the workspace cannot be opened with: one failure answer, exit 2.
+    // A settings file the workspace cannot be opened with: the verb's own answer with the error, exit 2.
     fs.writeFileSync(path.join(root, '.hci', 'settings.toml'), 'max_files = -3\n');
     try {
-      expect(run(['search', 'CatalogService', '--root', root], failureAnswer, 2).error.code).toBe('invalid_settings');
+      expect(run(['search', 'CatalogService', '--root', root], searchResponse, 2).error.code).toBe('invalid_settings');
     } finally {
       fs.rmSync(path.join(root, '.hci', 'settings.toml'));
     }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { failureAnswer, intercomFindAnswer, intercomRelateAnswer } from '../core/contract/index.ts';
+import { intercomFindAnswer, intercomRelateAnswer } from '../core/contract/index.ts';
 import { ensureBuilt } from './helpers/mcp-harness.ts';
 import { CLI_RUNTIMES, cliJson, expectContract, runHci, type CliRuntimeName } from './helpers/cli-json.ts';
 import { ADD_KEY, SHIP_KEY, intercomWorkspace, logLines } from './helpers/intercom-fixture.ts';
@@ -135,10 +135,10 @@ describe.each(CLI_RUNTIMES)('hci intercom under %s', (runtime: CliRuntimeName) =
     expect(fs.existsSync(path.join(ws.root, 'missing.ndjson'))).toBe(false);
   });
 
-  it('a workspace that cannot be opened is one failure answer (exit 2)', () => {
+  it("a workspace that cannot be opened is the verb's own answer with the error (exit 2)", () => {
     fs.writeFileSync(path.join(ws.root, '.hci', 'settings.toml'), 'max_files = -3\n');
     try {
-      expect(json(['intercom', 'find', 'src/Foo.cs:L10', ...log], failureAnswer, 2).error.code).toBe('invalid_settings');
+      expect(json(['intercom', 'find', 'src/Foo.cs:L10', ...log], intercomFindAnswer, 2).error.code).toBe('invalid_settings');
     } finally {
       fs.rmSync(path.join(ws.root, '.hci', 'settings.toml'));
     }

@@ -38,6 +38,11 @@ describe('hci mcp over stdio: the sample workspace', () => {
     expect(search.inputSchema.required).toEqual(['query']);
     expect(Object.keys(search.inputSchema.properties!)).toEqual(expect.arrayContaining(['query', 'limit', 'paths', 'exts', 'exclude_paths', 'mode', 'max_tokens', 'cursor']));
     expect(search.inputSchema.properties!.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 50 });
+    // Lists are arrays, never `string | array`: a union defeats generic clients' form builders.
+    for (const k of ['paths', 'exts', 'exclude_paths']) {
+      expect(search.inputSchema.properties![k], k).toMatchObject({ type: 'array', items: { type: 'string' } });
+    }
+    expect(JSON.stringify(search.inputSchema)).not.toMatch(/anyOf|oneOf/);
     // Written for a model: when to search, what hit_kind means, compiler follow-up, status not silence.
     expect(search.description).toMatch(/BEFORE/);
     expect(search.description).toMatch(/text_fts/);
@@ -92,6 +97,16 @@ describe('hci mcp over stdio: the sample workspace', () => {
     expect(page1.structured.next_cursor).toBeTruthy();
     const page2 = await mcp.call('search', { query: 'catalog', limit: 3, cursor: page1.structured.next_cursor });
     expect(page2.structured.hits[0].rank).toBe(4);
+  });
+
+  it('takes paths, exts and exclude_paths as arrays, and a lone string as a one-item list', async () => {
+    const arrays = await mcp.call('search', { query: 'CatalogService', paths: ['src/'], exts: ['cs'], exclude_paths: ['src/Contoso.Shop.Web/'], limit: 50 });
+    expect(arrays.structured.status, arrays.text).toBe('ok');
+    expect(arrays.structured.hits.every((h: { path: string }) => h.path.startsWith('src/') && !h.path.startsWith('src/Contoso.Shop.Web/') && h.path.endsWith('.cs'))).toBe(true);
+    const lone = await mcp.call('search', { query: 'CatalogService', paths: 'src/', exts: 'cs', exclude_paths: 'src/Contoso.Shop.Web/', limit: 50 });
+    expect(lone.structured.hits).toEqual(arrays.structured.hits);
+    const bad = await mcp.call('search', { query: 'x', paths: [1, 2] });
+    expect(bad.structured.error.code).toBe('invalid_arguments');
   });
 
   it('explains a hit: text, matched terms, score factors, paired files', async () => {
@@ -230,6 +245,40 @@ describe('hci mcp over stdio: the sample workspace', () => {
 
   it('kept every answer within its output schema and logged no failure on stderr', () => {
     expect(mcp.stderr()).not.toMatch(/does not match its output schema|threw|unhandled/);
+  });
+});
+
+describe('hci mcp over stdio: the first build with the watcher on', () => {
+  let ws: { root: string; cleanup(): void };
+  let mcp: McpConn;
+  beforeAll(async () => {
+    ensureBuilt();
+    ws = copySample('hci-mcp-first-');
+    mcp = await startStdio(ws.root, [], { HCI_MCP_FIRST_INDEX_WAIT_MS: '60000' });
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    ws?.cleanup();
+  });
+
+  it('reports no phantom pending change and runs no second pass after it', async () => {
+    const r = await mcp.call('search', { query: 'CatalogService' });
+    expect(r.structured.status, r.text).toBe('ok');
+    expect(r.structured.index.pending_changes).toBe(0);
+    expect(r.structured.hint ?? '').not.toMatch(/not indexed yet/);
+    // Time for a catch-up run to show, had one been scheduled (the watcher debounces 300 ms).
+    await new Promise((res) => setTimeout(res, 1500));
+    const st = await mcp.call('status', {});
+    expect(st.structured.watcher).toMatchObject({ state: 'on', pending: 0, runs: 0 });
+    expect(st.structured.tasks.map((t: { trigger: string }) => t.trigger)).toEqual(['search']);
+    expect(st.structured.index.pending_changes).toBe(0);
+    // A real change still gets picked up.
+    fs.appendFileSync(path.join(ws.root, 'src/Contoso.Shop.Application/Catalog/CatalogService.cs'), '\n// PhantomCheckMarker\n');
+    const { value: hit } = await waitFor(async () => {
+      const a = await mcp.call('search', { query: 'PhantomCheckMarker' });
+      return a.structured.hits.length ? a : null;
+    }, 20_000, 'the watcher re-indexing a change');
+    expect(hit.structured.hits[0].path).toMatch(/CatalogService\.cs$/);
   });
 });
 

@@ -63,6 +63,8 @@ export const ERRORS = {
   no_task: failure('no indexing run to cancel'),
   not_available: failure('this runtime does not offer the feature (e.g. no file watcher under Deno)'),
   permission_needed: failure('the runtime lacks a permission (Deno: a --allow-* flag)'),
+  engine_failed: failure('the SQLite WebAssembly module did not start'),
+  io_error: failure('a file or folder could not be read or written (the message has the system\'s words)'),
   listen_failed: failure('the HTTP server could not listen'),
   internal: failure('a bug in hci'),
 } as const satisfies Record<string, ErrorRow>;

@@ -11,6 +11,8 @@ export interface PathGuard {
   /**
    * A workspace-relative path with forward slashes ('' is the root; a trailing '/' is kept) for a
    * path argument, or an HciError `path_outside_workspace`. Glob characters pass through untouched.
+   * A `\` stays a name character where file names may hold it (POSIX: WorkspaceFs.backslashInNames),
+   * else it is read as '/'.
    */
   toRelative(input: string, what?: string): string;
 }
@@ -23,9 +25,15 @@ export function outsideWorkspace(input: string, what: string, root: string): Hci
   );
 }
 
-/** A relative path made canonical ('.' and '..' resolved, '\' as '/'), or null when it climbs out. */
-export function normalizeRelative(input: string): string | null {
-  const posix = input.replace(/\\/g, '/');
+/**
+ * A relative path made canonical ('.' and '..' resolved), or null when it climbs out. A `\` is a
+ * separator unless `backslashInNames` (then `a\b.cs` is one name); either way a path whose `\`-as-'/'
+ * reading climbs out is refused, so no caller's Windows habit can pass a `..` through.
+ */
+export function normalizeRelative(input: string, backslashInNames = false): string | null {
+  const separated = input.replace(/\\/g, '/');
+  if (backslashInNames && separated !== input && normalizeRelative(separated) === null) return null;
+  const posix = backslashInNames ? input : separated;
   const out: string[] = [];
   for (const seg of posix.split('/')) {
     if (seg === '' || seg === '.') continue;

@@ -235,7 +235,10 @@ export class HciService {
         throw new HciError('invalid_arguments', 'outline needs a file path, not a folder', 'pass one file, e.g. src/Web/Program.cs; use search with path:<folder> to explore a folder');
       }
       const ws = await this.gate.workspace();
-      return this.current(await this.gate.serialized(() => ws.outline(rel)));
+      const res = this.current(await this.gate.serialized(() => ws.outline(rel)));
+      // Only a guard that keeps `\` as a name character (POSIX) lets one through: say how it was read.
+      if (res.error?.code === 'not_indexed' && rel.includes('\\')) res.hint = [res.hint, '\\ is part of a file name here: separate folders with /'].filter(Boolean).join('; ');
+      return res;
     } catch (e) {
       return { status: 'error', path: rel, symbols: [], index: null, ...errorFields(e, this.surface) };
     }

@@ -1,6 +1,6 @@
 // How the service's internal state looks in answers: a background task as a flat TaskView, a thrown
 // value as the contract's error object with a hint worded for the surface. Owns these conversions.
-import { HciError } from '../platform.ts';
+import { asHciError, HciError } from '../platform.ts';
 import { hintFor, type Surface } from '../contract/errors.ts';
 import type { ErrorInfo } from '../contract/common.ts';
 import type { IndexSummary, TaskProgress, TaskView } from '../contract/tasks.ts';
@@ -11,12 +11,9 @@ export type ReindexParams = { full: boolean; trigger: 'tool' | 'search' | 'watch
 export type ReindexTask = TaskSnapshot<TaskProgress, IndexSummary, ReindexParams>;
 
 export function toErrorInfo(e: unknown, surface: Surface): { error: ErrorInfo; hint?: string } {
-  if (e instanceof HciError) return { error: { code: e.code, message: e.message }, hint: hintFor(surface, e.hint) };
-  const x = e as { code?: unknown; message?: unknown; hint?: unknown };
-  if (x && typeof x === 'object' && typeof x.code === 'string' && typeof x.message === 'string') {
-    return { error: { code: x.code, message: x.message }, hint: hintFor(surface, typeof x.hint === 'string' ? x.hint : undefined) };
-  }
-  return { error: { code: 'internal', message: e instanceof Error ? e.message : String(e) }, hint: 'this is a bug in hci; the server keeps running' };
+  const err = asHciError(e);
+  const hint = err.code === 'internal' && !(e instanceof HciError) ? 'this is a bug in hci; the server keeps running' : hintFor(surface, err.hint);
+  return { error: { code: err.code, message: err.message }, hint };
 }
 
 /** An answer's error fields: the error, and its hint when there is one. */

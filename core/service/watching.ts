@@ -104,9 +104,13 @@ export class WatchControl {
       prefer: this.pref === 'poll' ? 'poll' : 'auto', pollMs: this.opts.pollMs, log: this.opts.log,
     });
     if (this.watcher.active) return;
-    const ready = this.watcher.start().then(async () => {
-      // Changes made while nobody watched are unknown: one incremental run catches up.
-      if (this.watcher?.active && (await ws.host.storage.exists())) this.tracker?.markUnknown('catch-up');
+    // Changes made while nobody watched an existing index are unknown: one incremental run catches up
+    // once the watcher is ready. Without an index before the watcher started there is nothing to catch
+    // up with: the first build (a search starts it) reads every file, and a catch-up marked after it
+    // began was a phantom pending change and a second pass over an index just built.
+    const hadIndex = await ws.host.storage.exists();
+    const ready = this.watcher.start().then(() => {
+      if (this.watcher?.active && hadIndex) this.tracker?.markUnknown('catch-up');
     });
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([ready, new Promise<void>((r) => (timer = setTimeout(r, readyMs)))]);

@@ -50,9 +50,14 @@ export function isCorruption(e: unknown): boolean {
 export function toHciError(e: unknown, location: string): unknown {
   if (e instanceof HciError) return e;
   if (isCorruption(e)) {
-    return new HciError('index_corrupt', `the index at ${location} is damaged or not an SQLite file (${(e as Error).message})`, 'run `hci index --full` to rebuild it');
+    return new HciError('index_corrupt', `the index at ${location} is damaged or not an SQLite file (${sqliteReason(e)})`, 'run `hci index --full` to rebuild it');
   }
   return e;
+}
+
+/** SQLite's own words for a failure, without the result-code prefix oo1 puts before them ("SQLITE_CORRUPT: sqlite3 result code 11: "). */
+export function sqliteReason(e: unknown): string {
+  return String((e as Error)?.message ?? e).replace(/^SQLITE_[A-Z_]+: sqlite3 result code \d+: /, '');
 }
 
 export class SqliteConnection {

@@ -1,11 +1,10 @@
 // Loading the WebAssembly parts in a browser by URL: the SQLite build and tree-sitter's runtime and
 // grammars. Owns only fetching; which files exist is the grammar table's (core/languages/grammars.ts),
 // which URLs to use is the page's or the bundler's business (see assets.ts for the Vite defaults). No network beyond these URLs is ever touched.
-import type { Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import { HciError } from '../../core/platform.ts';
 import type { GrammarName, GrammarSource } from '../../core/chunk/treesitter.ts';
 import { GRAMMAR_IDS } from '../../core/languages/grammars.ts';
-import type { EngineLoader } from '../../core/sqlite/engine.ts';
+import { initQuietly, type EngineLoader } from '../../core/sqlite/engine.ts';
 
 export interface WasmUrls {
   /** `@sqlite.org/sqlite-wasm/sqlite3.wasm` (default: next to the package's module, as it resolves itself). */
@@ -19,13 +18,7 @@ export interface WasmUrls {
 /** The official SQLite build, its wasm fetched from `wasmUrl`. */
 export function createUrlEngineLoader(wasmUrl?: string): EngineLoader {
   return async () => {
-    const { default: init } = await import('@sqlite.org/sqlite-wasm');
-    const initModule = init as unknown as (moduleArg: object) => Promise<Sqlite3Static>;
-    const sqlite3 = await initModule({
-      print: () => {},
-      printErr: () => {},
-      ...(wasmUrl ? { locateFile: () => wasmUrl } : {}),
-    });
+    const sqlite3 = await initQuietly(wasmUrl ? { locateFile: () => wasmUrl } : {});
     return { sqlite3, label: `sqlite-wasm ${sqlite3.version.libVersion}`, hasVectors: false };
   };
 }

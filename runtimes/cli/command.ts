@@ -3,7 +3,7 @@
 // line and a hint on stderr, or the error JSON, and the exit code from the contract's error table.
 // Owns these shapes and that wording.
 import type { Option } from 'commander';
-import { HciError } from '../../core/platform.ts';
+import { asHciError } from '../../core/platform.ts';
 import { EXIT, exitCodeFor } from '../../core/contract/errors.ts';
 import type { FailureAnswer } from '../../core/contract/common.ts';
 import type { HciService } from '../../core/service/index.ts';
@@ -26,6 +26,8 @@ export interface CommandRow {
   helpAfter?: string;
   /** The row exists only where the runtime offers this. */
   needs?: 'demo';
+  /** Rewrites the verb's arguments before they are parsed (search: query filters that look like options). */
+  rewriteArgs?(args: string[]): string[];
   /** A group verb (`hci intercom find …`): its own rows; the group itself has no run. */
   subcommands?: CommandRow[];
   /** Returns the exit code. */
@@ -46,9 +48,9 @@ export function withAdvice(c: CommandContext, code: string | undefined, hint: st
 
 /** A failure before or instead of an answer: one line and a hint (or the error JSON); its exit code. */
 export function fail(c: CommandContext, e: unknown, json: boolean): number {
-  const err = e instanceof HciError ? e : new HciError('internal', (e as Error)?.message ?? String(e));
+  const err = asHciError(e);
   const hint = withAdvice(c, err.code, err.hint);
-  const answer: FailureAnswer = { status: 'error', error: { code: err.code, message: err.message }, hint };
+  const answer: FailureAnswer = { status: 'error', error: { code: err.code, message: err.message }, ...(hint ? { hint } : {}) };
   if (json) printJson(c, answer);
   else c.rt.write('err', `hci: ${err.message}${hint ? `\nhint: ${hint}` : ''}\n`);
   return exitCodeFor(err.code);
@@ -64,8 +66,8 @@ export async function oneShot(c: CommandContext, root: string, open: OpenOptions
 
 /**
  * Asks the service one question and prints the answer: JSON (the contract) or the human rendering
- * (to stderr when the answer is an error). A workspace that cannot be opened (bad settings) fails
- * with one line, like every other failure. Returns the exit code.
+ * (to stderr when the answer is an error). Every failure, a workspace that cannot be opened (a
+ * missing root, bad settings) included, is the verb's own answer with its error. Returns the exit code.
  */
 export async function answer<R extends { error?: { code: string }; hint?: string }>(
   c: CommandContext,
@@ -77,7 +79,6 @@ export async function answer<R extends { error?: { code: string }; hint?: string
 ): Promise<number> {
   const svc = await oneShot(c, root, opts.open);
   try {
-    await svc.workspace();
     const r = await ask(svc);
     if (r.error) {
       const hint = withAdvice(c, r.error.code, r.hint);
@@ -97,6 +98,27 @@ export async function answer<R extends { error?: { code: string }; hint?: string
 export function rootFor(c: CommandContext, root: unknown, from = c.rt.cwd()): string {
   if (typeof root === 'string') return c.rt.resolve(root);
   return c.rt.findIndexedRoot(from) ?? c.rt.cwd();
+}
+
+/**
+ * A file argument as a command line means it: relative to the current folder when it names a file
+ * there inside `root` (then given as that absolute path), else as typed — workspace-relative, the
+ * contract's reading (`hci outline src/App.cs --root ~/repo` from anywhere).
+ */
+export function fileArg(c: CommandContext, root: string, p: string): string {
+  const abs = c.rt.resolve(p);
+  const inside = abs.length > root.length && abs.startsWith(root) && /[\\/]/.test(abs[root.length]);
+  return inside && c.rt.isFile(abs) ? abs : p;
+}
+
+/** The hint of a path refusal, as the command line reads paths (fileArg). */
+export function cliPathHint<R extends { error?: { code: string }; hint?: string }>(root: string): (r: R) => R {
+  return (r) => {
+    if (r.error?.code === 'path_outside_workspace') {
+      r.hint = `pass a file inside the workspace ${root}: a path relative to the current folder or to the workspace root, or an absolute path`;
+    }
+    return r;
+  };
 }
 
 /** The exit code of an answer that may be empty: 1 when `count` is 0, like a search that found nothing. */

@@ -8,19 +8,32 @@ import { HciError } from '../../core/platform.ts';
 import { EXIT } from '../../core/contract/errors.ts';
 import type { SearchRequest } from '../../core/contract/search.ts';
 import type { SimilarRequest } from '../../core/contract/similar.ts';
-import { answer, fail, oneShot, printJson, rootFor, withEmpty, type CommandContext, type CommandRow } from './command.ts';
+import { answer, cliPathHint, fail, fileArg, oneShot, printJson, rootFor, withEmpty, type CommandContext, type CommandRow } from './command.ts';
 import { collect, jsonOption, oneOf, positiveInt, rootOption } from './options.ts';
 import { formatExplain, formatIndexSummary, formatOutline, formatResolve, formatSearch, formatSimilar, formatStatus } from './format.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { intercomCommand } from './intercom-command.ts';
 
-/** `<file>:<line>` when the part before the colon is a file (relative to the cwd, or to --root). */
-function fileAndLine(c: CommandContext, target: string, root: unknown): { file: string; line: number } | null {
+/**
+ * `<file>:<line>` when the part before the colon names a file (relative to the current folder or to
+ * the root, see fileArg), with the root it belongs to; else null (a member key).
+ */
+function fileAndLine(c: CommandContext, target: string, rootOpt: unknown): { root: string; path: string; line: number } | null {
   const m = /^(.+):(\d+)$/.exec(target);
   if (!m) return null;
-  const candidates = [c.rt.resolve(m[1]), ...(typeof root === 'string' ? [c.rt.resolve(root, m[1])] : [])];
-  const file = candidates.find((p) => c.rt.isFile(p));
-  return file ? { file, line: Number(m[2]) } : null;
+  const root = rootFor(c, rootOpt, c.rt.dirname(c.rt.resolve(m[1])));
+  if (!c.rt.isFile(c.rt.resolve(m[1])) && !c.rt.isFile(c.rt.resolve(root, m[1]))) return null;
+  return { root, path: fileArg(c, root, m[1]), line: Number(m[2]) };
+}
+
+/** Query filters typed without quotes (`-path:tests/`) would be read as short options (`-p ath:tests/`): they go after `--`, with the query words. */
+function queryFiltersAsWords(args: string[]): string[] {
+  const isFilter = (a: string) => /^-(?:path|ext|file|lang):/i.test(a);
+  const end = args.indexOf('--');
+  const options = end < 0 ? args : args.slice(0, end);
+  const filters = options.filter(isFilter);
+  if (!filters.length) return args;
+  return [...options.filter((a) => !isFilter(a)), '--', ...(end < 0 ? [] : args.slice(end + 1)), ...filters];
 }
 
 // ── the table ──────────────────────────────────────────────────────────────────────────────────
@@ -61,6 +74,7 @@ export const COMMANDS: CommandRow[] = [
   {
     name: 'search',
     description: 'search the index (keyword: BM25 over path, symbols, headers and code)',
+    rewriteArgs: queryFiltersAsWords,
     args: [['<query...>', 'words, identifiers, "quoted phrases", path:<prefix|glob>, ext:<ext>, -path:<prefix|glob>']],
     options: () => [
       rootOption(),
@@ -123,24 +137,25 @@ export const COMMANDS: CommandRow[] = [
   {
     name: 'outline',
     description: 'the symbol tree of a file (types, members, sections, keys) with member keys and line ranges',
-    args: [['<file>', 'a file inside the workspace (relative to the current folder, or absolute)']],
+    args: [['<file>', 'a file inside the workspace: relative to the current folder or to the workspace root, or absolute']],
     options: () => [rootOption(), jsonOption()],
     run(c, [file], o) {
-      const abs = c.rt.resolve(file as string);
-      return answer(c, rootFor(c, o.root, c.rt.dirname(abs)), { json: !!o.json }, (svc) => svc.outline({ path: abs }), formatOutline);
+      const root = rootFor(c, o.root, c.rt.dirname(c.rt.resolve(file as string)));
+      const path = fileArg(c, root, file as string);
+      return answer(c, root, { json: !!o.json }, (svc) => svc.outline({ path }).then(cliPathHint(root)), formatOutline);
     },
   },
   {
     name: 'resolve',
     description: 'where a member key is now, or which member holds <file>:<line>',
-    args: [['<target>', 'a member key (from outline or a hit), or <file>:<line> (the file relative to the current folder, or absolute)']],
+    args: [['<target>', 'a member key (from outline or a hit), or <file>:<line> (the file relative to the current folder or to the workspace root, or absolute)']],
     options: () => [rootOption(), jsonOption()],
     helpAfter: '\nExamples:\n  hci resolve "Contoso.Shop.Catalog.CatalogService.GetAsync(int)"\n  hci resolve src/Catalog/CatalogService.cs:42',
     run(c, [target], o) {
       const at = fileAndLine(c, target as string, o.root);
-      const root = at ? rootFor(c, o.root, c.rt.dirname(at.file)) : rootFor(c, o.root);
-      const req = at ? { path: at.file, line: at.line } : { member_key: target as string };
-      return answer(c, root, { json: !!o.json }, (svc) => svc.resolve(req), formatResolve, withEmpty((r) => r.locations.length));
+      const root = at?.root ?? rootFor(c, o.root);
+      const req = at ? { path: at.path, line: at.line } : { member_key: target as string };
+      return answer(c, root, { json: !!o.json }, (svc) => svc.resolve(req).then(cliPathHint(root)), formatResolve, withEmpty((r) => r.locations.length));
     },
   },
   {

@@ -4,6 +4,7 @@
 import type {
   ExplainResponse, IndexSummary, IntercomFindAnswer, IntercomRelateAnswer, OutlineResponse, OutlineSymbol, ResolveResponse, SearchResponse, SimilarResponse, StatusReport,
 } from '../../core/contract/index.ts';
+import type { IndexProgress } from '../../core/index/indexer.ts';
 import { ago } from '../shared/time-ago.ts';
 import { rangeText, targetsText } from '../shared/intercom-text.ts';
 
@@ -123,6 +124,63 @@ export function formatOutline(r: OutlineResponse, { dim, bold, cyan, yellow }: S
   walk(r.symbols, 0);
   if (r.hint) out.push(yellow(`hint: ${r.hint}`));
   return out.join('\n');
+}
+
+/** Seconds as `42s`, `3m 05s`, `1h 02m`. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** When a run started and when its index phase did (for the ETA), as a progress display keeps them. */
+export interface ProgressClock {
+  startedAt: number;
+  indexStartedAt: number | null;
+}
+
+/**
+ * The progress line of an indexing run, the same under Node (inside cli-progress's bar, `bar` given)
+ * and Deno: the phase, files done of total, chunks, MB read, elapsed time and an ETA from the rate
+ * so far in the index phase (shown once there is a rate to go by).
+ */
+export function formatProgress(p: IndexProgress, clock: ProgressClock, now: number, bar?: string): string {
+  const elapsed = `${formatDuration(now - clock.startedAt)} elapsed`;
+  if (p.phase === 'scan') return `scanning the workspace · ${elapsed}`;
+  if (p.phase === 'done') return `finishing · ${p.filesDone}/${p.filesTotal} files · ${p.chunks} chunks · ${elapsed}`;
+  if (p.phase === 'vectors') {
+    // The vector phase (semantic search on): chunks embedded of those that need it, rate and ETA.
+    const eta = p.etaS !== undefined && p.vectorsPerS ? formatDuration(p.etaS * 1000) : '…';
+    return [
+      `embedding${bar ? ` [${bar}]` : ''} ${p.vectorsDone ?? 0}/${p.vectorsTotal ?? 0} chunks`,
+      `${p.vectorsPerS ?? 0} chunks/s`,
+      elapsed,
+      `ETA ${eta}`,
+    ].join(' · ');
+  }
+  const since = clock.indexStartedAt === null ? 0 : now - clock.indexStartedAt;
+  const left = p.filesTotal - p.filesDone;
+  const eta = p.filesDone > 0 && since >= 1000 ? formatDuration((since / p.filesDone) * left) : '…';
+  return [
+    `indexing${bar ? ` [${bar}]` : ''} ${p.filesDone}/${p.filesTotal} files`,
+    `${p.chunks} chunks`,
+    `${(p.bytes / 1048576).toFixed(1)} MB`,
+    elapsed,
+    `ETA ${left === 0 ? '0s' : eta}`,
+  ].join(' · ');
+}
+
+/** What a bar counts: files while indexing, chunks while embedding. */
+export function progressCount(p: IndexProgress): { done: number; total: number } {
+  return p.phase === 'vectors' ? { done: p.vectorsDone ?? 0, total: p.vectorsTotal ?? 0 } : { done: p.filesDone, total: p.filesTotal };
+}
+
+/** Keeps the clock of a progress display from the reports it gets. */
+export function tickClock(clock: ProgressClock | null, p: IndexProgress, now: number): ProgressClock {
+  const c = clock ?? { startedAt: now, indexStartedAt: null };
+  if (p.phase === 'index' && c.indexStartedAt === null) c.indexStartedAt = now;
+  return c;
 }
 
 export function formatIndexSummary(s: IndexSummary): string {

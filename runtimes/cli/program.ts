@@ -1,7 +1,8 @@
-// Turns the command table (commands.ts) into a commander program and runs it, for any runtime: usage
-// errors become exit code 2, help exits 0, and commander's output goes through the runtime's writers
-// (so it needs no process, env or terminal API of its own — it runs unchanged under Deno). Owns that
-// wiring only.
+// Turns the command table (commands.ts) into a commander program and runs it, for any runtime: a
+// verb's own argument rewrite first, usage errors become exit code 2 (with --json, the failure JSON on
+// stdout instead of commander's text), help exits 0, and commander's output goes through the runtime's
+// writers (so it needs no process, env or terminal API of its own — it runs unchanged under Deno). Owns
+// that wiring only.
 import { Command, CommanderError } from 'commander';
 import { EXIT } from '../../core/contract/errors.ts';
 import { HCI_VERSION } from '../../core/version.ts';
@@ -9,16 +10,19 @@ import { COMMANDS } from './commands.ts';
 import { createStyle } from './format.ts';
 import type { CommandContext, CommandRow } from './command.ts';
 import type { CliRuntime } from './runtime.ts';
+import type { FailureAnswer } from '../../core/contract/common.ts';
 
 const EXIT_HELP = '\nExit codes: 0 ok · 1 no hits · 2 bad usage/input · 3 no index · 4 index busy · 5 other failure · 130 cancelled';
 
-export function buildProgram(rt: CliRuntime, setExit: (code: number) => void): Command {
+export function buildProgram(rt: CliRuntime, setExit: (code: number) => void, opts: { json?: boolean; usageError?: (message: string) => void } = {}): Command {
   const c: CommandContext = { rt, style: createStyle(rt.color) };
   const program = new Command('hci')
     .description('hci — the hybrid codebase index: find where to look in a code base in one or two calls')
     .configureOutput({
       writeOut: (s) => rt.write('out', s),
       writeErr: (s) => rt.write('err', s),
+      // With --json a usage error is the failure JSON on stdout (runCli), not commander's text.
+      outputError: (s, write) => (opts.json ? opts.usageError?.(s) : write(s)),
       // undefined (not a terminal): commander's default width
       getOutHelpWidth: () => rt.columns('out') as number,
       getErrHelpWidth: () => rt.columns('err') as number,
@@ -27,8 +31,8 @@ export function buildProgram(rt: CliRuntime, setExit: (code: number) => void): C
     })
     .version(HCI_VERSION, '-V, --version', 'print the version of hci')
     .exitOverride() // before the subcommands, which inherit it: usage errors become exit code 2
-    .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_HELP);
+  if (!opts.json) program.showHelpAfterError('(run with --help for usage)');
 
   const add = (parent: Command, row: CommandRow) => {
     if (row.needs && !rt[row.needs]) return;
@@ -49,17 +53,36 @@ export function buildProgram(rt: CliRuntime, setExit: (code: number) => void): C
   return program;
 }
 
+/** The arguments with the verb's own rewrite applied (the first argument names the verb). */
+function rewritten(argv: string[]): string[] {
+  const row = COMMANDS.find((r) => r.name === argv[0]);
+  return row?.rewriteArgs ? [argv[0], ...row.rewriteArgs(argv.slice(1))] : argv;
+}
+
 /** Runs `hci <argv>` and returns the exit code. */
 export async function runCli(argv: string[], rt: CliRuntime): Promise<number> {
   let code = 0;
+  const end = argv.indexOf('--');
+  const json = (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+  let usage = '';
   const program = buildProgram(rt, (c) => {
     code = c;
-  });
+  }, { json, usageError: (m) => (usage += m) });
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(rewritten(argv), { from: 'user' });
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : EXIT.usage;
-    throw e;
+    if (!(e instanceof CommanderError)) throw e;
+    if (e.exitCode === 0) return 0;
+    if (json) {
+      const verb = COMMANDS.some((r) => r.name === argv[0]) ? argv[0] : undefined;
+      const answer: FailureAnswer = {
+        status: 'error',
+        error: { code: 'usage', message: (usage || e.message).trim().replace(/^error: /, '') },
+        hint: `run \`hci ${verb ? `${verb} ` : ''}--help\` for usage`,
+      };
+      rt.write('out', `${JSON.stringify(answer, null, 2)}\n`);
+    }
+    return EXIT.usage;
   }
   return code;
 }

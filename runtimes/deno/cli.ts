@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import type { IndexProgress } from '../../core/index/indexer.ts';
 import { EXIT } from '../../core/contract/errors.ts';
 import { runCli } from '../cli/program.ts';
+import { formatProgress, tickClock, type ProgressClock } from '../cli/format.ts';
 import type { CliRuntime, ProgressDisplay } from '../cli/runtime.ts';
 import { deno, granted, isPermissionError } from './deno-api.ts';
 import { HciError } from '../../core/platform.ts';
@@ -55,16 +56,16 @@ function isDirectory(p: string): boolean {
   }
 }
 
-/** A one-line display on stderr: `indexing 120/400 files · 900 chunks`. */
+/** A one-line display on stderr, redrawn on each report: formatProgress, as the Node bar shows it. */
 function progressLine(): ProgressDisplay {
-  let shown = false;
+  let clock: ProgressClock | null = null;
   return {
     update(p: IndexProgress) {
-      if (p.phase !== 'index') return;
-      shown = true;
-      writeAll(deno().stderr, `\rindexing ${p.filesDone}/${p.filesTotal} files · ${p.chunks} chunks`);
+      const now = Date.now();
+      clock = tickClock(clock, p, now);
+      writeAll(deno().stderr, `\r${formatProgress(p, clock, now)}\x1b[K`);
     },
-    stop: () => shown && writeAll(deno().stderr, '\r\x1b[K'),
+    stop: () => clock !== null && writeAll(deno().stderr, '\r\x1b[K'),
   };
 }
 

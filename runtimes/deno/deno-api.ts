@@ -67,6 +67,7 @@ export interface DenoApi {
   statSync(path: string): DenoFileInfo;
   lstatSync(path: string): DenoFileInfo;
   realPath(path: string): Promise<string>;
+  realPathSync(path: string): string;
   readFile(path: string | URL): Promise<Uint8Array>;
   readTextFileSync(path: string): string;
   writeTextFileSync(path: string, data: string, opts?: { createNew?: boolean; mode?: number }): void;

@@ -5,7 +5,9 @@
 // writes the log's folder (the lock files sit beside the log).
 import * as path from 'node:path'; // pure path arithmetic only
 import type { IntercomLogFile, IntercomLogOpener, LogStat } from '../../core/intercom/log.ts';
-import { acquireAppendLock, appendBytes, checkLogPath, DEFAULT_APPEND_LOCK_MS, logMissing, type LogOpenerOptions } from '../shared/intercom-log.ts';
+import {
+  acquireAppendLock, appendBytes, checkLogPath, DEFAULT_APPEND_LOCK_MS, logMissing, realPathConfinement, type LogOpenerOptions, type RealPathOps,
+} from '../shared/intercom-log.ts';
 import { HciError } from '../../core/platform.ts';
 import { deno, errorName, SEEK_START } from './deno-api.ts';
 import { absolutePath } from './deno-storage.ts';
@@ -15,8 +17,23 @@ export function createDenoLogOpener(opts: LogOpenerOptions = {}): IntercomLogOpe
   const base = absolutePath(opts.base ?? '.');
   const roots = opts.roots?.map((r) => absolutePath(r));
   const sep = deno().build.os === 'windows' ? '\\' : '/';
-  return (location: string) => denoLogFile(checkLogPath(location, path.resolve(base, location), roots, sep), opts.lockTimeoutMs);
+  return (location: string) => {
+    const file = checkLogPath(location, path.resolve(base, location), roots, sep);
+    return denoLogFile(file, opts.lockTimeoutMs, realPathConfinement(location, file, roots, sep, realPaths));
+  };
 }
+
+const realPaths: RealPathOps = {
+  realpath(p) {
+    try {
+      return deno().realPathSync(p);
+    } catch (e) {
+      if (errorName(e) === 'NotFound' || errorName(e) === 'NotADirectory') return null;
+      throw e;
+    }
+  },
+  dirname: path.dirname, basename: path.basename, join: path.join,
+};
 
 /** Deno's "permission not granted" as an HciError that names the flag to add. */
 function permissionError(e: unknown, file: string, what: 'read' | 'write'): unknown {
@@ -31,10 +48,12 @@ function permissionError(e: unknown, file: string, what: 'read' | 'write'): unkn
 
 const absent = (e: unknown) => errorName(e) === 'NotFound' || errorName(e) === 'NotADirectory' || errorName(e) === 'IsADirectory';
 
-export function denoLogFile(file: string, lockTimeoutMs = DEFAULT_APPEND_LOCK_MS): IntercomLogFile {
+/** One log file; `confine` (the real-path check of the opener's roots) runs before every access. */
+export function denoLogFile(file: string, lockTimeoutMs = DEFAULT_APPEND_LOCK_MS, confine: () => void = () => {}): IntercomLogFile {
   return {
     location: file,
     async stat(): Promise<LogStat | null> {
+      confine();
       try {
         const st = await deno().stat(file);
         return st.isFile ? { size: st.size, mtimeMs: st.mtime ? st.mtime.getTime() : 0 } : null;
@@ -44,6 +63,7 @@ export function denoLogFile(file: string, lockTimeoutMs = DEFAULT_APPEND_LOCK_MS
       }
     },
     async read() {
+      confine();
       try {
         return await deno().readFile(file);
       } catch (e) {
@@ -52,6 +72,7 @@ export function denoLogFile(file: string, lockTimeoutMs = DEFAULT_APPEND_LOCK_MS
       }
     },
     async append(line: string) {
+      confine();
       const D = deno();
       try {
         D.statSync(file);

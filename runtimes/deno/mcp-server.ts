@@ -10,7 +10,8 @@ import type { HciService, ServiceHost } from '../../core/service/index.ts';
 import { createMcpServer, type McpServerOptions } from '../mcp/server.ts';
 import { runStdioSession } from '../mcp/stdio-session.ts';
 import { checkHttpOptions, MCP_PATH, refusalBody } from '../mcp/http-guard.ts';
-import { createHttpEndpoint, type EndpointOptions } from '../mcp/http-endpoint.ts';
+import { BODY_TOO_LARGE, createHttpEndpoint, readBoundedText, type EndpointOptions } from '../mcp/http-endpoint.ts';
+import type { ExchangeDone } from '../mcp/http-sessions.ts';
 import type { McpRuntime } from '../cli/runtime.ts';
 import { deno, errorName } from './deno-api.ts';
 import { denoServiceHost } from './service-host.ts';
@@ -19,13 +20,12 @@ import { denoServiceHost } from './service-host.ts';
 interface DenoServeApi {
   serve(
     opts: { hostname: string; port: number; signal?: AbortSignal; onListen?: (a: { hostname: string; port: number }) => void },
-    handler: (req: Request) => Response | Promise<Response>,
+    handler: (req: Request, info: { remoteAddr: { hostname: string } }) => Response | Promise<Response>,
   ): { finished: Promise<void> };
   networkInterfaces(): Array<{ address: string }>;
 }
 const denoServe = () => deno() as unknown as ReturnType<typeof deno> & DenoServeApi;
 
-const MAX_BODY = 4 * 1024 * 1024;
 const enc = new TextEncoder();
 
 function log(msg: string): void {
@@ -51,6 +51,44 @@ function refuse(status: number, message: string, headers: Record<string, string>
   return new Response(refusalBody(message), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
+/** The transport's response; `done` runs at once when it throws. */
+async function settle(res: Promise<Response>, done: ExchangeDone): Promise<Response> {
+  try {
+    return await res;
+  } catch (e) {
+    done();
+    throw e;
+  }
+}
+
+/** The response, with `done` called once its body has been sent or the client went away (a GET stream ends only then). */
+function tracked(res: Response, done: ExchangeDone): Response {
+  if (!res.body) {
+    done();
+    return res;
+  }
+  const reader = res.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(c) {
+      try {
+        const { done: end, value } = await reader.read();
+        if (end) {
+          c.close();
+          done();
+        } else c.enqueue(value);
+      } catch (e) {
+        done();
+        c.error(e);
+      }
+    },
+    cancel(reason) {
+      done();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
 async function serveHttp(svc: HciService, o: EndpointOptions): Promise<{ url: string; close(): Promise<void> }> {
   checkHttpOptions(o);
   const machine = {
@@ -67,24 +105,40 @@ async function serveHttp(svc: HciService, o: EndpointOptions): Promise<{ url: st
   const endpoint = createHttpEndpoint(svc, o, machine, (onsessioninitialized) =>
     new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID(), onsessioninitialized }));
 
-  const handle = async (req: Request): Promise<Response> => {
+  const handle = async (req: Request, remoteAddress: string): Promise<Response> => {
     const d = await endpoint.decide({
       host: req.headers.get('host'), origin: req.headers.get('origin'), authorization: req.headers.get('authorization'),
-      path: new URL(req.url).pathname, sessionId: req.headers.get('mcp-session-id'), method: req.method,
+      path: new URL(req.url).pathname, sessionId: req.headers.get('mcp-session-id'), method: req.method, remoteAddress,
     });
     if (d.kind === 'refuse') return refuse(d.status, d.message, d.headers);
-    if (d.kind === 'continue') return d.transport.handleRequest(req);
+    if (d.kind === 'continue') {
+      let body: unknown;
+      try {
+        if (req.method === 'POST') {
+          const text = await readBoundedText(req);
+          if (text === null) {
+            d.done();
+            return refuse(BODY_TOO_LARGE.status, BODY_TOO_LARGE.message, BODY_TOO_LARGE.headers);
+          }
+          body = text ? JSON.parse(text) : undefined;
+        }
+      } catch {
+        d.done();
+        return refuse(400, 'bad request: the body is not JSON');
+      }
+      return tracked(await settle(d.transport.handleRequest(req, body === undefined ? undefined : { parsedBody: body }), d.done), d.done);
+    }
     let body: unknown;
     try {
-      const text = await req.text();
-      if (text.length > MAX_BODY) throw new Error(`request body over ${MAX_BODY} bytes`);
+      const text = await readBoundedText(req);
+      if (text === null) return refuse(BODY_TOO_LARGE.status, BODY_TOO_LARGE.message, BODY_TOO_LARGE.headers);
       body = text ? JSON.parse(text) : undefined;
     } catch (e) {
       return refuse(400, `bad request: ${e instanceof SyntaxError ? 'the body is not JSON' : (e as Error).message}`);
     }
-    const opened = await endpoint.open(body);
-    if (opened.kind === 'refuse') return refuse(opened.status, opened.message);
-    return opened.transport.handleRequest(req, { parsedBody: body });
+    const opened = await endpoint.open(body, { authorization: req.headers.get('authorization'), remoteAddress });
+    if (opened.kind === 'refuse') return refuse(opened.status, opened.message, opened.headers);
+    return tracked(await settle(opened.transport.handleRequest(req, { parsedBody: body }), opened.done), opened.done);
   };
 
   const stop = new AbortController();
@@ -97,8 +151,8 @@ async function serveHttp(svc: HciService, o: EndpointOptions): Promise<{ url: st
         hostname: o.host, port: o.port, signal: stop.signal,
         onListen: (a) => listening(`http://${a.hostname.includes(':') ? `[${a.hostname}]` : a.hostname}:${a.port}${MCP_PATH}`),
       },
-      (req) =>
-        handle(req).catch((e) => {
+      (req, info) =>
+        handle(req, info.remoteAddr.hostname).catch((e) => {
           log(`http: ${(e as Error)?.message ?? e}`);
           return refuse(500, 'internal error');
         }),

@@ -1,17 +1,28 @@
 // Opening a workspace with the Deno adapters only (nothing from runtimes/node is loaded, so nothing
 // touches a path outside the granted permissions). mod.ts re-exports this; the CLI imports it directly.
 import { HciWorkspace, type OpenOptions } from '../../core/workspace.ts';
-import { deno } from './deno-api.ts';
+import { deno, errorName } from './deno-api.ts';
+import { checkWorkspaceRoot, type RootKind } from '../shared/workspace-root.ts';
 import { absolutePath, createDenoIndexStorage, INDEX_DIR, INDEX_FILE } from './deno-storage.ts';
 import { createDenoWorkspaceFs } from './workspace-fs.ts';
 import { createDenoGrammarSource } from './grammars.ts';
 import { denoEngineLoader } from './engine.ts';
 import { denoVectorHost } from './vector-host.ts';
 
-/** Opens a workspace folder with the Deno adapters (index at `<root>/.hci/index.sqlite`). */
+/** Opens a workspace folder with the Deno adapters (index at `<root>/.hci/index.sqlite`); HciError `root_not_found` when it is missing or not a folder. */
 export async function openWorkspace(root: string, opts: OpenOptions = {}): Promise<HciWorkspace> {
   const abs = absolutePath(root);
+  checkWorkspaceRoot(abs, rootKind(abs), abs.replace(/[\\/][^\\/]*$/, '') || '/');
   return HciWorkspace.open({ fs: createDenoWorkspaceFs(abs), storage: createDenoIndexStorage(abs), grammars: createDenoGrammarSource(), engineLoader: denoEngineLoader, vectors: denoVectorHost }, opts);
+}
+
+function rootKind(p: string): RootKind {
+  try {
+    const st = deno().statSync(p);
+    return st.isDirectory ? 'dir' : st.isFile ? 'file' : 'other';
+  } catch (e) {
+    return errorName(e) === 'NotFound' || errorName(e) === 'NotADirectory' ? null : 'unknown';
+  }
 }
 
 /** The nearest folder at or above `from` that holds an hci index, or null. */

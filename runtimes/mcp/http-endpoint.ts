@@ -1,14 +1,21 @@
 // The Streamable HTTP endpoint's decisions, for both HTTP hosts (node:http in runtimes/node/mcp/http.ts,
-// Deno.serve in runtimes/deno/mcp-http.ts): the guard (Host, Origin, bearer token), the one path, which
-// session a request continues, and opening a session — a protocol server over the shared service on a
-// new SDK transport. Owns that order of checks; the hosts own sockets, bodies, responses and which SDK
-// transport their platform takes.
+// Deno.serve in runtimes/deno/mcp-server.ts): the guard (Host, Origin, bearer token), the one path, which
+// session a request continues, opening a session — a protocol server over the shared service on a
+// new SDK transport — and the bound on a request body (413 beyond it, in a session or not). Owns that
+// order of checks; the hosts own sockets, bodies, responses and which SDK transport their platform takes,
+// and tell the sessions when each exchange ends (http-sessions.ts).
 import type { HciService } from '../../core/service/index.ts';
 import { createMcpServer, type McpServerOptions } from './server.ts';
 import { createRequestGuard, MCP_PATH, type GuardOptions, type MachineNames, type RequestHeaders } from './http-guard.ts';
-import { HttpSessions, type SessionTransport } from './http-sessions.ts';
+import { clientKey, HttpSessions, type ExchangeDone, type SessionLimits, type SessionTransport } from './http-sessions.ts';
 
-export interface EndpointOptions extends McpServerOptions, GuardOptions {}
+export interface EndpointOptions extends McpServerOptions, GuardOptions {
+  /** Overrides of the session bounds (tests). */
+  sessionLimits?: Partial<SessionLimits>;
+}
+
+/** The most a request body may hold (the MCP SDK's own default bound). */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export interface Refused {
   kind: 'refuse';
@@ -17,16 +24,27 @@ export interface Refused {
   headers?: Record<string, string>;
 }
 
-export type Decision<T> = Refused | { kind: 'continue'; transport: T } | { kind: 'open' };
+/** The answer to a body over MAX_BODY_BYTES; the connection is closed after it. */
+export const BODY_TOO_LARGE: Refused = {
+  kind: 'refuse', status: 413, message: `payload too large: a request body may hold at most ${MAX_BODY_BYTES} bytes`, headers: { connection: 'close' },
+};
+
+export type Decision<T> = Refused | { kind: 'continue'; transport: T; done: ExchangeDone } | { kind: 'open' };
 
 /** What a host needs to make its SDK transport for a new session. */
 export type TransportFactory<T> = (onsessioninitialized: (id: string) => void) => T;
 
+/** A request as the endpoint judges it: headers, path, method, and the peer's address. */
+export type RequestFacts = RequestHeaders & { path: string; sessionId: string | null | undefined; method: string | undefined; remoteAddress: string | null | undefined };
+
 export interface HttpEndpoint<T> {
   /** Decides a request from its headers, path and method, before its body is read. */
-  decide(h: RequestHeaders & { path: string; sessionId: string | null | undefined; method: string | undefined }): Promise<Decision<T>>;
-  /** Opens a session for a request without one (its body must be initialize); the transport then handles the request. */
-  open(body: unknown): Promise<Refused | { kind: 'opened'; transport: T }>;
+  decide(h: RequestFacts): Promise<Decision<T>>;
+  /**
+   * Opens a session for a request without one (its body must be initialize); the transport then
+   * handles the request, and the host calls `done` when that exchange has ended.
+   */
+  open(body: unknown, h: Pick<RequestFacts, 'authorization' | 'remoteAddress'>): Promise<Refused | { kind: 'opened'; transport: T; done: ExchangeDone }>;
   closeAll(): Promise<void>;
 }
 
@@ -37,7 +55,7 @@ export function createHttpEndpoint<T extends SessionTransport & { onclose?: () =
   makeTransport: TransportFactory<T>,
 ): HttpEndpoint<T> {
   const guard = createRequestGuard(o, machine);
-  const sessions = new HttpSessions<T>();
+  const sessions = new HttpSessions<T>({ limits: o.sessionLimits });
   const log = o.log ?? (() => {});
   return {
     async decide(h) {
@@ -50,17 +68,56 @@ export function createHttpEndpoint<T extends SessionTransport & { onclose?: () =
       const route = sessions.route(h.sessionId, h.method);
       return route.kind === 'refuse' ? { kind: 'refuse', ...route.refusal } : route;
     },
-    async open(body) {
-      const refusal = sessions.admit(body);
-      if (refusal) return { kind: 'refuse', ...refusal };
+    async open(body, h) {
+      const token = /^Bearer\s+(.+)$/i.exec(h.authorization ?? '')?.[1]?.trim();
+      const admitted = sessions.admit(body, clientKey(h.remoteAddress, token ? await digest(token) : undefined));
+      if (admitted.kind === 'refuse') return admitted;
       const server = createMcpServer(svc, o);
-      const opener = sessions.opener(server);
-      const transport = makeTransport(opener.onsessioninitialized);
-      opener.attach(transport);
+      const transport = makeTransport(admitted.onsessioninitialized);
+      admitted.attach(transport);
       server.onerror = (e) => log(`protocol: ${e.message}`);
-      await server.connect(transport as unknown as Parameters<typeof server.connect>[0]);
-      return { kind: 'opened', transport };
+      try {
+        await server.connect(transport as unknown as Parameters<typeof server.connect>[0]);
+      } catch (e) {
+        admitted.done();
+        throw e;
+      }
+      return { kind: 'opened', transport, done: admitted.done };
     },
     closeAll: () => sessions.closeAll(),
   };
+}
+
+/** A short digest of a bearer token: clients are told apart by it without keeping the token. */
+async function digest(token: string): Promise<string> {
+  const d = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
+  return Array.from(d.subarray(0, 6), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Reads a web-standard request body up to MAX_BODY_BYTES: its text, or null when it is larger (a
+ * declared Content-Length over the bound is refused before reading anything).
+ */
+export async function readBoundedText(req: { headers: { get(name: string): string | null }; body: ReadableStream<Uint8Array> | null }): Promise<string | null> {
+  if (Number(req.headers.get('content-length')) > MAX_BODY_BYTES) return null;
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const decoder = new TextDecoder();
+  let n = 0;
+  let text = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      n += value.byteLength;
+      if (n > MAX_BODY_BYTES) {
+        void reader.cancel().catch(() => {});
+        return null;
+      }
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return text + decoder.decode();
 }

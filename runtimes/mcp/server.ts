@@ -33,17 +33,29 @@ export interface McpServerOptions {
   log?: (msg: string) => void;
 }
 
+/** The tool table and its listing (JSON schemas), made once per service: every HTTP session shares them (~10 ms each to build). */
+const toolTables = new WeakMap<HciService, { defs: ToolDef[]; byName: Map<string, ToolDef>; tools: Tool[] }>();
+
+function toolTable(svc: HciService): { defs: ToolDef[]; byName: Map<string, ToolDef>; tools: Tool[] } {
+  let t = toolTables.get(svc);
+  if (!t) {
+    const defs = toolDefs(svc.root, svc.watcherPlan);
+    const tools: Tool[] = defs.map((d) => ({
+      name: d.name,
+      title: d.title,
+      description: d.description,
+      inputSchema: jsonSchema(d.input, 'input') as Tool['inputSchema'],
+      outputSchema: jsonSchema(d.output, 'output') as Tool['outputSchema'],
+      annotations: { title: d.title, ...d.annotations },
+    }));
+    t = { defs, byName: new Map(defs.map((d) => [d.name, d])), tools };
+    toolTables.set(svc, t);
+  }
+  return t;
+}
+
 export function createMcpServer(svc: HciService, opts: McpServerOptions): Server {
-  const defs = toolDefs(svc.root, svc.watcherPlan);
-  const byName = new Map(defs.map((d) => [d.name, d]));
-  const tools: Tool[] = defs.map((d) => ({
-    name: d.name,
-    title: d.title,
-    description: d.description,
-    inputSchema: jsonSchema(d.input, 'input') as Tool['inputSchema'],
-    outputSchema: jsonSchema(d.output, 'output') as Tool['outputSchema'],
-    annotations: { title: d.title, ...d.annotations },
-  }));
+  const { defs, byName, tools } = toolTable(svc);
 
   const server = new Server(
     { name: SERVER_NAME, title: 'hci — hybrid code index', version: opts.version },
@@ -71,7 +83,7 @@ export function createMcpServer(svc: HciService, opts: McpServerOptions): Server
     }
     const raw = (req.params.arguments ?? {}) as Record<string, unknown>;
     let out: Record<string, unknown>;
-    const parsed = def.input.safeParse(raw);
+    const parsed = def.input.safeParse(def.coerce ? def.coerce(raw) : raw);
     if (!parsed.success) {
       const issues = describeIssues(parsed.error);
       out = def.errorAnswer(

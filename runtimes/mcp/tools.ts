@@ -1,8 +1,9 @@
 // The MCP tools of hci: stable names, descriptions written for a model, input and output schemas, and
 // how each maps onto the service and its text rendering (the intercom rows: intercom-tools.ts). Owns
-// the tool surface only: the schemas are the contract's (core/contract/; an input adds only what a
-// model gets wrong, like one string for a list), behaviour is core/service/, layout render.ts. Names
-// and field meanings never change silently.
+// the tool surface only: the schemas are the contract's (core/contract/; an input adds only bounds a
+// model needs, and a tool may coerce what a model gets wrong before validation — one string for a list
+// — without widening the declared schema), behaviour is core/service/, layout render.ts. Names and
+// field meanings never change silently.
 import { z } from 'zod';
 import {
   CONTRACT_VERSION, explainRequest, explainResponse, hostStatus, outlineRequest, outlineResponse, reindexAnswer, reindexRequest,
@@ -15,10 +16,13 @@ import { intercomToolDefs } from './intercom-tools.ts';
 
 const DEFAULT_MAX_TOKENS = 3000;
 
-const stringList = (of: z.ZodOptional<z.ZodArray<z.ZodString>>) =>
-  z.union([z.string(), z.array(z.string()).max(50)]).optional().describe(of.description ?? '');
+/** A list argument: an array in the schema (never `string | array`: a union defeats generic clients), at most 50 entries. */
+const stringList = (of: z.ZodOptional<z.ZodArray<z.ZodString>>) => z.array(z.string()).max(50).optional().describe(of.description ?? '');
 
-/** The contract's search request as a model sends it: one string where a list is expected is fine. */
+/** The list arguments of search; a lone string there is taken as a one-item list before validation (coerceLists). */
+const SEARCH_LISTS = ['paths', 'exts', 'exclude_paths'] as const;
+
+/** The contract's search request as a model sends it. */
 export const searchInput = searchRequest
   .extend({
     query: searchRequest.shape.query.min(1),
@@ -30,7 +34,7 @@ export const searchInput = searchRequest
   })
   .strict();
 
-/** similar's request as a model sends it: one string where a list is expected is fine. */
+/** similar's request as a model sends it (lists as in search: a lone string is coerced to a one-item list). */
 export const similarInput = similarRequest
   .extend({ paths: stringList(similarRequest.shape.paths), exts: stringList(similarRequest.shape.exts), exclude_paths: stringList(similarRequest.shape.exclude_paths) })
   .strict();
@@ -46,13 +50,20 @@ export interface ToolDef {
   annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
   call(svc: HciService, args: Record<string, unknown>, ctx: CallContext): Promise<Out>;
   render(out: Out): string;
+  /** Arguments as a model sends them, made to fit the schema before validation (a lone string for a list). */
+  coerce?(raw: Out): Out;
   /** The tool's answer shape for an error found before the call (invalid arguments). */
   errorAnswer(svc: HciService, error: ErrorInfo, hint: string, raw: Out): Out;
   /** Arguments that show the call, for the hint of a bad call. */
   example: string;
 }
 
-const asList = (v: unknown): string[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? (v as string[]) : [v as string]);
+/** Lone strings under `keys` as one-item lists; everything else as sent (the schema judges it). */
+const coerceLists = (keys: readonly string[]) => (raw: Out): Out => {
+  const out = { ...raw };
+  for (const k of keys) if (typeof out[k] === 'string') out[k] = [out[k]];
+  return out;
+};
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const answer = <T>(p: Promise<T>): Promise<Out> => p as unknown as Promise<Out>;
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
@@ -82,10 +93,11 @@ export function toolDefs(root: string, watcher: WatcherPlan = 'on'): ToolDef[] {
       input: searchInput,
       output: searchAnswer,
       annotations: readOnly,
+      coerce: coerceLists(SEARCH_LISTS),
       call: (svc, a, ctx) =>
         answer(svc.search({
-          query: a.query as string, limit: (a.limit as number | undefined) ?? SEARCH_LIMIT.default, paths: asList(a.paths), exts: asList(a.exts),
-          exclude_paths: asList(a.exclude_paths), exclude_kinds: a.exclude_kinds as SearchRequest['exclude_kinds'], mode: a.mode as SearchRequest['mode'], max_tokens: (a.max_tokens as number | undefined) ?? DEFAULT_MAX_TOKENS,
+          query: a.query as string, limit: (a.limit as number | undefined) ?? SEARCH_LIMIT.default, paths: a.paths as string[] | undefined, exts: a.exts as string[] | undefined,
+          exclude_paths: a.exclude_paths as string[] | undefined, exclude_kinds: a.exclude_kinds as SearchRequest['exclude_kinds'], mode: a.mode as SearchRequest['mode'], max_tokens: (a.max_tokens as number | undefined) ?? DEFAULT_MAX_TOKENS,
           cursor: a.cursor as string | undefined,
         }, ctx)),
       render: (o) => renderSearch(o as never),
@@ -105,9 +117,10 @@ export function toolDefs(root: string, watcher: WatcherPlan = 'on'): ToolDef[] {
       input: similarInput,
       output: similarAnswer,
       annotations: readOnly,
+      coerce: coerceLists(SEARCH_LISTS),
       call: (svc, a) => answer(svc.similar({
         hit_id: a.hit_id as string | undefined, path: a.path as string | undefined, line: a.line as number | undefined, snippet: a.snippet as string | undefined,
-        limit: (a.limit as number | undefined) ?? SEARCH_LIMIT.default, paths: asList(a.paths), exts: asList(a.exts), exclude_paths: asList(a.exclude_paths),
+        limit: (a.limit as number | undefined) ?? SEARCH_LIMIT.default, paths: a.paths as string[] | undefined, exts: a.exts as string[] | undefined, exclude_paths: a.exclude_paths as string[] | undefined,
       })),
       render: (o) => renderSimilar(o as never),
       errorAnswer: (_svc, error, hint) => ({

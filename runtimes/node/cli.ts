@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import type { IndexProgress } from '../../core/index/indexer.ts';
 import { EXIT } from '../../core/contract/errors.ts';
 import { runCli } from '../cli/program.ts';
+import { formatProgress, progressCount, tickClock, type ProgressClock } from '../cli/format.ts';
 import type { CliRuntime, McpRuntime, ProgressDisplay } from '../cli/runtime.ts';
 import { findIndexedRoot, openWorkspace } from './workspace.ts';
 import { nodeServiceHost } from './service-host.ts';
@@ -17,41 +18,32 @@ export { EXIT };
 
 const require = createRequire(import.meta.url);
 
+/** cli-progress draws and redraws (elapsed time moves between reports too); the line is formatProgress. */
 function progressBar(): ProgressDisplay {
   // cli-progress is CommonJS: required here, when a bar is shown, not at start.
   const cliProgress = require('cli-progress') as typeof import('cli-progress');
+  let clock: ProgressClock | null = null;
+  let last: IndexProgress | null = null;
   const bar = new cliProgress.SingleBar(
-    { format: 'indexing [{bar}] {value}/{total} files · {chunks} chunks · {mb} MB', hideCursor: true, clearOnComplete: true, stream: process.stderr },
+    {
+      format: (options, params) => formatProgress(last!, clock!, Date.now(), cliProgress.Format.BarFormat(params.progress, options)),
+      hideCursor: true, clearOnComplete: true, stream: process.stderr, barsize: 24,
+    },
     cliProgress.Presets.shades_classic,
   );
-  let started = false;
-  let vectors: import('cli-progress').SingleBar | null = null;
   return {
     update(p: IndexProgress) {
-      if (p.phase === 'vectors' && p.vectorsTotal) {
-        // The vector phase: chunks embedded / total, rate and time left.
-        if (!vectors) {
-          if (started) bar.stop();
-          started = false;
-          vectors = new cliProgress.SingleBar(
-            { format: 'embedding [{bar}] {value}/{total} chunks · {rate} chunks/s · ETA {eta_s}s', hideCursor: true, clearOnComplete: true, stream: process.stderr },
-            cliProgress.Presets.shades_classic,
-          );
-          vectors.start(p.vectorsTotal, p.vectorsDone ?? 0, { rate: p.vectorsPerS ?? 0, eta_s: p.etaS ?? 0 });
-        } else vectors.update(p.vectorsDone ?? 0, { rate: p.vectorsPerS ?? 0, eta_s: p.etaS ?? 0 });
-        return;
+      const first = clock === null;
+      clock = tickClock(clock, p, Date.now());
+      last = p;
+      const { done, total } = progressCount(p);
+      if (first) bar.start(Math.max(1, total), done);
+      else {
+        bar.setTotal(Math.max(1, total));
+        bar.update(done);
       }
-      if (vectors || (p.phase !== 'index' && p.phase !== 'done')) return;
-      const payload = { chunks: p.chunks, mb: (p.bytes / 1048576).toFixed(1) };
-      if (!started) {
-        bar.start(p.filesTotal, p.filesDone, payload);
-        started = true;
-      } else bar.update(p.filesDone, payload);
     },
-    stop: () => {
-      if (started) bar.stop();
-      vectors?.stop();
-    },
+    stop: () => clock !== null && bar.stop(),
   };
 }
 

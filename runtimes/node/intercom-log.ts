@@ -6,7 +6,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { IntercomLogFile, IntercomLogOpener, LogStat } from '../../core/intercom/log.ts';
-import { acquireAppendLock, appendBytes, checkLogPath, DEFAULT_APPEND_LOCK_MS, logMissing, type LogOpenerOptions } from '../shared/intercom-log.ts';
+import {
+  acquireAppendLock, appendBytes, checkLogPath, DEFAULT_APPEND_LOCK_MS, logMissing, realPathConfinement, type LogOpenerOptions, type RealPathOps,
+} from '../shared/intercom-log.ts';
 import { DotLock } from './dot-lock.ts';
 
 export type { LogOpenerOptions };
@@ -14,16 +16,33 @@ export type { LogOpenerOptions };
 export function createNodeLogOpener(opts: LogOpenerOptions = {}): IntercomLogOpener {
   const base = path.resolve(opts.base ?? '.');
   const roots = opts.roots?.map((r) => path.resolve(r));
-  return (location: string) => nodeLogFile(checkLogPath(location, path.resolve(base, location), roots, path.sep), opts.lockTimeoutMs);
+  return (location: string) => {
+    const file = checkLogPath(location, path.resolve(base, location), roots, path.sep);
+    return nodeLogFile(file, opts.lockTimeoutMs, realPathConfinement(location, file, roots, path.sep, realPaths));
+  };
 }
 
 const code = (e: unknown) => (e as NodeJS.ErrnoException).code;
 const absent = (e: unknown) => ['ENOENT', 'ENOTDIR', 'EISDIR'].includes(code(e) ?? '');
 
-export function nodeLogFile(file: string, lockTimeoutMs = DEFAULT_APPEND_LOCK_MS): IntercomLogFile {
+const realPaths: RealPathOps = {
+  realpath(p) {
+    try {
+      return fs.realpathSync(p);
+    } catch (e) {
+      if (code(e) === 'ENOENT' || code(e) === 'ENOTDIR') return null;
+      throw e;
+    }
+  },
+  dirname: path.dirname, basename: path.basename, join: path.join,
+};
+
+/** One log file; `confine` (the real-path check of the opener's roots) runs before every access. */
+export function nodeLogFile(file: string, lockTimeoutMs = DEFAULT_APPEND_LOCK_MS, confine: () => void = () => {}): IntercomLogFile {
   return {
     location: file,
     async stat(): Promise<LogStat | null> {
+      confine();
       try {
         // Synchronous: a stat is a few microseconds, a trip through libuv's thread pool can be milliseconds on a busy machine.
         const st = fs.statSync(file);
@@ -34,6 +53,7 @@ export function nodeLogFile(file: string, lockTimeoutMs = DEFAULT_APPEND_LOCK_MS
       }
     },
     async read() {
+      confine();
       try {
         return new Uint8Array(await fs.promises.readFile(file));
       } catch (e) {
@@ -42,6 +62,7 @@ export function nodeLogFile(file: string, lockTimeoutMs = DEFAULT_APPEND_LOCK_MS
       }
     },
     async append(line: string) {
+      confine();
       if (!fs.existsSync(file)) throw logMissing(file);
       const lock = new DotLock(`${file}.lock`);
       await acquireAppendLock(lock, file, lockTimeoutMs);

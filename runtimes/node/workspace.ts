@@ -12,6 +12,7 @@ import { createNodeIndexStorage, INDEX_DIR, INDEX_FILE } from './node-storage.ts
 import { createNodeGrammarSource } from './grammars.ts';
 import { createNodeParsePool } from './parse-pool.ts';
 import { nodeVectorHost } from './vector-host.ts';
+import { checkWorkspaceRoot, type RootKind } from '../shared/workspace-root.ts';
 
 const require = createRequire(import.meta.url);
 let zlibModule: typeof import('node:zlib') | null = null;
@@ -26,9 +27,21 @@ export const zlibCodec: DeflateCodec = {
   inflateRaw: (data, dictionary) => zlib().inflateRawSync(data, { dictionary }),
 };
 
+/** Opens a workspace folder (HciError `root_not_found` when it is missing or not a folder: nothing is created). */
 export async function openWorkspace(root: string, opts: OpenOptions = {}): Promise<HciWorkspace> {
   const abs = path.resolve(root);
+  checkWorkspaceRoot(abs, rootKind(abs), path.dirname(abs));
   return HciWorkspace.open({ fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs), grammars: createNodeGrammarSource(), parsePool: createNodeParsePool, deflate: zlibCodec, vectors: nodeVectorHost }, opts);
+}
+
+function rootKind(p: string): RootKind {
+  try {
+    const st = fs.statSync(p);
+    return st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? null : 'unknown';
+  }
 }
 
 /** The nearest folder at or above `from` that holds an hci index, or null. */

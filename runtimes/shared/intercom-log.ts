@@ -1,7 +1,8 @@
 // What Node's and Deno's intercom log adapters share: which paths may name a log (a .ndjson or
-// .jsonl file, optionally only below given roots), waiting for the append lock, and the bytes one
-// append writes. Imports no node:* module and touches no Deno global; file calls stay in each adapter
-// (runtimes/node/intercom-log.ts, runtimes/deno/intercom-log.ts).
+// .jsonl file, optionally only below given roots — by the path as given and by its real path, so a
+// symlink inside a root cannot lead outside), waiting for the append lock, and the bytes one append
+// writes. Imports no node:* module and touches no Deno global; file calls (realpath among them) stay
+// in each adapter (runtimes/node/intercom-log.ts, runtimes/deno/intercom-log.ts).
 import { HciError } from '../../core/platform.ts';
 
 export interface LogOpenerOptions {
@@ -26,6 +27,58 @@ export function checkLogPath(location: string, resolved: string, roots: string[]
     throw new HciError('path_outside_workspace', `log "${location}" is outside ${roots.join(' and ')}, where this host reads logs`, `put the log below ${roots.join(' or ')} and pass its path relative to it`);
   }
   return resolved;
+}
+
+/** The file calls the real-path check needs; `realpath` answers null for a path that does not exist. */
+export interface RealPathOps {
+  realpath(p: string): string | null;
+  dirname(p: string): string;
+  basename(p: string): string;
+  join(...parts: string[]): string;
+}
+
+/** The real path of `p`: symlinks resolved as far as the path exists, the missing rest appended. */
+export function realPathOf(p: string, ops: RealPathOps): string {
+  const rest: string[] = [];
+  for (let cur = p; ; ) {
+    const real = ops.realpath(cur);
+    if (real !== null) return ops.join(real, ...rest.reverse());
+    const up = ops.dirname(cur);
+    if (up === cur) return p;
+    rest.push(ops.basename(cur));
+    cur = up;
+  }
+}
+
+/**
+ * A check that the log at `resolved` really lies at or below one of `roots` (their real paths too):
+ * HciError `path_outside_workspace` when a symlink on the way leads outside, or when where it leads
+ * cannot be told. The adapters run it on opening and before every stat, read and append, so a link
+ * swapped in after opening is caught too. No roots: no check.
+ */
+export function realPathConfinement(location: string, resolved: string, roots: string[] | undefined, sep: string, ops: RealPathOps): () => void {
+  if (!roots) return () => {};
+  const real = (p: string) => realPathOf(p, ops);
+  const realRoots = roots.map((r) => {
+    try {
+      return real(r);
+    } catch {
+      return r;
+    }
+  });
+  const check = () => {
+    let at: string;
+    try {
+      at = real(resolved);
+    } catch (e) {
+      throw new HciError('path_outside_workspace', `log "${location}": cannot tell where it leads (${(e as Error)?.message ?? e})`, `put the log below ${roots.join(' or ')}, without symbolic links that lead elsewhere`);
+    }
+    if (!realRoots.some((r) => at === r || at.startsWith(r.endsWith(sep) ? r : r + sep))) {
+      throw new HciError('path_outside_workspace', `log "${location}" leads outside ${roots.join(' and ')} through a symbolic link (to ${at})`, `put the log itself below ${roots.join(' or ')}; a link to a log elsewhere is not followed here`);
+    }
+  };
+  check();
+  return check;
 }
 
 export { logMissing } from '../../core/intercom/log.ts';

@@ -10,11 +10,9 @@ import { StreamableHTTPServerTransport } from '../../mcp/sdk/node-http.ts';
 import { HciError } from '../../../core/platform.ts';
 import type { HciService } from '../../../core/service/index.ts';
 import { checkHttpOptions, MCP_PATH, refusalBody, type MachineNames } from '../../mcp/http-guard.ts';
-import { createHttpEndpoint, type EndpointOptions } from '../../mcp/http-endpoint.ts';
+import { BODY_TOO_LARGE, createHttpEndpoint, MAX_BODY_BYTES, type EndpointOptions } from '../../mcp/http-endpoint.ts';
 
 export { checkHttpOptions, isLoopback, MCP_PATH, TOKEN_ENV } from '../../mcp/http-guard.ts';
-
-const MAX_BODY = 4 * 1024 * 1024;
 
 export type HttpOptions = EndpointOptions;
 
@@ -30,16 +28,53 @@ function reject(res: http.ServerResponse, status: number, message: string, heade
   res.end(refusalBody(message));
 }
 
-async function readBody(req: http.IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let n = 0;
-  for await (const c of req) {
-    n += (c as Buffer).length;
-    if (n > MAX_BODY) throw new HciError('too_large', `request body over ${MAX_BODY} bytes`);
-    chunks.push(c as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text ? JSON.parse(text) : undefined;
+const TOO_LARGE = Symbol('too large');
+
+/** The body as parsed JSON (undefined when empty), or TOO_LARGE past MAX_BODY_BYTES (the request is left paused there). */
+function readBody(req: http.IncomingMessage): Promise<unknown> {
+  if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return Promise.resolve(TOO_LARGE);
+  return new Promise((resolve, fail) => {
+    const chunks: Buffer[] = [];
+    let n = 0;
+    const onData = (c: Buffer) => {
+      n += c.length;
+      if (n <= MAX_BODY_BYTES) return void chunks.push(c);
+      req.off('data', onData).off('end', onEnd).pause();
+      resolve(TOO_LARGE);
+    };
+    const onEnd = () => {
+      try {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve(text ? JSON.parse(text) : undefined);
+      } catch (e) {
+        fail(e);
+      }
+    };
+    req.on('data', onData).once('end', onEnd).once('error', fail);
+  });
+}
+
+/** How much of an oversize body is read and dropped before the connection is cut instead. */
+const DRAIN_LIMIT = 16 * MAX_BODY_BYTES;
+
+/**
+ * 413 once the rest of the body is read and dropped, then the connection closes: an answer sent while
+ * the client was still sending made Node end the socket under it, and the client got EPIPE instead
+ * of the answer. A sender past DRAIN_LIMIT gets the answer and is cut off (one that never stops, by
+ * Node's request timeout).
+ */
+function tooLarge(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const answer = () => reject(res, BODY_TOO_LARGE.status, BODY_TOO_LARGE.message, BODY_TOO_LARGE.headers);
+  let drained = 0;
+  req.on('data', (c: Buffer) => {
+    drained += c.length;
+    if (drained <= DRAIN_LIMIT) return;
+    req.pause();
+    answer();
+    res.once('finish', () => req.socket.destroy());
+  });
+  req.once('end', answer);
+  req.resume();
 }
 
 export interface HttpHandle {
@@ -58,10 +93,14 @@ export async function serveHttp(svc: HciService, o: HttpOptions): Promise<HttpHa
     const d = await endpoint.decide({
       host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization,
       path: new URL(req.url ?? '/', 'http://x').pathname, sessionId: Array.isArray(sid) ? sid[0] : sid, method: req.method,
+      remoteAddress: req.socket.remoteAddress,
     });
     if (d.kind === 'refuse') return reject(res, d.status, d.message, d.headers);
     if (d.kind === 'continue') {
+      // The session counts this exchange (a request, or a GET stream) until its response closes.
+      res.once('close', d.done);
       const body = req.method === 'POST' ? await readBody(req) : undefined;
+      if (body === TOO_LARGE) return tooLarge(req, res);
       await d.transport.handleRequest(req, res, body);
       return;
     }
@@ -71,8 +110,10 @@ export async function serveHttp(svc: HciService, o: HttpOptions): Promise<HttpHa
     } catch (e) {
       return reject(res, 400, `bad request: ${(e as Error).message}`);
     }
-    const opened = await endpoint.open(body);
-    if (opened.kind === 'refuse') return reject(res, opened.status, opened.message);
+    if (body === TOO_LARGE) return tooLarge(req, res);
+    const opened = await endpoint.open(body, { authorization: req.headers.authorization, remoteAddress: req.socket.remoteAddress });
+    if (opened.kind === 'refuse') return reject(res, opened.status, opened.message, opened.headers);
+    res.once('close', opened.done);
     await opened.transport.handleRequest(req, res, body);
   };
 
