@@ -111,12 +111,12 @@ export const COMMANDS: CommandRow[] = [
     helpAfter: '\nExamples:\n  hci similar 130.1juiota\n  hci similar src/Pricing/PricingEngine.cs:42\n  hci similar --snippet "decimal ApplyDiscount(decimal price)"',
     run(c, [target], o) {
       const at = typeof target === 'string' ? fileAndLine(c, target, o.root) : null;
-      const root = at ? rootFor(c, o.root, c.rt.dirname(at.file)) : rootFor(c, o.root);
+      const root = at ? at.root : rootFor(c, o.root);
       const filters = { limit: o.k as number, paths: o.path as string[], exts: o.ext as string[], exclude_paths: o.exclude as string[] };
       const req: SimilarRequest = o.snippet !== undefined ? { snippet: o.snippet as string, ...filters }
-        : at ? { path: at.file, line: at.line, ...filters }
+        : at ? { path: at.path, line: at.line, ...filters }
         : { hit_id: (target as string | undefined) ?? '', ...filters };
-      return answer(c, root, { open: { persistQueries: true }, json: !!o.json }, (svc) => svc.similar(req), formatSimilar, withEmpty((r) => r.hits.length));
+      return answer(c, root, { open: { persistQueries: true }, json: !!o.json }, (svc) => svc.similar(req).then(cliPathHint(root)), formatSimilar, withEmpty((r) => r.hits.length));
     },
   },
   {
