@@ -22,7 +22,7 @@ export interface GrammarDownload {
 export interface IndexRun {
   workspace: string;
   full: boolean;
-  phase: 'starting' | 'scan' | 'index' | 'done' | 'cancelled' | 'failed';
+  phase: 'starting' | 'scan' | 'index' | 'vectors' | 'done' | 'cancelled' | 'failed';
   filesDone: number;
   filesTotal: number;
   chunks: number;

@@ -12,7 +12,8 @@ let cached: { q: string; re: RegExp | null } = { q: '', re: null };
 
 function termPattern(q: string): RegExp | null {
   if (cached.q === q) return cached.re;
-  const terms = queryTerms(parseQuery(q))
+  const { words, parts } = queryTerms(parseQuery(q));
+  const terms = [...words, ...parts]
     .filter((t) => t.length >= 2)
     .sort((a, b) => b.length - a.length)
     .map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
