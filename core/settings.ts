@@ -44,6 +44,8 @@ const settingsShape = z
     generated_path_penalty: z.number().min(0).max(1).default(0.5),
     max_hits_per_file: z.number().int().min(1).default(2),
     lock_timeout_ms: z.number().int().min(0).default(10_000),
+    literal_index: z.boolean().default(false),
+    literal_budget_ms: z.number().int().min(10).max(600_000).default(2000),
   })
   .strict();
 

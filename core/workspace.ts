@@ -326,8 +326,11 @@ function validateRequest(req: SearchRequest): void {
   if (req.max_tokens !== undefined && (!Number.isFinite(req.max_tokens) || req.max_tokens < 100)) {
     throw new HciError('invalid_request', 'max_tokens must be a number ≥ 100', 'omit it for no budget');
   }
-  if (req.mode !== undefined && !['keyword', 'semantic', 'hybrid'].includes(req.mode)) {
-    throw new HciError('invalid_request', `mode must be keyword, semantic or hybrid`, 'omit it for keyword');
+  if (req.mode !== undefined && !['keyword', 'semantic', 'hybrid', 'literal', 'regex'].includes(req.mode)) {
+    throw new HciError('invalid_request', `mode must be keyword, semantic, hybrid, literal or regex`, 'omit it for keyword');
+  }
+  for (const flag of ['case_sensitive', 'whole_word'] as const) {
+    if (req[flag] !== undefined && typeof req[flag] !== 'boolean') throw new HciError('invalid_request', `${flag} must be true or false`, 'omit it for the default (false)');
   }
 }
 

@@ -8,22 +8,28 @@ import { taskView } from './tasks.ts';
 
 export const SEARCH_LIMIT = { default: 8, max: 50 } as const;
 
-export const searchMode = z.enum(['keyword', 'semantic', 'hybrid']);
+export const searchMode = z.enum(['keyword', 'semantic', 'hybrid', 'literal', 'regex']);
 export const searchStatus = z.enum(['ok', 'empty', 'no_index', 'indexing', 'error']);
-/** What a hit is evidence of. `text_fts`: keyword match in text; C# symbol truth needs a compiler. */
-export const hitKind = z.enum(['text_fts', 'text_vector', 'hybrid']);
+/**
+ * What a hit is evidence of. `text_fts`: keyword match in text; C# symbol truth needs a compiler.
+ * `text_literal`: the exact text (a literal or a regex) is on the hit's match_lines.
+ */
+export const hitKind = z.enum(['text_fts', 'text_vector', 'hybrid', 'text_literal']);
 export const matchKind = z.enum(['all', 'all_then_any', 'any', 'none']);
 
 export const searchRequest = z.object({
   query: z
     .string()
     .max(2000)
-    .describe('identifiers (GetCatalogItemsAsync), words (all must match; camelCase is split), "quoted phrases", prefix*, and inline filters path:src/Web/ ext:cs,razor -path:tests/'),
+    .describe('identifiers (GetCatalogItemsAsync), words (all must match; camelCase is split), "quoted phrases", prefix*, and inline filters path:src/Web/ ext:cs,razor -path:tests/; ' +
+      'a quoted phrase with punctuation ("?.Invoke(", "/api/v1/") is matched exactly, re:<regex> searches by RE2 regex; with mode literal or regex the whole query is the pattern'),
   limit: z.number().int().min(1).max(SEARCH_LIMIT.max).optional().describe(`hits per page, 1-${SEARCH_LIMIT.max} (default ${SEARCH_LIMIT.default})`),
   paths: z.array(z.string()).optional().describe('only hits under these workspace-relative path prefixes or globs, e.g. ["src/Web/", "**/*.razor"]'),
   exts: z.array(z.string()).optional().describe('only these extensions, with or without the dot, e.g. ["cs", "razor"]'),
   exclude_paths: z.array(z.string()).optional().describe('leave out these path prefixes or globs, e.g. ["tests/"]'),
-  mode: searchMode.optional().describe('keyword (default). semantic/hybrid need the semantic channel (not configured here)'),
+  mode: searchMode.optional().describe('keyword (default); literal: the query is exact text; regex: the query is an RE2 regex (both list match_lines, like grep). semantic/hybrid need the semantic channel (not configured here)'),
+  case_sensitive: z.boolean().optional().describe('literal and regex matching: match case exactly (default: ignore case)'),
+  whole_word: z.boolean().optional().describe('literal and regex matching: only where the match is not inside a longer word (like grep -w)'),
   max_tokens: z.number().min(100).optional().describe('budget for the whole answer (~4 characters per token); hits beyond it are cut and truncated=true'),
   cursor: z.string().optional().describe('next_cursor from a previous answer, for the next page'),
 });
@@ -34,10 +40,12 @@ export const searchHit = z.object({
   path: z.string().describe('workspace-relative, forward slashes'),
   start_line: z.number().describe('1-based, inclusive'),
   end_line: z.number().describe('1-based, inclusive'),
-  hit_kind: hitKind.describe('text_fts: keyword match in text (for C#, symbol truth needs the compiler)'),
+  hit_kind: hitKind.describe('text_fts: keyword match in text (for C#, symbol truth needs the compiler); text_literal: the exact text or regex is on match_lines'),
   score: z.number(),
-  fts_score: z.number(),
+  fts_score: z.number().optional().describe('the keyword channel\'s BM25 (present when it found the hit)'),
   vec_score: z.number().optional(),
+  literal_score: z.number().optional().describe('the literal channel\'s BM25 over matching lines (present when it found the hit)'),
+  match_lines: z.array(z.number()).optional().describe('literal and regex hits: the 1-based lines of this range where the text matches'),
   lang: z.string(),
   symbol: symbolRef.optional(),
   snippet: z.string().describe('the best matching lines, "<line>: <text>"'),
@@ -49,7 +57,7 @@ export const searchResponse = z.object({
   contract_version: z.number(),
   status: searchStatus,
   query: z.string(),
-  mode: z.string().describe('keyword | semantic | hybrid'),
+  mode: z.string().describe('the mode that answered: keyword | semantic | hybrid | literal | regex (a keyword query with re: or a quoted literal is answered as regex or literal)'),
   match: matchKind.describe(
     'all: every hit holds every term; all_then_any: the first hits hold every term, the ones after them (too few held all) hold some; ' +
       'any: no chunk holds all terms, every hit holds some; none: nothing matched',

@@ -14,7 +14,7 @@ import { deflateSync, inflateSync } from 'fflate';
 import type { Database } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
 import type { FileOutline, OutlineNode } from '../chunk/outline.ts';
-import { ftsValues, indexedHeader, sliceLines } from './fts-row.ts';
+import { ftsValues, indexedHeader, sliceLines, type FtsValues } from './fts-row.ts';
 import { FORMAT_3_DICTIONARY } from './deflate-dictionary.ts';
 import type { OutlineSymbol } from '../contract/outline.ts';
 
@@ -195,7 +195,7 @@ export function storedFtsRows(db: Database, fileId: number, path: string, stored
  * One chunk's FTS column values from its file's stored data (and its row in `chunks`). The writer
  * inserts these and a delete binds them again, so both derive them here, from the same blob.
  */
-export function storedChunkFts(path: string, stored: StoredFile, c: { ordinal: number; startLine: number; endLine: number; symbolKind: string | null; symbolName: string | null }): [string, string, string, string, string] {
+export function storedChunkFts(path: string, stored: StoredFile, c: { ordinal: number; startLine: number; endLine: number; symbolKind: string | null; symbolName: string | null }): FtsValues {
   return ftsValues({
     path,
     symbolKind: c.symbolKind,

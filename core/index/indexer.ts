@@ -11,6 +11,7 @@ import type { IndexStore } from './store.ts';
 import type { Database } from '../sqlite/engine.ts';
 import { RowWriter, fileRows, nextGeneration, readMeta, setMeta, type FileRows } from './writer.ts';
 import { planTargeted } from './targeted.ts';
+import { syncLiteralIndex } from './literal-index.ts';
 import { chunkLimits, classifyFile, finishFile, parseExtracted, prepareFile, type Prepared, type ParsePool, type ParsePoolFactory, type ExtractedJson } from './prepare.ts';
 import { cutChunks } from '../chunk/chunker.ts';
 import type { IndexSummary } from '../contract/tasks.ts';
@@ -139,6 +140,8 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   };
   report();
   if (opts.paths && opts.full) throw new HciError('invalid_request', '`full` rebuilds every file; `paths` limits an incremental pass to some files', 'pass one or the other');
+  // The literal index follows the setting before any file is written (filled from the stored text).
+  await syncLiteralIndex(store, settings.literal_index, checkCancel, batchMs);
   // With `paths`, only those paths are judged and only their rows loaded (see targeted.ts); null: scan it all.
   const target = opts.paths ? await planTargeted(fs, store, settings, chunkingFingerprint(settings, chunker), opts.paths, opts.signal) : null;
   const scan = target?.scan ?? (await scanWorkspace(fs, settings, { signal: opts.signal }));
@@ -189,7 +192,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
       started = Date.now(); // the lock is ours from here: waiting for it is not work
       const gen = ops.length ? nextGeneration(db) : Number(readMeta(db).generation ?? 0);
       summary.generation = gen;
-      const rows = new RowWriter(db, store.engine.sqlite3, store.codec);
+      const rows = new RowWriter(db, store.engine.sqlite3, store.codec, settings.literal_index);
       try {
         for (const op of ops) {
           if (op.kind === 'touch') {

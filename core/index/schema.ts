@@ -3,8 +3,9 @@
 // to how FTS rows are derived (the FTS table is contentless: deletes must repeat the exact tokens).
 import type { Database } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
+import { refillChunksFts } from './writer.ts';
 
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 /** Version of the token analysis (identifier splitting). A mismatch needs a rebuild. */
 export const ANALYZER_VERSION = 1;
 
@@ -25,12 +26,35 @@ CREATE TABLE files(
 );`;
 
 /**
- * Format 3, everything but meta, files and skipped. Chunk text, headers, member keys and outlines live
+ * The keyword index: contentless FTS5 (the text is not stored twice; deletes repeat the inserted
+ * values, core/index/fts-row.ts). `cjk` holds CJK runs as bigrams (core/search/cjk.ts): empty for
+ * code without CJK text.
+ */
+export const CHUNKS_FTS = `
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+  path, symbol, header, body, idents, cjk,
+  content='', tokenize='porter unicode61 remove_diacritics 2'
+);`;
+
+/**
+ * The literal index (opt-in, setting `literal_index`; meta `literal_index` says whether it is
+ * filled): every file's stored text as trigrams, one row per file (rowid = files.id), positions not
+ * kept (detail=none: 0.29x the source bytes against 0.54x per chunk and 2.5x with positions, on the
+ * generated 5,000-file solution). A literal or regex search ANDs the trigrams it needs
+ * (core/search/literal/) and checks the candidates' stored text; contentless_delete lets a delete
+ * name only the rowid.
+ */
+export const FILES_TRI = `
+CREATE VIRTUAL TABLE files_tri USING fts5(
+  text, content='', contentless_delete=1, tokenize='trigram', detail=none
+);`;
+
+/**
+ * Format 4, everything but meta, files and skipped. Chunk text, headers, member keys and outlines live
  * compressed in one file_data row per file (core/index/file-data.ts); chunks keep what ranking reads for every
  * candidate. Member keys are found through the FTS index by their words (core/search/symbols.ts).
- * The FTS table is contentless (the text is not stored twice); deletes repeat the inserted values.
  */
-const CONTENT_V3 = `
+const CONTENT = `
 CREATE TABLE file_data(
   file_id INTEGER PRIMARY KEY,
   data BLOB NOT NULL
@@ -46,10 +70,8 @@ CREATE TABLE chunks(
   symbol_name TEXT
 );
 CREATE INDEX chunks_by_file ON chunks(file_id, ordinal);
-CREATE VIRTUAL TABLE chunks_fts USING fts5(
-  path, symbol, header, body, idents,
-  content='', tokenize='porter unicode61 remove_diacritics 2'
-);
+${CHUNKS_FTS}
+${FILES_TRI}
 `;
 
 /** File flags (files.flags bits). */
@@ -68,18 +90,33 @@ const MIGRATIONS: Migration[] = [
     // converted without the source files, so the content tables are replaced and emptied, and the
     // next indexing pass re-reads every file (the index is a cache of the workspace).
     from: 1,
-    to: 3,
+    to: 4,
     up: replaceContentTables,
   },
-  { from: 2, to: 3, up: replaceContentTables },
+  { from: 2, to: 4, up: replaceContentTables },
+  { from: 3, to: 4, up: addCjkColumnAndLiteralIndex },
 ];
 
 function replaceContentTables(db: Database): void {
-  db.exec('DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS file_data');
+  db.exec('DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS files_tri; DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS file_data');
   db.exec('DELETE FROM files');
-  db.exec(CONTENT_V3);
+  db.exec(CONTENT);
   db.exec("UPDATE meta SET value = 'empty' WHERE key = 'build_state'");
   db.exec("UPDATE meta SET value = 'migrated' WHERE key = 'chunking_fingerprint'");
+  db.exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('literal_index', 'off')");
+}
+
+/**
+ * Format 3 → 4: chunks_fts gains the `cjk` column and files_tri (the literal index) appears, empty.
+ * Format 3 keeps every file's text, so chunks_fts is rebuilt from the stored blobs (no file is read
+ * again, nothing is re-chunked); the literal index is filled by the next indexing pass that wants it.
+ */
+function addCjkColumnAndLiteralIndex(db: Database): void {
+  db.exec('DROP TABLE chunks_fts');
+  db.exec(CHUNKS_FTS);
+  db.exec(FILES_TRI);
+  refillChunksFts(db);
+  db.exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('literal_index', 'off')");
 }
 
 export type SchemaState = 'fresh' | 'current' | 'migrated';
@@ -103,12 +140,13 @@ export function ensureSchema(db: Database, plan: FormatPlan = PLAN): SchemaState
     db.exec(META_TABLE);
     db.exec(FILES_TABLE);
     db.exec(SKIPPED_TABLE);
-    db.exec(CONTENT_V3);
+    db.exec(CONTENT);
     const put = 'INSERT INTO meta(key, value) VALUES (?, ?)';
     db.exec(put, { bind: ['format_version', String(FORMAT_VERSION)] });
     db.exec(put, { bind: ['analyzer_version', String(ANALYZER_VERSION)] });
     db.exec(put, { bind: ['generation', '0'] });
     db.exec(put, { bind: ['build_state', 'empty'] });
+    db.exec(put, { bind: ['literal_index', 'off'] });
     return 'fresh';
   }
   let version = readFormatVersion(db);

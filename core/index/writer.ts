@@ -1,12 +1,12 @@
 // Row-level writes of the index: insert one prepared file with its chunks, delete one file with its
-// FTS rows, bump the generation. Owns the SQL for files/file_data/chunks/chunks_fts; runs
+// FTS rows, bump the generation. Owns the SQL for files/file_data/chunks/chunks_fts/files_tri; runs
 // inside a write transaction that the caller (the indexer) opens. Decides nothing about which files
-// change; the blob encoding is file-data.ts's.
+// change, nor whether the literal index is kept (literal-index.ts); the blob encoding is file-data.ts's.
 import type { Database, Sqlite3Static } from '../sqlite/engine.ts';
 import { FastStatement, lastInsertRowId, type BindValue } from '../sqlite/fast-statement.ts';
 import type { ChunkDraft } from '../chunk/types.ts';
 import type { FileOutline } from '../chunk/outline.ts';
-import { decodeFileData, encodeFileDataSized, readStoredFile, storedChunkFts, storedFtsRows, type DeflateCodec } from './file-data.ts';
+import { decodeFileData, encodeFileDataSized, fflateCodec, readStoredFile, storedChunkFts, storedFtsRows, type DeflateCodec, type StoredFile } from './file-data.ts';
 
 export interface PreparedFile {
   path: string;
@@ -73,6 +73,8 @@ export class RowWriter {
     private readonly db: Database,
     private readonly sqlite3: Sqlite3Static,
     private readonly codec: DeflateCodec,
+    /** Whether the literal index (files_tri) is kept: then every file's text is written to it too. */
+    private readonly literal = false,
   ) {}
 
   private run(sql: string, bind: BindValue[]): void {
@@ -93,6 +95,7 @@ export class RowWriter {
     if (stored) {
       for (const row of storedFtsRows(this.db, fileId, path, stored)) this.run(FTS_DELETE, [row.id, ...row.values]);
     }
+    if (this.literal) this.run(TRI_DELETE, [fileId]);
     this.run('DELETE FROM chunks WHERE file_id = ?', [fileId]);
     this.run('DELETE FROM file_data WHERE file_id = ?', [fileId]);
     this.run('DELETE FROM files WHERE id = ?', [fileId]);
@@ -116,6 +119,7 @@ export class RowWriter {
       );
       this.run(FTS_INSERT, [this.lastRowId(), ...storedChunkFts(f.path, stored, { ordinal, ...c })]);
     });
+    if (this.literal) this.run(TRI_INSERT, [fileId, literalText(stored)]);
     return fileId;
   }
 
@@ -125,8 +129,33 @@ export class RowWriter {
   }
 }
 
-const FTS_INSERT = 'INSERT INTO chunks_fts(rowid, path, symbol, header, body, idents) VALUES (?, ?, ?, ?, ?, ?)';
-const FTS_DELETE = "INSERT INTO chunks_fts(chunks_fts, rowid, path, symbol, header, body, idents) VALUES ('delete', ?, ?, ?, ?, ?, ?)";
+const FTS_INSERT = 'INSERT INTO chunks_fts(rowid, path, symbol, header, body, idents, cjk) VALUES (?, ?, ?, ?, ?, ?, ?)';
+const FTS_DELETE = "INSERT INTO chunks_fts(chunks_fts, rowid, path, symbol, header, body, idents, cjk) VALUES ('delete', ?, ?, ?, ?, ?, ?, ?)";
+export const TRI_INSERT = 'INSERT INTO files_tri(rowid, text) VALUES (?, ?)';
+const TRI_DELETE = 'DELETE FROM files_tri WHERE rowid = ?';
+
+/** What the literal index holds of a file: its stored text, the lines a literal or regex search checks. */
+export function literalText(stored: StoredFile): string {
+  return stored.lines.join('\n');
+}
+
+/**
+ * Inserts the FTS rows of every stored chunk again, from the files' blobs (the format 3 → 4
+ * migration, after chunks_fts was recreated). Any codec reads any blob: fflate serves every runtime.
+ */
+export function refillChunksFts(db: Database): void {
+  const files = db.selectArrays('SELECT id, path FROM files ORDER BY id') as Array<[number, string]>;
+  const st = db.prepare(FTS_INSERT);
+  try {
+    for (const [id, path] of files) {
+      const stored = readStoredFile(db, Number(id), fflateCodec);
+      if (!stored) continue;
+      for (const row of storedFtsRows(db, Number(id), String(path), stored)) st.bind([row.id, ...row.values]).stepReset();
+    }
+  } finally {
+    st.finalize();
+  }
+}
 
 export function readMeta(db: Database): Record<string, string> {
   const out: Record<string, string> = {};

@@ -11,7 +11,7 @@ import type { MatchKind, SearchRequest, SearchHit } from './contract.ts';
 import type { Candidate, RankedResult, SearchPage } from './candidates.ts';
 import type { ChannelList } from './fuse.ts';
 import { compilePathFilter } from './filters.ts';
-import { modeRow, type ModeTable } from './modes.ts';
+import { modeRow, routeMode, type ModeTable } from './modes.ts';
 import type { PageRange } from './page.ts';
 import { renderHits } from './present.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
@@ -38,18 +38,20 @@ function matchKind(complete: number, partial: number): MatchKind {
 
 /** Runs the query through every ranking stage; returns at least `needed` candidates when that many match. */
 export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number): RankedResult {
-  const parsed = parseQuery(req.query);
+  const parsed = parseQuery(req.query, { mode: req.mode, case_sensitive: req.case_sensitive, whole_word: req.whole_word, budget_ms: ctx.settings.literal_budget_ms });
   const filter = compilePathFilter({
     paths: [...(req.paths ?? []), ...parsed.paths],
     exts: [...(req.exts ?? []), ...parsed.exts],
     excludePaths: [...(req.exclude_paths ?? []), ...parsed.excludePaths],
   });
-  const mode = modeRow(req.mode, ctx.modes);
+  const modeName = routeMode(req.mode, parsed);
+  const mode = modeRow(modeName, ctx.modes);
+  const settings = mode.perFileCap === false ? { ...ctx.settings, max_hits_per_file: Number.MAX_SAFE_INTEGER } : ctx.settings;
   const { session } = ctx;
   const pool = candidatePool(needed);
   try {
     return session.withPathFilter(filter, () => {
-      const reranker = new Reranker(session, ctx.settings, parsed);
+      const reranker = new Reranker(session, settings, parsed);
       const lists: ChannelList[] = mode.channels.map((channel) => ({ channel, hits: channel.search(session, parsed, pool) }));
       const complete = reranker.rank(mode.fuse(lists, parsed));
       const page = { kept: complete.length, needed, seen: new Set(complete.map((c) => c.chunkId)) };
@@ -59,7 +61,7 @@ export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number
         if (hits) wider.push({ channel, hits });
       }
       const partial = wider.length ? reranker.rank(mode.fuse(wider, parsed)) : [];
-      return { parsed, match: matchKind(complete.length, partial.length), ranked: [...complete, ...partial], complete: complete.length, filtered: filter !== null };
+      return { parsed, mode: modeName, match: matchKind(complete.length, partial.length), ranked: [...complete, ...partial], complete: complete.length, filtered: filter !== null };
     });
   } catch (e) {
     // Damage is reported as such (the store maps it to index_corrupt with its location and hint).

@@ -1,5 +1,5 @@
 // Short snippets for hits: the lines of a chunk that carry the most query terms, with their line
-// numbers. Owns line selection and trimming only.
+// numbers (or, for text matches, the lines that matched). Owns line selection and trimming only.
 const MAX_LINE_CHARS = 160;
 
 function trimLine(line: string, terms: readonly string[]): string {
@@ -32,5 +32,14 @@ export function makeSnippet(body: string, startLine: number, terms: readonly str
   return chosen
     .sort((a, b) => a - b)
     .map((n) => `${n}: ${trimLine(lines[n - startLine], terms)}`)
+    .join('\n');
+}
+
+/** The given lines of a chunk (a text match's match_lines), the first `maxLines` of them, as `N: text`. */
+export function linesSnippet(body: string, startLine: number, lines: readonly number[], maxLines = 2): string {
+  const text = body.split('\n');
+  return lines
+    .slice(0, maxLines)
+    .map((n) => `${n}: ${trimLine(text[n - startLine] ?? '', [])}`)
     .join('\n');
 }

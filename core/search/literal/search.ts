@@ -1,0 +1,173 @@
+// A literal or regex search over the index's stored text: candidate files from the literal index
+// (files_tri: the trigrams every match needs, trigrams.ts) or, without it, every file; then the
+// engine (matcher.ts) on each candidate's stored lines, within the query's time budget; matching
+// lines go to the chunks that hold them (each line to the first such chunk), and each chunk is scored
+// with BM25 over its matching lines. Owns that procedure and the `search_timeout` error; the channel
+// seam is channels/literal.ts's, ranking factors rerank.ts's.
+import { HciError } from '../../platform.ts';
+import type { Database } from '../../sqlite/engine.ts';
+import { literalIndexReady } from '../../index/literal-index.ts';
+import type { TextQuery } from '../query.ts';
+import type { SearchSession } from '../session.ts';
+import type { ChunkRow } from '../channels/channel.ts';
+import { compilePattern, type CompiledPattern } from './matcher.ts';
+import { allOf, ftsTrigramExpression, trigramQuery, trigramsIn, type TrigramQuery } from './trigrams.ts';
+
+/** BM25's constants (the same defaults FTS5 uses). */
+const K1 = 1.2;
+const B = 0.75;
+/** How often (in lines) a long file's check looks at the clock. */
+const CLOCK_EVERY_LINES = 4096;
+
+export interface LiteralHit {
+  row: ChunkRow;
+  score: number;
+  lines: number[];
+  /** Lines matching each pattern, in pattern order (BM25's term frequencies). */
+  perPattern: number[];
+}
+
+/** What a search did, for explain and the bench. */
+export interface LiteralRun {
+  /** `trigrams`: the literal index narrowed the files; `scan`: every file was checked. */
+  via: 'trigrams' | 'scan';
+  /** Why not narrowed: the index is off, or the patterns give no trigram (shorter than 3 characters, `.*`). */
+  scanReason?: 'index_off' | 'no_trigrams';
+  trigrams: string[];
+  candidateFiles: number;
+  matchedFiles: number;
+  tookMs: number;
+}
+
+export interface LiteralResult {
+  hits: LiteralHit[];
+  run: LiteralRun;
+}
+
+type FileRow = [id: number, path: string, hash: string, lang: string, flags: number];
+
+function candidateFiles(db: Database, expr: string | null, filtered: boolean): FileRow[] {
+  const cols = 'f.id, f.path, f.hash, f.lang, f.flags';
+  const where = filtered ? ' AND hci_path_ok(f.path)' : '';
+  const rows = expr
+    ? db.selectArrays(`SELECT ${cols} FROM files_tri JOIN files f ON f.id = files_tri.rowid WHERE files_tri MATCH ?${where} ORDER BY f.id`, [expr])
+    : db.selectArrays(`SELECT ${cols} FROM files f WHERE 1${where} ORDER BY f.id`);
+  return rows as FileRow[];
+}
+
+/** The average chunk length in lines, once per index generation. */
+const avgLines = new WeakMap<SearchSession, { generation: string; avg: number }>();
+function averageChunkLines(session: SearchSession): number {
+  const generation = String(session.db.selectValue("SELECT value FROM meta WHERE key = 'generation'") ?? '');
+  const hit = avgLines.get(session);
+  if (hit?.generation === generation) return hit.avg;
+  const avg = Number(session.db.selectValue('SELECT avg(end_line - start_line + 1) FROM chunks') ?? 1) || 1;
+  avgLines.set(session, { generation, avg });
+  return avg;
+}
+
+/** The trigram query of the whole text query (every pattern must occur). */
+export function textTrigramQuery(compiled: readonly CompiledPattern[]): TrigramQuery {
+  return allOf(compiled.map((c) => trigramQuery(c.tree)));
+}
+
+/** Runs a text query over the stored text; returns every matching chunk, best first. */
+export function literalSearch(session: SearchSession, text: TextQuery, budgetMs: number): LiteralResult {
+  const t0 = Date.now();
+  const deadline = t0 + budgetMs;
+  const compiled = text.patterns.map((p) => compilePattern(p, text));
+  const query = textTrigramQuery(compiled);
+  const run: LiteralRun = { via: 'scan', trigrams: trigramsIn(query), candidateFiles: 0, matchedFiles: 0, tookMs: 0 };
+  const empty = (): LiteralResult => ({ hits: [], run: { ...run, tookMs: Date.now() - t0 } });
+  if (query.op === 'none') return empty();
+  const { db } = session;
+  const expr = ftsTrigramExpression(query);
+  const indexed = literalIndexReady(db);
+  if (indexed && expr) run.via = 'trigrams';
+  else run.scanReason = indexed ? 'no_trigrams' : 'index_off';
+  const files = candidateFiles(db, run.via === 'trigrams' ? expr : null, session.filtered);
+  run.candidateFiles = files.length;
+
+  const found: Array<Omit<LiteralHit, 'score'> & { chunkLines: number }> = [];
+  const chunksOf = db.prepare('SELECT id, ordinal, start_line, end_line, symbol_kind, symbol_name FROM chunks WHERE file_id = ? ORDER BY ordinal');
+  try {
+    for (let f = 0; f < files.length; f++) {
+      if (Date.now() > deadline) throw timeout(text, budgetMs, f, files.length, run);
+      const [fileId, path, hash, lang, flags] = files[f];
+      const stored = session.files.get(Number(fileId), String(hash));
+      if (!stored) continue;
+      const lines = stored.lines;
+      // A scan of every file first asks the engine about the whole text (most files hold no match).
+      if (run.via === 'scan' && compiled.every((c) => c.text) && !compiled.every((c) => c.text!.test(lines.join('\n')))) continue;
+      const masks = matchLines(lines, compiled, deadline, () => timeout(text, budgetMs, f, files.length, run));
+      if (masks.size === 0) continue;
+      run.matchedFiles++;
+      const chunks = [] as Array<[number, number, number, number, string | null, string | null]>;
+      chunksOf.bind([Number(fileId)]);
+      while (chunksOf.step()) chunks.push(chunksOf.get([]) as unknown as (typeof chunks)[number]);
+      chunksOf.reset();
+      const claimed = new Set<number>();
+      const all = (1 << compiled.length) - 1;
+      for (const [id, ordinal, startLine, endLine, symbolKind, symbolName] of chunks) {
+        let seen = 0;
+        const own: number[] = [];
+        const perPattern = compiled.map(() => 0);
+        for (const [line, mask] of masks) {
+          if (line < startLine || line > endLine) continue;
+          seen |= mask;
+          if (claimed.has(line)) continue;
+          own.push(line);
+          compiled.forEach((_, k) => { if (mask & (1 << k)) perPattern[k]++; });
+        }
+        if (own.length === 0 || seen !== all) continue;
+        own.sort((a, b) => a - b).forEach((l) => claimed.add(l));
+        found.push({
+          row: {
+            chunkId: Number(id), fileId: Number(fileId), ordinal: Number(ordinal), path: String(path), hash: String(hash), lang: String(lang),
+            flags: Number(flags), startLine: Number(startLine), endLine: Number(endLine), symbolKind: symbolKind ?? null, symbolName: symbolName ?? null,
+          },
+          lines: own,
+          perPattern,
+          chunkLines: Number(endLine) - Number(startLine) + 1,
+        });
+      }
+    }
+  } finally {
+    chunksOf.finalize();
+  }
+  // BM25 over lines: a pattern's term frequency is the chunk's lines matching it, its document
+  // frequency the chunks holding it; chunk length in lines against the average.
+  const n = session.chunkCount();
+  const avg = averageChunkLines(session);
+  const df = compiled.map((_, k) => found.reduce((s, h) => s + (h.perPattern[k] > 0 ? 1 : 0), 0));
+  const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const hits = found.map(({ chunkLines, ...h }): LiteralHit => ({
+    ...h,
+    score: h.perPattern.reduce((s, tf, k) => s + (tf ? idf[k] * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * chunkLines) / avg))) : 0), 0),
+  }));
+  hits.sort((a, b) => b.score - a.score || (a.row.path < b.row.path ? -1 : a.row.path > b.row.path ? 1 : 0) || a.row.startLine - b.row.startLine);
+  return { hits, run: { ...run, tookMs: Date.now() - t0 } };
+}
+
+/** Line number → bit mask of the patterns matching it (only lines that match some pattern). */
+function matchLines(lines: readonly string[], compiled: readonly CompiledPattern[], deadline: number, onTimeout: () => HciError): Map<number, number> {
+  const out = new Map<number, number>();
+  for (let i = 0; i < lines.length; i++) {
+    if (i % CLOCK_EVERY_LINES === CLOCK_EVERY_LINES - 1 && Date.now() > deadline) throw onTimeout();
+    const line = lines[i];
+    let mask = 0;
+    for (let k = 0; k < compiled.length; k++) if (compiled[k].line.test(line)) mask |= 1 << k;
+    if (mask) out.set(i + 1, mask);
+  }
+  return out;
+}
+
+function timeout(text: TextQuery, budgetMs: number, checked: number, total: number, run: LiteralRun): HciError {
+  const what = text.patterns.some((p) => p.kind === 'regex') ? 'regex' : 'literal';
+  const hint = run.via === 'trigrams'
+    ? 'narrow it with path:, ext: or -path:, make the pattern more specific, or raise literal_budget_ms in .hci/settings.toml'
+    : run.scanReason === 'no_trigrams'
+      ? 'give the pattern a literal part of 3 or more characters (the trigram index can then narrow the files), narrow it with path:/ext:, or raise literal_budget_ms'
+      : 'turn on literal_index = true in .hci/settings.toml (a trigram index that narrows the files to check) and run `hci index`; or narrow with path:/ext:, or raise literal_budget_ms';
+  return new HciError('search_timeout', `the ${what} search stopped at its time budget (${budgetMs} ms) after checking ${checked} of ${total} files`, hint);
+}
