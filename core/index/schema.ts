@@ -41,12 +41,13 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
  * filled): every file's stored text as trigrams, one row per file (rowid = files.id), positions not
  * kept (detail=none: 0.29x the source bytes against 0.54x per chunk and 2.5x with positions, on the
  * generated 5,000-file solution). A literal or regex search ANDs the trigrams it needs
- * (core/search/literal/) and checks the candidates' stored text; contentless_delete lets a delete
- * name only the rowid.
+ * (core/search/literal/) and checks the candidates' stored text. Deletes repeat the text (as for
+ * chunks_fts): `contentless_delete=1` would spare that, but SQLite before 3.43 (Debian's sqlite3
+ * 3.40) could then no longer open the table.
  */
 export const FILES_TRI = `
 CREATE VIRTUAL TABLE files_tri USING fts5(
-  text, content='', contentless_delete=1, tokenize='trigram', detail=none
+  text, content='', tokenize='trigram', detail=none
 );`;
 
 /**

@@ -94,8 +94,8 @@ export class RowWriter {
     const stored = readStoredFile(this.db, fileId, this.codec);
     if (stored) {
       for (const row of storedFtsRows(this.db, fileId, path, stored)) this.run(FTS_DELETE, [row.id, ...row.values]);
+      if (this.literal) this.run(TRI_DELETE, [fileId, literalText(stored)]);
     }
-    if (this.literal) this.run(TRI_DELETE, [fileId]);
     this.run('DELETE FROM chunks WHERE file_id = ?', [fileId]);
     this.run('DELETE FROM file_data WHERE file_id = ?', [fileId]);
     this.run('DELETE FROM files WHERE id = ?', [fileId]);
@@ -132,7 +132,7 @@ export class RowWriter {
 const FTS_INSERT = 'INSERT INTO chunks_fts(rowid, path, symbol, header, body, idents, cjk) VALUES (?, ?, ?, ?, ?, ?, ?)';
 const FTS_DELETE = "INSERT INTO chunks_fts(chunks_fts, rowid, path, symbol, header, body, idents, cjk) VALUES ('delete', ?, ?, ?, ?, ?, ?, ?)";
 export const TRI_INSERT = 'INSERT INTO files_tri(rowid, text) VALUES (?, ?)';
-const TRI_DELETE = 'DELETE FROM files_tri WHERE rowid = ?';
+const TRI_DELETE = "INSERT INTO files_tri(files_tri, rowid, text) VALUES ('delete', ?, ?)";
 
 /** What the literal index holds of a file: its stored text, the lines a literal or regex search checks. */
 export function literalText(stored: StoredFile): string {

@@ -92,7 +92,12 @@ export interface HciWorkerApi {
   list(): Promise<StoredWorkspace[]>;
 }
 
-export const PROTOCOL_VERSION = 1;
+/**
+ * 2: search takes mode `literal` | `regex`, `case_sensitive` and `whole_word` (the explorer's regex
+ * toggle), and its hits may be `text_literal` with `match_lines`; regex errors arrive as
+ * `invalid_regex`, an exhausted time budget as `search_timeout`.
+ */
+export const PROTOCOL_VERSION = 2;
 
 /** An error as it crosses the Worker boundary: message plus hci's stable code and hint. */
 export interface WireError {

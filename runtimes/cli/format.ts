@@ -36,17 +36,26 @@ export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Sty
   }
   for (const h of r.hits) {
     const sym = h.symbol ? `  ${cyan(`${h.symbol.kind} ${h.symbol.name}`)}` : '';
-    out.push(`${bold(String(h.rank).padStart(2))}  ${bold(`${h.path}:${h.start_line}-${h.end_line}`)}  ${dim(`${h.lang} · ${h.score.toFixed(2)} · ${h.hit_id}`)}${sym}`);
+    const kind = h.hit_kind === 'text_fts' ? '' : ` · ${h.hit_kind}`;
+    out.push(`${bold(String(h.rank).padStart(2))}  ${bold(`${h.path}:${h.start_line}-${h.end_line}`)}  ${dim(`${h.lang} · ${h.score.toFixed(2)} · ${h.hit_id}${kind}`)}${sym}`);
     for (const line of h.snippet.split('\n')) if (line) out.push(`      ${line}`);
+    const shown = h.snippet.split('\n').filter(Boolean).length;
+    if (h.match_lines && h.match_lines.length > shown) out.push(dim(`      + ${h.match_lines.length - shown} more matching lines: ${moreLines(h.match_lines.slice(shown))}`));
     if (h.paired?.length) out.push(dim(`      + ${h.paired.join(', ')}`));
   }
   const idx = r.index;
   const fresh = idx ? `index gen ${idx.generation}, ${idx.files} files, built ${ago(idx.indexed_at)}` : 'no index';
   const more = r.next_cursor ? ` · more: --cursor ${r.next_cursor}` : '';
-  out.push(dim(`${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} (${r.status}, match ${r.match}) · ${r.took_ms} ms · ${fresh} · skipped: ${formatSkipped(r.skipped)}${more}`));
+  const mode = r.mode === 'keyword' ? '' : `, ${r.mode}`;
+  out.push(dim(`${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} (${r.status}, match ${r.match}${mode}) · ${r.took_ms} ms · ${fresh} · skipped: ${formatSkipped(r.skipped)}${more}`));
   if (r.hint) out.push(yellow(`hint: ${r.hint}`));
   if (r.hits.some((h) => h.note)) out.push(dim('C# hits are text matches: confirm symbol facts (usages, renames) with the compiler.'));
   return out.join('\n');
+}
+
+/** Line numbers for a terminal line: the first dozen, then how many more. */
+export function moreLines(lines: readonly number[]): string {
+  return lines.length > 12 ? `${lines.slice(0, 12).join(', ')}, … (${lines.length - 12} more)` : lines.join(', ');
 }
 
 export function formatStatus(s: StatusReport, { bold, yellow }: Style): string {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import {
   CONTRACT_VERSION, explainRequest, explainResponse, hostStatus, outlineRequest, outlineResponse, reindexAnswer, reindexRequest,
   resolveRequest, resolveResponse, searchAnswer, searchRequest, statusRequest, watchAnswer, watchRequest, SEARCH_LIMIT,
-  type ErrorInfo, type ExplainRequest, type OutlineRequest, type ReindexRequest, type ResolveRequest, type StatusRequest, type WatchRequest,
+  type ErrorInfo, type ExplainRequest, type SearchMode, type OutlineRequest, type ReindexRequest, type ResolveRequest, type StatusRequest, type WatchRequest,
 } from '../../core/contract/index.ts';
 import type { CallContext, HciService } from '../../core/service/index.ts';
 import { renderExplain, renderOutline, renderReindex, renderResolve, renderSearch, renderStatus, renderWatch } from './render.ts';
@@ -66,19 +66,24 @@ export function toolDefs(root: string): ToolDef[] {
         'hit_kind "text_fts" is a keyword match in text, not compiler truth: for C#/Razor, confirm usages, overrides and renames with the compiler or language server. ' +
         'Every answer has a status: ok | empty (nothing matched: NOT proof of absence; see hint and skipped) | indexing (index being built: partial results, retry shortly) | no_index | error (code + hint). ' +
         'match says how the hits hold the terms: all | all_then_any (the first hits hold every term, later ones some) | any | none. ' +
-        'More results: pass cursor=next_cursor. truncated=true means max_tokens cut the page.',
+        'More results: pass cursor=next_cursor. truncated=true means max_tokens cut the page. ' +
+        'Exact text, like grep: mode "literal" (the query is the text) or "regex" (an RE2 regex, ripgrep\'s syntax), with case_sensitive and whole_word; ' +
+        'a quoted phrase with punctuation ("?.Invoke(") or re:<regex> inside a keyword query does the same. Such hits are hit_kind "text_literal" and list match_lines (1-based); ' +
+        'every matching chunk is listed (no per-file cap).',
       input: searchInput,
       output: searchAnswer,
       annotations: readOnly,
       call: (svc, a, ctx) =>
         answer(svc.search({
           query: a.query as string, limit: (a.limit as number | undefined) ?? SEARCH_LIMIT.default, paths: asList(a.paths), exts: asList(a.exts),
-          exclude_paths: asList(a.exclude_paths), mode: a.mode as 'keyword' | undefined, max_tokens: (a.max_tokens as number | undefined) ?? DEFAULT_MAX_TOKENS,
+          exclude_paths: asList(a.exclude_paths), mode: a.mode as SearchMode | undefined, max_tokens: (a.max_tokens as number | undefined) ?? DEFAULT_MAX_TOKENS,
           cursor: a.cursor as string | undefined,
+          ...(a.case_sensitive !== undefined ? { case_sensitive: a.case_sensitive as boolean } : {}),
+          ...(a.whole_word !== undefined ? { whole_word: a.whole_word as boolean } : {}),
         }, ctx)),
       render: (o) => renderSearch(o as never),
       errorAnswer: (_svc, error, hint, raw) => ({
-        contract_version: CONTRACT_VERSION, status: 'error', query: str(raw.query), mode: 'keyword', match: 'none', hits: [], took_ms: 0,
+        contract_version: CONTRACT_VERSION, status: 'error', query: str(raw.query), mode: typeof raw.mode === 'string' ? raw.mode : 'keyword', match: 'none', hits: [], took_ms: 0,
         index: null, skipped: {}, truncated: false, error, hint,
       }),
       example: '{"query": "GetCatalogItemsAsync", "limit": 8, "exts": ["cs"]}',

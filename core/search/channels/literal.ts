@@ -14,8 +14,12 @@ export const literalChannel: Channel = {
   hitKind: 'text_literal',
   scoreField: 'literal_score',
 
-  /** Every chunk with a line matching the query's patterns (each pattern somewhere in the chunk), best first. */
-  search(session, q, pool): ChannelHit[] {
+  /**
+   * Every chunk with a line matching the query's patterns (each pattern somewhere in the chunk), best
+   * first — all of them, not `pool`: the search checked every candidate anyway, and paging must reach
+   * every match, as grep would list it.
+   */
+  search(session, q): ChannelHit[] {
     if (!q.text) return [];
     const { hits, run } = literalSearch(session, q.text, q.text.budgetMs);
     const shared = {
@@ -30,7 +34,7 @@ export const literalChannel: Channel = {
       chunks_matched: hits.length,
       took_ms: run.tookMs,
     };
-    return hits.slice(0, pool).map((h) => ({ row: h.row, score: h.score, lines: h.lines, detail: { ...shared, lines_matched: h.lines.length } }));
+    return hits.map((h) => ({ row: h.row, score: h.score, lines: h.lines, detail: { ...shared, lines_matched: h.lines.length } }));
   },
 
   /** How the candidates were found (trigram index or scan), which trigrams, how many files, and the lines. */
