@@ -155,6 +155,23 @@ export function readStoredFile(db: Database, fileId: number, codec: DeflateCodec
   }
 }
 
+/**
+ * Reads only the stored text of one file (lines joined by \n), without parsing its meta or splitting
+ * it into lines: what a literal or regex search checks, file after file.
+ */
+export function readStoredText(db: Database, fileId: number, codec: DeflateCodec): string | undefined {
+  const blob = db.selectValue('SELECT data FROM file_data WHERE file_id = ?', [fileId]) as Uint8Array | undefined;
+  if (!blob) return undefined;
+  let all: string;
+  try {
+    all = decoder.decode(codec.inflateRaw(blob, dictionary));
+  } catch (e) {
+    const path = db.selectValue('SELECT path FROM files WHERE id = ?', [fileId]) ?? `file id ${fileId}`;
+    throw new HciError('index_corrupt', `the stored text of ${String(path)} in the index cannot be read (${(e as Error).message})`, 'run `hci index --full` to rebuild the index');
+  }
+  return all.slice(all.indexOf('\n') + 1);
+}
+
 /** Reads only the outline of one file. */
 export function readStoredOutline(db: Database, fileId: number, codec: DeflateCodec): OutlineSymbol[] | undefined {
   return readStoredFile(db, fileId, codec)?.outline;

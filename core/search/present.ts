@@ -85,6 +85,10 @@ export function searchResponse(req: SearchRequest, page: SearchPage, index: Inde
     res.hint = emptyHint(index, ranked.parsed, ranked.filtered);
   } else if (building) {
     res.hint = 'the last indexing run did not finish; run `hci index` to complete the index';
+  } else if (incompleteText(ranked)) {
+    const d = incompleteText(ranked)!;
+    res.hint = `the text matches in more places than one search collects: these hits come from the first ${d.checked_files} of ${d.candidate_files} candidate files in path order; ` +
+      'narrow it with path:, ext: or -path: (or a longer pattern) to see the rest';
   } else if (ranked.match === 'any') {
     res.hint = 'no chunk contains all terms; these hits match some of them';
   } else if (ranked.match === 'all_then_any') {
@@ -93,6 +97,12 @@ export function searchResponse(req: SearchRequest, page: SearchPage, index: Inde
       : `only ${ranked.complete} chunks contain all terms; the hits after them match some of them`;
   }
   return res;
+}
+
+/** The literal channel's run details when it stopped before checking every candidate file (else null). */
+function incompleteText(ranked: SearchPage['ranked']): Readonly<Record<string, number | string>> | null {
+  const d = ranked.ranked[0]?.channels.find((e) => e.channel.name === 'literal')?.detail;
+  return d?.complete === 'no' ? d : null;
 }
 
 function emptyHint(index: IndexFreshness, parsed: ParsedQuery, filtered: boolean): string {

@@ -30,7 +30,9 @@ export const literalChannel: Channel = {
       ...(run.scanReason ? { scan_reason: run.scanReason } : {}),
       trigrams: JSON.stringify(run.trigrams.slice(0, EXPLAIN_TRIGRAMS)),
       candidate_files: run.candidateFiles,
+      checked_files: run.checkedFiles,
       matched_files: run.matchedFiles,
+      complete: run.complete ? 'yes' : 'no',
       chunks_matched: hits.length,
       took_ms: run.tookMs,
     };
@@ -48,7 +50,9 @@ export const literalChannel: Channel = {
       ...(d.scan_reason ? { scan_reason: d.scan_reason } : {}),
       trigrams: typeof d.trigrams === 'string' ? (JSON.parse(d.trigrams) as string[]) : [],
       candidate_files: d.candidate_files,
+      checked_files: d.checked_files,
       matched_files: d.matched_files,
+      complete: d.complete === 'yes',
       chunks_matched: d.chunks_matched,
       lines_matched: d.lines_matched,
     };

@@ -7,6 +7,7 @@
 import { HciError } from '../../platform.ts';
 import type { Database } from '../../sqlite/engine.ts';
 import { literalIndexReady } from '../../index/literal-index.ts';
+import { readStoredText } from '../../index/file-data.ts';
 import type { TextQuery } from '../query.ts';
 import type { SearchSession } from '../session.ts';
 import type { ChunkRow } from '../channels/channel.ts';
@@ -18,6 +19,11 @@ const K1 = 1.2;
 const B = 0.75;
 /** How often (in lines) a long file's check looks at the clock. */
 const CLOCK_EVERY_LINES = 4096;
+/**
+ * A search stops checking files (in path order) once this many chunks matched: a pattern found all
+ * over the code base would otherwise read every file for one page. The answer says so (complete).
+ */
+export const MAX_LITERAL_HITS = 200;
 
 export interface LiteralHit {
   row: ChunkRow;
@@ -35,7 +41,11 @@ export interface LiteralRun {
   scanReason?: 'index_off' | 'no_trigrams';
   trigrams: string[];
   candidateFiles: number;
+  /** Candidate files checked (all of them unless the search stopped at MAX_LITERAL_HITS). */
+  checkedFiles: number;
   matchedFiles: number;
+  /** False when the search stopped at MAX_LITERAL_HITS before checking every candidate. */
+  complete: boolean;
   tookMs: number;
 }
 
@@ -44,15 +54,17 @@ export interface LiteralResult {
   run: LiteralRun;
 }
 
-type FileRow = [id: number, path: string, hash: string, lang: string, flags: number];
-
-function candidateFiles(db: Database, expr: string | null, filtered: boolean): FileRow[] {
-  const cols = 'f.id, f.path, f.hash, f.lang, f.flags';
+/**
+ * The ids of the candidate files, in path order. Only ids cross from SQLite (thousands of rows, one
+ * column: reading five columns of each cost more than checking the files that matter); a file's
+ * other columns are read when it matches.
+ */
+function candidateFiles(db: Database, expr: string | null, filtered: boolean): number[] {
   const where = filtered ? ' AND hci_path_ok(f.path)' : '';
-  const rows = expr
-    ? db.selectArrays(`SELECT ${cols} FROM files_tri JOIN files f ON f.id = files_tri.rowid WHERE files_tri MATCH ?${where} ORDER BY f.id`, [expr])
-    : db.selectArrays(`SELECT ${cols} FROM files f WHERE 1${where} ORDER BY f.id`);
-  return rows as FileRow[];
+  const ids = expr
+    ? db.selectValues(`SELECT f.id FROM files_tri JOIN files f ON f.id = files_tri.rowid WHERE files_tri MATCH ?${where} ORDER BY f.path`, [expr])
+    : db.selectValues(`SELECT f.id FROM files f WHERE 1${where} ORDER BY f.path`);
+  return ids as number[];
 }
 
 /** The average chunk length in lines, once per index generation. */
@@ -77,7 +89,7 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
   const deadline = t0 + budgetMs;
   const compiled = text.patterns.map((p) => compilePattern(p, text));
   const query = textTrigramQuery(compiled);
-  const run: LiteralRun = { via: 'scan', trigrams: trigramsIn(query), candidateFiles: 0, matchedFiles: 0, tookMs: 0 };
+  const run: LiteralRun = { via: 'scan', trigrams: trigramsIn(query), candidateFiles: 0, checkedFiles: 0, matchedFiles: 0, complete: true, tookMs: 0 };
   const empty = (): LiteralResult => ({ hits: [], run: { ...run, tookMs: Date.now() - t0 } });
   if (query.op === 'none') return empty();
   const { db } = session;
@@ -90,18 +102,28 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
 
   const found: Array<Omit<LiteralHit, 'score'> & { chunkLines: number }> = [];
   const chunksOf = db.prepare('SELECT id, ordinal, start_line, end_line, symbol_kind, symbol_name FROM chunks WHERE file_id = ? ORDER BY ordinal');
+  const fileOf = db.prepare('SELECT path, hash, lang, flags FROM files WHERE id = ?');
   try {
     for (let f = 0; f < files.length; f++) {
+      if (found.length >= MAX_LITERAL_HITS) {
+        run.complete = false;
+        break;
+      }
       if (Date.now() > deadline) throw timeout(text, budgetMs, f, files.length, run);
-      const [fileId, path, hash, lang, flags] = files[f];
-      const stored = session.files.get(Number(fileId), String(hash));
-      if (!stored) continue;
-      const lines = stored.lines;
-      // A scan of every file first asks the engine about the whole text (most files hold no match).
-      if (run.via === 'scan' && compiled.every((c) => c.text) && !compiled.every((c) => c.text!.test(lines.join('\n')))) continue;
-      const masks = matchLines(lines, compiled, deadline, () => timeout(text, budgetMs, f, files.length, run));
-      if (masks.size === 0) continue;
+      run.checkedFiles = f + 1;
+      const fileId = files[f];
+      const stored = readStoredText(db, Number(fileId), session.codec);
+      if (stored === undefined) continue;
+      // The engine on the whole text first (a fast automaton; most candidates of a scan hold no
+      // match): only a file that passes is cut into lines.
+      if (!compiled.every((c) => !c.text || c.text.test(stored))) continue;
+      const matched = matchedLines(stored, compiled, deadline, () => timeout(text, budgetMs, f, files.length, run));
+      if (matched.length === 0) continue;
       run.matchedFiles++;
+      fileOf.bind([Number(fileId)]);
+      fileOf.step();
+      const [path, hash, lang, flags] = fileOf.get([]) as unknown as [string, string, string, number];
+      fileOf.reset();
       const chunks = [] as Array<[number, number, number, number, string | null, string | null]>;
       chunksOf.bind([Number(fileId)]);
       while (chunksOf.step()) chunks.push(chunksOf.get([]) as unknown as (typeof chunks)[number]);
@@ -112,15 +134,15 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
         let seen = 0;
         const own: number[] = [];
         const perPattern = compiled.map(() => 0);
-        for (const [line, mask] of masks) {
-          if (line < startLine || line > endLine) continue;
+        for (let i = lowerBound(matched, Number(startLine)); i < matched.length && matched[i][0] <= Number(endLine); i++) {
+          const [line, mask] = matched[i];
           seen |= mask;
           if (claimed.has(line)) continue;
           own.push(line);
-          compiled.forEach((_, k) => { if (mask & (1 << k)) perPattern[k]++; });
+          for (let k = 0; k < compiled.length; k++) if (mask & (1 << k)) perPattern[k]++;
         }
         if (own.length === 0 || seen !== all) continue;
-        own.sort((a, b) => a - b).forEach((l) => claimed.add(l));
+        for (const l of own) claimed.add(l);
         found.push({
           row: {
             chunkId: Number(id), fileId: Number(fileId), ordinal: Number(ordinal), path: String(path), hash: String(hash), lang: String(lang),
@@ -134,6 +156,7 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
     }
   } finally {
     chunksOf.finalize();
+    fileOf.finalize();
   }
   // BM25 over lines: a pattern's term frequency is the chunk's lines matching it, its document
   // frequency the chunks holding it; chunk length in lines against the average.
@@ -149,17 +172,40 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
   return { hits, run: { ...run, tookMs: Date.now() - t0 } };
 }
 
-/** Line number → bit mask of the patterns matching it (only lines that match some pattern). */
-function matchLines(lines: readonly string[], compiled: readonly CompiledPattern[], deadline: number, onTimeout: () => HciError): Map<number, number> {
-  const out = new Map<number, number>();
+/**
+ * The matching lines of a file's text, ascending, each with the bit mask of the patterns matching it.
+ * Literals find their lines over the whole text (indexOf); otherwise the text is cut into lines and
+ * each is tested.
+ */
+function matchedLines(text: string, compiled: readonly CompiledPattern[], deadline: number, onTimeout: () => HciError): Array<[line: number, mask: number]> {
+  const fast = compiled.map((c) => c.linesOf?.(text) ?? null);
+  if (fast.every((l) => l !== null)) {
+    const masks = new Map<number, number>();
+    fast.forEach((lines, k) => { for (const l of lines!) masks.set(l, (masks.get(l) ?? 0) | (1 << k)); });
+    return [...masks].sort((a, b) => a[0] - b[0]);
+  }
+  const lines = text.split('\n');
+  const out: Array<[number, number]> = [];
   for (let i = 0; i < lines.length; i++) {
     if (i % CLOCK_EVERY_LINES === CLOCK_EVERY_LINES - 1 && Date.now() > deadline) throw onTimeout();
     const line = lines[i];
     let mask = 0;
     for (let k = 0; k < compiled.length; k++) if (compiled[k].line.test(line)) mask |= 1 << k;
-    if (mask) out.set(i + 1, mask);
+    if (mask) out.push([i + 1, mask]);
   }
   return out;
+}
+
+/** The first index of `sorted` (by line) whose line is ≥ `line`. */
+function lowerBound(sorted: ReadonlyArray<readonly [number, number]>, line: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid][0] < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function timeout(text: TextQuery, budgetMs: number, checked: number, total: number, run: LiteralRun): HciError {
