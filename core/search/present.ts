@@ -87,7 +87,7 @@ export function searchResponse(req: SearchRequest, page: SearchPage, index: Inde
     res.hint = 'the last indexing run did not finish; run `hci index` to complete the index';
   } else if (incompleteText(ranked)) {
     const d = incompleteText(ranked)!;
-    res.hint = `the text matches in more places than one search collects: these hits come from the first ${d.checked_files} of ${d.candidate_files} candidate files in path order; ` +
+    res.hint = `the text matches in more places than one search collects: these hits come from the first ${d.checked_files} files (in index order) that could hold it, and more remain; ` +
       'narrow it with path:, ext: or -path: (or a longer pattern) to see the rest';
   } else if (ranked.match === 'any') {
     res.hint = 'no chunk contains all terms; these hits match some of them';

@@ -46,7 +46,7 @@ function engineError(p: TextPattern, e: unknown): HciError {
     'invalid_regex',
     `the regex ${JSON.stringify(p.source)} is refused: ${message.replace(/^error parsing regexp: /, '')}`,
     'write it in RE2 syntax (as ripgrep takes it): no backreferences (\\1) or lookaround ((?=, (?<=); escape literal ( [ { . * + ? | \\ ^ $; ' +
-      'or search the text literally with mode "literal"',
+      'or search the text literally (mode "literal"; on the command line -F)',
   );
 }
 

@@ -1,5 +1,5 @@
 // A literal or regex search over the index's stored text: candidate files from the literal index
-// (files_tri: the trigrams every match needs, trigrams.ts) or, without it, every file; then the
+// (files_tri: the trigrams every match needs, trigrams.ts) or, without it, every file, in file id order; then the
 // engine (matcher.ts) on each candidate's stored lines, within the query's time budget; matching
 // lines go to the chunks that hold them (each line to the first such chunk), and each chunk is scored
 // with BM25 over its matching lines. Owns that procedure and the `search_timeout` error; the channel
@@ -41,7 +41,7 @@ export interface LiteralRun {
   scanReason?: 'index_off' | 'no_trigrams';
   trigrams: string[];
   candidateFiles: number;
-  /** Candidate files checked (all of them unless the search stopped at MAX_LITERAL_HITS). */
+  /** Candidate files checked (all of them unless the search stopped at MAX_LITERAL_HITS; then candidateFiles is a lower bound). */
   checkedFiles: number;
   matchedFiles: number;
   /** False when the search stopped at MAX_LITERAL_HITS before checking every candidate. */
@@ -55,16 +55,24 @@ export interface LiteralResult {
 }
 
 /**
- * The ids of the candidate files, in path order. Only ids cross from SQLite (thousands of rows, one
- * column: reading five columns of each cost more than checking the files that matter); a file's
- * other columns are read when it matches.
+ * The candidate files' ids, in file id order (the index's order: scan order, by path, for the files
+ * of a first build), as a statement stepped one row at a time: FTS5 evaluates the AND lazily, so a
+ * search that stops at MAX_LITERAL_HITS never materialises the candidates it does not check. Only
+ * the id crosses from SQLite; a file's other columns are read when it matches.
  */
-function candidateFiles(db: Database, expr: string | null, filtered: boolean): number[] {
+function candidateFiles(db: Database, expr: string | null, filtered: boolean) {
   const where = filtered ? ' AND hci_path_ok(f.path)' : '';
-  const ids = expr
-    ? db.selectValues(`SELECT f.id FROM files_tri JOIN files f ON f.id = files_tri.rowid WHERE files_tri MATCH ?${where} ORDER BY f.path`, [expr])
-    : db.selectValues(`SELECT f.id FROM files f WHERE 1${where} ORDER BY f.path`);
-  return ids as number[];
+  const sql = expr
+    ? filtered
+      ? `SELECT files_tri.rowid FROM files_tri JOIN files f ON f.id = files_tri.rowid WHERE files_tri MATCH ?${where}`
+      : 'SELECT rowid FROM files_tri WHERE files_tri MATCH ?'
+    : `SELECT f.id FROM files f WHERE 1${where} ORDER BY f.id`;
+  const st = db.prepare(sql);
+  if (expr) st.bind([expr]);
+  return {
+    next: (): number | null => (st.step() ? Number(st.get(0)) : null),
+    close: () => st.finalize(),
+  };
 }
 
 /** The average chunk length in lines, once per index generation. */
@@ -98,26 +106,24 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
   if (indexed && expr) run.via = 'trigrams';
   else run.scanReason = indexed ? 'no_trigrams' : 'index_off';
   const files = candidateFiles(db, run.via === 'trigrams' ? expr : null, session.filtered);
-  run.candidateFiles = files.length;
 
   const found: Array<Omit<LiteralHit, 'score'> & { chunkLines: number }> = [];
   const chunksOf = db.prepare('SELECT id, ordinal, start_line, end_line, symbol_kind, symbol_name FROM chunks WHERE file_id = ? ORDER BY ordinal');
   const fileOf = db.prepare('SELECT path, hash, lang, flags FROM files WHERE id = ?');
   try {
-    for (let f = 0; f < files.length; f++) {
+    for (let fileId = files.next(); fileId !== null; fileId = files.next()) {
       if (found.length >= MAX_LITERAL_HITS) {
         run.complete = false;
         break;
       }
-      if (Date.now() > deadline) throw timeout(text, budgetMs, f, files.length, run);
-      run.checkedFiles = f + 1;
-      const fileId = files[f];
+      if (Date.now() > deadline) throw timeout(text, budgetMs, run);
+      run.checkedFiles++;
       const stored = readStoredText(db, Number(fileId), session.codec);
       if (stored === undefined) continue;
       // The engine on the whole text first (a fast automaton; most candidates of a scan hold no
       // match): only a file that passes is cut into lines.
       if (!compiled.every((c) => !c.text || c.text.test(stored))) continue;
-      const matched = matchedLines(stored, compiled, deadline, () => timeout(text, budgetMs, f, files.length, run));
+      const matched = matchedLines(stored, compiled, deadline, () => timeout(text, budgetMs, run));
       if (matched.length === 0) continue;
       run.matchedFiles++;
       fileOf.bind([Number(fileId)]);
@@ -157,7 +163,10 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
   } finally {
     chunksOf.finalize();
     fileOf.finalize();
+    files.close();
   }
+  // Every candidate was checked unless the cap stopped it: then their number is unknown (not read).
+  run.candidateFiles = run.complete ? run.checkedFiles : run.checkedFiles + 1;
   // BM25 over lines: a pattern's term frequency is the chunk's lines matching it, its document
   // frequency the chunks holding it; chunk length in lines against the average.
   const n = session.chunkCount();
@@ -208,12 +217,12 @@ function lowerBound(sorted: ReadonlyArray<readonly [number, number]>, line: numb
   return lo;
 }
 
-function timeout(text: TextQuery, budgetMs: number, checked: number, total: number, run: LiteralRun): HciError {
+function timeout(text: TextQuery, budgetMs: number, run: LiteralRun): HciError {
   const what = text.patterns.some((p) => p.kind === 'regex') ? 'regex' : 'literal';
   const hint = run.via === 'trigrams'
     ? 'narrow it with path:, ext: or -path:, make the pattern more specific, or raise literal_budget_ms in .hci/settings.toml'
     : run.scanReason === 'no_trigrams'
       ? 'give the pattern a literal part of 3 or more characters (the trigram index can then narrow the files), narrow it with path:/ext:, or raise literal_budget_ms'
       : 'turn on literal_index = true in .hci/settings.toml (a trigram index that narrows the files to check) and run `hci index`; or narrow with path:/ext:, or raise literal_budget_ms';
-  return new HciError('search_timeout', `the ${what} search stopped at its time budget (${budgetMs} ms) after checking ${checked} of ${total} files`, hint);
+  return new HciError('search_timeout', `the ${what} search stopped at its time budget (${budgetMs} ms) after checking ${run.checkedFiles} ${run.via === 'trigrams' ? 'candidate ' : ''}files`, hint);
 }

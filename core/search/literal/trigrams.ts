@@ -243,20 +243,6 @@ export function trigramsIn(q: TrigramQuery): string[] {
 const ftsString = (t: string) => `"${t.replace(/"/g, '""')}"`;
 
 /**
- * At most this many trigrams of one AND are asked of the index, spread along it (the first, the
- * last and evenly between): each is one doclist to intersect, and beyond a handful they narrow the
- * candidates little more (the engine checks every candidate anyway).
- */
-export const MAX_AND_TRIGRAMS = 6;
-
-function spread(trigrams: readonly string[]): string[] {
-  if (trigrams.length <= MAX_AND_TRIGRAMS) return [...trigrams];
-  const out: string[] = [];
-  for (let i = 0; i < MAX_AND_TRIGRAMS; i++) out.push(trigrams[Math.round((i * (trigrams.length - 1)) / (MAX_AND_TRIGRAMS - 1))]);
-  return [...new Set(out)];
-}
-
-/**
  * The FTS5 MATCH expression over files_tri (each trigram one token: detail=none has no phrases); null
  * when the query cannot narrow (ALL). NONE (a pattern that matches nothing) has no expression: the
  * caller answers it without asking the index.
@@ -264,8 +250,8 @@ function spread(trigrams: readonly string[]): string[] {
 export function ftsTrigramExpression(q: TrigramQuery): string | null {
   if (q.op === 'all' || q.op === 'none') return null;
   // `combine` keeps ALL and NONE out of and/or nodes, so every part has an expression.
-  const trigrams = q.op === 'and' ? spread(q.trigrams) : q.trigrams;
-  const parts = [...trigrams.map(ftsString), ...q.subs.map((s) => `(${ftsTrigramExpression(s)})`)];
+  // Every trigram: each narrows, and FTS5 merges the doclists lazily (the search stops early at its hit cap).
+  const parts = [...q.trigrams.map(ftsString), ...q.subs.map((s) => `(${ftsTrigramExpression(s)})`)];
   return parts.join(q.op === 'and' ? ' AND ' : ' OR ');
 }
 
