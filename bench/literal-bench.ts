@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import type { HciWorkspace } from '../core/workspace.ts';
 import type { SearchRequest } from '../core/contract/search.ts';
-import { cjkRuns } from '../core/search/cjk.ts';
+import { cjkCoverage } from './lib/cjk-coverage.ts';
 import { generateCorpus, mulberry32 } from './corpus-gen.ts';
 import { findRipgrep, rgFileArgs, ripgrepVersion } from './baselines/grep-and-windows.ts';
 import { commitInfo, recordResult } from './lib/record.ts';
@@ -102,7 +102,7 @@ async function allPairs(w: HciWorkspace, q: Query): Promise<{ lines: Set<string>
   return { lines, complete };
 }
 
-/** The CJK fixture: the share of its 2–6-character CJK substrings whose top 3 hits all hold them and cover them when they sit in ≤ 3 chunks. */
+/** The CJK fixture (test/fixtures/cjk): how many of its 2–6-character CJK substrings pass (bench/lib/cjk-coverage.ts). */
 async function cjkFigure(): Promise<{ substrings: number; passed: number; tookMs: number }> {
   const fixture = path.join(repoRoot(), 'test', 'fixtures', 'cjk');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-cjk-bench-'));
@@ -111,26 +111,9 @@ async function cjkFigure(): Promise<{ substrings: number; passed: number; tookMs
   const w = await openWorkspace(dir);
   try {
     await w.index();
-    const subs = new Set<string>();
     const walk = (d: string): string[] => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.name === '.hci' ? [] : e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
-    for (const f of walk(dir)) {
-      for (const run of cjkRuns(fs.readFileSync(f, 'utf8'))) {
-        const cs = Array.from(run);
-        for (let n = 2; n <= 6; n++) for (let i = 0; i + n <= cs.length; i++) subs.add(cs.slice(i, i + n).join(''));
-      }
-    }
-    let passed = 0;
-    for (const s of subs) {
-      const truth = await w.search({ query: s, mode: 'literal', limit: 50 });
-      const lines = truth.hits.flatMap((h) => (h.match_lines ?? []).map((l) => ({ path: h.path, line: l })));
-      const top = (await w.search({ query: s, limit: 3 })).hits;
-      const covers = (h: (typeof top)[number], l: { path: string; line: number }) => h.path === l.path && h.start_line <= l.line && l.line <= h.end_line;
-      const chunks = new Set(truth.hits.map((h) => h.hit_id.split('.')[0]));
-      const precise = top.length > 0 && top.every((h) => lines.some((l) => covers(h, l)));
-      const recalled = chunks.size <= 3 ? lines.every((l) => top.some((h) => covers(h, l))) : top.length === 3;
-      if (precise && recalled) passed++;
-    }
-    return { substrings: subs.size, passed, tookMs: performance.now() - t0 };
+    const { substrings, failures } = await cjkCoverage(w, walk(dir).map((f) => fs.readFileSync(f, 'utf8')));
+    return { substrings, passed: substrings - failures.length, tookMs: performance.now() - t0 };
   } finally {
     w.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import { bigrams, cjkIndexText, cjkRuns, splitCjkWord } from '../core/search/cjk
 import { parseQuery, ftsExpression } from '../core/search/query.ts';
 import { FORMAT_VERSION } from '../core/index/schema.ts';
 import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+import { cjkCoverage } from '../bench/lib/cjk-coverage.ts';
 
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'cjk');
 
@@ -103,28 +104,8 @@ describe('CJK search over the fixture', () => {
   });
 
   it('every 2–6-character substring of every CJK run is found at rank ≤ 3', async () => {
-    // Where each substring really is: the literal channel's complete list of matching lines.
-    const subs = new Set<string>();
-    for (const text of Object.values(files)) {
-      for (const run of cjkRuns(text)) {
-        const cs = Array.from(run);
-        for (let n = 2; n <= 6; n++) for (let i = 0; i + n <= cs.length; i++) subs.add(cs.slice(i, i + n).join(''));
-      }
-    }
-    expect(subs.size).toBeGreaterThan(500);
-    const failures: string[] = [];
-    for (const s of subs) {
-      const truth = await w.search({ query: s, mode: 'literal', limit: 50 });
-      const lines = truth.hits.flatMap((h) => (h.match_lines ?? []).map((l) => ({ path: h.path, line: l })));
-      const top = (await w.search({ query: s, limit: 3 })).hits;
-      const covers = (h: (typeof top)[number], l: { path: string; line: number }) => h.path === l.path && h.start_line <= l.line && l.line <= h.end_line;
-      // Precision: every hit in the top 3 holds the substring.
-      const wrong = top.filter((h) => !lines.some((l) => covers(h, l)));
-      // Recall: when it sits in at most 3 chunks, all of them are in the top 3; else the top 3 are full.
-      const chunks = new Set(truth.hits.map((h) => h.hit_id.split('.')[0]));
-      const missed = chunks.size <= 3 ? lines.filter((l) => !top.some((h) => covers(h, l))) : top.length < 3 ? lines : [];
-      if (lines.length === 0 || wrong.length || missed.length) failures.push(`${s}: ${lines.length} lines, ${wrong.length} wrong, ${missed.length} missed`);
-    }
+    const { substrings, failures } = await cjkCoverage(w, Object.values(files));
+    expect(substrings).toBeGreaterThan(500);
     expect(failures).toEqual([]);
   }, 120_000);
 

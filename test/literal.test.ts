@@ -17,7 +17,7 @@ import { readRegex } from '../core/search/literal/regex-syntax.ts';
 import { satisfies, trigramQuery, trigramsIn } from '../core/search/literal/trigrams.ts';
 import { parseQuery } from '../core/search/query.ts';
 import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
-import { copySample, startStdio, SAMPLE } from './helpers/mcp-harness.ts';
+import { copySample, startStdio } from './helpers/mcp-harness.ts';
 import { cliJson, expectContract } from './helpers/cli-json.ts';
 import { generateWorkspace, prng } from './helpers/generate-workspace.ts';
 
@@ -392,4 +392,3 @@ describe('surfaces', () => {
   }, 120_000);
 });
 
-void SAMPLE;
