@@ -15,6 +15,7 @@ import type { SearchRequest, SearchResponse } from '../core/contract/search.ts';
 import { searchAnswer } from '../core/contract/index.ts';
 import { readRegex } from '../core/search/literal/regex-syntax.ts';
 import { satisfies, trigramQuery, trigramsIn } from '../core/search/literal/trigrams.ts';
+import { candidateLines, filterText, lineOf } from '../core/search/literal/line-filter.ts';
 import { parseQuery } from '../core/search/query.ts';
 import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
 import { copySample, startStdio } from './helpers/mcp-harness.ts';
@@ -235,6 +236,39 @@ describe('the trigram analysis never drops a match', () => {
     }
     expect(checked).toBeGreaterThan(1000);
     expect(narrowed).toBeGreaterThan(100);
+  });
+
+  it('keeps every line the engine matches when it narrows a file to the lines holding the trigrams', () => {
+    const rand = prng(1819);
+    const atoms = ['a', 'b', 'c', 'ab', 'abc', '.', '[ab]', '[^a]', '\\w', 'A', '(?i:B)', '\\bab', '^', '$', 'x', 'ca', 'abca'];
+    const ops = ['', '*', '+', '?', '{2}'];
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+    const line = () => Array.from({ length: Math.floor(rand() * 16) }, () => pick(['a', 'b', 'c', 'x', 'A', 'B', ' ', '_', 'ab', 'abc'])).join('');
+    let narrowedLines = 0;
+    let matchedLines = 0;
+    for (let i = 0; i < 800; i++) {
+      const p = Array.from({ length: 1 + Math.floor(rand() * 4) }, () => pick(atoms) + pick(ops)).join('');
+      const ci = rand() < 0.5;
+      let re: RE2JS;
+      try {
+        re = RE2JS.compile(p, ci ? RE2JS.CASE_INSENSITIVE : 0);
+      } catch {
+        continue;
+      }
+      const lines = Array.from({ length: 1 + Math.floor(rand() * 12) }, line);
+      const ft = filterText(lines.join('\n'))!;
+      const kept = candidateLines(ft, trigramQuery(readRegex(p, ci)));
+      lines.forEach((l, k) => {
+        expect(lineOf(ft, k + 1)).toBe(l);
+        if (!re.test(l)) return;
+        matchedLines++;
+        expect(kept === null || kept.includes(k + 1), `${p} (ci ${ci}) matches line ${k + 1} ${JSON.stringify(l)} but the filter keeps ${JSON.stringify(kept)}`).toBe(true);
+      });
+      if (kept) narrowedLines += lines.length - kept.length;
+    }
+    expect(matchedLines).toBeGreaterThan(500);
+    expect(narrowedLines).toBeGreaterThan(500);
+    expect(filterText('caf\u00e9')).toBeNull();
   });
 
   it('asks for the trigrams of literals and of the fixed parts of regexes', () => {

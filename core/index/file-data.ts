@@ -156,20 +156,33 @@ export function readStoredFile(db: Database, fileId: number, codec: DeflateCodec
 }
 
 /**
- * Reads only the stored text of one file (lines joined by \n), without parsing its meta or splitting
- * it into lines: what a literal or regex search checks, file after file.
+ * Reads only the stored text of files (lines joined by \n), without parsing their meta or splitting
+ * them into lines: what a literal or regex search checks, file after file — one prepared statement
+ * for all of them (preparing one per file was a tenth of a search's time). Close it when done.
  */
-export function readStoredText(db: Database, fileId: number, codec: DeflateCodec): string | undefined {
-  const blob = db.selectValue('SELECT data FROM file_data WHERE file_id = ?', [fileId]) as Uint8Array | undefined;
-  if (!blob) return undefined;
-  let all: string;
-  try {
-    all = decoder.decode(codec.inflateRaw(blob, dictionary));
-  } catch (e) {
-    const path = db.selectValue('SELECT path FROM files WHERE id = ?', [fileId]) ?? `file id ${fileId}`;
-    throw new HciError('index_corrupt', `the stored text of ${String(path)} in the index cannot be read (${(e as Error).message})`, 'run `hci index --full` to rebuild the index');
-  }
-  return all.slice(all.indexOf('\n') + 1);
+export function storedTextReader(db: Database, codec: DeflateCodec): { read(fileId: number): string | undefined; close(): void } {
+  const st = db.prepare('SELECT data FROM file_data WHERE file_id = ?');
+  return {
+    read(fileId) {
+      let blob: Uint8Array | undefined;
+      try {
+        st.bind([fileId]);
+        blob = st.step() ? (st.get(0) as Uint8Array) : undefined;
+      } finally {
+        st.reset(true);
+      }
+      if (!blob) return undefined;
+      let all: string;
+      try {
+        all = decoder.decode(codec.inflateRaw(blob, dictionary));
+      } catch (e) {
+        const path = db.selectValue('SELECT path FROM files WHERE id = ?', [fileId]) ?? `file id ${fileId}`;
+        throw new HciError('index_corrupt', `the stored text of ${String(path)} in the index cannot be read (${(e as Error).message})`, 'run `hci index --full` to rebuild the index');
+      }
+      return all.slice(all.indexOf('\n') + 1);
+    },
+    close: () => st.finalize(),
+  };
 }
 
 /** Reads only the outline of one file. */

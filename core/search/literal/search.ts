@@ -1,18 +1,20 @@
 // A literal or regex search over the index's stored text: candidate files from the literal index
 // (files_tri: the trigrams every match needs, trigrams.ts) or, without it, every file, in file id order; then the
-// engine (matcher.ts) on each candidate's stored lines, within the query's time budget; matching
+// engine (matcher.ts) on each candidate's stored lines — in ASCII text only on the lines that hold the
+// pattern's trigrams (line-filter.ts) — within the query's time budget; matching
 // lines go to the chunks that hold them (each line to the first such chunk), and each chunk is scored
 // with BM25 over its matching lines. Owns that procedure and the `search_timeout` error; the channel
 // seam is channels/literal.ts's, ranking factors rerank.ts's.
 import { HciError } from '../../platform.ts';
 import type { Database } from '../../sqlite/engine.ts';
 import { literalIndexReady } from '../../index/literal-index.ts';
-import { readStoredText } from '../../index/file-data.ts';
+import { storedTextReader } from '../../index/file-data.ts';
 import type { TextQuery } from '../query.ts';
 import type { SearchSession } from '../session.ts';
 import type { ChunkRow } from '../channels/channel.ts';
 import { compilePattern, type CompiledPattern } from './matcher.ts';
 import { allOf, ftsTrigramExpression, trigramQuery, trigramsIn, type TrigramQuery } from './trigrams.ts';
+import { candidateLines, filterText, lineOf, type FilterText } from './line-filter.ts';
 
 /** BM25's constants (the same defaults FTS5 uses). */
 const K1 = 1.2;
@@ -86,17 +88,13 @@ function averageChunkLines(session: SearchSession): number {
   return avg;
 }
 
-/** The trigram query of the whole text query (every pattern must occur). */
-export function textTrigramQuery(compiled: readonly CompiledPattern[]): TrigramQuery {
-  return allOf(compiled.map((c) => trigramQuery(c.tree)));
-}
-
 /** Runs a text query over the stored text; returns every matching chunk, best first. */
 export function literalSearch(session: SearchSession, text: TextQuery, budgetMs: number): LiteralResult {
   const t0 = Date.now();
   const deadline = t0 + budgetMs;
   const compiled = text.patterns.map((p) => compilePattern(p, text));
-  const query = textTrigramQuery(compiled);
+  const perPattern = compiled.map((c) => trigramQuery(c.tree));
+  const query = allOf(perPattern);
   const run: LiteralRun = { via: 'scan', trigrams: trigramsIn(query), candidateFiles: 0, checkedFiles: 0, matchedFiles: 0, complete: true, tookMs: 0 };
   const empty = (): LiteralResult => ({ hits: [], run: { ...run, tookMs: Date.now() - t0 } });
   if (query.op === 'none') return empty();
@@ -110,6 +108,7 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
   const found: Array<Omit<LiteralHit, 'score'> & { chunkLines: number }> = [];
   const chunksOf = db.prepare('SELECT id, ordinal, start_line, end_line, symbol_kind, symbol_name FROM chunks WHERE file_id = ? ORDER BY ordinal');
   const fileOf = db.prepare('SELECT path, hash, lang, flags FROM files WHERE id = ?');
+  const texts = storedTextReader(db, session.codec);
   try {
     for (let fileId = files.next(); fileId !== null; fileId = files.next()) {
       if (found.length >= MAX_LITERAL_HITS) {
@@ -118,12 +117,9 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
       }
       if (Date.now() > deadline) throw timeout(text, budgetMs, run);
       run.checkedFiles++;
-      const stored = readStoredText(db, Number(fileId), session.codec);
+      const stored = texts.read(Number(fileId));
       if (stored === undefined) continue;
-      // The engine on the whole text first (a fast automaton; most candidates of a scan hold no
-      // match): only a file that passes is cut into lines.
-      if (!compiled.every((c) => !c.text || c.text.test(stored))) continue;
-      const matched = matchedLines(stored, compiled, deadline, () => timeout(text, budgetMs, run));
+      const matched = matchedLines(stored, compiled, perPattern, deadline, () => timeout(text, budgetMs, run));
       if (matched.length === 0) continue;
       run.matchedFiles++;
       fileOf.bind([Number(fileId)]);
@@ -161,6 +157,7 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
       }
     }
   } finally {
+    texts.close();
     chunksOf.finalize();
     fileOf.finalize();
     files.close();
@@ -182,27 +179,43 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
 }
 
 /**
- * The matching lines of a file's text, ascending, each with the bit mask of the patterns matching it.
- * Literals find their lines over the whole text (indexOf); otherwise the text is cut into lines and
- * each is tested.
+ * The matching lines of a file's text, ascending, each with the bit mask of the patterns matching it;
+ * empty when some pattern matches no line (a hit needs every pattern). Per pattern, the cheapest way
+ * that is exact: a literal's lines by indexOf (matcher.ts); else, in ASCII text, the engine on only
+ * the lines its trigram query lets through (line-filter.ts); else the engine on the whole text (a
+ * fast no for most files), then on every line.
  */
-function matchedLines(text: string, compiled: readonly CompiledPattern[], deadline: number, onTimeout: () => HciError): Array<[line: number, mask: number]> {
-  const fast = compiled.map((c) => c.linesOf?.(text) ?? null);
-  if (fast.every((l) => l !== null)) {
-    const masks = new Map<number, number>();
-    fast.forEach((lines, k) => { for (const l of lines!) masks.set(l, (masks.get(l) ?? 0) | (1 << k)); });
-    return [...masks].sort((a, b) => a[0] - b[0]);
+function matchedLines(text: string, compiled: readonly CompiledPattern[], queries: readonly TrigramQuery[], deadline: number, onTimeout: () => HciError): Array<[line: number, mask: number]> {
+  let filterable: FilterText | null | undefined;
+  let split: string[] | undefined;
+  const masks = new Map<number, number>();
+  for (let k = 0; k < compiled.length; k++) {
+    const c = compiled[k];
+    let lines = c.linesOf?.(text) ?? null;
+    if (lines === null && queries[k].op !== 'all') {
+      filterable ??= filterText(text);
+      const candidates = filterable && candidateLines(filterable, queries[k]);
+      if (candidates) {
+        const ft = filterable!;
+        lines = candidates.filter((n, i) => {
+          if (i % CLOCK_EVERY_LINES === CLOCK_EVERY_LINES - 1 && Date.now() > deadline) throw onTimeout();
+          return c.line.test(lineOf(ft, n));
+        });
+      }
+    }
+    if (lines === null) {
+      if (c.text && !c.text.test(text)) return [];
+      split ??= text.split('\n');
+      lines = [];
+      for (let i = 0; i < split.length; i++) {
+        if (i % CLOCK_EVERY_LINES === CLOCK_EVERY_LINES - 1 && Date.now() > deadline) throw onTimeout();
+        if (c.line.test(split[i])) lines.push(i + 1);
+      }
+    }
+    if (lines.length === 0) return [];
+    for (const l of lines) masks.set(l, (masks.get(l) ?? 0) | (1 << k));
   }
-  const lines = text.split('\n');
-  const out: Array<[number, number]> = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (i % CLOCK_EVERY_LINES === CLOCK_EVERY_LINES - 1 && Date.now() > deadline) throw onTimeout();
-    const line = lines[i];
-    let mask = 0;
-    for (let k = 0; k < compiled.length; k++) if (compiled[k].line.test(line)) mask |= 1 << k;
-    if (mask) out.push([i + 1, mask]);
-  }
-  return out;
+  return [...masks].sort((a, b) => a[0] - b[0]);
 }
 
 /** The first index of `sorted` (by line) whose line is ≥ `line`. */
