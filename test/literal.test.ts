@@ -7,6 +7,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { RE2JS } from 're2js';
 import { openWorkspace } from '../runtimes/node/index.ts';
@@ -22,6 +23,7 @@ import { copySample, startStdio } from './helpers/mcp-harness.ts';
 import { cliJson, expectContract } from './helpers/cli-json.ts';
 import { generateWorkspace, prng } from './helpers/generate-workspace.ts';
 import { runtimesRequired } from './helpers/runtimes.ts';
+import { runLiteralBench } from '../bench/literal-bench.ts';
 
 const RG = (() => {
   const r = spawnSync('rg', ['--version'], { encoding: 'utf8' });
@@ -428,3 +430,26 @@ describe('surfaces', () => {
   }, 120_000);
 });
 
+
+describe("npm run bench's literal section", () => {
+  it('runs on a small corpus: latency rows beside ripgrep, the trigram size, the oracle, the CJK figures', async () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-lit-bench-'));
+    try {
+      const { result, markdown } = await runLiteralBench(['--files', '120', '--queries', '4', '--scan-queries', '2', '--out', out]);
+      expect(markdown).toMatch(/\| literal, trigram index +\| +4 \|/);
+      expect(markdown).toMatch(/\| regex, trigram prefilter +\| +4 \|/);
+      const r = result as { size: { trigramVsSource: number }; oracle: { checked: number; differ: string[] }; cjk: { substrings: number; passed: number }; cjkCost: { cjkChunks: number; growth: number } };
+      expect(r.size.trigramVsSource).toBeGreaterThan(0);
+      if (RG) {
+        expect(r.oracle.checked).toBe(8);
+        expect(r.oracle.differ).toEqual([]);
+      }
+      expect(r.cjk.passed).toBe(r.cjk.substrings);
+      expect(r.cjkCost.cjkChunks).toBe(0);
+      expect(r.cjkCost.growth).toBeGreaterThanOrEqual(0);
+      expect(r.cjkCost.growth).toBeLessThan(0.02);
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  }, 240_000);
+});
