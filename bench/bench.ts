@@ -15,7 +15,7 @@
 //   npm run bench -- --corpus generated --files 13000 --repeat 1   # ≈ 50k chunks: the scale two targets name
 //   npm run bench -- --corpus ~/src/my-repo      # any folder (copied to a temp dir first)
 //   options: --repeat N (3) · --query-repeat N (5) · --cold-queries N (5 per run) · --reopen-queries N (10)
-//            --cli-queries N (5 per run) · --edits N (5) · --engines hci,native,wasm,orama,minisearch,rg,cli,latency,intercom,literal
+//            --cli-queries N (5 per run) · --edits N (5) · --engines hci,native,wasm,orama,minisearch,rg,cli,latency,intercom,vectors,literal
 //            --rg PATH · --profile · --out DIR · --record · --keep
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -34,11 +34,11 @@ import { findRipgrep, ripgrepOnce, ripgrepVersion } from './baselines/grep-and-w
 import { runTask, sqlStoreFile, type Task, type TaskResult } from './worker.ts';
 import { formatLatency, runLatency } from './latency.ts';
 import { runIntercomBench } from './intercom-bench.ts';
+import { main as runVectorBench } from './vector-bench.ts';
 import { runLiteralBench } from './literal-bench.ts';
 
 export { formatBench };
 export type { BenchReport, EngineRow, TargetCheck } from './lib/report.ts';
-
 export const ALL_ENGINES = ['hci', 'native', 'wasm', 'orama', 'minisearch', 'rg', 'cli', 'latency', 'intercom', 'literal'] as const;
 
 export interface BenchOptions {
@@ -201,6 +201,8 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
     let slices: ReturnType<typeof sliceQueries> | null = null;
     let queries = corpus.queries;
     const cliSamples: number[] = [];
+    /** `node -e 0`, one before each CLI search (interleaved, so both see the same load). */
+    const nodeStartSamples: number[] = [];
     let cliEmpty = 0;
     const rgSamples: number[] = [];
     let profileSummary: ProfileSummary | undefined;
@@ -262,6 +264,9 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
         o.log('  hci CLI…');
         const bin = path.join(repoRoot(), 'bin', 'hci.js');
         for (const qq of cold.slice(0, o.cliQueries)) {
+          const t0 = now();
+          await bareNodeStart();
+          nodeStartSamples.push(now() - t0);
           const t = now();
           const hits = await cliSearch(bin, corpus.dir, qq, o.limit);
           cliSamples.push(now() - t);
@@ -288,6 +293,8 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
     if (cliSamples.length) {
       const stats = latencyStats(cliSamples);
       engines.push({ engine: 'cli', label: 'hci CLI `hci search --json` (new process each, end to end)', runs: o.repeat, queries: { ...stats, empty: cliEmpty }, latency: { cold: { ...stats, openP50: NaN } } });
+      const bare = latencyStats(nodeStartSamples);
+      engines.push({ engine: 'node-start', label: '`node -e 0` (a bare Node start, interleaved with the CLI searches)', runs: o.repeat, queries: { ...bare, empty: 0 }, latency: { cold: { ...bare, openP50: NaN } } });
     }
     if (rg && rgSamples.length) {
       const stats = latencyStats(rgSamples);
@@ -318,6 +325,7 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
       store_only_peak_rss_vs_minisearch: ratio(over(get('wasm-store')), over(get('minisearch'))),
       peak_rss_abs_vs_orama: ratio(hciRow.memory?.peakRss, get('orama')?.memory?.peakRss),
       peak_rss_abs_vs_minisearch: ratio(hciRow.memory?.peakRss, get('minisearch')?.memory?.peakRss),
+      cli_search_p50_vs_node_start: ratio(get('cli')?.queries?.p50, get('node-start')?.queries?.p50),
     };
 
     const inc = hciRuns.map((r) => r.incremental!).filter(Boolean);
@@ -356,6 +364,15 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
   } finally {
     if (!o.keep && !o.workDir) fs.rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** One `node -e 0`: what any Node CLI pays before its first line of code. */
+function bareNodeStart(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`node -e 0 exited ${code}`))));
+  });
 }
 
 function cliSearch(bin: string, root: string, query: string, limit: number): Promise<number> {
@@ -430,6 +447,13 @@ export async function main(argv: string[]): Promise<number> {
     log('intercom: a 10,000-message thread with 20,000 attachments…');
     const { markdown } = await runIntercomBench(['--out', outDir, ...(record ? ['--record'] : [])]);
     process.stdout.write(`\n${markdown}\n`);
+  }
+  // The semantic channel's costs (bench/vector-bench.ts: build ratio, growth, RSS, query overhead, KNN
+  // per runtime) on a generated solution of --files files (2,000 by default; 13,000 ≈ 50k chunks, the
+  // targets' scale). Default corpora, or --engines vectors.
+  if (engineList.length ? engineList.includes('vectors') : !corpusArg) {
+    log('vectors: full index with semantic search off and on…');
+    await runVectorBench(['--files', String(optInt(opts, 'files', 2000)), '--repeat', '1', ...(record ? ['--record'] : [])]);
   }
   // Literal and regex search beside ripgrep (trigram index size, latency, the ripgrep oracle, the CJK
   // fixture): default corpora (a generated 2,000-file solution), or --engines literal with --files.

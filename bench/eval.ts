@@ -9,6 +9,7 @@
 //   npm run eval -- --variants                            # every set-up of every baseline (what was tried)
 //   options: --engines hci,plain,rg,orama,minisearch,hci-bm25 · --variants · --rg PATH · --out DIR · --record · --keep
 //            --provenance TEXT (what the set is: in-sample / held-out; printed with the figures)
+//            --semantic-sets sample,generated,dev | none (then bench/semantic-eval.ts: keyword / semantic / hybrid)
 //
 // Recall@k is capped: |relevant ∩ top k| / min(k, |relevant|), so a perfect ranking scores 1 at
 // every k even when a query has several relevant files. MRR@10 is 1/rank of the first relevant file
@@ -329,6 +330,11 @@ export async function main(argv: string[]): Promise<number> {
     log: (s) => process.stderr.write(`${s}\n`),
   });
   process.stdout.write(`\n${formatEval(report)}\n\n(written to ${path.join(outDir, `eval-${report.corpus.label}.json`)} and .md)\n`);
+  // The semantic channel, keyword / semantic / hybrid per kind (bench/semantic-eval.ts): on the bundled
+  // golden sets, unless a set of your own was given; --semantic-sets sample,generated,dev (or none).
+  // (Imported when used: semantic-eval.ts imports this module's metrics.)
+  const semanticSets = optString(opts, 'semantic-sets') ?? (optString(opts, 'golden') ? 'none' : 'sample');
+  if (semanticSets !== 'none') await (await import('./semantic-eval.ts')).main(['--sets', semanticSets, ...(opts.record === true ? ['--record'] : [])]);
   return 0;
 }
 

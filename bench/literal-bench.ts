@@ -7,7 +7,7 @@
 // hci's file:line pairs against ripgrep's for every query (equal when hci checked every candidate;
 // when it stopped at MAX_LITERAL_HITS, its pairs must be a subset). Also the CJK fixture's figure:
 // every 2–6-character substring of its CJK runs at rank ≤ 3, and the cjk column's cost on the corpus
-// (bench/lib/cjk-cost.ts: index growth against format 3's keyword table). `npm run bench` runs it as its literal
+// (bench/lib/cjk-cost.ts: index growth against format 5's keyword table). `npm run bench` runs it as its literal
 // section (bench.ts) on a 2,000-file solution; the 50k-chunk target:
 //   node dist/bench/literal-bench.js --files 13000 [--corpus DIR] [--queries 40] [--scan-queries 8] [--record]
 import { spawnSync } from 'node:child_process';
@@ -218,7 +218,7 @@ export async function runLiteralBench(argv: string[]): Promise<{ result: Record<
       `Trigram index (files_tri, FTS5 trigram, detail=none, one row per file): ${fmtMB(bytesOn - bytesOff)} = **${(((bytesOn - bytesOff) / sourceBytes)).toFixed(2)}x the source bytes** ` +
         `(index ${fmtMB(bytesOff)} → ${fmtMB(bytesOn)}, ${(bytesOff / sourceBytes).toFixed(2)}x → ${(bytesOn / sourceBytes).toFixed(2)}x source), filled from the stored text in ${fmtMs(fillMs)}.`,
       rg ? `Oracle (ripgrep, same tree, -i, --crlf): ${oracle.equal} of ${oracle.checked} queries give the same file:line pairs; ${oracle.subset} stopped at the hit cap with a subset of ripgrep's pairs; ${oracle.differ.length} differ${oracle.differ.length ? `: ${oracle.differ.join('; ')}` : ''}.` : 'Oracle skipped: `rg` not found.',
-      `CJK column on this corpus (${cjkCost.cjkChunks} of ${cjkCost.chunks} chunks with CJK text): index ${fmtMB(cjkCost.withoutCjkBytes)} with format 3's five-column keyword table → ${fmtMB(cjkCost.withCjkBytes)} with the cjk column = **${(cjkCost.growth * 100).toFixed(2)}% growth** (both rebuilt from the stored text and vacuumed).`,
+      `CJK column on this corpus (${cjkCost.cjkChunks} of ${cjkCost.chunks} chunks with CJK text): index ${fmtMB(cjkCost.withoutCjkBytes)} with format 5's five-column keyword table → ${fmtMB(cjkCost.withCjkBytes)} with the cjk column = **${(cjkCost.growth * 100).toFixed(2)}% growth** (both rebuilt from the stored text and vacuumed).`,
       `CJK fixture: ${cjk.passed} of ${cjk.substrings} 2–6-character substrings of its CJK runs found at rank ≤ 3 (top 3 all hold it; all its places in the top 3 when it sits in ≤ 3 chunks).`,
     ].join('\n');
     fs.mkdirSync(outDir, { recursive: true });

@@ -13,6 +13,7 @@ export type { Extracted } from './chunk/chunker.ts';
 // program that only calls the core does not load zod.
 export type * from './contract/index.ts';
 export { CONTRACT_VERSION } from './contract/version.ts';
+export { HCI_VERSION } from './version.ts';
 export { ERRORS, EXIT, exitCodeFor, hintFor, type ErrorCode, type Surface } from './contract/errors.ts';
 export type { Settings } from './settings.ts';
 export { defaultSettings, parseSettingsToml, validateSettings } from './settings.ts';

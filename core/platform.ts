@@ -22,6 +22,12 @@ export interface EntryStat {
 export interface WorkspaceFs {
   /** A label for messages (an absolute path on disk, a folder name in the browser). */
   readonly rootLabel: string;
+  /**
+   * True where `\` is an ordinary character of file names (POSIX file systems): a caller's path
+   * keeps it (`a\b.cs` is one name). Otherwise (Windows; sources whose names cannot hold it) a `\`
+   * in a caller's path is read as '/'. Paths in answers always use '/'.
+   */
+  readonly backslashInNames?: boolean;
   readDir(rel: string): Promise<DirEntry[]>;
   /** Follows symlinks; null when the entry does not exist or the link is broken. */
   stat(rel: string): Promise<EntryStat | null>;

@@ -1,18 +1,16 @@
-// Workspace settings: defaults, validation and parsing of `.hci/settings.toml` (snake_case keys).
-// Owns the meaning of every key; reading the file from disk is the caller's job.
+// Workspace settings: validation and parsing of `.hci/settings.toml` (snake_case keys), with each
+// key's default from settings-defaults.ts. Owns the meaning of every key; reading the file from disk
+// is the caller's job. Loaded only when there is something to validate (HciWorkspace.open).
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { z } from 'zod';
 import { HciError } from './platform.ts';
-import { DEFAULT_EXTENSIONS } from './languages/table.ts';
+import { DEFAULT_EXCLUDE_PATH_SEGMENTS, DEFAULT_INCLUDE_EXTENSIONS, SETTING_DEFAULTS as D, settingDefaults } from './settings-defaults.ts';
+import { semanticSettings } from './vector/settings.ts';
 
-/** Every language-table row's default extensions (core/languages/table.ts). */
-export const DEFAULT_INCLUDE_EXTENSIONS: string[] = [...DEFAULT_EXTENSIONS];
+export { DEFAULT_EXCLUDE_PATH_SEGMENTS, DEFAULT_INCLUDE_EXTENSIONS };
 
-export const DEFAULT_EXCLUDE_PATH_SEGMENTS = [
-  'bin', 'obj', 'node_modules', '.git', '.vs', '.idea', '.hci', '.vscode-test',
-  'packages', '.nuget', 'TestResults', '.cache', '.angular', '.next', '.turbo', '.parcel-cache',
-  'coverage', '__pycache__', '.gradle', '.terraform',
-];
+/** The longest `lock_timeout_ms` accepted: 10 minutes. */
+export const MAX_LOCK_TIMEOUT_MS = 600_000;
 
 const extension = z
   .string()
@@ -29,23 +27,35 @@ const relPath = z
 
 const settingsShape = z
   .object({
-    include_extensions: z.array(extension).default(DEFAULT_INCLUDE_EXTENSIONS),
-    exclude_extensions: z.array(extension).default([]),
-    exclude_path_segments: z.array(z.string().min(1)).default(DEFAULT_EXCLUDE_PATH_SEGMENTS),
-    ignore_files: z.array(z.string().min(1)).default(['.gitignore', '.hciignore']),
-    extra_include_roots: z.array(relPath).default([]),
-    max_indexed_file_bytes: z.number().int().positive().default(512 * 1024),
-    max_files: z.number().int().positive().default(200_000),
-    chunk_lines: z.number().int().min(5).max(2000).default(110),
-    chunk_overlap_lines: z.number().int().min(0).default(15),
-    binary_probe_bytes: z.number().int().positive().default(8192),
-    include_cs_in_fts: z.boolean().default(true),
-    test_path_penalty: z.number().min(0).max(1).default(0.75),
-    generated_path_penalty: z.number().min(0).max(1).default(0.5),
-    max_hits_per_file: z.number().int().min(1).default(2),
-    lock_timeout_ms: z.number().int().min(0).default(10_000),
-    literal_index: z.boolean().default(false),
-    literal_budget_ms: z.number().int().min(10).max(600_000).default(2000),
+    include_extensions: z.array(extension).default(D.include_extensions),
+    exclude_extensions: z.array(extension).default(D.exclude_extensions),
+    exclude_path_segments: z.array(z.string().min(1)).default(D.exclude_path_segments),
+    ignore_files: z.array(z.string().min(1)).default(D.ignore_files),
+    extra_include_roots: z.array(relPath).default(D.extra_include_roots),
+    max_indexed_file_bytes: z.number().int().positive().default(D.max_indexed_file_bytes),
+    max_files: z.number().int().positive().default(D.max_files),
+    chunk_lines: z.number().int().min(5).max(2000).default(D.chunk_lines),
+    chunk_overlap_lines: z.number().int().min(0).default(D.chunk_overlap_lines),
+    binary_probe_bytes: z.number().int().positive().default(D.binary_probe_bytes),
+    include_cs_in_fts: z.boolean().default(D.include_cs_in_fts),
+    test_path_penalty: z.number().min(0).max(1).default(D.test_path_penalty),
+    generated_path_penalty: z.number().min(0).max(1).default(D.generated_path_penalty),
+    demo_path_penalty: z.number().min(0).max(1).default(D.demo_path_penalty),
+    docs_path_penalty: z.number().min(0).max(1).default(D.docs_path_penalty),
+    build_path_penalty: z.number().min(0).max(1).default(D.build_path_penalty),
+    partial_matches: z.enum(['after_complete', 'by_score']).default(D.partial_matches),
+    ui_view_boost: z.number().min(1).max(10).default(D.ui_view_boost),
+    paired_file_share: z.number().min(0).max(1).default(D.paired_file_share),
+    max_hits_per_file: z.number().int().min(1).default(D.max_hits_per_file),
+    // Bounded: a reader or indexer waits this long for another process's lock before `index_busy`;
+    // past the bound a stuck lock would hang a search for good (timers cannot wait longer than ~24.8 days).
+    lock_timeout_ms: z.number().int().min(0).max(MAX_LOCK_TIMEOUT_MS, `must be at most ${MAX_LOCK_TIMEOUT_MS} (10 minutes)`).default(D.lock_timeout_ms),
+    /** A trigram index (files_tri) for literal and regex search, filled by the next indexing pass. */
+    literal_index: z.boolean().default(D.literal_index),
+    /** The time budget of one literal or regex search (then search_timeout). */
+    literal_budget_ms: z.number().int().min(10).max(600_000).default(D.literal_budget_ms),
+    /** The semantic channel (`[semantic]`, core/vector/settings.ts): off by default. */
+    semantic: semanticSettings.prefault({}),
   })
   .strict();
 
@@ -57,7 +67,7 @@ export const settingsSchema = settingsShape.refine((s) => s.chunk_overlap_lines 
 export type Settings = z.output<typeof settingsSchema>;
 
 export function defaultSettings(): Settings {
-  return settingsSchema.parse({});
+  return settingDefaults();
 }
 
 /** Validates a plain object (e.g. from an API caller) into complete settings. */

@@ -3,27 +3,32 @@
 // per-connection search sessions; the work itself is done by index/, search/ (the search pipeline,
 // search/pipeline.ts, and its answer wording, search/present.ts) and scan/.
 import { HciError, type WorkspaceFs } from './platform.ts';
-import { parseSettingsToml, validateSettings, type Settings } from './settings.ts';
+import type { Settings } from './settings.ts';
+import { settingDefaults } from './settings-defaults.ts';
 import { loadEngine, type Database, type EngineLoader, type SqliteEngine } from './sqlite/engine.ts';
 import type { IndexStorage } from './index/storage.ts';
 import { IndexStore } from './index/store.ts';
-import { indexWorkspace, type IndexOptions, type IndexSummary } from './index/indexer.ts';
+import type { IndexOptions, IndexProgress, IndexSummary } from './index/indexer.ts';
 import { readMeta } from './index/writer.ts';
 import type { ParsePoolFactory } from './index/prepare.ts';
 import { FORMAT_VERSION } from './index/schema.ts';
-import { scanWorkspace, type SkipCounts } from './scan/walker.ts';
+import type { SkipCounts } from './scan/walker.ts';
 import { rankQuery, searchPage, type SearchContext } from './search/pipeline.ts';
-import { modeRow } from './search/modes.ts';
+import { DEFAULT_MODES, MODE_UNAVAILABLE_HINT, semanticModes, type ModeTable } from './search/modes.ts';
+import { vectorChannel } from './search/channels/vector.ts';
+import type { SemanticIndex, QueryVector, VectorHost } from './vector/semantic.ts';
+import { modelKeyString } from './vector/provider.ts';
+import { similarTo, type SimilarRequest, type SimilarResponse } from './search/similar.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, pageRange } from './search/page.ts';
 import { failedResponse, searchResponse } from './search/present.ts';
 import { SearchSession } from './search/session.ts';
 import type { DeflateCodec } from './index/file-data.ts';
-import { explainChunk, loadChunk } from './search/explain.ts';
 import type { ExplainResponse, IndexFreshness, OutlineResponse, ResolveResponse, SearchRequest, SearchResponse, StatusReport } from './contract/index.ts';
 import { QueryLog, queryKey } from './search/query-log.ts';
-import { Chunker } from './chunk/chunker.ts';
+import type { Chunker } from './chunk/chunker.ts';
 import { fileInfo, readOutline, resolveMemberKey, symbolAt, type SymbolLocation } from './search/symbols.ts';
-import { TreeSitterHost, type GrammarSource } from './chunk/treesitter.ts';
+import { definitionsNamed } from './search/definitions.ts';
+import type { GrammarSource } from './chunk/treesitter.ts';
 
 export interface WorkspaceHost {
   fs: WorkspaceFs;
@@ -38,6 +43,8 @@ export interface WorkspaceHost {
   parsePool?: ParsePoolFactory;
   /** The codec of the index's per-file blobs (default: fflate, pure JS); Node passes its zlib. */
   deflate?: DeflateCodec;
+  /** What the semantic channel's providers need from the runtime (fetch, env, onnxruntime-web). */
+  vectors?: VectorHost;
 }
 
 export interface OpenOptions {
@@ -61,7 +68,12 @@ export class HciWorkspace {
   private readonly queries: QueryLog;
   /** Per open connection: the path-filter SQL function, the decoded-file cache, chunk counts. */
   private readonly sessions = new WeakMap<IndexStore, SearchSession>();
-  readonly chunker: Chunker;
+  /** Made on the first index run: a search never loads the chunkers or tree-sitter. */
+  private chunker: Promise<Chunker> | null = null;
+  /** The semantic channel (off unless `[semantic] enabled = true`), loaded on first use: a keyword search never loads it. */
+  private semanticIndex: Promise<SemanticIndex> | null = null;
+  /** Set once semanticFor() resolved: what the synchronous steps inside a read transaction use. */
+  private semantic: SemanticIndex | null = null;
 
   private constructor(
     readonly host: WorkspaceHost,
@@ -70,17 +82,35 @@ export class HciWorkspace {
     persistQueries: boolean,
   ) {
     this.queries = new QueryLog(host.storage, persistQueries);
-    this.chunker = new Chunker(host.grammars ? new TreeSitterHost(host.grammars) : null);
+  }
+
+  private semanticFor(): Promise<SemanticIndex> {
+    return (this.semanticIndex ??= (async () => {
+      const { SemanticIndex } = await import('./vector/semantic.ts');
+      return (this.semantic = new SemanticIndex(this.settings.semantic, this.host.vectors ?? {}, this.host.fs.rootLabel));
+    })());
+  }
+
+  private chunkerFor(): Promise<Chunker> {
+    return (this.chunker ??= (async () => {
+      const [{ Chunker }, { TreeSitterHost }] = await Promise.all([import('./chunk/chunker.ts'), import('./chunk/treesitter.ts')]);
+      return new Chunker(this.host.grammars ? new TreeSitterHost(this.host.grammars) : null);
+    })());
   }
 
   static async open(host: WorkspaceHost, opts: OpenOptions = {}): Promise<HciWorkspace> {
-    let fileSettings: Record<string, unknown> = {};
+    let settings: Settings = settingDefaults();
     const st = await host.fs.stat(SETTINGS_FILE);
-    if (st?.kind === 'file') {
-      const text = new TextDecoder().decode(await host.fs.readFile(SETTINGS_FILE));
-      fileSettings = { ...parseSettingsToml(text, SETTINGS_FILE) };
+    if (st?.kind === 'file' || opts.settings) {
+      // The schema (zod) and the TOML parser load only when there is something to validate.
+      const { parseSettingsToml, validateSettings } = await import('./settings.ts');
+      let fileSettings: Record<string, unknown> = {};
+      if (st?.kind === 'file') {
+        const text = new TextDecoder().decode(await host.fs.readFile(SETTINGS_FILE));
+        fileSettings = { ...parseSettingsToml(text, SETTINGS_FILE) };
+      }
+      settings = validateSettings({ ...fileSettings, ...(opts.settings ?? {}) }, opts.settings ? 'settings' : SETTINGS_FILE);
     }
-    const settings = validateSettings({ ...fileSettings, ...(opts.settings ?? {}) }, opts.settings ? 'settings' : SETTINGS_FILE);
     const engine = await loadEngine(host.engineLoader);
     return new HciWorkspace(host, settings, engine, opts.persistQueries ?? false);
   }
@@ -124,14 +154,32 @@ export class HciWorkspace {
       if (!opts.full || !rebuildable) throw e;
       store = await fromEmptyFile();
     }
-    const host = { parsePool: this.host.parsePool };
+    const [{ indexWorkspace }, chunker, semantic] = await Promise.all([import('./index/indexer.ts'), this.chunkerFor(), this.semanticFor()]);
+    let last: IndexProgress = { phase: 'scan', filesTotal: 0, filesDone: 0, chunks: 0, bytes: 0 };
+    // With the vector phase after the keyword pass, "done" is reported once both are.
+    const deferDone = semantic.enabled;
+    const keywordOpts: IndexOptions = opts.onProgress
+      ? { ...opts, onProgress: (p) => { last = p; if (!(deferDone && p.phase === 'done')) opts.onProgress!(p); } }
+      : opts;
+    const pass = async (s: IndexStore) => {
+      const vectors = await semantic.passEnv(s, {
+        full: opts.full,
+        signal: opts.signal,
+        onProgress: (p) => opts.onProgress?.({ ...last, phase: 'vectors', vectorsDone: p.done, vectorsTotal: p.total, vectorsPerS: Math.round(p.rate), etaS: Math.round(p.etaS) }),
+      });
+      const summary = await indexWorkspace(this.host.fs, s, this.settings, chunker, keywordOpts, { parsePool: this.host.parsePool, vectors: vectors.vectors, afterPass: vectors.afterPass });
+      const run = vectors.summary();
+      if (run) summary.vectors = run as IndexSummary['vectors'];
+      if (deferDone) opts.onProgress?.({ ...last, phase: 'done' });
+      return summary;
+    };
     try {
-      return await indexWorkspace(this.host.fs, store, this.settings, this.chunker, opts, host);
+      return await pass(store);
     } catch (e) {
       // Damage found while rewriting rows (a stored blob that cannot be read, so its FTS rows cannot
       // be removed): a full rebuild starts from an empty file instead.
       if (!opts.full || !(e instanceof HciError && e.code === 'index_corrupt')) throw e;
-      return indexWorkspace(this.host.fs, await fromEmptyFile(), this.settings, this.chunker, opts, host);
+      return pass(await fromEmptyFile());
     }
   }
 
@@ -155,30 +203,79 @@ export class HciWorkspace {
   }
 
   /** What the search pipeline needs of this workspace on one open index. */
-  private searchContext(store: IndexStore): SearchContext {
+  private searchContext(store: IndexStore, modes?: ModeTable): SearchContext {
     let session = this.sessions.get(store);
     if (!session) this.sessions.set(store, (session = new SearchSession(store.db, store.codec)));
-    return { session, settings: this.settings };
+    return { session, settings: this.settings, modes };
+  }
+
+  /** semantic and hybrid need the semantic channel: `mode_unavailable` (before the index is opened) when it is off. */
+  private checkMode(mode: SearchRequest['mode']): void {
+    if ((mode === 'semantic' || mode === 'hybrid') && !this.settings.semantic.enabled) {
+      throw new HciError('mode_unavailable', `mode "${mode}" needs semantic search, which is off for this workspace`, MODE_UNAVAILABLE_HINT);
+    }
+  }
+
+  /**
+   * Inside a read transaction: the mode table with this search's vector channel (the scan of the
+   * current generation, the query's vector), or — when it cannot run — why (semantic mode fails with
+   * it; hybrid answers keyword's results and says so).
+   */
+  private modesIn(db: Database, req: SearchRequest, prepared: QueryVector | null, source?: { chunkId: number }): { modes?: ModeTable; unavailable?: { reason: string; hint: string } } {
+    if (!prepared) return {};
+    const vs = this.semantic!.vectorSearch(db, source ? null : req.query, prepared, source?.chunkId);
+    const s = this.settings.semantic;
+    if (!vs.ok) {
+      if (req.mode === 'semantic') throw new HciError('mode_unavailable', `semantic search cannot run: ${vs.reason}`, vs.hint);
+      // Hybrid without vectors is the keyword search (the answer says so).
+      return { modes: { ...DEFAULT_MODES, hybrid: DEFAULT_MODES.keyword }, unavailable: { reason: vs.reason, hint: vs.hint } };
+    }
+    const channel = vectorChannel({ knn: vs.knn, query: vs.query, model: modelKeyString(vs.model.key), minScore: s.min_vector_score, exclude: source ? new Set([source.chunkId]) : undefined });
+    return { modes: semanticModes(channel, { keywordWeight: s.keyword_weight, vectorWeight: s.vector_weight, guard: s.guard, routing: s.routing, minVectorScore: s.min_vector_score }) };
+  }
+
+  /** Before the read transaction: the query's vector where a remote provider makes it (null: keyword mode). */
+  private async prepareVectors(req: SearchRequest): Promise<QueryVector | null> {
+    if (req.mode !== 'semantic' && req.mode !== 'hybrid') return null;
+    return (await this.semanticFor()).prepare(req.query);
   }
 
   async search(req: SearchRequest): Promise<SearchResponse> {
     const t0 = Date.now();
     try {
       validateRequest(req);
-      modeRow(req.mode); // an unavailable mode fails before the index is opened
+      this.checkMode(req.mode); // an unavailable mode fails before the index is opened
       const store = await this.openStore(false);
       const range = pageRange(req);
       const key = queryKey(req);
       this.queries.remember(key, req);
+      const prepared = await this.prepareVectors(req);
       // One read transaction: hits, counts and freshness all describe the same committed state.
       const out = await store.read((db) => {
         const meta = readMeta(db);
-        return { page: searchPage(this.searchContext(store), req, range, key), index: this.freshnessIn(db, meta), skipped: parseSkipped(meta.skipped_counts) };
+        const { modes, unavailable } = this.modesIn(db, req, prepared);
+        return { page: searchPage(this.searchContext(store, modes), req, range, key), index: this.freshnessIn(db, meta), skipped: parseSkipped(meta.skipped_counts), unavailable };
       });
-      return searchResponse(req, out.page, this.withRunningFlag(out.index), out.skipped, t0);
+      const res = searchResponse(req, out.page, this.withRunningFlag(out.index), out.skipped, t0);
+      if (out.unavailable) res.hint = [`vector channel unavailable (${out.unavailable.reason}): these are keyword results; ${out.unavailable.hint}`, res.hint].filter(Boolean).join('; ');
+      return res;
     } catch (e) {
       return failedResponse(req, e, t0);
     }
+  }
+
+  /** "More like this": the chunks nearest to a hit, to the innermost chunk at a file's line, or to a code snippet. */
+  async similar(req: SimilarRequest): Promise<SimilarResponse> {
+    return similarTo(req, {
+      checkMode: () => this.checkMode('semantic'),
+      openStore: () => this.openStore(false),
+      prepare: async (text) => (await this.semanticFor()).prepare(text),
+      context: (store, modes) => this.searchContext(store, modes),
+      modesIn: (db, r, prepared, source) => this.modesIn(db, r, prepared, source),
+      freshnessIn: (db) => this.freshnessIn(db),
+      withRunningFlag: (f) => this.withRunningFlag(f),
+      normalizePath: normalizeRelPath,
+    });
   }
 
   async status(opts: { checkPending?: boolean } = {}): Promise<StatusReport> {
@@ -187,7 +284,7 @@ export class HciWorkspace {
       skipped_samples: [], last_run: null, pending: null,
     };
     try {
-      const store = await this.openStore(false);
+      const [store, semantic] = await Promise.all([this.openStore(false), this.semanticFor()]);
       const data = await store.read((db) => ({
         index: this.freshnessIn(db),
         meta: readMeta(db),
@@ -195,9 +292,11 @@ export class HciWorkspace {
         samples: db.selectObjects(`SELECT path, reason FROM skipped ORDER BY reason, path LIMIT ${SKIPPED_SAMPLE_LIMIT}`) as Array<{ path: string; reason: string }>,
         files: opts.checkPending ? (db.selectObjects('SELECT path, size, mtime_ms FROM files') as Array<{ path: string; size: number; mtime_ms: number }>) : [],
         indexBytes: Number(db.selectValue('PRAGMA page_count')) * Number(db.selectValue('PRAGMA page_size')),
+        vectors: semantic.enabled || db.selectValue('SELECT 1 FROM vector_models LIMIT 1') !== undefined ? semantic.status(db) : undefined,
         sourceBytes: Number(db.selectValue('SELECT coalesce(sum(size), 0) FROM files')),
       }));
       report.size = { index_bytes: data.indexBytes, source_bytes: data.sourceBytes };
+      if (data.vectors) report.vectors = data.vectors;
       report.index = this.withRunningFlag(data.index);
       report.format_version = Number(data.meta.format_version ?? FORMAT_VERSION);
       for (const l of data.langs) report.files_by_lang[l.lang] = Number(l.n);
@@ -205,6 +304,7 @@ export class HciWorkspace {
       report.skipped_samples = data.samples;
       report.last_run = data.meta.last_run ? JSON.parse(data.meta.last_run) : null;
       if (opts.checkPending) {
+        const { scanWorkspace } = await import('./scan/walker.ts');
         const scan = await scanWorkspace(this.host.fs, this.settings);
         const known = new Map(data.files.map((f) => [f.path, f]));
         const pending = { added: 0, modified: 0, deleted: 0 };
@@ -233,7 +333,7 @@ export class HciWorkspace {
 
   /** The symbol tree of one file, as the index holds it. */
   async outline(path: string): Promise<OutlineResponse> {
-    const rel = typeof path === 'string' ? normalizeRelPath(path) : null;
+    const rel = typeof path === 'string' ? normalizeRelPath(path, this.host.fs.backslashInNames) : null;
     const base: OutlineResponse = { status: 'error', path: rel ?? String(path), symbols: [], index: null };
     try {
       if (rel === null) throw new HciError('path_outside_workspace', `"${path}" is not a path inside the workspace`, 'pass a workspace-relative path such as src/App.cs');
@@ -244,11 +344,14 @@ export class HciWorkspace {
       });
       const index = this.withRunningFlag(out.index);
       if (!out.file) {
+        // Whether it exists, told only for files inside: a path through a workspace symlink that leads
+        // outside answers as if nothing were there (stat alone would reveal what exists out there).
         const st = await this.host.fs.stat(rel).catch(() => null);
+        const inside = st !== null && (await this.host.fs.resolveLink(rel).catch(() => null)) !== 'outside';
         return {
           ...base, index, status: 'error',
           error: { code: 'not_indexed', message: `${rel} is not in the index` },
-          hint: st ? 'the file exists but is not indexed (see `status` for skipped files), or the index is older than the file: reindex' : 'no such file in the workspace',
+          hint: inside ? 'the file exists but is not indexed (see `status` for skipped files), or the index is older than the file: reindex' : 'no such file in the workspace',
         };
       }
       const res: OutlineResponse = { ...base, status: 'ok', lang: out.file.lang, symbols: out.symbols, index };
@@ -260,15 +363,16 @@ export class HciWorkspace {
     }
   }
 
-  /** Where a member key (from an outline or a hit) is now; or, with path and line, the member there. */
-  async resolve(query: { member_key: string } | { path: string; line: number }): Promise<ResolveResponse> {
+  /** Where a member key (from an outline or a hit) is now; symbols defined with a name; or, with path and line, the member there. */
+  async resolve(query: { member_key: string } | { name: string } | { path: string; line: number }): Promise<ResolveResponse> {
     try {
       const store = await this.openStore(false);
       const out = await store.read((db) => {
         let locations: SymbolLocation[];
         if ('member_key' in query) locations = resolveMemberKey(db, String(query.member_key), store.codec);
+        else if ('name' in query) locations = definitionsNamed(db, String(query.name), store.codec);
         else {
-          const rel = normalizeRelPath(String(query.path));
+          const rel = normalizeRelPath(String(query.path), this.host.fs.backslashInNames);
           if (rel === null) throw new HciError('path_outside_workspace', `"${query.path}" is not a path inside the workspace`, 'pass a workspace-relative path');
           if (!Number.isInteger(query.line) || query.line < 1) throw new HciError('invalid_request', 'line must be a positive integer', 'lines are 1-based');
           const at = symbolAt(db, rel, query.line, store.codec);
@@ -277,7 +381,10 @@ export class HciWorkspace {
         return { locations, index: this.freshnessIn(db) };
       });
       const res: ResolveResponse = { status: out.locations.length ? 'ok' : 'empty', locations: out.locations, index: this.withRunningFlag(out.index) };
-      if (!out.locations.length) res.hint = 'member_key' in query ? 'no symbol has this member key now: it was renamed or removed, or its file is not indexed' : 'no symbol encloses this line';
+      if (!out.locations.length) {
+        res.hint = 'member_key' in query ? 'no symbol has this member key now: it was renamed or removed, or its file is not indexed'
+          : 'name' in query ? `no outline defines a symbol named ${query.name} (it may come from a library, or be a local)` : 'no symbol encloses this line';
+      }
       return res;
     } catch (e) {
       const err = e instanceof HciError ? e : new HciError('internal', String((e as Error)?.message ?? e));
@@ -285,16 +392,29 @@ export class HciWorkspace {
     }
   }
 
+  /**
+   * Runs a read of the index in one read transaction and returns its value with the freshness of
+   * that snapshot (the browse calls, core/browse/, read through it). Throws `no_index` without one.
+   */
+  async read<T>(fn: (db: Database, codec: DeflateCodec) => T): Promise<{ value: T; index: IndexFreshness }> {
+    const store = await this.openStore(false);
+    const out = await store.read((db) => ({ value: fn(db, store.codec), index: this.freshnessIn(db) }));
+    return { value: out.value, index: this.withRunningFlag(out.index) };
+  }
+
   /** Explains a hit from a search; the query is recalled from the hit id (or passed in). */
-  async explain(hitId: string, opts: { query?: string } = {}): Promise<ExplainResponse> {
+  async explain(hitId: string, opts: { query?: string; mode?: SearchRequest['mode'] } = {}): Promise<ExplainResponse> {
     try {
       const m = /^(\d+)\.([0-9a-z]+)$/.exec(String(hitId ?? '').trim());
       if (!m) throw new HciError('invalid_hit_id', `"${hitId}" is not a hit id`, 'pass a hit_id exactly as a search returned it, e.g. 123.k4f9a2');
-      const store = await this.openStore(false);
-      const req = opts.query !== undefined ? { query: opts.query } : this.queries.recall(m[2]);
+      const [store, { explainChunk, loadChunk }] = await Promise.all([this.openStore(false), import('./search/explain.ts')]);
+      const req: SearchRequest | undefined = opts.query !== undefined ? { query: opts.query, ...(opts.mode ? { mode: opts.mode } : {}) } : this.queries.recall(m[2]);
+      if (req) this.checkMode(req.mode);
+      const prepared = req ? await this.prepareVectors(req) : null;
       const { result, index } = await store.read((db) => {
         const row = loadChunk(db, Number(m[1]), store.codec);
-        const ranked = row && req ? rankQuery(this.searchContext(store), req, 200) : null;
+        const modes = req ? this.modesIn(db, req, prepared).modes : undefined;
+        const ranked = row && req ? rankQuery(this.searchContext(store, modes), req, 200) : null;
         return { result: row ? explainChunk(db, row, ranked, store.codec) : null, index: this.withRunningFlag(this.freshnessIn(db)) };
       });
       if (!result) {
@@ -310,9 +430,12 @@ export class HciWorkspace {
   }
 }
 
-/** A workspace-relative path with forward slashes, or null when it would leave the workspace. */
-function normalizeRelPath(p: string): string | null {
-  const rel = p.trim().replace(/\\/g, '/').replace(/^\.\//, '');
+/**
+ * A workspace-relative path with forward slashes, or null when it would leave the workspace. A `\`
+ * is a separator only where file names cannot hold it (see WorkspaceFs.backslashInNames).
+ */
+function normalizeRelPath(p: string, backslashInNames = false): string | null {
+  const rel = (backslashInNames ? p.trim() : p.trim().replace(/\\/g, '/')).replace(/^\.\//, '');
   if (!rel || rel.startsWith('/') || /^[a-zA-Z]:/.test(rel) || rel.split('/').includes('..')) return null;
   return rel.replace(/\/+$/, '');
 }

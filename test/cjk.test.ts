@@ -1,7 +1,7 @@
 // CJK text: overlapping bigrams on both sides (core/search/cjk.ts). Over a fixture of real-style
 // locale files, C#/AXAML comments and docs in Chinese, Japanese and Korean (mixed with identifiers),
 // every 2–6-character substring of every CJK run is found at rank ≤ 3; mixed CJK/Latin queries,
-// explain's bigram matches, the empty cjk column of code without CJK, and the format 3 → 4 migration
+// explain's bigram matches, the empty cjk column of code without CJK, and the format 5 → 6 migration
 // that rebuilds chunks_fts from the stored text.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
@@ -95,7 +95,8 @@ describe('CJK search over the fixture', () => {
 
   it('answers mixed CJK and Latin queries (all terms), and an identifier glued to CJK text', async () => {
     const r = await w.search({ query: '磁盘空间 SaveNow' });
-    expect(r.match).toBe('all');
+    // The first hits hold every term (the page may then be filled with partial matches: all_then_any).
+    expect(r.match).toMatch(/^all/);
     expect(r.hits[0].path).toBe('src/Ink.Controls/Controls/AutoSaveEditor.cs');
     const glued = await w.search({ query: 'SaveNow', paths: ['src/Ink.Controls/Controls/AutoSaveEditor.cs'] });
     expect(glued.hits.length).toBeGreaterThan(0);
@@ -134,19 +135,19 @@ describe('no cost on code without CJK', () => {
   });
 });
 
-describe('the v3 → v4 migration', () => {
+describe('the format 5 → 6 migration', () => {
   it('rebuilds chunks_fts with the cjk column from the stored text: CJK search works without re-reading files', async () => {
-    const old = await createTmpWorkspace(files, 'hci-cjk-v3-');
+    const old = await createTmpWorkspace(files, 'hci-cjk-v5-');
     try {
       const a = await openWorkspace(old.root);
       await a.index();
       a.close();
       const file = old.abs('.hci/index.sqlite');
-      // Turn it into a format-3 index: chunks_fts without the cjk column (its rows rebuilt the v3 way), no files_tri.
+      // Turn it into a format-5 index: chunks_fts without the cjk column (its rows rebuilt the v5 way), no files_tri.
       sqlite3(file, `
         DROP TABLE chunks_fts; DROP TABLE files_tri;
         CREATE VIRTUAL TABLE chunks_fts USING fts5(path, symbol, header, body, idents, content='', tokenize='porter unicode61 remove_diacritics 2');
-        UPDATE meta SET value = '3' WHERE key = 'format_version'; DELETE FROM meta WHERE key = 'literal_index';`);
+        UPDATE meta SET value = '5' WHERE key = 'format_version'; DELETE FROM meta WHERE key = 'literal_index';`);
       const before = sqlite3(file, 'SELECT count(*) FROM files');
       const b = await openWorkspace(old.root);
       try {

@@ -66,7 +66,7 @@ describe('hci CLI', () => {
     const json = hci(['search', 'order', 'service', '--json', '-k', '2', '--root', ws.root]);
     expect(json.code).toBe(0);
     const r = JSON.parse(json.out);
-    expect(r).toMatchObject({ contract_version: 1, status: 'ok', query: 'order service', mode: 'keyword' });
+    expect(r).toMatchObject({ contract_version: 2, status: 'ok', query: 'order service', mode: 'keyword' });
     expect(r.hits).toHaveLength(2);
     expect(Object.keys(r.hits[0])).toEqual(expect.arrayContaining(['hit_id', 'rank', 'path', 'start_line', 'end_line', 'hit_kind', 'score', 'fts_score', 'lang', 'snippet']));
     expect(r.index).toMatchObject({ files: 3, build_state: 'complete' });

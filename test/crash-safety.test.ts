@@ -315,3 +315,89 @@ describe('crash safety: hci index killed with SIGKILL', () => {
     console.log(`[crash-safety] hot journals rolled back after injected kills: ${hotJournals}`);
   }, 120_000);
 });
+
+// The same guarantees with semantic search on (the learned provider): a kill during the keyword pass
+// or during the vector phase (training, then batches of vector rows, each its own transaction)
+// leaves an index that opens and checks clean, where no vector row outlives its chunk, every row is
+// the current model's and of its width, and at most one model is current; the next run completes
+// the vectors.
+describe('crash safety with semantic search on: vector rows', () => {
+  const vectorInvariants = (db: string) => {
+    expect(sqliteText(db, 'PRAGMA integrity_check')).toBe('ok');
+    const [orphans, foreign, wrongWidth, current] = sqliteText(db, `SELECT
+        (SELECT count(*) FROM chunk_vectors WHERE chunk_id NOT IN (SELECT id FROM chunks)),
+        (SELECT count(*) FROM chunk_vectors WHERE model_id NOT IN (SELECT id FROM vector_models WHERE current = 1)),
+        (SELECT count(*) FROM chunk_vectors v JOIN vector_models m ON m.id = v.model_id WHERE length(v.vec) <> m.dims),
+        (SELECT count(*) FROM vector_models WHERE current = 1)`).split('|').map(Number);
+    expect({ orphans, foreign, wrongWidth }).toEqual({ orphans: 0, foreign: 0, wrongWidth: 0 });
+    expect(current).toBeLessThanOrEqual(1);
+    const counts = indexCounts(db);
+    expect(counts.orphan_chunks + counts.orphan_fts + counts.missing_fts).toBe(0);
+  };
+  const opens = async (root: string) => {
+    const w = await openWorkspace(root, { settings: { lock_timeout_ms: 3000 } });
+    try {
+      const st = await w.status();
+      expect(st.status, JSON.stringify(st.error)).not.toBe('error');
+      const r = await w.search({ query: 'service', mode: 'hybrid' });
+      expect(['ok', 'empty', 'no_index', 'error'], JSON.stringify(r.error)).toContain(r.status);
+      if (r.status === 'error') expect(r.error?.code).toBe('mode_unavailable');
+    } finally {
+      w.close();
+    }
+  };
+
+  it('survives kills in the keyword pass and in the vector phase; the next run completes every vector', async () => {
+    const small = generateWorkspace({ files: 200, seed: SEED + 2 });
+    tempDirs.push(small.root);
+    mkdirSync(path.join(small.root, '.hci'), { recursive: true });
+    writeFileSync(path.join(small.root, '.hci', 'settings.toml'), '[semantic]\nenabled = true\ndims = 64\n');
+    const db = dbOf(small.root);
+    // How many commits a full run makes (the vector phase's are the last ones).
+    const probe = await runCliScript(CRASH_CHILD, [small.root, 'journal-delete', '100000']);
+    const total = Number(/after (\d+) commits/.exec(probe.stderr)?.[1]);
+    expect(total, probe.stderr).toBeGreaterThan(3);
+    expect(Number(sqliteText(db, 'SELECT count(*) FROM chunk_vectors'))).toBe(Number(sqliteText(db, 'SELECT count(*) FROM chunks')));
+    // Injected, counted from the end of a run (the vector phase's commits are its last: the model row,
+    // the batches of vector rows, the state write). A run's commit count varies with batch sizing, so
+    // a point the run did not reach is retried with that run's own count.
+    for (const [point, fromEnd, j] of [['journal-delete', 2], ['db-write', 1, 1], ['journal-delete', 0]] as const) {
+      let n = total;
+      let res = await runCliScript(CRASH_CHILD, [small.root, point, String(n - fromEnd), ...(j ? [String(j)] : [])]);
+      for (let tries = 0; res.code === 3 && tries < 4; tries++) {
+        n = Number(/after (\d+) commits/.exec(res.stderr)?.[1]);
+        res = await runCliScript(CRASH_CHILD, [small.root, point, String(n - fromEnd), ...(j ? [String(j)] : [])]);
+      }
+      expect(res.signal, res.stderr).toBe('SIGKILL');
+      await opens(small.root);
+      expect(journalState(db)).toBe('absent');
+      vectorInvariants(db);
+    }
+    // Random kills of `hci index --full` across the whole run.
+    const rnd = prng(SEED + 3);
+    let kills = 0;
+    for (let i = 0; i < 6; i++) {
+      const proc = startCli(['index', small.root, '--quiet', '--full']);
+      await new Promise((r) => setTimeout(r, Math.round(100 + rnd() * 2500)));
+      const killed = !proc.done;
+      if (killed) proc.child.kill('SIGKILL');
+      const res = await proc.exited;
+      if (killed) kills++;
+      else expect(res.code, res.stderr).toBe(0);
+      await opens(small.root);
+      vectorInvariants(db);
+    }
+    console.log(`[crash-safety] semantic: ${kills} random kills in 6 runs, 3 injected`);
+    const r = await runCli(['index', small.root, '--quiet']);
+    expect(r.code, r.stderr).toBe(0);
+    vectorInvariants(db);
+    expect(Number(sqliteText(db, 'SELECT count(*) FROM chunk_vectors'))).toBe(Number(sqliteText(db, 'SELECT count(*) FROM chunks')));
+    const w = await openWorkspace(small.root);
+    try {
+      expect((await w.status()).vectors).toMatchObject({ state: 'ready', coverage: 1 });
+      expect((await w.search({ query: small.probes[0].query, mode: 'hybrid' })).status).toBe('ok');
+    } finally {
+      w.close();
+    }
+  }, 300_000);
+});

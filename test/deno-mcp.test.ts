@@ -15,7 +15,7 @@ import { denoFlags, REPO } from './helpers/deno.ts';
 import { denoBinary, titled } from './helpers/runtimes.ts';
 
 const ENTRY = path.join(REPO, 'runtimes/deno/mcp.ts');
-const TOOLS = ['explain_result', 'intercom_message_relate', 'intercom_messages_for_code', 'outline', 'reindex', 'resolve', 'search', 'status', 'watch'];
+const TOOLS = ['explain_result', 'intercom_message_relate', 'intercom_messages_for_code', 'outline', 'reindex', 'resolve', 'search', 'similar', 'status', 'watch'];
 
 interface Answer {
   structured: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -121,6 +121,61 @@ describe.skipIf(!deno)(titled('MCP server under Deno', { Deno: deno }), () => {
     // Nothing but the protocol on stdout: the client would have failed on a stray line.
     expect(stderr).not.toMatch(/unhandled/);
   });
+
+  it('describes only what it does: no watcher promised in the instructions or the tools', async () => {
+    const instructions = client.getInstructions() ?? '';
+    expect(instructions).toMatch(/no file watcher: call `reindex` after editing files/);
+    expect(instructions).not.toMatch(/a watcher re-indexes/);
+    const { tools } = await client.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect(byName.get('watch')!.description).toMatch(/no file watcher.*not_available/);
+    expect(byName.get('reindex')!.description).toMatch(/no file watcher/);
+    expect(byName.get('reindex')!.description).not.toMatch(/the watcher re-indexes/);
+    expect(byName.get('status')!.description).toMatch(/there is none in this server/);
+  });
+
+  it('without read access to the workspace, stops with permission_needed naming the flag, not "not found"', async () => {
+    const bare = copySample('hci-deno-mcp-noread-ws-');
+    try {
+      const child = spawn(deno, ['run', '--no-prompt', '--allow-sys=hostname', ENTRY, bare.root], { cwd: REPO, env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+      expect(code, err).not.toBe(0);
+      expect(err).toMatch(/may not read the workspace/);
+      expect(err).toContain(`--allow-read=${bare.root}`);
+      expect(err).not.toMatch(/not found|^\s+at /m);
+    } finally {
+      bare.cleanup();
+    }
+  }, 25_000);
+
+  it('without read access to its node_modules, answers permission_needed with the flag to add', async () => {
+    const bare = copySample('hci-deno-mcp-noread-');
+    const nodeModules = path.join(REPO, 'node_modules');
+    const c = new Client({ name: 'hci-deno-noread', version: '1.0.0' });
+    let err = '';
+    const transport = new StdioClientTransport({
+      command: deno,
+      args: ['run', '--no-prompt', `--allow-read=${bare.root}`, `--allow-write=${path.join(bare.root, '.hci')}`, '--allow-sys=hostname', ENTRY, bare.root],
+      env: { ...(process.env as Record<string, string>), NO_COLOR: '1' },
+      cwd: REPO,
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    try {
+      await c.connect(transport);
+      await c.listTools();
+      const s = await call(c, 'search', { query: 'CatalogService' });
+      expect(s.isError, s.text).toBe(true);
+      expect(s.structured.error.code, s.text).toBe('permission_needed');
+      expect(s.structured.hint ?? s.structured.error.hint, s.text).toContain(`--allow-read=${nodeModules}`);
+      expect(err).not.toMatch(/^\s+at /m); // a message, not a stack trace
+    } finally {
+      await c.close().catch(() => {});
+      bare.cleanup();
+    }
+  }, 25_000);
 
   it('serves Streamable HTTP with Deno.serve on one granted port; a foreign Origin is refused', async () => {
     const port = await freePort();

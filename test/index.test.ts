@@ -309,6 +309,16 @@ describe('the index file', () => {
     await expect(openWorkspace(ws.root)).rejects.toMatchObject({ code: 'invalid_settings', message: /not valid TOML/ });
   });
 
+  it('bounds lock_timeout_ms (a huge wait on a stuck lock would hang every search)', async () => {
+    const ws = await tmp({ 'a.cs': csharp('A'), '.hci/settings.toml': 'lock_timeout_ms = 1e15\n' });
+    const err = await openWorkspace(ws.root).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'invalid_settings', message: /lock_timeout_ms: must be at most 600000 \(10 minutes\)/ });
+    expect((err as HciError).hint).toMatch(/lock_timeout_ms/);
+    await expect(openWorkspace(ws.root, { settings: { lock_timeout_ms: 600_001 } })).rejects.toMatchObject({ code: 'invalid_settings' });
+    fs.writeFileSync(ws.abs('.hci/settings.toml'), 'lock_timeout_ms = 600000\n');
+    (await openWorkspace(ws.root)).close();
+  });
+
   it('keeps invalid UTF-8 and binary files from crashing a run, and counts them', async () => {
     const ws = await tmp({
       'bad.cs': new Uint8Array([...Buffer.from('class Bad { // caf'), 0xe9, 0xff, ...Buffer.from(' ValidAfterwards }\n')]),

@@ -2,11 +2,12 @@
 // of the tarball into an empty project with --foreground-scripts and a PATH of node, npm, npx and sh only).
 // Claims: nothing compiles or runs at install (no install script banner, no dependency with an
 // install script or a binding.gyp, so none could have run); the tarball holds no bench, test or
-// source-map files, and exactly the grammar table's grammars; node_modules stays within 40 MiB; and
-// from that folder the installed `hci` indexes, searches and outlines the shipped sample workspace
-// with the same hits as the source tree, the MCP server answers the SDK's Client (after
+// source-map files, and exactly the grammar table's grammars; node_modules stays within 30 MiB; and
+// from that folder the installed `hci` prints its version, indexes, searches and outlines the shipped
+// sample workspace with the same hits as the source tree, runs `hci demo` on it, the MCP server
+// (reporting the package version) answers the SDK's Client (after
 // listTools) started by exactly the README's host command, a real Deno process runs the package's
-// Deno entry, Vite builds a page from its browser entries that indexes the sample in headless
+// Deno entry and its MCP server (the bundled SDK), Vite builds a page from its browser entries that indexes the sample in headless
 // Chromium with the same hits, and TypeScript type-checks a consumer of every export from the
 // shipped .d.ts.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
@@ -23,12 +24,16 @@ import { PACKAGE, REPO, TOOLCHAIN, diskKiB, installedPackages, packAndInstall, t
 import { launchChromium, listFiles, serveStatic } from './helpers/browser.ts';
 import { chromiumBinary, denoBinary } from './helpers/runtimes.ts';
 
-const MAX_INSTALL_KIB = 40 * 1024;
+// 20.2 MiB at the last measure (41.3 before the MCP SDK was bundled): the limit keeps ~10 MiB for
+// what is still coming (the semantic channel, the web-demo) and fails a dependency that brings a tree.
+const MAX_INSTALL_KIB = 30 * 1024;
 const SAMPLE = path.join(REPO, 'test/sample-workspace');
 const CATALOG = 'src/Contoso.Shop.Application/Catalog/CatalogService.cs';
 
 let inst: Installed;
 let ws: string;
+/** TMPDIR of the `hci demo` run, to see what it leaves there. */
+let demoTmp: string;
 /** The installed CLI's index summary of the shipped sample, for the other runtimes to match. */
 let nodeSummary: { files_indexed: number };
 
@@ -65,6 +70,8 @@ describe('the installed package', () => {
   beforeAll(() => {
     inst = packAndInstall();
     ws = unpackSample(path.join(inst.pkgDir, 'dist/sample-workspace.zip'), path.join(inst.tmp, 'ws'));
+    demoTmp = path.join(inst.tmp, 'demo-tmp');
+    fs.mkdirSync(demoTmp);
   }, 240_000);
 
   afterAll(() => {
@@ -78,7 +85,11 @@ describe('the installed package', () => {
     const banners = inst.installLog.split('\n').filter((l) => /^> \S+@\S+ (preinstall|install|postinstall|prepare)\b/.test(l));
     expect(banners).toEqual([]);
     const packages = installedPackages(path.join(inst.app, 'node_modules'));
-    expect(packages.length).toBeGreaterThan(50);
+    const installed = new Set(packages.map((p) => path.relative(path.join(inst.app, 'node_modules'), p)));
+    // The probe sees every dependency (so the checks below looked at something), and none of the MCP
+    // SDK's tree: its modules are bundled into dist (scripts/build-mcp-sdk.mjs).
+    for (const dep of Object.keys(PACKAGE.dependencies)) expect(installed.has(dep), `${dep} installed`).toBe(true);
+    for (const absent of ['@modelcontextprotocol/sdk', 'express', 'hono', 'ajv', 'jose', 'zod-to-json-schema']) expect(installed.has(absent), `${absent} installed`).toBe(false);
     const scripted = packages.flatMap((dir) => {
       const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name: string; scripts?: Record<string, string> };
       const hooks = ['preinstall', 'install', 'postinstall'].filter((s) => pj.scripts?.[s]);
@@ -118,7 +129,9 @@ describe('the installed package', () => {
   });
 
   it('indexes, searches and outlines the shipped sample with the installed hci, with the source tree\'s hits', async () => {
-    // NEXT STEP (--version): `hci --version` prints PACKAGE.version — check it here once it exists.
+    const version = hciInstalled('--version');
+    expect(version.code, version.stderr).toBe(0);
+    expect(version.stdout.trim()).toBe(PACKAGE.version);
     // The same sample indexed meanwhile in this process from source (grammars from node_modules).
     const copy = unpackSample(path.join(inst.pkgDir, 'dist/sample-workspace.zip'), path.join(inst.tmp, 'ws-source'));
     const [index, reference] = await Promise.all([
@@ -147,6 +160,19 @@ describe('the installed package', () => {
     expect(JSON.stringify(JSON.parse(outline.stdout).symbols)).toContain('"name":"GetCatalogItemsAsync"');
   }, 90_000);
 
+  it('runs `hci demo` on the shipped sample: unpacked into a temp folder, indexed, searched, removed', () => {
+    const before = new Set(fs.readdirSync(demoTmp));
+    const r = run(path.join(inst.app, 'node_modules/.bin/hci'), ['demo'], { env: { ...inst.env, TMPDIR: demoTmp } });
+    expect(r.code, r.stderr).toBe(0);
+    const unpacked = /hci demo — indexing (\S+) \(the bundled sample/.exec(r.stdout)?.[1];
+    expect(unpacked, r.stdout.slice(0, 300)).toBeDefined();
+    expect(path.dirname(unpacked!)).toBe(demoTmp);
+    expect(r.stdout).toMatch(new RegExp(`indexed ${nodeSummary.files_indexed} files`));
+    expect(r.stdout).toContain(CATALOG);
+    expect(r.stdout).toContain('appsettings.json');
+    expect(fs.readdirSync(demoTmp).filter((f) => !before.has(f) && f !== 'node-compile-cache'), 'the unpacked sample is removed').toEqual([]);
+  }, 90_000);
+
   it('serves MCP to the SDK Client, started by the README\'s host command', async () => {
     const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
     const cursorLine = readme.split('\n').find((l) => l.includes('"mcpServers"'));
@@ -165,7 +191,7 @@ describe('the installed package', () => {
     const client = new Client({ name: 'hci-install-test', version: '1.0.0' });
     try {
       await client.connect(transport);
-      // NEXT STEP (--version): client.getServerVersion()?.version === PACKAGE.version.
+      expect(client.getServerVersion()).toMatchObject({ name: 'hci', version: PACKAGE.version });
       const tools = (await client.listTools()).tools.map((t) => t.name);
       expect(tools).toEqual(expect.arrayContaining(['search', 'explain_result', 'outline', 'status', 'reindex']));
       const r = await client.callTool({ name: 'search', arguments: { query: 'GetCatalogItemsAsync' } }, undefined, { timeout: 60_000 });
@@ -204,6 +230,34 @@ describe('the installed package', () => {
     expect(built.summary).toMatchObject({ files_indexed: nodeSummary.files_indexed, parse_fallback: 0 });
     expect(hitsOf(built.res)).toEqual(hitsOf(node));
   }, 90_000);
+
+  it('serves MCP under Deno from the installed package (bundled SDK), to the SDK Client', async () => {
+    const deno = denoBinary();
+    if (!deno) return;
+    const copy = unpackSample(path.join(inst.pkgDir, 'dist/sample-workspace.zip'), path.join(inst.tmp, 'ws-deno-mcp'));
+    const nm = path.join(inst.app, 'node_modules');
+    const transport = new StdioClientTransport({
+      command: deno,
+      args: ['run', '--no-prompt', `--allow-read=${copy},${nm}`, `--allow-write=${path.join(copy, '.hci')}`, '--allow-sys=hostname', path.join(inst.pkgDir, 'dist/runtimes/deno/mcp.js'), copy],
+      cwd: inst.app, env: { ...inst.env, DENO_NO_UPDATE_CHECK: '1' }, stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const client = new Client({ name: 'hci-install-test', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      expect(client.getServerVersion()).toMatchObject({ name: 'hci', version: PACKAGE.version });
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['search', 'reindex', 'status']));
+      const r = await client.callTool({ name: 'reindex', arguments: { wait_ms: 50_000 } }, undefined, { timeout: 90_000 });
+      expect((r.structuredContent as { status: string }).status, stderr).not.toBe('error');
+      const found = await client.callTool({ name: 'search', arguments: { query: 'GetCatalogItemsAsync' } }, undefined, { timeout: 60_000 });
+      const sc = found.structuredContent as { status: string; hits: Array<{ path: string }> };
+      expect(sc.status, stderr).toBe('ok');
+      expect(sc.hits[0].path).toBe(CATALOG);
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
 
   it('builds a Vite page from its browser entries that indexes the sample in headless Chromium, same hits', async () => {
     const web = path.join(inst.app, 'web');

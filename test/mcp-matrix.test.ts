@@ -15,7 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
-  explainResponse, hostStatus, intercomFindAnswer, intercomRelateAnswer, outlineResponse, reindexAnswer, resolveResponse, searchAnswer, watchAnswer,
+  explainResponse, hostStatus, intercomFindAnswer, intercomRelateAnswer, outlineResponse, reindexAnswer, resolveResponse, searchAnswer, similarAnswer, watchAnswer,
 } from '../core/contract/index.ts';
 import { copySample, ensureBuilt, firstMethod, freePort, HCI_BIN, REPO, waitFor } from './helpers/mcp-harness.ts';
 import { denoFlags } from './helpers/deno.ts';
@@ -27,6 +27,7 @@ const WAIT_ENV = 'HCI_MCP_FIRST_INDEX_WAIT_MS';
 /** The contract schema each tool's structuredContent must fit. */
 const CONTRACT: Record<string, z.ZodType> = {
   search: searchAnswer,
+  similar: similarAnswer,
   explain_result: explainResponse,
   outline: outlineResponse,
   resolve: resolveResponse,
@@ -157,6 +158,8 @@ describe.each(COMBOS)('every MCP tool validates: %s over %s', (runtime, transpor
     expect((await call('search', { query: 'catalog', paths: ['../elsewhere'] })).error.code).toBe('path_outside_workspace');
     expect((await call('search', { query: 42, limit: 'many' })).error.code).toBe('invalid_arguments');
     expect((await call('search', { query: 'catalog', cursor: 'not-a-cursor' })).error.code).toBe('invalid_cursor');
+    expect((await call('similar', { snippet: 'decimal Total' })).error.code).toBe('mode_unavailable');
+    expect((await call('similar', { hit_id: 'x', snippet: 'y' })).error.code).toBe('invalid_request');
 
     // explain_result
     const explained = await call('explain_result', { hit_id: all.hits[0].hit_id, max_lines: 5 });
@@ -241,5 +244,34 @@ describe.each(COMBOS)('every MCP tool validates: %s over %s', (runtime, transpor
     expect([...seen].filter((s) => ['ok', 'empty', 'no_index', 'indexing', 'error'].includes(s)).sort()).toEqual(['empty', 'error', 'indexing', 'no_index', 'ok']);
     expect([...matches].sort()).toEqual(['all', 'all_then_any', 'any', 'none']);
     expect([...statuses.keys()].sort()).toEqual(Object.keys(CONTRACT).sort());
+  }, 180_000);
+
+  it('with semantic search on: hybrid and semantic searches, explain with the fusion, and similar from a hit, a line and a snippet', async () => {
+    await server?.close();
+    fs.writeFileSync(path.join(ws.root, '.hci', 'settings.toml'), '[semantic]\nenabled = true\ndims = 64\n');
+    server = await start(runtime, transport, ws.root); // settings are read at start
+    const run = await call('reindex', { wait_ms: 45_000 });
+    expect([run.status, run.task.state]).toEqual(['ok', 'done']);
+    expect((await call('status')).vectors).toMatchObject({ state: 'ready', provider: 'learned', coverage: 1 });
+    const hy = await call('search', { query: 'where is the order discount calculated', mode: 'hybrid' });
+    expect([hy.status, hy.mode]).toEqual(['ok', 'hybrid']);
+    expect(hy.hits.every((h: { fts_norm?: number; vec_norm?: number }) => typeof h.fts_norm === 'number' && typeof h.vec_norm === 'number')).toBe(true);
+    expect(new Set(hy.hits.map((h: { hit_kind: string }) => h.hit_kind)).size).toBeGreaterThan(1);
+    const x = await call('explain_result', { hit_id: hy.hits[0].hit_id });
+    expect(x.explanation.fusion).toMatchObject({ mode: 'hybrid', weights: { keyword: 0.65, vector: 0.35 }, guarded: true });
+    const sem = await call('search', { query: 'pricing rules for a basket', mode: 'semantic' });
+    expect([sem.status, sem.match]).toEqual(['ok', 'similar']);
+    expect(sem.hits.every((h: { hit_kind: string; fts_score?: number }) => h.hit_kind === 'text_vector' && h.fts_score === undefined)).toBe(true);
+    const fromHit = await call('similar', { hit_id: sem.hits[0].hit_id, limit: 5 });
+    expect(fromHit).toMatchObject({ status: 'ok', match: 'similar', source: { kind: 'hit', path: sem.hits[0].path } });
+    expect(fromHit.hits.some((h: { hit_id: string }) => h.hit_id.split('.')[0] === sem.hits[0].hit_id.split('.')[0])).toBe(false);
+    const file = 'src/Contoso.Shop.Application/Pricing/PricingEngine.cs';
+    const fromLine = await call('similar', { path: file, line: 120, exts: 'cs' });
+    expect(fromLine).toMatchObject({ status: 'ok', source: { kind: 'line', path: file } });
+    expect(fromLine.hits.every((h: { path: string }) => h.path.endsWith('.cs'))).toBe(true);
+    const fromSnippet = await call('similar', { snippet: 'public Money CalculateShipping(Money discountedGoods, string shippingCountry)' });
+    expect(fromSnippet).toMatchObject({ status: 'ok', source: { kind: 'snippet' } });
+    expect((await call('similar', { path: '../outside.cs', line: 1 })).error.code).toBe('path_outside_workspace');
+    expect((await call('similar', { path: file, line: 99999 })).error.code).toBe('not_indexed');
   }, 180_000);
 });

@@ -6,8 +6,9 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { copySample, ensureBuilt, generateWorkspace, startStdio, waitFor, type McpConn } from './helpers/mcp-harness.ts';
+import { HCI_VERSION } from '../core/version.ts';
 
-const TOOLS = ['search', 'explain_result', 'outline', 'resolve', 'status', 'reindex', 'watch', 'intercom_messages_for_code', 'intercom_message_relate'];
+const TOOLS = ['search', 'similar', 'explain_result', 'outline', 'resolve', 'status', 'reindex', 'watch', 'intercom_messages_for_code', 'intercom_message_relate'];
 
 describe('hci mcp over stdio: the sample workspace', () => {
   let ws: { root: string; cleanup(): void };
@@ -45,6 +46,7 @@ describe('hci mcp over stdio: the sample workspace', () => {
     expect(search.annotations?.readOnlyHint).toBe(true);
     expect(tools.find((t) => t.name === 'reindex')!.annotations?.readOnlyHint).toBe(false);
     expect(mcp.client.getInstructions()).toMatch(/call `search` first/);
+    expect(mcp.client.getServerVersion()).toMatchObject({ name: 'hci', version: HCI_VERSION });
   });
 
   it('searches: contract hits, compact text, freshness, never a bare empty list', async () => {
@@ -54,7 +56,7 @@ describe('hci mcp over stdio: the sample workspace', () => {
       return a.structured.status === 'ok' ? a : null;
     }, 20_000, 'a first search answer with hits');
     const s = r.structured;
-    expect(s.contract_version).toBe(1);
+    expect(s.contract_version).toBe(2);
     expect(s.hits.length).toBeGreaterThan(0);
     expect(s.hits.length).toBeLessThanOrEqual(8);
     const h = s.hits[0];

@@ -3,6 +3,7 @@
 // and a file:line resolves to the innermost member there.
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import { withTmpWorkspace } from './helpers/tmp-workspace.ts';
 
@@ -84,5 +85,60 @@ describe('outline and member keys in the index', () => {
         }
       },
     );
+  });
+});
+
+describe('paths that outline and the path options take', () => {
+  it('say nothing about what exists where a workspace symlink leads outside', async () => {
+    const outside = fs.mkdtempSync(`${os.tmpdir()}/hci-outline-outside-`);
+    fs.writeFileSync(`${outside}/Exists.cs`, source);
+    try {
+      await withTmpWorkspace({ 'src/OrderService.cs': source, 'src/NotIndexed.txt': 'plain\n' }, async (ws) => {
+        fs.symlinkSync(outside, ws.abs('out'));
+        const w = await openWorkspace(ws.root);
+        try {
+          await w.index();
+          const there = await w.outline('out/Exists.cs');
+          const missing = await w.outline('out/Missing.cs');
+          expect(there.error?.code).toBe('not_indexed');
+          const shape = (o: typeof there) => ({ ...o, path: '', error: { ...o.error, message: o.error?.message.replace(o.path, '') } });
+          expect(shape(there)).toEqual(shape(missing));
+          expect(there.hint).toBe('no such file in the workspace');
+          // Inside the workspace the answer still tells a file that exists from one that does not.
+          expect((await w.outline('src/NotIndexed.txt')).hint).toMatch(/exists but is not indexed/);
+          expect((await w.outline('src/Nothing.cs')).hint).toBe('no such file in the workspace');
+        } finally {
+          w.close();
+        }
+      });
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('address a file whose name holds a backslash (a legal name character on POSIX)', async () => {
+    const odd = 'src/Odd\\Name.cs';
+    await withTmpWorkspace({ [odd]: source.replace('OrderService', 'OddService') }, async (ws) => {
+      const w = await openWorkspace(ws.root);
+      try {
+        await w.index();
+        const o = await w.outline(odd);
+        expect(o.status, JSON.stringify(o)).toBe('ok');
+        expect(o.path).toBe(odd);
+        expect(o.symbols[0].children![0].name).toBe('OddService');
+        expect((await w.resolve({ path: odd, line: 9 })).locations[0]?.path).toBe(odd);
+        // Search path filters, in the request and in the query.
+        expect((await w.search({ query: 'OddService', paths: [odd] })).hits.map((h) => h.path)).toEqual([odd]);
+        expect((await w.search({ query: 'OddService', paths: ['src/Odd\\'] })).hits.map((h) => h.path)).toEqual([odd]);
+        expect((await w.search({ query: 'OddService', exclude_paths: [odd] })).hits).toEqual([]);
+        // An indexing pass over that path only.
+        fs.writeFileSync(ws.abs(odd), source.replace('OrderService', 'OddServiceRenamed'));
+        const s = await w.index({ paths: [odd] });
+        expect([s.files_scanned, s.files_indexed]).toEqual([1, 1]);
+        expect((await w.search({ query: 'OddServiceRenamed' })).hits.map((h) => h.path)).toEqual([odd]);
+      } finally {
+        w.close();
+      }
+    });
   });
 });

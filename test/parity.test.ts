@@ -47,6 +47,19 @@ const QUERIES: SearchRequest[] = [
 /** Everything in an answer that must not depend on the runtime (freshness and skip counts do). */
 const comparable = (r: SearchResponse) => ({ status: r.status, match: r.match, hits: r.hits, truncated: r.truncated, next_cursor: r.next_cursor, error: r.error });
 
+/** Every Deno and Chromium answer equals Node's, hit for hit; returns Node's hit count. */
+function expectSameAnswers(queries: SearchRequest[], node: SearchResponse[], deno: SearchResponse[], browser: SearchResponse[]): number {
+  let hits = 0;
+  for (const [i, q] of queries.entries()) {
+    const label = JSON.stringify(q);
+    expect(node[i].status, label).not.toBe('error');
+    expect(comparable(deno[i]), `Deno: ${label}`).toEqual(comparable(node[i]));
+    expect(comparable(browser[i]), `Chromium: ${label}`).toEqual(comparable(node[i]));
+    hits += node[i].hits.length;
+  }
+  return hits;
+}
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -112,16 +125,40 @@ describe.skipIf(!deno || !chromium)(titled('parity: Node, Deno and Chromium give
     expect(d.summary).toMatchObject({ files_indexed: nodeSummary.files_indexed, chunks_written: nodeSummary.chunks_written });
     expect(browserRun.summary).toMatchObject({ files_indexed: nodeSummary.files_indexed, chunks_written: nodeSummary.chunks_written });
     // … and every answer is the same, hit for hit.
-    let hits = 0;
-    for (const [i, q] of QUERIES.entries()) {
-      const label = JSON.stringify(q);
-      expect(node[i].status, label).not.toBe('error');
-      expect(comparable(d.answers[i]), `Deno: ${label}`).toEqual(comparable(node[i]));
-      expect(comparable(browser.answers[i] as SearchResponse), `Chromium: ${label}`).toEqual(comparable(node[i]));
-      hits += node[i].hits.length;
-    }
+    const hits = expectSameAnswers(QUERIES, node, d.answers, browser.answers as SearchResponse[]);
     expect(hits).toBeGreaterThan(100);
     expect(node.filter((r) => r.status === 'ok').length).toBeGreaterThanOrEqual(20);
+
+    // Semantic search on (the learned provider, trained in each runtime from its own index):
+    // the same model, vectors and fused ranks — hybrid and semantic answers hit for hit.
+    const semantic = { enabled: true, dims: 64 };
+    const fused: SearchRequest[] = QUERIES.filter((q) => !q.cursor).slice(0, 12).flatMap((q) => [{ ...q, mode: 'hybrid' as const }, { ...q, mode: 'semantic' as const }]);
+    const nodeSem = copyWorkspace(sample, 'hci-parity-node-sem-');
+    tmp.push(nodeSem);
+    const ws2 = await openWorkspace(nodeSem, { settings: { semantic } as never });
+    const nodeFused: SearchResponse[] = [];
+    let nodeModel: string | null | undefined;
+    try {
+      nodeModel = (await ws2.index()).vectors?.model;
+      for (const q of fused) nodeFused.push(await ws2.search(q));
+    } finally {
+      ws2.close();
+    }
+    expect(nodeModel).toMatch(/^learned\//);
+    const denoSem = copyWorkspace(sample, 'hci-parity-deno-sem-');
+    tmp.push(denoSem);
+    fs.mkdirSync(path.join(denoSem, '.hci'), { recursive: true });
+    fs.writeFileSync(path.join(denoSem, '.hci', 'settings.toml'), '[semantic]\nenabled = true\ndims = 64\n');
+    const dSem = await denoSession(deno, { root: denoSem, index: 'before', queries: fused, repeats: 1 });
+    await call(page, 'openZip', 'parity-sem', '/fixtures/sample.zip', { semantic } as never);
+    const bRun = await call(page, 'index', 'parity-sem');
+    const bSem = await call(page, 'searchMany', 'parity-sem', fused, 1);
+    expect((dSem.summary as { vectors?: { model?: string } }).vectors?.model).toBe(nodeModel);
+    expect((bRun.summary as { vectors?: { model?: string } }).vectors?.model).toBe(nodeModel);
+    const fusedHits = expectSameAnswers(fused, nodeFused, dSem.answers, bSem.answers as SearchResponse[]);
+    expect(fusedHits).toBeGreaterThan(80);
+    expect(nodeFused.some((r) => r.hits.some((h) => h.hit_kind === 'hybrid'))).toBe(true);
+    console.log(`parity: ${fused.length} hybrid/semantic queries, ${fusedHits} hits, model ${nodeModel}, identical in all three runtimes`);
 
     const row = (name: string, indexMs: number, took: number, times: number[], extra = '') =>
       `${name.padEnd(9)} index ${String(Math.round(indexMs)).padStart(5)} ms (core took_ms ${String(took).padStart(5)})   search median ${median(times).toFixed(1).padStart(6)} ms over ${times.length}${extra}`;

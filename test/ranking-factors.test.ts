@@ -4,30 +4,16 @@
 // inside: the factor is named by explain on the hits it applies to and on no other, it is what
 // multiplies the BM25 score into the final one, and it changes which hit ranks first.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { openWorkspace } from '../runtimes/node/index.ts';
 import type { HciWorkspace } from '../core/workspace.ts';
 import type { SearchHit } from '../core/search/contract.ts';
-import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+import { mentions, RankingFixture } from './helpers/ranking-fixture.ts';
 
-const cs = (ns: string, body: string) => `namespace Contoso.${ns};\n\n${body}\n`;
-
-/** A class whose one method body mentions `word` `times` times, padded so bodies have the same length. */
-function mentions(ns: string, cls: string, method: string, word: string, times: number): string {
-  const lines = Array.from({ length: 6 }, (_, i) => (i < times ? `        // step ${i}: the ${word} runs here` : `        // step ${i}: nothing special runs here`));
-  return cs(ns, `public sealed class ${cls}\n{\n    public void ${method}()\n    {\n${lines.join('\n')}\n    }\n}`);
-}
-
-let ws: TmpWorkspace;
+const fixture = new RankingFixture();
 const opened: HciWorkspace[] = [];
-
-async function open(settings: Record<string, unknown> = {}): Promise<HciWorkspace> {
-  const w = await openWorkspace(ws.root, { settings });
-  opened.push(w);
-  return w;
-}
+const open = async (settings: Record<string, unknown> = {}) => fixture.open(settings);
 
 beforeAll(async () => {
-  ws = await createTmpWorkspace({
+  opened.push(await fixture.create({
     // generated_path_penalty: the generated file says "reconciliation" three times, the hand-written one once.
     'src/Billing/LedgerMapper.g.cs': mentions('Billing', 'LedgerMapperGenerated', 'Map', 'reconciliation', 3),
     'src/Billing/LedgerBook.cs': mentions('Billing', 'LedgerBook', 'Post', 'reconciliation', 1),
@@ -37,20 +23,19 @@ beforeAll(async () => {
     // exact_symbol_name: a long method named Refund (in a file named otherwise), and a short one under a refund/ folder that says the word more.
     'src/Orders/OrderDesk.cs': `public sealed class OrderDesk\n{\n    public void Refund()\n    {\n${Array.from({ length: 40 }, (_, i) => `        // line ${i}: give the money back to the customer`).join('\n')}\n    }\n}\n`,
     'src/Refund/OrderLog.cs': mentions('Orders', 'OrderLog', 'Write', 'refund', 3),
-  });
-  const w = await open();
-  await w.index();
+  }));
 });
 
-afterAll(async () => {
-  for (const w of opened) w.close();
-  await ws?.cleanup();
-});
+afterAll(() => fixture.close());
 
-async function ranked(w: HciWorkspace, query: string): Promise<SearchHit[]> {
+/** Keyword hits: every one carries fts_score. */
+type KeywordHit = SearchHit & { fts_score: number };
+
+async function ranked(w: HciWorkspace, query: string): Promise<KeywordHit[]> {
   const r = await w.search({ query, limit: 20 });
   expect(r.status, JSON.stringify(r.error)).toBe('ok');
-  return r.hits;
+  expect(r.hits.every((h) => typeof h.fts_score === 'number')).toBe(true);
+  return r.hits as KeywordHit[];
 }
 
 /** The factors explain lists for a hit (with the same query), and the hit's final and BM25 scores. */
@@ -65,7 +50,7 @@ async function factorsOf(w: HciWorkspace, hit: SearchHit, query: string): Promis
   return Object.fromEntries((x.factors ?? []).map((f) => [f.name, f.factor]));
 }
 
-const byPath = (hits: SearchHit[], p: string) => {
+const byPath = (hits: KeywordHit[], p: string) => {
   const h = hits.find((x) => x.path === p);
   expect(h, `${p} in ${hits.map((x) => x.path).join(', ')}`).toBeTruthy();
   return h!;

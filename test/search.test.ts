@@ -53,7 +53,7 @@ afterAll(async () => {
 describe('the search contract', () => {
   it('answers with every contract field', async () => {
     const r = await w.search({ query: 'GetCatalogItems' });
-    expect(r).toMatchObject({ contract_version: 1, status: 'ok', query: 'GetCatalogItems', mode: 'keyword', match: 'all', truncated: false });
+    expect(r).toMatchObject({ contract_version: 2, status: 'ok', query: 'GetCatalogItems', mode: 'keyword', match: 'all', truncated: false });
     expect(typeof r.took_ms).toBe('number');
     expect(r.index).toMatchObject({ build_state: 'complete', files: 18, indexer_running: false });
     expect(r.index!.generation).toBeGreaterThanOrEqual(1);
@@ -96,9 +96,12 @@ describe('the search contract', () => {
     expect(any.hint).toMatch(/some of them/);
   });
 
-  it('continues a short page of complete matches with partial ones, ranked below', async () => {
+  it('continues a short page of complete matches with partial ones, question or not', async () => {
     const r = await w.search({ query: 'where is the checkout for orders', limit: 5 });
-    expect((await w.search({ query: 'checkout orders', limit: 5 })).match).toBe('all'); // not a question: complete matches only
+    // Not a question: the page is filled all the same (it used to stop at the complete matches).
+    const plain = await w.search({ query: 'checkout orders', limit: 5 });
+    expect(plain.match).toBe('all_then_any');
+    expect(plain.hits.length).toBeGreaterThan(1);
     expect(r.match).toBe('all_then_any');
     expect(r.hits[0].path).toBe('src/Web/Pages/Checkout.razor');
     expect(r.hits.length).toBeGreaterThan(1);
@@ -304,7 +307,8 @@ describe('config key paths', () => {
     }, async (cw) => {
       const r = await cw.search({ query: 'Catalog:Section7:RetentionDays', limit: 5 });
       expect(r.hits[0]?.path).toBe('src/appsettings.json');
-      expect(r.hits[0]?.symbol?.name).toBe('Catalog.Section7');
+      // The innermost symbol holding the best-matching line: the key itself, inside the chunk of Catalog:Section7.
+      expect(r.hits[0]?.symbol?.name).toBe('Catalog.Section7.RetentionDays');
       expect(await factors(cw, r.hits[0].hit_id)).toEqual(expect.arrayContaining([{ name: 'definition_like', factor: expect.any(Number) }]));
     });
   });

@@ -84,3 +84,44 @@ describe('secrets in the index', () => {
     );
   });
 });
+
+describe('secret skip counts', () => {
+  it('keep counting chunks left out for secrets after incremental and targeted passes', async () => {
+    const key = 'gh' + 'p_' + A(36);
+    await withTmpWorkspace(
+      {
+        'src/Keys.cs': `namespace Demo;\npublic static class Keys\n{\n    public const string Github = "${key}";\n}\n`,
+        'src/Clean.cs': 'namespace Demo;\npublic class CleanCode\n{\n    public void VisibleMethod() { }\n}\n',
+      },
+      async (ws) => {
+        const w = await openWorkspace(ws.root);
+        try {
+          const first = (await w.index()).skipped.secret_content;
+          expect(first).toBeGreaterThan(0);
+          const counts = async () => [(await w.status()).skipped.secret_content, (await w.search({ query: 'VisibleMethod' })).skipped.secret_content];
+          expect(await counts()).toEqual([first, first]);
+          // An incremental pass that re-reads only the clean file.
+          fs.writeFileSync(ws.abs('src/Clean.cs'), 'namespace Demo;\npublic class CleanCode\n{\n    public void VisibleMethod2() { }\n}\n');
+          const incr = await w.index();
+          expect(incr.files_indexed).toBe(1);
+          expect(incr.skipped.secret_content).toBe(first);
+          expect(await counts()).toEqual([first, first]);
+          // Nothing changed at all.
+          expect((await w.index()).skipped.secret_content).toBe(first);
+          expect(await counts()).toEqual([first, first]);
+          // A pass over some paths (a watcher's) keeps the total too.
+          fs.writeFileSync(ws.abs('src/Clean.cs'), 'namespace Demo;\npublic class CleanCode\n{\n    public void VisibleMethod3() { }\n}\n');
+          await w.index({ paths: ['src/Clean.cs'] });
+          expect(await counts()).toEqual([first, first]);
+          // The secret goes away: so does the count.
+          fs.writeFileSync(ws.abs('src/Keys.cs'), 'namespace Demo;\npublic static class Keys\n{\n    public const string Github = "";\n}\n');
+          await w.index({ paths: ['src/Keys.cs'] });
+          expect(await counts()).toEqual([undefined, undefined]);
+          expect((await w.index({ full: true })).skipped.secret_content).toBeUndefined();
+        } finally {
+          w.close();
+        }
+      },
+    );
+  });
+});

@@ -86,6 +86,19 @@ const FIXTURE: Array<[string, string | null]> = [
   ['DB_PASSWORD=$DB_PASSWORD', null],
   ['see https://example.com:8080/path@v2', null],
   ['"password": "string"', null],
+  // look-alikes of the token, header and key-name rules
+  ['<ui:CommandBarFlyout Placement="Right" x:Key="CommandBarFlyout1">', null],
+  ['    const string Key = "c891a2b4-5d6e-4f70-8a9b-0c1d2e3f4a5b";', null],
+  ['<Reference Include="System.Web, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b03f5f7f11d50a3a" />', null],
+  ['  "x-api-key": "${{ secrets.API_KEY }}",', null],
+  ['    client.DefaultRequestHeaders.Add("Authorization", $"Bearer {accessToken}");', null],
+  ['    - run: echo "$PASS" | docker login -u ci --password-stdin registry.example.com', null],
+  ['npm config set //registry.npmjs.org/:_authToken ${NPM_TOKEN}', null],
+  ['  "Token": "CancellationToken",', null],
+  ['  "PublicKeyToken": "b77a5c561934e089",', null],
+  ['  "PublicKeyToken": "31bf3856ad364e35a1b2",', null],
+  ['token = "gh' + 'p_' + 'x'.repeat(36) + '"', null],
+  ['    var resourceKey = "ScrollBarCornerRadius2";', null],
 ];
 
 const expected = (fixture: Array<[string, string | null]>) =>
@@ -105,7 +118,7 @@ describe('findSecretLines', () => {
   });
 
   it('reports a PEM block as one range', () => {
-    expect(findSecretLines(text)[0]).toEqual({ startLine: 2, endLine: 5, kind: 'private_key' });
+    expect(findSecretLines(text)[0]).toEqual({ startLine: 2, endLine: 5, kind: 'private_key', rule: 'private-key' });
   });
 
   it('gives the same lines for CRLF and CR line endings', () => {
@@ -115,14 +128,14 @@ describe('findSecretLines', () => {
   });
 
   it('returns ranges and kinds only, never the secret text', () => {
-    for (const f of findSecretLines(text)) expect(Object.keys(f).sort()).toEqual(['endLine', 'kind', 'startLine']);
+    for (const f of findSecretLines(text)) expect(Object.keys(f).sort()).toEqual(['endLine', 'kind', 'rule', 'startLine']);
   });
 
   it('runs an unterminated private key block to the end of the file', () => {
     const label = pemLabel('OPENSSH ');
     const t = ['line one', begin(label), B64, B64].join('\n') + '\n';
-    expect(findSecretLines(t)).toEqual([{ startLine: 2, endLine: 4, kind: 'private_key' }]);
-    expect(findSecretLines(t.trimEnd())).toEqual([{ startLine: 2, endLine: 4, kind: 'private_key' }]);
+    expect(findSecretLines(t)).toEqual([{ startLine: 2, endLine: 4, kind: 'private_key', rule: 'private-key' }]);
+    expect(findSecretLines(t.trimEnd())).toEqual([{ startLine: 2, endLine: 4, kind: 'private_key', rule: 'private-key' }]);
   });
 
   it('in code languages only quoted literals count for assignments', () => {
@@ -150,7 +163,7 @@ describe('findSecretLines', () => {
       found = findSecretLines(input);
       best = Math.min(best, performance.now() - started);
     }
-    expect(found).toEqual([{ startLine: found[0].startLine, endLine: found[0].startLine, kind: 'github_token' }]);
+    expect(found).toEqual([{ startLine: found[0].startLine, endLine: found[0].startLine, kind: 'github_token', rule: 'github-token' }]);
     expect(best).toBeLessThan(50); // typically 2-6 ms
   });
 });

@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { loadEngine, type Database } from '../../core/sqlite/engine.ts';
-import { fflateCodec, readStoredFile, storedFtsRows } from '../../core/index/file-data.ts';
+import { readStoredFile, storedFtsRows } from '../../core/index/file-data.ts';
+import { fflateCodec } from '../../core/index/fflate-codec.ts';
 import { createNodeIndexStorage } from '../../runtimes/node/node-storage.ts';
 
 export interface DumpMeta {

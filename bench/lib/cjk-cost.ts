@@ -1,13 +1,14 @@
 // What the CJK column (chunks_fts.cjk, core/search/cjk.ts) costs an index: a copy of an index file
 // gets its keyword table rebuilt twice from the stored blobs by core's own row function — once as
-// format 3 had it (five columns), once as it is (six, with cjk) — each vacuumed, and the two sizes
+// format 5 had it (five columns), once as it is (six, with cjk: format 6) — each vacuumed, and the two sizes
 // compared; plus how many chunks have CJK text at all. Owns that measurement only (the literal
 // bench reports it for the generated .NET solution: the target is ≤ 2% growth without CJK).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Database } from '../../core/sqlite/engine.ts';
-import { fflateCodec, readStoredFile, storedFtsRows } from '../../core/index/file-data.ts';
+import { readStoredFile, storedFtsRows } from '../../core/index/file-data.ts';
+import { fflateCodec } from '../../core/index/fflate-codec.ts';
 import { CHUNKS_FTS } from '../../core/index/schema.ts';
 import { openIndex } from './chunks.ts';
 
@@ -15,9 +16,9 @@ export interface CjkCost {
   chunks: number;
   /** Chunks whose cjk column holds any bigram. */
   cjkChunks: number;
-  /** The whole index file, vacuumed, with the five-column keyword table (format 3's). */
+  /** The whole index file, vacuumed, with the five-column keyword table (format 5's). */
   withoutCjkBytes: number;
-  /** The same with the six-column table (format 4's). */
+  /** The same with the six-column table (format 6's). */
   withCjkBytes: number;
   /** withCjkBytes / withoutCjkBytes − 1. */
   growth: number;

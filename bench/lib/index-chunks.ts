@@ -1,7 +1,8 @@
 // Reads every stored chunk of an hci index back as the text the semantic channel embeds (path,
 // indexed header, body, cut from the file's deflated file_data blob by core's own readers), with
 // its chunk id and file path. Used by the vector evaluation and benchmarks; owns nothing else.
-import { fflateCodec, readStoredChunks, readStoredFile } from '../../core/index/file-data.ts';
+import { readStoredChunks, readStoredFile } from '../../core/index/file-data.ts';
+import { fflateCodec } from '../../core/index/fflate-codec.ts';
 import { chunkEmbeddingText } from '../../core/vector/provider.ts';
 import { openIndex } from './chunks.ts';
 

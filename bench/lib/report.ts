@@ -107,6 +107,11 @@ export function judgeTargets(r: Pick<BenchReport, 'engines' | 'ratios' | 'increm
   check('smaller in memory than Orama and MiniSearch (peak RSS over the same bare process)', Math.max(ratios.peak_rss_vs_orama ?? NaN, ratios.peak_rss_vs_minisearch ?? NaN),
     `hci's whole pipeline: ${fmtRatio(ratios.peak_rss_vs_orama)} of Orama, ${fmtRatio(ratios.peak_rss_vs_minisearch)} of MiniSearch`, (v) => v < 1,
     { note: `hci's store alone: ${fmtRatio(ratios.store_only_peak_rss_vs_orama)} of Orama, ${fmtRatio(ratios.store_only_peak_rss_vs_minisearch)} of MiniSearch; absolute peaks (same bare process under each): ${fmtRatio(ratios.peak_rss_abs_vs_orama)} / ${fmtRatio(ratios.peak_rss_abs_vs_minisearch)}` });
+  const cli = get('cli')?.queries;
+  const bare = get('node-start')?.queries;
+  check('`hci search` ≤ 150 ms median on the sample workspace (new process, Node 24)', cli?.p50,
+    `${fmtMs(cli?.p50)} median (p95 ${fmtMs(cli?.p95)}); \`node -e 0\` in the same run ${fmtMs(bare?.p50)}: ${fmtRatio(ratios.cli_search_p50_vs_node_start)}`, (v) => v <= 150,
+    { note: r.corpus.kind === 'sample' ? undefined : `measured on ${r.corpus.label}; the target is stated on the sample workspace` });
   out.push({ target: 'better Recall@5 than Orama and MiniSearch', measured: 'see `npm run eval`', status: 'n/a', met: null });
   return out;
 }

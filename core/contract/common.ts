@@ -36,6 +36,11 @@ export const skipCounts = z.record(z.string(), z.number()).describe('files left 
 /** What every answer ends with: how fresh the index is, what to do next, and the error when status is error. */
 export const answerFields = { index: freshness, hint, error: errorInfo.optional() };
 
+/** What a path looks like beyond its language (core/scan/languages.ts heuristics). */
+export const fileKind = z
+  .enum(['test', 'generated'])
+  .describe('test: a test project, folder or file; generated: tool output or vendored code (*.g.cs, *.designer.cs, wwwroot/lib, EF migrations)');
+
 export const symbolRef = z.object({ kind: z.string(), name: z.string(), member_key: z.string().optional() });
 
 /** A failure that is not any call's answer (the CLI's bad usage, a workspace that cannot be opened). */
@@ -45,3 +50,4 @@ export type ErrorInfo = z.infer<typeof errorInfo>;
 export type FailureAnswer = z.infer<typeof failureAnswer>;
 export type IndexFreshness = z.infer<typeof indexFreshness>;
 export type HitSymbol = z.infer<typeof symbolRef>;
+export type FileKind = z.infer<typeof fileKind>;

@@ -32,12 +32,29 @@ export const explanation = z.object({
   score: z.number().optional(),
   fts: z.object({ bm25: z.number(), score: z.number(), column_weights: z.record(z.string(), z.number()) }).optional(),
   factors: z.array(z.object({ name: z.string(), factor: z.number() })).optional(),
+  role: z.object({
+    role: z.enum(['source', 'test', 'demo', 'docs', 'generated', 'build']),
+    because: z.string(),
+    factor: z.number(),
+  }).optional().describe("the file's path role (from its path, content markers and project file), why, and the factor it weighs with"),
+  compounds: z.array(z.string()).optional().describe('neighbouring query words the index also holds as one identifier, matched against file and symbol names'),
   matched_terms: z.array(z.object({ term: z.string(), fields: z.array(z.string()) })).optional(),
   unmatched_terms: z.array(z.string()).optional(),
   dropped_stop_words: z.array(z.string()).optional(),
   paired_files: z.array(pairedFile).optional().describe('files that belong with this one'),
   channels: z.record(z.string(), z.looseObject({ hit_kind: hitKind, score: z.number(), rank: z.number() }))
-    .optional().describe('every retrieval channel that found the chunk: its hit kind, its own score and rank, and what it adds (FTS: bm25, pass, column weights)'),
+    .optional().describe('every retrieval channel that found the chunk: its hit kind, its own score and rank, and what it adds (FTS: bm25, pass, column weights; vector: cosine, model)'),
+  fusion: z.looseObject({
+    mode: z.string(),
+    route: z.string().describe('hybrid: both channels asked; keyword: routed to keyword only (route_reason says why)'),
+    route_reason: z.string().nullable(),
+    weights: z.object({ keyword: z.number(), vector: z.number() }),
+    guard: z.number().describe('keyword\'s first N files keep their places'),
+    guarded: z.boolean().describe('this hit is one of them'),
+    keyword: z.object({ normalized: z.number(), from: z.enum(['chunk', 'file', 'none']) }),
+    vector: z.object({ normalized: z.number(), from: z.enum(['chunk', 'file', 'none']) }),
+    min_vector_score: z.number(),
+  }).optional().describe('hybrid: how the two channels were fused for this hit (fused score = weights · normalised values)'),
 });
 
 export const explainResponse = z.object({

@@ -1,5 +1,5 @@
-// The traceability contract (message ↔ code): one zod schema per request and answer of find, relate
-// and markers (the gutter), declared once for the library (core/intercom/), the CLI's --json and the
+// The traceability contract (message ↔ code): one zod schema per request and answer of find, relate,
+// markers (the gutter) and messages (a conversation panel), declared once for the library (core/intercom/), the CLI's --json and the
 // MCP tools' input and output schemas; and the answers a long-lived host gives (the same, plus index
 // freshness). The code anchor and the relate source are the event log's (core/intercom/events.ts,
 // the log format). Owns these shapes; behaviour is core/intercom/intercom.ts, the host layer
@@ -48,6 +48,13 @@ export const markersRequestSchema = z.object({
   log: refFields.log,
   thread_id: refFields.thread_id,
   file: z.string().min(1).describe('the open file'),
+});
+
+export const messagesRequestSchema = z.object({
+  log: refFields.log,
+  thread_id: refFields.thread_id.optional().describe('the conversation (branch) in the log; default: its first thread'),
+  offset: z.number().int().min(0).optional().describe('messages to skip (default 0)'),
+  limit: z.number().int().min(1).max(10_000).optional().describe('most messages to return (default 1000)'),
 });
 
 const staleReason = z.enum(['file_missing', 'member_missing', 'excerpt_mismatch', 'lines_missing', 'outside_workspace']);
@@ -142,9 +149,29 @@ export const markersResponseSchema = z.object({
   index_generation: z.number().nullable(),
 });
 
+export const threadMessageSchema = z.object({
+  ordinal: z.number().int().describe('1-based position among the thread\'s committed messages'),
+  message_id: z.string(),
+  role: z.string(),
+  text: z.string().describe('as last edited'),
+  edited: z.boolean(),
+  attachments: z.number().int().describe('code anchors attached (after edits)'),
+});
+
+export const messagesResponseSchema = z.object({
+  ...common,
+  status: z.enum(['ok', 'empty', 'error']),
+  messages: z.array(threadMessageSchema).describe('in ordinal order, from offset'),
+  total: z.number().int().describe('committed messages of the thread'),
+  threads: z.array(z.string()).describe('every thread of the log, in order of first appearance'),
+  log: logInfoSchema.nullable(),
+});
+
 /** A host's answers (core/service/: the CLI, MCP): the library's, plus how fresh the index is. */
 export const intercomFindAnswer = findResponseSchema.extend({ index: freshness });
 export const intercomRelateAnswer = relateResponseSchema.extend({ index: freshness });
+export const intercomMarkersAnswer = markersResponseSchema.extend({ index: freshness });
+export const intercomMessagesAnswer = messagesResponseSchema.extend({ index: freshness });
 
 export type IntercomSelection = z.infer<typeof selectionSchema>;
 export type FindRequest = z.infer<typeof findRequestSchema>;
@@ -160,3 +187,8 @@ export type LogInfo = z.infer<typeof logInfoSchema>;
 export type SidecarInfo = z.infer<typeof sidecarInfoSchema>;
 export type IntercomFindAnswer = z.infer<typeof intercomFindAnswer>;
 export type IntercomRelateAnswer = z.infer<typeof intercomRelateAnswer>;
+export type MessagesRequest = z.infer<typeof messagesRequestSchema>;
+export type ThreadMessage = z.infer<typeof threadMessageSchema>;
+export type MessagesResponse = z.infer<typeof messagesResponseSchema>;
+export type IntercomMarkersAnswer = z.infer<typeof intercomMarkersAnswer>;
+export type IntercomMessagesAnswer = z.infer<typeof intercomMessagesAnswer>;

@@ -45,15 +45,16 @@ export const symbolLocation = z.object({
   end_line: z.number().describe('1-based, inclusive'),
 });
 
-/** Either member_key, or path and line. */
+/** One of: member_key; name; or path and line. */
 export const resolveRequest = z
   .strictObject({
     member_key: z.string().min(1).optional().describe('a member key from an outline or a hit (e.g. "Contoso.Shop.Catalog.CatalogService.GetAsync(int)"): where is it now?'),
+    name: z.string().min(1).max(200).optional().describe('an identifier as written in code (CatalogService, GetAsync): every symbol defined with that name (go to definition)'),
     path: z.string().min(1).optional().describe('with line: a file, workspace-relative or absolute inside the workspace'),
     line: z.number().int().min(1).optional().describe('with path: a 1-based line; answers the innermost member that holds it'),
   })
-  .refine((r) => (r.member_key !== undefined) !== (r.path !== undefined || r.line !== undefined), {
-    message: 'pass either member_key, or path and line',
+  .refine((r) => [r.member_key !== undefined, r.name !== undefined, r.path !== undefined || r.line !== undefined].filter(Boolean).length === 1, {
+    message: 'pass one of member_key, name, or path and line',
   })
   .refine((r) => (r.path === undefined) === (r.line === undefined), { message: 'path and line go together' });
 

@@ -17,6 +17,16 @@ export const statusReport = z.object({
   last_run: z.unknown().describe('the summary of the last indexing run, as stored with the index'),
   pending: z.object({ added: z.number(), modified: z.number(), deleted: z.number() }).nullable().describe('files changed on disk since the last run (null: not checked)'),
   size: z.object({ index_bytes: z.number(), source_bytes: z.number() }).optional().describe('the index file and the indexed source it was built from'),
+  vectors: z.object({
+    state: z.enum(['off', 'not_built', 'partial', 'ready', 'failed']).describe('off: semantic search is off; not_built: no vectors yet (run the indexer); partial: some chunks lack vectors; failed: the last vector phase failed (last_error)'),
+    provider: z.string().nullable(),
+    model: z.string().nullable().describe('the model key: provider/model/dims/quantization'),
+    chunks: z.number(),
+    with_vectors: z.number(),
+    coverage: z.number().describe('share of chunks with a vector'),
+    last_error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional(), at: z.string() }).nullable(),
+    last_run: z.unknown().nullable(),
+  }).optional().describe('the semantic channel: which model, how many chunks have vectors, the last failure'),
   ...answerFields,
 });
 

@@ -19,6 +19,22 @@ export const indexSummary = z.object({
   batches: z.number(),
   max_batch_ms: z.number(),
   prepared_in_worker: z.number().describe("files parsed by the runtime's worker pool rather than in-thread; 0 without a pool or for small passes"),
+  vectors: z.lazy(() => vectorRun).optional().describe('the vector phase after the keyword pass (semantic search on)'),
+});
+
+/** What a run's vector phase did (core/vector/indexing.ts). */
+export const vectorRun = z.object({
+  provider: z.string(),
+  model: z.string().nullable(),
+  trained: z.boolean().describe('learned: a model was (re)trained from the index\'s chunks'),
+  train_reason: z.string().nullable(),
+  embedded: z.number().describe('chunks embedded in this run'),
+  reused: z.number().describe('chunks whose vector came from the embedding cache (same text, same model)'),
+  chunks: z.number(),
+  with_vectors: z.number(),
+  took_ms: z.number(),
+  phases: z.record(z.string(), z.number()).optional().describe('milliseconds per step of the vector phase (learned: read, tokens, cooccurrence, ppmi, svd, word vectors, chunk vectors, write)'),
+  error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional() }).nullable().describe('the provider failed: keyword search is unaffected; status says what is missing'),
 });
 
 /** `hci index --json`: the run's summary. */
@@ -27,10 +43,14 @@ export const indexAnswer = indexSummary.extend({ status: z.literal('ok') });
 export const taskState = z.enum(['queued', 'running', 'done', 'failed', 'cancelled']);
 
 export const taskProgress = z.object({
-  phase: z.enum(['scan', 'index', 'done']),
+  phase: z.enum(['scan', 'index', 'vectors', 'done']),
   files_done: z.number(),
   files_total: z.number(),
   chunks: z.number(),
+  vectors_done: z.number().optional().describe('vector phase: chunks embedded so far'),
+  vectors_total: z.number().optional(),
+  vectors_per_s: z.number().optional(),
+  eta_s: z.number().optional(),
 });
 
 export const taskView = z.object({
@@ -74,6 +94,7 @@ export const reindexAnswer = z.object({
 export type IndexSummary = z.infer<typeof indexSummary>;
 export type IndexAnswer = z.infer<typeof indexAnswer>;
 export type TaskProgress = z.infer<typeof taskProgress>;
+export type VectorRun = z.infer<typeof vectorRun>;
 export type TaskView = z.infer<typeof taskView>;
 export type ReindexRequest = z.infer<typeof reindexRequest>;
 export type ReindexAnswer = z.infer<typeof reindexAnswer>;

@@ -10,7 +10,6 @@
 // reader needs only a few files per query (the hits), so inflating them costs well under a
 // millisecond. Any SQLite can still open the file: the blobs are raw deflate (RFC 1951) with the
 // preset dictionary of deflate-dictionary.ts.
-import { deflateSync, inflateSync } from 'fflate';
 import type { Database } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
 import type { FileOutline, OutlineNode } from '../chunk/outline.ts';
@@ -46,7 +45,7 @@ export interface FileDataInput {
 }
 
 /**
- * Raw deflate with a preset dictionary. fflate (pure JS) serves every runtime; a host with a native
+ * Raw deflate with a preset dictionary. fflate (pure JS, fflate-codec.ts) serves every runtime; a host with a native
  * zlib passes it in (Node: 2.7x faster deflate, 5x faster inflate here). Any two codecs read each
  * other's blobs: the format is the deflate stream, not the implementation.
  */
@@ -55,11 +54,6 @@ export interface DeflateCodec {
   /** `size`: the inflated length when the caller knows it (a JS inflater then allocates once: fflate 2.3–2.8x faster over the 5k bench corpus). */
   inflateRaw(data: Uint8Array, dictionary: Uint8Array, size?: number): Uint8Array;
 }
-
-export const fflateCodec: DeflateCodec = {
-  deflateRaw: (data, dictionary) => deflateSync(data, { level: 6, dictionary }),
-  inflateRaw: (data, dictionary, size) => inflateSync(data, size ? { dictionary, out: new Uint8Array(size) } : { dictionary }),
-};
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

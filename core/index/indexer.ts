@@ -1,27 +1,34 @@
-// One indexing pass: scan → read → prepare (prepare.ts: classify, chunk, drop secret chunks; parsing in a
-// runtime's worker pool for big passes) → write, in batches. Owns deciding what changed (size+mtime,
-// then content hash), scheduling reads and preparation in scan order, batch sizing (readers wait at
-// most one batch), progress and cancellation. Each file's rows are replaced inside one transaction,
-// so a crash or a cancel leaves only whole files behind.
+// One indexing pass: scan → read → prepare (prepare.ts: classify, chunk, drop secret chunks; read-ahead.ts:
+// reads, and for big passes a runtime's parse pool, running ahead in scan order) → write, in batches.
+// Owns deciding what changed (size+mtime, then content hash; rechunk.ts: which rows a chunking change
+// left stale), batch sizing (a write transaction holds the lock for about batchMs, and is cut after
+// batchMs plus one file), progress and cancellation. Each file's rows are replaced inside one
+// transaction, so a crash or a cancel leaves only whole files behind.
 import { HciError, type WorkspaceFs } from '../platform.ts';
 import type { Settings } from '../settings.ts';
 import { scanWorkspace, addSkip, type SkipCounts, type ScannedFile } from '../scan/walker.ts';
-import { CHUNKER_VERSION, type Chunker } from '../chunk/chunker.ts';
+import type { Chunker } from '../chunk/chunker.ts';
 import type { IndexStore } from './store.ts';
 import type { Database } from '../sqlite/engine.ts';
-import { RowWriter, fileRows, nextGeneration, readMeta, setMeta, type FileRows } from './writer.ts';
-import { planTargeted } from './targeted.ts';
+import { RowWriter, fileRows, nextGeneration, readMeta, setMeta, type ChunkVectorSink, type FileRows } from './writer.ts';
+import { planTargeted, type PriorFile } from './targeted.ts';
 import { syncLiteralIndex } from './literal-index.ts';
-import { chunkLimits, classifyFile, finishFile, parseExtracted, prepareFile, type Prepared, type ParsePool, type ParsePoolFactory, type ExtractedJson } from './prepare.ts';
-import { cutChunks } from '../chunk/chunker.ts';
 import type { IndexSummary } from '../contract/tasks.ts';
+import { chunkingFingerprint, planChunking, recordChunking } from './rechunk.ts';
+import type { ParsePoolFactory } from './prepare.ts';
+import { pooledPrepare, prepareRead, readAhead } from './read-ahead.ts';
 
 export interface IndexProgress {
-  phase: 'scan' | 'index' | 'done';
+  phase: 'scan' | 'index' | 'vectors' | 'done';
   filesTotal: number;
   filesDone: number;
   chunks: number;
   bytes: number;
+  /** The vector phase (semantic search on): chunks embedded so far of those that need it, the rate and the time left. */
+  vectorsDone?: number;
+  vectorsTotal?: number;
+  vectorsPerS?: number;
+  etaS?: number;
 }
 
 export interface IndexOptions {
@@ -29,7 +36,11 @@ export interface IndexOptions {
   full?: boolean;
   signal?: AbortSignal;
   onProgress?: (p: IndexProgress) => void;
-  /** Target duration of one write transaction (readers wait at most about this long). */
+  /**
+   * Target duration of one write transaction (default 100 ms). A transaction still going after it
+   * commits the files written so far and the rest follow after a short pause, so a reader waits
+   * about this long plus one file's write.
+   */
   batchMs?: number;
   /**
    * Only these workspace-relative paths ('/'-separated; a directory means its subtree): each is judged
@@ -42,80 +53,23 @@ export interface IndexOptions {
   paths?: string[];
 }
 
-/** A run's summary is part of the contract (core/contract/tasks.ts). */
 export type { IndexSummary };
 
 /** What the runtime lends a pass beyond the file source and the store. */
 export interface IndexEnv {
   /** A worker pool that parses files; used only when a pass has more than POOL_MIN_FILES files to prepare. */
   parsePool?: ParsePoolFactory;
+  /** Vectors written with their chunks, in each batch's transaction (core/vector/inline.ts). */
+  vectors?: { begin(db: Database): ChunkVectorSink & { close(): void } };
+  /**
+   * Runs after the keyword pass, still holding the indexer claim (the vector phase:
+   * core/vector/indexing.ts). Whatever it does, the keyword pass is already committed.
+   */
+  afterPass?: (summary: IndexSummary) => Promise<void>;
 }
 
 /** Below this many files to prepare, a worker's start-up (loading the WASM grammars again) costs more than it saves. */
 export const POOL_MIN_FILES = 200;
-// Files handed to the pool ahead of the one being written. The main thread stops feeding the pool
-// while it commits a batch (up to ~100 ms+): the queue must outlast that, at ~1 ms of parsing per file.
-const POOL_AHEAD_FILES = 256;
-const POOL_AHEAD_BYTES = 32 * 1024 * 1024;
-
-/** What decides how files are cut: when it changes, every file is re-chunked. */
-function chunkingFingerprint(s: Settings, chunker: Chunker): string {
-  return JSON.stringify({ v: CHUNKER_VERSION, structural: chunker.structural, lines: s.chunk_lines, overlap: s.chunk_overlap_lines });
-}
-
-// Reads run ahead of chunking: while one file is chunked and written, the next few are being read,
-// so a pass over an asynchronous file source (Deno, the browser) does not sit idle on each read
-// (Node's source, when it still read asynchronously, left a cold pass idle for ~20% of its time).
-const READ_AHEAD_FILES = 8;
-const READ_AHEAD_BYTES = 8 * 1024 * 1024;
-
-type ReadResult = { ok: true; bytes: Uint8Array } | { ok: false };
-
-/**
- * The work of files ahead of the one being consumed: get(i) returns start(i)'s promise (starting it
- * if needed) and starts the next files `wanted` accepts, in scan order, while fewer than
- * `span.files` are pending and their sizes sum below `span.bytes`. Call get with increasing i.
- */
-function lookahead<T>(
-  files: readonly ScannedFile[],
-  span: { files: number; bytes: number },
-  sizeOf: (i: number) => number,
-  wanted: (f: ScannedFile) => boolean,
-  start: (i: number) => Promise<T>,
-): (i: number) => Promise<T> {
-  const pending = new Map<number, Promise<T>>();
-  let next = 0;
-  let aheadBytes = 0; // of the files started ahead, not yet handed out
-  const begin = (i: number) => {
-    aheadBytes += sizeOf(i);
-    const p = start(i);
-    p.catch(() => {}); // awaited later, in order: not an unhandled rejection meanwhile
-    pending.set(i, p);
-  };
-  return (i: number): Promise<T> => {
-    if (!pending.has(i)) begin(i);
-    const mine = pending.get(i)!;
-    pending.delete(i);
-    aheadBytes -= sizeOf(i);
-    next = Math.max(next, i + 1);
-    while (next < files.length && pending.size < span.files && aheadBytes < span.bytes) {
-      if (wanted(files[next])) begin(next);
-      next++;
-    }
-    return mine;
-  };
-}
-
-/** read(i) gives files[i]'s bytes (at most maxBytes), reading the next wanted files ahead. */
-function readAhead(fs: WorkspaceFs, files: readonly ScannedFile[], maxBytes: number, wanted: (f: ScannedFile) => boolean) {
-  return lookahead(files, { files: READ_AHEAD_FILES, bytes: READ_AHEAD_BYTES }, (i) => Math.min(files[i].size, maxBytes), wanted, (i) =>
-    // Failures are results, not rejections.
-    fs.readFile(files[i].path, maxBytes).then(
-      (bytes): ReadResult => ({ ok: true, bytes }),
-      (): ReadResult => ({ ok: false }),
-    ),
-  );
-}
 
 export async function indexWorkspace(fs: WorkspaceFs, store: IndexStore, settings: Settings, chunker: Chunker, opts: IndexOptions = {}, env: IndexEnv = {}): Promise<IndexSummary> {
   const claim = store.storage.claimIndexer();
@@ -124,7 +78,9 @@ export async function indexWorkspace(fs: WorkspaceFs, store: IndexStore, setting
     throw new HciError('index_busy', `another process${holder ? ` (pid ${holder.pid})` : ''} is indexing this workspace`, 'wait for it to finish, or search now: results reflect its committed batches');
   }
   try {
-    return await runPass(fs, store, settings, chunker, opts, env);
+    const summary = await runPass(fs, store, settings, chunker, opts, env);
+    await env.afterPass?.(summary);
+    return summary;
   } finally {
     claim.release();
   }
@@ -140,6 +96,9 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   };
   report();
   if (opts.paths && opts.full) throw new HciError('invalid_request', '`full` rebuilds every file; `paths` limits an incremental pass to some files', 'pass one or the other');
+  // A rebuild in place keeps whatever damage it does not touch: check first (the caller starts a
+  // --full pass over from an empty file on index_corrupt).
+  if (opts.full) await store.verify();
   // The literal index follows the setting before any file is written (filled from the stored text).
   await syncLiteralIndex(store, settings.literal_index, checkCancel, batchMs);
   // With `paths`, only those paths are judged and only their rows loaded (see targeted.ts); null: scan it all.
@@ -152,17 +111,20 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
 
   const prior = target?.prior ?? await store.read((db) => {
     const meta = readMeta(db);
-    const rows = db.selectObjects('SELECT id, path, size, mtime_ms, hash FROM files') as Array<{ id: number; path: string; size: number; mtime_ms: number; hash: string }>;
+    const rows = db.selectObjects('SELECT id, path, size, mtime_ms, hash, generation FROM files') as unknown as PriorFile[];
     return { meta, files: new Map(rows.map((r) => [r.path, r])) };
   });
-  const full = opts.full || prior.meta.chunking_fingerprint !== chunkingFingerprint(settings, chunker) || prior.meta.build_state === 'empty';
+  const chunking = planChunking(prior.meta, chunkingFingerprint(settings, chunker), !!opts.full);
+  const full = chunking.full;
+  /** A stored row to re-cut even when its file did not change: --full, or left behind by a cut-short re-chunk. */
+  const stale = (old: PriorFile) => full || old.generation < chunking.staleBefore;
   const summary: IndexSummary = {
     generation: Number(prior.meta.generation ?? 0), files_scanned: target?.scan.considered ?? scan.files.length, files_indexed: 0, files_unchanged: 0,
     files_removed: 0, chunks_written: 0, bytes_read: 0, skipped, parse_fallback: 0, took_ms: 0, batches: 0, max_batch_ms: 0,
     prepared_in_worker: 0,
   };
 
-  type Op = { kind: 'put'; file: FileRows } | { kind: 'touch'; id: number; mtimeMs: number } | { kind: 'delete'; id: number; size?: number };
+  type Op = { kind: 'put'; file: FileRows } | { kind: 'touch'; id: number; mtimeMs: number; flags: number } | { kind: 'delete'; id: number; size?: number };
   let batch: Op[] = [];
   let batchCost = 0;
   // Cost model: FTS work dominates and is roughly linear in the bytes tokenised, both for rows
@@ -181,62 +143,96 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   };
   const batchDue = () => batchCost / costPerMs >= batchMs || batch.length >= 2000;
 
+  const apply = (rows: RowWriter, db: Database, op: Op, gen: number) => {
+    if (op.kind === 'touch') {
+      // Flags too: the same content can be read with newer rules (a format migration asks for that).
+      db.exec('UPDATE files SET mtime_ms = ?, flags = ? WHERE id = ?', { bind: [Math.trunc(op.mtimeMs), op.flags, op.id] });
+    } else if (op.kind === 'delete') {
+      rows.deleteFile(op.id);
+    } else {
+      const old = prior.files.get(op.file.path);
+      if (old) rows.deleteFile(old.id);
+      rows.insertFile(op.file, gen);
+    }
+  };
+
+  /** Writes the batch; several transactions when it holds the lock past batchMs (see below). */
   const commit = async (final: boolean) => {
     if (batch.length === 0 && !final) return;
-    const ops = batch;
-    const cost = batchCost;
+    let ops = batch;
     batch = [];
     batchCost = 0;
-    let started = Date.now();
-    await store.write((db) => {
-      started = Date.now(); // the lock is ours from here: waiting for it is not work
-      const gen = ops.length ? nextGeneration(db) : Number(readMeta(db).generation ?? 0);
-      summary.generation = gen;
-      const rows = new RowWriter(db, store.engine.sqlite3, store.codec, settings.literal_index);
-      try {
-        for (const op of ops) {
-          if (op.kind === 'touch') {
-            db.exec('UPDATE files SET mtime_ms = ? WHERE id = ?', { bind: [Math.trunc(op.mtimeMs), op.id] });
-          } else if (op.kind === 'delete') {
-            rows.deleteFile(op.id);
-          } else {
-            const old = prior.files.get(op.file.path);
-            if (old) rows.deleteFile(old.id);
-            rows.insertFile(op.file, gen);
-          }
-        }
-      } finally {
-        rows.close();
-      }
-      setMeta(db, { build_state: final ? 'complete' : 'partial', chunking_fingerprint: chunkingFingerprint(settings, chunker) });
-      if (final) {
-        releaseFreePages(db);
-        setMeta(db, {
-          indexed_at: new Date().toISOString(),
-          last_run: JSON.stringify({ ...summary, took_ms: Date.now() - t0, finished_at: new Date().toISOString(), ...(target ? { paths: opts.paths?.length } : {}) }),
-        });
-      }
-      if (final && !target) { // skips describe the last whole scan: a pass over some paths keeps them
-        setMeta(db, { skipped_counts: JSON.stringify(skipped) });
-        db.exec('DELETE FROM skipped');
-        const st = db.prepare('INSERT OR REPLACE INTO skipped(path, reason) VALUES (?, ?)');
+    for (;;) {
+      let started = Date.now();
+      let applied = 0;
+      let cost = 0;
+      await store.write((db) => {
+        started = Date.now(); // the lock is ours from here: waiting for it is not work
+        const gen = ops.length ? nextGeneration(db) : Number(readMeta(db).generation ?? 0);
+        summary.generation = gen;
+        const sink = env.vectors?.begin(db);
+        const rows = new RowWriter(db, store.engine.sqlite3, store.codec, { vectors: sink, literal: settings.literal_index });
         try {
-          for (const s of scan.skippedSamples) st.bind([s.path, s.reason]).stepReset();
+          for (const op of ops) {
+            // The cost model sizes batches to batchMs, but a loaded machine (or a bad estimate) can
+            // make one take many times that, and every reader waits for it: past batchMs the rest
+            // of the batch goes to the next transaction. Whole files only, as always.
+            if (applied > 0 && Date.now() - started >= batchMs) break;
+            apply(rows, db, op, gen);
+            applied++;
+            cost += costOf(op);
+          }
         } finally {
-          st.finalize();
+          rows.close();
+          sink?.close();
         }
-      }
+        const last = applied === ops.length;
+        recordChunking(db, chunking, final && last);
+        if (final && last) finish(db);
+      });
+      const took = Date.now() - started;
+      summary.batches++;
+      summary.max_batch_ms = Math.max(summary.max_batch_ms, took);
+      if (cost > 20_000 && took >= 10) costPerMs = Math.max(100, Math.min(200_000, (costPerMs + cost / took) / 2));
+      if (applied === ops.length) break;
+      ops = ops.slice(applied);
+      // A cut batch goes on at once: leave the lock free long enough for a polling reader (it
+      // retries every few ms, store.ts) to take it first.
+      await sleep(READER_GAP_MS);
+    }
+    // A pass whose reads and parses resolve as microtasks never lets the event loop turn: Ctrl-C's
+    // handler (the CLI aborts the signal), timers and an MCP server's in-process requests would all
+    // wait for the end of the pass. One macrotask turn per batch lets them run between batches.
+    if (!final) await nextTurn();
+  };
+
+  /** What the final transaction adds: counts, freed pages, the run's record, skipped samples. */
+  const finish = (db: Database) => {
+    // Chunks left out for secrets stay out until their file changes: the count is the files'
+    // (files.secret_chunks), not this pass's, so an incremental pass that re-read none still reports them.
+    const secretChunks = Number(db.selectValue('SELECT coalesce(sum(secret_chunks), 0) FROM files'));
+    if (!target) setSecretCount(skipped, secretChunks);
+    else setMeta(db, { skipped_counts: JSON.stringify(setSecretCount(storedSkipCounts(db), secretChunks)) });
+    releaseFreePages(db);
+    setMeta(db, {
+      indexed_at: new Date().toISOString(),
+      last_run: JSON.stringify({ ...summary, took_ms: Date.now() - t0, finished_at: new Date().toISOString(), ...(target ? { paths: opts.paths?.length } : {}) }),
     });
-    const took = Date.now() - started;
-    summary.batches++;
-    summary.max_batch_ms = Math.max(summary.max_batch_ms, took);
-    if (cost > 20_000 && took >= 10) costPerMs = Math.max(100, Math.min(200_000, (costPerMs + cost / took) / 2));
+    if (target) return; // skips describe the last whole scan: a pass over some paths keeps them
+    setMeta(db, { skipped_counts: JSON.stringify(skipped) });
+    db.exec('DELETE FROM skipped');
+    const st = db.prepare('INSERT OR REPLACE INTO skipped(path, reason) VALUES (?, ?)');
+    try {
+      for (const s of scan.skippedSamples) st.bind([s.path, s.reason]).stepReset();
+    } finally {
+      st.finalize();
+    }
   };
 
   const seen = new Set<string>();
   const unchangedByStat = (f: ScannedFile) => {
     const old = prior.files.get(f.path);
-    return !full && !!old && old.size === f.size && old.mtime_ms === Math.trunc(f.mtimeMs);
+    return !!old && !stale(old) && old.size === f.size && old.mtime_ms === Math.trunc(f.mtimeMs);
   };
   const read = readAhead(fs, scan.files, settings.max_indexed_file_bytes + 1, (f) => !unchangedByStat(f));
   const toPrepare = env.parsePool ? scan.files.reduce((n, f) => n + (unchangedByStat(f) ? 0 : 1), 0) : 0;
@@ -254,16 +250,16 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
         const { result: r, inWorker } = await prepared.get(i);
         if (inWorker) summary.prepared_in_worker++;
         if (r.kind === 'skip') addSkip(skipped, r.reason);
-        else if (r.secretsFound) addSkip(skipped, 'secret_content', r.file.secretChunks);
+        else if (r.secretsFound) addSkip(skipped, 'secret_content', r.file.secretChunks); // this pass's; a whole pass ends with the total
         if (r.kind === 'skip') {
           if (old) push({ kind: 'delete', id: old.id, size: old.size });
           seen.delete(f.path);
         } else {
           summary.bytes_read += r.bytes;
           progress.bytes += r.bytes;
-          if (!full && old && old.hash === r.file.hash) {
+          if (old && !stale(old) && old.hash === r.file.hash) {
             summary.files_unchanged++;
-            push({ kind: 'touch', id: old.id, mtimeMs: f.mtimeMs });
+            push({ kind: 'touch', id: old.id, mtimeMs: f.mtimeMs, flags: r.file.flags });
           } else {
             summary.files_indexed++;
             summary.chunks_written += r.file.chunks.length;
@@ -298,6 +294,27 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   return summary;
 }
 
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** The pause after a batch cut short: a few of a waiting reader's polls (store.ts polls every ≤ 4 ms). */
+const READER_GAP_MS = 15;
+
+/** Sets (or, at 0, removes) the secret_content count; returns the counts. */
+function setSecretCount(counts: SkipCounts, chunks: number): SkipCounts {
+  if (chunks > 0) counts.secret_content = chunks;
+  else delete counts.secret_content;
+  return counts;
+}
+
+/** The skip counts the last whole pass stored ({} when missing or unreadable). */
+function storedSkipCounts(db: Database): SkipCounts {
+  try {
+    return JSON.parse(readMeta(db).skipped_counts ?? '{}') as SkipCounts;
+  } catch {
+    return {};
+  }
+}
+
 /**
  * Hands pages freed by this pass back to the file (indexes created with auto_vacuum=incremental).
  * FTS5 writes its pending segments (and merges old ones, freeing pages) when a transaction commits
@@ -313,59 +330,4 @@ function releaseFreePages(db: Database): void {
   } finally {
     st.finalize();
   }
-}
-
-async function prepareRead(read: ReadResult, f: ScannedFile, settings: Settings, chunker: Chunker): Promise<Prepared> {
-  if (!read.ok) return { kind: 'skip', reason: 'unreadable' };
-  return prepareFile(read.bytes, f, settings, chunker);
-}
-
-type Slot = Promise<{ result: Prepared; inWorker: boolean }>;
-
-/**
- * Prepares files with a runtime's parse pool, up to POOL_AHEAD_FILES ahead of the file the indexer
- * is writing: the pool's worker parses each file as soon as it is read (from its own copy of the
- * bytes), while this thread writes; this thread classifies, hashes and scans the file for secrets
- * when it consumes it, then cuts the chunks from the outline the worker returned. Classifying late
- * keeps the file's lines and text short-lived (made just before its batch is written, not a window
- * ahead, where they outlived young-generation collections and piled up in the old one). get(i)
- * must be called with increasing i (the indexer consumes in scan order, so its output does not
- * depend on the pool). A file the pool fails on is parsed in-thread.
- */
-function pooledPrepare(
-  files: readonly ScannedFile[],
-  read: (i: number) => Promise<ReadResult>,
-  pool: ParsePool,
-  settings: Settings,
-  chunker: Chunker,
-  wanted: (f: ScannedFile) => boolean,
-) {
-  const limits = chunkLimits(settings);
-  let closed = false;
-  const parsed = lookahead(files, { files: POOL_AHEAD_FILES, bytes: POOL_AHEAD_BYTES }, (i) => files[i].size, wanted, (i) =>
-    read(i).then(async (r): Promise<{ r: ReadResult; extracted: ExtractedJson | null }> => {
-      if (!r.ok || r.bytes.length > settings.max_indexed_file_bytes) return { r, extracted: null };
-      try {
-        return { r, extracted: await pool.extract(files[i], r.bytes) };
-      } catch {
-        return { r, extracted: null }; // parsed in-thread below
-      }
-    }),
-  );
-  return {
-    async get(i: number): Slot {
-      const { r, extracted } = await parsed(i);
-      if (!r.ok) return { result: { kind: 'skip', reason: 'unreadable' }, inWorker: false };
-      const c = classifyFile(r.bytes, files[i], settings);
-      if (c.kind === 'skip') return { result: c, inWorker: false };
-      if (extracted) return { result: finishFile(c, cutChunks(c.input, parseExtracted(extracted), limits)), inWorker: true };
-      if (closed) return { result: { kind: 'skip', reason: 'unreadable' }, inWorker: false }; // abandoned (cancel): nobody reads it
-      return { result: finishFile(c, await chunker.chunk(c.input, limits)), inWorker: false };
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await pool.close();
-    },
-  };
 }

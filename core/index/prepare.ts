@@ -8,9 +8,10 @@
 import type { ScannedFile, SkipReason } from '../scan/walker.ts';
 import { classifyContent, splitLines } from '../scan/content.ts';
 import { findSecretLines, type SecretFinding } from '../scan/secrets.ts';
-import { isGeneratedPath, isTestPath } from '../scan/languages.ts';
+import { generatedByContent, isGeneratedPath, isTestPath, projectFacts } from '../scan/roles.ts';
 import type { Chunker, ChunkInput, Extracted } from '../chunk/chunker.ts';
 import type { ChunkLimits, ChunkResult } from '../chunk/types.ts';
+import type { FileOutline, OutlineNode } from '../chunk/outline.ts';
 import type { Settings } from '../settings.ts';
 import { FILE_FLAG } from './schema.ts';
 import type { PreparedFile } from './writer.ts';
@@ -72,9 +73,14 @@ export function finishFile(r: ClassifiedFile, chunked: ChunkResult): Prepared {
     kept = kept.filter((c) => !r.secrets.some((s) => s.startLine <= c.endLine && s.endLine >= c.startLine));
     secretChunks = chunked.chunks.length - kept.length;
   }
+  const outline = r.secrets.length && chunked.outline ? redactOutline(chunked.outline, r.secrets, r.input.lines) : chunked.outline;
   let flags = 0;
   if (isTestPath(f.path)) flags |= FILE_FLAG.test;
   if (isGeneratedPath(f.path)) flags |= FILE_FLAG.generated;
+  else if (generatedByContent(f.path, r.input.text)) flags |= FILE_FLAG.generated | FILE_FLAG.generatedContent;
+  const project = projectFacts(f.path, r.input.text);
+  if (project?.test) flags |= FILE_FLAG.projectTest;
+  if (project?.exe) flags |= FILE_FLAG.projectExe;
   if (r.invalidUtf8) flags |= FILE_FLAG.invalidUtf8;
   if (chunked.parseFallback) flags |= FILE_FLAG.parseFallback;
   return {
@@ -82,8 +88,30 @@ export function finishFile(r: ClassifiedFile, chunked: ChunkResult): Prepared {
     bytes: r.bytes,
     fallback: chunked.parseFallback,
     secretsFound: r.secrets.length > 0,
-    file: { path: f.path, lang: f.lang, size: f.size, mtimeMs: f.mtimeMs, hash: r.hash, flags, lines: r.input.lines, text: r.input.text, chunks: kept, secretChunks, outline: chunked.outline },
+    file: { path: f.path, lang: f.lang, size: f.size, mtimeMs: f.mtimeMs, hash: r.hash, flags, lines: r.input.lines, text: r.input.text, chunks: kept, secretChunks, outline },
   };
+}
+
+/**
+ * The outline as stored for a file with secrets: it is kept for the whole file (outline, resolve),
+ * and node names, facts and context lines are cut from the lines they start on — a CI step is named
+ * by its `run:` command, a config key by its line. A node that starts on a secret line goes (with
+ * its subtree); one that only contains a secret line keeps its name but loses its facts; file
+ * context lines that share text with a secret line go.
+ */
+function redactOutline(outline: FileOutline, secrets: readonly SecretFinding[], lines: readonly string[]): FileOutline {
+  const inSecret = (line: number) => secrets.some((s) => s.startLine <= line && s.endLine >= line);
+  const overlaps = (n: OutlineNode) => secrets.some((s) => s.startLine <= n.endLine && s.endLine >= n.startLine);
+  const walk = (nodes: OutlineNode[]): OutlineNode[] =>
+    nodes.flatMap((n) => {
+      if (!overlaps(n)) return [n];
+      if (inSecret(n.startLine)) return [];
+      const { facts: _facts, ...rest } = n;
+      return [{ ...rest, children: walk(n.children) }];
+    });
+  const secretTexts = secrets.flatMap((s) => lines.slice(s.startLine - 1, s.endLine)).map((l) => l.trim()).filter(Boolean);
+  const fileContext = outline.fileContext?.filter((c) => !secretTexts.some((t) => t.includes(c.trim()) || c.includes(t)));
+  return { ...outline, nodes: walk(outline.nodes), ...(fileContext ? { fileContext } : {}) };
 }
 
 /** The whole of it in this thread. */

@@ -4,8 +4,9 @@
 import type { Database } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
 import { refillChunksFts } from './writer.ts';
+import type { DeflateCodec } from './file-data.ts';
 
-export const FORMAT_VERSION = 4;
+export const FORMAT_VERSION = 6;
 /** Version of the token analysis (identifier splitting). A mismatch needs a rebuild. */
 export const ANALYZER_VERSION = 1;
 
@@ -51,7 +52,7 @@ CREATE VIRTUAL TABLE files_tri USING fts5(
 );`;
 
 /**
- * Format 4, everything but meta, files and skipped. Chunk text, headers, member keys and outlines live
+ * The content tables (format 6; the vector tables are VECTORS_V4). Chunk text, headers, member keys and outlines live
  * compressed in one file_data row per file (core/index/file-data.ts); chunks keep what ranking reads for every
  * candidate. Member keys are found through the FTS index by their words (core/search/symbols.ts).
  */
@@ -75,13 +76,49 @@ ${CHUNKS_FTS}
 ${FILES_TRI}
 `;
 
-/** File flags (files.flags bits). */
-export const FILE_FLAG = { test: 1, generated: 2, invalidUtf8: 4, parseFallback: 8 } as const;
+/**
+ * Format 4: the semantic channel's tables (core/vector/store.ts reads and writes them). One row per
+ * embedding model (provider, model, dims, quantization, the int8 scale, the learned model's bytes,
+ * which one is current); one row per embedded chunk: its vector in sqlite-vec's BLOB layout (int8
+ * bytes or float32 little-endian, so a native SQLite with sqlite-vec runs vec_distance_* over it)
+ * and the hash of the text it was embedded from (the embedding cache: a chunk with the same text
+ * under the same model reuses the vector). A chunk's vector row is deleted in the transaction that
+ * deletes the chunk, so vectors never outlive their chunks.
+ */
+const VECTORS_V4 = `
+CREATE TABLE vector_models(
+  id INTEGER PRIMARY KEY,
+  provider TEXT NOT NULL,
+  model TEXT NOT NULL,
+  dims INTEGER NOT NULL,
+  quantization TEXT NOT NULL,
+  scale REAL,
+  current INTEGER NOT NULL DEFAULT 0,
+  data BLOB,
+  info TEXT NOT NULL DEFAULT '{}',
+  created_at TEXT NOT NULL
+);
+CREATE TABLE chunk_vectors(
+  chunk_id INTEGER PRIMARY KEY,
+  model_id INTEGER NOT NULL,
+  text_hash BLOB NOT NULL,
+  vec BLOB NOT NULL
+);
+CREATE INDEX chunk_vectors_by_text ON chunk_vectors(model_id, text_hash);
+`;
+
+/**
+ * File flags (files.flags bits). test/generated: the path rules or a content marker said so
+ * (core/scan/roles.ts; `generatedContent` records that a content marker did); projectTest/projectExe:
+ * facts of a project file, which search applies to the files under its folder (core/search/roles.ts).
+ */
+export const FILE_FLAG = { test: 1, generated: 2, invalidUtf8: 4, parseFallback: 8, projectTest: 16, projectExe: 32, generatedContent: 64 } as const;
 
 export interface Migration {
   from: number;
   to: number;
-  up(db: Database): void;
+  /** `codec`: the index's blob codec, for a migration that reads the stored text. */
+  up(db: Database, codec?: DeflateCodec): void;
 }
 
 /** Migrations from older formats, applied in order inside one transaction. */
@@ -91,32 +128,58 @@ const MIGRATIONS: Migration[] = [
     // converted without the source files, so the content tables are replaced and emptied, and the
     // next indexing pass re-reads every file (the index is a cache of the workspace).
     from: 1,
-    to: 4,
+    to: 6,
     up: replaceContentTables,
   },
-  { from: 2, to: 4, up: replaceContentTables },
-  { from: 3, to: 4, up: addCjkColumnAndLiteralIndex },
+  { from: 2, to: 6, up: replaceContentTables },
+  // Format 3 had no vectors: the vector tables are added empty; keyword data stays as it is (the
+  // next indexing run with semantic search on fills them).
+  { from: 3, to: 4, up: addVectorTables },
+  // Format 4 had the file flags of path rules only: every file is re-read for the content ones.
+  { from: 4, to: 5, up: rereadForRoleFlags },
+  // Format 5 had no CJK bigrams and no literal index: chunks_fts is rebuilt from the stored text.
+  { from: 5, to: 6, up: addCjkColumnAndLiteralIndex },
 ];
+
+function addVectorTables(db: Database): void {
+  db.exec('DROP TABLE IF EXISTS chunk_vectors; DROP TABLE IF EXISTS vector_models');
+  db.exec(VECTORS_V4);
+}
+
+/**
+ * Format 5 adds file flags read from content (generator markers, OpenAPI documents, minified files)
+ * and project facts (IsTestProject, test frameworks, OutputType). Rows and chunks stay; every file
+ * is re-read (not re-chunked) by the next indexing pass, whose unchanged-content path refreshes
+ * the flags: a stat that can never match forces the read.
+ */
+function rereadForRoleFlags(db: Database): void {
+  db.exec('UPDATE files SET mtime_ms = -1');
+}
 
 function replaceContentTables(db: Database): void {
   db.exec('DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS files_tri; DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS file_data');
+  db.exec('DROP TABLE IF EXISTS chunk_vectors; DROP TABLE IF EXISTS vector_models');
   db.exec('DELETE FROM files');
   db.exec(CONTENT);
+  db.exec(VECTORS_V4);
   db.exec("UPDATE meta SET value = 'empty' WHERE key = 'build_state'");
   db.exec("UPDATE meta SET value = 'migrated' WHERE key = 'chunking_fingerprint'");
   db.exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('literal_index', 'off')");
 }
 
 /**
- * Format 3 → 4: chunks_fts gains the `cjk` column and files_tri (the literal index) appears, empty.
- * Format 3 keeps every file's text, so chunks_fts is rebuilt from the stored blobs (no file is read
- * again, nothing is re-chunked); the literal index is filled by the next indexing pass that wants it.
+ * Format 5 → 6: chunks_fts gains the `cjk` column and files_tri (the literal index) appears, empty.
+ * The index keeps every file's text, so chunks_fts is rebuilt from the stored blobs (no file is read
+ * again, nothing is re-chunked; chunk ids and so their vectors stay); the literal index is filled
+ * by the next indexing pass that wants it.
  */
-function addCjkColumnAndLiteralIndex(db: Database): void {
+function addCjkColumnAndLiteralIndex(db: Database, codec?: DeflateCodec): void {
+  if (!codec) throw new HciError('internal', 'the format 5 → 6 migration reads the stored text: it needs the index codec', 'open the index through IndexStore');
   db.exec('DROP TABLE chunks_fts');
   db.exec(CHUNKS_FTS);
+  db.exec('DROP TABLE IF EXISTS files_tri');
   db.exec(FILES_TRI);
-  refillChunksFts(db);
+  refillChunksFts(db, codec);
   db.exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('literal_index', 'off')");
 }
 
@@ -131,7 +194,7 @@ export interface FormatPlan {
 
 const PLAN: FormatPlan = { target: FORMAT_VERSION, migrations: MIGRATIONS };
 
-export function ensureSchema(db: Database, plan: FormatPlan = PLAN): SchemaState {
+export function ensureSchema(db: Database, plan: FormatPlan = PLAN, codec?: DeflateCodec): SchemaState {
   const hasMeta = db.selectValue("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'") !== undefined;
   if (!hasMeta) {
     const tables = db.selectValue("SELECT count(*) FROM sqlite_master WHERE type='table'") as number;
@@ -142,6 +205,7 @@ export function ensureSchema(db: Database, plan: FormatPlan = PLAN): SchemaState
     db.exec(FILES_TABLE);
     db.exec(SKIPPED_TABLE);
     db.exec(CONTENT);
+    db.exec(VECTORS_V4);
     const put = 'INSERT INTO meta(key, value) VALUES (?, ?)';
     db.exec(put, { bind: ['format_version', String(FORMAT_VERSION)] });
     db.exec(put, { bind: ['analyzer_version', String(ANALYZER_VERSION)] });
@@ -155,7 +219,7 @@ export function ensureSchema(db: Database, plan: FormatPlan = PLAN): SchemaState
   if (version === plan.target) return 'current';
   for (const m of plan.migrations) {
     if (m.from === version) {
-      m.up(db);
+      m.up(db, codec);
       version = m.to;
       db.exec("UPDATE meta SET value = ? WHERE key = 'format_version'", { bind: [String(version)] });
     }

@@ -4,7 +4,7 @@
 // carried here so every reader and writer of this index uses the same one.
 import type { Database, SqliteEngine } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
-import { fflateCodec, type DeflateCodec } from './file-data.ts';
+import type { DeflateCodec } from './file-data.ts';
 import type { IndexStorage } from './storage.ts';
 import { checkVersions, ensureSchema, FORMAT_VERSION, type SchemaState } from './schema.ts';
 import { SqliteConnection, toHciError, type StoreOptions } from '../sqlite/connection.ts';
@@ -28,7 +28,7 @@ export class IndexStore extends SqliteConnection {
     readonly schemaState: SchemaState,
   ) {
     super(db, storage, engine, opts);
-    this.codec = opts.codec ?? fflateCodec;
+    this.codec = opts.codec!;
   }
 
   /**
@@ -39,6 +39,8 @@ export class IndexStore extends SqliteConnection {
     if (!opts.create && !(await storage.exists())) {
       throw new HciError('no_index', `no index at ${storage.location}`, 'run `hci index` to build it');
     }
+    // The default codec loads only when the host brought none.
+    if (!opts.codec) opts = { ...opts, codec: (await import('./fflate-codec.ts')).fflateCodec };
     const db = storage.open(engine);
     let state: SchemaState = 'current';
     const probe = new IndexStore(db, storage, engine, opts, 'current');
@@ -54,7 +56,7 @@ export class IndexStore extends SqliteConnection {
       if (opts.create && (await probe.read((d) => Number(d.selectValue('PRAGMA page_count')))) === 0) {
         await probe.retryBusy(() => probe.execQuiet('PRAGMA auto_vacuum = INCREMENTAL'));
       }
-      if (opts.create) state = await probe.write((d) => ensureSchema(d));
+      if (opts.create) state = await probe.write((d) => ensureSchema(d, undefined, probe.codec));
       else {
         const version = await probe.read((d) => {
           // A file with no tables: an indexer died before its first commit (its journal was just
@@ -66,7 +68,7 @@ export class IndexStore extends SqliteConnection {
           return Number(d.selectValue("SELECT value FROM meta WHERE key = 'format_version'"));
         });
         // An older format that can be migrated is migrated by its first opener, reader or writer.
-        if (version < FORMAT_VERSION) state = await probe.write((d) => ensureSchema(d));
+        if (version < FORMAT_VERSION) state = await probe.write((d) => ensureSchema(d, undefined, probe.codec));
       }
     } catch (e) {
       try {
@@ -77,5 +79,16 @@ export class IndexStore extends SqliteConnection {
       throw toHciError(e, storage.location);
     }
     return new IndexStore(db, storage, engine, opts, state);
+  }
+
+  /**
+   * Throws HciError `index_corrupt` unless SQLite's quick_check finds the file sound. Damage that
+   * no query of a pass reads (a pointer-map page, a page of an index it only appends to) is
+   * otherwise carried through a rebuild in place.
+   */
+  async verify(): Promise<void> {
+    const problems = await this.read((db) => db.selectValues('PRAGMA quick_check(3)').map(String));
+    if (problems.length === 1 && problems[0] === 'ok') return;
+    throw new HciError('index_corrupt', `the index at ${this.storage.location} fails SQLite's check: ${problems.join('; ')}`, 'run `hci index --full` to rebuild it');
   }
 }

@@ -14,6 +14,7 @@ export interface PriorFile {
   size: number;
   mtime_ms: number;
   hash: string;
+  generation: number;
 }
 
 export interface TargetedPlan {
@@ -26,8 +27,8 @@ export interface TargetedPlan {
  * an absolute path or a '..' segment); duplicates and paths inside another given path are dropped.
  * Returns null when one of them is the workspace root (that is a whole pass).
  */
-export function normalizeTargets(paths: readonly string[]): string[] | null {
-  const norm = [...new Set(paths.map(toWorkspacePath))].sort();
+export function normalizeTargets(paths: readonly string[], backslashInNames = false): string[] | null {
+  const norm = [...new Set(paths.map((p) => toWorkspacePath(p, backslashInNames)))].sort();
   if (norm.includes('')) return null;
   // Sorted, a path's descendants follow it (before any sibling that sorts after 'x/').
   return norm.filter((p, i) => !norm.slice(0, i).some((q) => p.startsWith(`${q}/`)));
@@ -47,7 +48,7 @@ export async function planTargeted(
   paths: readonly string[],
   signal?: AbortSignal,
 ): Promise<TargetedPlan | null> {
-  const targets = normalizeTargets(paths);
+  const targets = normalizeTargets(paths, fs.backslashInNames);
   if (!targets) return null;
   const prior = await store.read((db) => {
     const meta = readMeta(db);
@@ -55,7 +56,7 @@ export async function planTargeted(
     const files = new Map<string, PriorFile>();
     // Each path's own row and the rows below it (it may have been, or have become, a directory).
     // '/' + 1 is '0': [p + '/', p + '0') is exactly the paths below p, on the path index.
-    const st = db.prepare('SELECT id, path, size, mtime_ms, hash FROM files WHERE path = ? OR (path >= ? AND path < ?)');
+    const st = db.prepare('SELECT id, path, size, mtime_ms, hash, generation FROM files WHERE path = ? OR (path >= ? AND path < ?)');
     try {
       for (const p of targets) {
         st.bind([p, `${p}/`, `${p}0`]);

@@ -1,12 +1,15 @@
 // Row-level writes of the index: insert one prepared file with its chunks, delete one file with its
-// FTS rows, bump the generation. Owns the SQL for files/file_data/chunks/chunks_fts/files_tri; runs
+// FTS rows and chunk vectors, bump the generation. Owns the SQL for files/file_data/chunks/chunks_fts/files_tri
+// (and deleting a file's chunk_vectors; giving new chunks vectors is a ChunkVectorSink's); runs
 // inside a write transaction that the caller (the indexer) opens. Decides nothing about which files
 // change, nor whether the literal index is kept (literal-index.ts); the blob encoding is file-data.ts's.
 import type { Database, Sqlite3Static } from '../sqlite/engine.ts';
 import { FastStatement, lastInsertRowId, type BindValue } from '../sqlite/fast-statement.ts';
 import type { ChunkDraft } from '../chunk/types.ts';
 import type { FileOutline } from '../chunk/outline.ts';
-import { decodeFileData, encodeFileDataSized, fflateCodec, readStoredFile, storedChunkFts, storedFtsRows, type DeflateCodec, type StoredFile } from './file-data.ts';
+import { decodeFileData, encodeFileDataSized, readStoredFile, storedChunkFts, storedFtsRows, type DeflateCodec, type StoredFile } from './file-data.ts';
+import { sliceLines } from './fts-row.ts';
+import { chunkEmbeddingText } from '../vector/provider.ts';
 
 export interface PreparedFile {
   path: string;
@@ -63,6 +66,17 @@ export function fileRows(f: PreparedFile, codec: DeflateCodec): FileRows {
 }
 
 /**
+ * What the semantic channel does with a file's chunks inside the transaction that writes them
+ * (core/vector/inline.ts): keep the vectors of chunks about to be deleted (an unchanged chunk text
+ * reuses its vector), then give the new chunks vectors (from that cache, or embedded on the spot
+ * by a synchronous provider). Deleting vectors with their chunks is the writer's own job.
+ */
+export interface ChunkVectorSink {
+  harvest(db: Database, fileId: number): void;
+  put(db: Database, chunks: ReadonlyArray<{ id: number; text: string }>): void;
+}
+
+/**
  * Writes files inside one transaction with statements prepared once. Create one per transaction
  * and `close()` it before the transaction ends.
  */
@@ -73,8 +87,11 @@ export class RowWriter {
     private readonly db: Database,
     private readonly sqlite3: Sqlite3Static,
     private readonly codec: DeflateCodec,
-    /** Whether the literal index (files_tri) is kept: then every file's text is written to it too. */
-    private readonly literal = false,
+    private readonly opts: {
+      vectors?: ChunkVectorSink;
+      /** Whether the literal index (files_tri) is kept: then every file's text is written to it too. */
+      literal?: boolean;
+    } = {},
   ) {}
 
   private run(sql: string, bind: BindValue[]): void {
@@ -94,8 +111,11 @@ export class RowWriter {
     const stored = readStoredFile(this.db, fileId, this.codec);
     if (stored) {
       for (const row of storedFtsRows(this.db, fileId, path, stored)) this.run(FTS_DELETE, [row.id, ...row.values]);
-      if (this.literal) this.run(TRI_DELETE, [fileId, literalText(stored)]);
+      if (this.opts.literal) this.run(TRI_DELETE, [fileId, literalText(stored)]);
     }
+    this.opts.vectors?.harvest(this.db, fileId);
+    // Vectors go with their chunks, in the same transaction: they can never outlive them.
+    this.run('DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE file_id = ?)', [fileId]);
     this.run('DELETE FROM chunks WHERE file_id = ?', [fileId]);
     this.run('DELETE FROM file_data WHERE file_id = ?', [fileId]);
     this.run('DELETE FROM files WHERE id = ?', [fileId]);
@@ -111,15 +131,25 @@ export class RowWriter {
     this.run('INSERT INTO file_data(file_id, data) VALUES (?, ?)', [fileId, f.data]);
     // The FTS values come from the blob itself, as a delete will derive them (storedFtsRows).
     const stored = decodeFileData(f.data, this.codec, f.rawLength);
+    const ids: number[] = [];
     f.chunks.forEach((c, ordinal) => {
       this.run(
         `INSERT INTO chunks(file_id, ordinal, start_line, end_line, kind, symbol_kind, symbol_name)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
         [fileId, ordinal, c.startLine, c.endLine, c.kind, c.symbolKind, c.symbolName],
       );
-      this.run(FTS_INSERT, [this.lastRowId(), ...storedChunkFts(f.path, stored, { ordinal, ...c })]);
+      const id = this.lastRowId();
+      ids.push(id);
+      this.run(FTS_INSERT, [id, ...storedChunkFts(f.path, stored, { ordinal, ...c })]);
     });
-    if (this.literal) this.run(TRI_INSERT, [fileId, literalText(stored)]);
+    if (this.opts.literal) this.run(TRI_INSERT, [fileId, literalText(stored)]);
+    const vectors = this.opts.vectors;
+    if (vectors && ids.length) {
+      vectors.put(this.db, f.chunks.map((c, ordinal) => ({
+        id: ids[ordinal],
+        text: chunkEmbeddingText({ path: f.path, header: stored.headers[ordinal] ?? '', body: sliceLines(stored.lines, c.startLine, c.endLine) }),
+      })));
+    }
     return fileId;
   }
 
@@ -140,15 +170,15 @@ export function literalText(stored: StoredFile): string {
 }
 
 /**
- * Inserts the FTS rows of every stored chunk again, from the files' blobs (the format 3 → 4
- * migration, after chunks_fts was recreated). Any codec reads any blob: fflate serves every runtime.
+ * Inserts the FTS rows of every stored chunk again, from the files' blobs (the format 5 → 6
+ * migration, after chunks_fts was recreated), read with the index's codec.
  */
-export function refillChunksFts(db: Database): void {
+export function refillChunksFts(db: Database, codec: DeflateCodec): void {
   const files = db.selectArrays('SELECT id, path FROM files ORDER BY id') as Array<[number, string]>;
   const st = db.prepare(FTS_INSERT);
   try {
     for (const [id, path] of files) {
-      const stored = readStoredFile(db, Number(id), fflateCodec);
+      const stored = readStoredFile(db, Number(id), codec);
       if (!stored) continue;
       for (const row of storedFtsRows(db, Number(id), String(path), stored)) st.bind([row.id, ...row.values]).stepReset();
     }

@@ -1,5 +1,6 @@
 // The traceability facade: find (which messages of a thread relate to this code), relate (record
-// that a contiguous range of committed messages relates to it) and markers (a file's gutter), each
+// that a contiguous range of committed messages relates to it), markers (a file's gutter) and
+// messages (a thread's conversation, read from the log), each
 // one call in and one contract answer out (contract.ts), never throwing. Owns request validation,
 // keeping the sidecar current — rebuilt from the log when it is missing, when the log changed, when
 // the index generation moved (a re-index) and when a queried file drifted since the last rebuild —
@@ -11,7 +12,7 @@ import type { HciWorkspace } from '../workspace.ts';
 import type { IndexStorage } from '../index/storage.ts';
 import type { Database } from '../sqlite/engine.ts';
 import { EVENT_SCHEMA_VERSION, messageRangeRelatedSchema, type CodeAnchor, type MessageRangeRelated, type RelateSource } from './events.ts';
-import { logMissing, type IntercomLogFile, type IntercomLogOpener, type LogReadStats, type LogStat } from './log.ts';
+import { logMissing, readLogEvents, type IntercomLogFile, type IntercomLogOpener, type LogReadStats, type LogStat } from './log.ts';
 import { parseCodeRef, parseMessageRange, workspacePath, type CodeRef } from './code-ref.ts';
 import { anchorForRef, queryTargets, type QueryTarget } from './anchors.ts';
 import { workspaceCodeView, type CodeView } from './code-view.ts';
@@ -19,9 +20,10 @@ import { Sidecar } from './sidecar.ts';
 import { snapshotLog } from './rebuild.ts';
 import { anchorById, fileFingerprint, logRecord, logStats, threadIds, threadRecord, type Scope, type ThreadRecord } from './sidecar-queries.ts';
 import { collectMarkers, collectMatches } from './find.ts';
+import { threadMessages } from './projection.ts';
 import {
-  INTERCOM_CONTRACT_VERSION, findRequestSchema, markersRequestSchema, relateRequestSchema,
-  type FindRequest, type FindResponse, type LogInfo, type MarkersRequest, type MarkersResponse, type RelateRequest, type RelateResponse, type SidecarInfo,
+  INTERCOM_CONTRACT_VERSION, findRequestSchema, markersRequestSchema, messagesRequestSchema, relateRequestSchema,
+  type FindRequest, type FindResponse, type LogInfo, type MarkersRequest, type MarkersResponse, type MessagesRequest, type MessagesResponse, type RelateRequest, type RelateResponse, type SidecarInfo,
 } from '../contract/intercom.ts';
 
 export interface IntercomHost {
@@ -45,6 +47,9 @@ export interface RebuildSummary {
 }
 
 const DEFAULT_LIMIT = 100;
+const DEFAULT_MESSAGES = 1000;
+/** A log's thread ids, in order of first appearance. */
+const readThreadIds = (events: ReadonlyArray<{ event: { thread_id: string } }>) => [...new Set(events.map((e) => e.event.thread_id))];
 type RebuildReason = NonNullable<SidecarInfo['reason']>;
 
 function asHciError(e: unknown): HciError {
@@ -156,6 +161,42 @@ export class Intercom {
       if (!res.markers.length) {
         res.status = 'empty';
         res.hint = `no message of thread ${r.thread_id} relates to ${file}`;
+      }
+    });
+  }
+
+  /** A thread's committed messages with their text as last edited, in ordinal order (read from the log). */
+  messages(req: MessagesRequest): Promise<MessagesResponse> {
+    const res: MessagesResponse = {
+      contract_version: INTERCOM_CONTRACT_VERSION, status: 'ok', thread_id: String(req?.thread_id ?? ''),
+      messages: [], total: 0, threads: [], log: null, took_ms: 0,
+    };
+    return answer(res, { messages: [] }, async () => {
+      const r = parseRequest(messagesRequestSchema, req);
+      const log = this.openLog(r.log);
+      const bytes = await log.read();
+      if (!bytes) throw logMissing(log.location);
+      const { events, stats } = readLogEvents(bytes);
+      const threadId = r.thread_id ?? readThreadIds(events)[0];
+      res.log = { location: log.location, events: stats.events, messages: 0, skipped: { ...stats.skipped } };
+      if (threadId === undefined) {
+        res.status = 'empty';
+        res.hint = 'the log holds no events yet';
+        return;
+      }
+      res.thread_id = threadId;
+      const { threads, messages } = threadMessages(events, threadId);
+      res.threads = threads;
+      if (!messages) {
+        throw new HciError('unknown_thread', `no thread "${threadId}" in ${log.location}`, threads.length ? `threads in this log: ${threads.join(', ')}` : 'the log holds no message events yet');
+      }
+      const offset = r.offset ?? 0;
+      res.total = messages.length;
+      res.messages = messages.slice(offset, offset + (r.limit ?? DEFAULT_MESSAGES));
+      res.log.messages = messages.length;
+      if (!messages.length) {
+        res.status = 'empty';
+        res.hint = `thread ${threadId} has no committed messages yet`;
       }
     });
   }

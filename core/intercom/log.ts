@@ -116,9 +116,8 @@ export function readLogEvents(bytes: Uint8Array): { events: LoggedEvent[]; stats
 }
 
 /** A log held in memory (tests, the browser's uploaded logs). Appends extend the text. */
-export function createMemoryIntercomLog(location: string, initial: string | null = ''): IntercomLogFile & { text(): string | null } {
+export function createMemoryIntercomLog(location: string, initial: string | null = '', mtimeMs = 0): IntercomLogFile & { text(): string | null } {
   let text = initial;
-  let mtimeMs = 0;
   const encoder = new TextEncoder();
   return {
     location,

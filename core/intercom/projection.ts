@@ -3,7 +3,8 @@
 // explicit relations. Pure and deterministic: the same events give the same anchors, numbered in log
 // order. Events that make no sense in their place (a second message_added for one id, an edit of an
 // unknown message, a relation past the messages committed before it) are skipped and counted.
-// Resolving anchors against the code belongs to anchors.ts.
+// threadMessages() gives one thread's messages with their text, for a conversation panel. Resolving
+// anchors against the code belongs to anchors.ts.
 import type { CodeAnchor, RelateSource } from './events.ts';
 import type { LoggedEvent } from './log.ts';
 
@@ -110,4 +111,41 @@ export function projectThreads(events: readonly LoggedEvent[]): Map<string, Thre
     });
   }
   return out;
+}
+
+export interface MessageText {
+  ordinal: number;
+  message_id: string;
+  role: string;
+  text: string;
+  edited: boolean;
+  attachments: number;
+}
+
+/**
+ * One thread's committed messages with their text as last edited (a conversation panel), by the same
+ * rules as projectThreads (a second message_added for an id is skipped; an edit changes text and,
+ * when given, attachments); and every thread id of the log, in order of first appearance.
+ */
+export function threadMessages(events: readonly LoggedEvent[], threadId: string): { threads: string[]; messages: MessageText[] | null } {
+  const threads = new Set<string>();
+  const messages: MessageText[] = [];
+  const byId = new Map<string, MessageText>();
+  for (const { event } of events) {
+    threads.add(event.thread_id);
+    if (event.thread_id !== threadId) continue;
+    if (event.type === 'message_added') {
+      if (byId.has(event.message_id)) continue;
+      const m = { ordinal: messages.length + 1, message_id: event.message_id, role: event.role, text: event.text, edited: false, attachments: event.attachments.length };
+      messages.push(m);
+      byId.set(event.message_id, m);
+    } else if (event.type === 'message_edited') {
+      const m = byId.get(event.message_id);
+      if (!m) continue;
+      m.edited = true;
+      if (event.text !== undefined) m.text = event.text;
+      if (event.attachments) m.attachments = event.attachments.length;
+    }
+  }
+  return { threads: [...threads], messages: threads.has(threadId) ? messages : null };
 }

@@ -1,5 +1,5 @@
-// Path → language id, extension and path-kind heuristics (test code, generated code). Owns only
-// the naming rules; which extension is which language is the language table's (core/languages/),
+// Path → language id and extension. Owns only the naming rules (path roles — test, generated, demo…
+// — are roles.ts's); which extension is which language is the language table's (core/languages/),
 // reading files and deciding what to index are the walker's and indexer's jobs.
 import { languageOfExtension, type LangId } from '../languages/table.ts';
 
@@ -26,28 +26,4 @@ export function extensionOf(path: string): string {
 /** Language id of a workspace path; 'text' when unknown. */
 export function languageOf(path: string): LangId {
   return languageOfExtension(extensionOf(path));
-}
-
-const TEST_DIR = /^(?:tests?|__tests__|specs?)$/i;
-const TEST_PROJECT_DIR = /\.(?:Unit|Integration|Functional|Acceptance|E2E)?(?:Tests?|Specs?)$/i;
-const TEST_FILE = /(?:Tests?\.cs|\.(?:test|spec)\.[cm]?[jt]sx?)$/;
-
-/** Heuristic: does the path look like test code? */
-export function isTestPath(path: string): boolean {
-  const segs = path.split('/');
-  const name = segs.pop() ?? '';
-  if (TEST_FILE.test(name)) return true;
-  return segs.some((s) => TEST_DIR.test(s) || TEST_PROJECT_DIR.test(s));
-}
-
-const GENERATED_FILE =
-  /(?:\.g\.cs|\.g\.i\.cs|\.designer\.cs|\.assemblyinfo\.cs|\.min\.js|\.min\.css)$|\.generated\./i;
-
-/** Heuristic: does the path look like generated or vendored code? */
-export function isGeneratedPath(path: string): boolean {
-  if (GENERATED_FILE.test(baseName(path))) return true;
-  if (/(?:^|\/)wwwroot\/lib\//i.test(path)) return true;
-  // EF Core: model snapshots and timestamped migrations are tool output.
-  if (/(?:^|\/)Migrations\/(?:[^/]*ModelSnapshot\.cs|\d{14}_[^/]*\.cs)$/.test(path)) return true;
-  return false;
 }

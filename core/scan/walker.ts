@@ -358,11 +358,12 @@ export async function scanPaths(fs: WorkspaceFs, settings: Settings, paths: read
 
 /**
  * A caller's path as the walk names it: workspace-relative, '/'-separated, without '.', empty
- * segments or a trailing slash ('' is the workspace root). Throws HciError 'path_outside_workspace'
- * for absolute paths and any '..' segment.
+ * segments or a trailing slash ('' is the workspace root). A `\` is a separator unless the file
+ * source's names may hold it (WorkspaceFs.backslashInNames). Throws HciError
+ * 'path_outside_workspace' for absolute paths and any '..' segment.
  */
-export function toWorkspacePath(p: string): string {
-  const raw = String(p).replace(/\\/g, '/');
+export function toWorkspacePath(p: string, backslashInNames = false): string {
+  const raw = backslashInNames ? String(p) : String(p).replace(/\\/g, '/');
   if (raw.startsWith('/') || /^[a-zA-Z]:/.test(raw) || raw.includes('\0')) {
     throw new HciError('path_outside_workspace', `"${p}" is not a path inside the workspace`, 'pass a workspace-relative path such as src/App.cs');
   }

@@ -18,7 +18,7 @@ function definitionPatterns(ident: string): RegExp[] {
   // Case-sensitive: `orderingDb` (a local) is not a definition of `OrderingDb` (a config key).
   return [
     new RegExp(`\\b(?:class|interface|record|struct|enum|function|namespace|module|delegate|event)\\s+(?:[\\w.]+\\.)?${id}\\b`),
-    new RegExp(`^[ \\t]*(?:\\[[^\\]\\n]*\\][ \\t]*)*(?:${MODIFIERS}\\s+)+[\\w<>\\[\\],.?() \\t]*?\\b${id}[ \\t]*(?:[(<{]|=>)`, 'm'),
+    new RegExp(`^[ \\t]*(?:\\[[^\\]\\n]*\\][ \\t]*)*(?:${MODIFIERS}\\s+)+[\\w<>\\[\\],.?() \\t]*?\\b${id}\\s*(?:[(<{]|=>)`, 'm'),
     new RegExp(`^[ \\t]*(?:async\\s+)?${id}\\s*\\([^)\\n]*\\)\\s*\\{`, 'm'),
     new RegExp(`\\b(?:const|let|var)\\s+${id}\\s*=`),
     new RegExp(`@inject\\s+[\\w.<>?]+\\s+${id}\\b`),

@@ -8,7 +8,31 @@ import type { Channel, ChannelEntry, ChannelHit, ChunkRow } from './channels/cha
 import type { SearchSession } from './session.ts';
 import type { ParsedQuery } from './query.ts';
 import type { PageRange } from './page.ts';
+import type { RoleVerdict } from '../scan/roles.ts';
 import { sliceLines } from '../index/fts-row.ts';
+
+/** What a fused ranking tells explain and the answer's hint. */
+export interface FusionReport {
+  kind: 'hybrid';
+  weights: { keyword: number; vector: number };
+  guard: number;
+  /** `hybrid`: both channels; `keyword`: routed to keyword only (and why); `keyword_only`: no vector hits. */
+  route: 'hybrid' | 'keyword';
+  route_reason: string | null;
+  min_vector_score: number;
+  /** Candidates per channel that the min-max normalisation ran over. */
+  depth: number;
+}
+
+/** Per-channel fusion values on a candidate (present.ts shows them as fts_norm / vec_norm). */
+export interface FusedValues {
+  keyword: number;
+  vector: number;
+  /** Where each value came from: the chunk itself, its file's best hit in that channel, or neither. */
+  keywordFrom: 'chunk' | 'file' | 'none';
+  vectorFrom: 'chunk' | 'file' | 'none';
+  guarded: boolean;
+}
 
 /** Scores as answers show them: three decimals. */
 export function round(x: number): number {
@@ -28,6 +52,10 @@ export interface Candidate extends ChunkRow {
   /** base times every factor. */
   score: number;
   factors: Array<{ name: string; factor: number }>;
+  /** Set by a fusion of several channels (fuse.ts): each channel's normalised value and where it came from. */
+  fusion?: FusedValues;
+  /** The file's path role, once rerank resolved it (explain shows it). */
+  role?: RoleVerdict;
   /** The lines where a text pattern matched (set when the literal channel found the chunk). */
   matchLines?: readonly number[];
 }
@@ -41,7 +69,7 @@ export function candidateOf(hit: ChannelHit, channel: Channel, rank: number): Ca
   return {
     chunkId: r.chunkId, fileId: r.fileId, ordinal: r.ordinal, path: r.path, hash: r.hash, lang: r.lang, flags: r.flags,
     startLine: r.startLine, endLine: r.endLine, symbolKind: r.symbolKind, symbolName: r.symbolName,
-    memberKey: null, body: undefined, hitKind: channel.hitKind, channels: [entry], base: hit.score, score: 0, factors: [],
+    memberKey: null, body: undefined, hitKind: channel.hitKind, channels: [entry], base: hit.score, score: 0, factors: [], role: undefined,
     matchLines: hit.lines,
   };
 }
@@ -77,10 +105,15 @@ export interface RankedResult {
   match: MatchKind;
   /** Every ranked candidate after the per-file cap, best first. */
   ranked: Candidate[];
-  /** How many of `ranked` came from the first pass (the rest, from a widened pass, match only partly). */
+  /**
+   * How many chunks hold every term (the first pass, counted after the per-file cap among themselves).
+   * With `partial_matches = "by_score"` they compete with the partial ones and need not come first.
+   */
   complete: number;
   /** Whether a path filter (the request's or the query's own) applied. */
   filtered: boolean;
+  /** Set when several channels' rankings were fused (weights, guard, route). */
+  fusion?: FusionReport;
 }
 
 export interface SearchPage {

@@ -1,12 +1,14 @@
 // Explains one hit: its chunk text (bounded), which query terms matched in which fields, each
 // channel's score and rank (and what the channel adds: FTS's raw BM25 and column weights), every
-// factor applied and the hit's rank. Owns the explanation shape; the ranking comes from the same
+// factor applied (the path role with its evidence, the compounds the query was expanded with) and the
+// hit's rank. Owns the explanation shape; the ranking comes from the same
 // pipeline a search runs (pipeline.ts), so the numbers are the ones a search shows.
 import type { Database } from '../sqlite/engine.ts';
 import type { RankedResult } from './candidates.ts';
 import { round } from './candidates.ts';
 import { channelEntry } from './candidates.ts';
 import { COLUMN_WEIGHTS } from './channels/fts.ts';
+import { ROLE_SETTING } from './roles.ts';
 import { clauseExpr, clauseLabel, type ParsedQuery } from './query.ts';
 /** The explanation's shape is part of the contract (core/contract/explain.ts). */
 export type { Explanation, ChannelExplanation };
@@ -110,10 +112,27 @@ export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult |
     out.score = round(cand.score);
     if (fts) out.fts = { bm25: round(-fts.score), score: round(fts.score), column_weights: COLUMN_WEIGHTS };
     out.factors = cand.factors;
+    if (cand.role) out.role = { ...cand.role, factor: cand.factors.find((f) => f.name === ROLE_SETTING[cand.role!.role as keyof typeof ROLE_SETTING])?.factor ?? 1 };
   }
+  if (ranked.parsed.compounds?.length) out.compounds = ranked.parsed.compounds.map((c) => c.token);
   out.matched_terms = matched;
   out.unmatched_terms = unmatched;
   if (ranked.parsed.dropped.length) out.dropped_stop_words = ranked.parsed.dropped;
+  if (cand?.fusion && ranked.fusion) {
+    const f = ranked.fusion;
+    out.fusion = {
+      mode: 'hybrid', route: f.route, route_reason: f.route_reason, weights: f.weights, guard: f.guard, guarded: cand.fusion.guarded,
+      keyword: { normalized: round(cand.fusion.keyword), from: cand.fusion.keywordFrom },
+      vector: { normalized: round(cand.fusion.vector), from: cand.fusion.vectorFrom },
+      min_vector_score: f.min_vector_score,
+    };
+  } else if (ranked.fusion) {
+    const f = ranked.fusion;
+    out.fusion = {
+      mode: 'hybrid', route: f.route, route_reason: f.route_reason, weights: f.weights, guard: f.guard, guarded: false,
+      keyword: { normalized: 0, from: 'none' }, vector: { normalized: 0, from: 'none' }, min_vector_score: f.min_vector_score,
+    };
+  }
   if (cand) {
     out.channels = Object.fromEntries(cand.channels.map((e) => {
       const section: ChannelExplanation = { hit_kind: e.channel.hitKind, score: round(e.score), rank: e.rank, ...e.channel.explain?.(e) };

@@ -3,11 +3,14 @@
 // characters is a picomatch glob over the workspace-relative path).
 import picomatch from 'picomatch/posix.js';
 import { HciError } from '../platform.ts';
+import { isGeneratedPath, isTestPath } from '../scan/roles.ts';
 
 export interface PathFilterSpec {
   paths?: string[];
   exts?: string[];
   excludePaths?: string[];
+  /** Leave out test files and/or generated files (the scanner's path heuristics). */
+  excludeKinds?: Array<'test' | 'generated'>;
 }
 
 /** Whether a workspace-relative path passes the request's filters. */
@@ -15,12 +18,24 @@ export type PathFilter = (path: string) => boolean;
 
 const GLOB_CHARS = /[*?[\]{}()!]/;
 
-function normalize(p: string): string {
-  return p.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/^\/+/, '');
+function normalize(p: string, backslashes: 'literal' | 'separators'): string {
+  const t = p.trim();
+  return (backslashes === 'separators' ? t.replace(/\\/g, '/') : t).replace(/^\.\//, '').replace(/^\/+/, '');
 }
 
+/**
+ * A pattern with `\` matches either reading: as a name character (POSIX file names may hold it)
+ * or as a separator (a Windows habit). A filter names a set, so matching both is safe.
+ */
 function compileOne(pattern: string): (path: string) => boolean {
-  const p = normalize(pattern);
+  const separators = compileReading(pattern, 'separators');
+  if (!pattern.includes('\\')) return separators;
+  const literal = compileReading(pattern, 'literal');
+  return (path) => literal(path) || separators(path);
+}
+
+function compileReading(pattern: string, backslashes: 'literal' | 'separators'): (path: string) => boolean {
+  const p = normalize(pattern, backslashes);
   if (p.split('/').includes('..')) {
     throw new HciError('path_outside_workspace', `path filter "${pattern}" leaves the workspace`, 'use a workspace-relative path or glob');
   }
@@ -42,6 +57,9 @@ export function compilePathFilter(spec: PathFilterSpec): PathFilter | null {
     .map((e) => e.trim().toLowerCase())
     .filter(Boolean)
     .map((e) => (e.startsWith('.') ? e : `.${e}`));
+  const kinds = new Set(spec.excludeKinds ?? []);
+  if (kinds.has('test')) excludes.push(isTestPath);
+  if (kinds.has('generated')) excludes.push(isGeneratedPath);
   if (!includes.length && !excludes.length && !exts.length) return null;
   return (path: string) => {
     if (includes.length && !includes.some((f) => f(path))) return false;

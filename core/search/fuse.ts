@@ -1,11 +1,17 @@
-// Fusion: one list of candidates from the lists the mode's channels returned, each candidate keeping
-// every channel's score and rank (candidates.ts) and getting one fused score for rerank to multiply.
-// Owns the Fusion seam and the identity fusion of a single channel; a fusion over several channels
-// (weights, normalisation, keeping a channel's top hits in place, routing by query shape) is one more
-// Fusion named in a mode's row (modes.ts). Finding candidates is the channels', ordering rerank.ts's.
+// Fusion: one list of candidates from what the mode's channels returned, each candidate keeping
+// every channel's score and rank (candidates.ts) and getting one fused score. Two kinds, named in a
+// mode's row (modes.ts): a Fusion combines the channels' raw lists before rerank (the identity
+// fusion of a single channel: keyword and semantic); a RankFusion combines channels' finished
+// rankings (each reranked, widened and capped exactly as if it were the only channel), so a channel
+// that must never lose ground (keyword) enters with its own final order: the hybrid fusion —
+// per-channel min-max, weights, keyword's top N files kept in place (the guard), optional routing.
+// Finding candidates is the channels', ordering within a channel rerank.ts's.
 import { HciError } from '../platform.ts';
-import { candidateOf, type Candidate } from './candidates.ts';
+import { candidateOf, type Candidate, type FusedValues, type FusionReport } from './candidates.ts';
+
+export type { FusedValues, FusionReport };
 import type { Channel, ChannelHit } from './channels/channel.ts';
+import type { MatchKind } from './contract.ts';
 import type { ParsedQuery } from './query.ts';
 
 /** One channel's answer for one pass, best first. */
@@ -23,3 +29,151 @@ export const identityFusion: Fusion = (lists) => {
   const { channel, hits } = lists[0];
   return hits.map((h, i) => candidateOf(h, channel, i + 1));
 };
+
+/** A channel's finished ranking (pipeline.ts: its passes reranked and capped as if it ran alone). */
+export interface ChannelRanking {
+  channel: Channel;
+  ranked: Candidate[];
+  complete: number;
+  match: MatchKind;
+  /** False when the route left the channel out (it was not asked). */
+  ran: boolean;
+}
+
+export interface RankFusionResult {
+  ranked: Candidate[];
+  match: MatchKind;
+  complete: number;
+  report: FusionReport;
+}
+
+export interface RankFusionContext {
+  /** Hits the page needs (offset + limit). */
+  needed: number;
+  maxHitsPerFile: number;
+}
+
+/** Combines finished rankings (the keyword one first). */
+export type RankFusion = (rankings: readonly ChannelRanking[], q: ParsedQuery, ctx: RankFusionContext) => RankFusionResult;
+
+export interface HybridOptions {
+  keywordWeight: number;
+  vectorWeight: number;
+  /** Keyword's first `guard` files keep their places (3: measured best; 0: off). */
+  guard: number;
+  routing: boolean;
+  minVectorScore: number;
+}
+
+/** Candidates per channel the normalisation sees at least (the measured prototype used 30 of each). */
+export const FUSION_DEPTH = 30;
+
+/**
+ * Whether a query goes to keyword only: identifier-like (camelCase, snake_case, dotted, digits in a
+ * word) or at most two content terms. Null: both channels.
+ */
+export function keywordRoute(q: ParsedQuery): string | null {
+  if (q.clauses.length === 0) return 'no searchable terms';
+  if (q.written.some((w) => /[a-z][A-Z]|[A-Za-z]_[A-Za-z]|\w\.\w|[A-Za-z]\d/.test(w))) return 'identifier-like query';
+  if (q.clauses.length <= 2) return `${q.clauses.length} content term${q.clauses.length === 1 ? '' : 's'}`;
+  return null;
+}
+
+/** Min-max normalised values by chunk id, and each file's best (all 1 when every score is equal). */
+function normalise(cands: readonly Candidate[], scoreOf: (c: Candidate) => number): { byChunk: Map<number, number>; byFile: Map<number, number> } {
+  const byChunk = new Map<number, number>();
+  const byFile = new Map<number, number>();
+  let min = Infinity;
+  let max = -Infinity;
+  for (const c of cands) {
+    const s = scoreOf(c);
+    if (s < min) min = s;
+    if (s > max) max = s;
+  }
+  for (const c of cands) {
+    const v = max > min ? (scoreOf(c) - min) / (max - min) : 1;
+    byChunk.set(c.chunkId, v);
+    if (!(byFile.get(c.fileId)! >= v)) byFile.set(c.fileId, v);
+  }
+  return { byChunk, byFile };
+}
+
+/**
+ * Hybrid fusion over [keyword, vector] rankings. Each channel's list (its first max(30, needed)
+ * candidates: keyword's by its final score, with every rerank factor; vector's by cosine) is min-max
+ * normalised; a candidate's value in a channel is its own, or — when the channel found another chunk
+ * of its file and not this one — its file's best ("file evidence": the measured prototype fused
+ * files). Fused score = wk·keyword + wv·vector. The candidates that hold keyword's first `guard`
+ * files come first, in keyword order (so keyword's top hits never move); the rest follow by fused
+ * score (ties: keyword rank, then path and line); then the per-file cap. A chunk found by both
+ * channels is `hybrid`, by one its channel's kind.
+ */
+export function hybridFusion(o: HybridOptions): RankFusion {
+  return (rankings, q, ctx) => {
+    const [kw, vec] = rankings;
+    if (!kw || !vec) throw new HciError('internal', `hybrid fusion takes a keyword and a vector ranking, got ${rankings.length}`);
+    const depth = Math.max(FUSION_DEPTH, ctx.needed);
+    const report: FusionReport = {
+      kind: 'hybrid', weights: { keyword: o.keywordWeight, vector: o.vectorWeight }, guard: o.guard,
+      route: vec.ran ? 'hybrid' : 'keyword', route_reason: vec.ran ? null : (o.routing ? keywordRoute(q) : null) ?? 'vector channel not asked',
+      min_vector_score: o.minVectorScore, depth,
+    };
+    const kwList = kw.ranked.slice(0, depth);
+    const vecList = vec.ran ? vec.ranked.slice(0, depth) : [];
+    if (vecList.length === 0) {
+      // Nothing to fuse: keyword's ranking as it is (the vector channel found nothing, or was routed away).
+      for (const c of kw.ranked) c.fusion = { keyword: 0, vector: 0, keywordFrom: 'chunk', vectorFrom: 'none', guarded: false };
+      return { ranked: kw.ranked, match: kw.match, complete: kw.complete, report };
+    }
+    const nk = normalise(kwList, (c) => c.score);
+    // The vector channel's own score (cosine), not its reranked one: the measured recipe.
+    const nv = normalise(vecList, (c) => c.channels[0]?.score ?? 0);
+    const kwRank = new Map(kw.ranked.map((c, i) => [c.chunkId, i]));
+    // Keyword's first `guard` files: every keyword hit before its (guard+1)-th distinct file.
+    const guarded: Candidate[] = [];
+    const files = new Set<number>();
+    for (const c of kw.ranked) {
+      if (!files.has(c.fileId)) {
+        if (files.size >= o.guard) break;
+        files.add(c.fileId);
+      }
+      guarded.push(c);
+    }
+    const held = new Set(guarded.map((c) => c.chunkId));
+    // The union, one candidate per chunk (a chunk both found keeps keyword's candidate and gains the vector entry).
+    const byChunk = new Map<number, Candidate>();
+    for (const c of kwList) byChunk.set(c.chunkId, c);
+    for (const c of guarded) byChunk.set(c.chunkId, c);
+    for (const c of vecList) {
+      const known = byChunk.get(c.chunkId);
+      if (known) {
+        known.channels.push(...c.channels.map((e) => ({ ...e })));
+        known.hitKind = 'hybrid';
+      } else byChunk.set(c.chunkId, c);
+    }
+    const value = (n: ReturnType<typeof normalise>, c: Candidate): [number, 'chunk' | 'file' | 'none'] => {
+      const own = n.byChunk.get(c.chunkId);
+      if (own !== undefined) return [own, 'chunk'];
+      const file = n.byFile.get(c.fileId);
+      return file !== undefined ? [file, 'file'] : [0, 'none'];
+    };
+    for (const c of byChunk.values()) {
+      const [k, kFrom] = value(nk, c);
+      const [v, vFrom] = value(nv, c);
+      c.fusion = { keyword: k, vector: v, keywordFrom: kFrom, vectorFrom: vFrom, guarded: held.has(c.chunkId) };
+      c.score = o.keywordWeight * k + o.vectorWeight * v;
+    }
+    const rest = [...byChunk.values()].filter((c) => !held.has(c.chunkId));
+    rest.sort((a, b) =>
+      b.score - a.score || (kwRank.get(a.chunkId) ?? Infinity) - (kwRank.get(b.chunkId) ?? Infinity) ||
+      (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine || a.chunkId - b.chunkId);
+    const perFile = new Map<number, number>();
+    const ranked = [...guarded, ...rest].filter((c) => {
+      const n = (perFile.get(c.fileId) ?? 0) + 1;
+      perFile.set(c.fileId, n);
+      return n <= ctx.maxHitsPerFile;
+    });
+    const match: MatchKind = kw.ranked.length ? kw.match : 'similar';
+    return { ranked, match, complete: kw.complete, report };
+  };
+}

@@ -2,7 +2,8 @@
 // view and its code-behind. Found by file-name convention (the language table's `companions`:
 // `Page.razor` ↔ `Page.razor.cs` ↔ `Page.razor.css`, `View.axaml` ↔ `View.axaml.cs`) and, for views,
 // by matching `x:Class` (the view's outline key) to a C# type's member key. Owns the pairing rules
-// only; which languages are views with which companions is the table's (core/languages/table.ts).
+// only (and MVVM naming: a view ↔ its view model); which languages are views with which companions
+// is the table's (core/languages/table.ts).
 import type { Database } from '../sqlite/engine.ts';
 import { walkOutline, type DeflateCodec } from '../index/file-data.ts';
 import { LANGUAGES, languageById, type LanguageRow } from '../languages/table.ts';
@@ -99,4 +100,20 @@ export function conventionalPairsFor(db: Database, paths: string[]): Map<string,
   const all = paths.flatMap((p) => conventionalPairs(p));
   const have = new Set(existing(db, all).map((f) => f.path));
   return new Map(paths.map((p) => [p, conventionalPairs(p).filter((c) => have.has(c.path))]));
+}
+
+/**
+ * The view model a view is paired with by MVVM naming: `SettingsPage.axaml` → `SettingsPageViewModel`
+ * or `SettingsViewModel`, `MainView.axaml` → `MainViewModel` (file stems, lowercase). Empty for files
+ * that are not views.
+ */
+export function viewModelNames(path: string): string[] {
+  const view = viewRow(path);
+  if (!view) return [];
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const stem = name.slice(0, name.indexOf('.') > 0 ? name.indexOf('.') : name.length);
+  const out = [`${stem}ViewModel`];
+  if (/View$/.test(stem)) out.push(`${stem}Model`);
+  if (/Page$/.test(stem)) out.push(`${stem.slice(0, -4)}ViewModel`);
+  return out.map((s) => s.toLowerCase());
 }

@@ -1,5 +1,7 @@
-// The search pipeline, stage by stage: parse the query once (query.ts) → ask the mode's channels for
-// candidates (channels/, modes.ts) → fuse their lists (fuse.ts) → rerank (rerank.ts: factors,
+// The search pipeline, stage by stage: parse the query once (query.ts) → expand it with the
+// repository's own identifiers (expand.ts; not a text query) → route it to a mode (modes.ts
+// routeMode: `re:`, quoted literals and mode literal/regex go to the literal channel) → ask the mode's
+// channels for candidates (channels/, modes.ts) → fuse their lists (fuse.ts) → rerank (rerank.ts: factors,
 // per-file cap) → widen with a second pass while the page is short → page (page.ts) → present
 // (present.ts). Owns the order of the stages, the candidate pool size, the match kind, and turning
 // an unexpected SQL failure into `query_failed` (damage stays `index_corrupt`). Freshness, request
@@ -9,12 +11,14 @@ import type { Settings } from '../settings.ts';
 import { isCorruption } from '../index/store.ts';
 import type { MatchKind, SearchRequest, SearchHit } from './contract.ts';
 import type { Candidate, RankedResult, SearchPage } from './candidates.ts';
-import type { ChannelList } from './fuse.ts';
+import { AFTER_COMPLETE } from './rerank.ts';
+import { identityFusion, type ChannelList, type ChannelRanking } from './fuse.ts';
 import { compilePathFilter } from './filters.ts';
-import { modeRow, routeMode, type ModeTable } from './modes.ts';
+import { modeRow, routeMode, type ModeRow, type ModeTable } from './modes.ts';
 import type { PageRange } from './page.ts';
 import { renderHits } from './present.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
+import { expandQuery } from './expand.ts';
 import { Reranker } from './rerank.ts';
 import type { SearchSession } from './session.ts';
 
@@ -36,38 +40,106 @@ function matchKind(complete: number, partial: number): MatchKind {
   return complete ? (partial ? 'all_then_any' : 'all') : partial ? 'any' : 'none';
 }
 
+/** How many of the candidates the per-file cap keeps. */
+function keptAfterCap(cands: readonly Candidate[], cap: number): number {
+  const perFile = new Map<number, number>();
+  let kept = 0;
+  for (const c of cands) {
+    const n = (perFile.get(c.fileId) ?? 0) + 1;
+    perFile.set(c.fileId, n);
+    if (n <= cap) kept++;
+  }
+  return kept;
+}
+
+/**
+ * Partial matches rank after every complete one (`partial_matches = "after_complete"`): their scores
+ * are scaled by one factor so the best of them scores no higher than the last complete match, and
+ * the scores shown keep the rank order. Order within the partial matches is unchanged.
+ */
+function calibrateAfter(complete: readonly Candidate[], partial: Candidate[]): Candidate[] {
+  const floor = complete.length ? complete[complete.length - 1].score : Infinity;
+  const best = partial.length ? partial[0].score : 0;
+  if (best <= floor || best <= 0) return partial;
+  const factor = floor / best;
+  for (const c of partial) {
+    c.factors.push({ name: AFTER_COMPLETE, factor });
+    c.score *= factor;
+  }
+  return partial;
+}
+
 /** Runs the query through every ranking stage; returns at least `needed` candidates when that many match. */
 export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number): RankedResult {
-  const parsed = parseQuery(req.query, { mode: req.mode, case_sensitive: req.case_sensitive, whole_word: req.whole_word, budget_ms: ctx.settings.literal_budget_ms });
+  const written = parseQuery(req.query, { mode: req.mode, case_sensitive: req.case_sensitive, whole_word: req.whole_word, budget_ms: ctx.settings.literal_budget_ms });
   const filter = compilePathFilter({
-    paths: [...(req.paths ?? []), ...parsed.paths],
-    exts: [...(req.exts ?? []), ...parsed.exts],
-    excludePaths: [...(req.exclude_paths ?? []), ...parsed.excludePaths],
+    paths: [...(req.paths ?? []), ...written.paths],
+    exts: [...(req.exts ?? []), ...written.exts],
+    excludePaths: [...(req.exclude_paths ?? []), ...written.excludePaths],
+    excludeKinds: req.exclude_kinds,
   });
-  const modeName = routeMode(req.mode, parsed);
+  const modeName = routeMode(req.mode, written);
   const mode = modeRow(modeName, ctx.modes);
-  const settings = mode.perFileCap === false ? { ...ctx.settings, max_hits_per_file: Number.MAX_SAFE_INTEGER } : ctx.settings;
+  const rankCtx = mode.perFileCap === false ? { ...ctx, settings: { ...ctx.settings, max_hits_per_file: Number.MAX_SAFE_INTEGER } } : ctx;
   const { session } = ctx;
   const pool = candidatePool(needed);
   try {
     return session.withPathFilter(filter, () => {
-      const reranker = new Reranker(session, settings, parsed);
-      const lists: ChannelList[] = mode.channels.map((channel) => ({ channel, hits: channel.search(session, parsed, pool) }));
-      const complete = reranker.rank(mode.fuse(lists, parsed));
-      const page = { kept: complete.length, needed, seen: new Set(complete.map((c) => c.chunkId)) };
-      const wider: ChannelList[] = [];
-      for (const channel of mode.channels) {
-        const hits = channel.widen?.(session, parsed, pool, page);
-        if (hits) wider.push({ channel, hits });
-      }
-      const partial = wider.length ? reranker.rank(mode.fuse(wider, parsed)) : [];
-      return { parsed, mode: modeName, match: matchKind(complete.length, partial.length), ranked: [...complete, ...partial], complete: complete.length, filtered: filter !== null };
+      // A text query (literal channel) matches patterns, not words: nothing to expand.
+      const parsed = written.text ? written : expandQuery(session.db, written);
+      if (!mode.fuseRanked) return { parsed, mode: modeName, ...rankPasses(rankCtx, mode, parsed, pool, needed), filtered: filter !== null };
+      // Late fusion: each channel ranked exactly as if it ran alone, then the rankings fused.
+      const asked = mode.route?.(parsed) ?? mode.channels;
+      const rankings: ChannelRanking[] = mode.channels.map((channel) => {
+        if (!asked.includes(channel)) return { channel, ranked: [], complete: 0, match: 'none', ran: false };
+        if (mode.unranked?.includes(channel)) {
+          const ranked = identityFusion([{ channel, hits: channel.search(session, parsed, mode.unrankedPool?.(needed) ?? pool) }], parsed);
+          return { channel, ranked, complete: ranked.length, match: ranked.length ? 'similar' : 'none', ran: true };
+        }
+        return { channel, ...rankPasses(ctx, { channels: [channel], fuse: identityFusion }, parsed, pool, needed), ran: true };
+      });
+      const fused = mode.fuseRanked(rankings, parsed, { needed, maxHitsPerFile: ctx.settings.max_hits_per_file });
+      return { parsed, mode: modeName, match: fused.match, ranked: fused.ranked, complete: fused.complete, filtered: filter !== null, fusion: fused.report };
     });
   } catch (e) {
     // Damage is reported as such (the store maps it to index_corrupt with its location and hint).
     if (e instanceof HciError || isCorruption(e)) throw e;
     throw new HciError('query_failed', `the query could not run: ${(e as Error).message}`, 'report this: queries are escaped and should never fail');
   }
+}
+
+/**
+ * A mode's channels asked, fused before rerank, ranked, then widened while the page is short; with
+ * `partial_matches = "by_score"` complete and partial matches compete on one score.
+ */
+function rankPasses(ctx: SearchContext, mode: ModeRow, parsed: ParsedQuery, pool: number, needed: number): { match: MatchKind; ranked: Candidate[]; complete: number } {
+  const { session } = ctx;
+  const reranker = new Reranker(session, ctx.settings, parsed);
+  const lists: ChannelList[] = mode.channels.map((channel) => ({ channel, hits: channel.search(session, parsed, pool) }));
+  const first = mode.fuse(lists, parsed);
+  const page = { kept: keptAfterCap(first, ctx.settings.max_hits_per_file), needed, seen: new Set(first.map((c) => c.chunkId)) };
+  const wider: ChannelList[] = [];
+  for (const channel of mode.channels) {
+    const hits = channel.widen?.(session, parsed, pool, page);
+    if (hits) wider.push({ channel, hits });
+  }
+  // A channel that matches no terms (vectors) finds "similar" chunks, not term matches.
+  const similarOnly = mode.channels.every((c) => c.hitKind === 'text_vector');
+  const done = (ranked: Candidate[], complete: number, partial = ranked.length - complete) =>
+    ({ match: similarOnly ? (ranked.length ? 'similar' : 'none') as MatchKind : matchKind(complete, partial), ranked, complete });
+  if (!wider.length) {
+    const ranked = reranker.rank(first);
+    return done(ranked, ranked.length);
+  }
+  if (ctx.settings.partial_matches === 'by_score') {
+    // One ranking over both passes. `complete` counts the chunks that hold every term, also those the
+    // per-file cap then drops (a file's two better partial chunks can hide its complete one): the
+    // match is still all_then_any.
+    const ranked = reranker.rank([...first, ...mode.fuse(wider, parsed)].sort((a, b) => b.base - a.base));
+    return done(ranked, page.kept, ranked.filter((c) => !page.seen.has(c.chunkId)).length);
+  }
+  const complete = reranker.rank(first);
+  return done([...complete, ...calibrateAfter(complete, reranker.rank(mode.fuse(wider, parsed)))], complete.length);
 }
 
 /** Ranks the query and renders the range's hits. Runs inside the caller's read transaction. */

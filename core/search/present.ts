@@ -1,5 +1,5 @@
-// Presentation: ranked candidates as contract hits (snippet, symbol, paired files, the compiler
-// note), and the whole answer — the page cut to its token budget, the next cursor, and the status
+// Presentation: ranked candidates as contract hits (the snippet of best-matching lines, the innermost
+// symbol holding the best one, paired files, the compiler note), and the whole answer — the page cut to its token budget, the next cursor, and the status
 // and hint wording (never a bare empty list). Owns that wording and the hit shape; ranking is the
 // pipeline's, the cursor format and the budget arithmetic page.ts's, freshness the workspace's.
 import { HciError } from '../platform.ts';
@@ -11,6 +11,7 @@ import type { Channel } from './channels/channel.ts';
 import { conventionalPairsFor } from './pairs.ts';
 import { queryTerms, type ParsedQuery } from './query.ts';
 import { linesSnippet, makeSnippet } from './snippet.ts';
+import { innermostSymbol, type OutlineSymbol } from './symbols.ts';
 import type { SearchSession } from './session.ts';
 import { encodeCursor, estimateTokens, fitTokenBudget } from './page.ts';
 import type { SearchPage } from './candidates.ts';
@@ -27,6 +28,8 @@ export function renderHits(session: SearchSession, cands: Candidate[], firstRank
   return cands.map((c, i) => {
     const scores: Partial<Record<NonNullable<Channel['scoreField']>, number>> = {};
     for (const e of c.channels) if (e.channel.scoreField) scores[e.channel.scoreField] = round(e.score);
+    const norms = c.fusion ? { fts_norm: round(c.fusion.keyword), vec_norm: round(c.fusion.vector) } : {};
+    const snippet = c.matchLines ? linesSnippet(c.body ?? '', c.startLine, c.matchLines) : makeSnippet(c.body ?? '', c.startLine, terms);
     const hit = {
       hit_id: `${c.chunkId}.${queryKey}`,
       rank: firstRank + i,
@@ -36,16 +39,30 @@ export function renderHits(session: SearchSession, cands: Candidate[], firstRank
       hit_kind: c.hitKind,
       score: round(c.score),
       ...scores,
+      ...norms,
       lang: c.lang,
-      snippet: c.matchLines ? linesSnippet(c.body ?? '', c.startLine, c.matchLines) : makeSnippet(c.body ?? '', c.startLine, terms),
+      snippet: snippet.text,
     } as SearchHit;
     if (c.matchLines) hit.match_lines = [...c.matchLines];
-    if (c.symbolName) hit.symbol = { kind: c.symbolKind ?? 'symbol', name: c.symbolName, ...(c.memberKey ? { member_key: c.memberKey } : {}) };
+    const inner = snippet.bestLine !== null ? innermostIn(session, c, snippet.bestLine) : null;
+    if (inner) hit.symbol = { kind: inner.kind, name: inner.name, ...(inner.member_key ? { member_key: inner.member_key } : {}) };
+    else if (c.symbolName) hit.symbol = { kind: c.symbolKind ?? 'symbol', name: c.symbolName, ...(c.memberKey ? { member_key: c.memberKey } : {}) };
     const paired = pairs.get(c.path);
     if (paired?.length) hit.paired = paired.map((p) => p.path);
     if (CSHARP_LANGS.has(c.lang)) hit.note = CSHARP_NOTE;
     return hit;
   });
+}
+
+/**
+ * The innermost outline symbol that holds the hit's best-matching line and lies within the chunk:
+ * in a chunk packed from several members, the member that matched, not the first one.
+ */
+function innermostIn(session: SearchSession, c: Candidate, line: number): OutlineSymbol | null {
+  const outline = session.files.get(c.fileId, c.hash)?.outline;
+  if (!outline) return null;
+  const s = innermostSymbol(outline, line);
+  return s && s.start_line >= c.startLine && s.end_line <= c.endLine ? s : null;
 }
 
 /** The answer before anything ran: what a failure answers with, and the frame the token budget counts. */
@@ -89,12 +106,14 @@ export function searchResponse(req: SearchRequest, page: SearchPage, index: Inde
     const d = incompleteText(ranked)!;
     res.hint = `the text matches in more places than one search collects: these hits come from the first ${d.checked_files} files (in index order) that could hold it, and more remain; ` +
       'narrow it with path:, ext: or -path: (or a longer pattern) to see the rest';
+  } else if (ranked.fusion) {
+    if (ranked.fusion.route === 'keyword') res.hint = `keyword results only (${ranked.fusion.route_reason})`;
   } else if (ranked.match === 'any') {
     res.hint = 'no chunk contains all terms; these hits match some of them';
   } else if (ranked.match === 'all_then_any') {
     res.hint = ranked.complete === 1
-      ? 'only 1 chunk contains all terms; the hits after it match some of them'
-      : `only ${ranked.complete} chunks contain all terms; the hits after them match some of them`;
+      ? 'only 1 chunk contains all terms; the other hits match some of them'
+      : `only ${ranked.complete} chunks contain all terms; the other hits match some of them`;
   }
   return res;
 }

@@ -49,9 +49,21 @@ export interface QueryOptions {
   budget_ms?: number;
 }
 
+/** Two adjacent word clauses the index also holds written as one identifier (expand.ts finds them). */
+export interface Compound {
+  /** Index of the first of the two clauses. */
+  first: number;
+  /** The two tokens run together: `settingspage`. */
+  token: string;
+}
+
 export interface ParsedQuery {
   raw: string;
   clauses: Clause[];
+  /** adjacent[i]: clauses i and i + 1 were neighbouring words of the query (nothing between them). */
+  adjacent?: boolean[];
+  /** Set by expand.ts: neighbouring words the index also holds as one identifier (names rerank matches). */
+  compounds?: Compound[];
   paths: string[];
   exts: string[];
   excludePaths: string[];
@@ -141,11 +153,14 @@ export function parseQuery(raw: string, opts: QueryOptions = {}): ParsedQuery {
   }
   const words: Clause[] = [];
   const cjk: Clause[] = [];
+  const position = new Map<Clause, number>();
+  let pos = 0;
   const items = lex(raw);
   for (const item of items) {
     if (item.type === 'regex') continue;
     if (item.type !== 'filter') q.written.push(...item.text.split(/\s+/).filter(Boolean));
     if (item.type === 'filter') {
+      pos += 2;
       if (item.key === 'path') q.paths.push(item.value);
       else if (item.key === '-path') q.excludePaths.push(item.value);
       else if (item.key === 'ext' || item.key === '-ext') q.exts.push(...item.value.split(',').filter(Boolean));
@@ -159,6 +174,7 @@ export function parseQuery(raw: string, opts: QueryOptions = {}): ParsedQuery {
         split.runs.forEach((r) => cjk.push(cjkClause(r)));
         for (const piece of split.rest) tokens.push(...tokensOf(piece).map((p) => p.token));
       }
+      pos += 2;
       if (tokens.length === 1) words.push({ kind: 'word', token: tokens[0], parts: [], prefix: false });
       else if (tokens.length > 1) q.clauses.push({ kind: 'phrase', tokens });
       continue;
@@ -171,8 +187,11 @@ export function parseQuery(raw: string, opts: QueryOptions = {}): ParsedQuery {
     toks.forEach((t, i) => {
       const parts = splitIdentifier(t.original);
       const prefix = i === toks.length - 1 && item.text.endsWith('*') && t.token.length >= 2;
-      words.push({ kind: 'word', token: t.token, parts: parts.length > 1 ? parts : [], prefix });
+      const w: Clause = { kind: 'word', token: t.token, parts: parts.length > 1 ? parts : [], prefix };
+      position.set(w, pos++);
+      words.push(w);
     });
+    pos++; // words of two items are neighbours only through this gap of one
   }
   // Natural-language questions: drop stop words, unless nothing would be left.
   const bare = words.filter((w): w is Extract<Clause, { kind: 'word' }> => w.kind === 'word');
@@ -194,6 +213,11 @@ export function parseQuery(raw: string, opts: QueryOptions = {}): ParsedQuery {
     q.clauses.push(c);
   }
   q.clauses = q.clauses.slice(0, MAX_CLAUSES);
+  q.adjacent = q.clauses.map((c, i) => {
+    const a = position.get(c);
+    const b = i + 1 < q.clauses.length ? position.get(q.clauses[i + 1]) : undefined;
+    return a !== undefined && b !== undefined && b - a <= 2 && b > a;
+  });
   q.text = textQuery(raw, items, q.clauses.length, opts);
   return q;
 }
@@ -212,24 +236,27 @@ export function clauseExpr(c: Clause): string {
   return `(${whole} OR ${split})`;
 }
 
-/** The FTS5 MATCH expression: all clauses (`all`) or any clause (`any`); null when nothing to match. */
-export function ftsExpression(q: ParsedQuery, match: 'all' | 'any'): string | null {
-  if (q.clauses.length === 0) return null;
-  return q.clauses.map(clauseExpr).join(match === 'all' ? ' AND ' : ' OR ');
+/** The FTS5 MATCH expression over the clauses: all (`all`) or any (`any`); null when nothing to match. */
+export function ftsExpression(q: ParsedQuery, match: 'all' | 'any', clauses: readonly Clause[] = q.clauses): string | null {
+  if (clauses.length === 0) return null;
+  return clauses.map(clauseExpr).join(match === 'all' ? ' AND ' : ' OR ');
 }
 
-/** Every lowercase token a hit may contain for this query (for snippets and explain). */
-export function queryTerms(q: ParsedQuery): string[] {
-  const terms = new Set<string>();
+/** The lowercase tokens a hit may contain for this query, for snippets: whole words (and compounds), and identifier parts. */
+export function queryTerms(q: ParsedQuery): { words: string[]; parts: string[] } {
+  const words = new Set<string>();
+  const parts = new Set<string>();
   for (const c of q.clauses) {
-    if (c.kind === 'phrase') c.tokens.forEach((t) => terms.add(t));
-    else if (c.kind === 'cjk') terms.add(c.run);
+    if (c.kind === 'phrase') c.tokens.forEach((t) => words.add(t));
+    else if (c.kind === 'cjk') words.add(c.run);
     else {
-      terms.add(c.token);
-      c.parts.forEach((p) => terms.add(p));
+      words.add(c.token);
+      c.parts.forEach((p) => parts.add(p));
     }
   }
-  return [...terms];
+  for (const c of q.compounds ?? []) words.add(c.token);
+  for (const w of words) parts.delete(w);
+  return { words: [...words], parts: [...parts] };
 }
 
 /** How explain names a clause: a word, a "phrase", or a CJK run with the bigrams it matched as. */

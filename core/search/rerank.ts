@@ -1,16 +1,35 @@
 // Rerank: orders fused candidates by their fused score times named factors — text signals on the
-// best few (the query verbatim, a definition of a query identifier; boosts.ts), path penalties (tests,
-// generated files), exact symbol and file names — and caps hits per file across the passes of one
+// best few (the query verbatim, a definition of a query identifier; boosts.ts), the path role's
+// factor (tests, demos, docs, generated and build files; roles.ts), exact symbol and file names — and caps hits per file across the passes of one
 // search. Every factor is named, so explain can show it. Owns the factors and their order; finding
 // and fusing candidates is done before, paging after.
 import { languageById } from '../languages/table.ts';
 import type { Settings } from '../settings.ts';
-import { FILE_FLAG } from '../index/schema.ts';
 import { baseName } from '../scan/languages.ts';
+import { splitIdentifier } from './analyzer.ts';
 import { definitionTargets, textSignals } from './boosts.ts';
+import { conventionalPairs, viewModelNames } from './pairs.ts';
+import { isUiQuestion, routeOrTitleMatches, uiTopicWords, viewFacts, type ViewFacts } from './ui.ts';
 import { loadBodies, type Candidate } from './candidates.ts';
 import type { ParsedQuery } from './query.ts';
 import type { SearchSession } from './session.ts';
+import { resolveRole, roleFactor, rolesNamedBy, ROLE_SETTING } from './roles.ts';
+import type { Role, RoleVerdict } from '../scan/roles.ts';
+
+/**
+ * Chunk symbols that name what is used, not what is declared: a markup element's tag (`<MudMenu>`
+ * in a page uses the MudMenu component) and XAML controls and layouts named after their tag.
+ */
+/**
+ * A file whose name holds a query identifier with more around it (`TextBoxStyles.axaml` for
+ * "TextBox", `FAContentDialog.cs` for "ContentDialog"): 1 + NAME_PART × the share of the name's parts
+ * the identifier covers. A whole-name match is file_name_match (1.25).
+ */
+const NAME_PART = 0.5;
+const USAGE_KINDS = new Set(['element', 'control', 'layout']);
+
+/** The factor that puts partial matches after complete ones (pipeline.ts applies it). */
+export const AFTER_COMPLETE = 'after_complete_matches';
 
 /** How many of the best fused candidates get the (costlier) text-level signals. */
 const TEXT_SIGNAL_POOL = 40;
@@ -26,12 +45,33 @@ function configKeyPath(c: Candidate): string[] | null {
   return sep && c.memberKey ? c.memberKey.split(sep) : null;
 }
 
+/** The largest share of a name's parts that one query identifier's parts cover as a run (0: none; never the whole name). */
+function nameShare(nameParts: readonly string[], words: readonly string[][]): number {
+  let best = 0;
+  for (const wp of words) {
+    if (wp.length >= nameParts.length) continue;
+    for (let i = 0; i + wp.length <= nameParts.length; i++) {
+      if (wp.every((p, j) => nameParts[i + j] === p)) {
+        best = Math.max(best, wp.length / nameParts.length);
+        break;
+      }
+    }
+  }
+  return best;
+}
+
 /** Ranks the passes of one search; the per-file cap counts across them. */
 export class Reranker {
   private readonly perFile = new Map<number, number>();
   private readonly targets: string[];
   private readonly words: string[];
+  private readonly wordParts: string[][];
   private readonly patterns = new Map<string, RegExp[]>();
+  private readonly roles: Map<number, RoleVerdict>;
+  private readonly views = new Map<number, ViewFacts | null>();
+  /** The topic words of a UI question (null: not one). */
+  private readonly ui: string[] | null;
+  private readonly named: ReadonlySet<Role>;
 
   constructor(
     private readonly session: SearchSession,
@@ -39,7 +79,13 @@ export class Reranker {
     private readonly q: ParsedQuery,
   ) {
     this.targets = definitionTargets(q);
-    this.words = q.clauses.filter((x) => x.kind === 'word').map((x) => x.token);
+    // Compounds count as words for names: "settings page" names SettingsPage.axaml (expand.ts).
+    this.words = [...q.clauses.filter((x) => x.kind === 'word').map((x) => x.token), ...(q.compounds ?? []).map((c) => c.token)];
+    this.named = rolesNamedBy(q);
+    // Identifiers of 4+ letters, by part: a name part of `TextBoxStyles` is matched by "TextBox", not by "box".
+    this.wordParts = q.clauses.filter((x) => x.kind === 'word').map((x) => (x.parts.length ? x.parts : [x.token])).filter((p) => p.join('').length >= 4);
+    this.roles = session.cached('roles', () => new Map<number, RoleVerdict>());
+    this.ui = isUiQuestion(q) ? uiTopicWords(q) : null;
   }
 
   /**
@@ -49,6 +95,7 @@ export class Reranker {
   rank(cands: Candidate[]): Candidate[] {
     this.applyTextSignals(cands);
     for (const c of cands) this.applyFactors(c);
+    this.applyPairing(cands);
     // Deterministic order across runtimes: score, then path, then line.
     cands.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine);
     return cands.filter((c) => {
@@ -58,9 +105,67 @@ export class Reranker {
     });
   }
 
+  /**
+   * Files that belong together rank together: a view, its code-behind and its view model (pairs.ts).
+   * The best chunk of each partner of a file is raised to `paired_file_share` of that file's best
+   * score (never lowered), from the scores before any raise, so no chain forms.
+   */
+  private applyPairing(cands: Candidate[]): void {
+    const share = this.settings.paired_file_share;
+    if (share <= 0) return;
+    const best = new Map<string, Candidate>();
+    for (const c of cands) {
+      const b = best.get(c.path);
+      if (!b || c.score > b.score) best.set(c.path, c);
+    }
+    if (best.size < 2) return;
+    const byStem = new Map<string, Candidate>();
+    for (const [path, c] of best) {
+      if (!path.endsWith('.cs')) continue;
+      const stem = baseName(path).slice(0, -3).toLowerCase();
+      const b = byStem.get(stem);
+      if (!b || c.score > b.score) byStem.set(stem, c);
+    }
+    const floors = new Map<Candidate, { score: number; from: string }>();
+    const raise = (to: Candidate | undefined, from: Candidate) => {
+      if (!to || to === from) return;
+      const floor = share * from.score;
+      if (floor > to.score && floor > (floors.get(to)?.score ?? 0)) floors.set(to, { score: floor, from: from.path });
+    };
+    for (const [path, c] of best) {
+      for (const p of conventionalPairs(path)) raise(best.get(p.path), c);
+      for (const vm of viewModelNames(path)) {
+        const model = byStem.get(vm);
+        raise(model, c);
+        if (model) raise(c, model);
+      }
+    }
+    for (const [c, f] of floors) {
+      c.factors.push({ name: 'paired_file', factor: f.score / c.score });
+      c.score = f.score;
+    }
+  }
+
+  /** A UI question (ui.ts): views weigh more, views whose route or title holds its words most. */
+  private applyUiSignals(top: readonly Candidate[], topic: readonly string[]): void {
+    for (const c of top) {
+      let facts = this.views.get(c.fileId);
+      if (facts === undefined) {
+        const stored = c.lang === 'razor' || c.lang === 'axaml' || c.lang === 'xaml' ? this.session.files.get(c.fileId, c.hash) : undefined;
+        facts = stored ? viewFacts(stored, c.lang) : null;
+        this.views.set(c.fileId, facts);
+      }
+      if (!facts?.view) continue;
+      c.factors.push({ name: 'ui_view', factor: this.settings.ui_view_boost });
+      const matched = topic.length ? routeOrTitleMatches(facts, topic) : [];
+      if (matched.length) c.factors.push({ name: 'ui_route_title', factor: 1 + 0.5 * (matched.length / topic.length) });
+    }
+  }
+
   private applyTextSignals(cands: Candidate[]): void {
     const top = cands.slice(0, TEXT_SIGNAL_POOL);
     loadBodies(this.session, top);
+    if (this.ui) this.applyUiSignals(top, this.ui);
     for (const c of top) {
       const sig = textSignals(c.body ?? '', this.q.verbatim, this.targets, this.patterns, configKeyPath(c));
       if (sig.exact) c.factors.push({ name: 'exact_text', factor: 1.5 });
@@ -70,12 +175,20 @@ export class Reranker {
 
   private applyFactors(c: Candidate): void {
     const { settings, words } = this;
-    if (c.flags & FILE_FLAG.test) c.factors.push({ name: 'test_path_penalty', factor: settings.test_path_penalty });
-    if (c.flags & FILE_FLAG.generated) c.factors.push({ name: 'generated_path_penalty', factor: settings.generated_path_penalty });
+    let role = this.roles.get(c.fileId);
+    if (!role) this.roles.set(c.fileId, (role = resolveRole(c.path, c.flags, this.session.projects())));
+    // (this.roles is the session's map for this index generation: a file's role is worked out once.)
+    c.role = role;
+    // Every role but source shows its factor in explain, 1 included (a role the query names, or set to 1).
+    if (role.role !== 'source') c.factors.push({ name: ROLE_SETTING[role.role], factor: roleFactor(role.role, settings, this.named) });
     const name = c.symbolName?.toLowerCase();
-    if (name && words.includes(name)) c.factors.push({ name: 'exact_symbol_name', factor: 1.5 });
+    if (name && words.includes(name) && !USAGE_KINDS.has(c.symbolKind ?? '')) c.factors.push({ name: 'exact_symbol_name', factor: 1.5 });
     const stem = baseName(c.path).toLowerCase().split('.')[0];
     if (stem && words.includes(stem)) c.factors.push({ name: 'file_name_match', factor: 1.25 });
+    else {
+      const share = nameShare(splitIdentifier(baseName(c.path).split('.')[0]), this.wordParts);
+      if (share > 0) c.factors.push({ name: 'file_name_part', factor: 1 + NAME_PART * share });
+    }
     c.score = c.factors.reduce((s, f) => s * f.factor, c.base);
   }
 }

@@ -1,6 +1,6 @@
 // What searches keep per open index connection, owned by the workspace that opened it (one session
-// per IndexStore): the codec of the index's blobs, the decoded-file cache, the chunk count per
-// index generation, and the `hci_path_ok(path)` SQL function with the path filter of the search
+// per IndexStore): the codec of the index's blobs, the decoded-file cache, the chunk count and the
+// project map (path roles) per index generation, and the `hci_path_ok(path)` SQL function with the path filter of the search
 // running now. Nothing here lives in a module variable, so two workspaces in one process (or one
 // host with several indexes) never see each other's filter, cache or codec. What a search does is
 // the pipeline's (pipeline.ts).
@@ -8,11 +8,14 @@ import type { Database } from '../sqlite/engine.ts';
 import type { DeflateCodec } from '../index/file-data.ts';
 import type { PathFilter } from './filters.ts';
 import { StoredFileCache } from './file-cache.ts';
+import { ProjectMap } from './roles.ts';
 
 export class SearchSession {
   readonly files: StoredFileCache;
   private filter: PathFilter | null = null;
-  private counted: { generation: string; count: number } | null = null;
+  /** The index generation the per-generation caches belong to (null: not read yet). */
+  private generation: string | null = null;
+  private readonly caches = new Map<string, unknown>();
 
   constructor(
     readonly db: Database,
@@ -31,8 +34,17 @@ export class SearchSession {
     return this.filter !== null;
   }
 
-  /** Runs fn (synchronously, inside the caller's read transaction) with `filter` as hci_path_ok's filter. */
+  /**
+   * Runs fn (synchronously, inside the caller's read transaction) with `filter` as hci_path_ok's
+   * filter. The index generation is read once here: every commit bumps it, and a new one empties
+   * the per-generation caches (chunk count, project map, term counts).
+   */
   withPathFilter<T>(filter: PathFilter | null, fn: () => T): T {
+    const generation = String(this.db.selectValue("SELECT value FROM meta WHERE key = 'generation'") ?? '');
+    if (generation !== this.generation) {
+      this.generation = generation;
+      this.caches.clear();
+    }
     this.filter = filter;
     try {
       return fn();
@@ -41,12 +53,21 @@ export class SearchSession {
     }
   }
 
-  /** The number of chunks, counted once per index generation (every commit bumps it). */
+  /** A value computed once per index generation (call inside withPathFilter). */
+  cached<T>(key: string, make: () => T): T {
+    if (this.caches.has(key)) return this.caches.get(key) as T;
+    const value = make();
+    this.caches.set(key, value);
+    return value;
+  }
+
+  /** The index's project files and their facts (path roles). */
+  projects(): ProjectMap {
+    return this.cached('projects', () => ProjectMap.read(this.db));
+  }
+
+  /** The number of chunks. */
   chunkCount(): number {
-    const generation = String(this.db.selectValue("SELECT value FROM meta WHERE key = 'generation'") ?? '');
-    if (this.counted?.generation === generation) return this.counted.count;
-    const count = Number(this.db.selectValue('SELECT count(*) FROM chunks'));
-    this.counted = { generation, count };
-    return count;
+    return this.cached('chunks', () => Number(this.db.selectValue('SELECT count(*) FROM chunks')));
   }
 }

@@ -65,15 +65,21 @@ export function resolveMemberKey(db: Database, memberKey: string, codec: Deflate
   return out;
 }
 
-/** The innermost symbol whose range holds the line (null when none does). */
-export function symbolAt(db: Database, path: string, line: number, codec: DeflateCodec): SymbolLocation | null {
-  const file = fileInfo(db, path);
-  if (!file) return null;
+/** The innermost symbol of an outline whose range holds the line (null when none does). */
+export function innermostSymbol(outline: readonly OutlineSymbol[], line: number): OutlineSymbol | null {
   let best: { symbol: OutlineSymbol; depth: number } | null = null;
-  for (const e of walkOutline(readOutline(db, file.id, codec))) {
+  for (const e of walkOutline(outline)) {
     const s = e.symbol;
     if (s.start_line > line || s.end_line < line) continue;
     if (!best || e.depth > best.depth || (e.depth === best.depth && s.end_line - s.start_line < best.symbol.end_line - best.symbol.start_line)) best = e;
   }
-  return best ? location(path, best.symbol) : null;
+  return best?.symbol ?? null;
+}
+
+/** The innermost symbol whose range holds the line (null when none does). */
+export function symbolAt(db: Database, path: string, line: number, codec: DeflateCodec): SymbolLocation | null {
+  const file = fileInfo(db, path);
+  if (!file) return null;
+  const best = innermostSymbol(readOutline(db, file.id, codec), line);
+  return best ? location(path, best) : null;
 }

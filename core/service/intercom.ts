@@ -1,11 +1,13 @@
-// The intercom calls of the service (message ↔ code: find, relate) for every surface: one Intercom
+// The intercom calls of the service (message ↔ code: find, relate, markers, messages) for every surface: one Intercom
 // over the service's own workspace, opened on first use through the runtime's ServiceHost, with the
 // surface's policy — where logs may be (MCP: only inside the workspace), who a relation is recorded
 // as (`source`: cli, mcp, agent), hints worded for the surface, index freshness in every answer.
 // Owns that policy only; matching and the log are core/intercom/, the shapes core/contract/intercom.ts.
 import type { Intercom } from '../intercom/intercom.ts';
 import { INTERCOM_CONTRACT_VERSION } from '../contract/version.ts';
-import type { FindRequest, IntercomFindAnswer, IntercomRelateAnswer, RelateRequest } from '../contract/intercom.ts';
+import type {
+  FindRequest, IntercomFindAnswer, IntercomMarkersAnswer, IntercomMessagesAnswer, IntercomRelateAnswer, MarkersRequest, MessagesRequest, RelateRequest,
+} from '../contract/intercom.ts';
 import type { IndexFreshness } from '../contract/common.ts';
 import type { Surface } from '../contract/errors.ts';
 import { HciError } from '../platform.ts';
@@ -43,6 +45,22 @@ export class IntercomCalls {
     return this.ask<IntercomFindAnswer>((ic) => ic.find(req), () => ({
       contract_version: INTERCOM_CONTRACT_VERSION, status: 'error', thread_id: String(req?.thread_id ?? ''), code_ref: typeof req?.code_ref === 'string' ? req.code_ref : null,
       targets: [], matches: [], total: 0, truncated: false, log: null, sidecar: null, index_generation: null, took_ms: 0, index: null,
+    }));
+  }
+
+  /** The gutter of one file: a marker per related line range, with the ordinals there. */
+  markers(req: MarkersRequest): Promise<IntercomMarkersAnswer> {
+    return this.ask<IntercomMarkersAnswer>((ic) => ic.markers(req), () => ({
+      contract_version: INTERCOM_CONTRACT_VERSION, status: 'error', thread_id: String(req?.thread_id ?? ''), file: String(req?.file ?? ''),
+      markers: [], log: null, sidecar: null, index_generation: null, took_ms: 0, index: null,
+    }));
+  }
+
+  /** A thread's messages with their text (a conversation panel). */
+  messages(req: MessagesRequest): Promise<IntercomMessagesAnswer> {
+    return this.ask<IntercomMessagesAnswer>((ic) => ic.messages(req), () => ({
+      contract_version: INTERCOM_CONTRACT_VERSION, status: 'error', thread_id: String(req?.thread_id ?? ''),
+      messages: [], total: 0, threads: [], log: null, took_ms: 0, index: null,
     }));
   }
 

@@ -1,5 +1,6 @@
-// The calls every surface makes, with the policy around the core: one workspace with a fixed root,
-// its background indexing tasks, its watcher and freshness, and the intercom calls (intercom.ts). The MCP servers (Node and Deno; every
+// The calls every surface makes (search, explain, outline, resolve, the browse calls files, file and
+// facets, status, index, and the intercom calls of intercom.ts), with the policy around the core: one
+// workspace with a fixed root, its background indexing tasks, its watcher and freshness. The MCP servers (Node and Deno; every
 // session of a server shares one), the browser Worker (one per open workspace) and the CLI (one per
 // command) all answer through it. Owns the answers' meaning: errors are answers (status `error`, a
 // stable code, a hint worded for the surface), every answer carries freshness, and — where the
@@ -12,16 +13,22 @@ import type { IndexFreshness } from '../contract/common.ts';
 import { hintFor, type Surface } from '../contract/errors.ts';
 import type { SearchAnswer, SearchRequest } from '../contract/search.ts';
 import type { ExplainRequest, ExplainResponse } from '../contract/explain.ts';
+import type { SimilarAnswer, SimilarRequest } from '../contract/similar.ts';
 import type { OutlineRequest, OutlineResponse, ResolveRequest, ResolveResponse } from '../contract/outline.ts';
 import type { HostStatus, StatusReport, StatusRequest } from '../contract/status.ts';
 import type { IndexSummary, ReindexAnswer, ReindexRequest, TaskView } from '../contract/tasks.ts';
 import type { WatchAnswer, WatchRequest, WatcherView } from '../contract/watch.ts';
-import type { FindRequest, IntercomFindAnswer, IntercomRelateAnswer } from '../contract/intercom.ts';
+import type {
+  FindRequest, IntercomFindAnswer, IntercomMarkersAnswer, IntercomMessagesAnswer, IntercomRelateAnswer, MarkersRequest, MessagesRequest,
+} from '../contract/intercom.ts';
 import { TaskRegistry, isFinal, type TaskSnapshot } from '../tasks.ts';
 import { SURFACES, type CallContext, type ServiceOptions, type SurfacePolicy } from './host.ts';
 import type { PathGuard } from './paths.ts';
 import { IndexRuns, type RunOptions } from './indexing.ts';
 import { WatchControl } from './watching.ts';
+import type { FacetsRequest, FacetsResponse, FileRequest, FileResponse, FilesRequest, FilesResponse } from '../contract/browse.ts';
+import { listFiles, readIndexedFile } from '../browse/files.ts';
+import { countFacets } from '../browse/facets.ts';
 import { WorkspaceGate } from './workspace-gate.ts';
 import { errorFields, tidyHint, toErrorInfo, viewTask } from './views.ts';
 import { IntercomCalls, type IntercomRelateCall } from './intercom.ts';
@@ -57,6 +64,15 @@ export class HciService {
     this.intercom = new IntercomCalls({
       root: this.root, host: opts.host, surface: this.surface, policy: this.policy, gate: this.gate, freshness: () => this.freshness(), hint: (h) => this.hint(h),
     });
+  }
+
+  /**
+   * What this service's watcher will be, for descriptions written before it starts: `unavailable`
+   * (the host has none, e.g. Deno), `on` (started by start()) or `off` (`watch: off`; the watch call
+   * turns it on).
+   */
+  get watcherPlan(): 'unavailable' | 'on' | 'off' {
+    return !this.opts.host.createWatcher ? 'unavailable' : this.watching.wanted ? 'on' : 'off';
   }
 
   /** Opens the workspace and starts the watcher (unless `watch: off`). Never throws: failures show in answers. */
@@ -169,6 +185,29 @@ export class HciService {
     }
   }
 
+  /** "More like this": chunks near a hit, a file's line or a snippet (semantic search on). Paths are checked here. */
+  async similar(args: SimilarRequest): Promise<SimilarAnswer> {
+    const t0 = Date.now();
+    try {
+      const req: SimilarRequest = {
+        ...args,
+        path: args.path === undefined ? undefined : this.paths.toRelative(args.path),
+        paths: args.paths?.map((p) => this.paths.toRelative(p, 'paths filter')).map((p) => (p === '' ? '**' : p)),
+        exclude_paths: args.exclude_paths?.map((p) => this.paths.toRelative(p, 'exclude_paths filter')),
+      };
+      const ws = await this.gate.workspace();
+      const res: SimilarAnswer = this.current(await this.gate.serialized(() => ws.similar(req)));
+      const active = this.tasks.current();
+      if (active) res.task = viewTask(active, this.surface)!;
+      return tidyHint(res);
+    } catch (e) {
+      return {
+        contract_version: CONTRACT_VERSION, status: 'error', query: '', mode: 'semantic', match: 'none', hits: [], took_ms: Date.now() - t0, index: null,
+        skipped: {}, truncated: false, source: null, ...errorFields(e, this.surface),
+      };
+    }
+  }
+
   async explain(args: ExplainRequest): Promise<ExplainResponse> {
     try {
       const ws = await this.gate.workspace();
@@ -205,14 +244,60 @@ export class HciService {
   /** Where a member key is now; or, with path and line, the innermost member there. */
   async resolve(args: ResolveRequest): Promise<ResolveResponse> {
     try {
-      let query: { member_key: string } | { path: string; line: number };
-      if (args.member_key !== undefined && args.path === undefined) query = { member_key: args.member_key };
-      else if (args.member_key === undefined && args.path !== undefined && args.line !== undefined) query = { path: this.paths.toRelative(args.path), line: args.line };
-      else throw new HciError('invalid_request', 'resolve takes a member_key, or a path and a line', 'e.g. {"member_key": "Shop.OrderService.Place(int)"} or {"path": "src/OrderService.cs", "line": 12}');
+      let query: { member_key: string } | { name: string } | { path: string; line: number };
+      const given = [args.member_key !== undefined, args.name !== undefined, args.path !== undefined || args.line !== undefined].filter(Boolean).length;
+      if (given === 1 && args.member_key !== undefined) query = { member_key: args.member_key };
+      else if (given === 1 && args.name !== undefined) query = { name: args.name };
+      else if (given === 1 && args.path !== undefined && args.line !== undefined) query = { path: this.paths.toRelative(args.path), line: args.line };
+      else throw new HciError('invalid_request', 'resolve takes a member_key, a name, or a path and a line', 'e.g. {"member_key": "Shop.OrderService.Place(int)"}, {"name": "OrderService"} or {"path": "src/OrderService.cs", "line": 12}');
       const ws = await this.gate.workspace();
       return this.current(await this.gate.serialized(() => ws.resolve(query)));
     } catch (e) {
       return { status: 'error', locations: [], index: null, ...errorFields(e, this.surface) };
+    }
+  }
+
+  // ── browsing the index (core/browse/) ──────────────────────────────────────────────────────────
+
+  /** The indexed files under a folder (a quick file finder). */
+  async files(args: FilesRequest = {}): Promise<FilesResponse> {
+    try {
+      const prefix = args.prefix === undefined ? undefined : this.paths.toRelative(args.prefix, 'prefix');
+      const ws = await this.gate.workspace();
+      const { value, index } = await this.gate.serialized(() => ws.read((db) => listFiles(db, { ...args, prefix })));
+      return this.current({ ...value, index });
+    } catch (e) {
+      return { status: 'error', files: [], total: 0, truncated: false, index: await this.freshness(), ...errorFields(e, this.surface) };
+    }
+  }
+
+  /** One file's indexed text, kinds and paired files (a viewer). */
+  async file(args: FileRequest): Promise<FileResponse> {
+    let path = String(args?.path ?? '');
+    try {
+      path = this.paths.toRelative(path);
+      const ws = await this.gate.workspace();
+      const { value, index } = await this.gate.serialized(() => ws.read((db, codec) => readIndexedFile(db, { ...args, path }, codec)));
+      return this.current({ ...value, index });
+    } catch (e) {
+      return { status: 'error', path, index: await this.freshness(), ...errorFields(e, this.surface) };
+    }
+  }
+
+  /** How a query's matches spread over extensions and languages (filter chips with counts). */
+  async facets(args: FacetsRequest): Promise<FacetsResponse> {
+    const query = typeof args?.query === 'string' ? args.query : '';
+    try {
+      const req: FacetsRequest = {
+        ...args,
+        paths: args.paths?.map((p) => this.paths.toRelative(p, 'paths filter')),
+        exclude_paths: args.exclude_paths?.map((p) => this.paths.toRelative(p, 'exclude_paths filter')),
+      };
+      const ws = await this.gate.workspace();
+      const { value, index } = await this.gate.serialized(() => ws.read((db) => countFacets(db, req)));
+      return this.current({ ...value, index });
+    } catch (e) {
+      return { status: 'error', query, match: 'none', files: 0, chunks: 0, exts: [], langs: [], index: await this.freshness(), ...errorFields(e, this.surface) };
     }
   }
 
@@ -330,6 +415,16 @@ export class HciService {
   /** Which messages of a conversation's thread relate to a code ref (core/intercom find). */
   intercomFind(args: FindRequest): Promise<IntercomFindAnswer> {
     return this.intercom.find(args);
+  }
+
+  /** One file's gutter: the line ranges messages of the thread relate to (explicit stronger than inferred). */
+  intercomMarkers(args: MarkersRequest): Promise<IntercomMarkersAnswer> {
+    return this.intercom.markers(args);
+  }
+
+  /** A thread's committed messages with their text, in ordinal order (a conversation panel). */
+  intercomMessages(args: MessagesRequest): Promise<IntercomMessagesAnswer> {
+    return this.intercom.messages(args);
   }
 
   /** Records that a contiguous range of committed messages relates to a code ref (source: this surface). */

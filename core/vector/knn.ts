@@ -7,7 +7,7 @@
 // score is that integer times one double factor, so the WASM kernel and the JS twin, in Node, Deno
 // or a browser, return the same hits with bit-identical scores. f32 rows are bit-identical too (see
 // scan.ts). Ties are broken by chunk id, smaller first.
-import { createScanner, type Quantization, type ScanBackendName, type Scanner } from './scan.ts';
+import { createScanner, createScannerSync, type Quantization, type ScanBackendName, type Scanner } from './scan.ts';
 
 /** One model's vectors as the store loads them. */
 export interface PackedVectors {
@@ -47,6 +47,23 @@ export class KnnIndex {
   ) {}
 
   static async create(v: PackedVectors, backend: 'auto' | 'wasm' | 'js' = 'auto'): Promise<KnnIndex> {
+    const scale = KnnIndex.check(v);
+    const scanner = await createScanner(v, backend);
+    return KnnIndex.of(scanner, v, scale);
+  }
+
+  /** The same, synchronously, with the kernel module compiled beforehand (scan.ts kernelModule(); null: no SIMD). */
+  static createSync(v: PackedVectors, mod: WebAssembly.Module | null, backend: 'auto' | 'wasm' | 'js' = 'auto'): KnnIndex {
+    const scale = KnnIndex.check(v);
+    return KnnIndex.of(createScannerSync(v, mod, backend), v, scale);
+  }
+
+  private static of(scanner: Scanner, v: PackedVectors, scale: number): KnnIndex {
+    const queryBuf = v.quantization === 'int8' ? new Int16Array(scanner.stride) : new Float32Array(scanner.stride);
+    return new KnnIndex(scanner, v.ids, scale, queryBuf);
+  }
+
+  private static check(v: PackedVectors): number {
     const count = v.data.length / v.dims;
     if (v.ids.length !== count) throw new RangeError(`${count} vectors but ${v.ids.length} ids`);
     let scale = 1;
@@ -54,9 +71,7 @@ export class KnnIndex {
       scale = v.scale ?? NaN;
       if (!(scale > 0) || !Number.isFinite(scale)) throw new RangeError(`int8 vectors need a positive scale (got ${v.scale})`);
     }
-    const scanner = await createScanner(v, backend);
-    const queryBuf = v.quantization === 'int8' ? new Int16Array(scanner.stride) : new Float32Array(scanner.stride);
-    return new KnnIndex(scanner, v.ids, scale, queryBuf);
+    return scale;
   }
 
   get backend(): ScanBackendName {

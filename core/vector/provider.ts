@@ -32,7 +32,8 @@ export type ProviderErrorCode =
   | 'provider_http' // another HTTP failure (4xx, or 5xx after the retries)
   | 'provider_bad_response' // the answer is not what the API promises (shape, count, dims, non-finite numbers)
   | 'provider_aborted'
-  | 'provider_not_trained'; // the learned provider has no model yet
+  | 'provider_not_trained' // the learned provider has no model yet
+  | 'provider_unavailable'; // what the provider needs is not installed here (onnxruntime-web)
 
 /** A provider failure as a value: the indexer records it (status says what is missing) and keyword search goes on. */
 export interface ProviderError {

@@ -66,6 +66,18 @@ export async function createScanner(rows: VectorRows, backend: 'auto' | 'wasm' |
   return new JsScanner(rows);
 }
 
+/**
+ * The same, synchronously, with the kernel module already compiled (`kernelModule()` resolved; null:
+ * no SIMD): what a search needs inside its read transaction. The kernel is tiny, so a synchronous
+ * `new WebAssembly.Instance` is allowed even on a browser's main thread.
+ */
+export function createScannerSync(rows: VectorRows, mod: WebAssembly.Module | null, backend: 'auto' | 'wasm' | 'js' = 'auto'): Scanner {
+  checkRows(rows);
+  if (backend !== 'js' && mod) return WasmScanner.fromInstance(new WebAssembly.Instance(mod), rows);
+  if (backend === 'wasm') throw new Error('this runtime has no WebAssembly SIMD: the vector scan kernel cannot run here');
+  return new JsScanner(rows);
+}
+
 function checkRows(rows: VectorRows): void {
   const { dims, quantization, data } = rows;
   if (!Number.isInteger(dims) || dims < 1) throw new RangeError(`vector dims must be a positive integer (got ${dims})`);
@@ -100,6 +112,10 @@ class WasmScanner implements Scanner {
   ) {}
 
   static async create(mod: WebAssembly.Module, rows: VectorRows): Promise<WasmScanner> {
+    return WasmScanner.fromInstance(await WebAssembly.instantiate(mod), rows);
+  }
+
+  static fromInstance(instance: WebAssembly.Instance, rows: VectorRows): WasmScanner {
     const { dims, quantization } = rows;
     const stride = paddedStride(dims, quantization);
     const count = rows.data.length / dims;
@@ -109,7 +125,6 @@ class WasmScanner implements Scanner {
     const queryAt = count * stride * elem;
     const outAt = queryAt + stride * (quantization === 'int8' ? 2 : 4);
     const bytes = outAt + count * 4;
-    const instance = await WebAssembly.instantiate(mod);
     const exports = instance.exports as unknown as { memory: WebAssembly.Memory; dot_i8: Kernel; dot_f32: Kernel };
     const pages = Math.ceil(bytes / 65536) - exports.memory.buffer.byteLength / 65536;
     if (pages > 0) exports.memory.grow(pages);

@@ -3,14 +3,21 @@
 // two page helpers, saving an exported index as a download and reading a picked file.
 import * as Comlink from 'comlink';
 import type { IndexProgress } from '../../core/index/indexer.ts';
-import type { ExplainResponse, IndexSummary, OutlineResponse, ResolveRequest, ResolveResponse, SearchRequest, SearchResponse, StatusReport } from '../../core/contract/index.ts';
+import type {
+  ExplainResponse, FacetsRequest, FacetsResponse, FileRequest, FileResponse, FilesRequest, FilesResponse, IndexSummary, OutlineResponse, ResolveRequest,
+  ResolveResponse, SearchRequest, SearchResponse, SimilarRequest, SimilarResponse, StatusReport,
+} from '../../core/contract/index.ts';
+import type {
+  FindRequest, IntercomFindAnswer, IntercomMarkersAnswer, IntercomMessagesAnswer, IntercomRelateAnswer, MarkersRequest, MessagesRequest,
+} from '../../core/contract/intercom.ts';
+import type { IntercomRelateCall } from '../../core/service/intercom.ts';
 import {
   installErrorTransfer, READY_MESSAGE, HciWorkerError, type BrowserSource, type HciWorkerApi, type OpenRequest, type OpenResult,
-  type StoredWorkspace,
+  type StoredWorkspace, type WorkerEvent, type WorkspaceSummary,
 } from './protocol.ts';
 
 export { HciWorkerError, READY_MESSAGE };
-export type { BrowserSource, HciWorkerApi, OpenRequest, OpenResult, StoredWorkspace };
+export type { BrowserSource, HciWorkerApi, OpenRequest, OpenResult, StoredWorkspace, WorkerEvent, WorkspaceSummary };
 
 /** Resolves once the Worker has posted READY_MESSAGE (it listens from then on). */
 export function workerReady(worker: Worker, timeoutMs = 30_000): Promise<void> {
@@ -73,6 +80,11 @@ export class BrowserWorkspace {
     return this.api.status(this.name, opts) as Promise<StatusReport>;
   }
 
+  /** More like this: chunks near a hit, a file's line or a snippet (semantic search on). */
+  similar(req: SimilarRequest): Promise<SimilarResponse> {
+    return this.api.similar(this.name, req) as Promise<SimilarResponse>;
+  }
+
   explain(hitId: string, opts: { query?: string } = {}): Promise<ExplainResponse> {
     return this.api.explain(this.name, hitId, opts) as Promise<ExplainResponse>;
   }
@@ -85,8 +97,48 @@ export class BrowserWorkspace {
     return this.api.resolve(this.name, query) as Promise<ResolveResponse>;
   }
 
+  /** The indexed files, in path order (a quick file finder). */
+  files(req: FilesRequest = {}): Promise<FilesResponse> {
+    return this.api.files(this.name, req) as Promise<FilesResponse>;
+  }
+
+  /** One file's indexed text (or a line range), its kinds and paired files. */
+  file(req: FileRequest | string): Promise<FileResponse> {
+    return this.api.file(this.name, typeof req === 'string' ? { path: req } : req) as Promise<FileResponse>;
+  }
+
+  /** Matching files and chunks per extension and language for a query (filter chips with counts). */
+  facets(req: FacetsRequest | string): Promise<FacetsResponse> {
+    return this.api.facets(this.name, typeof req === 'string' ? { query: req } : req) as Promise<FacetsResponse>;
+  }
+
   setSource(source: BrowserSource | null): Promise<void> {
     return this.api.setSource(this.name, source) as Promise<void>;
+  }
+
+  /** Hands an intercom event log (its NDJSON text) to the Worker under a workspace-relative name. */
+  addLog(name: string, text: string): Promise<{ location: string; bytes: number }> {
+    return this.api.addLog(this.name, name, text) as Promise<{ location: string; bytes: number }>;
+  }
+
+  /** A thread's committed messages with their text (a conversation panel). */
+  intercomMessages(req: MessagesRequest): Promise<IntercomMessagesAnswer> {
+    return this.api.intercomMessages(this.name, req) as Promise<IntercomMessagesAnswer>;
+  }
+
+  /** One file's gutter: line ranges that messages of the thread relate to. */
+  intercomMarkers(req: MarkersRequest): Promise<IntercomMarkersAnswer> {
+    return this.api.intercomMarkers(this.name, req) as Promise<IntercomMarkersAnswer>;
+  }
+
+  /** Which messages of the thread relate to a code ref, best first. */
+  intercomFind(req: FindRequest): Promise<IntercomFindAnswer> {
+    return this.api.intercomFind(this.name, req) as Promise<IntercomFindAnswer>;
+  }
+
+  /** Records that a contiguous range of committed messages relates to a code ref (appended to the Worker's copy of the log). */
+  intercomRelate(req: IntercomRelateCall): Promise<IntercomRelateAnswer> {
+    return this.api.intercomRelate(this.name, req) as Promise<IntercomRelateAnswer>;
   }
 
   /** The index file (a plain SQLite database, readable by Node's hci and any sqlite3). */
@@ -117,7 +169,7 @@ export class HciClient {
 
   /**
    * Opens (taking its OPFS area) a workspace. Rejects with code `workspace_open_elsewhere` when
-   * another tab has it open.
+   * another tab has it open, unless `takeOver` asks that tab to let go (it gets a `released` event).
    */
   async open(workspace: string, source?: BrowserSource, opts: Omit<OpenRequest, 'workspace' | 'source'> = {}): Promise<BrowserWorkspace> {
     const info = (await this.api.open({ workspace, source, ...opts })) as OpenResult;
@@ -126,6 +178,12 @@ export class HciClient {
 
   list(): Promise<StoredWorkspace[]> {
     return this.api.list() as Promise<StoredWorkspace[]>;
+  }
+
+  /** Hears the Worker's events (a workspace taken over by another tab, wasm downloads); returns an unsubscribe function. */
+  async onEvent(listener: (e: WorkerEvent) => void): Promise<() => void> {
+    const id = (await this.api.subscribe(Comlink.proxy(listener))) as number;
+    return () => void this.api.unsubscribe(id);
   }
 
   terminate(): void {

@@ -4,7 +4,10 @@
 // too, for hosts that run the core themselves (in their own Worker, or in memory).
 export * from '../../core/index.ts';
 export { connectHci, workerReady, HciClient, BrowserWorkspace, downloadBytes, type ClientIndexOptions } from './client.ts';
-export { HciWorkerError, READY_MESSAGE, PROTOCOL_VERSION, installErrorTransfer, type BrowserSource, type HciWorkerApi, type OpenRequest, type OpenResult, type StoredWorkspace, type BrowserIndexOptions } from './protocol.ts';
+export {
+  HciWorkerError, READY_MESSAGE, PROTOCOL_VERSION, installErrorTransfer, type BrowserSource, type HciWorkerApi, type OpenRequest, type OpenResult, type StoredWorkspace,
+  type BrowserIndexOptions, type WorkerEvent, type WorkspaceSummary,
+} from './protocol.ts';
 export { createWorkerApi, type WorkerConfig } from './worker-api.ts';
 export { createDirectoryHandleFs, createFileListFs, createZipFs, workspaceFsFromSource } from './sources.ts';
 export { createOpfsIndexStorage, takeWorkspace, workspaceKey, type WorkspaceSlot } from './opfs-storage.ts';

@@ -42,11 +42,12 @@ async function fetchBytes(url: string, what: string): Promise<Uint8Array> {
 }
 
 /**
- * Tree-sitter's runtime and grammars fetched by URL (each at most once per Worker). A grammar-table
+ * Tree-sitter's runtime and grammars fetched by URL (each at most once per Worker, when a file of its
+ * language is first parsed; `onFetched` hears of each download). A grammar-table
  * entry without a URL is refused here, at start, rather than letting its languages quietly fall back
  * to line windows.
  */
-export function createUrlGrammarSource(urls: WasmUrls): GrammarSource | undefined {
+export function createUrlGrammarSource(urls: WasmUrls, onFetched?: (f: { what: string; url: string; bytes: number; ms: number }) => void): GrammarSource | undefined {
   if (!urls.treeSitter) return undefined;
   const missing = GRAMMAR_IDS.filter((id) => !urls.grammars?.[id]);
   if (missing.length) {
@@ -56,7 +57,9 @@ export function createUrlGrammarSource(urls: WasmUrls): GrammarSource | undefine
   const get = (url: string, what: string) => {
     let p = cache.get(url);
     if (!p) {
+      const t0 = performance.now();
       p = fetchBytes(url, what);
+      if (onFetched) void p.then((b) => onFetched({ what, url, bytes: b.byteLength, ms: Math.round(performance.now() - t0) }), () => {});
       cache.set(url, p);
       p.catch(() => cache.delete(url));
     }

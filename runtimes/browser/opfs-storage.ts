@@ -6,6 +6,7 @@ import type { SAHPoolUtil, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import { HciError } from '../../core/platform.ts';
 import type { IndexStorage } from '../../core/index/storage.ts';
 import type { Database, SqliteEngine } from '../../core/sqlite/engine.ts';
+import type { WorkspaceSummary } from './protocol.ts';
 
 /** OPFS folder holding one pool folder per workspace (and a `<key>.json` with its name). */
 export const OPFS_ROOT = 'hci';
@@ -132,25 +133,25 @@ export function forgetPool(key: string): void {
   pools.delete(key);
 }
 
-/** The core's IndexStorage over one workspace's pool. */
-export function createOpfsIndexStorage(slot: WorkspaceSlot): IndexStorage {
+/** The core's IndexStorage over one workspace's pool: the index, or another database beside it (the intercom sidecar). */
+export function createOpfsIndexStorage(slot: WorkspaceSlot, file = INDEX_NAME): IndexStorage {
   const { pool } = slot;
   let indexing = false;
   let since = 0;
   const sidecars = new Map<string, string>();
   return {
-    location: `opfs:/${OPFS_ROOT}/${slot.key}${INDEX_NAME}`,
+    location: `opfs:/${OPFS_ROOT}/${slot.key}${file}`,
     async exists() {
-      return pool.getFileNames().includes(INDEX_NAME);
+      return pool.getFileNames().includes(file);
     },
     open(_engine: SqliteEngine): Database {
       // Flags 'c' (create, no 't' = no SQL tracing). The pool locks per connection within this
       // Worker; other tabs are kept out by takeWorkspace().
-      return new (pool.OpfsSAHPoolDb as unknown as new (o: { filename: string; flags: string }) => Database)({ filename: INDEX_NAME, flags: 'c' });
+      return new (pool.OpfsSAHPoolDb as unknown as new (o: { filename: string; flags: string }) => Database)({ filename: file, flags: 'c' });
     },
     async remove() {
-      pool.unlink(`${INDEX_NAME}-journal`);
-      pool.unlink(INDEX_NAME);
+      pool.unlink(`${file}-journal`);
+      pool.unlink(file);
     },
     claimIndexer() {
       if (indexing) return null;
@@ -168,7 +169,8 @@ export function createOpfsIndexStorage(slot: WorkspaceSlot): IndexStorage {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Workspace names beside the pools (`hci/<key>.json`), for listing what this origin holds
+// Workspace names and summaries beside the pools (`hci/<key>.json`), for listing what this origin
+// holds without opening (and so taking) each workspace
 
 async function rootDir(create: boolean): Promise<FileSystemDirectoryHandle | null> {
   try {
@@ -179,13 +181,29 @@ async function rootDir(create: boolean): Promise<FileSystemDirectoryHandle | nul
   }
 }
 
-export async function writeWorkspaceName(key: string, name: string): Promise<void> {
+/** What `hci/<key>.json` holds: the workspace's name and, once indexed, its summary. */
+export interface WorkspaceMeta {
+  workspace: string;
+  summary?: WorkspaceSummary;
+}
+
+export async function writeWorkspaceMeta(key: string, meta: WorkspaceMeta): Promise<void> {
   const dir = await rootDir(true);
   if (!dir) return;
   const fh = await dir.getFileHandle(`${key}.json`, { create: true });
   const w = await (fh as FileSystemFileHandle & { createWritable(): Promise<{ write(d: string): Promise<void>; close(): Promise<void> }> }).createWritable();
-  await w.write(JSON.stringify({ workspace: name }));
+  await w.write(JSON.stringify(meta));
   await w.close();
+}
+
+export async function readWorkspaceMeta(key: string): Promise<WorkspaceMeta | null> {
+  try {
+    const dir = await rootDir(false);
+    const fh = await dir?.getFileHandle(`${key}.json`);
+    return fh ? (JSON.parse(await (await fh.getFile()).text()) as WorkspaceMeta) : null;
+  } catch {
+    return null;
+  }
 }
 
 export async function removeWorkspaceName(key: string): Promise<void> {
@@ -193,18 +211,27 @@ export async function removeWorkspaceName(key: string): Promise<void> {
   await dir?.removeEntry(`${key}.json`).catch(() => {});
 }
 
-export async function listWorkspaceNames(): Promise<Array<{ key: string; workspace: string }>> {
+export async function listWorkspaceNames(): Promise<Array<{ key: string } & WorkspaceMeta>> {
   const dir = (await rootDir(false)) as (FileSystemDirectoryHandle & { entries(): AsyncIterableIterator<[string, FileSystemHandle]> }) | null;
   if (!dir) return [];
-  const out: Array<{ key: string; workspace: string }> = [];
+  const out: Array<{ key: string } & WorkspaceMeta> = [];
   for await (const [name, h] of dir.entries()) {
     if (h.kind !== 'file' || !name.endsWith('.json')) continue;
     try {
-      const meta = JSON.parse(await (await (h as FileSystemFileHandle).getFile()).text()) as { workspace?: string };
-      if (typeof meta.workspace === 'string') out.push({ key: name.slice(0, -5), workspace: meta.workspace });
+      const meta = JSON.parse(await (await (h as FileSystemFileHandle).getFile()).text()) as Partial<WorkspaceMeta>;
+      if (typeof meta.workspace !== 'string') continue;
+      out.push({ key: name.slice(0, -5), workspace: meta.workspace, ...(meta.summary ? { summary: meta.summary } : {}) });
     } catch {
       // a damaged name file: the pool is still there, just unnamed
     }
   }
   return out.sort((a, b) => (a.workspace < b.workspace ? -1 : a.workspace > b.workspace ? 1 : 0));
+}
+
+/** Keys of the workspaces whose Web Lock some Worker of this origin holds (this one's included). */
+export async function heldWorkspaceKeys(): Promise<Set<string>> {
+  const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+  if (!locks?.query) return new Set();
+  const { held = [] } = await locks.query();
+  return new Set(held.map((l) => l.name ?? '').filter((n) => n.startsWith('hci:')).map((n) => n.slice(4)));
 }

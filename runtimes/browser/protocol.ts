@@ -5,7 +5,14 @@
 import * as Comlink from 'comlink';
 import { HciError } from '../../core/platform.ts';
 import type { IndexProgress } from '../../core/index/indexer.ts';
-import type { ExplainResponse, IndexSummary, OutlineResponse, ResolveRequest, ResolveResponse, SearchRequest, SearchResponse, StatusReport } from '../../core/contract/index.ts';
+import type {
+  ExplainResponse, FacetsRequest, FacetsResponse, FileRequest, FileResponse, FilesRequest, FilesResponse, IndexSummary, OutlineResponse, ResolveRequest,
+  ResolveResponse, SearchRequest, SearchResponse, SimilarRequest, SimilarResponse, StatusReport,
+} from '../../core/contract/index.ts';
+import type {
+  FindRequest, IntercomFindAnswer, IntercomMarkersAnswer, IntercomMessagesAnswer, IntercomRelateAnswer, MarkersRequest, MessagesRequest,
+} from '../../core/contract/intercom.ts';
+import type { IntercomRelateCall } from '../../core/service/intercom.ts';
 import type { Settings } from '../../core/settings.ts';
 
 /** Posted by the Worker once `Comlink.expose` runs (Deno drops messages sent before a listener exists). */
@@ -41,6 +48,12 @@ export interface OpenRequest {
    * (default 2000 ms); then `workspace_open_elsewhere`.
    */
   waitMs?: number;
+  /**
+   * When another tab holds the workspace, ask it to let go (it closes the workspace, stopping a run
+   * after its current batch, and its page gets a `released` event) and wait for it up to waitMs
+   * (default 5000 ms with takeOver). Without it such an open fails with `workspace_open_elsewhere`.
+   */
+  takeOver?: boolean;
 }
 
 export interface OpenResult {
@@ -58,12 +71,34 @@ export interface BrowserIndexOptions {
   batchMs?: number;
 }
 
+/** What the Worker records beside a workspace's index after each run or import, for listing it unopened. */
+export interface WorkspaceSummary {
+  files: number;
+  chunks: number;
+  /** When the last indexing run finished (ISO 8601), or null. */
+  indexed_at: string | null;
+  /** The index file's size in bytes. */
+  index_bytes: number;
+  /** Where its files came from last (a directory's or archive's name), or an imported index file. */
+  source?: { kind: BrowserSource['kind'] | 'import'; label: string };
+}
+
 /** A workspace with an index in this origin's OPFS. */
 export interface StoredWorkspace {
   key: string;
   workspace: string;
   open_here: boolean;
+  /** Another tab or window of this origin has it open (its Web Lock is held elsewhere). */
+  open_elsewhere: boolean;
+  summary?: WorkspaceSummary;
 }
+
+/** What the Worker tells the page unasked (subscribe()). */
+export type WorkerEvent =
+  /** Another tab took the workspace over: it is closed here (a running index was cancelled). */
+  | { type: 'released'; workspace: string; reason: 'taken_over' }
+  /** A wasm file the Worker fetched: tree-sitter's runtime or a grammar, loaded on first use. */
+  | { type: 'asset'; what: string; url: string; bytes: number; ms: number };
 
 /** The Worker's API (every call is async across the boundary). Workspaces are addressed by name. */
 export interface HciWorkerApi {
@@ -75,29 +110,56 @@ export interface HciWorkerApi {
   index(workspace: string, opts?: BrowserIndexOptions, onProgress?: (p: IndexProgress) => void): Promise<IndexSummary>;
   /** Cancels a running index(); it rejects with code `cancelled` and keeps every committed batch. */
   cancel(workspace: string): Promise<boolean>;
+  /**
+   * `req.mode`: keyword (default), hybrid or semantic (the latter two need `[semantic] enabled = true` in the settings),
+   * literal or regex (exact text, with `case_sensitive` and `whole_word`; protocol 4).
+   */
   search(workspace: string, req: SearchRequest): Promise<SearchResponse>;
+  /** More like this: chunks near a hit, a file's line or a snippet (protocol 3). */
+  similar(workspace: string, req: SimilarRequest): Promise<SimilarResponse>;
   status(workspace: string, opts?: { checkPending?: boolean }): Promise<StatusReport>;
   explain(workspace: string, hitId: string, opts?: { query?: string }): Promise<ExplainResponse>;
   outline(workspace: string, path: string): Promise<OutlineResponse>;
   resolve(workspace: string, query: ResolveRequest): Promise<ResolveResponse>;
+  /** The indexed files (a quick file finder). */
+  files(workspace: string, req?: FilesRequest): Promise<FilesResponse>;
+  /** One file's indexed text, with its kinds and paired files (a viewer). */
+  file(workspace: string, req: FileRequest): Promise<FileResponse>;
+  /** A query's matching files and chunks per extension and language (filter chips). */
+  facets(workspace: string, req: FacetsRequest): Promise<FacetsResponse>;
   /** The index file's bytes: a plain SQLite database, the same format as `<workspace>/.hci/index.sqlite`. */
   exportIndex(workspace: string): Promise<Uint8Array>;
   /** Replaces the workspace's index with an exported file (from a browser or from Node). */
   importIndex(workspace: string, bytes: Uint8Array | ArrayBuffer): Promise<StatusReport>;
+  /**
+   * Message ↔ code (core/intercom, the contract's requests and answers). A log is named by its path
+   * in the workspace: a file of the source, or one handed over with addLog() (kept in the Worker,
+   * where relate appends; a source file is copied there on its first relate). The sidecar lives in
+   * the workspace's OPFS area beside the index.
+   */
+  addLog(workspace: string, name: string, text: string): Promise<{ location: string; bytes: number }>;
+  intercomMessages(workspace: string, req: MessagesRequest): Promise<IntercomMessagesAnswer>;
+  intercomMarkers(workspace: string, req: MarkersRequest): Promise<IntercomMarkersAnswer>;
+  intercomFind(workspace: string, req: FindRequest): Promise<IntercomFindAnswer>;
+  intercomRelate(workspace: string, req: IntercomRelateCall): Promise<IntercomRelateAnswer>;
   /** Closes the workspace and releases its OPFS area, so another tab can open it. */
   close(workspace: string): Promise<void>;
   /** Deletes the workspace's index from OPFS. */
   remove(workspace: string): Promise<void>;
   /** Workspaces with an index in this origin's OPFS. */
   list(): Promise<StoredWorkspace[]>;
+  /** Registers a listener for WorkerEvents (a comlink proxy); returns its id for unsubscribe(). */
+  subscribe(listener: (e: WorkerEvent) => void): number;
+  unsubscribe(id: number): void;
 }
 
 /**
- * 2: search takes mode `literal` | `regex`, `case_sensitive` and `whole_word` (the explorer's regex
- * toggle), and its hits may be `text_literal` with `match_lines`; regex errors arrive as
- * `invalid_regex`, an exhausted time budget as `search_timeout`.
+ * 2: the browse calls (files, file, facets) and events; 3: search takes `mode` (keyword | hybrid |
+ * semantic), and `similar`; 4: search takes mode `literal` | `regex`, `case_sensitive` and
+ * `whole_word` (the explorer's regex toggle), and its hits may be `text_literal` with `match_lines`;
+ * regex errors arrive as `invalid_regex`, an exhausted time budget as `search_timeout`.
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 4;
 
 /** An error as it crosses the Worker boundary: message plus hci's stable code and hint. */
 export interface WireError {

@@ -99,6 +99,21 @@ interface FlatEntry {
   read(maxBytes?: number): Promise<Uint8Array>;
 }
 
+/**
+ * Reads of uploaded files and zip members resolve at once (no real I/O), so an indexing pass over
+ * them would never return to the Worker's event loop: a cancel() or a search sent meanwhile would
+ * wait for the whole run. Every YIELD_MS of reading, one read waits for a macrotask instead.
+ */
+const YIELD_MS = 25;
+let lastYield = 0;
+
+async function yieldNow(): Promise<void> {
+  const now = Date.now();
+  if (now - lastYield < YIELD_MS) return;
+  await new Promise<void>((r) => setTimeout(r, 0));
+  lastYield = Date.now();
+}
+
 function createFlatFs(label: string, entries: Map<string, FlatEntry>): WorkspaceFs {
   // Folder → children, built once: listing a folder must not scan every path of a large upload.
   const children = new Map<string, Map<string, DirEntry>>([['', new Map()]]);
@@ -134,6 +149,7 @@ function createFlatFs(label: string, entries: Map<string, FlatEntry>): Workspace
     async readFile(rel, maxBytes) {
       const f = entries.get(normalize(rel));
       if (!f) throw new HciError('unreadable', `no such file: ${rel}`);
+      await yieldNow();
       return f.read(maxBytes);
     },
   };

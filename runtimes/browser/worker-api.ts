@@ -2,8 +2,9 @@
 // explained, exported and imported. Owns the sessions (one open workspace = its OPFS slot, its
 // source and a core service, core/service/, which runs the calls, the indexing task with its progress
 // and cancellation, and words hints for the browser) and the Worker's own rules (no indexing without
-// a source, one run at a time, no import during a run). Bundler-agnostic: worker.ts wires it with
-// Vite's URLs.
+// a source, one run at a time, no import during a run), handing a workspace over to another tab that
+// asks for it (takeover.ts), a summary beside each index for listing it unopened, and events to the
+// page (a take-over, wasm downloads). Bundler-agnostic: worker.ts wires it with Vite's URLs.
 import * as Comlink from 'comlink';
 import { HciWorkspace } from '../../core/workspace.ts';
 import { HciError, type WorkspaceFs } from '../../core/platform.ts';
@@ -11,35 +12,60 @@ import { createMemoryWorkspaceFs } from '../../core/memory-fs.ts';
 import { loadEngine, type EngineLoader } from '../../core/sqlite/engine.ts';
 import type { GrammarSource } from '../../core/chunk/treesitter.ts';
 import type { IndexProgress } from '../../core/index/indexer.ts';
-import type { IndexSummary, SearchRequest, StatusReport } from '../../core/contract/index.ts';
+import type { FacetsRequest, FileRequest, FilesRequest, IndexSummary, SearchRequest, SimilarRequest, StatusReport } from '../../core/contract/index.ts';
 import type { Settings } from '../../core/settings.ts';
 import { HciService, relativePathGuard } from '../../core/service/index.ts';
+import type { VectorHost } from '../../core/vector/semantic.ts';
 import { createUrlEngineLoader, createUrlGrammarSource, type WasmUrls } from './loaders.ts';
 import {
-  createOpfsIndexStorage, forgetPool, INDEX_NAME, listWorkspaceNames, removeWorkspaceName, takeWorkspace, workspaceKey,
-  writeWorkspaceName, type WorkspaceSlot,
+  createOpfsIndexStorage, forgetPool, heldWorkspaceKeys, INDEX_NAME, listWorkspaceNames, readWorkspaceMeta, removeWorkspaceName, takeWorkspace, workspaceKey,
+  writeWorkspaceMeta, type WorkspaceSlot,
 } from './opfs-storage.ts';
 import { workspaceFsFromSource } from './sources.ts';
-import { installErrorTransfer, PROTOCOL_VERSION, type BrowserIndexOptions, type BrowserSource, type HciWorkerApi, type OpenRequest, type OpenResult } from './protocol.ts';
+import { TakeOverChannel } from './takeover.ts';
+import type { BrowserLogs } from './intercom.ts';
+import {
+  installErrorTransfer, PROTOCOL_VERSION, type BrowserIndexOptions, type BrowserSource, type HciWorkerApi, type OpenRequest, type OpenResult,
+  type WorkerEvent, type WorkspaceSummary,
+} from './protocol.ts';
 
 export interface WorkerConfig {
   wasm: WasmUrls;
+  /**
+   * What the semantic channel may use here (default: fetch, for the http provider). A page that
+   * bundles onnxruntime-web passes `onnx` (loader and the model folder's files) for the onnx provider.
+   */
+  vectors?: VectorHost;
 }
 
 interface Session {
   name: string;
   slot: WorkspaceSlot;
   fs: WorkspaceFs | null;
+  source?: WorkspaceSummary['source'];
   settings?: Partial<Settings>;
+  /** Intercom logs the page handed over (runtimes/browser/intercom.ts). */
+  logs: BrowserLogs;
   svc: HciService;
 }
 
 const DEFAULT_WAIT_MS = 2000;
+const TAKE_OVER_WAIT_MS = 5000;
+
+function sourceLabel(source: BrowserSource, fs: WorkspaceFs): WorkspaceSummary['source'] {
+  return { kind: source.kind, label: fs.rootLabel };
+}
 
 export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
   installErrorTransfer();
+  const listeners = new Map<number, (e: WorkerEvent) => void>();
+  let nextListener = 1;
+  const emit = (e: WorkerEvent) => {
+    for (const l of listeners.values()) void Promise.resolve(l(e)).catch(() => {});
+  };
   const engineLoader: EngineLoader = createUrlEngineLoader(config.wasm.sqliteWasm);
-  const grammars: GrammarSource | undefined = createUrlGrammarSource(config.wasm);
+  const grammars: GrammarSource | undefined = createUrlGrammarSource(config.wasm, (f) => emit({ type: 'asset', ...f }));
+  const vectors: VectorHost = config.vectors ?? { fetch: (input, init) => fetch(input, init) };
   const sessions = new Map<string, Session>();
   // Opening is async (locks, OPFS): calls for one workspace run one after another.
   const queues = new Map<string, Promise<unknown>>();
@@ -57,7 +83,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
   };
 
   /** A service over the session's source and OPFS slot, with its workspace open (bad settings throw here). */
-  const openService = async (s: Pick<Session, 'name' | 'slot' | 'fs' | 'settings'>): Promise<HciService> => {
+  const openService = async (s: Pick<Session, 'name' | 'slot' | 'fs' | 'settings' | 'logs'>): Promise<HciService> => {
     const svc = new HciService({
       root: s.name,
       surface: 'browser',
@@ -67,9 +93,11 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
         pathGuard: relativePathGuard,
         openWorkspace: () =>
           HciWorkspace.open(
-            { fs: s.fs ?? createMemoryWorkspaceFs(s.name, {}), storage: createOpfsIndexStorage(s.slot), engineLoader, grammars },
+            { fs: s.fs ?? createMemoryWorkspaceFs(s.name, {}), storage: createOpfsIndexStorage(s.slot), engineLoader, grammars, vectors },
             { settings: s.settings },
           ),
+        // Loaded on the first intercom call: the engine and its schemas stay out of the Worker's start.
+        createIntercom: async (ws) => (await import('./intercom.ts')).createBrowserIntercom(ws, s.slot, s.logs),
       },
     });
     try {
@@ -81,6 +109,43 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
     }
   };
 
+  /** Writes the workspace's summary beside its index (for list() while it is not open). */
+  const recordSummary = async (s: Session): Promise<void> => {
+    try {
+      const st = await s.svc.status({ check_pending: false });
+      // Opened without files (after a reload): where they came from last time still holds.
+      const source = s.source ?? (await readWorkspaceMeta(s.slot.key))?.summary?.source;
+      const summary: WorkspaceSummary | undefined = st.index
+        ? { files: st.index.files, chunks: st.index.chunks, indexed_at: st.index.indexed_at, index_bytes: st.size?.index_bytes ?? 0, ...(source ? { source } : {}) }
+        : undefined;
+      await writeWorkspaceMeta(s.slot.key, { workspace: s.name, ...(summary ? { summary } : {}) });
+    } catch {
+      // only the listing misses it
+    }
+  };
+
+  // Another tab asks for a workspace open here: close it (a running index stops after its batch).
+  // Workspaces this Worker is taking (waiting for their lock), and those asked back meanwhile.
+  const opening = new Set<string>();
+  const askedBackWhileOpening = new Set<string>();
+  const takeOver = new TakeOverChannel(async (key) => {
+    const s = sessions.get(key);
+    if (!s) {
+      // Asked for while still taking it: the latest asker wins, once this open is done.
+      if (opening.has(key)) askedBackWhileOpening.add(key);
+      return;
+    }
+    s.svc.cancelIndexing();
+    try {
+      await api.close(s.name);
+    } catch (e) {
+      console.error(`hci: closing ${s.name} for another tab: ${(e as Error).message}`);
+    } finally {
+      // The page hears it even when closing failed: the slot is released either way.
+      emit({ type: 'released', workspace: s.name, reason: 'taken_over' });
+    }
+  });
+
   const api: HciWorkerApi = {
     protocol: () => PROTOCOL_VERSION,
 
@@ -91,23 +156,36 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
         if (s) {
           if (req.source !== undefined || req.settings !== undefined) {
             await s.svc.close();
-            if (req.source !== undefined) s.fs = await workspaceFsFromSource(req.source);
+            if (req.source !== undefined) {
+              s.fs = await workspaceFsFromSource(req.source);
+              s.source = sourceLabel(req.source, s.fs);
+            }
             if (req.settings !== undefined) s.settings = req.settings;
             s.svc = await openService(s);
           }
         } else {
           const { sqlite3 } = await loadEngine(engineLoader);
           const fs = req.source ? await workspaceFsFromSource(req.source) : null;
-          const slot = await takeWorkspace(sqlite3, req.workspace, req.waitMs ?? DEFAULT_WAIT_MS);
+          if (req.takeOver) takeOver.ask(key);
+          opening.add(key);
           try {
-            const base = { name: req.workspace, slot, fs, settings: req.settings };
-            s = { ...base, svc: await openService(base) };
-            await writeWorkspaceName(key, req.workspace).catch(() => {});
-          } catch (e) {
-            slot.release();
-            throw e;
+            const slot = await takeWorkspace(sqlite3, req.workspace, req.waitMs ?? (req.takeOver ? TAKE_OVER_WAIT_MS : DEFAULT_WAIT_MS));
+            try {
+              const base = { name: req.workspace, slot, fs, settings: req.settings, logs: new Map(), source: req.source && fs ? sourceLabel(req.source, fs) : undefined };
+              s = { ...base, svc: await openService(base) };
+            } catch (e) {
+              slot.release();
+              throw e;
+            }
+            sessions.set(key, s);
+          } finally {
+            opening.delete(key);
           }
-          sessions.set(key, s);
+          if (askedBackWhileOpening.delete(key)) {
+            // Give the page a moment to take the answer in before it hears the workspace went.
+            setTimeout(() => void takeOver.release(key), 200);
+          }
+          await recordSummary(s);
         }
         const storage = (await s.svc.workspace()).host.storage;
         return { workspace: s.name, key, location: storage.location, has_index: await storage.exists(), has_source: s.fs !== null };
@@ -119,6 +197,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
       return serial(s.slot.key, async () => {
         await s.svc.close();
         s.fs = source ? await workspaceFsFromSource(source) : null;
+        s.source = source && s.fs ? sourceLabel(source, s.fs) : undefined;
         s.svc = await openService(s);
       });
     },
@@ -140,7 +219,12 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
             }
           }
         : undefined;
-      return s.svc.index({ full: opts.full, batchMs: opts.batchMs, onProgress: report });
+      try {
+        return await s.svc.index({ full: opts.full, batchMs: opts.batchMs, onProgress: report });
+      } finally {
+        // Also after a cancel: the committed batches are searchable, and the listing says so.
+        if (sessions.get(s.slot.key) === s) await recordSummary(s);
+      }
     },
 
     async cancel(workspace: string): Promise<boolean> {
@@ -149,6 +233,10 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
 
     async search(workspace: string, req: SearchRequest) {
       return session(workspace).svc.search(req);
+    },
+
+    async similar(workspace: string, req: SimilarRequest) {
+      return session(workspace).svc.similar(req);
     },
 
     async status(workspace: string, opts: { checkPending?: boolean } = {}) {
@@ -166,6 +254,39 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
 
     async resolve(workspace, query) {
       return session(workspace).svc.resolve(query);
+    },
+
+    async files(workspace: string, req: FilesRequest = {}) {
+      return session(workspace).svc.files(req);
+    },
+
+    async file(workspace: string, req: FileRequest) {
+      return session(workspace).svc.file(req);
+    },
+
+    async facets(workspace: string, req: FacetsRequest) {
+      return session(workspace).svc.facets(req);
+    },
+
+    async addLog(workspace: string, name: string, text: string) {
+      const s = session(workspace);
+      return (await import('./intercom.ts')).addBrowserLog(s.logs, name, text);
+    },
+
+    async intercomMessages(workspace, req) {
+      return session(workspace).svc.intercomMessages(req);
+    },
+
+    async intercomMarkers(workspace, req) {
+      return session(workspace).svc.intercomMarkers(req);
+    },
+
+    async intercomFind(workspace, req) {
+      return session(workspace).svc.intercomFind(req);
+    },
+
+    async intercomRelate(workspace, req) {
+      return session(workspace).svc.intercomRelate(req);
     },
 
     exportIndex(workspace: string): Promise<Uint8Array> {
@@ -211,6 +332,8 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
           const code = status.error?.code ?? 'index_unrecognized';
           throw new HciError(code, `the imported file is not a usable hci index: ${status.error?.message ?? status.status}`, status.hint ?? 'export the index again with this version of hci');
         }
+        s.source = { kind: 'import', label: 'an index file' };
+        await recordSummary(s);
         return status;
       });
     },
@@ -254,7 +377,18 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
     },
 
     async list() {
-      return (await listWorkspaceNames()).map((w) => ({ ...w, open_here: sessions.has(w.key) }));
+      const [stored, held] = await Promise.all([listWorkspaceNames(), heldWorkspaceKeys()]);
+      return stored.map((w) => ({ ...w, open_here: sessions.has(w.key), open_elsewhere: !sessions.has(w.key) && held.has(w.key) }));
+    },
+
+    subscribe(listener: (e: WorkerEvent) => void): number {
+      const id = nextListener++;
+      listeners.set(id, listener);
+      return id;
+    },
+
+    unsubscribe(id: number): void {
+      listeners.delete(id);
     },
   };
   return api;

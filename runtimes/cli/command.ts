@@ -6,7 +6,7 @@ import type { Option } from 'commander';
 import { HciError } from '../../core/platform.ts';
 import { EXIT, exitCodeFor } from '../../core/contract/errors.ts';
 import type { FailureAnswer } from '../../core/contract/common.ts';
-import { HciService } from '../../core/service/index.ts';
+import type { HciService } from '../../core/service/index.ts';
 import type { OpenOptions } from '../../core/workspace.ts';
 import type { CliRuntime } from './runtime.ts';
 import type { Style } from './format.ts';
@@ -56,7 +56,9 @@ export function fail(c: CommandContext, e: unknown, json: boolean): number {
 
 // ── how a one-shot command answers ─────────────────────────────────────────────────────────────
 
-export function oneShot(c: CommandContext, root: string, open: OpenOptions = {}): HciService {
+/** The service for one command (loaded here, when a verb runs: see commands.ts on what loads when). */
+export async function oneShot(c: CommandContext, root: string, open: OpenOptions = {}): Promise<HciService> {
+  const { HciService } = await import('../../core/service/index.ts');
   return new HciService({ root, host: c.rt.serviceHost(open), surface: 'cli', watch: 'off' });
 }
 
@@ -73,7 +75,7 @@ export async function answer<R extends { error?: { code: string }; hint?: string
   human: (r: R, style: Style) => string,
   exitOf: (r: R) => number = (r) => exitCodeFor(r.error?.code),
 ): Promise<number> {
-  const svc = oneShot(c, root, opts.open);
+  const svc = await oneShot(c, root, opts.open);
   try {
     await svc.workspace();
     const r = await ask(svc);

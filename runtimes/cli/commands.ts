@@ -7,9 +7,10 @@ import { Option } from 'commander';
 import { HciError } from '../../core/platform.ts';
 import { EXIT } from '../../core/contract/errors.ts';
 import type { SearchRequest } from '../../core/contract/search.ts';
+import type { SimilarRequest } from '../../core/contract/similar.ts';
 import { answer, fail, oneShot, printJson, rootFor, withEmpty, type CommandContext, type CommandRow } from './command.ts';
-import { collect, jsonOption, positiveInt, rootOption } from './options.ts';
-import { formatExplain, formatIndexSummary, formatOutline, formatResolve, formatSearch, formatStatus } from './format.ts';
+import { collect, jsonOption, oneOf, positiveInt, rootOption } from './options.ts';
+import { formatExplain, formatIndexSummary, formatOutline, formatResolve, formatSearch, formatSimilar, formatStatus } from './format.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { intercomCommand } from './intercom-command.ts';
 
@@ -40,7 +41,7 @@ export const COMMANDS: CommandRow[] = [
       const abort = new AbortController();
       const offInterrupt = c.rt.onInterrupt(() => abort.abort());
       const bar = !json && !o.quiet && c.rt.stderrIsTerminal ? c.rt.progress() : null;
-      const svc = oneShot(c, c.rt.resolve((root as string | undefined) ?? '.'));
+      const svc = await oneShot(c, c.rt.resolve((root as string | undefined) ?? '.'));
       try {
         if (o.full && o.path) throw new HciError('usage', '--full and --path do not go together', '--full rebuilds every file; --path updates only the files given');
         const summary = await svc.index({ full: !!o.full, paths: o.path as string[] | undefined, signal: abort.signal, onProgress: (p) => bar?.update(p) });
@@ -69,8 +70,9 @@ export const COMMANDS: CommandRow[] = [
       new Option('-x, --exclude <prefix|glob>', 'leave out these paths (repeatable)').argParser(collect).default([]),
       new Option('--max-tokens <n>', 'cut the answer to about this many tokens').argParser(positiveInt),
       new Option('--cursor <cursor>', 'next page, from a previous answer'),
-      new Option('-F, --literal', 'the query is exact text (no filters or words read out of it); lists matching lines'),
-      new Option('-E, --regex', 'the query is an RE2 regex (ripgrep\'s syntax); lists matching lines').conflicts('literal'),
+      new Option('-m, --mode <mode>', 'keyword (default) | hybrid (keyword + meaning, for questions in words) | semantic (meaning only) | literal | regex (exact text, like -F / -E); hybrid and semantic need [semantic] enabled = true').argParser(oneOf(['keyword', 'semantic', 'hybrid', 'literal', 'regex'] as const)),
+      new Option('-F, --literal', 'the query is exact text (no filters or words read out of it); lists matching lines').conflicts('mode'),
+      new Option('-E, --regex', 'the query is an RE2 regex (ripgrep\'s syntax); lists matching lines').conflicts(['literal', 'mode']),
       new Option('-s, --case-sensitive', 'literal and regex matching: match case exactly (default: ignore case)'),
       new Option('-w, --word', 'literal and regex matching: whole words only'),
       jsonOption('print the search contract as JSON'),
@@ -79,11 +81,35 @@ export const COMMANDS: CommandRow[] = [
       const req: SearchRequest = {
         query: (words as string[]).join(' '), limit: o.k as number, paths: o.path as string[], exts: o.ext as string[], exclude_paths: o.exclude as string[],
         max_tokens: o.maxTokens as number | undefined, cursor: o.cursor as string | undefined,
-        ...(o.literal ? { mode: 'literal' as const } : o.regex ? { mode: 'regex' as const } : {}),
+        ...(o.literal ? { mode: 'literal' as const } : o.regex ? { mode: 'regex' as const } : o.mode ? { mode: o.mode as SearchRequest['mode'] } : {}),
         ...(o.caseSensitive ? { case_sensitive: true } : {}),
         ...(o.word ? { whole_word: true } : {}),
       };
       return answer(c, rootFor(c, o.root), { open: { persistQueries: true }, json: !!o.json }, (svc) => svc.search(req), formatSearch, withEmpty((r) => r.hits.length));
+    },
+  },
+  {
+    name: 'similar',
+    description: 'more like this: the chunks nearest in meaning to a hit, to the chunk at <file>:<line>, or to a snippet (semantic search on)',
+    args: [['[target]', 'a hit_id from a search, or <file>:<line> (the file relative to the current folder, or absolute)']],
+    options: () => [
+      rootOption(),
+      new Option('-s, --snippet <text>', 'chunks like this code or text (instead of a target)'),
+      new Option('-k, --k <n>', 'number of hits (1-50)').argParser(positiveInt).default(8),
+      new Option('-p, --path <prefix|glob>', 'only paths under this prefix or matching this glob (repeatable)').argParser(collect).default([]),
+      new Option('-e, --ext <ext>', 'only these extensions (repeatable, comma-separated)').argParser(collect).default([]),
+      new Option('-x, --exclude <prefix|glob>', 'leave out these paths (repeatable)').argParser(collect).default([]),
+      jsonOption('print the answer (the search contract plus source) as JSON'),
+    ],
+    helpAfter: '\nExamples:\n  hci similar 130.1juiota\n  hci similar src/Pricing/PricingEngine.cs:42\n  hci similar --snippet "decimal ApplyDiscount(decimal price)"',
+    run(c, [target], o) {
+      const at = typeof target === 'string' ? fileAndLine(c, target, o.root) : null;
+      const root = at ? rootFor(c, o.root, c.rt.dirname(at.file)) : rootFor(c, o.root);
+      const filters = { limit: o.k as number, paths: o.path as string[], exts: o.ext as string[], exclude_paths: o.exclude as string[] };
+      const req: SimilarRequest = o.snippet !== undefined ? { snippet: o.snippet as string, ...filters }
+        : at ? { path: at.file, line: at.line, ...filters }
+        : { hit_id: (target as string | undefined) ?? '', ...filters };
+      return answer(c, root, { open: { persistQueries: true }, json: !!o.json }, (svc) => svc.similar(req), formatSimilar, withEmpty((r) => r.hits.length));
     },
   },
   {

@@ -2,7 +2,7 @@
 // Owns layout only (colour when the runtime says the terminal takes it); --json output is the
 // contract shape printed as is, by the commands (commands.ts).
 import type {
-  ExplainResponse, IndexSummary, IntercomFindAnswer, IntercomRelateAnswer, OutlineResponse, OutlineSymbol, ResolveResponse, SearchResponse, StatusReport,
+  ExplainResponse, IndexSummary, IntercomFindAnswer, IntercomRelateAnswer, OutlineResponse, OutlineSymbol, ResolveResponse, SearchHit, SearchResponse, SimilarResponse, StatusReport,
 } from '../../core/contract/index.ts';
 import { ago } from '../shared/time-ago.ts';
 import { rangeText, targetsText } from '../shared/intercom-text.ts';
@@ -27,6 +27,9 @@ export function formatSkipped(s: Record<string, number | undefined>): string {
   return parts.length ? parts.join(', ') : 'none';
 }
 
+/** How a hit line names the channel that found it (keyword hits carry no label). */
+const HIT_KIND_LABEL: Record<SearchHit['hit_kind'], string> = { text_fts: 'keyword', hybrid: 'both', text_vector: 'meaning', text_literal: 'exact' };
+
 export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Style): string {
   const out: string[] = [];
   if (r.status === 'error' || r.status === 'no_index') {
@@ -36,8 +39,9 @@ export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Sty
   }
   for (const h of r.hits) {
     const sym = h.symbol ? `  ${cyan(`${h.symbol.kind} ${h.symbol.name}`)}` : '';
-    const kind = h.hit_kind === 'text_fts' ? '' : ` · ${h.hit_kind}`;
-    out.push(`${bold(String(h.rank).padStart(2))}  ${bold(`${h.path}:${h.start_line}-${h.end_line}`)}  ${dim(`${h.lang} · ${h.score.toFixed(2)} · ${h.hit_id}${kind}`)}${sym}`);
+    // Keyword output stays as it was; other modes say which channel found each hit.
+    const kind = h.hit_kind === 'text_fts' ? '' : ` · ${HIT_KIND_LABEL[h.hit_kind]}`;
+    out.push(`${bold(String(h.rank).padStart(2))}  ${bold(`${h.path}:${h.start_line}-${h.end_line}`)}  ${dim(`${h.lang} · ${h.score.toFixed(2)}${kind} · ${h.hit_id}`)}${sym}`);
     for (const line of h.snippet.split('\n')) if (line) out.push(`      ${line}`);
     const shown = h.snippet.split('\n').filter(Boolean).length;
     if (h.match_lines && h.match_lines.length > shown) out.push(dim(`      + ${h.match_lines.length - shown} more matching lines: ${moreLines(h.match_lines.slice(shown))}`));
@@ -46,7 +50,7 @@ export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Sty
   const idx = r.index;
   const fresh = idx ? `index gen ${idx.generation}, ${idx.files} files, built ${ago(idx.indexed_at)}` : 'no index';
   const more = r.next_cursor ? ` · more: --cursor ${r.next_cursor}` : '';
-  const mode = r.mode === 'keyword' ? '' : `, ${r.mode}`;
+  const mode = r.mode && r.mode !== 'keyword' ? `, ${r.mode}` : '';
   out.push(dim(`${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} (${r.status}, match ${r.match}${mode}) · ${r.took_ms} ms · ${fresh} · skipped: ${formatSkipped(r.skipped)}${more}`));
   if (r.hint) out.push(yellow(`hint: ${r.hint}`));
   if (r.hits.some((h) => h.note)) out.push(dim('C# hits are text matches: confirm symbol facts (usages, renames) with the compiler.'));
@@ -56,6 +60,14 @@ export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Sty
 /** Line numbers for a terminal line: the first dozen, then how many more. */
 export function moreLines(lines: readonly number[]): string {
   return lines.length > 12 ? `${lines.slice(0, 12).join(', ')}, … (${lines.length - 12} more)` : lines.join(', ');
+}
+
+/** similar: the source it started from, then the hits as search shows them. */
+export function formatSimilar(r: SimilarResponse, style: Style): string {
+  const src = r.source;
+  const from = !src ? '' : src.kind === 'snippet' ? 'like the snippet' : `like ${src.path}:${src.start_line}-${src.end_line}`;
+  const body = formatSearch(r, style);
+  return from && r.status !== 'error' ? `${style.dim(from)}\n${body}` : body;
 }
 
 export function formatStatus(s: StatusReport, { bold, yellow }: Style): string {
@@ -73,6 +85,12 @@ export function formatStatus(s: StatusReport, { bold, yellow }: Style): string {
     const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
     const ratio = s.size.source_bytes > 0 ? ` (${(s.size.index_bytes / s.size.source_bytes).toFixed(2)}x the ${mb(s.size.source_bytes)} of indexed source)` : '';
     lines.splice(4, 0, `${bold('size')}       ${mb(s.size.index_bytes)}${ratio}`);
+  }
+  if (s.vectors) {
+    const v = s.vectors;
+    const what = v.state === 'off' ? 'off' : `${v.state}, ${v.provider}${v.model ? ` (${v.model})` : ''}, ${v.with_vectors}/${v.chunks} chunks (${Math.round(v.coverage * 100)}%)`;
+    lines.push(`${bold('vectors')}    ${what}`);
+    if (v.last_error) lines.push(yellow(`           last error: ${v.last_error.code}: ${v.last_error.message}`));
   }
   if (s.pending) lines.push(`${bold('pending')}    ${s.pending.added} added, ${s.pending.modified} modified, ${s.pending.deleted} deleted since the last run`);
   const run = s.last_run as { took_ms?: number; files_indexed?: number } | null;
@@ -122,7 +140,13 @@ export function formatIndexSummary(s: IndexSummary): string {
     `indexed ${s.files_indexed} files (${s.chunks_written} chunks), ${s.files_unchanged} unchanged, ${s.files_removed} removed` +
       ` in ${(s.took_ms / 1000).toFixed(2)} s · generation ${s.generation}`,
     `scanned ${s.files_scanned} files · read ${(s.bytes_read / 1024).toFixed(0)} KiB · skipped: ${formatSkipped(s.skipped)}`,
+    ...(s.vectors ? [vectorLine(s.vectors)] : []),
   ].join('\n');
+}
+
+function vectorLine(v: NonNullable<IndexSummary['vectors']>): string {
+  const what = `vectors (${v.provider}): ${v.with_vectors}/${v.chunks} chunks, ${v.embedded} embedded, ${v.reused} reused${v.trained ? `, model trained (${v.train_reason})` : ''} in ${(v.took_ms / 1000).toFixed(2)} s`;
+  return v.error ? `${what} · FAILED: ${v.error.message}${v.error.hint ? ` (hint: ${v.error.hint})` : ''} — keyword search is unaffected` : what;
 }
 
 export function formatResolve(r: ResolveResponse, { dim, bold, cyan, yellow }: Style): string {

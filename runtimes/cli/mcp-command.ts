@@ -5,7 +5,8 @@
 import { Option } from 'commander';
 import { HciError } from '../../core/platform.ts';
 import { EXIT, exitCodeFor } from '../../core/contract/errors.ts';
-import { HciService, type WatchPreference } from '../../core/service/index.ts';
+import { HCI_VERSION } from '../../core/version.ts';
+import type { WatchPreference } from '../../core/service/index.ts';
 import { checkHttpOptions, TOKEN_ENV } from '../mcp/http-guard.ts';
 import type { CommandRow } from './command.ts';
 import type { McpRuntime } from './runtime.ts';
@@ -52,11 +53,12 @@ export const mcpCommand: CommandRow = {
       m = await c.rt.mcp(root);
       m.logUnhandledRejections(m.log);
       const wait = Number(c.rt.env(FIRST_INDEX_WAIT_ENV));
+      const { HciService } = await import('../../core/service/index.ts');
       const svc = new HciService({
         root, host: m.host, surface: 'mcp', watch: o.watch as WatchPreference, pollMs: o.pollInterval as number, log: m.log, open: m.open,
         ...(Number.isFinite(wait) && wait >= 0 ? { firstIndexWaitMs: wait } : {}),
       });
-      const server = { version: m.version, checkOutput: true, log: m.log };
+      const server = { version: HCI_VERSION, checkOutput: true, log: m.log };
       if (http) {
         const h = await m.serveHttp(svc, { ...server, ...listen, allowedHosts: o.allowHost as string[], allowedOrigins: o.allowOrigin as string[] });
         m.log(`serving ${root} at ${h.url}${token ? ' (bearer token required)' : ''}`);

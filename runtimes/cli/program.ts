@@ -4,6 +4,7 @@
 // wiring only.
 import { Command, CommanderError } from 'commander';
 import { EXIT } from '../../core/contract/errors.ts';
+import { HCI_VERSION } from '../../core/version.ts';
 import { COMMANDS } from './commands.ts';
 import { createStyle } from './format.ts';
 import type { CommandContext, CommandRow } from './command.ts';
@@ -24,6 +25,7 @@ export function buildProgram(rt: CliRuntime, setExit: (code: number) => void): C
       getOutHasColors: () => false,
       getErrHasColors: () => false,
     })
+    .version(HCI_VERSION, '-V, --version', 'print the version of hci')
     .exitOverride() // before the subcommands, which inherit it: usage errors become exit code 2
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_HELP);

@@ -52,7 +52,6 @@ export interface CliRuntime {
 /** How a runtime serves MCP: its host (with a watcher where it has one), transports and lifetime. */
 export interface McpRuntime {
   host: ServiceHost;
-  version: string;
   /** A workspace already being opened while the server's modules loaded (a faster first answer). */
   open?: (root: string) => Promise<HciWorkspace>;
   serveStdio(svc: HciService, opts: McpServerOptions): Promise<void>;

@@ -12,7 +12,8 @@ import type { IndexProgress } from '../../core/index/indexer.ts';
 import { EXIT } from '../../core/contract/errors.ts';
 import { runCli } from '../cli/program.ts';
 import type { CliRuntime, ProgressDisplay } from '../cli/runtime.ts';
-import { deno, granted } from './deno-api.ts';
+import { deno, granted, isPermissionError } from './deno-api.ts';
+import { HciError } from '../../core/platform.ts';
 import { uncheckedHolders } from './dot-lock.ts';
 import { absolutePath } from './deno-storage.ts';
 import { findIndexedRoot } from './workspace.ts';
@@ -39,6 +40,18 @@ function statOf(p: string): { isFile: boolean; isDirectory: boolean } | null {
     return deno().statSync(p);
   } catch {
     return null;
+  }
+}
+
+/** Whether `p` is a folder; a refused read is `permission_needed` naming the flag (not "not found"). */
+function isDirectory(p: string): boolean {
+  try {
+    return deno().statSync(p).isDirectory;
+  } catch (e) {
+    if (isPermissionError(e)) {
+      throw new HciError('permission_needed', `hci under Deno may not read the workspace ${p}`, `add --allow-read=${p},<hci folder>/node_modules (and --allow-write=${p}/.hci to index)`);
+    }
+    return false;
   }
 }
 
@@ -81,7 +94,7 @@ export const denoCliRuntime: CliRuntime = {
   env: (name) => (granted({ name: 'env', variable: name }) ? deno().env.get(name) || undefined : undefined),
   resolve: (...segments) => absolutePath(segments.reduce((acc, s) => (path.isAbsolute(s) ? s : acc ? path.join(acc, s) : s), '')),
   dirname: (p) => path.dirname(p),
-  isDirectory: (p) => statOf(p)?.isDirectory === true,
+  isDirectory,
   isFile: (p) => statOf(p)?.isFile === true,
   findIndexedRoot,
   serviceHost: denoServiceHost,

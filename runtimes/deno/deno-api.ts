@@ -1,13 +1,23 @@
 // The part of Deno's runtime API the Deno adapters use, typed locally (the repository typechecks
-// with Node's and the DOM's types, not Deno's). Owns nothing else: every adapter reaches Deno
-// through `deno()` so a missing runtime fails with one clear message.
+// with Node's and the DOM's types, not Deno's), and how a refused permission becomes hci's
+// `permission_needed` naming the flag. Every adapter reaches Deno through `deno()` so a missing
+// runtime fails with one clear message.
+import { HciError } from '../../core/platform.ts';
 
 export interface DenoFileInfo {
   isFile: boolean;
   isDirectory: boolean;
   isSymlink: boolean;
+  /** null on Windows. */
+  isFifo?: boolean | null;
+  isSocket?: boolean | null;
+  isBlockDevice?: boolean | null;
+  isCharDevice?: boolean | null;
   size: number;
   mtime: Date | null;
+  /** null on Windows. */
+  dev: number | null;
+  ino: number | null;
 }
 
 export interface DenoDirEntry {
@@ -96,5 +106,40 @@ export function granted(desc: { name: string; path?: string; kind?: string; vari
     return deno().permissions.querySync(desc).state === 'granted';
   } catch {
     return false;
+  }
+}
+
+/** Whether an error is Deno refusing a permission (as opposed to a missing file or an I/O error). */
+export function isPermissionError(e: unknown): boolean {
+  const name = errorName(e);
+  return name === 'NotCapable' || name === 'PermissionDenied';
+}
+
+/**
+ * The folder to grant reading for `file`: the node_modules folder holding it (hci's dependencies all
+ * sit there; granting it once covers the engine and every grammar), else the file's own folder.
+ */
+export function readGrantFor(file: string): string {
+  const at = file.lastIndexOf('/node_modules/');
+  return at >= 0 ? file.slice(0, at + '/node_modules'.length) : file.replace(/\/[^/]*$/, '') || '/';
+}
+
+/** A refused read of `file` (`what` it is, for the message) as `permission_needed` with the flag to add. */
+export function readPermissionNeeded(file: string, what: string, e: unknown): HciError {
+  const grant = readGrantFor(file);
+  return new HciError(
+    'permission_needed',
+    `hci under Deno cannot read ${what} (${file}): ${(e as Error)?.message ?? e}`,
+    `add --allow-read=${grant} (with the workspace: --allow-read=<workspace>,${grant})`,
+  );
+}
+
+/** Reads a file hci needs from its installation, turning a refused permission into `permission_needed`. */
+export async function readInstalledFile(url: URL, what: string): Promise<Uint8Array> {
+  try {
+    return await deno().readFile(url);
+  } catch (e) {
+    if (isPermissionError(e)) throw readPermissionNeeded(decodeURIComponent(url.pathname), what, e);
+    throw e;
   }
 }

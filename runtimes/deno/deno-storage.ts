@@ -4,10 +4,11 @@
 import * as path from 'node:path'; // pure path arithmetic only
 import type { IndexStorage } from '../../core/index/storage.ts';
 import type { Database, SqliteEngine } from '../../core/sqlite/engine.ts';
-import { deno, errorName } from './deno-api.ts';
+import { deno, errorName, type DenoFileInfo } from './deno-api.ts';
 import { DotLock, hostName, pidAlive } from './dot-lock.ts';
 import { HciError } from '../../core/platform.ts';
 import { installDenoVfs } from './deno-vfs.ts';
+import { checkIndexPath, type PathKind } from '../shared/index-path.ts';
 
 export const INDEX_DIR = '.hci';
 export const INDEX_FILE = 'index.sqlite';
@@ -41,6 +42,21 @@ function permissionGuard<T>(dir: string, fn: () => T): T {
   }
 }
 
+function kindAt(p: string): PathKind {
+  let st: DenoFileInfo;
+  try {
+    st = deno().lstatSync(p);
+  } catch {
+    return null;
+  }
+  if (st.isFile) return 'file';
+  if (st.isDirectory) return 'directory';
+  if (st.isSymlink) return 'symbolic link';
+  if (st.isFifo) return 'FIFO';
+  if (st.isSocket) return 'socket';
+  return st.isBlockDevice || st.isCharDevice ? 'device' : 'special file';
+}
+
 /**
  * The index (`fileName` omitted) or another database beside it in `.hci/` (e.g. the intercom sidecar,
  * `intercom-message-code.sqlite`): same folder, VFS and lock rules; its own indexer claim file.
@@ -50,9 +66,14 @@ export function createDenoIndexStorage(workspaceRoot: string, fileName: string =
   const file = path.join(dir, fileName);
   const indexer = new DotLock(path.join(dir, fileName === INDEX_FILE ? 'indexer.lock' : `${fileName}.indexer.lock`));
   const mkdir = () => permissionGuard(dir, () => deno().mkdirSync(dir, { recursive: true }));
+  /** The index file, its journal and its lock must each be absent or a regular file. */
+  const checkPaths = () => {
+    for (const p of [file, `${file}-journal`, `${file}.lock`]) checkIndexPath(p, kindAt(p));
+  };
   return {
     location: file,
     async exists() {
+      checkPaths();
       try {
         return deno().statSync(file).size > 0;
       } catch {
@@ -62,6 +83,7 @@ export function createDenoIndexStorage(workspaceRoot: string, fileName: string =
     open(engine: SqliteEngine): Database {
       hostName(); // fails early, with the flag to add, when --allow-sys=hostname is missing
       mkdir();
+      checkPaths();
       const vfs = installDenoVfs(engine.sqlite3);
       return new engine.sqlite3.oo1.DB({ filename: file, flags: 'c', vfs }) as Database;
     },

@@ -1,14 +1,14 @@
 // The MCP server's runtime pieces under Deno, for the shared `mcp` verb (runtimes/cli/mcp-command.ts):
 // stdio with Deno's streams and signals, Streamable HTTP with `Deno.serve` and the web-standard SDK
-// transport (the endpoint's checks are runtimes/mcp/http-endpoint.ts, shared with Node), the package
-// version, and the service host (service-host.ts: the Deno adapters, the intercom engine, no file
+// transport (the endpoint's checks are runtimes/mcp/http-endpoint.ts, shared with Node), and the
+// service host (service-host.ts: the Deno adapters, the intercom engine, no file
 // watcher — the `watch` tool answers `not_available`, reindex is incremental).
 // Loaded only when `mcp` runs.
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { StdioServerTransport } from '../mcp/sdk/server.ts';
 import { HciError } from '../../core/platform.ts';
 import type { HciService, ServiceHost } from '../../core/service/index.ts';
 import { createMcpServer, type McpServerOptions } from '../mcp/server.ts';
+import { runStdioSession } from '../mcp/stdio-session.ts';
 import { checkHttpOptions, MCP_PATH, refusalBody } from '../mcp/http-guard.ts';
 import { createHttpEndpoint, type EndpointOptions } from '../mcp/http-endpoint.ts';
 import type { McpRuntime } from '../cli/runtime.ts';
@@ -32,37 +32,19 @@ function log(msg: string): void {
   deno().stderr.writeSync(enc.encode(`hci mcp (deno): ${msg}\n`));
 }
 
-/** The package version (needs read permission on package.json; "0.0.0" without it). */
-function packageVersion(): string {
-  try {
-    const p = decodeURIComponent(new URL('../../package.json', import.meta.url).pathname);
-    return (JSON.parse(deno().readTextFileSync(p)) as { version?: string }).version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
-
 export const denoMcpHost: ServiceHost = denoServiceHost();
 
-async function serveStdio(svc: HciService, opts: McpServerOptions): Promise<void> {
-  const server = createMcpServer(svc, opts);
-  let finish!: () => void;
-  const done = new Promise<void>((r) => (finish = r));
-  server.onclose = finish;
-  server.onerror = (e) => log(`protocol: ${e.message}`);
-  const transport = new StdioServerTransport();
-  transport.onclose = finish;
-  // stdin ending (the client went away) closes the transport through the SDK's own listeners only on
-  // error; watch it here too.
+function serveStdio(svc: HciService, opts: McpServerOptions, onInterrupt: (fn: () => void) => () => void): Promise<void> {
+  // Deno's node:process stdin: the SDK transport reads it, and its end is stdin's EOF.
   const stdin = (globalThis as unknown as { process: { stdin: { once(ev: string, fn: () => void): void } } }).process.stdin;
-  stdin.once('end', finish);
-  stdin.once('close', finish);
-  deno().addSignalListener('SIGINT', finish);
-  deno().addSignalListener('SIGTERM', finish);
-  await server.connect(transport);
-  await done;
-  server.onclose = undefined;
-  await server.close().catch(() => {});
+  return runStdioSession(createMcpServer(svc, opts), new StdioServerTransport(), {
+    onInputEnd: (fn) => {
+      stdin.once('end', fn);
+      stdin.once('close', fn);
+    },
+    onSignal: onInterrupt,
+    log: opts.log ?? log,
+  });
 }
 
 function refuse(status: number, message: string, headers: Record<string, string> = {}): Response {
@@ -81,6 +63,7 @@ async function serveHttp(svc: HciService, o: EndpointOptions): Promise<{ url: st
       }
     },
   };
+  const { WebStandardStreamableHTTPServerTransport } = await import('../mcp/sdk/web-http.ts');
   const endpoint = createHttpEndpoint(svc, o, machine, (onsessioninitialized) =>
     new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID(), onsessioninitialized }));
 
@@ -142,8 +125,7 @@ async function serveHttp(svc: HciService, o: EndpointOptions): Promise<{ url: st
 export function denoMcpRuntime(onInterrupt: (fn: () => void) => () => void): McpRuntime {
   return {
     host: denoMcpHost,
-    version: packageVersion(),
-    serveStdio,
+    serveStdio: (svc, o) => serveStdio(svc, o, onInterrupt),
     serveHttp,
     waitForSignal: () => new Promise((resolve) => void onInterrupt(resolve)),
     logUnhandledRejections: (logTo) =>

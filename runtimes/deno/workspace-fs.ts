@@ -1,9 +1,10 @@
-// WorkspaceFs on Deno's own file API. Owns path safety (no '..', no absolute paths) and symlink
-// resolution against the real workspace root, exactly like runtimes/node/workspace-fs.ts; what to
-// scan is the walker's job. Needs only read permission on the workspace.
+// WorkspaceFs on Deno's own file API. Owns path safety (no '..', no absolute paths; a read checks
+// that the file it opened is inside the real workspace root) and symlink resolution against that
+// root, exactly like runtimes/node/workspace-fs.ts; what to scan is the walker's job. Needs only
+// read permission on the workspace.
 import type { DirEntry, EntryStat, WorkspaceFs } from '../../core/platform.ts';
 import { HciError } from '../../core/platform.ts';
-import { readBounded, relativeInside } from '../shared/workspace-files.ts';
+import { checkOpenedInside, readBounded, relativeInside } from '../shared/workspace-files.ts';
 import { deno } from './deno-api.ts';
 import { absolutePath } from './deno-storage.ts';
 
@@ -25,6 +26,7 @@ export function createDenoWorkspaceFs(root: string): WorkspaceFs {
 
   return {
     rootLabel: absRoot,
+    backslashInNames: sep === '/',
 
     async readDir(rel: string): Promise<DirEntry[]> {
       const out: DirEntry[] = [];
@@ -58,10 +60,13 @@ export function createDenoWorkspaceFs(root: string): WorkspaceFs {
 
     async readFile(rel: string, maxBytes?: number): Promise<Uint8Array> {
       const p = abs(rel);
-      if (maxBytes === undefined) return D.readFile(p);
       const f = await D.open(p, { read: true });
       try {
-        return await readBounded(f.statSync().size, maxBytes, (view) => f.read(view));
+        const opened = f.statSync();
+        realRoot ??= D.realPath(absRoot);
+        const real = await D.realPath(p);
+        checkOpenedInside(rel, await realRoot, real, opened, D.statSync(real));
+        return await readBounded(opened.size, maxBytes ?? Number.MAX_SAFE_INTEGER, (view) => f.read(view));
       } finally {
         f.close();
       }

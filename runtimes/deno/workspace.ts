@@ -5,11 +5,13 @@ import { deno } from './deno-api.ts';
 import { absolutePath, createDenoIndexStorage, INDEX_DIR, INDEX_FILE } from './deno-storage.ts';
 import { createDenoWorkspaceFs } from './workspace-fs.ts';
 import { createDenoGrammarSource } from './grammars.ts';
+import { denoEngineLoader } from './engine.ts';
+import { denoVectorHost } from './vector-host.ts';
 
 /** Opens a workspace folder with the Deno adapters (index at `<root>/.hci/index.sqlite`). */
 export async function openWorkspace(root: string, opts: OpenOptions = {}): Promise<HciWorkspace> {
   const abs = absolutePath(root);
-  return HciWorkspace.open({ fs: createDenoWorkspaceFs(abs), storage: createDenoIndexStorage(abs), grammars: createDenoGrammarSource() }, opts);
+  return HciWorkspace.open({ fs: createDenoWorkspaceFs(abs), storage: createDenoIndexStorage(abs), grammars: createDenoGrammarSource(), engineLoader: denoEngineLoader, vectors: denoVectorHost }, opts);
 }
 
 /** The nearest folder at or above `from` that holds an hci index, or null. */

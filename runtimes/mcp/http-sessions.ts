@@ -2,7 +2,7 @@
 // Deno.serve hosts): which request continues a session, which may open one, the session limit and idle expiry.
 // Owns only that bookkeeping (no node:* or Deno APIs); the hosts own sockets, bodies and responses,
 // and create the SDK transport of their platform.
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest } from './sdk/server.ts';
 import { MCP_PATH } from './http-guard.ts';
 
 const MAX_SESSIONS = 64;

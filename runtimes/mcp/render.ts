@@ -3,7 +3,7 @@
 // hint line; the full structure is in structuredContent. No colour, no padding: every character costs context.
 import type {
   ErrorInfo, ExplainResponse, HostStatus, IndexFreshness, IntercomFindAnswer, IntercomRelateAnswer, OutlineResponse, OutlineSymbol, ReindexAnswer,
-  ResolveResponse, SearchAnswer, TaskView, WatchAnswer, WatcherView,
+  ResolveResponse, SearchAnswer, SimilarAnswer, TaskView, WatchAnswer, WatcherView,
 } from '../../core/contract/index.ts';
 import { ago } from '../shared/time-ago.ts';
 import { rangeText, targetsText } from '../shared/intercom-text.ts';
@@ -63,6 +63,14 @@ export function renderSearch(r: SearchAnswer): string {
   return out.join('\n');
 }
 
+/** similar: where the hits are near, then the hits as search renders them. */
+export function renderSimilar(r: SimilarAnswer): string {
+  const src = r.source;
+  const from = !src ? null : src.kind === 'snippet' ? 'chunks like the snippet' : `chunks like ${src.path}:${src.start_line}-${src.end_line}`;
+  const body = renderSearch(r);
+  return from && r.status !== 'error' ? `${from}\n${body}` : body;
+}
+
 export function renderExplain(r: ExplainResponse): string {
   if (r.status !== 'ok' || !r.explanation) return errorLines(r.error, r.hint, 'error').join('\n');
   const e = r.explanation;
@@ -70,7 +78,10 @@ export function renderExplain(r: ExplainResponse): string {
   const out = [`${e.path}:${e.start_line}-${e.end_line} ${e.lang}${kind}${e.symbol ? ` ${e.symbol.kind} ${e.symbol.name}` : ''}`];
   if (e.query !== null) {
     const factors = (e.factors ?? []).map((f) => ` x ${f.factor} ${f.name}`).join('');
-    out.push(`query "${e.query}": ${e.rank ? `rank ${e.rank}` : 'not in the top results'}${e.score !== undefined ? `, score ${e.score} = bm25 ${e.fts?.score}${factors}` : ''}`);
+    const made = e.fusion ? `fused ${e.fusion.weights.keyword} x keyword ${e.fusion.keyword.normalized} + ${e.fusion.weights.vector} x vector ${e.fusion.vector.normalized}${e.fusion.guarded ? ' (kept in place: keyword top ' + e.fusion.guard + ' files)' : ''}`
+      : e.fts ? `bm25 ${e.fts.score}${factors}` : `cosine ${String((e.channels?.vector as { cosine?: number } | undefined)?.cosine ?? '?')}${factors}`;
+    out.push(`query "${e.query}": ${e.rank ? `rank ${e.rank}` : 'not in the top results'}${e.score !== undefined ? `, score ${e.score} = ${made}` : ''}`);
+    if (e.fusion) out.push(`route: ${e.fusion.route}${e.fusion.route_reason ? ` (${e.fusion.route_reason})` : ''}`);
     const m = (e.matched_terms ?? []).map((t) => `${t.term} (${t.fields.join(',')})`);
     if (m.length) out.push(`matched: ${m.join('; ')}`);
     if (e.unmatched_terms?.length) out.push(`not matched: ${e.unmatched_terms.join(', ')}`);

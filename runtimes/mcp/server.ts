@@ -4,19 +4,24 @@
 // one with a bare text error, while hci must answer every failure — invalid arguments included — with
 // its structured shape (status error, a stable code, the zod issues, a hint). So this module lists the
 // tools with JSON schemas generated from the same zod schemas it then validates with.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, Server, type CallToolResult, type Tool } from './sdk/server.ts';
 import { toErrorInfo, type CallContext, type HciService } from '../../core/service/index.ts';
-import { describeIssues, jsonSchema, toolDefs, type ToolDef } from './tools.ts';
+import { describeIssues, jsonSchema, toolDefs, type ToolDef, type WatcherPlan } from './tools.ts';
 
 export const SERVER_NAME = 'hci';
 
-export function serverInstructions(root: string): string {
+/** The server's instructions, saying only what this server does (a watcher only where there is one). */
+export function serverInstructions(root: string, watcher: WatcherPlan = 'on'): string {
+  const freshness = {
+    on: 'a watcher re-indexes changed files within about a second.',
+    off: 'the file watcher is off (the watch tool turns it on): call `reindex` after editing files.',
+    unavailable: 'this server has no file watcher: call `reindex` after editing files (it is incremental and quick).',
+  }[watcher];
   return [
     `hci is a code index of the workspace ${root} (C#, Razor, AXAML, configs, docs, web files).`,
     'To find where something is, call `search` first and then read only the returned line ranges: it costs far less context than listing or reading files.',
     'Hits are keyword evidence (hit_kind text_fts); for C#, confirm symbol facts (usages, overrides, renames) with the compiler or language server.',
-    'An empty answer has a status and a hint: it is not proof of absence. Every answer says how fresh the index is; a watcher re-indexes changed files within about a second.',
+    `An empty answer has a status and a hint: it is not proof of absence. Every answer says how fresh the index is; ${freshness}`,
     'For a conversation kept as an NDJSON event log in the workspace, intercom_messages_for_code says which of its messages relate to some code, and intercom_message_relate records that a range of them does.',
   ].join('\n');
 }
@@ -29,7 +34,7 @@ export interface McpServerOptions {
 }
 
 export function createMcpServer(svc: HciService, opts: McpServerOptions): Server {
-  const defs = toolDefs(svc.root);
+  const defs = toolDefs(svc.root, svc.watcherPlan);
   const byName = new Map(defs.map((d) => [d.name, d]));
   const tools: Tool[] = defs.map((d) => ({
     name: d.name,
@@ -42,7 +47,7 @@ export function createMcpServer(svc: HciService, opts: McpServerOptions): Server
 
   const server = new Server(
     { name: SERVER_NAME, title: 'hci — hybrid code index', version: opts.version },
-    { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions(svc.root) },
+    { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions(svc.root, svc.watcherPlan) },
   );
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));

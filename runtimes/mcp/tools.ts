@@ -6,11 +6,11 @@
 import { z } from 'zod';
 import {
   CONTRACT_VERSION, explainRequest, explainResponse, hostStatus, outlineRequest, outlineResponse, reindexAnswer, reindexRequest,
-  resolveRequest, resolveResponse, searchAnswer, searchRequest, statusRequest, watchAnswer, watchRequest, SEARCH_LIMIT,
-  type ErrorInfo, type ExplainRequest, type SearchMode, type OutlineRequest, type ReindexRequest, type ResolveRequest, type StatusRequest, type WatchRequest,
+  resolveRequest, resolveResponse, searchAnswer, searchRequest, similarAnswer, similarRequest, statusRequest, watchAnswer, watchRequest, SEARCH_LIMIT,
+  type ErrorInfo, type SearchRequest, type ExplainRequest, type OutlineRequest, type ReindexRequest, type ResolveRequest, type StatusRequest, type WatchRequest,
 } from '../../core/contract/index.ts';
 import type { CallContext, HciService } from '../../core/service/index.ts';
-import { renderExplain, renderOutline, renderReindex, renderResolve, renderSearch, renderStatus, renderWatch } from './render.ts';
+import { renderExplain, renderOutline, renderReindex, renderResolve, renderSearch, renderSimilar, renderStatus, renderWatch } from './render.ts';
 import { intercomToolDefs } from './intercom-tools.ts';
 
 const DEFAULT_MAX_TOKENS = 3000;
@@ -28,6 +28,11 @@ export const searchInput = searchRequest
     max_tokens: z.number().int().min(200).max(20_000).optional()
       .describe(`budget for the whole answer (~4 characters per token; default ${DEFAULT_MAX_TOKENS}); hits beyond it are cut and truncated=true`),
   })
+  .strict();
+
+/** similar's request as a model sends it: one string where a list is expected is fine. */
+export const similarInput = similarRequest
+  .extend({ paths: stringList(similarRequest.shape.paths), exts: stringList(similarRequest.shape.exts), exclude_paths: stringList(similarRequest.shape.exclude_paths) })
   .strict();
 
 type Out = Record<string, unknown>;
@@ -53,7 +58,11 @@ const answer = <T>(p: Promise<T>): Promise<Out> => p as unknown as Promise<Out>;
 const readOnly = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 const writes = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-export function toolDefs(root: string): ToolDef[] {
+/** The watcher as the server starts (HciService.watcherPlan): descriptions say only what is true. */
+export type WatcherPlan = 'unavailable' | 'on' | 'off';
+
+export function toolDefs(root: string, watcher: WatcherPlan = 'on'): ToolDef[] {
+  const noWatcher = watcher === 'unavailable';
   return [
     {
       name: 'search',
@@ -64,6 +73,9 @@ export function toolDefs(root: string): ToolDef[] {
         'path:start-end (1-based, inclusive), language, symbol, score, hit_id, and the best matching lines. Then read only those lines, ' +
         'or call explain_result(hit_id) for the chunk text and why it ranked. ' +
         'hit_kind "text_fts" is a keyword match in text, not compiler truth: for C#/Razor, confirm usages, overrides and renames with the compiler or language server. ' +
+        'mode: keyword (default) for identifiers, exact names, config keys and error messages; hybrid when you describe behaviour in words and do not know the names ' +
+        '(keyword hits plus chunks similar in meaning — hit_kind text_vector or hybrid —, keyword\'s top 3 files kept first); semantic for meaning only. ' +
+        'hybrid/semantic need semantic search turned on in the workspace (else error mode_unavailable with a hint). ' +
         'Every answer has a status: ok | empty (nothing matched: NOT proof of absence; see hint and skipped) | indexing (index being built: partial results, retry shortly) | no_index | error (code + hint). ' +
         'match says how the hits hold the terms: all | all_then_any (the first hits hold every term, later ones some) | any | none. ' +
         'More results: pass cursor=next_cursor. truncated=true means max_tokens cut the page. ' +
@@ -76,7 +88,7 @@ export function toolDefs(root: string): ToolDef[] {
       call: (svc, a, ctx) =>
         answer(svc.search({
           query: a.query as string, limit: (a.limit as number | undefined) ?? SEARCH_LIMIT.default, paths: asList(a.paths), exts: asList(a.exts),
-          exclude_paths: asList(a.exclude_paths), mode: a.mode as SearchMode | undefined, max_tokens: (a.max_tokens as number | undefined) ?? DEFAULT_MAX_TOKENS,
+          exclude_paths: asList(a.exclude_paths), exclude_kinds: a.exclude_kinds as SearchRequest['exclude_kinds'], mode: a.mode as SearchRequest['mode'], max_tokens: (a.max_tokens as number | undefined) ?? DEFAULT_MAX_TOKENS,
           cursor: a.cursor as string | undefined,
           ...(a.case_sensitive !== undefined ? { case_sensitive: a.case_sensitive as boolean } : {}),
           ...(a.whole_word !== undefined ? { whole_word: a.whole_word as boolean } : {}),
@@ -86,7 +98,28 @@ export function toolDefs(root: string): ToolDef[] {
         contract_version: CONTRACT_VERSION, status: 'error', query: str(raw.query), mode: typeof raw.mode === 'string' ? raw.mode : 'keyword', match: 'none', hits: [], took_ms: 0,
         index: null, skipped: {}, truncated: false, error, hint,
       }),
-      example: '{"query": "GetCatalogItemsAsync", "limit": 8, "exts": ["cs"]}',
+      example: '{"query": "GetCatalogItemsAsync", "limit": 8, "exts": ["cs"]} or {"query": "where are discounts applied to an order", "mode": "hybrid"}',
+    },
+    {
+      name: 'similar',
+      title: 'More like this',
+      description:
+        'Chunks nearest in meaning to one piece of code: pass hit_id (from search), or path and line (the innermost chunk holding that line), or snippet (code or text). ' +
+        'Use it to find other implementations of the same idea, duplicated logic, or the tests and docs about a piece of code. Hits are hit_kind "text_vector" with ' +
+        'vec_score (cosine), best first, within paths/exts/exclude_paths; source says which chunk they are near. Needs semantic search turned on (else mode_unavailable).',
+      input: similarInput,
+      output: similarAnswer,
+      annotations: readOnly,
+      call: (svc, a) => answer(svc.similar({
+        hit_id: a.hit_id as string | undefined, path: a.path as string | undefined, line: a.line as number | undefined, snippet: a.snippet as string | undefined,
+        limit: (a.limit as number | undefined) ?? SEARCH_LIMIT.default, paths: asList(a.paths), exts: asList(a.exts), exclude_paths: asList(a.exclude_paths),
+      })),
+      render: (o) => renderSimilar(o as never),
+      errorAnswer: (_svc, error, hint) => ({
+        contract_version: CONTRACT_VERSION, status: 'error', query: '', mode: 'semantic', match: 'none', hits: [], took_ms: 0, index: null, skipped: {}, truncated: false,
+        source: null, error, hint,
+      }),
+      example: '{"hit_id": "130.1juiota"} or {"path": "src/Pricing/PricingEngine.cs", "line": 42} or {"snippet": "decimal ApplyDiscount(decimal price)"}',
     },
     {
       name: 'explain_result',
@@ -137,7 +170,7 @@ export function toolDefs(root: string): ToolDef[] {
       title: 'Index status',
       description:
         'How current and complete the index is: location, format, generation, files and chunks by language, files skipped by reason, the last run, ' +
-        'the watcher (events or polling, pending changes) and recent indexing tasks. With task_id: that task\'s state and progress ' +
+        `${noWatcher ? 'the watcher (there is none in this server)' : 'the watcher (events or polling, pending changes)'} and recent indexing tasks. With task_id: that task\'s state and progress ` +
         '(wait_ms waits for it to finish). Call it when results look stale or incomplete.',
       input: statusRequest,
       output: hostStatus,
@@ -157,7 +190,9 @@ export function toolDefs(root: string): ToolDef[] {
         'Start an indexing run in the background and return its task_id at once (incremental: only changed files; full: true rebuilds and repairs; ' +
         'paths: only these files or folders, without scanning the rest). ' +
         'Follow it with status(task_id, wait_ms), or pass wait_ms here. cancel: true (with task_id) stops a run; the index keeps what was committed. ' +
-        'Rarely needed: the watcher re-indexes changed files by itself, and search builds a missing index.',
+        (watcher === 'on'
+          ? 'Rarely needed: the watcher re-indexes changed files by itself, and search builds a missing index.'
+          : `Call it after editing files: ${noWatcher ? 'this server has no file watcher' : 'the watcher is off'}, so changes reach the index only through reindex (search builds a missing index).`),
       input: reindexRequest,
       output: reindexAnswer,
       annotations: writes,
@@ -168,9 +203,11 @@ export function toolDefs(root: string): ToolDef[] {
     },
     {
       name: 'watch',
-      title: 'Turn the watcher on or off',
-      description:
-        'Turn automatic re-indexing of changed files on (enabled: true) or off. On by default; it uses OS file events and falls back to polling when the OS watch limit is reached (status says which).',
+      title: noWatcher ? 'The watcher (not available in this server)' : 'Turn the watcher on or off',
+      description: noWatcher
+        ? 'This server has no file watcher, so there is nothing to turn on: the call answers not_available. Call reindex after editing files instead (it is incremental).'
+        : 'Turn automatic re-indexing of changed files on (enabled: true) or off. ' +
+          `${watcher === 'on' ? 'On' : 'Off'} since this server started; it uses OS file events and falls back to polling when the OS watch limit is reached (status says which).`,
       input: watchRequest,
       output: watchAnswer,
       annotations: writes,

@@ -1,36 +1,57 @@
 // The `hci` command line under Node (bin/hci.js runs the compiled file): the Node side of the shared
 // command table (runtimes/cli/) — process streams and signals, node:path and node:fs, cli-progress for
 // the progress bar, the Node adapters and, for `hci mcp`, node:http, stdio and the chokidar watcher.
-// Owns only this wiring; verbs, flags, help, output and exit codes are runtimes/cli/.
+// Owns only this wiring; verbs, flags, help, output and exit codes are runtimes/cli/. What a verb does
+// not need is not loaded (see runtimes/cli/commands.ts): cli-progress when a bar is shown, the demo,
+// the MCP pieces and the intercom engine when their verbs run.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
 import type { IndexProgress } from '../../core/index/indexer.ts';
 import { EXIT } from '../../core/contract/errors.ts';
 import { runCli } from '../cli/program.ts';
 import type { CliRuntime, McpRuntime, ProgressDisplay } from '../cli/runtime.ts';
-import { findIndexedRoot, openWorkspace } from './index.ts';
+import { findIndexedRoot, openWorkspace } from './workspace.ts';
 import { nodeServiceHost } from './service-host.ts';
-import { runDemo } from './demo.ts';
 export { EXIT };
 
+const require = createRequire(import.meta.url);
+
 function progressBar(): ProgressDisplay {
+  // cli-progress is CommonJS: required here, when a bar is shown, not at start.
+  const cliProgress = require('cli-progress') as typeof import('cli-progress');
   const bar = new cliProgress.SingleBar(
     { format: 'indexing [{bar}] {value}/{total} files · {chunks} chunks · {mb} MB', hideCursor: true, clearOnComplete: true, stream: process.stderr },
     cliProgress.Presets.shades_classic,
   );
   let started = false;
+  let vectors: import('cli-progress').SingleBar | null = null;
   return {
     update(p: IndexProgress) {
-      if (p.phase !== 'index' && p.phase !== 'done') return;
+      if (p.phase === 'vectors' && p.vectorsTotal) {
+        // The vector phase: chunks embedded / total, rate and time left.
+        if (!vectors) {
+          if (started) bar.stop();
+          started = false;
+          vectors = new cliProgress.SingleBar(
+            { format: 'embedding [{bar}] {value}/{total} chunks · {rate} chunks/s · ETA {eta_s}s', hideCursor: true, clearOnComplete: true, stream: process.stderr },
+            cliProgress.Presets.shades_classic,
+          );
+          vectors.start(p.vectorsTotal, p.vectorsDone ?? 0, { rate: p.vectorsPerS ?? 0, eta_s: p.etaS ?? 0 });
+        } else vectors.update(p.vectorsDone ?? 0, { rate: p.vectorsPerS ?? 0, eta_s: p.etaS ?? 0 });
+        return;
+      }
+      if (vectors || (p.phase !== 'index' && p.phase !== 'done')) return;
       const payload = { chunks: p.chunks, mb: (p.bytes / 1048576).toFixed(1) };
       if (!started) {
         bar.start(p.filesTotal, p.filesDone, payload);
         started = true;
       } else bar.update(p.filesDone, payload);
     },
-    stop: () => started && bar.stop(),
+    stop: () => {
+      if (started) bar.stop();
+      vectors?.stop();
+    },
   };
 }
 
@@ -43,37 +64,22 @@ function onInterrupt(fn: () => void): () => void {
   };
 }
 
-/** The package version, from the nearest package.json above this module (source or dist). */
-function packageVersion(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    try {
-      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'hci' && pkg.version) return pkg.version;
-    } catch {
-      // keep looking
-    }
-    dir = path.dirname(dir);
-  }
-  return '0.0.0';
-}
-
 /** The server's modules (MCP SDK, zod schemas, chokidar, node:http) load only when `hci mcp` runs. */
 async function mcpRuntime(root: string): Promise<McpRuntime> {
   // Open the workspace (WASM engine, index) while the server's modules load: a faster first answer.
   let early: ReturnType<typeof openWorkspace> | null = openWorkspace(root);
   early.catch(() => {}); // a failure (bad settings) is answered by the first tool call
-  const [{ serveStdio }, { serveHttp }, { nodeMcpHost }] = await Promise.all([import('./mcp/stdio.ts'), import('./mcp/http.ts'), import('./mcp/node-host.ts')]);
+  const { nodeMcpHost } = await import('./mcp/node-host.ts');
   return {
     host: nodeMcpHost(),
-    version: packageVersion(),
     open: (r) => {
       const p = early ?? openWorkspace(r);
       early = null;
       return p;
     },
-    serveStdio,
-    serveHttp,
+    // Only the transport asked for is loaded (the HTTP one brings node:http and more of the SDK).
+    serveStdio: async (svc, o) => (await import('./mcp/stdio.ts')).serveStdio(svc, o),
+    serveHttp: async (svc, o) => (await import('./mcp/http.ts')).serveHttp(svc, o),
     waitForSignal: () => new Promise((resolve) => {
       const off = onInterrupt(() => {
         off();
@@ -110,7 +116,7 @@ export const nodeCliRuntime: CliRuntime = {
   progress: progressBar,
   missingRootHint: 'pass an existing folder: hci mcp /path/to/repo',
   mcp: mcpRuntime,
-  demo: runDemo,
+  demo: async (root) => (await import('./demo.ts')).runDemo(root),
 };
 
 export function main(argv: string[]): Promise<number> {

@@ -1,41 +1,14 @@
-// The Node runtime: wires the workspace file source, the on-disk index storage, the official SQLite
-// build, the grammars, the parse pool and Node's zlib (for the index's blobs) into a core
-// HciWorkspace. Owns only the wiring.
-import * as path from 'node:path';
-import * as fs from 'node:fs';
-import * as zlib from 'node:zlib';
-import { HciWorkspace, type OpenOptions } from '../../core/workspace.ts';
-import type { DeflateCodec } from '../../core/index/file-data.ts';
+// The Node runtime's library entry (`hybrid-codebase-index/node`): openWorkspace over the Node
+// adapters (workspace.ts), the adapters themselves, the intercom engine on disk, and the whole core.
+// Owns only what it exports.
 import { createNodeWorkspaceFs } from './workspace-fs.ts';
-import { createNodeIndexStorage, INDEX_DIR, INDEX_FILE } from './node-storage.ts';
+import { createNodeIndexStorage } from './node-storage.ts';
 import { createNodeGrammarSource } from './grammars.ts';
 import { createNodeParsePool } from './parse-pool.ts';
+import { nodeVectorHost } from './vector-host.ts';
 
-export { createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource, createNodeParsePool };
+export { createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource, createNodeParsePool, nodeVectorHost };
+export { openWorkspace, findIndexedRoot, zlibCodec } from './workspace.ts';
 export * from '../../core/index.ts';
 export { openIntercom, createNodeIntercom, type NodeIntercomOptions } from './intercom.ts';
 export { createNodeLogOpener } from './intercom-log.ts';
-
-/** Node's zlib for the index's per-file blobs (same raw-deflate format as core's fflate default). */
-export const zlibCodec: DeflateCodec = {
-  // Copied out: zlib's output is a view of a 16 KB chunk, and a blob waiting in a write batch would
-  // hold that whole chunk (megabytes over a batch; more until a major GC frees promoted ones).
-  deflateRaw: (data, dictionary) => new Uint8Array(zlib.deflateRawSync(data, { level: 6, dictionary })),
-  inflateRaw: (data, dictionary) => zlib.inflateRawSync(data, { dictionary }),
-};
-
-export async function openWorkspace(root: string, opts: OpenOptions = {}): Promise<HciWorkspace> {
-  const abs = path.resolve(root);
-  return HciWorkspace.open({ fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs), grammars: createNodeGrammarSource(), parsePool: createNodeParsePool, deflate: zlibCodec }, opts);
-}
-
-/** The nearest folder at or above `from` that holds an hci index, or null. */
-export function findIndexedRoot(from: string): string | null {
-  let dir = path.resolve(from);
-  for (;;) {
-    if (fs.existsSync(path.join(dir, INDEX_DIR, INDEX_FILE))) return dir;
-    const up = path.dirname(dir);
-    if (up === dir) return null;
-    dir = up;
-  }
-}

@@ -7,7 +7,7 @@ import { SIDECAR_FILE } from '../../core/intercom/sidecar.ts';
 import type { HciWorkspace, OpenOptions } from '../../core/workspace.ts';
 import { createNodeIndexStorage } from './node-storage.ts';
 import { createNodeLogOpener, type LogOpenerOptions } from './intercom-log.ts';
-import { openWorkspace } from './index.ts';
+import { openWorkspace } from './workspace.ts';
 
 export interface NodeIntercomOptions extends IntercomOptions {
   /** Where logs may be and how relative log paths resolve (default base: the workspace root). */

@@ -7,9 +7,25 @@ import type { IndexStorage } from '../../core/index/storage.ts';
 import type { Database, SqliteEngine } from '../../core/sqlite/engine.ts';
 import { DotLock } from './dot-lock.ts';
 import { installNodeVfs } from './node-vfs.ts';
+import { checkIndexPath, type PathKind } from '../shared/index-path.ts';
 
 export const INDEX_DIR = '.hci';
 export const INDEX_FILE = 'index.sqlite';
+
+function kindAt(p: string): PathKind {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(p);
+  } catch {
+    return null;
+  }
+  if (st.isFile()) return 'file';
+  if (st.isDirectory()) return 'directory';
+  if (st.isSymbolicLink()) return 'symbolic link';
+  if (st.isFIFO()) return 'FIFO';
+  if (st.isSocket()) return 'socket';
+  return st.isBlockDevice() || st.isCharacterDevice() ? 'device' : 'special file';
+}
 
 /**
  * The index (`fileName` omitted) or another database beside it in `.hci/` (e.g. the intercom sidecar,
@@ -19,9 +35,14 @@ export function createNodeIndexStorage(workspaceRoot: string, fileName: string =
   const dir = path.join(path.resolve(workspaceRoot), INDEX_DIR);
   const file = path.join(dir, fileName);
   const indexer = new DotLock(path.join(dir, fileName === INDEX_FILE ? 'indexer.lock' : `${fileName}.indexer.lock`));
+  /** The index file, its journal and its lock must each be absent or a regular file. */
+  const checkPaths = () => {
+    for (const p of [file, `${file}-journal`, `${file}.lock`]) checkIndexPath(p, kindAt(p));
+  };
   return {
     location: file,
     async exists() {
+      checkPaths();
       try {
         return fs.statSync(file).size > 0;
       } catch {
@@ -30,6 +51,7 @@ export function createNodeIndexStorage(workspaceRoot: string, fileName: string =
     },
     open(engine: SqliteEngine): Database {
       fs.mkdirSync(dir, { recursive: true });
+      checkPaths();
       const vfs = installNodeVfs(engine.sqlite3);
       return new engine.sqlite3.oo1.DB({ filename: file, flags: 'c', vfs }) as Database;
     },

@@ -9,12 +9,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as os from 'node:os';
-import { randomFillSync, randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import { installSyncVfs, type SyncFileHandle, type SyncFileSystem } from '../shared/sync-vfs.ts';
 import { DotLock } from './dot-lock.ts';
 
 export const NODE_VFS_NAME = 'hci-node';
+
+let cryptoModule: typeof import('node:crypto') | null = null;
+/** node:crypto, loaded when SQLite first asks for randomness or a temp file (a search never does). */
+const crypto = () => (cryptoModule ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
 
 function fdHandle(fd: number): SyncFileHandle {
   return {
@@ -65,8 +69,8 @@ const nodeFileSystem: SyncFileSystem = {
       if (fd >= 0) fs.closeSync(fd);
     }
   },
-  tempPath: () => path.join(os.tmpdir(), `hci-tmp-${randomBytes(8).toString('hex')}`),
-  randomFill: (out) => void randomFillSync(out),
+  tempPath: () => path.join(os.tmpdir(), `hci-tmp-${crypto().randomBytes(8).toString('hex')}`),
+  randomFill: (out) => void crypto().randomFillSync(out),
 };
 
 /** Installs the VFS into one loaded sqlite3 module (idempotent) and returns its name. */

@@ -3,7 +3,8 @@
 // writes SQLite, so a cold pass uses two cores. Owns the worker's life (started on the first file,
 // terminated on close) and the message bookkeeping. Ordering, fallback to in-thread parsing and
 // when a pool is worth starting are the indexer's (core/index/indexer.ts).
-import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { Worker } from 'node:worker_threads';
 import type { ExtractedJson, ParsePool } from '../../core/index/prepare.ts';
 import type { ParseWorkerData, WorkerReply, WorkerRequest } from './parse-worker.ts';
 
@@ -32,6 +33,8 @@ export function createNodeParsePool(opts: ParseWorkerData): ParsePool {
     // A small young generation: parsing makes short-lived garbage, and V8's default lets the
     // worker's heap grow ~50 MB more before collecting (peak RSS at 50k chunks 295-305 MB -> 240-255 MB,
     // same speed).
+    // node:worker_threads is required when a pool starts, not when the CLI does.
+    const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
     const w = new Worker(parseWorkerUrl(), { workerData: opts, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
     w.on('message', (m: WorkerReply) => {
       const p = pending.get(m.id);

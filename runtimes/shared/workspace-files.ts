@@ -1,8 +1,10 @@
 // File-source pieces the Node and Deno runtimes share: where a resolved path lies relative to the
-// workspace, and a read bounded by a byte limit. Owns only path arithmetic (node:path, which Deno
-// provides too) and the buffer growth of a bounded read; the system calls stay with each runtime's
-// file source. Path arguments of the CLI and MCP are runtimes/shared/path-guard.ts.
+// workspace, whether a file opened for reading is the one inside it, and a read bounded by a byte
+// limit. Owns only path arithmetic (node:path, which Deno provides too), that verdict and the buffer
+// growth of a bounded read; the system calls stay with each runtime's file source. Path arguments of
+// the CLI and MCP are runtimes/shared/path-guard.ts.
 import * as nodePath from 'node:path';
+import { HciError } from '../../core/platform.ts';
 
 /** Where `target` (a real path) lies relative to the workspace's real root, '/'-separated. */
 export function relativeInside(realRoot: string, target: string): { inside: string } | 'outside' {
@@ -10,6 +12,28 @@ export function relativeInside(realRoot: string, target: string): { inside: stri
   if (r === '') return { inside: '' };
   if (nodePath.isAbsolute(r) || r === '..' || r.startsWith('..' + nodePath.sep)) return 'outside';
   return { inside: r.split(nodePath.sep).join('/') };
+}
+
+/** Identity of a file as a stat reports it; null fields (Deno on Windows) cannot be compared. */
+export interface FileIdentity {
+  dev: number | bigint | null;
+  ino: number | bigint | null;
+}
+
+/**
+ * Checks, after opening `rel`, that the descriptor holds the file inside the workspace: the path's
+ * real path (resolved after the open) lies under the real root and names the very file opened (same
+ * device and inode). The scan judged symlinks when it walked; one swapped in since (a file or a
+ * directory on the way replaced by a link leading outside) would otherwise be followed by the read.
+ * A swap before the open fails the first test, a swap after it the second; either way nothing from
+ * outside is read. Throws HciError 'path_outside_workspace'.
+ */
+export function checkOpenedInside(rel: string, realRoot: string, realPath: string, opened: FileIdentity, atRealPath: FileIdentity): void {
+  const outside = relativeInside(realRoot, realPath) === 'outside';
+  const same = opened.ino === null || atRealPath.ino === null || (opened.dev === atRealPath.dev && opened.ino === atRealPath.ino);
+  if (outside || !same) {
+    throw new HciError('path_outside_workspace', `${rel} now leads outside the workspace (a symbolic link replaced it after the scan); it was not read`, 'run `hci index` again: the next scan judges the link');
+  }
 }
 
 /**

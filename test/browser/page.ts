@@ -64,9 +64,9 @@ async function removeOpfsFile(root: FileSystemDirectoryHandle, rel: string): Pro
 const harness = {
   ready: () => call(async () => (await clientReady, true)),
 
-  openZip: (name: string, url: string) =>
+  openZip: (name: string, url: string, settings?: Partial<Settings>) =>
     call(async () => {
-      const w = await (await clientReady).open(name, { kind: 'zip', bytes: await fetchBytes(url), name: 'sample.zip' });
+      const w = await (await clientReady).open(name, { kind: 'zip', bytes: await fetchBytes(url), name: 'sample.zip' }, settings ? { settings } : {});
       open.set(name, w);
       return w.info;
     }),
@@ -103,9 +103,9 @@ const harness = {
       return true;
     }),
 
-  openOpfsFolder: (name: string, folder: string) =>
+  openOpfsFolder: (name: string, folder: string, settings?: Partial<Settings>) =>
     call(async () => {
-      const w = await (await clientReady).open(name, { kind: 'directory', handle: await opfsDir(`fixtures/${folder}`, false) });
+      const w = await (await clientReady).open(name, { kind: 'directory', handle: await opfsDir(`fixtures/${folder}`, false) }, settings ? { settings } : {});
       open.set(name, w);
       return w.info;
     }),

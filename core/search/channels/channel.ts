@@ -1,4 +1,4 @@
-// The channel seam: what a retrieval channel (FTS, literal text; vectors next) is and the one
+// The channel seam: what a retrieval channel (FTS, vectors, literal text) is and the one
 // currency every channel answers in — a chunk row and the channel's own score, best first (its list
 // order is its rank). A new channel is one file implementing Channel plus a row in the mode table
 // (modes.ts). Owns these shapes only; combining channels is fuse.ts's, ranking rerank.ts's.

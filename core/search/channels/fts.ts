@@ -1,7 +1,6 @@
 // The keyword channel: FTS5 with BM25 over weighted columns (path, symbol, header, body, split
-// identifiers, CJK bigrams). Owns the candidate SQL, the all-terms first pass and its any-term widening (only the
-// informative terms, only when the page is short and the query is a question or nothing held every
-// term), and what explain shows of it. Ranking signals beyond BM25 belong to rerank.ts.
+// identifiers, CJK bigrams). Owns the candidate SQL, the all-terms first pass and its any-term widening (whenever
+// the page is short, through the informative terms only), and what explain shows of it. Ranking signals beyond BM25 belong to rerank.ts.
 import type { Database } from '../../sqlite/engine.ts';
 import { clauseExpr, ftsExpression, type Clause, type ParsedQuery } from '../query.ts';
 import type { SearchSession } from '../session.ts';
@@ -56,24 +55,26 @@ function runFts(db: Database, expr: string, filtered: boolean, pool: number, ter
 /**
  * The clauses the any-term pass ORs: the informative ones. Scoring every chunk that holds a common
  * word ("internal", "list") is what makes that pass slow, and BM25 ranks such chunks low anyway.
- * Common words still count in the all-terms pass. At least the two rarest clauses are kept. Small
- * indexes (where scoring everything is cheap anyway) keep every clause.
+ * Common words still count in the all-terms pass. To fill a page after complete matches, only the
+ * rare clauses widen (none rare: no widening — the other chunks hold only words most chunks hold);
+ * when nothing held every clause, at least the two rarest are kept.
  */
-function informativeClauses(session: SearchSession, q: ParsedQuery): Clause[] {
-  if (q.clauses.length < 3) return q.clauses;
-  const cutoff = Math.max(session.chunkCount() * COMMON_SHARE, COMMON_MIN);
+function informativeClauses(session: SearchSession, q: ParsedQuery, haveComplete: boolean): Clause[] {
+  if (!haveComplete && q.clauses.length < 3) return q.clauses;
+  const cutoff = Math.floor(Math.max(session.chunkCount() * COMMON_SHARE, COMMON_MIN));
   // Counting stops past the cutoff: only "common or not" matters, and a common word's doclist is long.
-  const df = q.clauses.map((c) => ({ c, n: countMatches(session.db, clauseExpr(c), Math.floor(cutoff) + 1) }));
+  const df = q.clauses.map((c) => ({ c, n: docFreq(session, clauseExpr(c), cutoff + 1) }));
   const rare = df.filter((d) => d.n <= cutoff);
-  if (rare.length >= 2) return q.clauses.filter((c) => rare.some((k) => k.c === c));
-  // (Almost) every word is common: keep the two rarest, counted in full.
-  const full = df.map((d) => (d.n > cutoff ? { c: d.c, n: countMatches(session.db, clauseExpr(d.c), Number.MAX_SAFE_INTEGER) } : d));
+  if (haveComplete || rare.length >= 2) return rare.map((d) => d.c);
+  // (Almost) every word is common and nothing holds them all: keep the two rarest, counted in full.
+  const full = df.map((d) => (d.n > cutoff ? { c: d.c, n: docFreq(session, clauseExpr(d.c), Number.MAX_SAFE_INTEGER) } : d));
   const kept = full.sort((a, b) => a.n - b.n).slice(0, 2);
   return q.clauses.filter((c) => kept.some((k) => k.c === c));
 }
 
-function countMatches(db: Database, expr: string, limit: number): number {
-  return Number(db.selectValue('SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [expr, limit]));
+/** How many chunks match (counted up to `limit`), once per index generation and expression. */
+function docFreq(session: SearchSession, expr: string, limit: number): number {
+  return session.cached(`df:${limit}:${expr}`, () => Number(session.db.selectValue('SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [expr, limit])));
 }
 
 export const ftsChannel: Channel = {
@@ -88,15 +89,15 @@ export const ftsChannel: Channel = {
   },
 
   /**
-   * Too few chunks hold every term (common for questions over small, structural chunks): the page
-   * goes on with chunks that hold some of them. Only for questions (stop words dropped) or when
-   * nothing matched all words: scoring every chunk that holds any word is what makes common-term
-   * queries slow.
+   * Fewer chunks than the page needs hold every term: the page goes on with chunks that hold some
+   * of them (the fill-the-page policy), through the informative clauses only — scoring every chunk
+   * that holds a common word is what makes common-term queries slow.
    */
   widen(session, q, pool, page: WidenRequest) {
-    const question = q.dropped.length > 0;
-    if (page.kept >= page.needed || q.clauses.length < 2 || (page.kept > 0 && !question)) return null;
-    const anyExpr = informativeClauses(session, q).map(clauseExpr).join(' OR ');
+    if (page.kept >= page.needed || q.clauses.length < 2) return null;
+    const clauses = informativeClauses(session, q, page.kept > 0);
+    if (clauses.length === 0) return null;
+    const anyExpr = ftsExpression(q, 'any', clauses)!;
     return runFts(session.db, anyExpr, session.filtered, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId));
   },
 

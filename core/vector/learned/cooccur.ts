@@ -21,83 +21,110 @@ export interface TokenCorpus {
 }
 
 export function buildTokenCorpus(texts: Iterable<string>, tokenizer: ModelTokenizer, opts: { minCount: number; maxVocab: number }): TokenCorpus {
-  // Pass 1: provisional ids in order of first appearance.
-  const ids = new Map<string, number>();
-  const names: string[] = [];
-  let counts = new Float64Array(1024);
-  let seq = new Int32Array(1 << 16);
-  let n = 0;
-  let chunks = 0;
-  const push = (v: number) => {
-    if (n === seq.length) {
-      const grown = new Int32Array(seq.length * 2);
-      grown.set(seq);
-      seq = grown;
+  const b = new TokenCorpusBuilder(tokenizer);
+  for (const text of texts) b.add(text);
+  return b.finish(opts);
+}
+
+/**
+ * The corpus built one chunk text at a time, so a caller can stream texts (from short read
+ * transactions over an index) instead of holding them all: only the id sequence and the
+ * vocabulary stay. Pass 1 (add) gives provisional ids in order of first appearance; finish()
+ * keeps the vocabulary and renumbers.
+ */
+export class TokenCorpusBuilder {
+  private readonly ids = new Map<string, number>();
+  private readonly names: string[] = [];
+  private counts = new Float64Array(1024);
+  private seq = new Int32Array(1 << 16);
+  private n = 0;
+  private chunks = 0;
+  // Each distinct identifier-like run is split and looked up once (code repeats them endlessly).
+  private readonly words = new Map<string, Int32Array>();
+
+  constructor(private readonly tokenizer: ModelTokenizer) {
+    this.push(-1);
+  }
+
+  get size(): number {
+    return this.chunks;
+  }
+
+  private push(v: number): void {
+    if (this.n === this.seq.length) {
+      const grown = new Int32Array(this.seq.length * 2);
+      grown.set(this.seq);
+      this.seq = grown;
     }
-    seq[n++] = v;
-  };
-  push(-1);
-  const idOf = (t: string) => {
-    let id = ids.get(t);
+    this.seq[this.n++] = v;
+  }
+
+  private idOf = (t: string): number => {
+    let id = this.ids.get(t);
     if (id === undefined) {
-      id = names.length;
-      ids.set(t, id);
-      names.push(t);
-      if (id === counts.length) {
-        const grown = new Float64Array(counts.length * 2);
-        grown.set(counts);
-        counts = grown;
+      id = this.names.length;
+      this.ids.set(t, id);
+      this.names.push(t);
+      if (id === this.counts.length) {
+        const grown = new Float64Array(this.counts.length * 2);
+        grown.set(this.counts);
+        this.counts = grown;
       }
     }
     return id;
   };
-  // Each distinct identifier-like run is split and looked up once (code repeats them endlessly).
-  const words = new Map<string, Int32Array>();
-  for (const text of texts) {
+
+  add(text: string): void {
     forEachWord(text, (w) => {
-      let parts = words.get(w);
+      let parts = this.words.get(w);
       if (parts === undefined) {
-        parts = Int32Array.from(tokenizer.parts(w), idOf);
-        words.set(w, parts);
+        parts = Int32Array.from(this.tokenizer.parts(w), this.idOf);
+        this.words.set(w, parts);
       }
       for (let i = 0; i < parts.length; i++) {
-        counts[parts[i]]++;
-        push(parts[i]);
+        this.counts[parts[i]]++;
+        this.push(parts[i]);
       }
     });
-    push(-1);
-    chunks++;
+    this.push(-1);
+    this.chunks++;
   }
-  // The vocabulary: frequent enough, the most frequent first.
-  const kept: number[] = [];
-  for (let id = 0; id < names.length; id++) if (counts[id] >= opts.minCount) kept.push(id);
-  kept.sort((a, b) => counts[b] - counts[a] || (names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0));
-  if (kept.length > opts.maxVocab) kept.length = opts.maxVocab;
-  const final = new Int32Array(names.length).fill(-1);
-  kept.forEach((id, i) => (final[id] = i));
-  // Pass 2: final ids, out-of-vocabulary tokens dropped (windows then span the tokens that remain).
-  let w = 0;
-  let total = 0;
-  let oov = 0;
-  for (let i = 0; i < n; i++) {
-    const id = seq[i];
-    if (id < 0) {
-      seq[w++] = -1; // every chunk keeps its end, even one left with no token
-      continue;
+
+  finish(opts: { minCount: number; maxVocab: number }): TokenCorpus {
+    const { names, counts, n, chunks } = this;
+    const seq = this.seq;
+    this.words.clear();
+    // The vocabulary: frequent enough, the most frequent first.
+    const kept: number[] = [];
+    for (let id = 0; id < names.length; id++) if (counts[id] >= opts.minCount) kept.push(id);
+    kept.sort((a, b) => counts[b] - counts[a] || (names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0));
+    if (kept.length > opts.maxVocab) kept.length = opts.maxVocab;
+    const final = new Int32Array(names.length).fill(-1);
+    kept.forEach((id, i) => (final[id] = i));
+    // Pass 2: final ids, out-of-vocabulary tokens dropped (windows then span the tokens that remain).
+    let w = 0;
+    let total = 0;
+    let oov = 0;
+    for (let i = 0; i < n; i++) {
+      const id = seq[i];
+      if (id < 0) {
+        seq[w++] = -1; // every chunk keeps its end, even one left with no token
+        continue;
+      }
+      total++;
+      const f = final[id];
+      if (f < 0) oov++;
+      else seq[w++] = f;
     }
-    total++;
-    const f = final[id];
-    if (f < 0) oov++;
-    else seq[w++] = f;
+    return {
+      vocab: kept.map((id) => names[id]),
+      counts: Float64Array.from(kept, (id) => counts[id]),
+      seq: seq.slice(0, w),
+      chunks,
+      totalTokens: total,
+      oovTokens: oov,
+    };
   }
-  return {
-    vocab: kept.map((id) => names[id]),
-    counts: Float64Array.from(kept, (id) => counts[id]),
-    seq: seq.slice(0, w),
-    chunks,
-    totalTokens: total,
-    oovTokens: oov,
-  };
 }
 
 /**

@@ -30,18 +30,32 @@ export interface TrainResult {
 /** A clock for the phase report (performance.now where it exists; the trainer's results never depend on it). */
 export type Clock = () => number;
 
-export function trainLearnedModel(texts: readonly string[], params: Partial<LearnedParams> = {}, clock: Clock = () => 0): TrainResult {
+export function trainLearnedModel(texts: Iterable<string>, params: Partial<LearnedParams> = {}, clock: Clock = () => 0): TrainResult {
+  const p = learnedParams(params);
+  const t0 = clock();
+  const corpus = buildTokenCorpus(texts, new ModelTokenizer(), { minCount: p.minCount, maxVocab: p.maxVocab });
+  return trainFromCorpus(corpus, p, clock, { tokens: clock() - t0 });
+}
+
+/** Complete, checked parameters. */
+export function learnedParams(params: Partial<LearnedParams> = {}): LearnedParams {
   const p: LearnedParams = { ...DEFAULT_LEARNED_PARAMS, ...params };
   if (!Number.isInteger(p.dims) || p.dims < 1 || p.dims > 4096) throw new RangeError(`learned model dims must be 1…4096 (got ${p.dims})`);
-  const phases: Record<string, number> = {};
+  return p;
+}
+
+/**
+ * The recipe from a token corpus already built (TokenCorpusBuilder: texts streamed in one at a
+ * time); `phases` carries the time its building took, when the caller measured it.
+ */
+export function trainFromCorpus(corpus: TokenCorpus, params: Partial<LearnedParams> = {}, clock: Clock = () => 0, phases: Record<string, number> = {}): TrainResult {
+  const p = learnedParams(params);
   let t = clock();
   const lap = (name: string) => {
     const now = clock();
     phases[name] = now - t;
     t = now;
   };
-  const corpus = buildTokenCorpus(texts, new ModelTokenizer(), { minCount: p.minCount, maxVocab: p.maxVocab });
-  lap('tokens');
   const counts = cooccurrence(corpus, p.window);
   lap('cooccurrence');
   const m = ppmi(counts, { alpha: 0.75, maxPerRow: p.maxPerRow });

@@ -6,7 +6,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { StreamableHTTPServerTransport } from '../../mcp/sdk/node-http.ts';
 import { HciError } from '../../../core/platform.ts';
 import type { HciService } from '../../../core/service/index.ts';
 import { checkHttpOptions, MCP_PATH, refusalBody, type MachineNames } from '../../mcp/http-guard.ts';

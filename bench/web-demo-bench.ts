@@ -1,0 +1,188 @@
+// The web-demo explorer's targets, measured in headless Chromium over its production build served on
+// 127.0.0.1: the app's own JS gzipped (entry, lazy chunks, the Worker; wasm apart), start-up (first
+// paint, the Worker answering, a stored workspace searchable after a reload), indexing a ~750-file
+// repository from a .zip (FluentAvalonia from the devset corpus when present, else a generated one),
+// and search as you type from keystroke to results painted (p50/p95 over every keystroke).
+//
+//   npm run build && node dist/bench/web-demo-bench.js [--corpus DIR] [--runs 3] [--json out.json]
+//
+// The machine is shared: figures are medians of --runs; compare them with ratios, not across days.
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as zlib from 'node:zlib';
+import type { AddressInfo } from 'node:net';
+import { zipSync } from 'fflate';
+import { generateCorpus } from './corpus-gen.ts';
+import { isMain, median, optInt, optString, parseArgs, percentile, repoRoot } from './lib/util.ts';
+
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json',
+};
+const DEVSET = '/work/devset-corpus/FluentAvalonia';
+/** Queries typed key by key, as someone exploring a C# / Avalonia code base would. */
+const TYPED = ['NavigationView', 'ContentDialog', 'ColorPicker', 'TabView', 'InfoBar', 'settings expander', 'FrameNavigationOptions', 'Theme', 'CornerRadius', 'ItemsRepeater'];
+
+function files(dir: string, base = dir): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === '.git' || e.name === '.hci' ? [] : files(p, base);
+    return e.isFile() ? [path.relative(base, p).split(path.sep).join('/')] : [];
+  });
+}
+
+async function buildApp(outDir: string): Promise<void> {
+  const { build } = await import('vite');
+  await build({ configFile: path.join(repoRoot(), 'web-demo/vite.config.ts'), mode: 'production', logLevel: 'error', build: { outDir, emptyOutDir: true } });
+}
+
+/** Gzipped sizes of the build's JS: the entry the page loads, its lazy chunks, the Worker's chunks. */
+function jsSizes(outDir: string) {
+  const html = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
+  const entry = [...html.matchAll(/src="\.\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+  const all = files(outDir).filter((f) => f.endsWith('.js') && f !== 'sw.js');
+  const gz = (f: string) => zlib.gzipSync(fs.readFileSync(path.join(outDir, f)), { level: 9 }).length;
+  // The Worker's chunks are the ones that import (or are) the sqlite-wasm glue; the rest are the page's.
+  const workerEntry = all.find((f) => /worker-[^/]+\.js$/.test(f));
+  const workerChunks = workerEntry ? [workerEntry] : [];
+  for (let i = 0; i < workerChunks.length; i++) {
+    const code = fs.readFileSync(path.join(outDir, workerChunks[i]), 'utf8');
+    for (const f of all) if (!workerChunks.includes(f) && code.includes(path.basename(f))) workerChunks.push(f);
+  }
+  const page = all.filter((f) => !workerChunks.includes(f));
+  const sum = (list: string[]) => list.reduce((n, f) => n + gz(f), 0);
+  // The Worker's chunks by when they load: its entry at start; sqlite-wasm's JS glue (the chunk
+  // holding sqlite3's emscripten code) when a workspace opens; the rest on first use — tree-sitter
+  // and each language's chunker when indexing, the settings schema only for a .hci/settings.toml.
+  const isGlue = (f: string) => fs.readFileSync(path.join(outDir, f), 'utf8').includes('LICENSE for the sqlite3 WebAssembly/JavaScript APIs');
+  const glue = workerChunks.filter((f) => f !== workerEntry && isGlue(f));
+  const lazy = workerChunks.filter((f) => f !== workerEntry && !glue.includes(f));
+  return {
+    entry_gz: sum(entry),
+    page_all_gz: sum(page),
+    worker_gz: sum(workerChunks),
+    worker_entry_gz: workerEntry ? gz(workerEntry) : 0,
+    worker_sqlite_glue_gz: sum(glue),
+    worker_lazy_gz: sum(lazy),
+    worker_lazy: Object.fromEntries(lazy.map((f): [string, number] => [path.basename(f).replace(/-[\w-]{8}\.js$/, ''), gz(f)]).sort((a, b) => b[1] - a[1]).slice(0, 6)),
+    total_js_gz: sum(all),
+    wasm_bytes: files(outDir).filter((f) => f.endsWith('.wasm')).reduce((n, f) => n + fs.statSync(path.join(outDir, f)).size, 0),
+  };
+}
+
+async function serve(dir: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const p = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const file = path.join(dir, p === '/' ? 'index.html' : p);
+    if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
+}
+
+interface Perf {
+  typing: Array<{ query: string; ms: number; answered_ms: number; worker_ms: number }>;
+  runs: Array<{ workspace: string; wall_ms: number; summary: { files_indexed: number; chunks_written: number; took_ms: number } }>;
+}
+
+export async function main(argv = process.argv.slice(2)): Promise<void> {
+  const { opts } = parseArgs(argv);
+  const runs = optInt(opts, 'runs', 3);
+  const corpusArg = optString(opts, 'corpus');
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-web-bench-'));
+  let corpus = corpusArg ?? (fs.existsSync(DEVSET) ? DEVSET : '');
+  if (!corpus) {
+    corpus = path.join(work, 'g750');
+    generateCorpus(corpus, { files: 750 });
+  }
+  const list = files(corpus);
+  const zip: Record<string, Uint8Array> = {};
+  for (const f of list) zip[`repo/${f}`] = fs.readFileSync(path.join(corpus, f));
+  const zipBytes = Buffer.from(zipSync(zip, { level: 6 }));
+  const outDir = path.join(work, 'app');
+  await buildApp(outDir);
+  const sizes = jsSizes(outDir);
+  const server = await serve(outDir);
+  const { chromium } = await import('playwright-core');
+  const userDataDir = path.join(work, 'profile');
+  const context = await chromium.launchPersistentContext(userDataDir, { executablePath: process.env.HCI_CHROMIUM ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const marks = () =>
+    page.evaluate(() => {
+      const at = (n: string) => performance.getEntriesByName(n)[0]?.startTime ?? null;
+      return { fcp: at('first-contentful-paint'), ready: at('hci-ready'), open: at('hci-workspace-open') };
+    });
+  try {
+    const start: Array<{ fcp: number | null; ready: number | null }> = [];
+    const indexing: Array<{ wall_ms: number; took_ms: number; files: number; chunks: number }> = [];
+    for (let i = 0; i < runs; i++) {
+      await page.goto(`${server.url}/`);
+      await page.waitForSelector('html[data-ready="true"]');
+      start.push(await marks());
+      await page.setInputFiles('#zip-input', { name: `repo-${i}.zip`, mimeType: 'application/zip', buffer: zipBytes });
+      await page.waitForSelector('.index-panel.phase-done', { timeout: 300_000 });
+      const perf = (await page.evaluate(() => (window as unknown as { __hciPerf: Perf }).__hciPerf)) as Perf;
+      const r = perf.runs[perf.runs.length - 1];
+      indexing.push({ wall_ms: r.wall_ms, took_ms: r.summary.took_ms, files: r.summary.files_indexed, chunks: r.summary.chunks_written });
+    }
+    // A reload with the last workspace in the URL: how soon is it searchable?
+    const reopen: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      await page.goto(`${server.url}/#/w/repo-${runs - 1}`);
+      await page.reload();
+      await page.waitForSelector('#search-input:not([disabled])');
+      reopen.push((await marks()).open ?? NaN);
+    }
+    // Search as you type: ~110 ms between keys (a fast typist), every keystroke a query.
+    await page.click('#search-input');
+    for (const q of TYPED) {
+      await page.fill('#search-input', '');
+      await page.keyboard.type(q, { delay: 110 });
+      await page.waitForTimeout(300);
+    }
+    const perf = (await page.evaluate(() => (window as unknown as { __hciPerf: Perf }).__hciPerf)) as Perf;
+    const paint = perf.typing.map((s) => s.ms);
+    const worker = perf.typing.map((s) => s.worker_ms);
+    const answered = perf.typing.map((s) => s.answered_ms);
+    const report = {
+      corpus: corpus === DEVSET ? 'FluentAvalonia (devset)' : corpus,
+      corpus_files: list.length,
+      load: os.loadavg().map((x) => Math.round(x * 10) / 10),
+      js: sizes,
+      start_ms: { fcp_median: median(start.map((s) => s.fcp ?? NaN)), worker_ready_median: median(start.map((s) => s.ready ?? NaN)), reopen_searchable_median: median(reopen) },
+      index_ms: { runs: indexing, took_median: median(indexing.map((r) => r.took_ms)), wall_median: median(indexing.map((r) => r.wall_ms)) },
+      typing_ms: { samples: paint.length, keystroke_to_paint_p50: percentile(paint, 50), keystroke_to_paint_p95: percentile(paint, 95), keystroke_to_answer_p50: percentile(answered, 50), keystroke_to_answer_p95: percentile(answered, 95), worker_search_p50: percentile(worker, 50), worker_search_p95: percentile(worker, 95) },
+    };
+    const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+    console.log(`web-demo bench — ${report.corpus}, ${report.corpus_files} files; load average ${report.load.join(' ')}`);
+    console.log(`JS gzip: entry ${kb(sizes.entry_gz)}, page incl. lazy chunks ${kb(sizes.page_all_gz)}, Worker ${kb(sizes.worker_gz)}, all ${kb(sizes.total_js_gz)} (target ≤ 150 KB; wasm ${kb(sizes.wasm_bytes)} apart)`);
+    console.log(`Worker JS gzip by when it loads: at start ${kb(sizes.worker_entry_gz)}, sqlite-wasm glue on open ${kb(sizes.worker_sqlite_glue_gz)}, on first use ${kb(sizes.worker_lazy_gz)} (${Object.entries(sizes.worker_lazy).map(([n, b]) => `${n} ${kb(b)}`).join(', ')}, …)`);
+    console.log(`start: first paint ${report.start_ms.fcp_median.toFixed(0)} ms, Worker ready ${report.start_ms.worker_ready_median.toFixed(0)} ms, stored workspace searchable after reload ${report.start_ms.reopen_searchable_median.toFixed(0)} ms (target ≤ 1000)`);
+    console.log(`index: ${indexing.map((r) => `${r.files} files/${r.chunks} chunks in ${r.took_ms} ms`).join('; ')} — median ${report.index_ms.took_median} ms (target ≤ 3000 for 750 files)`);
+    console.log(`typing: ${paint.length} keystrokes, keystroke→painted p50 ${report.typing_ms.keystroke_to_paint_p50.toFixed(1)} ms, p95 ${report.typing_ms.keystroke_to_paint_p95.toFixed(1)} ms (target ≤ 30); answer in the page p50 ${report.typing_ms.keystroke_to_answer_p50.toFixed(1)} ms, p95 ${report.typing_ms.keystroke_to_answer_p95.toFixed(1)} ms; Worker search p50 ${report.typing_ms.worker_search_p50} ms, p95 ${report.typing_ms.worker_search_p95} ms`);
+    const json = optString(opts, 'json');
+    if (json) fs.writeFileSync(json, JSON.stringify(report, null, 2));
+  } finally {
+    await context.close();
+    await server.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (isMain(import.meta.url)) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,123 @@
+// Work done ahead of the file the indexer is writing: reads run a few files ahead (readAhead) and,
+// for big passes, a runtime's parse pool parses up to a few hundred files ahead (pooledPrepare), both
+// handing results out in scan order. Owns the lookahead windows and the fallback to in-thread
+// parsing; what changed, batching and writing stay with the indexer (indexer.ts).
+import type { WorkspaceFs } from '../platform.ts';
+import type { Settings } from '../settings.ts';
+import type { ScannedFile } from '../scan/walker.ts';
+import { cutChunks, type Chunker } from '../chunk/chunker.ts';
+import { chunkLimits, classifyFile, finishFile, parseExtracted, prepareFile, type ExtractedJson, type ParsePool, type Prepared } from './prepare.ts';
+
+// Files handed to the pool ahead of the one being written. The main thread stops feeding the pool
+// while it commits a batch (up to ~100 ms+): the queue must outlast that, at ~1 ms of parsing per file.
+const POOL_AHEAD_FILES = 256;
+const POOL_AHEAD_BYTES = 32 * 1024 * 1024;
+
+// Reads run ahead of chunking: while one file is chunked and written, the next few are being read,
+// so a pass over an asynchronous file source (Deno, the browser) does not sit idle on each read
+// (Node's source, when it still read asynchronously, left a cold pass idle for ~20% of its time).
+const READ_AHEAD_FILES = 8;
+const READ_AHEAD_BYTES = 8 * 1024 * 1024;
+
+type ReadResult = { ok: true; bytes: Uint8Array } | { ok: false };
+
+/**
+ * The work of files ahead of the one being consumed: get(i) returns start(i)'s promise (starting it
+ * if needed) and starts the next files `wanted` accepts, in scan order, while fewer than
+ * `span.files` are pending and their sizes sum below `span.bytes`. Call get with increasing i.
+ */
+function lookahead<T>(
+  files: readonly ScannedFile[],
+  span: { files: number; bytes: number },
+  sizeOf: (i: number) => number,
+  wanted: (f: ScannedFile) => boolean,
+  start: (i: number) => Promise<T>,
+): (i: number) => Promise<T> {
+  const pending = new Map<number, Promise<T>>();
+  let next = 0;
+  let aheadBytes = 0; // of the files started ahead, not yet handed out
+  const begin = (i: number) => {
+    aheadBytes += sizeOf(i);
+    const p = start(i);
+    p.catch(() => {}); // awaited later, in order: not an unhandled rejection meanwhile
+    pending.set(i, p);
+  };
+  return (i: number): Promise<T> => {
+    if (!pending.has(i)) begin(i);
+    const mine = pending.get(i)!;
+    pending.delete(i);
+    aheadBytes -= sizeOf(i);
+    next = Math.max(next, i + 1);
+    while (next < files.length && pending.size < span.files && aheadBytes < span.bytes) {
+      if (wanted(files[next])) begin(next);
+      next++;
+    }
+    return mine;
+  };
+}
+
+/** read(i) gives files[i]'s bytes (at most maxBytes), reading the next wanted files ahead. */
+export function readAhead(fs: WorkspaceFs, files: readonly ScannedFile[], maxBytes: number, wanted: (f: ScannedFile) => boolean) {
+  return lookahead(files, { files: READ_AHEAD_FILES, bytes: READ_AHEAD_BYTES }, (i) => Math.min(files[i].size, maxBytes), wanted, (i) =>
+    // Failures are results, not rejections.
+    fs.readFile(files[i].path, maxBytes).then(
+      (bytes): ReadResult => ({ ok: true, bytes }),
+      (): ReadResult => ({ ok: false }),
+    ),
+  );
+}
+
+export async function prepareRead(read: ReadResult, f: ScannedFile, settings: Settings, chunker: Chunker): Promise<Prepared> {
+  if (!read.ok) return { kind: 'skip', reason: 'unreadable' };
+  return prepareFile(read.bytes, f, settings, chunker);
+}
+
+type Slot = Promise<{ result: Prepared; inWorker: boolean }>;
+
+/**
+ * Prepares files with a runtime's parse pool, up to POOL_AHEAD_FILES ahead of the file the indexer
+ * is writing: the pool's worker parses each file as soon as it is read (from its own copy of the
+ * bytes), while this thread writes; this thread classifies, hashes and scans the file for secrets
+ * when it consumes it, then cuts the chunks from the outline the worker returned. Classifying late
+ * keeps the file's lines and text short-lived (made just before its batch is written, not a window
+ * ahead, where they outlived young-generation collections and piled up in the old one). get(i)
+ * must be called with increasing i (the indexer consumes in scan order, so its output does not
+ * depend on the pool). A file the pool fails on is parsed in-thread.
+ */
+export function pooledPrepare(
+  files: readonly ScannedFile[],
+  read: (i: number) => Promise<ReadResult>,
+  pool: ParsePool,
+  settings: Settings,
+  chunker: Chunker,
+  wanted: (f: ScannedFile) => boolean,
+) {
+  const limits = chunkLimits(settings);
+  let closed = false;
+  const parsed = lookahead(files, { files: POOL_AHEAD_FILES, bytes: POOL_AHEAD_BYTES }, (i) => files[i].size, wanted, (i) =>
+    read(i).then(async (r): Promise<{ r: ReadResult; extracted: ExtractedJson | null }> => {
+      if (!r.ok || r.bytes.length > settings.max_indexed_file_bytes) return { r, extracted: null };
+      try {
+        return { r, extracted: await pool.extract(files[i], r.bytes) };
+      } catch {
+        return { r, extracted: null }; // parsed in-thread below
+      }
+    }),
+  );
+  return {
+    async get(i: number): Slot {
+      const { r, extracted } = await parsed(i);
+      if (!r.ok) return { result: { kind: 'skip', reason: 'unreadable' }, inWorker: false };
+      const c = classifyFile(r.bytes, files[i], settings);
+      if (c.kind === 'skip') return { result: c, inWorker: false };
+      if (extracted) return { result: finishFile(c, cutChunks(c.input, parseExtracted(extracted), limits)), inWorker: true };
+      if (closed) return { result: { kind: 'skip', reason: 'unreadable' }, inWorker: false }; // abandoned (cancel): nobody reads it
+      return { result: finishFile(c, await chunker.chunk(c.input, limits)), inWorker: false };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.close();
+    },
+  };
+}

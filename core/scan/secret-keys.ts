@@ -1,0 +1,127 @@
+// The key-name rules' matcher: finds `key <sep> value` where the key ends in a secret word
+// (password, secret, token, key…), reads the value the way the file's language writes a literal,
+// and hands (key, word, value) to the first KEY_RULES row that takes it. Owns assignment syntax
+// (= : := =>, a C# auto-property initializer, XML elements and <add key=… value=…>, connection
+// strings); which keys and values count is secret-rules.ts's table.
+import { KEY_RULES, type KeyRule } from './secret-rules.ts';
+import { isPlaceholder, randomEnough, tokenLike } from './secret-values.ts';
+import { LANGUAGES } from '../languages/table.ts';
+
+// One case-insensitive probe finds every secret word; sticky checks right after it decide whether
+// it ends the key of an assignment or an XML name.
+const PROBE = /password|passwd|passphrase|pwd|secret[_-]?key|secret|api[_-]?key|access[_-]?token|auth[_-]?token|credentials?|token|key|auth|pat|signature|sas|login/gi;
+const AFTER_KEY = /(?![A-Za-z0-9_])["']?(?:[ \t]*\{[ \t]*get;[^}\r\n]*\})?[ \t]*(?:=>|:=|=(?!=)|:(?!:))[ \t]*/y;
+const AFTER_XML = /(?![A-Za-z0-9_])(?:>|"[^>\r\n]*?\bvalue\s*=)/y;
+const KEY_CHARS = /[A-Za-z0-9_.-]*$/;
+const KEY_PREFIX = /^\s*(?:-\s+|export\s+)?["']?$/;
+const QUOTED = /^[@$]?(["'])((?:\\.|(?!\1)[^\\])*)\1/;
+const XML_ELEMENT = /<([A-Za-z0-9_.:-]*(?:password|pwd|secret|api[_-]?key|access[_-]?token))>([^<]+)<\/\1>/i;
+const XML_ADD = /key\s*=\s*"[^"]*(?:password|pwd|secret|api[_-]?key|access[_-]?token)"[^>]*?\bvalue\s*=\s*"([^"]*)"/i;
+const CONN_CONTEXT = /(?:^|[;"'\s])(?:server|data source|host|user id|uid|user|username|database|initial catalog|address|addr)\s*=/i;
+
+/** Languages where an unquoted right-hand side is code (an expression), never a secret literal. */
+const CODE_LANGS = new Set(LANGUAGES.filter((r) => r.code).map((r) => r.id));
+
+/** The rule that generic XML elements and <add> entries with a strong secret name answer to. */
+const XML_RULE = KEY_RULES.find((r) => r.id === 'secret-named-key')!;
+const CONNECTION_RULE = KEY_RULES.find((r) => r.form === 'connection-string')!;
+
+const normWord = (w: string) => w.toLowerCase().replace(/[_-]/g, '');
+const RULE_WORDS = new Map(KEY_RULES.map((r) => [r, r.words ? new Set(r.words.map(normWord)) : null]));
+
+/** An unquoted right-hand side that reads as a literal (YAML/.env/INI), not as code or a reference. */
+function bareLiteral(rhs: string): string | null {
+  const v = rhs.replace(/\s+#.*$/, '').trim();
+  if (v === '' || /^[!|>&*[{(<$%`@]/.test(v)) return null;
+  if (/[;,(]$/.test(v) || v.includes('(') || v.includes('=>')) return null;
+  if (/^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+!?$/.test(v)) return null; // member access
+  if (/^[A-Za-z_][A-Za-z0-9_.]*\[/.test(v)) return null; // indexer: env["X"], config['Y']
+  return isPlaceholder(v) ? null : v;
+}
+
+function valueAccepted(rule: KeyRule, v: string): boolean {
+  if (rule.value === 'literal') return !isPlaceholder(v);
+  if (rule.value === 'token') return tokenLike(v);
+  return rule.value.test(v) && randomEnough(v, 3);
+}
+
+/**
+ * The rule that takes `key <sep> rhs` on one line, or null. keyStart is where the key begins in the
+ * line (identifier characters before the word included); rhs is the rest of the line after the separator.
+ */
+function judgeAssignment(line: string, keyStart: number, word: string, sep: string, rhs: string, lang: string | undefined): KeyRule | null {
+  const key = line.slice(keyStart).match(/^[A-Za-z0-9_.-]*/)![0];
+  const w = normWord(word);
+  const before = line.slice(0, keyStart);
+  if (/[A-Za-z0-9]:$/.test(before)) return null; // a namespaced XML attribute (x:Key="…") names a resource
+  // Connection strings: `…;Password=value;…` with other connection-string keys on the line.
+  if ((w === 'password' || w === 'pwd') && sep.trim() === '=' && /(?:^|[;"'\s])$/.test(before) && line.includes(';') && CONN_CONTEXT.test(line)) {
+    const value = /^[^;"'\r\n]*/.exec(rhs)![0];
+    return isPlaceholder(value) ? null : CONNECTION_RULE;
+  }
+  let value: string | null;
+  const q = QUOTED.exec(rhs);
+  if (q) value = q[2];
+  else if (/^[@$]?["']/.test(rhs)) return null; // an unterminated or multi-line string: not judged
+  else if (lang !== undefined && CODE_LANGS.has(lang)) return null;
+  else if (!KEY_PREFIX.test(before)) return null; // bare values only in `key: value` / `KEY=value` lines
+  else value = bareLiteral(rhs);
+  if (value === null) return null;
+  for (const rule of KEY_RULES) {
+    const words = RULE_WORDS.get(rule);
+    if (rule.form || (words && !words.has(w))) continue;
+    if (rule.key && !rule.key.test(key)) continue;
+    if (rule.notKey?.test(key)) continue;
+    if (valueAccepted(rule, value)) return rule;
+  }
+  return null;
+}
+
+function xmlRule(line: string): KeyRule | null {
+  const xml = XML_ELEMENT.exec(line) ?? XML_ADD.exec(line);
+  const value = xml ? xml[xml.length - 1] : undefined;
+  return value !== undefined && !isPlaceholder(value) ? XML_RULE : null;
+}
+
+export interface KeyFinding {
+  line: number;
+  rule: KeyRule;
+}
+
+/**
+ * Key-rule findings of a text, at most one per line and none on lines in `skip`. `lineOf` turns an
+ * offset into a 1-based line; `lineSpan` gives that line's [start, end) offsets (end before the break).
+ */
+export function findKeySecrets(
+  text: string,
+  lang: string | undefined,
+  skip: ReadonlySet<number>,
+  lineOf: (offset: number) => number,
+  lineSpan: (line: number) => [number, number],
+): KeyFinding[] {
+  const out: KeyFinding[] = [];
+  const flagged = new Set(skip);
+  PROBE.lastIndex = 0;
+  for (let m: RegExpExecArray | null; (m = PROBE.exec(text)); ) {
+    const wordEnd = m.index + m[0].length;
+    const l = lineOf(m.index);
+    if (flagged.has(l)) continue;
+    const [lineStart, lineEnd] = lineSpan(l);
+    let rule: KeyRule | null = null;
+    AFTER_KEY.lastIndex = wordEnd;
+    const sep = AFTER_KEY.exec(text);
+    if (sep) {
+      const t = text.slice(lineStart, lineEnd);
+      const keyStart = m.index - lineStart - KEY_CHARS.exec(t.slice(0, m.index - lineStart))![0].length;
+      rule = judgeAssignment(t, keyStart, m[0], sep[0], t.slice(AFTER_KEY.lastIndex - lineStart), lang);
+    } else {
+      AFTER_XML.lastIndex = wordEnd;
+      if (AFTER_XML.test(text)) rule = xmlRule(text.slice(lineStart, lineEnd));
+    }
+    if (rule) {
+      out.push({ line: l, rule });
+      flagged.add(l);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,60 @@
+// The settings every workspace has when `.hci/settings.toml` and the caller set nothing: the
+// default of every key, as a plain object. Kept apart from the schema (settings.ts, zod and the TOML
+// parser) so a workspace without settings opens without loading either; settings.ts declares each
+// key's default from here (HciWorkspace.open and settings.ts's defaultSettings() take these as a
+// Settings, so a key without a default does not compile), and test/settings.test.ts checks the
+// schema's defaults are exactly these.
+import { DEFAULT_EXTENSIONS } from './languages/table.ts';
+import type { SemanticSettings } from './vector/settings.ts';
+
+/** Every language-table row's default extensions (core/languages/table.ts). */
+export const DEFAULT_INCLUDE_EXTENSIONS: string[] = [...DEFAULT_EXTENSIONS];
+
+export const DEFAULT_EXCLUDE_PATH_SEGMENTS = [
+  'bin', 'obj', 'node_modules', '.git', '.vs', '.idea', '.hci', '.vscode-test',
+  'packages', '.nuget', 'TestResults', '.cache', '.angular', '.next', '.turbo', '.parcel-cache',
+  'coverage', '__pycache__', '.gradle', '.terraform',
+];
+
+/** Read-only by convention: settingDefaults() hands out copies. */
+export const SETTING_DEFAULTS = {
+  include_extensions: DEFAULT_INCLUDE_EXTENSIONS,
+  exclude_extensions: [] as string[],
+  exclude_path_segments: DEFAULT_EXCLUDE_PATH_SEGMENTS,
+  ignore_files: ['.gitignore', '.hciignore'],
+  extra_include_roots: [] as string[],
+  max_indexed_file_bytes: 512 * 1024,
+  max_files: 200_000,
+  chunk_lines: 110,
+  chunk_overlap_lines: 15,
+  binary_probe_bytes: 8192,
+  include_cs_in_fts: true,
+  test_path_penalty: 0.5,
+  generated_path_penalty: 0.5,
+  demo_path_penalty: 0.8,
+  docs_path_penalty: 1,
+  build_path_penalty: 1,
+  partial_matches: 'by_score' as 'after_complete' | 'by_score',
+  ui_view_boost: 1.3,
+  paired_file_share: 0.7,
+  max_hits_per_file: 2,
+  lock_timeout_ms: 10_000,
+  literal_index: false,
+  literal_budget_ms: 2000,
+  /** `[semantic]` (schema: core/vector/settings.ts): off, and the learned model's defaults. */
+  semantic: {
+    enabled: false,
+    provider: 'learned',
+    dims: 192,
+    keyword_weight: 0.65,
+    vector_weight: 0.35,
+    guard: 3,
+    routing: false,
+    min_vector_score: 0,
+  } as SemanticSettings,
+};
+
+/** A fresh copy of the defaults (the caller may change its lists). */
+export function settingDefaults(): typeof SETTING_DEFAULTS {
+  return structuredClone(SETTING_DEFAULTS);
+}

@@ -1,0 +1,109 @@
+// Vectors written in the same transaction as their chunks, during a keyword indexing pass: the
+// vectors of a file's old chunks are kept aside before the writer deletes them, and each new chunk
+// gets the vector of an identical text under the current model (that file's old chunk, or any
+// other chunk: the embedding cache keyed by text hash and model), or — when the provider embeds
+// synchronously (the learned model) — a new vector on the spot. Chunks left without one (an async
+// provider's misses) are the vector indexer's backfill. Owns that per-transaction bookkeeping; the
+// SQL is store.ts's, the writer calls it (core/index/writer.ts ChunkVectorSink).
+import type { Database } from '../sqlite/engine.ts';
+import type { ChunkVectorSink } from '../index/writer.ts';
+import type { Coverage } from './learned/model.ts';
+import { TokenCorpusBuilder } from './learned/cooccur.ts';
+import { ModelTokenizer } from './learned/tokens.ts';
+import { encodeVector, hashKey, textHash, VectorRows, type StoredModel } from './store.ts';
+
+/** Embeds texts at once (unit-length rows), with how much of them the model knew (learned: the drift input). */
+export type SyncEmbed = (texts: readonly string[]) => { vectors: Float32Array; coverage?: Coverage };
+
+export interface InlineStats {
+  reused: number;
+  embedded: number;
+  /** Chunks left for the backfill (no cached vector, no synchronous embedder). */
+  deferred: number;
+  coverage: Coverage;
+}
+
+/**
+ * The chunk texts a pass wrote, fed to the learned model's corpus builder as they are written (the
+ * main thread has idle time while the parse worker works): when the pass rewrote every chunk (a
+ * first or a full build), the trainer starts from this corpus instead of reading the index again.
+ */
+export class TrainingCollector {
+  readonly builder = new TokenCorpusBuilder(new ModelTokenizer());
+  ids = new Int32Array(1024);
+  hashes = new Uint8Array(1024 * 8);
+  count = 0;
+
+  add(id: number, hash: Uint8Array, text: string): void {
+    this.builder.add(text);
+    if (this.count === this.ids.length) {
+      const gi = new Int32Array(this.ids.length * 2);
+      gi.set(this.ids);
+      this.ids = gi;
+      const gh = new Uint8Array(this.hashes.length * 2);
+      gh.set(this.hashes);
+      this.hashes = gh;
+    }
+    this.ids[this.count] = id;
+    this.hashes.set(hash, this.count * 8);
+    this.count++;
+  }
+}
+
+/** One indexing pass's inline vectors: `begin(db)` per write transaction. */
+export class InlineVectors {
+  readonly stats: InlineStats = { reused: 0, embedded: 0, deferred: 0, coverage: { texts: 0, tokens: 0, oov: 0 } };
+
+  constructor(private readonly model: StoredModel | null, private readonly embed?: SyncEmbed, readonly collector?: TrainingCollector) {}
+
+  begin(db: Database): ChunkVectorSink & { close(): void } {
+    const { model, stats, collector } = this;
+    if (!model) {
+      // No model yet (or one about to be replaced): only collect the texts for training.
+      return { harvest() {}, put: (_db, chunks) => { for (const c of chunks) collector?.add(c.id, textHash(c.text), c.text); }, close() {} };
+    }
+    const rows = new VectorRows(db, model.id);
+    const harvested = new Map<string, Uint8Array>();
+    const harvest = db.prepare('SELECT v.text_hash, v.vec FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.file_id = ? AND v.model_id = ?');
+    return {
+      harvest(_db, fileId) {
+        harvest.bind([fileId, model.id]);
+        try {
+          while (harvest.step()) harvested.set(hashKey(harvest.getBlob(0) as Uint8Array), harvest.getBlob(1) as Uint8Array);
+        } finally {
+          harvest.reset();
+        }
+      },
+      put: (_db, chunks) => {
+        const misses: Array<{ id: number; text: string; hash: Uint8Array }> = [];
+        for (const c of chunks) {
+          const hash = textHash(c.text);
+          collector?.add(c.id, hash, c.text);
+          const vec = harvested.get(hashKey(hash)) ?? rows.lookup(hash);
+          if (vec) {
+            rows.write(c.id, hash, vec);
+            stats.reused++;
+          } else misses.push({ id: c.id, text: c.text, hash });
+        }
+        if (!misses.length) return;
+        if (!this.embed || (model.key.quantization === 'int8' && model.scale === null)) {
+          stats.deferred += misses.length;
+          return;
+        }
+        const { vectors, coverage } = this.embed(misses.map((m) => m.text));
+        const dims = model.key.dims;
+        misses.forEach((m, i) => rows.write(m.id, m.hash, encodeVector(vectors.subarray(i * dims, (i + 1) * dims), model.key.quantization, model.scale)));
+        stats.embedded += misses.length;
+        if (coverage) {
+          stats.coverage.texts += coverage.texts;
+          stats.coverage.tokens += coverage.tokens;
+          stats.coverage.oov += coverage.oov;
+        }
+      },
+      close() {
+        harvest.finalize();
+        rows.close();
+      },
+    };
+  }
+}

@@ -1,0 +1,71 @@
+// The `[semantic]` table of `.hci/settings.toml`: whether the semantic channel is on (off by
+// default: then nothing is trained, embedded or stored, and every search is the keyword search),
+// which provider embeds (`learned` when on, `http`, `onnx`), the learned model's dims, the fusion
+// settings (weights, the guard, routing, a minimum vector score) and each provider's own table
+// (`[semantic.http]`: core/vector/http/settings.ts; `[semantic.onnx]`). snake_case keys, validated:
+// a wrong key or value is `invalid_settings` naming it. Owns the shape and defaults; what the
+// settings do belongs to the providers, the vector indexer and the fusion.
+import { z } from 'zod';
+import { parseHttpSettings, type HttpProviderSettings } from './http/settings.ts';
+
+export const PROVIDERS = ['learned', 'http', 'onnx'] as const;
+
+/**
+ * `[semantic.http]`: checked by the http provider's own parser (every key and range) and kept as
+ * written (snake_case), so settings validate the same however often they are read; httpSettingsOf
+ * gives the provider's shape.
+ */
+const httpTable = z.record(z.string(), z.unknown()).superRefine((raw, ctx) => {
+  const r = parseHttpSettings(raw);
+  if (!r.ok) ctx.addIssue({ code: 'custom', message: r.error.message });
+});
+
+/** The http provider's settings from a validated `[semantic.http]` table. */
+export function httpSettingsOf(raw: Record<string, unknown>): HttpProviderSettings {
+  const r = parseHttpSettings(raw);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.settings;
+}
+
+/** `[semantic.onnx]`: a local model folder in the Hugging Face layout; nothing is ever downloaded. */
+const onnxTable = z
+  .object({
+    /** The folder holding tokenizer.json and onnx/model*.onnx (absolute, or relative to the workspace root). */
+    model_dir: z.string().min(1),
+    /** Which file under onnx/ (default: model.onnx, else the first model*.onnx). */
+    model_file: z.string().min(1).optional(),
+    /** Tokens per text, [CLS] and [SEP] included: longer texts are truncated. */
+    max_tokens: z.number().int().min(8).max(8192).default(256),
+    batch_size: z.number().int().min(1).max(512).default(16),
+    query_prefix: z.string().default(''),
+    document_prefix: z.string().default(''),
+    quantization: z.enum(['int8', 'f32']).default('int8'),
+  })
+  .strict();
+
+export const semanticSettings = z
+  .object({
+    enabled: z.boolean().default(false),
+    provider: z.enum(PROVIDERS).default('learned'),
+    /** Dimensions of the learned model (128–256 measured; 192 the best on the dev set). */
+    dims: z.number().int().min(16).max(1024).default(192),
+    /** Fusion: each channel's min-max normalized score times its weight. */
+    keyword_weight: z.number().min(0).max(1).default(0.65),
+    vector_weight: z.number().min(0).max(1).default(0.35),
+    /** Keyword's first N files keep their ranks in hybrid results (0: no guard). */
+    guard: z.number().int().min(0).max(50).default(3),
+    /** Identifier-like queries and queries of at most two content terms go to keyword only. */
+    routing: z.boolean().default(false),
+    /** Vector hits below this cosine similarity are left out. */
+    min_vector_score: z.number().min(-1).max(1).default(0),
+    http: httpTable.optional(),
+    onnx: onnxTable.optional(),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    if (s.enabled && s.provider === 'http' && !s.http) ctx.addIssue({ code: 'custom', path: ['http'], message: 'is required when provider = "http" (a [semantic.http] table with api, base_url, model, dims)' });
+    if (s.enabled && s.provider === 'onnx' && !s.onnx) ctx.addIssue({ code: 'custom', path: ['onnx'], message: 'is required when provider = "onnx" (a [semantic.onnx] table with model_dir)' });
+  });
+
+export type SemanticSettings = z.output<typeof semanticSettings>;
+export type OnnxSettings = NonNullable<SemanticSettings['onnx']>;

@@ -1,0 +1,149 @@
+// What `hci` loads per verb, and the start-up machinery of bin/hci.js, as real child processes: a
+// search loads no zod, tree-sitter, chunker, TOML parser, fflate, MCP SDK, watcher, progress bar,
+// intercom engine, worker thread or node:http (runtimes/cli/commands.ts says why and how a verb keeps it so);
+// `hci index` does load the chunkers (the probe sees what it should); `--version` prints the
+// package's version; the compile cache is used when its folder is writable and harmless when not; the
+// launcher keeps V8's young generation at its starting size (runtimes/node/young-generation.ts).
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+import { PACKAGE } from './helpers/installed-package.ts';
+
+const bin = path.resolve(import.meta.dirname, '../bin/hci.js');
+let ws: TmpWorkspace;
+let tmp: string;
+let hook: string;
+
+/** Runs bin/hci.js with a module hook that writes every URL it loads to a file; returns them. */
+function hciLoads(args: string[], env: Record<string, string> = {}) {
+  const list = path.join(tmp, `loaded-${Math.random().toString(36).slice(2)}.txt`);
+  const base = { ...process.env };
+  delete base.NODE_COMPILE_CACHE;
+  delete base.NODE_DISABLE_COMPILE_CACHE;
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, bin, ...args], {
+    encoding: 'utf8', env: { ...base, NO_COLOR: '1', HCI_LOADED_LIST: list, ...env },
+  });
+  const loaded = fs.existsSync(list) ? fs.readFileSync(list, 'utf8').split('\n').filter(Boolean) : [];
+  return { code: r.status, out: r.stdout, err: r.stderr, loaded };
+}
+
+const pkg = (url: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? null;
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-cli-start-'));
+  hook = path.join(tmp, 'record-loads.mjs');
+  fs.writeFileSync(hook, [
+    "import { registerHooks } from 'node:module';",
+    "import { appendFileSync } from 'node:fs';",
+    'const file = process.env.HCI_LOADED_LIST;',
+    'registerHooks({ load(url, ctx, next) { appendFileSync(file, url + "\\n"); return next(url, ctx); } });',
+  ].join('\n'));
+  ws = await createTmpWorkspace({
+    'src/OrderService.cs': 'namespace Shop;\npublic class OrderService\n{\n    public void PlaceOrder(int id) { }\n}\n',
+    'README.md': '# Shop\n\nPlace an order through the OrderService.\n',
+  });
+});
+afterAll(async () => {
+  await ws?.cleanup();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('hci start-up', () => {
+  it('indexing loads the chunkers and tree-sitter (the probe sees what a verb loads)', () => {
+    const r = hciLoads(['index', ws.root, '-q']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.loaded.map(pkg)).toContain('web-tree-sitter');
+    expect(r.loaded.some((u) => u.includes('/core/chunk/chunker.'))).toBe(true);
+  });
+
+  it('a search loads only what a search needs', () => {
+    const r = hciLoads(['search', 'PlaceOrder', '--root', ws.root, '--json']);
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out).hits[0].path).toBe('src/OrderService.cs');
+    const packages = new Set(r.loaded.map(pkg).filter(Boolean));
+    for (const p of ['zod', 'web-tree-sitter', 'smol-toml', 'fflate', '@modelcontextprotocol/sdk', 'chokidar', 'cli-progress', 'ignore']) {
+      expect(packages.has(p), `${p} loaded by a search`).toBe(false);
+    }
+    const hci = r.loaded.filter((u) => u.includes('/core/') || u.includes('/runtimes/'));
+    for (const part of ['/core/chunk/', '/core/intercom/', '/core/contract/index.', '/core/settings.', '/core/index/indexer.', '/core/scan/walker.', '/runtimes/mcp/server.', '/runtimes/node/watcher.', '/runtimes/node/demo.']) {
+      expect(hci.filter((u) => u.includes(part)), `${part} loaded by a search`).toEqual([]);
+    }
+    expect(r.loaded.filter((u) => u === 'node:worker_threads' || u === 'node:http'), 'node builtins').toEqual([]);
+  });
+
+  it('a workspace with settings loads their schema and parser (and still answers)', () => {
+    fs.mkdirSync(path.join(ws.root, '.hci'), { recursive: true });
+    fs.writeFileSync(path.join(ws.root, '.hci/settings.toml'), 'max_hits_per_file = 3\n');
+    try {
+      const r = hciLoads(['search', 'PlaceOrder', '--root', ws.root, '--json']);
+      expect(r.code, r.err).toBe(0);
+      expect(r.loaded.map(pkg)).toEqual(expect.arrayContaining(['zod', 'smol-toml']));
+    } finally {
+      fs.rmSync(path.join(ws.root, '.hci/settings.toml'));
+    }
+  });
+
+  it('--version prints the package version, -V too', () => {
+    for (const flag of ['--version', '-V']) {
+      const r = hciLoads([flag]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out.trim()).toBe(PACKAGE.version);
+      expect(r.loaded.some((u) => u.includes('sqlite-wasm')), 'no engine for --version').toBe(false);
+    }
+  });
+
+  it('fills a compile cache in the temp folder, and runs unchanged where that folder cannot be made or written', () => {
+    // bin/hci.js turns the cache on itself: <TMPDIR>/node-compile-cache (NODE_COMPILE_CACHE overrides).
+    const tmpdir = path.join(tmp, 'tmpdir');
+    fs.mkdirSync(tmpdir);
+    const first = hciLoads(['search', 'PlaceOrder', '--root', ws.root, '--json'], { TMPDIR: tmpdir });
+    expect(first.code, first.err).toBe(0);
+    expect(fs.readdirSync(path.join(tmpdir, 'node-compile-cache')).length, 'cache entries').toBeGreaterThan(0);
+    const again = hciLoads(['search', 'PlaceOrder', '--root', ws.root, '--json'], { TMPDIR: tmpdir });
+    expect(JSON.parse(again.out).hits).toEqual(JSON.parse(first.out).hits);
+    // A path through a file cannot be created (ENOTDIR), even by root; a folder without write
+    // permission cannot be filled (only testable when not root: root writes anyway).
+    const file = path.join(tmp, 'a-file');
+    fs.writeFileSync(file, '');
+    const unusable = [path.join(file, 'cache')];
+    if (process.getuid?.() !== 0) {
+      const readOnly = path.join(tmp, 'ro');
+      fs.mkdirSync(readOnly, { mode: 0o555 });
+      unusable.push(readOnly, path.join(readOnly, 'sub'));
+    }
+    for (const dir of unusable) {
+      for (const env of [{ TMPDIR: dir }, { NODE_COMPILE_CACHE: dir }] as Array<Record<string, string>>) {
+        const r = hciLoads(['search', 'PlaceOrder', '--root', ws.root, '--json'], env);
+        expect(r.code, r.err).toBe(0);
+        expect(r.err, JSON.stringify(env)).toBe('');
+        expect(JSON.parse(r.out).hits).toEqual(JSON.parse(first.out).hits);
+      }
+    }
+  });
+
+  it("keeps the main thread's young generation at its starting size while indexing (the compiled CLI run without bin/hci.js lets it grow)", () => {
+    // The sample workspace: enough allocation for V8 to grow the new space several times by default.
+    const sample = path.resolve(import.meta.dirname, 'sample-workspace');
+    const copy = path.join(tmp, 'young-gen-ws');
+    fs.cpSync(sample, copy, { recursive: true, filter: (src) => path.basename(src) !== '.hci' });
+    const report = path.join(tmp, 'report-new-space.mjs');
+    fs.writeFileSync(report, [
+      "import v8 from 'node:v8';",
+      "process.on('exit', () => process.stderr.write(`new_space=${v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size}\\n`));",
+    ].join('\n'));
+    const newSpace = (args: string[]) => {
+      const r = spawnSync(process.execPath, ['--import', pathToFileURL(report).href, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      expect(r.status, r.stderr).toBe(0);
+      return Number(/new_space=(\d+)/.exec(r.stderr)?.[1]);
+    };
+    const cli = pathToFileURL(path.resolve(import.meta.dirname, '../dist/runtimes/node/cli.js')).href;
+    const unlaunched = newSpace(['--input-type=module', '-e', `const { main } = await import(${JSON.stringify(cli)}); process.exitCode = await main(['index', ${JSON.stringify(copy)}, '--full', '-q']);`]);
+    const launched = newSpace([bin, 'index', copy, '--full', '-q']);
+    expect(unlaunched).toBeGreaterThan(launched);
+    expect(launched).toBeLessThanOrEqual(4 * 1024 * 1024);
+  });
+});

@@ -1,0 +1,46 @@
+// The web-demo explorer as its browser suites drive it: a production build of web-demo/ (its own
+// vite.config.ts) in a temp folder, served from 127.0.0.1 with no COOP/COEP headers, and a fresh
+// headless Chromium at a 1440×900 viewport; screenshots go to test-output/web-demo/.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchChromium, serveStatic, REPO, type BrowserSession, type StaticServer } from './browser.ts';
+
+export const WEB_DEMO_SHOTS = path.join(REPO, 'test-output/web-demo');
+
+export interface WebDemo {
+  appDir: string;
+  server: StaticServer;
+  session: BrowserSession;
+  page: Page;
+  close(): Promise<void>;
+}
+
+export async function buildWebDemo(): Promise<string> {
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-web-demo-'));
+  const { build } = await import('vite');
+  await build({ configFile: path.join(REPO, 'web-demo/vite.config.ts'), mode: 'production', logLevel: 'error', build: { outDir, emptyOutDir: true, reportCompressedSize: false } });
+  return outDir;
+}
+
+/** Builds the app while Chromium starts, serves the build, and sizes the first tab. */
+export async function startWebDemo(chromium: string): Promise<WebDemo> {
+  fs.mkdirSync(WEB_DEMO_SHOTS, { recursive: true });
+  const [appDir, session] = await Promise.all([buildWebDemo(), launchChromium(chromium)]);
+  const server = await serveStatic(appDir);
+  const page = session.page;
+  await page.setViewportSize({ width: 1440, height: 900 });
+  return {
+    appDir, server, session, page,
+    async close() {
+      await session.close();
+      await server.close();
+      fs.rmSync(appDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function webDemoShot(page: Page, name: string): Promise<Buffer> {
+  return page.screenshot({ path: path.join(WEB_DEMO_SHOTS, `${name}.png`) });
+}

@@ -1,0 +1,286 @@
+// The semantic channel's store and indexing, against real index files: off by default (nothing
+// trained or stored, keyword only, hybrid answers mode_unavailable); with `learned` on, a vector per
+// chunk in sqlite-vec's BLOB layout, written, replaced and deleted with their files (unchanged chunk
+// texts reuse their vectors), the model's bytes in the index; keyword mode identical with semantic
+// on; a model change re-embeds without re-chunking or touching FTS; the format 3 → 4 migration (and on); the
+// http provider (a stub on 127.0.0.1) wired through indexing, failing mid-run without harming
+// keyword search, with status saying what is missing, and resuming from what it kept.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { openWorkspace } from '../runtimes/node/index.ts';
+import { startEmbedStub, type EmbedStub } from './helpers/embed-stub.ts';
+import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+import { FORMAT_VERSION } from '../core/index/schema.ts';
+
+function sqlite3(file: string, sql: string): string {
+  return execFileSync('sqlite3', [file, sql], { encoding: 'utf8' }).trim();
+}
+
+const SAMPLE = path.resolve(import.meta.dirname, 'sample-workspace');
+const QUERIES = ['GetCatalogItemsAsync', 'where is the discount applied', 'connection string', 'order total', 'MaxItemsPerOrder', 'how are prices rounded'];
+
+function copySample(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-sem-'));
+  fs.cpSync(SAMPLE, dir, { recursive: true });
+  return dir;
+}
+
+function settings(root: string, toml: string): void {
+  fs.mkdirSync(path.join(root, '.hci'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.hci', 'settings.toml'), toml);
+}
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+describe('semantic search off (the default)', () => {
+  it('trains and stores nothing; hybrid and semantic answer mode_unavailable with a hint', async () => {
+    const root = copySample();
+    dirs.push(root);
+    const w = await openWorkspace(root);
+    try {
+      const s = await w.index();
+      expect(s.vectors).toBeUndefined();
+      const file = path.join(root, '.hci/index.sqlite');
+      expect(sqlite3(file, 'SELECT count(*) FROM vector_models')).toBe('0');
+      expect(sqlite3(file, 'SELECT count(*) FROM chunk_vectors')).toBe('0');
+      expect((await w.status()).vectors).toBeUndefined();
+      for (const mode of ['hybrid', 'semantic'] as const) {
+        const r = await w.search({ query: 'discount', mode });
+        expect(r).toMatchObject({ status: 'error', error: { code: 'mode_unavailable' } });
+        expect(r.hint).toMatch(/enabled = true/);
+      }
+    } finally {
+      w.close();
+    }
+  });
+});
+
+describe('semantic search with the learned provider', () => {
+  let root: string;
+  let file: string;
+
+  beforeAll(async () => {
+    root = copySample();
+    dirs.push(root);
+    file = path.join(root, '.hci/index.sqlite');
+    settings(root, '[semantic]\nenabled = true\n');
+  });
+
+  it('writes one int8 vector per chunk in sqlite-vec\'s layout and the model\'s bytes, in the index file', async () => {
+    const w = await openWorkspace(root);
+    try {
+      const s = await w.index();
+      expect(s.vectors).toMatchObject({ provider: 'learned', trained: true, train_reason: 'no model yet', error: null });
+      expect(s.vectors!.with_vectors).toBe(s.vectors!.chunks);
+      expect(sqlite3(file, 'SELECT count(*) FROM chunks')).toBe(String(s.vectors!.chunks));
+      expect(sqlite3(file, 'SELECT count(*) FROM chunk_vectors')).toBe(String(s.vectors!.chunks));
+      // Every vector: dims int8 bytes; every chunk has one; the model row keeps the key, scale and bytes.
+      expect(sqlite3(file, 'SELECT DISTINCT length(vec) FROM chunk_vectors')).toBe('192');
+      expect(sqlite3(file, 'SELECT count(*) FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id WHERE v.chunk_id IS NULL')).toBe('0');
+      const [provider, dims, quant, scale, bytes] = sqlite3(file, 'SELECT provider, dims, quantization, scale, length(data) FROM vector_models WHERE current = 1').split('|');
+      expect([provider, dims, quant]).toEqual(['learned', '192', 'int8']);
+      expect(Number(scale)).toBeGreaterThan(0);
+      expect(Number(bytes)).toBeGreaterThan(10_000);
+      const st = await w.status();
+      expect(st.vectors).toMatchObject({ state: 'ready', provider: 'learned', coverage: 1, last_error: null });
+      expect(st.vectors!.model).toMatch(/^learned\/ppmi-svd-sif-1@[0-9a-f]{16}\/192\/int8$/);
+      expect(sqlite3(file, 'PRAGMA integrity_check')).toBe('ok');
+    } finally {
+      w.close();
+    }
+  });
+
+  it('replaces a changed file\'s vectors and deletes a removed file\'s, in the transactions of their chunks; unchanged texts are not re-embedded', async () => {
+    const w = await openWorkspace(root);
+    try {
+      const rel = 'src/Contoso.Shop.Application/Pricing/PricingEngine.cs';
+      const before = sqlite3(file, `SELECT count(*) FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = '${rel}'`);
+      const others = sqlite3(file, `SELECT group_concat(v.chunk_id || ':' || hex(v.vec), ',') FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id JOIN files f ON f.id = c.file_id WHERE f.path <> '${rel}' ORDER BY v.chunk_id`);
+      const text = fs.readFileSync(path.join(root, rel), 'utf8');
+      fs.writeFileSync(path.join(root, rel), `${text}\n// a trailing comment about loyalty points and coupons\n`);
+      const s = await w.index();
+      expect(s.files_indexed).toBe(1);
+      expect(s.vectors).toMatchObject({ trained: false, error: null });
+      // Its chunks got new ids; every chunk but the one that changed kept its vector (reused, not embedded).
+      expect(s.vectors!.reused).toBeGreaterThanOrEqual(Number(before) - 1);
+      expect(s.vectors!.embedded).toBeGreaterThanOrEqual(1);
+      expect(s.vectors!.embedded).toBeLessThanOrEqual(2);
+      expect(sqlite3(file, 'SELECT count(*) FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id WHERE v.chunk_id IS NULL')).toBe('0');
+      expect(sqlite3(file, 'SELECT count(*) FROM chunk_vectors v LEFT JOIN chunks c ON c.id = v.chunk_id WHERE c.id IS NULL')).toBe('0');
+      expect(sqlite3(file, `SELECT group_concat(v.chunk_id || ':' || hex(v.vec), ',') FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id JOIN files f ON f.id = c.file_id WHERE f.path <> '${rel}' ORDER BY v.chunk_id`)).toBe(others);
+
+      fs.rmSync(path.join(root, rel));
+      const d = await w.index();
+      expect(d.files_removed).toBe(1);
+      expect(sqlite3(file, 'SELECT count(*) FROM chunk_vectors')).toBe(sqlite3(file, 'SELECT count(*) FROM chunks'));
+      expect(sqlite3(file, 'SELECT count(*) FROM chunk_vectors v LEFT JOIN chunks c ON c.id = v.chunk_id WHERE c.id IS NULL')).toBe('0');
+      fs.writeFileSync(path.join(root, rel), text);
+      await w.index();
+    } finally {
+      w.close();
+    }
+  });
+
+  it('keeps keyword mode exactly as it is with semantic search off', async () => {
+    const plain = copySample();
+    dirs.push(plain);
+    const off = await openWorkspace(plain);
+    const on = await openWorkspace(root);
+    try {
+      await off.index({ full: true });
+      await on.index({ full: true });
+      const strip = (h: { hit_id: string }) => ({ ...h, hit_id: h.hit_id.split('.')[1] });
+      for (const query of QUERIES) {
+        const a = await off.search({ query, limit: 10 });
+        const b = await on.search({ query, limit: 10, mode: 'keyword' });
+        const c = await on.search({ query, limit: 10 });
+        expect(b.hits.map((h) => `${h.path}:${h.start_line}`), query).toEqual(a.hits.map((h) => `${h.path}:${h.start_line}`));
+        expect(b.hits.map(strip)).toEqual(a.hits.map(strip));
+        expect(c.hits).toEqual(b.hits);
+        expect(b.hits.every((h) => h.hit_kind === 'text_fts' && h.vec_score === undefined && h.fts_norm === undefined)).toBe(true);
+      }
+    } finally {
+      off.close();
+      on.close();
+    }
+  });
+
+  it('answers hybrid and semantic: both channels\' scores, normalised values, hit kinds, and explain with weights and route', async () => {
+    const w = await openWorkspace(root);
+    try {
+      const kw = await w.search({ query: 'where is the discount applied', limit: 8 });
+      const hy = await w.search({ query: 'where is the discount applied', limit: 8, mode: 'hybrid' });
+      expect(hy.status).toBe('ok');
+      expect(hy.mode).toBe('hybrid');
+      // The guard: keyword's first 3 files keep their places.
+      const files = (r: typeof kw) => [...new Set(r.hits.map((h) => h.path))];
+      expect(files(hy).slice(0, 3)).toEqual(files(kw).slice(0, 3));
+      for (const h of hy.hits) {
+        expect(h.fts_norm).toBeGreaterThanOrEqual(0);
+        expect(h.vec_norm).toBeGreaterThanOrEqual(0);
+        if (h.hit_kind === 'text_fts') expect(h.fts_score).toBeTypeOf('number');
+        if (h.hit_kind === 'text_vector') expect(h.fts_score).toBeUndefined();
+        if (h.hit_kind !== 'text_fts') expect(h.vec_score).toBeTypeOf('number');
+      }
+      const sem = await w.search({ query: 'where is the discount applied', limit: 8, mode: 'semantic' });
+      expect(sem).toMatchObject({ status: 'ok', match: 'similar' });
+      expect(sem.hits.every((h) => h.hit_kind === 'text_vector' && h.fts_score === undefined && typeof h.vec_score === 'number')).toBe(true);
+      const x = await w.explain(hy.hits[0].hit_id);
+      expect(x.explanation?.fusion).toMatchObject({ mode: 'hybrid', route: 'hybrid', weights: { keyword: 0.65, vector: 0.35 }, guard: 3, guarded: true });
+      expect(Object.keys(x.explanation!.channels!)).toContain('fts');
+      const v = sem.hits[0];
+      const vx = await w.explain(v.hit_id);
+      expect(vx.explanation?.channels?.vector).toMatchObject({ hit_kind: 'text_vector', rank: 1, model: expect.stringMatching(/^learned\//) });
+    } finally {
+      w.close();
+    }
+  });
+
+  it('changing the model re-embeds every chunk without re-chunking or touching FTS', async () => {
+    const CHUNK_ROWS = "SELECT group_concat(id || ',' || file_id || ',' || start_line || ',' || end_line, ';') FROM chunks ORDER BY id";
+    const chunksBefore = sqlite3(file, CHUNK_ROWS);
+    const ftsBefore = sqlite3(file, "SELECT group_concat(rowid, ',') FROM chunks_fts WHERE chunks_fts MATCH 'discount' ORDER BY rowid");
+    const modelBefore = sqlite3(file, 'SELECT provider || model || dims FROM vector_models');
+    settings(root, '[semantic]\nenabled = true\ndims = 128\n');
+    const w = await openWorkspace(root);
+    try {
+      const s = await w.index();
+      expect(s.files_indexed).toBe(0);
+      expect(s.vectors).toMatchObject({ trained: true, train_reason: 'dims changed (192 → 128)' });
+      expect(sqlite3(file, CHUNK_ROWS)).toBe(chunksBefore);
+      expect(sqlite3(file, "SELECT group_concat(rowid, ',') FROM chunks_fts WHERE chunks_fts MATCH 'discount' ORDER BY rowid")).toBe(ftsBefore);
+      expect(sqlite3(file, 'SELECT provider || model || dims FROM vector_models')).not.toBe(modelBefore);
+      expect(sqlite3(file, 'SELECT count(*) FROM vector_models')).toBe('1');
+      expect(sqlite3(file, 'SELECT DISTINCT length(vec) FROM chunk_vectors')).toBe('128');
+    } finally {
+      w.close();
+      settings(root, '[semantic]\nenabled = true\n');
+    }
+  });
+});
+
+describe('the format 3 → 4 migration (then on to the current format)', () => {
+  it('adds the vector tables empty and leaves keyword data untouched', async () => {
+    const ws: TmpWorkspace = await createTmpWorkspace({ 'src/A.cs': 'namespace Demo;\npublic class Alpha { public void RunAlpha() { } }\n' });
+    try {
+      const w = await openWorkspace(ws.root);
+      await w.index();
+      w.close();
+      const file = ws.abs('.hci/index.sqlite');
+      // Make it a format-3 file: no vector tables, version 3.
+      sqlite3(file, "DROP TABLE chunk_vectors; DROP TABLE vector_models; UPDATE meta SET value = '3' WHERE key = 'format_version';");
+      const keyword = sqlite3(file, 'SELECT group_concat(id, \',\') FROM chunks') + sqlite3(file, 'SELECT hash FROM files');
+      const w2 = await openWorkspace(ws.root);
+      try {
+        expect((await w2.search({ query: 'RunAlpha' })).hits[0]?.path).toBe('src/A.cs');
+        expect(sqlite3(file, "SELECT value FROM meta WHERE key = 'format_version'")).toBe(String(FORMAT_VERSION));
+        expect(sqlite3(file, 'SELECT count(*) FROM chunk_vectors') + sqlite3(file, 'SELECT count(*) FROM vector_models')).toBe('00');
+        expect(sqlite3(file, 'SELECT group_concat(id, \',\') FROM chunks') + sqlite3(file, 'SELECT hash FROM files')).toBe(keyword);
+      } finally {
+        w2.close();
+      }
+    } finally {
+      await ws.cleanup();
+    }
+  });
+});
+
+describe('the http provider wired through indexing (a stub on 127.0.0.1)', () => {
+  let stub: EmbedStub;
+  beforeAll(async () => {
+    stub = await startEmbedStub(16);
+  });
+  afterAll(async () => stub?.close());
+
+  it('embeds every chunk; fails mid-run without harming keyword search (status says what is missing); resumes from the vectors it kept', async () => {
+    const root = copySample();
+    dirs.push(root);
+    const file = path.join(root, '.hci/index.sqlite');
+    settings(root, `[semantic]\nenabled = true\nprovider = "http"\n[semantic.http]\napi = "ollama"\nbase_url = "${stub.url}"\nmodel = "stub-embed"\ndims = 16\nbatch_size = 16\nconcurrency = 1\nmax_retries = 0\nretry_base_ms = 0\n`);
+    stub.failFrom = 3; // the 4th request fails
+    let kept = 0;
+    let w = await openWorkspace(root);
+    try {
+      const s = await w.index();
+      expect(s.files_indexed).toBeGreaterThan(50);
+      expect(s.vectors?.error).toMatchObject({ code: 'provider_http' });
+      kept = Number(sqlite3(file, 'SELECT count(*) FROM chunk_vectors'));
+      expect(kept).toBeGreaterThan(0);
+      expect(kept).toBeLessThan(s.vectors!.chunks);
+      // Keyword search is whole; hybrid degrades to keyword with a hint; status says what failed.
+      const r = await w.search({ query: 'GetCatalogItemsAsync' });
+      expect(r.hits[0]?.path).toMatch(/Catalog/);
+      const st = await w.status();
+      expect(st.vectors).toMatchObject({ state: 'failed', provider: 'http', last_error: { code: 'provider_http' } });
+      expect(st.vectors!.coverage).toBeLessThan(1);
+      expect(st.vectors!.model).toBe('http/ollama:stub-embed/16/int8');
+      // Only chunk text went to the server: every input is a chunk's path + header + body.
+      expect(stub.texts.every((t) => t.startsWith('src/') || t.startsWith('docs/') || t.startsWith('tests/') || t.includes('\n'))).toBe(true);
+    } finally {
+      w.close();
+    }
+    stub.failFrom = null;
+    const asked = stub.texts.length;
+    w = await openWorkspace(root);
+    try {
+      const s2 = await w.index();
+      expect(s2.vectors).toMatchObject({ error: null });
+      expect(s2.vectors!.with_vectors).toBe(s2.vectors!.chunks);
+      // The second run embedded only what the first did not keep.
+      expect(stub.texts.length - asked).toBe(s2.vectors!.chunks - kept - s2.vectors!.reused);
+      expect(Number(sqlite3(file, 'SELECT count(*) FROM chunk_vectors'))).toBe(s2.vectors!.chunks);
+      expect((await w.status()).vectors).toMatchObject({ state: 'ready', coverage: 1, last_error: null });
+      const hy = await w.search({ query: 'where is the discount applied', mode: 'hybrid' });
+      expect(hy.status).toBe('ok');
+      expect(hy.hits.some((h) => h.vec_score !== undefined)).toBe(true);
+    } finally {
+      w.close();
+    }
+  });
+});

@@ -1,0 +1,102 @@
+// The explorer's layout: the top bar (workspace, search, help), notices and the take-over question,
+// the indexing panel, and then either the workspaces screen or the explorer (status line, filters,
+// hits, and the viewer beside them), with the quick file finder on top. Owns the arrangement only.
+import { current, indexRun, notice, overlay, releasedHere, status, takeOverAsk, view } from './state.ts';
+import { Home } from '../workspaces/Home.tsx';
+import { IndexPanel } from '../workspaces/IndexPanel.tsx';
+import { openWorkspace, startIndex, closeWorkspace } from '../workspaces/actions.ts';
+import { SearchBar } from '../search/SearchBar.tsx';
+import { StatusLine } from '../search/StatusLine.tsx';
+import { Filters } from '../search/Filters.tsx';
+import { Results } from '../search/Results.tsx';
+import { Viewer } from '../viewer/Viewer.tsx';
+import { QuickOpen } from '../finder/QuickOpen.tsx';
+import { count } from './format.ts';
+
+function TopBar() {
+  const ws = current.value;
+  return (
+    <header class="topbar">
+      <button class="brand" title="Workspaces" onClick={() => (overlay.value = overlay.value === 'workspaces' ? 'none' : 'workspaces')}>
+        hci <span>explorer</span>
+      </button>
+      {ws && (
+        <span class="ws-current" title={status.value?.index?.location}>
+          <b>{ws.name}</b>
+          {status.value?.index && <span class="muted"> {count(status.value.index.files, 'file')}</span>}
+          <button class="link" onClick={() => void startIndex()} disabled={!ws.info.has_source} title={ws.info.has_source ? 'index changes since the last run' : 'open the folder or .zip again to re-index (Workspaces)'}>
+            re-index
+          </button>
+          <button class="link" onClick={() => void closeWorkspace()}>close</button>
+        </span>
+      )}
+      <SearchBar />
+    </header>
+  );
+}
+
+function Notices() {
+  const n = notice.value;
+  const gone = releasedHere.value;
+  return (
+    <>
+      {gone && (
+        <div class="notice warn" role="alert">
+          <b>{gone}</b> was taken over by another tab, so it is closed here (an index in this browser serves one tab at a time).{' '}
+          <button onClick={() => void openWorkspace(gone, undefined, { takeOver: true })}>Take it back</button>
+        </div>
+      )}
+      {n && (
+        <div class={`notice ${n.kind}`} role={n.kind === 'error' ? 'alert' : 'status'}>
+          {n.text} {n.hint && <span class="hint">{n.hint}</span>}
+          <button class="icon" aria-label="Dismiss" onClick={() => (notice.value = null)}>×</button>
+        </div>
+      )}
+    </>
+  );
+}
+
+function TakeOverDialog() {
+  const ask = takeOverAsk.value;
+  if (!ask) return null;
+  return (
+    <div class="modal-backdrop">
+      <div class="modal takeover" role="alertdialog" aria-labelledby="takeover-title">
+        <h3 id="takeover-title">{ask.workspace} is open in another tab</h3>
+        <p>An index in this browser can be used by one tab at a time. Take it over here? The other tab closes it (an indexing run there stops after its current batch) and can take it back.</p>
+        <div class="modal-actions">
+          <button class="primary" onClick={() => ask.choose(true)} autoFocus>
+            Take over here
+          </button>
+          <button onClick={() => ask.choose(false)}>Cancel</button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function App() {
+  const ws = current.value;
+  const home = !ws || overlay.value === 'workspaces';
+  return (
+    <div class="app">
+      <TopBar />
+      <Notices />
+      {indexRun.value && <IndexPanel />}
+      {home ? (
+        <Home />
+      ) : (
+        <main class={`explorer${view.value ? ' with-viewer' : ''}`}>
+          <section class="results-pane">
+            <StatusLine />
+            <Filters />
+            <Results />
+          </section>
+          {view.value && <Viewer />}
+        </main>
+      )}
+      {overlay.value === 'quick-open' && ws && <QuickOpen />}
+      <TakeOverDialog />
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+// What the benchmark (bench/web-demo-bench.ts) reads off the page: keystroke-to-paint time of search
+// as you type (the input handler notes when each query was typed, the controller reports when its
+// answer is rendered, measured after the next frame), indexing runs, and the start-up marks
+// (performance.mark: hci-ready when the Worker answers, hci-workspace-open when a workspace is
+// searchable). Kept on window.__hciPerf. Owns only that.
+import type { IndexSummary } from '../../../core/contract/index.ts';
+
+const typedAt = new Map<string, number>();
+const samples: Array<{ query: string; ms: number; answered_ms: number; worker_ms: number }> = [];
+const runs: Array<{ workspace: string; wall_ms: number; summary: IndexSummary }> = [];
+(window as unknown as { __hciPerf: { typing: typeof samples; runs: typeof runs } }).__hciPerf = { typing: samples, runs };
+
+export function noteRun(workspace: string, wallMs: number, summary: IndexSummary): void {
+  runs.push({ workspace, wall_ms: Math.round(wallMs), summary });
+}
+
+export function mark(name: 'hci-ready' | 'hci-workspace-open'): void {
+  if (!performance.getEntriesByName(name).length) performance.mark(name);
+}
+
+export function noteTyped(query: string, at = performance.now()): void {
+  typedAt.set(query, at);
+  if (typedAt.size > 200) typedAt.delete(typedAt.keys().next().value!);
+}
+
+/** Called when the answer for `query` is handed to the view: measures again after the browser paints it. */
+export function notePainted(query: string, workerMs: number): void {
+  const t = typedAt.get(query);
+  if (t === undefined) return;
+  typedAt.delete(query);
+  const answered = performance.now() - t;
+  requestAnimationFrame(() => setTimeout(() => samples.push({ query, ms: performance.now() - t, answered_ms: answered, worker_ms: workerMs }), 0));
+}

@@ -1,0 +1,70 @@
+// Permalinks: the app's place in the URL, so a reload or a shared link opens the same view.
+//   ?q=<query>&ext=.cs,.razor&under=src/&hide=test,generated   the search (history.replaceState as you type)
+//   #/w/<workspace>                                             a workspace
+//   #/w/<workspace>/f/<path>#L10-20                             a file, lines 10–20 marked
+// Owns parsing and writing that format; what the app does with a route is state.ts's.
+export interface Route {
+  workspace?: string;
+  path?: string;
+  lines?: [number, number];
+  q: string;
+  exts: string[];
+  under: string;
+  hide: Array<'test' | 'generated'>;
+}
+
+const enc = (s: string) => s.split('/').map(encodeURIComponent).join('/');
+const dec = (s: string) => {
+  try {
+    return s.split('/').map(decodeURIComponent).join('/');
+  } catch {
+    return s;
+  }
+};
+
+export function parseRoute(loc: { search: string; hash: string } = location): Route {
+  const params = new URLSearchParams(loc.search);
+  const route: Route = {
+    q: params.get('q') ?? '',
+    exts: (params.get('ext') ?? '').split(',').filter(Boolean),
+    under: params.get('under') ?? '',
+    hide: (params.get('hide') ?? '').split(',').filter((k): k is 'test' | 'generated' => k === 'test' || k === 'generated'),
+  };
+  const m = /^#\/w\/([^/#]+)(?:\/f\/([^#]+))?(?:#L(\d+)(?:-(\d+))?)?$/.exec(loc.hash);
+  if (m) {
+    route.workspace = dec(m[1]);
+    if (m[2]) route.path = dec(m[2]);
+    if (m[3]) {
+      const a = Number(m[3]);
+      const b = m[4] ? Number(m[4]) : a;
+      route.lines = [Math.min(a, b), Math.max(a, b)];
+    }
+  }
+  return route;
+}
+
+export function formatRoute(r: Route): string {
+  const params = new URLSearchParams();
+  if (r.q) params.set('q', r.q);
+  if (r.exts.length) params.set('ext', r.exts.join(','));
+  if (r.under) params.set('under', r.under);
+  if (r.hide.length) params.set('hide', r.hide.join(','));
+  const search = params.toString();
+  let hash = '';
+  if (r.workspace) {
+    hash = `#/w/${encodeURIComponent(r.workspace)}`;
+    if (r.path) {
+      hash += `/f/${enc(r.path)}`;
+      if (r.lines) hash += r.lines[0] === r.lines[1] ? `#L${r.lines[0]}` : `#L${r.lines[0]}-${r.lines[1]}`;
+    }
+  }
+  return `${location.pathname}${search ? `?${search}` : ''}${hash}`;
+}
+
+/** Writes the route into the URL: push for a new place (a file opened), replace while typing. */
+export function writeRoute(r: Route, mode: 'push' | 'replace'): void {
+  const url = formatRoute(r);
+  if (url === `${location.pathname}${location.search}${location.hash}`) return;
+  if (mode === 'push') history.pushState(null, '', url);
+  else history.replaceState(null, '', url);
+}

@@ -1,0 +1,75 @@
+// The explorer's state as signals (@preact/signals): the workspaces, the one open here, an indexing
+// run, the search (query, filters, answer, counts, selection), the file on screen and which overlay is
+// up. Components read these; the controllers (workspaces/actions.ts, search/controller.ts,
+// viewer/controller.ts) write them. Owns no behaviour.
+import { signal } from '@preact/signals';
+import type { BrowserWorkspace, StoredWorkspace } from '../../../runtimes/browser/client.ts';
+import type { FacetsResponse, IndexSummary, SearchResponse, StatusReport } from '../../../core/contract/index.ts';
+
+export interface Notice {
+  kind: 'error' | 'info';
+  text: string;
+  hint?: string;
+}
+
+export interface GrammarDownload {
+  what: string;
+  bytes: number;
+  ms: number;
+}
+
+/** One indexing run as the progress panel shows it. */
+export interface IndexRun {
+  workspace: string;
+  full: boolean;
+  phase: 'starting' | 'scan' | 'index' | 'vectors' | 'done' | 'cancelled' | 'failed';
+  filesDone: number;
+  filesTotal: number;
+  chunks: number;
+  bytes: number;
+  startedAt: number;
+  /** When the index phase began (files/s counts from here). */
+  indexStartedAt?: number;
+  endedAt?: number;
+  cancelling?: boolean;
+  summary?: IndexSummary;
+  error?: Notice;
+}
+
+export interface Filters {
+  exts: string[];
+  /** A folder prefix, e.g. "src/Web/". */
+  under: string;
+  hide: Array<'test' | 'generated'>;
+}
+
+export interface FileView {
+  path: string;
+  /** The lines to mark and scroll to (a hit, a permalink, an outline symbol). */
+  lines?: [number, number];
+  /** The hit this file was opened from (for "why this result"). */
+  hitId?: string;
+}
+
+export const workspaces = signal<StoredWorkspace[]>([]);
+export const storageInfo = signal<{ usage?: number; quota?: number; persisted?: boolean }>({});
+export const current = signal<BrowserWorkspace | null>(null);
+export const status = signal<StatusReport | null>(null);
+export const notice = signal<Notice | null>(null);
+/** A workspace another tab holds, waiting for the user's take-over choice. */
+export const takeOverAsk = signal<{ workspace: string; choose: (take: boolean) => void } | null>(null);
+/** This tab's workspace was taken over by another tab. */
+export const releasedHere = signal<string | null>(null);
+export const indexRun = signal<IndexRun | null>(null);
+export const grammarDownloads = signal<GrammarDownload[]>([]);
+
+export const query = signal('');
+export const filters = signal<Filters>({ exts: [], under: '', hide: [] });
+export const results = signal<SearchResponse | null>(null);
+export const facets = signal<FacetsResponse | null>(null);
+export const searching = signal(false);
+/** Index of the selected hit in results.hits (j/k, Enter). */
+export const selected = signal(0);
+
+export const view = signal<FileView | null>(null);
+export const overlay = signal<'none' | 'quick-open' | 'help' | 'workspaces'>('none');

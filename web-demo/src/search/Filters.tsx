@@ -1,0 +1,65 @@
+// Filter chips: one per extension the query's matches fall in, with their file counts (core facets,
+// which count every extension whatever is chosen), a folder prefix, and hiding test or generated
+// files. Owns these controls; the request they make is controller.ts's.
+import { useEffect, useState } from 'preact/hooks';
+import { facets, filters, query } from '../app/state.ts';
+import { setFilters, toggleExt, toggleHide } from './controller.ts';
+
+const SHOWN = 6;
+
+export function Filters() {
+  const [all, setAll] = useState(false);
+  const f = filters.value;
+  // What is typed in the folder box until Enter or leaving it (a redraw meanwhile must not undo it).
+  const [draft, setDraft] = useState(f.under);
+  useEffect(() => setDraft(f.under), [f.under]);
+  const fc = query.value.trim() ? facets.value : null;
+  const shown = new Set<string>();
+  const chips = (fc?.exts ?? []).map((e) => {
+    shown.add(e.ext);
+    return { ext: e.ext, lang: e.lang, files: e.files as number | null };
+  });
+  for (const ext of f.exts) if (!shown.has(ext.startsWith('.') ? ext : `.${ext}`)) chips.push({ ext, lang: '', files: null });
+  // The most common extensions, and any chosen one; the rest behind "+N".
+  const visible = all ? chips : chips.filter((c, i) => i < SHOWN || f.exts.includes(c.ext));
+  return (
+    <div class="filters">
+      {visible.map((c) => {
+        const on = f.exts.includes(c.ext);
+        return (
+          <button key={c.ext} class={`chip${on ? ' on' : ''}`} aria-pressed={on} title={c.lang ? `${c.lang}: ${c.files} files` : 'chosen'} onClick={() => toggleExt([c.ext])}>
+            {c.ext || '(none)'}
+            {c.lang && <span class="chip-lang">{c.lang}</span>}
+            {c.files !== null && <span class="chip-count">{c.files}</span>}
+          </button>
+        );
+      })}
+      {chips.length > visible.length && (
+        <button class="link" onClick={() => setAll(true)}>
+          +{chips.length - visible.length} more
+        </button>
+      )}
+      <label class="under">
+        under
+        <input
+          value={draft}
+          placeholder="src/Web/"
+          spellcheck={false}
+          onInput={(e) => setDraft((e.target as HTMLInputElement).value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') setFilters({ under: draft.trim() });
+          }}
+          onBlur={() => {
+            if (draft.trim() !== filters.value.under) setFilters({ under: draft.trim() });
+          }}
+        />
+      </label>
+      <button class={`chip${f.hide.includes('test') ? ' on' : ''}`} aria-pressed={f.hide.includes('test')} onClick={() => toggleHide('test')}>
+        hide tests
+      </button>
+      <button class={`chip${f.hide.includes('generated') ? ' on' : ''}`} aria-pressed={f.hide.includes('generated')} onClick={() => toggleHide('generated')}>
+        hide generated
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+// The hits, grouped by file in rank order: each file with its language and paired files, each hit
+// with its line range, symbol, hit_kind badge, score and snippet with the query's terms marked. The
+// selected hit (j/k) is kept in view; a click or Enter opens it in the viewer. Owns this list.
+import { useEffect, useRef } from 'preact/hooks';
+import type { SearchHit } from '../../../core/contract/index.ts';
+import { current, query, results, selected, status, view } from '../app/state.ts';
+import { pairLabel, splitPath } from '../app/format.ts';
+import { openFile } from '../viewer/controller.ts';
+import { markTerms } from './terms.ts';
+
+export function openHit(h: SearchHit): Promise<void> {
+  return openFile(h.path, { lines: [h.start_line, h.end_line], hitId: h.hit_id });
+}
+
+function Marked({ text }: { text: string }) {
+  return <>{markTerms(text, query.value).map((p) => (p.mark ? <mark>{p.text}</mark> : p.text))}</>;
+}
+
+function Snippet({ snippet }: { snippet: string }) {
+  return (
+    <pre class="snippet">
+      {snippet.split('\n').map((line) => {
+        const m = /^(\d+): (.*)$/.exec(line);
+        return (
+          <div class="snip-line">
+            <span class="snip-n">{m ? m[1] : ''}</span>
+            <Marked text={m ? m[2] : line} />
+          </div>
+        );
+      })}
+    </pre>
+  );
+}
+
+export function Results() {
+  const res = results.value;
+  const list = useRef<HTMLDivElement>(null);
+  const sel = selected.value;
+  useEffect(() => {
+    list.current?.querySelector('.hit.sel')?.scrollIntoView({ block: 'nearest' });
+  }, [sel, res]);
+  if (!query.value.trim()) return <StartHere />;
+  if (!res) return null;
+  const groups: Array<{ path: string; hits: Array<{ h: SearchHit; i: number }> }> = [];
+  const byPath = new Map<string, (typeof groups)[number]>();
+  res.hits.forEach((h, i) => {
+    let g = byPath.get(h.path);
+    if (!g) byPath.set(h.path, (g = { path: h.path, hits: [] })), groups.push(g);
+    g.hits.push({ h, i });
+  });
+  const openPath = view.value?.path;
+  return (
+    <div class="results" ref={list} role="list">
+      {groups.map((g) => {
+        const { dir, name } = splitPath(g.path);
+        const first = g.hits[0].h;
+        return (
+          <section class={`group${g.path === openPath ? ' open' : ''}`} key={g.path}>
+            <header class="file-head">
+              <span class="dir">{dir}</span>
+              <span class="name">{name}</span>
+              <span class={`badge lang-${first.lang}`}>{first.lang}</span>
+              {first.paired?.map((p) => (
+                <button class="pair" title={`paired: ${p}`} onClick={() => void openFile(p)}>
+                  {pairLabel(p, g.path)}
+                </button>
+              ))}
+            </header>
+            {g.hits.map(({ h, i }) => (
+              <div
+                class={`hit${i === sel ? ' sel' : ''}`}
+                role="listitem"
+                data-rank={h.rank}
+                key={h.hit_id}
+                onClick={() => {
+                  selected.value = i;
+                  void openHit(h);
+                }}
+              >
+                <div class="hit-head">
+                  <span class="lines">L{h.start_line}–{h.end_line}</span>
+                  {h.symbol && (
+                    <span class="symbol">
+                      <span class="kind">{h.symbol.kind}</span> {h.symbol.name}
+                    </span>
+                  )}
+                  <span class={`badge hitkind-${h.hit_kind}`} title={h.note ?? 'keyword match in text'}>{h.hit_kind}</span>
+                  <span class="score" title={`fts ${h.fts_score}`}>{h.score.toFixed(2)}</span>
+                </div>
+                <Snippet snippet={h.snippet} />
+              </div>
+            ))}
+          </section>
+        );
+      })}
+      {res.hits.length === 0 && <div class="empty-results">No hits. {res.hint}</div>}
+    </div>
+  );
+}
+
+const EXAMPLES = ['PricingEngine', 'order total', '"shopping cart"', 'Catal*', 'path:src/ ext:razor', 'how is the cart priced'];
+
+/** Before the first query: what the index holds, and a few queries to start from. */
+function StartHere() {
+  const st = status.value;
+  const langs = Object.entries(st?.files_by_lang ?? {});
+  return (
+    <div class="start-here">
+      <h3>{current.value?.name}</h3>
+      {langs.length > 0 && (
+        <p>
+          {langs.map(([lang, n]) => (
+            <span class={`badge lang-${lang}`}>
+              {lang} {n}
+            </span>
+          ))}
+        </p>
+      )}
+      <p class="muted">Type an identifier, words or a phrase; every keystroke searches. Ctrl-P goes to a file by name; ? shows the query syntax.</p>
+      <p class="examples">
+        {EXAMPLES.map((q) => (
+          <code>{q}</code>
+        ))}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+// Search as you type. A keystroke sends its query at once when no search is running; while one runs,
+// only the latest query waits and goes next (earlier ones are never sent), and an answer whose query
+// is no longer the one typed is dropped — so the list never shows an older query's hits, and no
+// fixed debounce delay adds to keystroke-to-results time. Counts for the filter chips (facets) follow
+// each shown answer once typing pauses. Owns the request the filters make, these rules and the URL's ?q=…; the
+// answers are the Worker's (core/service search and facets).
+import { batch, effect } from '@preact/signals';
+import type { FacetsRequest, SearchRequest } from '../../../core/contract/index.ts';
+import { current, facets, filters, query, results, searching, selected, type Filters } from '../app/state.ts';
+import { parseRoute, writeRoute } from '../app/router.ts';
+import { notePainted, noteTyped } from '../app/perf.ts';
+
+export const PAGE = 30;
+
+let running = false;
+let queued = false;
+let facetsKey = '';
+
+function request(q: string, f: Filters): SearchRequest {
+  const req: SearchRequest = { query: q, limit: PAGE };
+  if (f.exts.length) req.exts = f.exts;
+  if (f.under) req.paths = [f.under];
+  if (f.hide.length) req.exclude_kinds = f.hide;
+  return req;
+}
+
+const key = (q: string, f: Filters) => JSON.stringify([q, f.exts, f.under, f.hide, current.value?.name]);
+
+async function runLatest(): Promise<void> {
+  if (running) {
+    queued = true;
+    return;
+  }
+  running = true;
+  try {
+    do {
+      queued = false;
+      const ws = current.value;
+      const q = query.value.trim();
+      const f = filters.value;
+      const sent = key(q, f);
+      if (!ws || !q) {
+        batch(() => {
+          results.value = null;
+          facets.value = null;
+        });
+        continue;
+      }
+      searching.value = true;
+      const res = await ws.search(request(q, f));
+      // Typed on meanwhile: this answer is stale, the loop sends the newest query next.
+      if (sent !== key(query.value.trim(), filters.value)) continue;
+      batch(() => {
+        results.value = res;
+        selected.value = 0;
+      });
+      notePainted(query.value, res.took_ms);
+      scheduleFacets(q, f, sent);
+    } while (queued);
+  } finally {
+    running = false;
+    searching.value = false;
+  }
+}
+
+/**
+ * Counts for the chips wait until typing pauses (FACETS_IDLE_MS): each is a second query over the
+ * index, and while keys come in the Worker's time goes to the searches.
+ */
+const FACETS_IDLE_MS = 150;
+let facetsTimer: ReturnType<typeof setTimeout> | undefined;
+
+function scheduleFacets(q: string, f: Filters, sent: string): void {
+  clearTimeout(facetsTimer);
+  facetsTimer = setTimeout(() => void loadFacets(q, f, sent), facetsKey === '' ? 0 : FACETS_IDLE_MS);
+}
+
+async function loadFacets(q: string, f: Filters, sent: string): Promise<void> {
+  const ws = current.value;
+  if (!ws || facetsKey === sent) return;
+  facetsKey = sent;
+  const req: FacetsRequest = { query: q };
+  if (f.under) req.paths = [f.under];
+  if (f.hide.length) req.exclude_kinds = f.hide;
+  const res = await ws.facets(req);
+  if (sent === key(query.value.trim(), filters.value)) facets.value = res;
+}
+
+function syncUrl(): void {
+  const r = parseRoute();
+  writeRoute({ ...r, q: query.value, exts: filters.value.exts, under: filters.value.under, hide: filters.value.hide }, 'replace');
+}
+
+export function setQuery(q: string): void {
+  noteTyped(q);
+  query.value = q;
+  syncUrl();
+  void runLatest();
+}
+
+export function setFilters(f: Partial<Filters>): void {
+  filters.value = { ...filters.value, ...f };
+  syncUrl();
+  void runLatest();
+}
+
+export function toggleExt(exts: string[]): void {
+  const on = exts.every((e) => filters.value.exts.includes(e));
+  setFilters({ exts: on ? filters.value.exts.filter((e) => !exts.includes(e)) : [...new Set([...filters.value.exts, ...exts])] });
+}
+
+export function toggleHide(kind: 'test' | 'generated'): void {
+  const hide = filters.value.hide.includes(kind) ? filters.value.hide.filter((k) => k !== kind) : [...filters.value.hide, kind];
+  setFilters({ hide });
+}
+
+/** Runs the current query again (a workspace opened, an index run finished). */
+export function refreshSearch(): void {
+  facetsKey = '';
+  void runLatest();
+}
+
+export function moveSelection(by: number): void {
+  const n = results.value?.hits.length ?? 0;
+  if (n) selected.value = Math.max(0, Math.min(n - 1, selected.value + by));
+}
+
+// A workspace opened (or closed) here: search it (outside the effect, which tracks only `current`).
+effect(() => {
+  current.value;
+  queueMicrotask(refreshSearch);
+});
