@@ -367,7 +367,9 @@ describe('keyword-mode routing, options and errors', () => {
     const slow = await openWorkspace(gen.root, { settings: { literal_budget_ms: 10 } });
     try {
       await slow.index();
-      const r = await slow.search({ query: '\\w+\\s*\\(.*\\)\\s*\\{?$', mode: 'regex' });
+      // No trigram and (almost) no match: every line of every file is checked, ~100 ms here. A pattern
+      // matching everywhere reached the 200-hit cap in about 12 ms, which raced the 10 ms budget.
+      const r = await slow.search({ query: '[a-z]+\\d{7}[a-z]+', mode: 'regex' });
       expect(r.status).toBe('error');
       expect(r.error?.code).toBe('search_timeout');
       expect(r.error?.message).toMatch(/stopped at its time budget \(10 ms\) after checking \d+ files/);
