@@ -15,7 +15,7 @@
 //   npm run bench -- --corpus generated --files 13000 --repeat 1   # ≈ 50k chunks: the scale two targets name
 //   npm run bench -- --corpus ~/src/my-repo      # any folder (copied to a temp dir first)
 //   options: --repeat N (3) · --query-repeat N (5) · --cold-queries N (5 per run) · --reopen-queries N (10)
-//            --cli-queries N (5 per run) · --edits N (5) · --engines hci,native,wasm,orama,minisearch,rg,cli,latency,intercom,vectors
+//            --cli-queries N (5 per run) · --edits N (5) · --engines hci,native,wasm,orama,minisearch,rg,cli,latency,intercom,vectors,literal
 //            --rg PATH · --profile · --out DIR · --record · --keep
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -35,11 +35,11 @@ import { runTask, sqlStoreFile, type Task, type TaskResult } from './worker.ts';
 import { formatLatency, runLatency } from './latency.ts';
 import { runIntercomBench } from './intercom-bench.ts';
 import { main as runVectorBench } from './vector-bench.ts';
+import { runLiteralBench } from './literal-bench.ts';
 
 export { formatBench };
 export type { BenchReport, EngineRow, TargetCheck } from './lib/report.ts';
-
-export const ALL_ENGINES = ['hci', 'native', 'wasm', 'orama', 'minisearch', 'rg', 'cli', 'latency', 'intercom'] as const;
+export const ALL_ENGINES = ['hci', 'native', 'wasm', 'orama', 'minisearch', 'rg', 'cli', 'latency', 'intercom', 'literal'] as const;
 
 export interface BenchOptions {
   /** 'sample', 'generated', or a folder. */
@@ -454,6 +454,13 @@ export async function main(argv: string[]): Promise<number> {
   if (engineList.length ? engineList.includes('vectors') : !corpusArg) {
     log('vectors: full index with semantic search off and on…');
     await runVectorBench(['--files', String(optInt(opts, 'files', 2000)), '--repeat', '1', ...(record ? ['--record'] : [])]);
+  }
+  // Literal and regex search beside ripgrep (trigram index size, latency, the ripgrep oracle, the CJK
+  // fixture): default corpora (a generated 2,000-file solution), or --engines literal with --files.
+  if (engineList.length ? engineList.includes('literal') : !corpusArg) {
+    log('literal: literal and regex search beside ripgrep…');
+    const { markdown } = await runLiteralBench(['--out', outDir, '--files', String(engineList.length ? optInt(opts, 'files', 2000) : 2000), ...(record ? ['--record'] : [])]);
+    process.stdout.write(`\n${markdown}\n`);
   }
   return 0;
 }

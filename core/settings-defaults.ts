@@ -39,6 +39,8 @@ export const SETTING_DEFAULTS = {
   paired_file_share: 0.7,
   max_hits_per_file: 2,
   lock_timeout_ms: 10_000,
+  literal_index: false,
+  literal_budget_ms: 2000,
   /** `[semantic]` (schema: core/vector/settings.ts): off, and the learned model's defaults. */
   semantic: {
     enabled: false,

@@ -50,6 +50,10 @@ const settingsShape = z
     // Bounded: a reader or indexer waits this long for another process's lock before `index_busy`;
     // past the bound a stuck lock would hang a search for good (timers cannot wait longer than ~24.8 days).
     lock_timeout_ms: z.number().int().min(0).max(MAX_LOCK_TIMEOUT_MS, `must be at most ${MAX_LOCK_TIMEOUT_MS} (10 minutes)`).default(D.lock_timeout_ms),
+    /** A trigram index (files_tri) for literal and regex search, filled by the next indexing pass. */
+    literal_index: z.boolean().default(D.literal_index),
+    /** The time budget of one literal or regex search (then search_timeout). */
+    literal_budget_ms: z.number().int().min(10).max(600_000).default(D.literal_budget_ms),
     /** The semantic channel (`[semantic]`, core/vector/settings.ts): off by default. */
     semantic: semanticSettings.prefault({}),
   })

@@ -228,7 +228,7 @@ export class HciWorkspace {
     if (!vs.ok) {
       if (req.mode === 'semantic') throw new HciError('mode_unavailable', `semantic search cannot run: ${vs.reason}`, vs.hint);
       // Hybrid without vectors is the keyword search (the answer says so).
-      return { modes: { keyword: DEFAULT_MODES.keyword, hybrid: DEFAULT_MODES.keyword }, unavailable: { reason: vs.reason, hint: vs.hint } };
+      return { modes: { ...DEFAULT_MODES, hybrid: DEFAULT_MODES.keyword }, unavailable: { reason: vs.reason, hint: vs.hint } };
     }
     const channel = vectorChannel({ knn: vs.knn, query: vs.query, model: modelKeyString(vs.model.key), minScore: s.min_vector_score, exclude: source ? new Set([source.chunkId]) : undefined });
     return { modes: semanticModes(channel, { keywordWeight: s.keyword_weight, vectorWeight: s.vector_weight, guard: s.guard, routing: s.routing, minVectorScore: s.min_vector_score }) };
@@ -454,8 +454,11 @@ function validateRequest(req: SearchRequest): void {
   if (req.max_tokens !== undefined && (!Number.isFinite(req.max_tokens) || req.max_tokens < 100)) {
     throw new HciError('invalid_request', 'max_tokens must be a number ≥ 100', 'omit it for no budget');
   }
-  if (req.mode !== undefined && !['keyword', 'semantic', 'hybrid'].includes(req.mode)) {
-    throw new HciError('invalid_request', `mode must be keyword, semantic or hybrid`, 'omit it for keyword');
+  if (req.mode !== undefined && !['keyword', 'semantic', 'hybrid', 'literal', 'regex'].includes(req.mode)) {
+    throw new HciError('invalid_request', `mode must be keyword, semantic, hybrid, literal or regex`, 'omit it for keyword');
+  }
+  for (const flag of ['case_sensitive', 'whole_word'] as const) {
+    if (req[flag] !== undefined && typeof req[flag] !== 'boolean') throw new HciError('invalid_request', `${flag} must be true or false`, 'omit it for the default (false)');
   }
 }
 

@@ -61,6 +61,10 @@ describe.skipIf(!chromium)(titled('browser runtime (headless Chromium, module Wo
     expect(res.status).toBe('ok');
     expect(res.hits[0].path).toBe('src/Contoso.Shop.Application/Catalog/CatalogService.cs');
     expect(res.index?.location).toBe(opened.location);
+    // Exact text through the Worker (protocol 4): a regex, with the lines it matched.
+    const re = await call(page, 'search', 'zip-ws', { query: 'Get\\w+Async\\(', mode: 'regex', case_sensitive: true });
+    expect(re).toMatchObject({ status: 'ok', mode: 'regex' });
+    expect(re.hits[0]).toMatchObject({ hit_kind: 'text_literal', match_lines: expect.arrayContaining([expect.any(Number)]) });
     const why = await call(page, 'explain', 'zip-ws', res.hits[0].hit_id);
     expect(why.status).toBe('ok');
     expect(why.explanation?.rank).toBe(1);

@@ -62,7 +62,7 @@ describe('ranking factors, through search and explain', () => {
     const hits = await ranked(w, 'reconciliation');
     const gen = byPath(hits, 'src/Billing/LedgerMapper.g.cs');
     const own = byPath(hits, 'src/Billing/LedgerBook.cs');
-    expect(gen.fts_score).toBeGreaterThan(own.fts_score); // more mentions: BM25 alone puts it first
+    expect(gen.fts_score!).toBeGreaterThan(own.fts_score!); // more mentions: BM25 alone puts it first
     expect(hits.indexOf(own)).toBeLessThan(hits.indexOf(gen)); // the penalty turns the order around
     expect(await factorsOf(w, gen, 'reconciliation')).toMatchObject({ generated_path_penalty: 0.5 });
     expect(await factorsOf(w, own, 'reconciliation')).not.toHaveProperty('generated_path_penalty');
@@ -80,9 +80,9 @@ describe('ranking factors, through search and explain', () => {
     const other = byPath(hits, 'src/Settlement/PayoutJob.cs');
     expect(await factorsOf(w, named, 'settlement')).toMatchObject({ file_name_match: 1.25 });
     expect(await factorsOf(w, other, 'settlement')).not.toHaveProperty('file_name_match');
-    expect(named.score / named.fts_score).toBeCloseTo(1.25, 2);
+    expect(named.score / named.fts_score!).toBeCloseTo(1.25, 2);
     // BM25 alone puts the other file first (three mentions, and the word is its folder); the factor turns it around.
-    expect(named.fts_score).toBeLessThan(other.fts_score);
+    expect(named.fts_score!).toBeLessThan(other.fts_score!);
     expect(hits.indexOf(named)).toBeLessThan(hits.indexOf(other));
   });
 
@@ -96,8 +96,8 @@ describe('ranking factors, through search and explain', () => {
     expect(f).toMatchObject({ exact_symbol_name: 1.5 });
     expect(await factorsOf(w, talk, 'refund')).not.toHaveProperty('exact_symbol_name');
     // BM25 alone puts the other chunk first (it says the word three times, and in its folder); the factor turns it around.
-    expect(sym!.fts_score).toBeLessThan(talk.fts_score);
+    expect(sym!.fts_score!).toBeLessThan(talk.fts_score!);
     expect(hits[0]).toBe(sym);
-    expect(sym!.score / sym!.fts_score).toBeCloseTo(Object.values(f).reduce((a, b) => a * b, 1), 2);
+    expect(sym!.score / sym!.fts_score!).toBeCloseTo(Object.values(f).reduce((a, b) => a * b, 1), 2);
   });
 });

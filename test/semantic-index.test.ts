@@ -2,7 +2,7 @@
 // trained or stored, keyword only, hybrid answers mode_unavailable); with `learned` on, a vector per
 // chunk in sqlite-vec's BLOB layout, written, replaced and deleted with their files (unchanged chunk
 // texts reuse their vectors), the model's bytes in the index; keyword mode identical with semantic
-// on; a model change re-embeds without re-chunking or touching FTS; the format 3 → 4 migration; the
+// on; a model change re-embeds without re-chunking or touching FTS; the format 3 → 4 migration (and on); the
 // http provider (a stub on 127.0.0.1) wired through indexing, failing mid-run without harming
 // keyword search, with status saying what is missing, and resuming from what it kept.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import { startEmbedStub, type EmbedStub } from './helpers/embed-stub.ts';
 import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+import { FORMAT_VERSION } from '../core/index/schema.ts';
 
 function sqlite3(file: string, sql: string): string {
   return execFileSync('sqlite3', [file, sql], { encoding: 'utf8' }).trim();
@@ -204,7 +205,7 @@ describe('semantic search with the learned provider', () => {
   });
 });
 
-describe('the format 3 → 4 migration (then 4 → 5)', () => {
+describe('the format 3 → 4 migration (then on to the current format)', () => {
   it('adds the vector tables empty and leaves keyword data untouched', async () => {
     const ws: TmpWorkspace = await createTmpWorkspace({ 'src/A.cs': 'namespace Demo;\npublic class Alpha { public void RunAlpha() { } }\n' });
     try {
@@ -218,7 +219,7 @@ describe('the format 3 → 4 migration (then 4 → 5)', () => {
       const w2 = await openWorkspace(ws.root);
       try {
         expect((await w2.search({ query: 'RunAlpha' })).hits[0]?.path).toBe('src/A.cs');
-        expect(sqlite3(file, "SELECT value FROM meta WHERE key = 'format_version'")).toBe('5');
+        expect(sqlite3(file, "SELECT value FROM meta WHERE key = 'format_version'")).toBe(String(FORMAT_VERSION));
         expect(sqlite3(file, 'SELECT count(*) FROM chunk_vectors') + sqlite3(file, 'SELECT count(*) FROM vector_models')).toBe('00');
         expect(sqlite3(file, 'SELECT group_concat(id, \',\') FROM chunks') + sqlite3(file, 'SELECT hash FROM files')).toBe(keyword);
       } finally {

@@ -56,7 +56,7 @@ export const RIPGREP_VARIANTS: Record<string, RipgrepVariant> = {
 /** The strings grep would be given for a query: each word (whole identifiers) and each phrase (and the parts, when asked). */
 export function grepTerms(query: string, terms: RipgrepVariant['terms'] = 'whole'): string[] {
   const parsed = parseQuery(query);
-  const out = parsed.clauses.flatMap((c) => (c.kind === 'phrase' ? [c.tokens.join(' ')] : [c.token, ...(terms === 'whole+parts' && c.parts.length > 1 ? c.parts : [])]));
+  const out = parsed.clauses.flatMap((c) => (c.kind === 'phrase' ? [c.tokens.join(' ')] : c.kind === 'cjk' ? [c.run] : [c.token, ...(terms === 'whole+parts' && c.parts.length > 1 ? c.parts : [])]));
   return [...new Set(out)].filter((t) => t.length >= 2);
 }
 

@@ -41,6 +41,7 @@ export const MINISEARCH_VARIANTS: Record<string, MiniSearchVariant> = {
 /** A clause as a MiniSearch query tree: a word is (whole OR all its parts), a phrase all its tokens. */
 function clauseQuery(c: Clause): Query {
   if (c.kind === 'phrase') return { combineWith: 'AND', queries: c.tokens };
+  if (c.kind === 'cjk') return c.run;
   const whole = c.prefix ? { queries: [c.token], prefix: true } : c.token;
   if (c.parts.length < 2) return typeof whole === 'string' ? whole : { combineWith: 'OR', ...whole };
   return { combineWith: 'OR', queries: [whole, { combineWith: 'AND', queries: c.parts }] };
@@ -97,6 +98,7 @@ function oramaTerm(clauses: readonly Clause[], terms: OramaVariant['terms']): st
   const out: string[] = [];
   for (const c of clauses) {
     if (c.kind === 'phrase') out.push(...c.tokens);
+    else if (c.kind === 'cjk') out.push(c.run);
     else out.push(c.token, ...(terms === 'whole+parts' ? c.parts : []));
   }
   return [...new Set(out)].join(' ');

@@ -8,14 +8,15 @@ import { taskView } from './tasks.ts';
 
 export const SEARCH_LIMIT = { default: 8, max: 50 } as const;
 
-export const searchMode = z.enum(['keyword', 'semantic', 'hybrid']);
+export const searchMode = z.enum(['keyword', 'semantic', 'hybrid', 'literal', 'regex']);
 export const searchStatus = z.enum(['ok', 'empty', 'no_index', 'indexing', 'error']);
 /**
  * What a hit is evidence of. `text_fts`: keyword match in text (C# symbol truth needs a compiler);
  * `text_vector`: similar in meaning by the embedding model, holds none of the terms necessarily;
- * `hybrid`: found by both channels.
+ * `hybrid`: found by both channels; `text_literal`: the exact text (a literal or a regex) is on the
+ * hit's match_lines.
  */
-export const hitKind = z.enum(['text_fts', 'text_vector', 'hybrid']);
+export const hitKind = z.enum(['text_fts', 'text_vector', 'hybrid', 'text_literal']);
 /** `similar` (contract 2): the hits are nearest neighbours by meaning, not term matches (semantic mode, similar). */
 export const matchKind = z.enum(['all', 'all_then_any', 'any', 'none', 'similar']);
 
@@ -23,7 +24,8 @@ export const searchRequest = z.object({
   query: z
     .string()
     .max(2000)
-    .describe('identifiers (GetCatalogItemsAsync), words (all must match; camelCase is split), "quoted phrases", prefix*, and inline filters path:src/Web/ ext:cs,razor -path:tests/'),
+    .describe('identifiers (GetCatalogItemsAsync), words (all must match; camelCase is split), "quoted phrases", prefix*, and inline filters path:src/Web/ ext:cs,razor -path:tests/; ' +
+      'a quoted phrase with punctuation ("?.Invoke(", "/api/v1/") is matched exactly, re:<regex> searches by RE2 regex; with mode literal or regex the whole query is the pattern'),
   limit: z.number().int().min(1).max(SEARCH_LIMIT.max).optional().describe(`hits per page, 1-${SEARCH_LIMIT.max} (default ${SEARCH_LIMIT.default})`),
   paths: z.array(z.string()).optional().describe('only hits under these workspace-relative path prefixes or globs, e.g. ["src/Web/", "**/*.razor"]'),
   exts: z.array(z.string()).optional().describe('only these extensions, with or without the dot, e.g. ["cs", "razor"]'),
@@ -31,8 +33,11 @@ export const searchRequest = z.object({
   exclude_kinds: z.array(fileKind).optional().describe('leave out test files and/or generated files, e.g. ["test", "generated"]'),
   mode: searchMode.optional().describe(
     'keyword (default): identifiers, exact names, error messages, config keys. hybrid: questions and descriptions in words (what code does, not what it is called): ' +
-      'keyword hits plus chunks similar in meaning, keyword\'s top files kept first. semantic: meaning only. hybrid/semantic need semantic search turned on ([semantic] in .hci/settings.toml); else mode_unavailable',
+      'keyword hits plus chunks similar in meaning, keyword\'s top files kept first. semantic: meaning only. hybrid/semantic need semantic search turned on ([semantic] in .hci/settings.toml); else mode_unavailable. ' +
+      'literal: the query is exact text; regex: the query is an RE2 regex (both list match_lines, like grep)',
   ),
+  case_sensitive: z.boolean().optional().describe('literal and regex matching: match case exactly (default: ignore case)'),
+  whole_word: z.boolean().optional().describe('literal and regex matching: only where the match is not inside a longer word (like grep -w)'),
   max_tokens: z.number().min(100).optional().describe('budget for the whole answer (~4 characters per token); hits beyond it are cut and truncated=true'),
   cursor: z.string().optional().describe('next_cursor from a previous answer, for the next page'),
 });
@@ -43,12 +48,14 @@ export const searchHit = z.object({
   path: z.string().describe('workspace-relative, forward slashes'),
   start_line: z.number().describe('1-based, inclusive'),
   end_line: z.number().describe('1-based, inclusive'),
-  hit_kind: hitKind.describe('text_fts: keyword match in text (for C#, symbol truth needs the compiler); text_vector: similar in meaning (embedding); hybrid: both'),
-  score: z.number().describe('keyword: BM25 times the factors explain lists; semantic: cosine times those factors; hybrid: the fused score (weights × normalised channel scores)'),
-  fts_score: z.number().optional().describe('the keyword channel\'s score, when it found this chunk (contract 2: absent on vector-only hits)'),
+  hit_kind: hitKind.describe('text_fts: keyword match in text (for C#, symbol truth needs the compiler); text_vector: similar in meaning (embedding); hybrid: both; text_literal: the exact text or regex is on match_lines'),
+  score: z.number().describe('keyword: BM25 times the factors explain lists; semantic: cosine times those factors; hybrid: the fused score (weights × normalised channel scores); literal/regex: literal_score times the factors'),
+  fts_score: z.number().optional().describe('the keyword channel\'s score, when it found this chunk (contract 2: absent on vector-only and literal hits)'),
   vec_score: z.number().optional().describe('cosine similarity of the query and the chunk, when the vector channel found it'),
   fts_norm: z.number().optional().describe('hybrid: the keyword score min-max normalised over keyword\'s candidates (the chunk\'s or its file\'s best; 0: none)'),
   vec_norm: z.number().optional().describe('hybrid: the vector score min-max normalised over the vector candidates (the chunk\'s or its file\'s best; 0: none)'),
+  literal_score: z.number().optional().describe('the literal channel\'s BM25 over matching lines (present when it found the hit)'),
+  match_lines: z.array(z.number()).optional().describe('literal and regex hits: the 1-based lines of this range where the text matches'),
   lang: z.string(),
   symbol: symbolRef.optional(),
   snippet: z.string().describe('the best matching lines, "<line>: <text>"'),
@@ -60,7 +67,7 @@ export const searchResponse = z.object({
   contract_version: z.number(),
   status: searchStatus,
   query: z.string(),
-  mode: z.string().describe('keyword | semantic | hybrid'),
+  mode: z.string().describe('the mode that answered: keyword | semantic | hybrid | literal | regex (a keyword query with re: or a quoted literal is answered as regex or literal)'),
   match: matchKind.describe(
     'all: every hit holds every term; all_then_any: the first hits hold every term, the ones after them (too few held all) hold some; ' +
       'any: no chunk holds all terms, every hit holds some; none: nothing matched',

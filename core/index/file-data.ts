@@ -13,7 +13,7 @@
 import type { Database } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
 import type { FileOutline, OutlineNode } from '../chunk/outline.ts';
-import { ftsValues, indexedHeader, sliceLines } from './fts-row.ts';
+import { ftsValues, indexedHeader, sliceLines, type FtsValues } from './fts-row.ts';
 import { FORMAT_3_DICTIONARY } from './deflate-dictionary.ts';
 import type { OutlineSymbol } from '../contract/outline.ts';
 
@@ -149,6 +149,36 @@ export function readStoredFile(db: Database, fileId: number, codec: DeflateCodec
   }
 }
 
+/**
+ * Reads only the stored text of files (lines joined by \n), without parsing their meta or splitting
+ * them into lines: what a literal or regex search checks, file after file — one prepared statement
+ * for all of them (preparing one per file was a tenth of a search's time). Close it when done.
+ */
+export function storedTextReader(db: Database, codec: DeflateCodec): { read(fileId: number): string | undefined; close(): void } {
+  const st = db.prepare('SELECT data FROM file_data WHERE file_id = ?');
+  return {
+    read(fileId) {
+      let blob: Uint8Array | undefined;
+      try {
+        st.bind([fileId]);
+        blob = st.step() ? (st.get(0) as Uint8Array) : undefined;
+      } finally {
+        st.reset(true);
+      }
+      if (!blob) return undefined;
+      let all: string;
+      try {
+        all = decoder.decode(codec.inflateRaw(blob, dictionary));
+      } catch (e) {
+        const path = db.selectValue('SELECT path FROM files WHERE id = ?', [fileId]) ?? `file id ${fileId}`;
+        throw new HciError('index_corrupt', `the stored text of ${String(path)} in the index cannot be read (${(e as Error).message})`, 'run `hci index --full` to rebuild the index');
+      }
+      return all.slice(all.indexOf('\n') + 1);
+    },
+    close: () => st.finalize(),
+  };
+}
+
 /** Reads only the outline of one file. */
 export function readStoredOutline(db: Database, fileId: number, codec: DeflateCodec): OutlineSymbol[] | undefined {
   return readStoredFile(db, fileId, codec)?.outline;
@@ -189,7 +219,7 @@ export function storedFtsRows(db: Database, fileId: number, path: string, stored
  * One chunk's FTS column values from its file's stored data (and its row in `chunks`). The writer
  * inserts these and a delete binds them again, so both derive them here, from the same blob.
  */
-export function storedChunkFts(path: string, stored: StoredFile, c: { ordinal: number; startLine: number; endLine: number; symbolKind: string | null; symbolName: string | null }): [string, string, string, string, string] {
+export function storedChunkFts(path: string, stored: StoredFile, c: { ordinal: number; startLine: number; endLine: number; symbolKind: string | null; symbolName: string | null }): FtsValues {
   return ftsValues({
     path,
     symbolKind: c.symbolKind,

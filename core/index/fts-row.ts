@@ -1,6 +1,7 @@
-// Derives the five FTS column values of one chunk. The FTS table is contentless, so the very same
+// Derives the six FTS column values of one chunk. The FTS table is contentless, so the very same
 // values must be produced again to delete a row: this function is the single place that does it.
 import { identsOf } from '../search/analyzer.ts';
+import { cjkIndexText } from '../search/cjk.ts';
 
 export interface FtsSource {
   path: string;
@@ -15,14 +16,19 @@ export interface FtsSource {
   fileContext: readonly string[];
 }
 
-/** [path, symbol, header, body, idents] as bound to chunks_fts. */
-export function ftsValues(c: FtsSource): [string, string, string, string, string] {
+/** The chunks_fts columns, in table order (core/index/schema.ts). */
+export type FtsValues = [path: string, symbol: string, header: string, body: string, idents: string, cjk: string];
+
+/** [path, symbol, header, body, idents, cjk] as bound to chunks_fts. */
+export function ftsValues(c: FtsSource): FtsValues {
   const symbolText = [c.symbolName, c.memberKey].filter(Boolean).join(' ');
   const symbol = symbolText ? `${symbolText} ${identsOf(symbolText)}` : '';
   const path = `${c.path} ${identsOf(c.path)}`;
   const header = indexedHeader(c.header, c.ordinal, c.fileContext);
   const idents = identsOf(`${header}\n${c.body}`);
-  return [path, symbol, header, c.body, idents];
+  // CJK runs as bigrams (cjk.ts); '' (one byte of row size) for the chunks of code without CJK.
+  const cjk = cjkIndexText(`${c.path}\n${symbolText}\n${header}\n${c.body}`);
+  return [path, symbol, header, c.body, idents, cjk];
 }
 
 /**

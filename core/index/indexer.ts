@@ -12,6 +12,7 @@ import type { IndexStore } from './store.ts';
 import type { Database } from '../sqlite/engine.ts';
 import { RowWriter, fileRows, nextGeneration, readMeta, setMeta, type ChunkVectorSink, type FileRows } from './writer.ts';
 import { planTargeted, type PriorFile } from './targeted.ts';
+import { syncLiteralIndex } from './literal-index.ts';
 import type { IndexSummary } from '../contract/tasks.ts';
 import { chunkingFingerprint, planChunking, recordChunking } from './rechunk.ts';
 import type { ParsePoolFactory } from './prepare.ts';
@@ -98,6 +99,8 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   // A rebuild in place keeps whatever damage it does not touch: check first (the caller starts a
   // --full pass over from an empty file on index_corrupt).
   if (opts.full) await store.verify();
+  // The literal index follows the setting before any file is written (filled from the stored text).
+  await syncLiteralIndex(store, settings.literal_index, checkCancel, batchMs);
   // With `paths`, only those paths are judged and only their rows loaded (see targeted.ts); null: scan it all.
   const target = opts.paths ? await planTargeted(fs, store, settings, chunkingFingerprint(settings, chunker), opts.paths, opts.signal) : null;
   const scan = target?.scan ?? (await scanWorkspace(fs, settings, { signal: opts.signal }));
@@ -168,7 +171,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
         const gen = ops.length ? nextGeneration(db) : Number(readMeta(db).generation ?? 0);
         summary.generation = gen;
         const sink = env.vectors?.begin(db);
-        const rows = new RowWriter(db, store.engine.sqlite3, store.codec, sink);
+        const rows = new RowWriter(db, store.engine.sqlite3, store.codec, { vectors: sink, literal: settings.literal_index });
         try {
           for (const op of ops) {
             // The cost model sizes batches to batchMs, but a loaded machine (or a bad estimate) can

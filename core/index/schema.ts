@@ -3,8 +3,10 @@
 // to how FTS rows are derived (the FTS table is contentless: deletes must repeat the exact tokens).
 import type { Database } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
+import { refillChunksFts } from './writer.ts';
+import type { DeflateCodec } from './file-data.ts';
 
-export const FORMAT_VERSION = 5;
+export const FORMAT_VERSION = 6;
 /** Version of the token analysis (identifier splitting). A mismatch needs a rebuild. */
 export const ANALYZER_VERSION = 1;
 
@@ -25,12 +27,36 @@ CREATE TABLE files(
 );`;
 
 /**
- * Format 3, everything but meta, files and skipped. Chunk text, headers, member keys and outlines live
+ * The keyword index: contentless FTS5 (the text is not stored twice; deletes repeat the inserted
+ * values, core/index/fts-row.ts). `cjk` holds CJK runs as bigrams (core/search/cjk.ts): empty for
+ * code without CJK text.
+ */
+export const CHUNKS_FTS = `
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+  path, symbol, header, body, idents, cjk,
+  content='', tokenize='porter unicode61 remove_diacritics 2'
+);`;
+
+/**
+ * The literal index (opt-in, setting `literal_index`; meta `literal_index` says whether it is
+ * filled): every file's stored text as trigrams, one row per file (rowid = files.id), positions not
+ * kept (detail=none: 0.29x the source bytes against 0.54x per chunk and 2.5x with positions, on the
+ * generated 5,000-file solution). A literal or regex search ANDs the trigrams it needs
+ * (core/search/literal/) and checks the candidates' stored text. Deletes repeat the text (as for
+ * chunks_fts): `contentless_delete=1` would spare that, but SQLite before 3.43 (Debian's sqlite3
+ * 3.40) could then no longer open the table.
+ */
+export const FILES_TRI = `
+CREATE VIRTUAL TABLE files_tri USING fts5(
+  text, content='', tokenize='trigram', detail=none
+);`;
+
+/**
+ * The content tables (format 6; the vector tables are VECTORS_V4). Chunk text, headers, member keys and outlines live
  * compressed in one file_data row per file (core/index/file-data.ts); chunks keep what ranking reads for every
  * candidate. Member keys are found through the FTS index by their words (core/search/symbols.ts).
- * The FTS table is contentless (the text is not stored twice); deletes repeat the inserted values.
  */
-const CONTENT_V3 = `
+const CONTENT = `
 CREATE TABLE file_data(
   file_id INTEGER PRIMARY KEY,
   data BLOB NOT NULL
@@ -46,10 +72,8 @@ CREATE TABLE chunks(
   symbol_name TEXT
 );
 CREATE INDEX chunks_by_file ON chunks(file_id, ordinal);
-CREATE VIRTUAL TABLE chunks_fts USING fts5(
-  path, symbol, header, body, idents,
-  content='', tokenize='porter unicode61 remove_diacritics 2'
-);
+${CHUNKS_FTS}
+${FILES_TRI}
 `;
 
 /**
@@ -93,7 +117,8 @@ export const FILE_FLAG = { test: 1, generated: 2, invalidUtf8: 4, parseFallback:
 export interface Migration {
   from: number;
   to: number;
-  up(db: Database): void;
+  /** `codec`: the index's blob codec, for a migration that reads the stored text. */
+  up(db: Database, codec?: DeflateCodec): void;
 }
 
 /** Migrations from older formats, applied in order inside one transaction. */
@@ -103,15 +128,17 @@ const MIGRATIONS: Migration[] = [
     // converted without the source files, so the content tables are replaced and emptied, and the
     // next indexing pass re-reads every file (the index is a cache of the workspace).
     from: 1,
-    to: 3,
+    to: 6,
     up: replaceContentTables,
   },
-  { from: 2, to: 3, up: replaceContentTables },
+  { from: 2, to: 6, up: replaceContentTables },
   // Format 3 had no vectors: the vector tables are added empty; keyword data stays as it is (the
   // next indexing run with semantic search on fills them).
   { from: 3, to: 4, up: addVectorTables },
   // Format 4 had the file flags of path rules only: every file is re-read for the content ones.
   { from: 4, to: 5, up: rereadForRoleFlags },
+  // Format 5 had no CJK bigrams and no literal index: chunks_fts is rebuilt from the stored text.
+  { from: 5, to: 6, up: addCjkColumnAndLiteralIndex },
 ];
 
 function addVectorTables(db: Database): void {
@@ -130,11 +157,30 @@ function rereadForRoleFlags(db: Database): void {
 }
 
 function replaceContentTables(db: Database): void {
-  db.exec('DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS file_data; DROP TABLE IF EXISTS chunk_vectors');
+  db.exec('DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS files_tri; DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS file_data');
+  db.exec('DROP TABLE IF EXISTS chunk_vectors; DROP TABLE IF EXISTS vector_models');
   db.exec('DELETE FROM files');
-  db.exec(CONTENT_V3);
+  db.exec(CONTENT);
+  db.exec(VECTORS_V4);
   db.exec("UPDATE meta SET value = 'empty' WHERE key = 'build_state'");
   db.exec("UPDATE meta SET value = 'migrated' WHERE key = 'chunking_fingerprint'");
+  db.exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('literal_index', 'off')");
+}
+
+/**
+ * Format 5 → 6: chunks_fts gains the `cjk` column and files_tri (the literal index) appears, empty.
+ * The index keeps every file's text, so chunks_fts is rebuilt from the stored blobs (no file is read
+ * again, nothing is re-chunked; chunk ids and so their vectors stay); the literal index is filled
+ * by the next indexing pass that wants it.
+ */
+function addCjkColumnAndLiteralIndex(db: Database, codec?: DeflateCodec): void {
+  if (!codec) throw new HciError('internal', 'the format 5 → 6 migration reads the stored text: it needs the index codec', 'open the index through IndexStore');
+  db.exec('DROP TABLE chunks_fts');
+  db.exec(CHUNKS_FTS);
+  db.exec('DROP TABLE IF EXISTS files_tri');
+  db.exec(FILES_TRI);
+  refillChunksFts(db, codec);
+  db.exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('literal_index', 'off')");
 }
 
 export type SchemaState = 'fresh' | 'current' | 'migrated';
@@ -148,7 +194,7 @@ export interface FormatPlan {
 
 const PLAN: FormatPlan = { target: FORMAT_VERSION, migrations: MIGRATIONS };
 
-export function ensureSchema(db: Database, plan: FormatPlan = PLAN): SchemaState {
+export function ensureSchema(db: Database, plan: FormatPlan = PLAN, codec?: DeflateCodec): SchemaState {
   const hasMeta = db.selectValue("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'") !== undefined;
   if (!hasMeta) {
     const tables = db.selectValue("SELECT count(*) FROM sqlite_master WHERE type='table'") as number;
@@ -158,13 +204,14 @@ export function ensureSchema(db: Database, plan: FormatPlan = PLAN): SchemaState
     db.exec(META_TABLE);
     db.exec(FILES_TABLE);
     db.exec(SKIPPED_TABLE);
-    db.exec(CONTENT_V3);
+    db.exec(CONTENT);
     db.exec(VECTORS_V4);
     const put = 'INSERT INTO meta(key, value) VALUES (?, ?)';
     db.exec(put, { bind: ['format_version', String(FORMAT_VERSION)] });
     db.exec(put, { bind: ['analyzer_version', String(ANALYZER_VERSION)] });
     db.exec(put, { bind: ['generation', '0'] });
     db.exec(put, { bind: ['build_state', 'empty'] });
+    db.exec(put, { bind: ['literal_index', 'off'] });
     return 'fresh';
   }
   let version = readFormatVersion(db);
@@ -172,7 +219,7 @@ export function ensureSchema(db: Database, plan: FormatPlan = PLAN): SchemaState
   if (version === plan.target) return 'current';
   for (const m of plan.migrations) {
     if (m.from === version) {
-      m.up(db);
+      m.up(db, codec);
       version = m.to;
       db.exec("UPDATE meta SET value = ? WHERE key = 'format_version'", { bind: [String(version)] });
     }

@@ -56,7 +56,7 @@ export class IndexStore extends SqliteConnection {
       if (opts.create && (await probe.read((d) => Number(d.selectValue('PRAGMA page_count')))) === 0) {
         await probe.retryBusy(() => probe.execQuiet('PRAGMA auto_vacuum = INCREMENTAL'));
       }
-      if (opts.create) state = await probe.write((d) => ensureSchema(d));
+      if (opts.create) state = await probe.write((d) => ensureSchema(d, undefined, probe.codec));
       else {
         const version = await probe.read((d) => {
           // A file with no tables: an indexer died before its first commit (its journal was just
@@ -68,7 +68,7 @@ export class IndexStore extends SqliteConnection {
           return Number(d.selectValue("SELECT value FROM meta WHERE key = 'format_version'"));
         });
         // An older format that can be migrated is migrated by its first opener, reader or writer.
-        if (version < FORMAT_VERSION) state = await probe.write((d) => ensureSchema(d));
+        if (version < FORMAT_VERSION) state = await probe.write((d) => ensureSchema(d, undefined, probe.codec));
       }
     } catch (e) {
       try {

@@ -1,13 +1,13 @@
 // Row-level writes of the index: insert one prepared file with its chunks, delete one file with its
-// FTS rows and chunk vectors, bump the generation. Owns the SQL for files/file_data/chunks/chunks_fts
+// FTS rows and chunk vectors, bump the generation. Owns the SQL for files/file_data/chunks/chunks_fts/files_tri
 // (and deleting a file's chunk_vectors; giving new chunks vectors is a ChunkVectorSink's); runs
 // inside a write transaction that the caller (the indexer) opens. Decides nothing about which files
-// change; the blob encoding is file-data.ts's.
+// change, nor whether the literal index is kept (literal-index.ts); the blob encoding is file-data.ts's.
 import type { Database, Sqlite3Static } from '../sqlite/engine.ts';
 import { FastStatement, lastInsertRowId, type BindValue } from '../sqlite/fast-statement.ts';
 import type { ChunkDraft } from '../chunk/types.ts';
 import type { FileOutline } from '../chunk/outline.ts';
-import { decodeFileData, encodeFileDataSized, readStoredFile, storedChunkFts, storedFtsRows, type DeflateCodec } from './file-data.ts';
+import { decodeFileData, encodeFileDataSized, readStoredFile, storedChunkFts, storedFtsRows, type DeflateCodec, type StoredFile } from './file-data.ts';
 import { sliceLines } from './fts-row.ts';
 import { chunkEmbeddingText } from '../vector/provider.ts';
 
@@ -87,7 +87,11 @@ export class RowWriter {
     private readonly db: Database,
     private readonly sqlite3: Sqlite3Static,
     private readonly codec: DeflateCodec,
-    private readonly vectors?: ChunkVectorSink,
+    private readonly opts: {
+      vectors?: ChunkVectorSink;
+      /** Whether the literal index (files_tri) is kept: then every file's text is written to it too. */
+      literal?: boolean;
+    } = {},
   ) {}
 
   private run(sql: string, bind: BindValue[]): void {
@@ -107,8 +111,9 @@ export class RowWriter {
     const stored = readStoredFile(this.db, fileId, this.codec);
     if (stored) {
       for (const row of storedFtsRows(this.db, fileId, path, stored)) this.run(FTS_DELETE, [row.id, ...row.values]);
+      if (this.opts.literal) this.run(TRI_DELETE, [fileId, literalText(stored)]);
     }
-    this.vectors?.harvest(this.db, fileId);
+    this.opts.vectors?.harvest(this.db, fileId);
     // Vectors go with their chunks, in the same transaction: they can never outlive them.
     this.run('DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE file_id = ?)', [fileId]);
     this.run('DELETE FROM chunks WHERE file_id = ?', [fileId]);
@@ -137,8 +142,10 @@ export class RowWriter {
       ids.push(id);
       this.run(FTS_INSERT, [id, ...storedChunkFts(f.path, stored, { ordinal, ...c })]);
     });
-    if (this.vectors && ids.length) {
-      this.vectors.put(this.db, f.chunks.map((c, ordinal) => ({
+    if (this.opts.literal) this.run(TRI_INSERT, [fileId, literalText(stored)]);
+    const vectors = this.opts.vectors;
+    if (vectors && ids.length) {
+      vectors.put(this.db, f.chunks.map((c, ordinal) => ({
         id: ids[ordinal],
         text: chunkEmbeddingText({ path: f.path, header: stored.headers[ordinal] ?? '', body: sliceLines(stored.lines, c.startLine, c.endLine) }),
       })));
@@ -152,8 +159,33 @@ export class RowWriter {
   }
 }
 
-const FTS_INSERT = 'INSERT INTO chunks_fts(rowid, path, symbol, header, body, idents) VALUES (?, ?, ?, ?, ?, ?)';
-const FTS_DELETE = "INSERT INTO chunks_fts(chunks_fts, rowid, path, symbol, header, body, idents) VALUES ('delete', ?, ?, ?, ?, ?, ?)";
+const FTS_INSERT = 'INSERT INTO chunks_fts(rowid, path, symbol, header, body, idents, cjk) VALUES (?, ?, ?, ?, ?, ?, ?)';
+const FTS_DELETE = "INSERT INTO chunks_fts(chunks_fts, rowid, path, symbol, header, body, idents, cjk) VALUES ('delete', ?, ?, ?, ?, ?, ?, ?)";
+export const TRI_INSERT = 'INSERT INTO files_tri(rowid, text) VALUES (?, ?)';
+const TRI_DELETE = "INSERT INTO files_tri(files_tri, rowid, text) VALUES ('delete', ?, ?)";
+
+/** What the literal index holds of a file: its stored text, the lines a literal or regex search checks. */
+export function literalText(stored: StoredFile): string {
+  return stored.lines.join('\n');
+}
+
+/**
+ * Inserts the FTS rows of every stored chunk again, from the files' blobs (the format 5 → 6
+ * migration, after chunks_fts was recreated), read with the index's codec.
+ */
+export function refillChunksFts(db: Database, codec: DeflateCodec): void {
+  const files = db.selectArrays('SELECT id, path FROM files ORDER BY id') as Array<[number, string]>;
+  const st = db.prepare(FTS_INSERT);
+  try {
+    for (const [id, path] of files) {
+      const stored = readStoredFile(db, Number(id), codec);
+      if (!stored) continue;
+      for (const row of storedFtsRows(db, Number(id), String(path), stored)) st.bind([row.id, ...row.values]).stepReset();
+    }
+  } finally {
+    st.finalize();
+  }
+}
 
 export function readMeta(db: Database): Record<string, string> {
   const out: Record<string, string> = {};

@@ -3,7 +3,7 @@
 // channel's hit, filling in the chunk text of candidates (through the session's file cache), and the
 // ranked list and page the later stages hand on (RankedResult, SearchPage).
 // Finding chunks belongs to the channels, combining their lists to fuse.ts, ordering to rerank.ts.
-import type { HitKind, MatchKind, SearchHit } from './contract.ts';
+import type { HitKind, MatchKind, SearchHit, SearchMode } from './contract.ts';
 import type { Channel, ChannelEntry, ChannelHit, ChunkRow } from './channels/channel.ts';
 import type { SearchSession } from './session.ts';
 import type { ParsedQuery } from './query.ts';
@@ -56,6 +56,8 @@ export interface Candidate extends ChunkRow {
   fusion?: FusedValues;
   /** The file's path role, once rerank resolved it (explain shows it). */
   role?: RoleVerdict;
+  /** The lines where a text pattern matched (set when the literal channel found the chunk). */
+  matchLines?: readonly number[];
 }
 
 /** A candidate found by one channel, at `rank` in its list (fusions add the other channels' entries). */
@@ -68,6 +70,7 @@ export function candidateOf(hit: ChannelHit, channel: Channel, rank: number): Ca
     chunkId: r.chunkId, fileId: r.fileId, ordinal: r.ordinal, path: r.path, hash: r.hash, lang: r.lang, flags: r.flags,
     startLine: r.startLine, endLine: r.endLine, symbolKind: r.symbolKind, symbolName: r.symbolName,
     memberKey: null, body: undefined, hitKind: channel.hitKind, channels: [entry], base: hit.score, score: 0, factors: [], role: undefined,
+    matchLines: hit.lines,
   };
 }
 
@@ -97,6 +100,8 @@ export function loadBodies(session: SearchSession, cands: readonly Candidate[]):
 /** What the pipeline's rank stage hands on (pipeline.ts builds it; explain and present read it). */
 export interface RankedResult {
   parsed: ParsedQuery;
+  /** The mode that answered (modes.ts routeMode: a `re:` query is answered in regex mode). */
+  mode: SearchMode;
   match: MatchKind;
   /** Every ranked candidate after the per-file cap, best first. */
   ranked: Candidate[];

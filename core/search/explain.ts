@@ -9,13 +9,13 @@ import { round } from './candidates.ts';
 import { channelEntry } from './candidates.ts';
 import { COLUMN_WEIGHTS } from './channels/fts.ts';
 import { ROLE_SETTING } from './roles.ts';
-import { clauseExpr, type ParsedQuery } from './query.ts';
+import { clauseExpr, clauseLabel, type ParsedQuery } from './query.ts';
 /** The explanation's shape is part of the contract (core/contract/explain.ts). */
 export type { Explanation, ChannelExplanation };
 import { sliceLines } from '../index/fts-row.ts';
 
 const MAX_TEXT_LINES = 200;
-const FIELDS = ['path', 'symbol', 'header', 'body', 'idents'] as const;
+const FIELDS = ['path', 'symbol', 'header', 'body', 'idents', 'cjk'] as const;
 
 export interface ChunkRow {
   id: number;
@@ -64,7 +64,7 @@ export function matchedTerms(db: Database, chunkId: number, parsed: ParsedQuery)
   const st = db.prepare('SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid = ?');
   try {
     for (const c of parsed.clauses) {
-      const label = c.kind === 'phrase' ? `"${c.tokens.join(' ')}"` : c.token;
+      const label = clauseLabel(c);
       const fields = FIELDS.filter((field) => {
         st.bind([`{${field}} : (${clauseExpr(c)})`, chunkId]);
         const hit = st.step();

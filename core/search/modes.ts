@@ -1,15 +1,17 @@
 // The search modes: which channels a mode asks and how their lists fuse — the one table a new
-// channel or fusion is registered in. `keyword` is FTS alone; `semantic` (the vector channel alone)
-// and `hybrid` (FTS + vectors, hybridFusion) have rows only where the semantic channel is configured:
-// their channel holds a model and a query vector, so the workspace builds them per search
-// (semanticModes). A mode without a row is answered with `mode_unavailable`. Owns the table and the
-// lookup only.
+// channel or fusion is registered in. `keyword` is FTS alone, `literal` and `regex` the literal
+// channel; `semantic` (the vector channel alone) and `hybrid` (FTS + vectors, hybridFusion) have
+// rows only where the semantic channel is configured: their channel holds a model and a query
+// vector, so the workspace builds them per search (semanticModes). A mode without a row is answered
+// with `mode_unavailable`. Owns the table, the lookup, and routing a parsed query to the mode that
+// answers it.
 import { HciError } from '../platform.ts';
 import type { SearchMode } from './contract.ts';
 import type { Channel } from './channels/channel.ts';
 import type { ParsedQuery } from './query.ts';
 import { FUSION_DEPTH, hybridFusion, keywordRoute, type HybridOptions } from './fuse.ts';
 import { ftsChannel } from './channels/fts.ts';
+import { literalChannel } from './channels/literal.ts';
 import { identityFusion, type Fusion, type RankFusion } from './fuse.ts';
 
 export interface ModeRow {
@@ -27,18 +29,35 @@ export interface ModeRow {
   unranked?: readonly Channel[];
   /** How many hits an unranked channel is asked for, for a page that needs `needed` (default: the pipeline's pool). */
   unrankedPool?: (needed: number) => number;
+  /**
+   * False: every matching chunk of a file may be listed (the settings' max_hits_per_file does not
+   * apply). Text matches are answered like grep: a cap would hide matches, not just trim a ranking.
+   */
+  perFileCap?: boolean;
 }
 
 export type ModeTable = Partial<Record<SearchMode, ModeRow>>;
 
 export const DEFAULT_MODES: ModeTable = {
   keyword: { channels: [ftsChannel], fuse: identityFusion },
+  literal: { channels: [literalChannel], fuse: identityFusion, perFileCap: false },
+  regex: { channels: [literalChannel], fuse: identityFusion, perFileCap: false },
 };
+
+/**
+ * The mode that answers a parsed query: a query the literal channel takes (a `re:` term, a quoted
+ * literal, text without a searchable word; query.ts sets `text`) is answered as regex or literal,
+ * whatever mode was asked; else the mode asked (default keyword).
+ */
+export function routeMode(requested: SearchMode | undefined, q: ParsedQuery): SearchMode {
+  if (q.text) return q.text.patterns.some((p) => p.kind === 'regex') ? 'regex' : 'literal';
+  return requested ?? 'keyword';
+}
 
 /** The table with the semantic rows for one search's vector channel. */
 export function semanticModes(vector: Channel, fusion: HybridOptions): ModeTable {
   return {
-    keyword: DEFAULT_MODES.keyword,
+    ...DEFAULT_MODES,
     semantic: { channels: [vector], fuse: identityFusion },
     hybrid: {
       channels: [ftsChannel, vector],

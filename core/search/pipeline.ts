@@ -1,6 +1,7 @@
 // The search pipeline, stage by stage: parse the query once (query.ts) → expand it with the
-// repository's own identifiers (expand.ts) → ask the mode's channels for
-// candidates (channels/, modes.ts) → fuse their lists (fuse.ts) → rerank (rerank.ts: factors,
+// repository's own identifiers (expand.ts; not a text query) → route it to a mode (modes.ts
+// routeMode: `re:`, quoted literals and mode literal/regex go to the literal channel) → ask the mode's
+// channels for candidates (channels/, modes.ts) → fuse their lists (fuse.ts) → rerank (rerank.ts: factors,
 // per-file cap) → widen with a second pass while the page is short → page (page.ts) → present
 // (present.ts). Owns the order of the stages, the candidate pool size, the match kind, and turning
 // an unexpected SQL failure into `query_failed` (damage stays `index_corrupt`). Freshness, request
@@ -13,7 +14,7 @@ import type { Candidate, RankedResult, SearchPage } from './candidates.ts';
 import { AFTER_COMPLETE } from './rerank.ts';
 import { identityFusion, type ChannelList, type ChannelRanking } from './fuse.ts';
 import { compilePathFilter } from './filters.ts';
-import { modeRow, type ModeRow, type ModeTable } from './modes.ts';
+import { modeRow, routeMode, type ModeRow, type ModeTable } from './modes.ts';
 import type { PageRange } from './page.ts';
 import { renderHits } from './present.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
@@ -70,20 +71,23 @@ function calibrateAfter(complete: readonly Candidate[], partial: Candidate[]): C
 
 /** Runs the query through every ranking stage; returns at least `needed` candidates when that many match. */
 export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number): RankedResult {
-  const written = parseQuery(req.query);
+  const written = parseQuery(req.query, { mode: req.mode, case_sensitive: req.case_sensitive, whole_word: req.whole_word, budget_ms: ctx.settings.literal_budget_ms });
   const filter = compilePathFilter({
     paths: [...(req.paths ?? []), ...written.paths],
     exts: [...(req.exts ?? []), ...written.exts],
     excludePaths: [...(req.exclude_paths ?? []), ...written.excludePaths],
     excludeKinds: req.exclude_kinds,
   });
-  const mode = modeRow(req.mode, ctx.modes);
+  const modeName = routeMode(req.mode, written);
+  const mode = modeRow(modeName, ctx.modes);
+  const rankCtx = mode.perFileCap === false ? { ...ctx, settings: { ...ctx.settings, max_hits_per_file: Number.MAX_SAFE_INTEGER } } : ctx;
   const { session } = ctx;
   const pool = candidatePool(needed);
   try {
     return session.withPathFilter(filter, () => {
-      const parsed = expandQuery(session.db, written);
-      if (!mode.fuseRanked) return { parsed, ...rankPasses(ctx, mode, parsed, pool, needed), filtered: filter !== null };
+      // A text query (literal channel) matches patterns, not words: nothing to expand.
+      const parsed = written.text ? written : expandQuery(session.db, written);
+      if (!mode.fuseRanked) return { parsed, mode: modeName, ...rankPasses(rankCtx, mode, parsed, pool, needed), filtered: filter !== null };
       // Late fusion: each channel ranked exactly as if it ran alone, then the rankings fused.
       const asked = mode.route?.(parsed) ?? mode.channels;
       const rankings: ChannelRanking[] = mode.channels.map((channel) => {
@@ -95,7 +99,7 @@ export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number
         return { channel, ...rankPasses(ctx, { channels: [channel], fuse: identityFusion }, parsed, pool, needed), ran: true };
       });
       const fused = mode.fuseRanked(rankings, parsed, { needed, maxHitsPerFile: ctx.settings.max_hits_per_file });
-      return { parsed, match: fused.match, ranked: fused.ranked, complete: fused.complete, filtered: filter !== null, fusion: fused.report };
+      return { parsed, mode: modeName, match: fused.match, ranked: fused.ranked, complete: fused.complete, filtered: filter !== null, fusion: fused.report };
     });
   } catch (e) {
     // Damage is reported as such (the store maps it to index_corrupt with its location and hint).

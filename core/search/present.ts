@@ -10,7 +10,7 @@ export { round };
 import type { Channel } from './channels/channel.ts';
 import { conventionalPairsFor } from './pairs.ts';
 import { queryTerms, type ParsedQuery } from './query.ts';
-import { makeSnippet } from './snippet.ts';
+import { linesSnippet, makeSnippet } from './snippet.ts';
 import { innermostSymbol, type OutlineSymbol } from './symbols.ts';
 import type { SearchSession } from './session.ts';
 import { encodeCursor, estimateTokens, fitTokenBudget } from './page.ts';
@@ -29,7 +29,7 @@ export function renderHits(session: SearchSession, cands: Candidate[], firstRank
     const scores: Partial<Record<NonNullable<Channel['scoreField']>, number>> = {};
     for (const e of c.channels) if (e.channel.scoreField) scores[e.channel.scoreField] = round(e.score);
     const norms = c.fusion ? { fts_norm: round(c.fusion.keyword), vec_norm: round(c.fusion.vector) } : {};
-    const snippet = makeSnippet(c.body ?? '', c.startLine, terms);
+    const snippet = c.matchLines ? linesSnippet(c.body ?? '', c.startLine, c.matchLines) : makeSnippet(c.body ?? '', c.startLine, terms);
     const hit = {
       hit_id: `${c.chunkId}.${queryKey}`,
       rank: firstRank + i,
@@ -43,6 +43,7 @@ export function renderHits(session: SearchSession, cands: Candidate[], firstRank
       lang: c.lang,
       snippet: snippet.text,
     } as SearchHit;
+    if (c.matchLines) hit.match_lines = [...c.matchLines];
     const inner = snippet.bestLine !== null ? innermostIn(session, c, snippet.bestLine) : null;
     if (inner) hit.symbol = { kind: inner.kind, name: inner.name, ...(inner.member_key ? { member_key: inner.member_key } : {}) };
     else if (c.symbolName) hit.symbol = { kind: c.symbolKind ?? 'symbol', name: c.symbolName, ...(c.memberKey ? { member_key: c.memberKey } : {}) };
@@ -90,7 +91,7 @@ export function searchResponse(req: SearchRequest, page: SearchPage, index: Inde
   let truncated = false;
   if (req.max_tokens !== undefined) ({ kept: hits, truncated } = fitTokenBudget(page.hits, req.max_tokens, estimateTokens({ ...base, index, skipped })));
   const { ranked } = page;
-  const res: SearchResponse = { ...base, match: ranked.match, hits, index, skipped, truncated, took_ms: Date.now() - t0 };
+  const res: SearchResponse = { ...base, mode: ranked.mode, match: ranked.match, hits, index, skipped, truncated, took_ms: Date.now() - t0 };
   if (truncated || page.more) res.next_cursor = encodeCursor(page.range.offset + hits.length);
   const building = index.build_state !== 'complete';
   if (building && index.indexer_running) {
@@ -98,9 +99,13 @@ export function searchResponse(req: SearchRequest, page: SearchPage, index: Inde
     res.hint = `the index is being built (${index.files} files so far); results are partial — search again shortly`;
   } else if (hits.length === 0) {
     res.status = 'empty';
-    res.hint = emptyHint(index, ranked.parsed.clauses.length, ranked.filtered);
+    res.hint = emptyHint(index, ranked.parsed, ranked.filtered);
   } else if (building) {
     res.hint = 'the last indexing run did not finish; run `hci index` to complete the index';
+  } else if (incompleteText(ranked)) {
+    const d = incompleteText(ranked)!;
+    res.hint = `the text matches in more places than one search collects: these hits come from the first ${d.checked_files} files (in index order) that could hold it, and more remain; ` +
+      'narrow it with path:, ext: or -path: (or a longer pattern) to see the rest';
   } else if (ranked.fusion) {
     if (ranked.fusion.route === 'keyword') res.hint = `keyword results only (${ranked.fusion.route_reason})`;
   } else if (ranked.match === 'any') {
@@ -113,8 +118,21 @@ export function searchResponse(req: SearchRequest, page: SearchPage, index: Inde
   return res;
 }
 
-function emptyHint(index: IndexFreshness, clauses: number, filtered: boolean): string {
-  if (clauses === 0) return 'the query has no searchable words (only punctuation, stop words or filters); add a word or identifier';
+/** The literal channel's run details when it stopped before checking every candidate file (else null). */
+function incompleteText(ranked: SearchPage['ranked']): Readonly<Record<string, number | string>> | null {
+  const d = ranked.ranked[0]?.channels.find((e) => e.channel.name === 'literal')?.detail;
+  return d?.complete === 'no' ? d : null;
+}
+
+function emptyHint(index: IndexFreshness, parsed: ParsedQuery, filtered: boolean): string {
+  const text = parsed.text;
+  if (text) {
+    const what = text.patterns.map((p) => (p.kind === 'regex' ? `regex ${JSON.stringify(p.source)}` : JSON.stringify(p.source))).join(' and ');
+    const how = [text.caseSensitive ? 'case-sensitive' : 'ignoring case', ...(text.wholeWord ? ['whole words'] : [])].join(', ');
+    return `no line of the ${index.files} indexed files${filtered ? ' within the filters' : ''} holds ${what} (${how}). ` +
+      'This is not proof of absence: check `skipped` for files left out, and secret lines are never indexed';
+  }
+  if (parsed.clauses.length === 0) return 'the query has no searchable words (only filters); add a word, an identifier or a "literal"';
   return `no indexed chunk matches${filtered ? ' within the filters' : ''}; the index holds ${index.files} files (generation ${index.generation}). ` +
     'This is not proof of absence: check `skipped` for files left out, try other words, or drop filters';
 }

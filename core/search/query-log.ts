@@ -10,7 +10,8 @@ const KEEP = 200;
 /** A short stable key for a request (FNV-1a over its normalised JSON, base 36). */
 export function queryKey(req: SearchRequest): string {
   const parts: unknown[] = [req.query.trim(), req.paths ?? [], req.exts ?? [], req.exclude_paths ?? [], req.mode ?? 'keyword'];
-  // Appended only when set, so the keys (and hit ids) of requests without it stay as they were.
+  // Appended only when set, so the keys (and hit ids) of requests without them stay as they were.
+  if (req.case_sensitive || req.whole_word) parts.push(!!req.case_sensitive, !!req.whole_word);
   if (req.exclude_kinds?.length) parts.push(req.exclude_kinds);
   const norm = JSON.stringify(parts);
   let h = 0x811c9dc5;
@@ -21,7 +22,7 @@ export function queryKey(req: SearchRequest): string {
   return h.toString(36);
 }
 
-type Stored = Pick<SearchRequest, 'query' | 'paths' | 'exts' | 'exclude_paths' | 'exclude_kinds' | 'mode'>;
+type Stored = Pick<SearchRequest, 'query' | 'paths' | 'exts' | 'exclude_paths' | 'exclude_kinds' | 'mode' | 'case_sensitive' | 'whole_word'>;
 
 export class QueryLog {
   private readonly mem = new Map<string, Stored>();
@@ -35,6 +36,8 @@ export class QueryLog {
     if (this.mem.has(key)) return;
     const entry: Stored = { query: req.query, paths: req.paths, exts: req.exts, exclude_paths: req.exclude_paths, mode: req.mode };
     if (req.exclude_kinds?.length) entry.exclude_kinds = req.exclude_kinds;
+    if (req.case_sensitive !== undefined) entry.case_sensitive = req.case_sensitive;
+    if (req.whole_word !== undefined) entry.whole_word = req.whole_word;
     this.mem.set(key, entry);
     if (this.mem.size > KEEP) this.mem.delete(this.mem.keys().next().value!);
     if (!this.persist) return;

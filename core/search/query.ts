@@ -1,16 +1,53 @@
 // Query analysis, done once per search: turns any user text into the ParsedQuery every later stage
 // reads (channels, text signals, hints) plus a safe FTS5 MATCH expression. Owns the query grammar
-// (words, "quoted phrases", trailing-* prefixes, path:/ext:/-path: filters), stop-word handling and
-// escaping: the expression is built only from tokens, so no user text can raise an FTS syntax error.
-// Running the query belongs to the channels (channels/), ranking to rerank.ts.
+// (words, "quoted phrases", trailing-* prefixes, path:/ext:/-path: filters, `re:` patterns, quoted
+// literals), CJK runs as bigram clauses (cjk.ts), stop-word handling and escaping: the expression is
+// built only from tokens, so no user text can raise an FTS syntax error. Which channels answer is
+// modes.ts's (routeMode), running the query the channels' (channels/), ranking rerank.ts's.
+import { HciError } from '../platform.ts';
 import { splitIdentifier, STOP_WORDS } from './analyzer.ts';
+import { bigrams, cjkRunExpression, splitCjkWord } from './cjk.ts';
 
 const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
 const MAX_CLAUSES = 24;
+/** A quoted phrase holding any of these is a literal (`"?.Invoke("`, `"/api/v1/"`): word tokens drop them. */
+const NON_WORD = /[^\p{L}\p{N}\p{M}\s_]/u;
 
 export type Clause =
   | { kind: 'word'; token: string; parts: string[]; prefix: boolean }
-  | { kind: 'phrase'; tokens: string[] };
+  | { kind: 'phrase'; tokens: string[] }
+  /** A run of CJK letters, matched as its bigrams (cjk.ts) in the `cjk` column. */
+  | { kind: 'cjk'; run: string };
+
+/** One pattern the literal channel looks for in the stored text, line by line. */
+export interface TextPattern {
+  kind: 'literal' | 'regex';
+  /** As written: a literal's exact characters, or a regex in RE2 syntax. */
+  source: string;
+}
+
+/**
+ * What the literal channel (channels/literal.ts) is asked: every pattern must occur in a chunk
+ * (each on some line of it); a hit's match_lines are the lines where any of them does.
+ */
+export interface TextQuery {
+  patterns: TextPattern[];
+  caseSensitive: boolean;
+  wholeWord: boolean;
+  /** Why the literal channel answers: the request's mode, a `re:` term, a quoted literal, or no searchable word. */
+  reason: 'mode' | 're' | 'quoted' | 'no_words';
+  /** The search's time budget (setting literal_budget_ms). */
+  budgetMs: number;
+}
+
+/** What a request adds to its query text (the contract's search request fields). */
+export interface QueryOptions {
+  mode?: string;
+  case_sensitive?: boolean;
+  whole_word?: boolean;
+  /** The literal channel's time budget (the workspace's literal_budget_ms; default 2000). */
+  budget_ms?: number;
+}
 
 /** Two adjacent word clauses the index also holds written as one identifier (expand.ts finds them). */
 export interface Compound {
@@ -40,35 +77,87 @@ export interface ParsedQuery {
    * always did: leaving them out would change rankings (a decision for measurement, not for a refactor).
    */
   verbatim: string;
+  /** Set when the literal channel answers this query (modes.ts routes it); null for keyword search. */
+  text: TextQuery | null;
 }
 
 function tokensOf(text: string): Array<{ token: string; original: string }> {
   return Array.from(text.normalize('NFKC').matchAll(TOKEN), (m) => ({ token: m[0].toLowerCase(), original: m[0] }));
 }
 
-/** Splits raw text into quoted phrases, filters and bare words; unbalanced quotes become words. */
-function lex(raw: string): Array<{ type: 'phrase' | 'word'; text: string } | { type: 'filter'; key: string; value: string }> {
-  const out: Array<{ type: 'phrase' | 'word'; text: string } | { type: 'filter'; key: string; value: string }> = [];
-  const re = /"([^"]*)"|(-?)(path|ext|file|lang):("[^"]*"|\S*)|(\S+)/giu;
+type TextLexeme = { type: 'phrase' | 'word' | 'regex'; text: string };
+type Lexeme = TextLexeme | { type: 'filter'; key: string; value: string };
+
+/** Splits raw text into quoted phrases, filters, `re:` patterns and bare words; unbalanced quotes become words. */
+function lex(raw: string): Lexeme[] {
+  const out: Lexeme[] = [];
+  const re = /"([^"]*)"|(?<![^\s])re:("[^"]*"|\S+)|(-?)(path|ext|file|lang):("[^"]*"|\S*)|(\S+)/giu;
   for (const m of raw.matchAll(re)) {
     if (m[1] !== undefined) out.push({ type: 'phrase', text: m[1] });
-    else if (m[3] !== undefined) {
-      const value = m[4].replace(/^"|"$/g, '');
+    else if (m[2] !== undefined) out.push({ type: 'regex', text: m[2].length >= 2 && m[2].startsWith('"') && m[2].endsWith('"') ? m[2].slice(1, -1) : m[2] });
+    else if (m[4] !== undefined) {
+      const value = m[5].replace(/^"|"$/g, '');
       if (!value) continue;
-      const key = m[3].toLowerCase();
-      out.push({ type: 'filter', key: m[2] ? `-${key === 'file' ? 'path' : key}` : key === 'file' ? 'path' : key, value });
-    } else if (m[5] !== undefined) out.push({ type: 'word', text: m[5] });
+      const key = m[4].toLowerCase();
+      out.push({ type: 'filter', key: m[3] ? `-${key === 'file' ? 'path' : key}` : key === 'file' ? 'path' : key, value });
+    } else if (m[6] !== undefined) out.push({ type: 'word', text: m[6] });
   }
   return out;
 }
 
-export function parseQuery(raw: string): ParsedQuery {
+/** A CJK run's clause, with its bigrams for explain's label. */
+function cjkClause(run: string): Clause {
+  return { kind: 'cjk', run };
+}
+
+/**
+ * The literal channel's part of a query, if it answers it: the request's literal or regex mode (the
+ * whole text is the pattern; filters come from the request), a `re:` term, quoted literals (with the
+ * query's other words as more literals, like grep's AND of patterns), or text without a searchable
+ * word (`=>`, `?.`).
+ */
+function textQuery(raw: string, items: readonly Lexeme[], clauses: number, opts: QueryOptions): TextQuery | null {
+  const base = { caseSensitive: !!opts.case_sensitive, wholeWord: !!opts.whole_word, budgetMs: opts.budget_ms ?? 2000 };
+  if (opts.mode === 'literal' || opts.mode === 'regex') {
+    if (!raw.trim()) return null;
+    return { ...base, patterns: [{ kind: opts.mode, source: raw }], reason: 'mode' };
+  }
+  const regexes = items.filter((i): i is TextLexeme => i.type === 'regex');
+  const words = items.filter((i): i is TextLexeme => i.type === 'phrase' || i.type === 'word');
+  if (regexes.length) {
+    if (regexes.length > 1 || words.length) {
+      throw new HciError('invalid_query', 'a re: query takes one pattern and no other words', 'put everything into the one regex (quote it if it has spaces: re:"a b"); filters path:, ext: and -path: may stay');
+    }
+    const source = regexes[0].text;
+    if (!source) throw new HciError('invalid_query', 're: needs a pattern after it', 'write re:<pattern>, e.g. re:Get\\w+Async');
+    return { ...base, patterns: [{ kind: 'regex', source }], reason: 're' };
+  }
+  if (words.some((w) => w.type === 'phrase' && NON_WORD.test(w.text))) {
+    const patterns = words.filter((w) => w.text.trim()).map((w): TextPattern => ({ kind: 'literal', source: w.text }));
+    return { ...base, patterns, reason: 'quoted' };
+  }
+  if (clauses === 0) {
+    const rest = words.map((w) => w.text).join(' ').trim();
+    if (rest) return { ...base, patterns: [{ kind: 'literal', source: rest }], reason: 'no_words' };
+  }
+  return null;
+}
+
+export function parseQuery(raw: string, opts: QueryOptions = {}): ParsedQuery {
   const verbatim = raw.replace(/\s+/g, ' ').trim().replace(/^"([^"]*)"$/, '$1').toLowerCase();
-  const q: ParsedQuery = { raw, clauses: [], paths: [], exts: [], excludePaths: [], dropped: [], written: [], verbatim };
+  const q: ParsedQuery = { raw, clauses: [], paths: [], exts: [], excludePaths: [], dropped: [], written: [], verbatim, text: null };
+  if (opts.mode === 'literal' || opts.mode === 'regex') {
+    // The whole text is the pattern: no filters, phrases or words are read out of it.
+    q.text = textQuery(raw, [], 0, opts);
+    return q;
+  }
   const words: Clause[] = [];
+  const cjk: Clause[] = [];
   const position = new Map<Clause, number>();
   let pos = 0;
-  for (const item of lex(raw)) {
+  const items = lex(raw);
+  for (const item of items) {
+    if (item.type === 'regex') continue;
     if (item.type !== 'filter') q.written.push(...item.text.split(/\s+/).filter(Boolean));
     if (item.type === 'filter') {
       pos += 2;
@@ -78,13 +167,23 @@ export function parseQuery(raw: string): ParsedQuery {
       continue;
     }
     if (item.type === 'phrase') {
-      const tokens = tokensOf(item.text).map((t) => t.token);
+      // CJK runs become their own clauses; the rest of the phrase stays a phrase.
+      const tokens: string[] = [];
+      for (const t of tokensOf(item.text)) {
+        const split = splitCjkWord(t.original);
+        split.runs.forEach((r) => cjk.push(cjkClause(r)));
+        for (const piece of split.rest) tokens.push(...tokensOf(piece).map((p) => p.token));
+      }
       pos += 2;
       if (tokens.length === 1) words.push({ kind: 'word', token: tokens[0], parts: [], prefix: false });
       else if (tokens.length > 1) q.clauses.push({ kind: 'phrase', tokens });
       continue;
     }
-    const toks = tokensOf(item.text);
+    const toks = tokensOf(item.text).flatMap((t) => {
+      const split = splitCjkWord(t.original);
+      split.runs.forEach((r) => cjk.push(cjkClause(r)));
+      return split.rest.flatMap((piece) => tokensOf(piece));
+    });
     toks.forEach((t, i) => {
       const parts = splitIdentifier(t.original);
       const prefix = i === toks.length - 1 && item.text.endsWith('*') && t.token.length >= 2;
@@ -107,12 +206,19 @@ export function parseQuery(raw: string): ParsedQuery {
     seen.add(key);
     q.clauses.push(w);
   }
+  for (const c of cjk) {
+    const key = `cjk:${(c as { run: string }).run}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    q.clauses.push(c);
+  }
   q.clauses = q.clauses.slice(0, MAX_CLAUSES);
   q.adjacent = q.clauses.map((c, i) => {
     const a = position.get(c);
     const b = i + 1 < q.clauses.length ? position.get(q.clauses[i + 1]) : undefined;
     return a !== undefined && b !== undefined && b - a <= 2 && b > a;
   });
+  q.text = textQuery(raw, items, q.clauses.length, opts);
   return q;
 }
 
@@ -120,6 +226,7 @@ const quote = (tokens: string[]) => `"${tokens.join(' ')}"`;
 
 export function clauseExpr(c: Clause): string {
   if (c.kind === 'phrase') return quote(c.tokens);
+  if (c.kind === 'cjk') return cjkRunExpression(c.run);
   const whole = c.prefix ? `${quote([c.token])}*` : quote([c.token]);
   if (c.parts.length < 2) return whole;
   // A one- or two-letter last part (`InternalPriceL*`) would expand to every token starting with it:
@@ -141,6 +248,7 @@ export function queryTerms(q: ParsedQuery): { words: string[]; parts: string[] }
   const parts = new Set<string>();
   for (const c of q.clauses) {
     if (c.kind === 'phrase') c.tokens.forEach((t) => words.add(t));
+    else if (c.kind === 'cjk') words.add(c.run);
     else {
       words.add(c.token);
       c.parts.forEach((p) => parts.add(p));
@@ -149,4 +257,11 @@ export function queryTerms(q: ParsedQuery): { words: string[]; parts: string[] }
   for (const c of q.compounds ?? []) words.add(c.token);
   for (const w of words) parts.delete(w);
   return { words: [...words], parts: [...parts] };
+}
+
+/** How explain names a clause: a word, a "phrase", or a CJK run with the bigrams it matched as. */
+export function clauseLabel(c: Clause): string {
+  if (c.kind === 'phrase') return `"${c.tokens.join(' ')}"`;
+  if (c.kind === 'cjk') return Array.from(c.run).length > 1 ? `${c.run} (bigrams: ${bigrams(c.run).join(' ')})` : `${c.run} (prefix)`;
+  return c.token;
 }

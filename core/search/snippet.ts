@@ -3,7 +3,8 @@
 // the query terms it holds — whole query words weigh more than the parts of a split identifier, a
 // term defined on the line (a declaration) more than one used — and file boilerplate (`using`,
 // `namespace`, `import`, `<Project>`, `xmlns`) weighs little, so a packed chunk shows its matched
-// declaration, not its first line. Owns line choice and trimming only.
+// declaration, not its first line. A text match (literal channel) shows the lines that matched, the
+// first of them the best. Owns line choice and trimming only.
 const MAX_LINE_CHARS = 160;
 
 /** What a snippet looks for: whole query words (and phrase words) and the parts of split identifiers. */
@@ -75,5 +76,17 @@ export function makeSnippet(body: string, startLine: number, terms: SnippetTerms
       .map((n) => `${n}: ${trimLine(lines[n - startLine], all)}`)
       .join('\n'),
     bestLine,
+  };
+}
+
+/** The given lines of a chunk (a text match's match_lines), the first `maxLines` of them, as `N: text`; the first is the best. */
+export function linesSnippet(body: string, startLine: number, lines: readonly number[], maxLines = 2): Snippet {
+  const text = body.split('\n');
+  return {
+    text: lines
+      .slice(0, maxLines)
+      .map((n) => `${n}: ${trimLine(text[n - startLine] ?? '', [])}`)
+      .join('\n'),
+    bestLine: lines.length ? lines[0] : null,
   };
 }

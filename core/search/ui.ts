@@ -25,7 +25,7 @@ export function isUiQuestion(q: Pick<ParsedQuery, 'raw'>): boolean {
 /** The query words a route or title is matched against: its content words without the UI nouns. */
 export function uiTopicWords(q: ParsedQuery): string[] {
   const out = new Set<string>();
-  for (const c of q.clauses) for (const t of c.kind === 'word' ? [c.token] : c.tokens) if (!UI_WORDS.has(t) && t.length >= 3) out.add(t);
+  for (const c of q.clauses) for (const t of c.kind === 'word' ? [c.token] : c.kind === 'cjk' ? [c.run] : c.tokens) if (!UI_WORDS.has(t) && t.length >= 3) out.add(t);
   return [...out];
 }
 

@@ -110,9 +110,12 @@ export interface HciWorkerApi {
   index(workspace: string, opts?: BrowserIndexOptions, onProgress?: (p: IndexProgress) => void): Promise<IndexSummary>;
   /** Cancels a running index(); it rejects with code `cancelled` and keeps every committed batch. */
   cancel(workspace: string): Promise<boolean>;
-  /** `req.mode`: keyword (default), hybrid or semantic (the latter two need `[semantic] enabled = true` in the settings). */
+  /**
+   * `req.mode`: keyword (default), hybrid or semantic (the latter two need `[semantic] enabled = true` in the settings),
+   * literal or regex (exact text, with `case_sensitive` and `whole_word`; protocol 4).
+   */
   search(workspace: string, req: SearchRequest): Promise<SearchResponse>;
-  /** More like this: chunks near a hit, a file's line or a snippet (protocol 2). */
+  /** More like this: chunks near a hit, a file's line or a snippet (protocol 3). */
   similar(workspace: string, req: SimilarRequest): Promise<SimilarResponse>;
   status(workspace: string, opts?: { checkPending?: boolean }): Promise<StatusReport>;
   explain(workspace: string, hitId: string, opts?: { query?: string }): Promise<ExplainResponse>;
@@ -150,8 +153,13 @@ export interface HciWorkerApi {
   unsubscribe(id: number): void;
 }
 
-/** 2: the browse calls (files, file, facets) and events; 3: search takes `mode` (keyword | hybrid | semantic), and `similar`. */
-export const PROTOCOL_VERSION = 3;
+/**
+ * 2: the browse calls (files, file, facets) and events; 3: search takes `mode` (keyword | hybrid |
+ * semantic), and `similar`; 4: search takes mode `literal` | `regex`, `case_sensitive` and
+ * `whole_word` (the explorer's regex toggle), and its hits may be `text_literal` with `match_lines`;
+ * regex errors arrive as `invalid_regex`, an exhausted time budget as `search_timeout`.
+ */
+export const PROTOCOL_VERSION = 4;
 
 /** An error as it crosses the Worker boundary: message plus hci's stable code and hint. */
 export interface WireError {

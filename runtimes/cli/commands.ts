@@ -73,9 +73,9 @@ export const COMMANDS: CommandRow[] = [
   },
   {
     name: 'search',
-    description: 'search the index (keyword: BM25 over path, symbols, headers and code)',
+    description: 'search the index (keyword: BM25 over path, symbols, headers and code; --literal / --regex: exact text, like grep)',
     rewriteArgs: queryFiltersAsWords,
-    args: [['<query...>', 'words, identifiers, "quoted phrases", path:<prefix|glob>, ext:<ext>, -path:<prefix|glob>']],
+    args: [['<query...>', 'words, identifiers, "quoted phrases", "?.literal(" (exact), re:<regex>, path:<prefix|glob>, ext:<ext>, -path:<prefix|glob>']],
     options: () => [
       rootOption(),
       new Option('-k, --k <n>', 'number of hits (1-50)').argParser(positiveInt).default(8),
@@ -84,13 +84,20 @@ export const COMMANDS: CommandRow[] = [
       new Option('-x, --exclude <prefix|glob>', 'leave out these paths (repeatable)').argParser(collect).default([]),
       new Option('--max-tokens <n>', 'cut the answer to about this many tokens').argParser(positiveInt),
       new Option('--cursor <cursor>', 'next page, from a previous answer'),
-      new Option('-m, --mode <mode>', 'keyword (default) | hybrid (keyword + meaning, for questions in words) | semantic (meaning only); hybrid and semantic need [semantic] enabled = true').argParser(oneOf(['keyword', 'semantic', 'hybrid'] as const)),
+      new Option('-m, --mode <mode>', 'keyword (default) | hybrid (keyword + meaning, for questions in words) | semantic (meaning only) | literal | regex (exact text, like -F / -E); hybrid and semantic need [semantic] enabled = true').argParser(oneOf(['keyword', 'semantic', 'hybrid', 'literal', 'regex'] as const)),
+      new Option('-F, --literal', 'the query is exact text (no filters or words read out of it); lists matching lines').conflicts('mode'),
+      new Option('-E, --regex', 'the query is an RE2 regex (ripgrep\'s syntax); lists matching lines').conflicts(['literal', 'mode']),
+      new Option('-s, --case-sensitive', 'literal and regex matching: match case exactly (default: ignore case)'),
+      new Option('-w, --word', 'literal and regex matching: whole words only'),
       jsonOption('print the search contract as JSON'),
     ],
     run(c, [words], o) {
       const req: SearchRequest = {
         query: (words as string[]).join(' '), limit: o.k as number, paths: o.path as string[], exts: o.ext as string[], exclude_paths: o.exclude as string[],
-        max_tokens: o.maxTokens as number | undefined, cursor: o.cursor as string | undefined, ...(o.mode ? { mode: o.mode as SearchRequest['mode'] } : {}),
+        max_tokens: o.maxTokens as number | undefined, cursor: o.cursor as string | undefined,
+        ...(o.literal ? { mode: 'literal' as const } : o.regex ? { mode: 'regex' as const } : o.mode ? { mode: o.mode as SearchRequest['mode'] } : {}),
+        ...(o.caseSensitive ? { case_sensitive: true } : {}),
+        ...(o.word ? { whole_word: true } : {}),
       };
       return answer(c, rootFor(c, o.root), { open: { persistQueries: true }, json: !!o.json }, (svc) => svc.search(req), formatSearch, withEmpty((r) => r.hits.length));
     },

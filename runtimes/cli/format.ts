@@ -2,7 +2,7 @@
 // Owns layout only (colour when the runtime says the terminal takes it); --json output is the
 // contract shape printed as is, by the commands (commands.ts).
 import type {
-  ExplainResponse, IndexSummary, IntercomFindAnswer, IntercomRelateAnswer, OutlineResponse, OutlineSymbol, ResolveResponse, SearchResponse, SimilarResponse, StatusReport,
+  ExplainResponse, IndexSummary, IntercomFindAnswer, IntercomRelateAnswer, OutlineResponse, OutlineSymbol, ResolveResponse, SearchHit, SearchResponse, SimilarResponse, StatusReport,
 } from '../../core/contract/index.ts';
 import type { IndexProgress } from '../../core/index/indexer.ts';
 import { ago } from '../shared/time-ago.ts';
@@ -28,6 +28,9 @@ export function formatSkipped(s: Record<string, number | undefined>): string {
   return parts.length ? parts.join(', ') : 'none';
 }
 
+/** How a hit line names the channel that found it (keyword hits carry no label). */
+const HIT_KIND_LABEL: Record<SearchHit['hit_kind'], string> = { text_fts: 'keyword', hybrid: 'both', text_vector: 'meaning', text_literal: 'exact' };
+
 export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Style): string {
   const out: string[] = [];
   if (r.status === 'error' || r.status === 'no_index') {
@@ -38,9 +41,11 @@ export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Sty
   for (const h of r.hits) {
     const sym = h.symbol ? `  ${cyan(`${h.symbol.kind} ${h.symbol.name}`)}` : '';
     // Keyword output stays as it was; other modes say which channel found each hit.
-    const kind = h.hit_kind === 'text_fts' ? '' : ` · ${h.hit_kind === 'hybrid' ? 'both' : 'meaning'}`;
+    const kind = h.hit_kind === 'text_fts' ? '' : ` · ${HIT_KIND_LABEL[h.hit_kind]}`;
     out.push(`${bold(String(h.rank).padStart(2))}  ${bold(`${h.path}:${h.start_line}-${h.end_line}`)}  ${dim(`${h.lang} · ${h.score.toFixed(2)}${kind} · ${h.hit_id}`)}${sym}`);
     for (const line of h.snippet.split('\n')) if (line) out.push(`      ${line}`);
+    const shown = h.snippet.split('\n').filter(Boolean).length;
+    if (h.match_lines && h.match_lines.length > shown) out.push(dim(`      + ${h.match_lines.length - shown} more matching lines: ${moreLines(h.match_lines.slice(shown))}`));
     if (h.paired?.length) out.push(dim(`      + ${h.paired.join(', ')}`));
   }
   const idx = r.index;
@@ -51,6 +56,11 @@ export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Sty
   if (r.hint) out.push(yellow(`hint: ${r.hint}`));
   if (r.hits.some((h) => h.note)) out.push(dim('C# hits are text matches: confirm symbol facts (usages, renames) with the compiler.'));
   return out.join('\n');
+}
+
+/** Line numbers for a terminal line: the first dozen, then how many more. */
+export function moreLines(lines: readonly number[]): string {
+  return lines.length > 12 ? `${lines.slice(0, 12).join(', ')}, … (${lines.length - 12} more)` : lines.join(', ');
 }
 
 /** similar: the source it started from, then the hits as search shows them. */

@@ -47,9 +47,11 @@ export function renderSearch(r: SearchAnswer): string {
     const paired = h.paired?.length ? ` +${h.paired.map((p) => p.slice(p.lastIndexOf('/') + 1)).join(',')}` : '';
     out.push(`${h.rank}. ${h.path}:${h.start_line}-${h.end_line} ${h.lang}${sym}${kind} ${h.score} [${h.hit_id}]${paired}`);
     for (const line of h.snippet.split('\n')) if (line.trim()) out.push(`   ${line}`);
+    const shown = h.snippet.split('\n').filter((l) => l.trim()).length;
+    if (h.match_lines && h.match_lines.length > shown) out.push(`   matching lines: ${h.match_lines.join(',')}`);
   }
   const n = r.hits.length;
-  let summary = `${n} hit${n === 1 ? '' : 's'} (${r.status}${n ? `, match ${r.match}` : ''}), ${r.took_ms} ms; ${freshnessLine(r.index)}`;
+  let summary = `${n} hit${n === 1 ? '' : 's'} (${r.status}${n ? `, match ${r.match}` : ''}${r.mode !== 'keyword' ? `, ${r.mode}` : ''}), ${r.took_ms} ms; ${freshnessLine(r.index)}`;
   if (r.next_cursor) summary += `; more: cursor "${r.next_cursor}"${r.truncated ? ' (cut by max_tokens)' : ''}`;
   out.push(summary);
   const skipped = Object.entries(r.skipped).filter(([, v]) => (v ?? 0) > 0).map(([k, v]) => `${k} ${v}`);
@@ -57,6 +59,7 @@ export function renderSearch(r: SearchAnswer): string {
   if (r.task && r.status === 'indexing') out.push(taskLine(r.task));
   if (r.hint) out.push(`hint: ${r.hint}`);
   if (kinds.has('text_fts') && r.hits.some((h) => h.note)) out.push('text_fts = keyword match; for C#/Razor confirm symbol facts (usages, overrides, renames) with the compiler');
+  if (kinds.has('text_literal')) out.push('text_literal = the exact text or regex is on the listed lines (a text match, not compiler truth)');
   return out.join('\n');
 }
 

@@ -89,7 +89,10 @@ export function toolDefs(root: string, watcher: WatcherPlan = 'on'): ToolDef[] {
         'hybrid/semantic need semantic search turned on in the workspace (else error mode_unavailable with a hint). ' +
         'Every answer has a status: ok | empty (nothing matched: NOT proof of absence; see hint and skipped) | indexing (index being built: partial results, retry shortly) | no_index | error (code + hint). ' +
         'match says how the hits hold the terms: all | all_then_any (the first hits hold every term, later ones some) | any | none. ' +
-        'More results: pass cursor=next_cursor. truncated=true means max_tokens cut the page.',
+        'More results: pass cursor=next_cursor. truncated=true means max_tokens cut the page. ' +
+        'Exact text, like grep: mode "literal" (the query is the text) or "regex" (an RE2 regex, ripgrep\'s syntax), with case_sensitive and whole_word; ' +
+        'a quoted phrase with punctuation ("?.Invoke(") or re:<regex> inside a keyword query does the same. Such hits are hit_kind "text_literal" and list match_lines (1-based); ' +
+        'every matching chunk is listed (no per-file cap).',
       input: searchInput,
       output: searchAnswer,
       annotations: readOnly,
@@ -99,10 +102,12 @@ export function toolDefs(root: string, watcher: WatcherPlan = 'on'): ToolDef[] {
           query: a.query as string, limit: (a.limit as number | undefined) ?? SEARCH_LIMIT.default, paths: a.paths as string[] | undefined, exts: a.exts as string[] | undefined,
           exclude_paths: a.exclude_paths as string[] | undefined, exclude_kinds: a.exclude_kinds as SearchRequest['exclude_kinds'], mode: a.mode as SearchRequest['mode'], max_tokens: (a.max_tokens as number | undefined) ?? DEFAULT_MAX_TOKENS,
           cursor: a.cursor as string | undefined,
+          ...(a.case_sensitive !== undefined ? { case_sensitive: a.case_sensitive as boolean } : {}),
+          ...(a.whole_word !== undefined ? { whole_word: a.whole_word as boolean } : {}),
         }, ctx)),
       render: (o) => renderSearch(o as never),
       errorAnswer: (_svc, error, hint, raw) => ({
-        contract_version: CONTRACT_VERSION, status: 'error', query: str(raw.query), mode: 'keyword', match: 'none', hits: [], took_ms: 0,
+        contract_version: CONTRACT_VERSION, status: 'error', query: str(raw.query), mode: typeof raw.mode === 'string' ? raw.mode : 'keyword', match: 'none', hits: [], took_ms: 0,
         index: null, skipped: {}, truncated: false, error, hint,
       }),
       example: '{"query": "GetCatalogItemsAsync", "limit": 8, "exts": ["cs"]} or {"query": "where are discounts applied to an order", "mode": "hybrid"}',

@@ -1,4 +1,4 @@
-// The channel seam: what a retrieval channel (FTS now; vectors and literals next) is and the one
+// The channel seam: what a retrieval channel (FTS, vectors, literal text) is and the one
 // currency every channel answers in — a chunk row and the channel's own score, best first (its list
 // order is its rank). A new channel is one file implementing Channel plus a row in the mode table
 // (modes.ts). Owns these shapes only; combining channels is fuse.ts's, ranking rerank.ts's.
@@ -28,6 +28,8 @@ export interface ChannelHit {
   score: number;
   /** What the channel wants explain to show about this hit (FTS: which pass found it). */
   detail?: Readonly<Record<string, number | string>>;
+  /** The 1-based lines of the chunk where the channel's pattern matched (the literal channel's match_lines). */
+  lines?: readonly number[];
 }
 
 /** What the pipeline tells a channel when it asks for a wider pass. */
@@ -46,7 +48,7 @@ export interface Channel {
   /** What a hit found by this channel alone is evidence of. */
   readonly hitKind: HitKind;
   /** The contract field that carries this channel's score on a hit, when the contract has one. */
-  readonly scoreField?: 'fts_score' | 'vec_score';
+  readonly scoreField?: 'fts_score' | 'vec_score' | 'literal_score';
   /**
    * The channel's best chunks for the query (at most `pool`), best first, within the session's
    * current path filter; empty when the query gives it nothing to look for.

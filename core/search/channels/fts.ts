@@ -1,5 +1,5 @@
 // The keyword channel: FTS5 with BM25 over weighted columns (path, symbol, header, body, split
-// identifiers). Owns the candidate SQL, the all-terms first pass and its any-term widening (whenever
+// identifiers, CJK bigrams). Owns the candidate SQL, the all-terms first pass and its any-term widening (whenever
 // the page is short, through the informative terms only), and what explain shows of it. Ranking signals beyond BM25 belong to rerank.ts.
 import type { Database } from '../../sqlite/engine.ts';
 import { clauseExpr, ftsExpression, type Clause, type ParsedQuery } from '../query.ts';
@@ -7,8 +7,8 @@ import type { SearchSession } from '../session.ts';
 import { round } from '../candidates.ts';
 import type { Channel, ChannelEntry, ChannelHit, WidenRequest } from './channel.ts';
 
-/** BM25 column weights: path, symbol, header, body, idents. */
-export const COLUMN_WEIGHTS = { path: 3.0, symbol: 6.0, header: 2.0, body: 1.0, idents: 0.6 } as const;
+/** BM25 column weights: path, symbol, header, body, idents, cjk (CJK bigrams: as much as body text). */
+export const COLUMN_WEIGHTS = { path: 3.0, symbol: 6.0, header: 2.0, body: 1.0, idents: 0.6, cjk: 1.0 } as const;
 const WEIGHT_ARGS = Object.values(COLUMN_WEIGHTS).join(', ');
 
 /** A word in more than this share of all chunks (and more than COMMON_MIN of them) does not widen the any-term pass. */

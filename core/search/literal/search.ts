@@ -1,0 +1,241 @@
+// A literal or regex search over the index's stored text: candidate files from the literal index
+// (files_tri: the trigrams every match needs, trigrams.ts) or, without it, every file, in file id order; then the
+// engine (matcher.ts) on each candidate's stored lines — in ASCII text only on the lines that hold the
+// pattern's trigrams (line-filter.ts) — within the query's time budget; matching
+// lines go to the chunks that hold them (each line to the first such chunk), and each chunk is scored
+// with BM25 over its matching lines. Owns that procedure and the `search_timeout` error; the channel
+// seam is channels/literal.ts's, ranking factors rerank.ts's.
+import { HciError } from '../../platform.ts';
+import type { Database } from '../../sqlite/engine.ts';
+import { literalIndexReady } from '../../index/literal-index.ts';
+import { storedTextReader } from '../../index/file-data.ts';
+import type { TextQuery } from '../query.ts';
+import type { SearchSession } from '../session.ts';
+import type { ChunkRow } from '../channels/channel.ts';
+import { compilePattern, type CompiledPattern } from './matcher.ts';
+import { allOf, ftsTrigramExpression, trigramQuery, trigramsIn, type TrigramQuery } from './trigrams.ts';
+import { candidateLines, filterText, lineOf, type FilterText } from './line-filter.ts';
+
+/** BM25's constants (the same defaults FTS5 uses). */
+const K1 = 1.2;
+const B = 0.75;
+/** How often (in lines) a long file's check looks at the clock. */
+const CLOCK_EVERY_LINES = 4096;
+/**
+ * A search stops checking files (in path order) once this many chunks matched: a pattern found all
+ * over the code base would otherwise read every file for one page. The answer says so (complete).
+ */
+export const MAX_LITERAL_HITS = 200;
+
+export interface LiteralHit {
+  row: ChunkRow;
+  score: number;
+  lines: number[];
+  /** Lines matching each pattern, in pattern order (BM25's term frequencies). */
+  perPattern: number[];
+}
+
+/** What a search did, for explain and the bench. */
+export interface LiteralRun {
+  /** `trigrams`: the literal index narrowed the files; `scan`: every file was checked. */
+  via: 'trigrams' | 'scan';
+  /** Why not narrowed: the index is off, or the patterns give no trigram (shorter than 3 characters, `.*`). */
+  scanReason?: 'index_off' | 'no_trigrams';
+  trigrams: string[];
+  candidateFiles: number;
+  /** Candidate files checked (all of them unless the search stopped at MAX_LITERAL_HITS; then candidateFiles is a lower bound). */
+  checkedFiles: number;
+  matchedFiles: number;
+  /** False when the search stopped at MAX_LITERAL_HITS before checking every candidate. */
+  complete: boolean;
+  tookMs: number;
+}
+
+export interface LiteralResult {
+  hits: LiteralHit[];
+  run: LiteralRun;
+}
+
+/**
+ * The candidate files' ids, in file id order (the index's order: scan order, by path, for the files
+ * of a first build), as a statement stepped one row at a time: FTS5 evaluates the AND lazily, so a
+ * search that stops at MAX_LITERAL_HITS never materialises the candidates it does not check. Only
+ * the id crosses from SQLite; a file's other columns are read when it matches.
+ */
+function candidateFiles(db: Database, expr: string | null, filtered: boolean) {
+  const where = filtered ? ' AND hci_path_ok(f.path)' : '';
+  const sql = expr
+    ? filtered
+      ? `SELECT files_tri.rowid FROM files_tri JOIN files f ON f.id = files_tri.rowid WHERE files_tri MATCH ?${where}`
+      : 'SELECT rowid FROM files_tri WHERE files_tri MATCH ?'
+    : `SELECT f.id FROM files f WHERE 1${where} ORDER BY f.id`;
+  const st = db.prepare(sql);
+  if (expr) st.bind([expr]);
+  return {
+    next: (): number | null => (st.step() ? Number(st.get(0)) : null),
+    close: () => st.finalize(),
+  };
+}
+
+/** The average chunk length in lines, once per index generation. */
+const avgLines = new WeakMap<SearchSession, { generation: string; avg: number }>();
+function averageChunkLines(session: SearchSession): number {
+  const generation = String(session.db.selectValue("SELECT value FROM meta WHERE key = 'generation'") ?? '');
+  const hit = avgLines.get(session);
+  if (hit?.generation === generation) return hit.avg;
+  const avg = Number(session.db.selectValue('SELECT avg(end_line - start_line + 1) FROM chunks') ?? 1) || 1;
+  avgLines.set(session, { generation, avg });
+  return avg;
+}
+
+/** Runs a text query over the stored text; returns every matching chunk, best first. */
+export function literalSearch(session: SearchSession, text: TextQuery, budgetMs: number): LiteralResult {
+  const t0 = Date.now();
+  const deadline = t0 + budgetMs;
+  const compiled = text.patterns.map((p) => compilePattern(p, text));
+  const perPattern = compiled.map((c) => trigramQuery(c.tree));
+  const query = allOf(perPattern);
+  const run: LiteralRun = { via: 'scan', trigrams: trigramsIn(query), candidateFiles: 0, checkedFiles: 0, matchedFiles: 0, complete: true, tookMs: 0 };
+  const empty = (): LiteralResult => ({ hits: [], run: { ...run, tookMs: Date.now() - t0 } });
+  if (query.op === 'none') return empty();
+  const { db } = session;
+  const expr = ftsTrigramExpression(query);
+  const indexed = literalIndexReady(db);
+  if (indexed && expr) run.via = 'trigrams';
+  else run.scanReason = indexed ? 'no_trigrams' : 'index_off';
+  const files = candidateFiles(db, run.via === 'trigrams' ? expr : null, session.filtered);
+
+  const found: Array<Omit<LiteralHit, 'score'> & { chunkLines: number }> = [];
+  const chunksOf = db.prepare('SELECT id, ordinal, start_line, end_line, symbol_kind, symbol_name FROM chunks WHERE file_id = ? ORDER BY ordinal');
+  const fileOf = db.prepare('SELECT path, hash, lang, flags FROM files WHERE id = ?');
+  const texts = storedTextReader(db, session.codec);
+  try {
+    for (let fileId = files.next(); fileId !== null; fileId = files.next()) {
+      if (found.length >= MAX_LITERAL_HITS) {
+        run.complete = false;
+        break;
+      }
+      if (Date.now() > deadline) throw timeout(text, budgetMs, run);
+      run.checkedFiles++;
+      const stored = texts.read(Number(fileId));
+      if (stored === undefined) continue;
+      const matched = matchedLines(stored, compiled, perPattern, deadline, () => timeout(text, budgetMs, run));
+      if (matched.length === 0) continue;
+      run.matchedFiles++;
+      fileOf.bind([Number(fileId)]);
+      fileOf.step();
+      const [path, hash, lang, flags] = fileOf.get([]) as unknown as [string, string, string, number];
+      fileOf.reset();
+      const chunks = [] as Array<[number, number, number, number, string | null, string | null]>;
+      chunksOf.bind([Number(fileId)]);
+      while (chunksOf.step()) chunks.push(chunksOf.get([]) as unknown as (typeof chunks)[number]);
+      chunksOf.reset();
+      const claimed = new Set<number>();
+      const all = (1 << compiled.length) - 1;
+      for (const [id, ordinal, startLine, endLine, symbolKind, symbolName] of chunks) {
+        let seen = 0;
+        const own: number[] = [];
+        const perPattern = compiled.map(() => 0);
+        for (let i = lowerBound(matched, Number(startLine)); i < matched.length && matched[i][0] <= Number(endLine); i++) {
+          const [line, mask] = matched[i];
+          seen |= mask;
+          if (claimed.has(line)) continue;
+          own.push(line);
+          for (let k = 0; k < compiled.length; k++) if (mask & (1 << k)) perPattern[k]++;
+        }
+        if (own.length === 0 || seen !== all) continue;
+        for (const l of own) claimed.add(l);
+        found.push({
+          row: {
+            chunkId: Number(id), fileId: Number(fileId), ordinal: Number(ordinal), path: String(path), hash: String(hash), lang: String(lang),
+            flags: Number(flags), startLine: Number(startLine), endLine: Number(endLine), symbolKind: symbolKind ?? null, symbolName: symbolName ?? null,
+          },
+          lines: own,
+          perPattern,
+          chunkLines: Number(endLine) - Number(startLine) + 1,
+        });
+      }
+    }
+  } finally {
+    texts.close();
+    chunksOf.finalize();
+    fileOf.finalize();
+    files.close();
+  }
+  // Every candidate was checked unless the cap stopped it: then their number is unknown (not read).
+  run.candidateFiles = run.complete ? run.checkedFiles : run.checkedFiles + 1;
+  // BM25 over lines: a pattern's term frequency is the chunk's lines matching it, its document
+  // frequency the chunks holding it; chunk length in lines against the average.
+  const n = session.chunkCount();
+  const avg = averageChunkLines(session);
+  const df = compiled.map((_, k) => found.reduce((s, h) => s + (h.perPattern[k] > 0 ? 1 : 0), 0));
+  const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const hits = found.map(({ chunkLines, ...h }): LiteralHit => ({
+    ...h,
+    score: h.perPattern.reduce((s, tf, k) => s + (tf ? idf[k] * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * chunkLines) / avg))) : 0), 0),
+  }));
+  hits.sort((a, b) => b.score - a.score || (a.row.path < b.row.path ? -1 : a.row.path > b.row.path ? 1 : 0) || a.row.startLine - b.row.startLine);
+  return { hits, run: { ...run, tookMs: Date.now() - t0 } };
+}
+
+/**
+ * The matching lines of a file's text, ascending, each with the bit mask of the patterns matching it;
+ * empty when some pattern matches no line (a hit needs every pattern). Per pattern, the cheapest way
+ * that is exact: a literal's lines by indexOf (matcher.ts); else, in ASCII text, the engine on only
+ * the lines its trigram query lets through (line-filter.ts); else the engine on the whole text (a
+ * fast no for most files), then on every line.
+ */
+function matchedLines(text: string, compiled: readonly CompiledPattern[], queries: readonly TrigramQuery[], deadline: number, onTimeout: () => HciError): Array<[line: number, mask: number]> {
+  let filterable: FilterText | null | undefined;
+  let split: string[] | undefined;
+  const masks = new Map<number, number>();
+  for (let k = 0; k < compiled.length; k++) {
+    const c = compiled[k];
+    let lines = c.linesOf?.(text) ?? null;
+    if (lines === null && queries[k].op !== 'all') {
+      filterable ??= filterText(text);
+      const candidates = filterable && candidateLines(filterable, queries[k]);
+      if (candidates) {
+        const ft = filterable!;
+        lines = candidates.filter((n, i) => {
+          if (i % CLOCK_EVERY_LINES === CLOCK_EVERY_LINES - 1 && Date.now() > deadline) throw onTimeout();
+          return c.line.test(lineOf(ft, n));
+        });
+      }
+    }
+    if (lines === null) {
+      if (c.text && !c.text.test(text)) return [];
+      split ??= text.split('\n');
+      lines = [];
+      for (let i = 0; i < split.length; i++) {
+        if (i % CLOCK_EVERY_LINES === CLOCK_EVERY_LINES - 1 && Date.now() > deadline) throw onTimeout();
+        if (c.line.test(split[i])) lines.push(i + 1);
+      }
+    }
+    if (lines.length === 0) return [];
+    for (const l of lines) masks.set(l, (masks.get(l) ?? 0) | (1 << k));
+  }
+  return [...masks].sort((a, b) => a[0] - b[0]);
+}
+
+/** The first index of `sorted` (by line) whose line is ≥ `line`. */
+function lowerBound(sorted: ReadonlyArray<readonly [number, number]>, line: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid][0] < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function timeout(text: TextQuery, budgetMs: number, run: LiteralRun): HciError {
+  const what = text.patterns.some((p) => p.kind === 'regex') ? 'regex' : 'literal';
+  const hint = run.via === 'trigrams'
+    ? 'narrow it with path:, ext: or -path:, make the pattern more specific, or raise literal_budget_ms in .hci/settings.toml'
+    : run.scanReason === 'no_trigrams'
+      ? 'give the pattern a literal part of 3 or more characters (the trigram index can then narrow the files), narrow it with path:/ext:, or raise literal_budget_ms'
+      : 'turn on literal_index = true in .hci/settings.toml (a trigram index that narrows the files to check) and run `hci index`; or narrow with path:/ext:, or raise literal_budget_ms';
+  return new HciError('search_timeout', `the ${what} search stopped at its time budget (${budgetMs} ms) after checking ${run.checkedFiles} ${run.via === 'trigrams' ? 'candidate ' : ''}files`, hint);
+}
