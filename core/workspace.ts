@@ -13,7 +13,7 @@ import { readMeta } from './index/writer.ts';
 import type { ParsePoolFactory } from './index/prepare.ts';
 import { FORMAT_VERSION } from './index/schema.ts';
 import type { SkipCounts } from './scan/walker.ts';
-import { rankQuery, searchPage, type SearchContext } from './search/pipeline.ts';
+import { prepareSearch, rankQuery, searchPage, type SearchContext } from './search/pipeline.ts';
 import { DEFAULT_MODES, MODE_UNAVAILABLE_HINT, semanticModes, type ModeTable } from './search/modes.ts';
 import { vectorChannel } from './search/channels/vector.ts';
 import type { SemanticIndex, QueryVector, VectorHost } from './vector/semantic.ts';
@@ -250,6 +250,7 @@ export class HciWorkspace {
       const key = queryKey(req);
       this.queries.remember(key, req);
       const prepared = await this.prepareVectors(req);
+      await prepareSearch(this, req);
       // One read transaction: hits, counts and freshness all describe the same committed state.
       const out = await store.read((db) => {
         const meta = readMeta(db);
@@ -411,6 +412,7 @@ export class HciWorkspace {
       const req: SearchRequest | undefined = opts.query !== undefined ? { query: opts.query, ...(opts.mode ? { mode: opts.mode } : {}) } : this.queries.recall(m[2]);
       if (req) this.checkMode(req.mode);
       const prepared = req ? await this.prepareVectors(req) : null;
+      if (req) await prepareSearch(this, req);
       const { result, index, everHad } = await store.read((db) => {
         const row = loadChunk(db, Number(m[1]), store.codec);
         const modes = req ? this.modesIn(db, req, prepared).modes : undefined;

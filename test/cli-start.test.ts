@@ -65,7 +65,7 @@ describe('hci start-up', () => {
     expect(r.code, r.err).toBe(0);
     expect(JSON.parse(r.out).hits[0].path).toBe('src/OrderService.cs');
     const packages = new Set(r.loaded.map(pkg).filter(Boolean));
-    for (const p of ['zod', 'web-tree-sitter', 'smol-toml', 'fflate', '@modelcontextprotocol/sdk', 'chokidar', 'cli-progress', 'ignore']) {
+    for (const p of ['zod', 'web-tree-sitter', 'smol-toml', 'fflate', '@modelcontextprotocol/sdk', 'chokidar', 'cli-progress', 'ignore', 're2js']) {
       expect(packages.has(p), `${p} loaded by a search`).toBe(false);
     }
     const hci = r.loaded.filter((u) => u.includes('/core/') || u.includes('/runtimes/'));

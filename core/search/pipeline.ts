@@ -19,6 +19,7 @@ import type { PageRange } from './page.ts';
 import { renderHits } from './present.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
 import { expandQuery } from './expand.ts';
+import { loadRegexEngine } from './literal/matcher.ts';
 import { Reranker } from './rerank.ts';
 import type { SearchSession } from './session.ts';
 
@@ -69,9 +70,29 @@ function calibrateAfter(complete: readonly Candidate[], partial: Candidate[]): C
   return partial;
 }
 
+function parseOptions(ctx: Pick<SearchContext, 'settings'>, req: SearchRequest) {
+  return { mode: req.mode, case_sensitive: req.case_sensitive, whole_word: req.whole_word, budget_ms: ctx.settings.literal_budget_ms };
+}
+
+/**
+ * Before the read transaction: loads the regex engine when this request reaches the literal channel
+ * (mode literal/regex, a `re:` term, a quoted literal, no searchable word), so that rankQuery, which
+ * runs synchronously inside the transaction, finds it; a keyword search never loads it. A query
+ * that does not parse loads nothing: rankQuery reports its error.
+ */
+export async function prepareSearch(ctx: Pick<SearchContext, 'settings'>, req: SearchRequest): Promise<void> {
+  let text: unknown = null;
+  try {
+    text = parseQuery(req.query, parseOptions(ctx, req)).text;
+  } catch {
+    return;
+  }
+  if (text) await loadRegexEngine();
+}
+
 /** Runs the query through every ranking stage; returns at least `needed` candidates when that many match. */
 export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number): RankedResult {
-  const written = parseQuery(req.query, { mode: req.mode, case_sensitive: req.case_sensitive, whole_word: req.whole_word, budget_ms: ctx.settings.literal_budget_ms });
+  const written = parseQuery(req.query, parseOptions(ctx, req));
   const filter = compilePathFilter({
     paths: [...(req.paths ?? []), ...written.paths],
     exts: [...(req.exts ?? []), ...written.exts],

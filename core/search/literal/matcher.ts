@@ -4,10 +4,26 @@
 // case-sensitive literal is a plain indexOf. Owns compiling a TextQuery into per-line tests (and a
 // whole-text prefilter for scans), and turning the engine's refusal into `invalid_regex`. Where the
 // candidates come from is the channel's (channels/literal.ts), which trigrams they need trigrams.ts's.
-import { RE2JS } from 're2js';
+import type { RE2JS as Re2Engine } from 're2js';
 import { HciError } from '../../platform.ts';
 import type { TextPattern, TextQuery } from '../query.ts';
 import { readRegex, literalNode, type RegexNode } from './regex-syntax.ts';
+
+type Re2Static = typeof import('re2js').RE2JS;
+let RE2JS: Re2Static | null = null;
+
+/**
+ * Loads the regex engine (re2js, ~260 KB) once: the search entry points await it before a query
+ * that reaches the literal channel, so a keyword search (and a CLI start) never loads it.
+ */
+export async function loadRegexEngine(): Promise<void> {
+  RE2JS ??= (await import('re2js')).RE2JS;
+}
+
+function engine(): Re2Static {
+  if (!RE2JS) throw new HciError('query_failed', 'the regex engine was not loaded before a literal search', 'report this: the search entry point loads it (loadRegexEngine)');
+  return RE2JS;
+}
 
 /** What whole-word matching puts around a pattern (ripgrep's -w: a non-word character or the line's edge). */
 const NON_WORD = '[^\\p{L}\\p{N}\\p{M}_]';
@@ -50,9 +66,10 @@ function engineError(p: TextPattern, e: unknown): HciError {
   );
 }
 
-function compileRe2(source: string, caseSensitive: boolean, multiline: boolean, p: TextPattern): RE2JS {
+function compileRe2(source: string, caseSensitive: boolean, multiline: boolean, p: TextPattern): Re2Engine {
+  const RE2 = engine();
   try {
-    return RE2JS.compile(source, (caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE) | (multiline ? RE2JS.MULTILINE : 0));
+    return RE2.compile(source, (caseSensitive ? 0 : RE2.CASE_INSENSITIVE) | (multiline ? RE2.MULTILINE : 0));
   } catch (e) {
     throw engineError(p, e);
   }
@@ -74,12 +91,12 @@ export function compilePattern(p: TextPattern, q: Pick<TextQuery, 'caseSensitive
     // here); text with other characters goes to the engine, whose case folding (ſ ~ s, K ~ k) is
     // not JavaScript's toLowerCase.
     const lower = p.source.toLowerCase();
-    const re = compileRe2(RE2JS.quote(p.source), false, false, p);
+    const re = compileRe2(engine().quote(p.source), false, false, p);
     const test = { test: (s: string) => (ASCII.test(s) ? s.toLowerCase().includes(lower) : re.test(s)) };
     const linesOf = oneLine ? (t: string) => (ASCII.test(t) ? occurrenceLines(t.toLowerCase(), lower) : null) : null;
     return { pattern: p, line: test, text: test, linesOf, tree: literalNode(p.source, true) };
   }
-  const body = p.kind === 'literal' ? RE2JS.quote(p.source) : p.source;
+  const body = p.kind === 'literal' ? engine().quote(p.source) : p.source;
   // Compile the pattern alone first: an error then names the user's pattern, not the wrapper.
   const bare = compileRe2(body, q.caseSensitive, false, p);
   const source = q.wholeWord ? `(?:^|${NON_WORD})(?:${body})(?:$|${NON_WORD})` : body;
