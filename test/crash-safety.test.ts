@@ -24,14 +24,16 @@ import {
 const SEED = Number(process.env.HCI_CRASH_SEED ?? 20_240_611);
 const FILES = 500;
 const MIN_KILLS = 10;
-const MAX_ITERATIONS = 22;
+const MAX_ITERATIONS = 34;
 const MUTATION = { edit: 50, add: 20, remove: 10 };
 // The first run starts from no index at all; later runs mix --full, incremental runs resuming a
 // killed run, and incremental runs after edits/additions/deletions. Past these runs the plan
-// only continues while fewer than MIN_KILLS runs were actually killed (some finish first).
+// only continues while fewer than MIN_KILLS runs were actually killed (some finish first: on a quiet
+// machine an incremental run is often done before its kill), with mostly full runs, which last long
+// enough to be killed.
 const PLAN: string[] = ['empty', 'incr', 'full', 'mutate', 'incr', 'full', 'mutate', 'mutate-full', 'incr', 'mutate', 'full', 'incr', 'mutate'];
 const BASE_RUNS = PLAN.length;
-while (PLAN.length < MAX_ITERATIONS) PLAN.push((['full', 'mutate', 'incr'] as const)[PLAN.length % 3]);
+while (PLAN.length < MAX_ITERATIONS) PLAN.push((['full', 'mutate-full', 'full'] as const)[PLAN.length % 3]);
 const MUTATION_ROUNDS = PLAN.filter((m) => m.startsWith('mutate')).length;
 
 const dbOf = (root: string) => path.join(root, '.hci', 'index.sqlite');
