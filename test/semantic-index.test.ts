@@ -24,7 +24,8 @@ const QUERIES = ['GetCatalogItemsAsync', 'where is the discount applied', 'conne
 
 function copySample(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-sem-'));
-  fs.cpSync(SAMPLE, dir, { recursive: true });
+  // Without the checkout's own .hci (`npm start` indexes the sample workspace in place).
+  fs.cpSync(SAMPLE, dir, { recursive: true, filter: (src) => path.basename(src) !== '.hci' });
   return dir;
 }
 
