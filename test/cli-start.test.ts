@@ -69,7 +69,7 @@ describe('hci start-up', () => {
       expect(packages.has(p), `${p} loaded by a search`).toBe(false);
     }
     const hci = r.loaded.filter((u) => u.includes('/core/') || u.includes('/runtimes/'));
-    for (const part of ['/core/chunk/', '/core/intercom/', '/core/contract/index.', '/core/settings.', '/core/index/indexer.', '/core/scan/walker.', '/runtimes/mcp/server.', '/runtimes/node/watcher.', '/runtimes/node/demo.']) {
+    for (const part of ['/core/chunk/', '/core/intercom/', '/core/vector/semantic.', '/core/contract/index.', '/core/settings.', '/core/index/indexer.', '/core/scan/walker.', '/runtimes/mcp/server.', '/runtimes/node/watcher.', '/runtimes/node/demo.']) {
       expect(hci.filter((u) => u.includes(part)), `${part} loaded by a search`).toEqual([]);
     }
     expect(r.loaded.filter((u) => u === 'node:worker_threads' || u === 'node:http'), 'node builtins').toEqual([]);

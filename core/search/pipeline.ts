@@ -19,7 +19,7 @@ import type { PageRange } from './page.ts';
 import { renderHits } from './present.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
 import { expandQuery } from './expand.ts';
-import { loadRegexEngine } from './literal/matcher.ts';
+import { loadRegexEngine, regexEngineLoaded } from './literal/matcher.ts';
 import { Reranker } from './rerank.ts';
 import type { SearchSession } from './session.ts';
 
@@ -81,6 +81,7 @@ function parseOptions(ctx: Pick<SearchContext, 'settings'>, req: SearchRequest) 
  * that does not parse loads nothing: rankQuery reports its error.
  */
 export async function prepareSearch(ctx: Pick<SearchContext, 'settings'>, req: SearchRequest): Promise<void> {
+  if (regexEngineLoaded()) return;
   let text: unknown = null;
   try {
     text = parseQuery(req.query, parseOptions(ctx, req)).text;

@@ -24,7 +24,7 @@ import { modelKeyString, providerError, type EmbeddingProvider, type ProviderErr
 export interface VectorHost {
   /** http: the runtime's fetch (every runtime has one). */
   fetch?: typeof fetch;
-  /** http: reads the API key's environment variable (Node: process.env; Deno: Deno.env.get). */
+  /** http: reads the API key's environment variable (each runtime's adapter: runtimes/<runtime>/vector-host.ts). */
   env?: (name: string) => string | undefined;
   /** onnx: loading onnxruntime-web and the model folder's files. */
   onnx?: OnnxHost;

@@ -20,6 +20,11 @@ export async function loadRegexEngine(): Promise<void> {
   RE2JS ??= (await import('re2js')).RE2JS;
 }
 
+/** Whether loadRegexEngine() already ran (then a search needs no look at its query first). */
+export function regexEngineLoaded(): boolean {
+  return RE2JS !== null;
+}
+
 function engine(): Re2Static {
   if (!RE2JS) throw new HciError('query_failed', 'the regex engine was not loaded before a literal search', 'report this: the search entry point loads it (loadRegexEngine)');
   return RE2JS;

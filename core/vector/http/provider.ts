@@ -13,7 +13,7 @@ import type { HttpProviderSettings } from './settings.ts';
 
 export interface HttpProviderDeps {
   fetch: typeof fetch;
-  /** Reads an environment variable (Node: process.env, Deno: Deno.env.get); without it no API key can be used. */
+  /** Reads an environment variable, as the runtime adapter provides it (runtimes/<runtime>/vector-host.ts); without it no API key can be used. */
   env?: (name: string) => string | undefined;
   /** Waits ms (default: setTimeout); resolves early when the signal aborts. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
