@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Entry point of the `hci` command: turns on Node's module compile cache, keeps V8's young generation
-// small (runtimes/node/young-generation.ts), then runs the compiled CLI
-// (built by `npm run build`, run on `npm ci`), whose verbs each load only what they need
-// (runtimes/cli/commands.ts).
+// small (runtimes/node/young-generation.ts), then runs the compiled CLI — bundled into a few files
+// by scripts/build-cli-bundle.mjs (built by `npm run build`, run on `npm ci`), whose verbs each load
+// only what they need (runtimes/cli/commands.ts).
 //
 // The compile cache (module.enableCompileCache, Node >= 22.1) keeps V8's compiled code of every
 // module loaded after this line — hci's, the SQLite glue's, commander's — so a later `hci` skips
@@ -21,7 +21,7 @@ try {
   // no cache: the command runs the same, only its start is slower
 }
 
-const cli = new URL('../dist/runtimes/node/cli.js', import.meta.url);
+const cli = new URL('../dist/runtimes/node/hci-cli.js', import.meta.url);
 if (!existsSync(fileURLToPath(cli))) {
   process.stderr.write('hci: the CLI is not built yet.\nhint: run `npm install` (or `npm run build`) in the hci folder first\n');
   process.exit(5);

@@ -1,6 +1,6 @@
 // What `hci` loads per verb, and the start-up machinery of bin/hci.js, as real child processes: a
 // search loads no zod, tree-sitter, chunker, TOML parser, fflate, MCP SDK, watcher, progress bar,
-// intercom engine, worker thread or node:http (runtimes/cli/commands.ts says why and how a verb keeps it so);
+// intercom engine, worker thread, node:http or node:crypto (runtimes/cli/commands.ts says why and how a verb keeps it so);
 // `hci index` does load the chunkers (the probe sees what it should); `--version` prints the
 // package's version; the compile cache is used when its folder is writable and harmless when not; the
 // launcher keeps V8's young generation at its starting size (runtimes/node/young-generation.ts).
@@ -33,6 +33,20 @@ function hciLoads(args: string[], env: Record<string, string> = {}) {
 
 const pkg = (url: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? null;
 
+/**
+ * The dist modules behind loaded URLs: bin/hci.js runs the CLI bundle (scripts/build-cli-bundle.mjs),
+ * whose manifest lists the modules each bundle file holds; any other dist file is its own module.
+ */
+function distModules(loaded: string[]): string[] {
+  const dist = pathToFileURL(path.resolve(import.meta.dirname, '../dist')).href + '/';
+  const manifest = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../dist/runtimes/node/hci-cli.manifest.json'), 'utf8')) as Record<string, string[]>;
+  return loaded.filter((u) => u.startsWith(dist)).flatMap((u) => {
+    const rel = u.slice(dist.length);
+    const bundled = rel.startsWith('runtimes/node/') ? manifest[rel.slice('runtimes/node/'.length)] : undefined;
+    return bundled ?? [rel];
+  });
+}
+
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-cli-start-'));
   hook = path.join(tmp, 'record-loads.mjs');
@@ -41,6 +55,8 @@ beforeAll(async () => {
     "import { appendFileSync } from 'node:fs';",
     'const file = process.env.HCI_LOADED_LIST;',
     'registerHooks({ load(url, ctx, next) { appendFileSync(file, url + "\\n"); return next(url, ctx); } });',
+    // Built-in modules loaded by require() (the SQLite glue's, commander's) never pass the hook: listed at exit.
+    "process.on('exit', () => appendFileSync(file, process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => 'builtin:' + m.slice(13) + '\\n').join('')));",
   ].join('\n'));
   ws = await createTmpWorkspace({
     'src/OrderService.cs': 'namespace Shop;\npublic class OrderService\n{\n    public void PlaceOrder(int id) { }\n}\n',
@@ -57,7 +73,7 @@ describe('hci start-up', () => {
     const r = hciLoads(['index', ws.root, '-q']);
     expect(r.code, r.err).toBe(0);
     expect(r.loaded.map(pkg)).toContain('web-tree-sitter');
-    expect(r.loaded.some((u) => u.includes('/core/chunk/chunker.'))).toBe(true);
+    expect(distModules(r.loaded).some((m) => m.startsWith('core/chunk/chunker.'))).toBe(true);
   });
 
   it('a search loads only what a search needs', () => {
@@ -68,11 +84,18 @@ describe('hci start-up', () => {
     for (const p of ['zod', 'web-tree-sitter', 'smol-toml', 'fflate', '@modelcontextprotocol/sdk', 'chokidar', 'cli-progress', 'ignore', 're2js']) {
       expect(packages.has(p), `${p} loaded by a search`).toBe(false);
     }
-    const hci = r.loaded.filter((u) => u.includes('/core/') || u.includes('/runtimes/'));
+    const hci = distModules(r.loaded).map((m) => `/${m}`);
+    // The probe sees the bundle's modules: the search path itself is among them.
+    expect(hci).toEqual(expect.arrayContaining(['/runtimes/node/cli.js', '/core/search/pipeline.js', '/core/index/store.js']));
+    // …from the bundle's files, not module by module (scripts/build-cli-bundle.mjs says why).
+    expect(r.loaded.filter((u) => /\/dist\/(core|runtimes)\//.test(u) && !/\/hci-cli[.-]/.test(u)).map((u) => u.replace(/.*\/dist\//, ''))).toEqual(['runtimes/node/young-generation.js']);
     for (const part of ['/core/chunk/', '/core/intercom/', '/core/vector/semantic.', '/core/contract/index.', '/core/settings.', '/core/index/indexer.', '/core/scan/walker.', '/runtimes/mcp/server.', '/runtimes/node/watcher.', '/runtimes/node/demo.']) {
       expect(hci.filter((u) => u.includes(part)), `${part} loaded by a search`).toEqual([]);
     }
     expect(r.loaded.filter((u) => u === 'node:worker_threads' || u === 'node:http'), 'node builtins').toEqual([]);
+    // SQLite seeds its PRNG while opening the index: through hci's VFS, not node:crypto (runtimes/shared/sync-vfs.ts).
+    expect(r.loaded).toContain('builtin:fs');
+    expect(r.loaded.filter((u) => ['builtin:crypto', 'builtin:worker_threads', 'builtin:http'].includes(u)), 'builtins loaded by require').toEqual([]);
   });
 
   it('a workspace with settings loads their schema and parser (and still answers)', () => {

@@ -108,7 +108,7 @@ async function checkIndexAfterCrash(root: string, probe: string): Promise<Pick<O
   } finally {
     w.close();
   }
-  const known = /^(index\.sqlite(-journal|\.lock)?|indexer\.lock|settings\.toml|recent-queries\.json)$/;
+  const known = /^(index\.sqlite(-journal|\.lock)?|indexer\.lock|settings\.toml|recent-queries\.ndjson)$/;
   const states = {
     // A kill before the first write (a slow start on a loaded machine) leaves no .hci folder at all.
     leftovers: existsSync(path.join(root, '.hci')) ? readdirSync(path.join(root, '.hci')).filter((n) => !known.test(n)).length : 0,

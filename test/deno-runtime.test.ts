@@ -69,7 +69,7 @@ describe.skipIf(!deno)(titled('Deno runtime', { Deno: deno }), () => {
 
     // Nothing outside .hci/ was touched; no lock or temp file is left behind; the file is sound.
     expect(snapshot(denoBuilt)).toEqual(before);
-    expect(fs.readdirSync(path.join(denoBuilt, '.hci')).sort()).toEqual(['index.sqlite', 'recent-queries.json']);
+    expect(fs.readdirSync(path.join(denoBuilt, '.hci')).sort()).toEqual(['index.sqlite', 'recent-queries.ndjson']);
     expect(execFileSync('/usr/bin/sqlite3', [path.join(denoBuilt, '.hci/index.sqlite'), 'PRAGMA integrity_check'], { encoding: 'utf8' }).trim()).toBe('ok');
 
     // A missing permission is a clear error naming the flag, not a crash or a prompt.

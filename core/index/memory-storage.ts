@@ -34,5 +34,6 @@ export function createMemoryIndexStorage(name = 'hci-memory'): IndexStorage {
     },
     readSidecar: (n) => sidecars.get(n) ?? null,
     writeSidecar: (n, t) => void sidecars.set(n, t),
+    appendSidecar: (n, line) => void sidecars.set(n, `${sidecars.get(n) ?? ''}${line}\n`),
   };
 }

@@ -19,5 +19,8 @@ export interface IndexStorage {
   indexerHolder(): { pid: number; since: number } | null;
   /** Small text sidecars beside the index (recent queries for explain). */
   readSidecar(name: string): string | null;
+  /** Replaces a sidecar as a whole (write beside it, then rename: readers see the old or the new text). */
   writeSidecar(name: string, text: string): void;
+  /** Appends `text` and a newline to a sidecar, creating it: one O_APPEND write, no rename. */
+  appendSidecar(name: string, text: string): void;
 }

@@ -1,10 +1,17 @@
 // Remembers recent search requests by a short key, so a hit id (`<chunk>.<key>`) can be explained
 // later without repeating the query — in memory, and in a small sidecar beside the index so a CLI
 // `explain` after a CLI `search` works too.
+//
+// The sidecar is a log, one JSON line per remembered query (`{"key":…,"query":…}`), the last line of
+// a key winning: a search that brings a new query appends one line (a single O_APPEND write), and only
+// when the log holds twice KEEP lines is it rewritten with the latest KEEP (beside it, then renamed).
+// Rewriting the whole file on every search cost a CLI search up to ~15 ms on ext4, whose rename over
+// an existing file first flushes the new file's data. Lines another process appends while this one
+// compacts may be lost: the log only saves a later `explain` its `--query`.
 import type { IndexStorage } from '../index/storage.ts';
 import type { SearchRequest } from './contract.ts';
 
-const SIDECAR = 'recent-queries.json';
+const SIDECAR = 'recent-queries.ndjson';
 const KEEP = 200;
 
 /** A short stable key for a request (FNV-1a over its normalised JSON, base 36). */
@@ -42,25 +49,57 @@ export class QueryLog {
     if (this.mem.size > KEEP) this.mem.delete(this.mem.keys().next().value!);
     if (!this.persist) return;
     try {
-      const all = this.readSidecar();
-      all[key] = entry;
-      const keys = Object.keys(all);
-      for (const k of keys.slice(0, Math.max(0, keys.length - KEEP))) delete all[k];
-      this.storage.writeSidecar(SIDECAR, JSON.stringify(all));
+      const { entries, lines, whole } = this.readSidecar();
+      if (sameEntry(entries.get(key), entry)) return;
+      const line = JSON.stringify({ key, ...entry });
+      if (lines + 1 < 2 * KEEP) {
+        // After a torn last line (a process killed mid-append) a newline first keeps this one whole.
+        this.storage.appendSidecar(SIDECAR, whole ? line : `\n${line}`);
+        return;
+      }
+      entries.delete(key);
+      entries.set(key, entry);
+      const latest = [...entries].slice(-KEEP).map(([k, e]) => JSON.stringify({ key: k, ...e }));
+      this.storage.writeSidecar(SIDECAR, `${latest.join('\n')}\n`);
     } catch {
       // The sidecar only helps later explains; a read-only index folder must not fail a search.
     }
   }
 
   recall(key: string): Stored | undefined {
-    return this.mem.get(key) ?? (this.persist ? this.readSidecar()[key] : undefined);
+    return this.mem.get(key) ?? (this.persist ? this.readSidecar().entries.get(key) : undefined);
   }
 
-  private readSidecar(): Record<string, Stored> {
+  /**
+   * The log's entries by key (in order of their last line), its line count, and whether it ends in a
+   * newline (or is empty); unreadable lines are skipped.
+   */
+  private readSidecar(): { entries: Map<string, Stored>; lines: number; whole: boolean } {
+    const entries = new Map<string, Stored>();
+    let lines = 0;
+    let text: string | null = null;
     try {
-      return JSON.parse(this.storage.readSidecar(SIDECAR) ?? '{}') as Record<string, Stored>;
+      text = this.storage.readSidecar(SIDECAR);
     } catch {
-      return {};
+      // unreadable: as if empty
     }
+    for (const raw of (text ?? '').split('\n')) {
+      if (!raw) continue;
+      lines++;
+      try {
+        const { key, ...entry } = JSON.parse(raw) as Stored & { key?: unknown };
+        if (typeof key !== 'string' || typeof entry.query !== 'string') continue;
+        entries.delete(key);
+        entries.set(key, entry);
+      } catch {
+        // a torn or foreign line
+      }
+    }
+    return { entries, lines, whole: !text || text.endsWith('\n') };
   }
+}
+
+/** Whether the log already holds this entry for its key (a repeated query appends nothing). */
+function sameEntry(a: Stored | undefined, b: Stored): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(JSON.parse(JSON.stringify(b)));
 }

@@ -165,6 +165,7 @@ export function createOpfsIndexStorage(slot: WorkspaceSlot, file = INDEX_NAME): 
     // Recent queries (for explain) stay in memory: a Worker is a long-lived host.
     readSidecar: (n) => sidecars.get(n) ?? null,
     writeSidecar: (n, t) => void sidecars.set(n, t),
+    appendSidecar: (n, line) => void sidecars.set(n, `${sidecars.get(n) ?? ''}${line}\n`),
   };
 }
 

@@ -77,6 +77,7 @@ export async function answer<R extends { error?: { code: string }; hint?: string
   human: (r: R, style: Style) => string,
   exitOf: (r: R) => number = (r) => exitCodeFor(r.error?.code),
 ): Promise<number> {
+  c.rt.shortRun?.();
   const svc = await oneShot(c, root, opts.open);
   try {
     const r = await ask(svc);

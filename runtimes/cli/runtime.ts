@@ -35,6 +35,12 @@ export interface CliRuntime {
   findIndexedRoot(from: string): string | null;
   /** The service host for one-shot commands (no watcher). */
   serviceHost(open: OpenOptions): ServiceHost;
+  /**
+   * This process will ask one question and exit (search, explain, status, outline…), and has not
+   * loaded its engine yet: a runtime may tune itself for a short run (Node: no optimising compile
+   * of the SQLite WebAssembly, see runtimes/node/short-run.ts).
+   */
+  shortRun?(): void;
   /** Calls fn on SIGINT/SIGTERM until the returned function is called. */
   onInterrupt(fn: () => void): () => void;
   /** A progress display for indexing runs, on stderr. */

@@ -70,7 +70,7 @@ export interface DenoApi {
   realPathSync(path: string): string;
   readFile(path: string | URL): Promise<Uint8Array>;
   readTextFileSync(path: string): string;
-  writeTextFileSync(path: string, data: string, opts?: { createNew?: boolean; mode?: number }): void;
+  writeTextFileSync(path: string, data: string, opts?: { append?: boolean; createNew?: boolean; mode?: number }): void;
   open(path: string, opts?: DenoOpenOptions): Promise<DenoFsFile>;
   openSync(path: string, opts?: DenoOpenOptions): DenoFsFile;
   linkSync(oldpath: string, newpath: string): void;

@@ -117,5 +117,9 @@ export function createDenoIndexStorage(workspaceRoot: string, fileName: string =
       deno().writeTextFileSync(tmp, text);
       deno().renameSync(tmp, path.join(dir, name));
     },
+    appendSidecar(name: string, text: string) {
+      mkdir();
+      deno().writeTextFileSync(path.join(dir, name), `${text}\n`, { append: true });
+    },
   };
 }

@@ -14,6 +14,7 @@ import { formatProgress, progressCount, tickClock, type ProgressClock } from '..
 import type { CliRuntime, McpRuntime, ProgressDisplay } from '../cli/runtime.ts';
 import { findIndexedRoot, openWorkspace } from './workspace.ts';
 import { nodeServiceHost } from './service-host.ts';
+import { tuneForShortRun } from './short-run.ts';
 export { EXIT };
 
 const require = createRequire(import.meta.url);
@@ -104,6 +105,7 @@ export const nodeCliRuntime: CliRuntime = {
   isFile: (p) => fs.statSync(p, { throwIfNoEntry: false })?.isFile() === true,
   findIndexedRoot,
   serviceHost: (open) => nodeServiceHost(open),
+  shortRun: tuneForShortRun,
   onInterrupt,
   progress: progressBar,
   missingRootHint: 'pass an existing folder: hci mcp /path/to/repo',

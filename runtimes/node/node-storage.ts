@@ -88,5 +88,9 @@ export function createNodeIndexStorage(workspaceRoot: string, fileName: string =
       fs.writeFileSync(tmp, text);
       fs.renameSync(tmp, path.join(dir, name));
     },
+    appendSidecar(name: string, text: string) {
+      fs.mkdirSync(dir, { recursive: true });
+      fs.appendFileSync(path.join(dir, name), `${text}\n`);
+    },
   };
 }

@@ -17,7 +17,7 @@ import { DotLock } from './dot-lock.ts';
 export const NODE_VFS_NAME = 'hci-node';
 
 let cryptoModule: typeof import('node:crypto') | null = null;
-/** node:crypto, loaded when SQLite first asks for randomness or a temp file (a search never does). */
+/** node:crypto, loaded when SQLite first needs a temporary file (a search never does). */
 const crypto = () => (cryptoModule ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
 
 function fdHandle(fd: number): SyncFileHandle {
@@ -70,7 +70,12 @@ const nodeFileSystem: SyncFileSystem = {
     }
   },
   tempPath: () => path.join(os.tmpdir(), `hci-tmp-${crypto().randomBytes(8).toString('hex')}`),
-  randomFill: (out) => void crypto().randomFillSync(out),
+  // Math.random (V8 seeds it per process from the OS's entropy) rather than node:crypto: SQLite asks
+  // for its PRNG seed while opening every index, and loading node:crypto for it cost each CLI start
+  // 7–25 ms. What SQLite derives from the seed needs to differ between processes, not to be secret.
+  randomFill: (out) => {
+    for (let i = 0; i < out.length; i++) out[i] = (Math.random() * 256) | 0;
+  },
 };
 
 /** Installs the VFS into one loaded sqlite3 module (idempotent) and returns its name. */

@@ -38,6 +38,10 @@ export interface SyncFileSystem {
   syncDir(dir: string): void;
   /** A fresh path for a nameless temporary file; `mainPath` is the last main database opened. */
   tempPath(mainPath: string | null): string;
+  /**
+   * Bytes for SQLite's xRandomness: the 44-byte seed of its own ChaCha20 PRNG (temp-file names,
+   * journal nonces, random()); none of them is a secret in hci.
+   */
   randomFill(out: Uint8Array): void;
 }
 
@@ -293,7 +297,12 @@ export function installSyncVfs(
       return 0;
     },
   };
-  sqlite3.vfs.installVfs({ vfs: { struct: vfs, methods: vfsMethods as never, name } });
+  // Registered as the default VFS: SQLite seeds its PRNG once, inside the first sqlite3_open_v2,
+  // from the *default* VFS's xRandomness — in the WASM build that is Emscripten's unix VFS reading
+  // its /dev/urandom, which under Node loads node:crypto (7–25 ms of every CLI start). As the default,
+  // this VFS answers through the adapter's randomFill instead. hci opens every file-backed database
+  // with this VFS by name anyway; `:memory:` databases use no VFS file.
+  sqlite3.vfs.installVfs({ vfs: { struct: vfs, methods: vfsMethods as never, name, asDefault: true } });
   names.add(name);
   return name;
 }
