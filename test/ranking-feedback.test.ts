@@ -1,7 +1,8 @@
 // Ranking mechanisms added for commit-subject and pasted-message queries, each on a small fixture
 // through the public calls (search, explain) and each checked to change an answer the search gives
 // without it (its setting off): quoted literals that no chunk holds with the other words fall back to
-// a keyword search of the same words (quoted_literal_fallback).
+// a keyword search of the same words (quoted_literal_fallback); a `Scope: …` prefix weighs the
+// files named or foldered after the scope (scope_match_boost).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { HciWorkspace } from '../core/workspace.ts';
 import { cs, RankingFixture } from './helpers/ranking-fixture.ts';
@@ -13,6 +14,10 @@ beforeAll(async () => {
   w = await fixture.create({
     // The pager prints its empty range as "0 - 0 of 0" (spaces): the pasted subject quotes "0-0 of 0".
     'src/Grid/GridPager.cs': cs('Grid', 'public sealed class GridPager\n{\n    // when there are no items the pager shows an empty range\n    public string Range(int items) => items == 0 ? "0 - 0 of 0" : $"1 - {items} of {items}";\n}'),
+    // Scope: a form resets its value in many words; the date picker names itself and resets once.
+    'src/Pickers/DatePicker.cs': cs('Pickers', 'public sealed class DatePicker\n{\n    public string Text { get; set; } = "";\n    public void Clear() => Text = ""; // the value\n}'),
+    'src/Forms/Form.cs': cs('Forms', 'public sealed class Form\n{\n    // reset the value of every field, a date picker value too\n    // reset: the value goes back\n    // reset the date picker value first\n    public void Reset() { } // reset value\n}'),
+    ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`src/Misc/Filler${i}.cs`, cs('Misc', `public sealed class Filler${i}\n{\n    public int Count${i} => ${i}; // nothing to see\n}`)])),
     'src/Grid/GridRows.cs': cs('Grid', 'public sealed class GridRows\n{\n    public int Count(int items) => items;\n}'),
   });
 }, 120_000);
@@ -30,5 +35,26 @@ describe('quoted literals among other words', () => {
     // A quoted literal that matches stays a literal search; a lone quoted literal that matches nothing stays empty.
     expect(await w.search({ query: 'pager "0 - 0 of 0"' })).toMatchObject({ status: 'ok', mode: 'literal' });
     expect(await w.search({ query: '"0-0 of 0"' })).toMatchObject({ status: 'empty', mode: 'literal' });
+  });
+});
+
+describe('the scope of a commit-style query', () => {
+  it('weighs files foldered or named after a leading "Scope:" and shows query_scope in explain', async () => {
+    const q = 'Pickers: reset value';
+    const plain = await (await fixture.open({ scope_match_boost: 1 })).search({ query: q });
+    expect(plain.hits[0].path).toBe('src/Forms/Form.cs');
+    const sw = await fixture.open({ scope_match_boost: 2 });
+    const scoped = await sw.search({ query: q });
+    expect(scoped.hits[0].path).toBe('src/Pickers/DatePicker.cs');
+    const x = await sw.explain(scoped.hits[0].hit_id);
+    expect(x.explanation?.factors).toContainEqual({ name: 'query_scope', factor: 2 });
+    // The default factor is 1.3, and only files in the scope get it.
+    const d = await w.search({ query: q });
+    const factors = async (path: string) => (await w.explain(d.hits.find((h) => h.path === path)!.hit_id)).explanation?.factors;
+    expect(await factors('src/Pickers/DatePicker.cs')).toContainEqual({ name: 'query_scope', factor: 1.3 });
+    expect(await factors('src/Forms/Form.cs')).not.toContainEqual(expect.objectContaining({ name: 'query_scope' }));
+    // A part of the file name is a scope too ("Picker:" → DatePicker.cs); words without the colon are none.
+    expect((await sw.search({ query: 'Picker: reset value' })).hits[0].path).toBe('src/Pickers/DatePicker.cs');
+    expect((await sw.search({ query: 'pickers reset value' })).hits[0].path).toBe('src/Forms/Form.cs');
   });
 });
