@@ -36,7 +36,6 @@ export const SETTING_DEFAULTS = {
   build_path_penalty: 1,
   partial_matches: 'by_score' as 'after_complete' | 'by_score',
   ui_view_boost: 1.3,
-  feedback_weight: 0.3,
   scope_match_boost: 1.3,
   style_query_boost: 1.5,
   paired_file_share: 0.7,

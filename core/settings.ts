@@ -45,7 +45,6 @@ const settingsShape = z
     build_path_penalty: z.number().min(0).max(1).default(D.build_path_penalty),
     partial_matches: z.enum(['after_complete', 'by_score']).default(D.partial_matches),
     ui_view_boost: z.number().min(1).max(10).default(D.ui_view_boost),
-    feedback_weight: z.number().min(0).max(10).default(D.feedback_weight),
     scope_match_boost: z.number().min(1).max(10).default(D.scope_match_boost),
     style_query_boost: z.number().min(1).max(10).default(D.style_query_boost),
     paired_file_share: z.number().min(0).max(1).default(D.paired_file_share),

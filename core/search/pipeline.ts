@@ -19,7 +19,6 @@ import type { PageRange } from './page.ts';
 import { renderHits } from './present.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
 import { expandQuery } from './expand.ts';
-import { applyFeedback } from './feedback.ts';
 import { loadRegexEngine, regexEngineLoaded } from './literal/matcher.ts';
 import { Reranker } from './rerank.ts';
 import type { SearchSession } from './session.ts';
@@ -164,11 +163,8 @@ function rankPasses(ctx: SearchContext, mode: ModeRow, parsed: ParsedQuery, pool
   }
   // A channel that matches no terms (vectors) finds "similar" chunks, not term matches.
   const similarOnly = mode.channels.every((c) => c.hitKind === 'text_vector');
-  const done = (ranked: Candidate[], complete: number, partial = ranked.length - complete) => {
-    // Pseudo-relevance feedback (feedback.ts) re-sorts a keyword ranking by the identifiers its best files share.
-    if (mode.channels.length === 1 && mode.channels[0].hitKind === 'text_fts') parsed.feedback = applyFeedback(session, ctx.settings, parsed, ranked);
-    return { match: similarOnly ? (ranked.length ? 'similar' : 'none') as MatchKind : matchKind(complete, partial), ranked, complete };
-  };
+  const done = (ranked: Candidate[], complete: number, partial = ranked.length - complete) =>
+    ({ match: similarOnly ? (ranked.length ? 'similar' : 'none') as MatchKind : matchKind(complete, partial), ranked, complete });
   if (!wider.length) {
     const ranked = reranker.rank(first);
     return done(ranked, ranked.length);

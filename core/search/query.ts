@@ -64,8 +64,6 @@ export interface ParsedQuery {
   adjacent?: boolean[];
   /** Set by expand.ts: neighbouring words the index also holds as one identifier (names rerank matches). */
   compounds?: Compound[];
-  /** Set by feedback.ts: the repository identifiers the first ranking's best files share (they re-sorted it). */
-  feedback?: string[];
   paths: string[];
   exts: string[];
   excludePaths: string[];
