@@ -103,17 +103,17 @@ export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number
   const routed = routeMode(req.mode, written);
   const result = rankRouted(ctx, req, written, routed, filter, needed);
   // Quoted literals among other words (a pasted commit subject or error message: `Pager shows "0-0 of 0"`)
-  // that no chunk holds all together: the words are searched as keywords instead (setting
-  // quoted_literal_fallback; the answer's mode says which one answered).
+  // that no chunk holds all together: the words are searched in the mode asked instead (keyword by
+  // default; setting quoted_literal_fallback; the answer's mode says which one answered).
   if (result.ranked.length === 0 && ctx.settings.quoted_literal_fallback && literalFallsBack(req, written)) {
-    return { ...rankRouted(ctx, req, { ...written, text: null }, 'keyword', filter, needed), fallback: 'quoted_literal_not_found' };
+    return { ...rankRouted(ctx, req, { ...written, text: null }, req.mode ?? 'keyword', filter, needed), fallback: 'quoted_literal_not_found' };
   }
   return result;
 }
 
-/** A keyword-mode query routed to the literal channel by quoted literals next to other words. */
+/** A keyword, hybrid or semantic query routed to the literal channel by quoted literals next to other words. */
 function literalFallsBack(req: SearchRequest, q: ParsedQuery): boolean {
-  return (req.mode ?? 'keyword') === 'keyword' && q.text?.reason === 'quoted' && q.text.patterns.length > 1 && q.clauses.length > 0;
+  return req.mode !== 'literal' && req.mode !== 'regex' && q.text?.reason === 'quoted' && q.text.patterns.length > 1 && q.clauses.length > 0;
 }
 
 function rankRouted(ctx: SearchContext, req: SearchRequest, written: ParsedQuery, modeName: SearchMode, filter: ReturnType<typeof compilePathFilter>, needed: number): RankedResult {
