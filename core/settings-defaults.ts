@@ -52,7 +52,7 @@ export const SETTING_DEFAULTS = {
     keyword_weight: 0.65,
     vector_weight: 0.35,
     guard: 3,
-    routing: false,
+    routing: true,
     min_vector_score: 0,
   } as SemanticSettings,
 };
