@@ -36,11 +36,14 @@ export const SETTING_DEFAULTS = {
   build_path_penalty: 1,
   partial_matches: 'by_score' as 'after_complete' | 'by_score',
   ui_view_boost: 1.3,
+  scope_match_boost: 1.3,
+  style_query_boost: 1.5,
   paired_file_share: 0.7,
   max_hits_per_file: 2,
   lock_timeout_ms: 10_000,
   literal_index: false,
   literal_budget_ms: 2000,
+  quoted_literal_fallback: true,
   /** `[semantic]` (schema: core/vector/settings.ts): off, and the learned model's defaults. */
   semantic: {
     enabled: false,
@@ -49,7 +52,7 @@ export const SETTING_DEFAULTS = {
     keyword_weight: 0.65,
     vector_weight: 0.35,
     guard: 3,
-    routing: false,
+    routing: true,
     min_vector_score: 0,
   } as SemanticSettings,
 };

@@ -45,6 +45,8 @@ const settingsShape = z
     build_path_penalty: z.number().min(0).max(1).default(D.build_path_penalty),
     partial_matches: z.enum(['after_complete', 'by_score']).default(D.partial_matches),
     ui_view_boost: z.number().min(1).max(10).default(D.ui_view_boost),
+    scope_match_boost: z.number().min(1).max(10).default(D.scope_match_boost),
+    style_query_boost: z.number().min(1).max(10).default(D.style_query_boost),
     paired_file_share: z.number().min(0).max(1).default(D.paired_file_share),
     max_hits_per_file: z.number().int().min(1).default(D.max_hits_per_file),
     // Bounded: a reader or indexer waits this long for another process's lock before `index_busy`;
@@ -54,6 +56,8 @@ const settingsShape = z
     literal_index: z.boolean().default(D.literal_index),
     /** The time budget of one literal or regex search (then search_timeout). */
     literal_budget_ms: z.number().int().min(10).max(600_000).default(D.literal_budget_ms),
+    /** A keyword query whose quoted literals no chunk holds with its other words is searched as keywords instead. */
+    quoted_literal_fallback: z.boolean().default(D.quoted_literal_fallback),
     /** The semantic channel (`[semantic]`, core/vector/settings.ts): off by default. */
     semantic: semanticSettings.prefault({}),
   })

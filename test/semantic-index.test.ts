@@ -155,8 +155,11 @@ describe('semantic search with the learned provider', () => {
   it('answers hybrid and semantic: both channels\' scores, normalised values, hit kinds, and explain with weights and route', async () => {
     const w = await openWorkspace(root);
     try {
-      const kw = await w.search({ query: 'where is the discount applied', limit: 8 });
-      const hy = await w.search({ query: 'where is the discount applied', limit: 8, mode: 'hybrid' });
+      // Three content words: routed to both channels (routing = true sends identifier-like and ≤ 2-term queries to keyword only).
+      const kw = await w.search({ query: 'where is the order discount applied', limit: 8 });
+      const hy = await w.search({ query: 'where is the order discount applied', limit: 8, mode: 'hybrid' });
+      const routed = await w.search({ query: 'where is the discount applied', limit: 8, mode: 'hybrid' });
+      expect(routed.hint).toBe('keyword results only (2 content terms)');
       expect(hy.status).toBe('ok');
       expect(hy.mode).toBe('hybrid');
       // The guard: keyword's first 3 files keep their places.
@@ -169,7 +172,7 @@ describe('semantic search with the learned provider', () => {
         if (h.hit_kind === 'text_vector') expect(h.fts_score).toBeUndefined();
         if (h.hit_kind !== 'text_fts') expect(h.vec_score).toBeTypeOf('number');
       }
-      const sem = await w.search({ query: 'where is the discount applied', limit: 8, mode: 'semantic' });
+      const sem = await w.search({ query: 'where is the order discount applied', limit: 8, mode: 'semantic' });
       expect(sem).toMatchObject({ status: 'ok', match: 'similar' });
       expect(sem.hits.every((h) => h.hit_kind === 'text_vector' && h.fts_score === undefined && typeof h.vec_score === 'number')).toBe(true);
       const x = await w.explain(hy.hits[0].hit_id);
@@ -277,7 +280,7 @@ describe('the http provider wired through indexing (a stub on 127.0.0.1)', () =>
       expect(stub.texts.length - asked).toBe(s2.vectors!.chunks - kept - s2.vectors!.reused);
       expect(Number(sqlite3(file, 'SELECT count(*) FROM chunk_vectors'))).toBe(s2.vectors!.chunks);
       expect((await w.status()).vectors).toMatchObject({ state: 'ready', coverage: 1, last_error: null });
-      const hy = await w.search({ query: 'where is the discount applied', mode: 'hybrid' });
+      const hy = await w.search({ query: 'where is the order discount applied', mode: 'hybrid' });
       expect(hy.status).toBe('ok');
       expect(hy.hits.some((h) => h.vec_score !== undefined)).toBe(true);
     } finally {

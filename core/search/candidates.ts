@@ -114,6 +114,8 @@ export interface RankedResult {
   filtered: boolean;
   /** Set when several channels' rankings were fused (weights, guard, route). */
   fusion?: FusionReport;
+  /** Set when the routed mode found nothing and another answered (pipeline.ts: quoted literals → keyword). */
+  fallback?: 'quoted_literal_not_found';
 }
 
 export interface SearchPage {

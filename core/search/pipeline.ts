@@ -9,7 +9,7 @@
 import { HciError } from '../platform.ts';
 import type { Settings } from '../settings.ts';
 import { isCorruption } from '../index/store.ts';
-import type { MatchKind, SearchRequest, SearchHit } from './contract.ts';
+import type { MatchKind, SearchMode, SearchRequest, SearchHit } from './contract.ts';
 import type { Candidate, RankedResult, SearchPage } from './candidates.ts';
 import { AFTER_COMPLETE } from './rerank.ts';
 import { identityFusion, type ChannelList, type ChannelRanking } from './fuse.ts';
@@ -100,7 +100,23 @@ export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number
     excludePaths: [...(req.exclude_paths ?? []), ...written.excludePaths],
     excludeKinds: req.exclude_kinds,
   });
-  const modeName = routeMode(req.mode, written);
+  const routed = routeMode(req.mode, written);
+  const result = rankRouted(ctx, req, written, routed, filter, needed);
+  // Quoted literals among other words (a pasted commit subject or error message: `Pager shows "0-0 of 0"`)
+  // that no chunk holds all together: the words are searched in the mode asked instead (keyword by
+  // default; setting quoted_literal_fallback; the answer's mode says which one answered).
+  if (result.ranked.length === 0 && ctx.settings.quoted_literal_fallback && literalFallsBack(req, written)) {
+    return { ...rankRouted(ctx, req, { ...written, text: null }, req.mode ?? 'keyword', filter, needed), fallback: 'quoted_literal_not_found' };
+  }
+  return result;
+}
+
+/** A keyword, hybrid or semantic query routed to the literal channel by quoted literals next to other words. */
+function literalFallsBack(req: SearchRequest, q: ParsedQuery): boolean {
+  return req.mode !== 'literal' && req.mode !== 'regex' && q.text?.reason === 'quoted' && q.text.patterns.length > 1 && q.clauses.length > 0;
+}
+
+function rankRouted(ctx: SearchContext, req: SearchRequest, written: ParsedQuery, modeName: SearchMode, filter: ReturnType<typeof compilePathFilter>, needed: number): RankedResult {
   const mode = modeRow(modeName, ctx.modes);
   const rankCtx = mode.perFileCap === false ? { ...ctx, settings: { ...ctx.settings, max_hits_per_file: Number.MAX_SAFE_INTEGER } } : ctx;
   const { session } = ctx;

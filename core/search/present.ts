@@ -106,6 +106,8 @@ export function searchResponse(req: SearchRequest, page: SearchPage, index: Inde
     const d = incompleteText(ranked)!;
     res.hint = `the text matches in more places than one search collects: these hits come from the first ${d.checked_files} files (in index order) that could hold it, and more remain; ` +
       'narrow it with path:, ext: or -path: (or a longer pattern) to see the rest';
+  } else if (ranked.fallback === 'quoted_literal_not_found') {
+    res.hint = 'no line holds the quoted text together with the other words; these hits match the same words as search terms, not as exact text';
   } else if (ranked.fusion) {
     if (ranked.fusion.route === 'keyword') res.hint = `keyword results only (${ranked.fusion.route_reason})`;
   } else if (ranked.match === 'any') {

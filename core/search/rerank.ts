@@ -1,6 +1,7 @@
 // Rerank: orders fused candidates by their fused score times named factors — text signals on the
 // best few (the query verbatim, a definition of a query identifier; boosts.ts), the path role's
-// factor (tests, demos, docs, generated and build files; roles.ts), exact symbol and file names — and caps hits per file across the passes of one
+// factor (tests, demos, docs, generated and build files; roles.ts), files in a commit-style query's
+// `Scope:` (scope.ts), exact symbol and file names — and caps hits per file across the passes of one
 // search. Every factor is named, so explain can show it. Owns the factors and their order; finding
 // and fusing candidates is done before, paging after.
 import { languageById } from '../languages/table.ts';
@@ -10,6 +11,7 @@ import { splitIdentifier } from './analyzer.ts';
 import { definitionTargets, textSignals } from './boosts.ts';
 import { conventionalPairs, viewModelNames } from './pairs.ts';
 import { isUiQuestion, routeOrTitleMatches, uiTopicWords, viewFacts, type ViewFacts } from './ui.ts';
+import { inScope, queryScope } from './scope.ts';
 import { loadBodies, type Candidate } from './candidates.ts';
 import type { ParsedQuery } from './query.ts';
 import type { SearchSession } from './session.ts';
@@ -72,6 +74,9 @@ export class Reranker {
   /** The topic words of a UI question (null: not one). */
   private readonly ui: string[] | null;
   private readonly named: ReadonlySet<Role>;
+  /** The names of a `Scope: …` prefix (scope.ts; null: none, or its factor is 1). */
+  private readonly scope: string[][] | null;
+  private readonly scoped = new Map<string, boolean>();
 
   constructor(
     private readonly session: SearchSession,
@@ -86,6 +91,7 @@ export class Reranker {
     this.wordParts = q.clauses.filter((x) => x.kind === 'word').map((x) => (x.parts.length ? x.parts : [x.token])).filter((p) => p.join('').length >= 4);
     this.roles = session.cached('roles', () => new Map<number, RoleVerdict>());
     this.ui = isUiQuestion(q) ? uiTopicWords(q) : null;
+    this.scope = settings.scope_match_boost !== 1 ? queryScope(q.raw) : null;
   }
 
   /**
@@ -181,6 +187,11 @@ export class Reranker {
     c.role = role;
     // Every role but source shows its factor in explain, 1 included (a role the query names, or set to 1).
     if (role.role !== 'source') c.factors.push({ name: ROLE_SETTING[role.role], factor: roleFactor(role.role, settings, this.named) });
+    if (this.scope) {
+      let hit = this.scoped.get(c.path);
+      if (hit === undefined) this.scoped.set(c.path, (hit = inScope(c.path, this.scope)));
+      if (hit) c.factors.push({ name: 'query_scope', factor: settings.scope_match_boost });
+    }
     const name = c.symbolName?.toLowerCase();
     if (name && words.includes(name) && !USAGE_KINDS.has(c.symbolKind ?? '')) c.factors.push({ name: 'exact_symbol_name', factor: 1.5 });
     const stem = baseName(c.path).toLowerCase().split('.')[0];

@@ -54,8 +54,11 @@ export const semanticSettings = z
     vector_weight: z.number().min(0).max(1).default(0.35),
     /** Keyword's first N files keep their ranks in hybrid results (0: no guard). */
     guard: z.number().int().min(0).max(50).default(3),
-    /** Identifier-like queries and queries of at most two content terms go to keyword only. */
-    routing: z.boolean().default(false),
+    /**
+     * Identifier-like queries and queries of at most two content terms go to keyword only (on by
+     * default since issue 12's re-tuning: with it hybrid ≥ keyword on the sample and both dev sets).
+     */
+    routing: z.boolean().default(true),
     /** Vector hits below this cosine similarity are left out. */
     min_vector_score: z.number().min(-1).max(1).default(0),
     http: httpTable.optional(),
