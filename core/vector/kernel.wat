@@ -375,4 +375,56 @@
         (local.set $sy (f64.load (local.get $y)))
         (f64.store (local.get $x) (f64.sub (f64.mul (local.get $c) (local.get $sx)) (f64.mul (local.get $s) (local.get $sy))))
         (f64.store (local.get $y) (f64.add (f64.mul (local.get $s) (local.get $sx)) (f64.mul (local.get $c) (local.get $sy)))))))
+
+  ;; A chunk's SIF mean (learned/model.ts meanOf): acc (dims f64, zeroed here) += f_b · vectors[id_b]
+  ;; for each of the bag's `count` distinct tokens in order (ids i32, factors f64; vectors int8,
+  ;; row-major V × dims), then out[j] = f32(acc[j] / n). Lanes run across j, as in the twin.
+  (func (export "sif_mean") (param $acc i32) (param $vectors i32) (param $dims i32) (param $ids i32) (param $factors i32) (param $count i32) (param $n f64) (param $out i32)
+    (local $b i32) (local $j i32)
+    (memory.fill (local.get $acc) (i32.const 0) (i32.shl (local.get $dims) (i32.const 3)))
+    (block $bagDone
+      (loop $bag
+        (br_if $bagDone (i32.ge_u (local.get $b) (local.get $count)))
+        (call $axpy_i8 (local.get $acc)
+          (i32.add (local.get $vectors) (i32.mul (i32.load (i32.add (local.get $ids) (i32.shl (local.get $b) (i32.const 2)))) (local.get $dims)))
+          (f64.load (i32.add (local.get $factors) (i32.shl (local.get $b) (i32.const 3))))
+          (local.get $dims))
+        (local.set $b (i32.add (local.get $b) (i32.const 1)))
+        (br $bag)))
+    (block $outDone
+      (loop $outLoop
+        (br_if $outDone (i32.ge_u (local.get $j) (local.get $dims)))
+        (f32.store (i32.add (local.get $out) (i32.shl (local.get $j) (i32.const 2)))
+          (f32.demote_f64 (f64.div (f64.load (i32.add (local.get $acc) (i32.shl (local.get $j) (i32.const 3)))) (local.get $n))))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $outLoop))))
+
+  ;; y[0..n) (f64) += v · x[0..n) (int8, exact as f64): eight at a time, then one at a time.
+  (func $axpy_i8 (param $y i32) (param $x i32) (param $v f64) (param $n i32)
+    (local $end i32) (local $s v128) (local $w v128) (local $lo v128) (local $hi v128)
+    (local.set $s (f64x2.splat (local.get $v)))
+    (local.set $end (i32.add (local.get $x) (i32.and (local.get $n) (i32.const -8))))
+    (block $done
+      (loop $eight
+        (br_if $done (i32.ge_u (local.get $x) (local.get $end)))
+        (local.set $w (i16x8.extend_low_i8x16_s (v128.load64_zero (local.get $x))))
+        (local.set $lo (i32x4.extend_low_i16x8_s (local.get $w)))
+        (local.set $hi (i32x4.extend_high_i16x8_s (local.get $w)))
+        (v128.store offset=0 (local.get $y) (f64x2.add (v128.load offset=0 (local.get $y)) (f64x2.mul (local.get $s) (f64x2.convert_low_i32x4_s (local.get $lo)))))
+        (v128.store offset=16 (local.get $y) (f64x2.add (v128.load offset=16 (local.get $y))
+          (f64x2.mul (local.get $s) (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $lo) (local.get $lo))))))
+        (v128.store offset=32 (local.get $y) (f64x2.add (v128.load offset=32 (local.get $y)) (f64x2.mul (local.get $s) (f64x2.convert_low_i32x4_s (local.get $hi)))))
+        (v128.store offset=48 (local.get $y) (f64x2.add (v128.load offset=48 (local.get $y))
+          (f64x2.mul (local.get $s) (f64x2.convert_low_i32x4_s (i8x16.shuffle 8 9 10 11 12 13 14 15 0 1 2 3 4 5 6 7 (local.get $hi) (local.get $hi))))))
+        (local.set $x (i32.add (local.get $x) (i32.const 8)))
+        (local.set $y (i32.add (local.get $y) (i32.const 64)))
+        (br $eight)))
+    (local.set $end (i32.add (local.get $end) (i32.and (local.get $n) (i32.const 7))))
+    (block $tailDone
+      (loop $tail
+        (br_if $tailDone (i32.ge_u (local.get $x) (local.get $end)))
+        (f64.store (local.get $y) (f64.add (f64.load (local.get $y)) (f64.mul (local.get $v) (f64.convert_i32_s (i32.load8_s (local.get $x))))))
+        (local.set $x (i32.add (local.get $x) (i32.const 1)))
+        (local.set $y (i32.add (local.get $y) (i32.const 8)))
+        (br $tail))))
 )

@@ -8,6 +8,7 @@
 // twin; which products the factorization needs, and in what order, is svd.ts's.
 import { KERNEL_WASM } from '../kernel-wasm.ts';
 import type { Csr } from './sparse.ts';
+import type { SifSum } from './model.ts';
 
 export interface DenseOps {
   readonly backend: 'wasm-simd' | 'js';
@@ -24,6 +25,11 @@ export interface DenseOps {
    * largest first and the matching eigenvectors as columns (row-major `n × n`).
    */
   symmetricEigen(a: Float64Array, n: number): { values: Float64Array; vectors: Float64Array };
+  /**
+   * The kernel's SIF sum over these int8 word vectors (V × dims), for bags of up to `maxBag`
+   * tokens (model.ts SifSum); absent in the twin: the model's own JS sum is the twin.
+   */
+  sifSum?(vectors: Int8Array, dims: number, maxBag: number): SifSum;
 }
 
 export type DenseBackend = 'auto' | 'wasm' | 'js';
@@ -230,6 +236,7 @@ interface TrainExports {
   gram_upper(a: number, rows: number, width: number, g: number): void;
   solve_right(a: number, rows: number, n: number, rt: number): void;
   jacobi_rotate(a: number, vt: number, n: number, p: number, q: number, c: number, s: number): void;
+  sif_mean(acc: number, vectors: number, dims: number, ids: number, factors: number, count: number, n: number, out: number): void;
 }
 
 /**
@@ -309,5 +316,23 @@ class WasmDense implements DenseOps {
     const vt = identity(n, this.f64(pVt, n * n));
     const rotate = this.x.jacobi_rotate;
     return jacobi(a, vt, n, (p, q, c, s) => rotate(pA, pVt, n, p, q, c, s));
+  }
+
+  sifSum(vectors: Int8Array, dims: number, maxBag: number): SifSum {
+    // The vectors stay in place for every call (this instance serves this one sum from here on).
+    const [pVec, pAcc, pIds, pF, pOut] = this.layout(vectors.length, dims * 8, maxBag * 4, maxBag * 8, dims * 4);
+    const buf = this.x.memory.buffer;
+    new Int8Array(buf, pVec, vectors.length).set(vectors);
+    const ids = new Int32Array(buf, pIds, maxBag);
+    const factors = this.f64(pF, maxBag);
+    const out = new Float32Array(buf, pOut, dims);
+    const kernel = this.x.sif_mean;
+    return (bagIds, bagFactors, count, n, into, at) => {
+      if (count > maxBag) throw new RangeError(`a bag of ${count} tokens, the sum was set up for ${maxBag}`);
+      ids.set(bagIds.subarray(0, count));
+      factors.set(bagFactors.subarray(0, count));
+      kernel(pAcc, pVec, dims, pIds, pF, count, n, pOut);
+      into.set(out, at);
+    };
   }
 }

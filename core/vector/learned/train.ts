@@ -5,11 +5,11 @@
 // the recipe and its timing report; the model's use and byte layout live in model.ts.
 import { fitInt8Scale } from '../quantize.ts';
 import { buildTokenCorpus, cooccurrence, type TokenCorpus } from './cooccur.ts';
-import { DEFAULT_LEARNED_PARAMS, LearnedModel, type LearnedParams } from './model.ts';
+import { DEFAULT_LEARNED_PARAMS, LearnedModel, type LearnedParams, type SifSum } from './model.ts';
 import { ppmi } from './ppmi.ts';
 import { randomizedSvd } from './svd.ts';
 import type { Csr } from './sparse.ts';
-import type { DenseBackend } from './dense.ts';
+import { denseOps, type DenseBackend } from './dense.ts';
 import { ModelTokenizer } from './tokens.ts';
 
 export interface TrainReport {
@@ -111,7 +111,7 @@ export function trainFromCorpus(corpus: TokenCorpus, params: Partial<LearnedPara
   // Chunk vectors: SIF means (f32), the common component of a sample of them, then each mean minus
   // its projection on it, unit length — the same steps model.embed takes for a text.
   const shape = new LearnedModel(header, corpus.vocab, weights, rowScale, new Float32Array(dims), vectors, 'draft');
-  const out = chunkMeans(shape, corpus);
+  const out = chunkMeans(shape, corpus, denseOps(backend).sifSum?.(vectors, dims, V));
   const common = firstComponent(out, dims, corpus.chunks);
   const model0 = new LearnedModel(header, corpus.vocab, weights, rowScale, common, vectors, 'draft');
   for (let c = 0; c < corpus.chunks; c++) model0.project(out, c * dims);
@@ -149,11 +149,11 @@ function forEachChunk(corpus: TokenCorpus, each: (start: number, end: number) =>
 }
 
 /** Every training chunk's SIF mean (f32, row-major), from the ids already in corpus.seq: the tokens model.embed would see, in the same order. */
-function chunkMeans(model: LearnedModel, corpus: TokenCorpus): Float32Array {
+function chunkMeans(model: LearnedModel, corpus: TokenCorpus, sum?: SifSum): Float32Array {
   const dims = model.dims;
   const out = new Float32Array(corpus.chunks * dims);
   let c = 0;
-  forEachChunk(corpus, (start, end) => model.meanOf(corpus.seq, start, end, out, c++ * dims));
+  forEachChunk(corpus, (start, end) => model.meanOf(corpus.seq, start, end, out, c++ * dims, sum));
   return out;
 }
 
