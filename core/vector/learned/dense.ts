@@ -1,11 +1,12 @@
-// The products that make up most of the randomized SVD's time — sparse × dense (M·X, Mᵀ·X), dense
-// × dense, the Gram matrix AᵀA and the triangular solve Y·R⁻¹ — behind one small interface with two
-// implementations: the WASM SIMD kernel (core/vector/kernel.wat's spmm, gemm, gram_upper and
-// solve_right, f64x2) and its JavaScript twin. Both do every output element's operations in the
-// same order (SIMD lanes run across independent elements; see kernel.wat), so they return the same
-// bits and a model trains bit-identically with or without SIMD, in every runtime. Owns the kernel's
-// training memory (a scratch region per call: inputs copied in, the result copied out) and the
-// twin; which products the factorization needs, and in what order, is svd.ts's.
+// The learned model's heavy arithmetic — the randomized SVD's sparse × dense (M·X, Mᵀ·X), dense ×
+// dense, Gram matrix AᵀA, triangular solve Y·R⁻¹ and Jacobi rotations, and the chunk vectors' SIF
+// sums — behind one small interface with two implementations: the WASM SIMD kernel
+// (core/vector/kernel.wat's spmm, gemm, gram_upper, solve_right, jacobi_rotate and sif_mean, f64x2)
+// and its JavaScript twin. Both do every output element's operations in the same order (SIMD lanes
+// run across independent elements; see kernel.wat), so they return the same bits and a model trains
+// bit-identically with or without SIMD, in every runtime. Owns the kernel's training memory (a
+// scratch region per call: inputs copied in, the result copied out) and the twin; which products
+// the factorization needs, and in what order, is svd.ts's; the SIF mean's bag of words is model.ts's.
 import { KERNEL_WASM } from '../kernel-wasm.ts';
 import type { Csr } from './sparse.ts';
 import type { SifSum } from './model.ts';
