@@ -19,8 +19,8 @@ import { LearnedModel, type Coverage, DEFAULT_LEARNED_PARAMS } from './learned/m
 import { modelKeyString, providerError, type EmbeddingProvider, type ModelKey, type ProviderError } from './provider.ts';
 import type { InlineStats, TrainingCollector } from './inline.ts';
 import {
-  bumpVectorGeneration, chunkTextsOfFiles, currentModel, encodeVector, filesNeedingVectors, modelData, setCurrentModel,
-  updateModelInfo, VectorRows, writeVectorState, type ChunkText, type StoredModel,
+  bumpVectorGeneration, chunkTextsOfFiles, currentModel, encodeInt8Into, encodeVector, filesNeedingVectors, modelData, setCurrentModel,
+  updateModelInfo, VectorRows, writeVectorBatch, writeVectorState, type ChunkText, type StoredModel,
 } from './store.ts';
 
 export interface VectorProgress {
@@ -188,13 +188,10 @@ async function trainFromIndex(store: IndexStore, dims: number, o: VectorPhaseOpt
   for (let start = 0; start < n; start += batch) {
     checkCancel(o.signal);
     const end = Math.min(n, start + batch);
+    const vecs = new Uint8Array((end - start) * dims);
+    for (let i = start; i < end; i++) encodeInt8Into(trained.vectors.subarray(i * dims, (i + 1) * dims), scale, vecs, (i - start) * dims);
     await store.write((db) => {
-      const rows = new VectorRows(db, modelId);
-      try {
-        for (let i = start; i < end; i++) rows.write(ids[i], hashes.subarray(i * 8, i * 8 + 8), encodeVector(trained.vectors.subarray(i * dims, (i + 1) * dims), 'int8', scale));
-      } finally {
-        rows.close();
-      }
+      writeVectorBatch(db, modelId, ids.subarray(start, end), hashes.subarray(start * 8, end * 8), vecs, dims);
       bumpVectorGeneration(db);
     });
     run.embedded += end - start;

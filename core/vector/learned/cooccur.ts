@@ -3,7 +3,7 @@
 // the word–word co-occurrence matrix (±window tokens within a chunk, weighted 1/distance). Owns
 // counting; the PPMI transform and the factorization live beside it. Everything is in a fixed
 // order (first appearance, then frequency and code-unit order), so counts are identical everywhere.
-import { forEachWord, type ModelTokenizer } from './tokens.ts';
+import { forEachWord, ownString, type ModelTokenizer } from './tokens.ts';
 import type { Csr } from './sparse.ts';
 
 export interface TokenCorpus {
@@ -39,8 +39,13 @@ export class TokenCorpusBuilder {
   private seq = new Int32Array(1 << 16);
   private n = 0;
   private chunks = 0;
-  // Each distinct identifier-like run is split and looked up once (code repeats them endlessly).
-  private readonly words = new Map<string, Int32Array>();
+  // Each distinct identifier-like run is split and looked up once (code repeats them endlessly):
+  // the map gives the run's offset in `parts`, which holds its part count, then its part ids (a
+  // number per map entry rather than a typed array: a 50k-chunk build sees ~10^5 distinct runs).
+  private readonly words = new Map<string, number>();
+  private parts = new Int32Array(1 << 16);
+  private partsEnd = 0;
+  private finished = false;
 
   constructor(private readonly tokenizer: ModelTokenizer) {
     this.push(-1);
@@ -63,8 +68,9 @@ export class TokenCorpusBuilder {
     let id = this.ids.get(t);
     if (id === undefined) {
       id = this.names.length;
-      this.ids.set(t, id);
-      this.names.push(t);
+      const own = ownString(t);
+      this.ids.set(own, id);
+      this.names.push(own);
       if (id === this.counts.length) {
         const grown = new Float64Array(this.counts.length * 2);
         grown.set(this.counts);
@@ -74,14 +80,28 @@ export class TokenCorpusBuilder {
     return id;
   };
 
+  private addWord(w: string): number {
+    const split = this.tokenizer.split(w);
+    if (this.partsEnd + split.length + 1 > this.parts.length) {
+      const grown = new Int32Array(Math.max(this.parts.length * 2, this.partsEnd + split.length + 1));
+      grown.set(this.parts.subarray(0, this.partsEnd));
+      this.parts = grown;
+    }
+    const at = this.partsEnd;
+    this.parts[at] = split.length;
+    for (let i = 0; i < split.length; i++) this.parts[at + 1 + i] = this.idOf(split[i]);
+    this.partsEnd = at + 1 + split.length;
+    this.words.set(ownString(w), at); // not a view into the text (tokens.ts ownString)
+    return at;
+  }
+
   add(text: string): void {
+    if (this.finished) throw new Error('TokenCorpusBuilder: add() after finish()');
     forEachWord(text, (w) => {
-      let parts = this.words.get(w);
-      if (parts === undefined) {
-        parts = Int32Array.from(this.tokenizer.parts(w), this.idOf);
-        this.words.set(w, parts);
-      }
-      for (let i = 0; i < parts.length; i++) {
+      const at = this.words.get(w) ?? this.addWord(w);
+      const parts = this.parts;
+      const end = at + 1 + parts[at];
+      for (let i = at + 1; i < end; i++) {
         this.counts[parts[i]]++;
         this.push(parts[i]);
       }
@@ -91,9 +111,12 @@ export class TokenCorpusBuilder {
   }
 
   finish(opts: { minCount: number; maxVocab: number }): TokenCorpus {
+    if (this.finished) throw new Error('TokenCorpusBuilder: finish() twice');
+    this.finished = true;
     const { names, counts, n, chunks } = this;
     const seq = this.seq;
     this.words.clear();
+    this.parts = new Int32Array(0);
     // The vocabulary: frequent enough, the most frequent first.
     const kept: number[] = [];
     for (let id = 0; id < names.length; id++) if (counts[id] >= opts.minCount) kept.push(id);
@@ -116,10 +139,18 @@ export class TokenCorpusBuilder {
       if (f < 0) oov++;
       else seq[w++] = f;
     }
+    const vocab = kept.map((id) => names[id]);
+    const keptCounts = Float64Array.from(kept, (id) => counts[id]);
+    // The builder lets go of its arrays (its owner may keep it alive through training); the
+    // sequence, renumbered in place, is handed over as a view instead of a copy.
+    this.seq = new Int32Array(0);
+    this.counts = new Float64Array(0);
+    this.names.length = 0;
+    this.ids.clear();
     return {
-      vocab: kept.map((id) => names[id]),
-      counts: Float64Array.from(kept, (id) => counts[id]),
-      seq: seq.slice(0, w),
+      vocab,
+      counts: keptCounts,
+      seq: seq.subarray(0, w),
       chunks,
       totalTokens: total,
       oovTokens: oov,
@@ -186,5 +217,7 @@ export function cooccurrence(corpus: TokenCorpus, window: number): Csr {
     }
     rowPtr[a + 1] = nnz;
   }
-  return { rows: V, cols: V, rowPtr, colIdx: colIdx.slice(0, nnz), values: values.slice(0, nnz) };
+  // Views, not copies: the capacity past nnz was never written (so never resident), and a copy
+  // would hold the matrix twice at the step's peak.
+  return { rows: V, cols: V, rowPtr, colIdx: colIdx.subarray(0, nnz), values: values.subarray(0, nnz) };
 }

@@ -43,6 +43,12 @@ export const DEFAULT_LEARNED_PARAMS: Readonly<LearnedParams> = {
   dims: 192, window: 5, minCount: 2, maxVocab: 10_000, maxPerRow: 200, sifA: 1e-2, eigPower: 0.5, oversample: 8, powerIterations: 1, seed: 0x6c65_6172,
 };
 
+/**
+ * The weighted sum at the end of meanOf: out[at + j] = f32((Σ_b factors[b] · vector(ids[b])[j]) / n),
+ * summed in bag order from 0 in f64 (so every implementation returns the same bits).
+ */
+export type SifSum = (ids: Int32Array, factors: Float64Array, count: number, n: number, out: Float32Array, at: number) => void;
+
 export interface LearnedHeader {
   format: 1;
   dims: number;
@@ -85,6 +91,7 @@ export class LearnedModel {
   private readonly bagSlot: Int32Array;
   private readonly bagIds: Int32Array;
   private readonly bagCounts: Float64Array;
+  private readonly bagFactors: Float64Array;
   /** Model key part: a digest of the serialized bytes (a retrained model gets a new one). */
   readonly fingerprint: string;
 
@@ -107,6 +114,7 @@ export class LearnedModel {
     this.bagSlot = new Int32Array(vocabSize);
     this.bagIds = new Int32Array(vocabSize);
     this.bagCounts = new Float64Array(vocabSize);
+    this.bagFactors = new Float64Array(vocabSize);
     this.factor = new Float64Array(vocabSize);
     for (let i = 0; i < vocabSize; i++) this.factor[i] = weights[i] * rowScale[i];
     this.fingerprint = fingerprint ?? sha256Hex(this.toBytes(), 8);
@@ -150,8 +158,8 @@ export class LearnedModel {
    * appearance: half the work on code, where chunks repeat their words, and one fixed summation
    * order, shared by embed() and the trainer (same bits).
    */
-  meanOf(ids: Int32Array, start: number, end: number, out: Float32Array, at: number): void {
-    const { dims, bagSlot, bagIds, bagCounts, vectors, factor } = this;
+  meanOf(ids: Int32Array, start: number, end: number, out: Float32Array, at: number, sum: SifSum = this.jsSum): void {
+    const { bagSlot, bagIds, bagCounts, bagFactors, factor } = this;
     if (end <= start) return;
     let distinct = 0;
     for (let i = start; i < end; i++) {
@@ -164,18 +172,26 @@ export class LearnedModel {
         bagSlot[id] = ++distinct;
       }
     }
-    const acc = this.scratch;
-    acc.fill(0);
     for (let b = 0; b < distinct; b++) {
       const id = bagIds[b];
       bagSlot[id] = 0;
-      const f = bagCounts[b] * factor[id];
-      const o = id * dims;
+      bagFactors[b] = bagCounts[b] * factor[id];
+    }
+    sum(bagIds, bagFactors, distinct, end - start, out, at);
+  }
+
+  /** meanOf's weighted sum in JavaScript (the twin of kernel.wat's sif_mean, which the trainer runs through dense.ts). */
+  private readonly jsSum: SifSum = (ids, factors, count, n, out, at) => {
+    const { dims, vectors } = this;
+    const acc = this.scratch;
+    acc.fill(0);
+    for (let b = 0; b < count; b++) {
+      const f = factors[b];
+      const o = ids[b] * dims;
       for (let j = 0; j < dims; j++) acc[j] += f * vectors[o + j];
     }
-    const n = end - start;
     for (let j = 0; j < dims; j++) out[at + j] = acc[j] / n;
-  }
+  };
 
   /** In place: an f32 SIF mean at v[at …] minus its projection on the common component, unit length (zeros stay zeros). */
   project(v: Float32Array, at: number): void {

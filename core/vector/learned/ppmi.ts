@@ -79,7 +79,7 @@ export function ppmi(m: Csr, opts: PpmiOptions): Csr {
     }
     outPtr[r + 1] = nnz;
   }
-  return { rows, cols: m.cols, rowPtr: outPtr, colIdx: outCol.slice(0, nnz), values: outVal.slice(0, nnz) };
+  return { rows, cols: m.cols, rowPtr: outPtr, colIdx: outCol.subarray(0, nnz), values: outVal.subarray(0, nnz) }; // views: see cooccurrence
 }
 
 /** The k-th largest of values[start … start+n) (copies them into scratch; a sort of the copy). */

@@ -15,13 +15,18 @@ const MEMO_LIMIT = 200_000;
 export class ModelTokenizer {
   private readonly memo = new Map<string, readonly string[]>();
 
+  /** The parts of one identifier-like run that the model keeps, without the memo (for a caller that keeps its own). */
+  split(word: string): string[] {
+    return splitIdentifier(word).filter(keepPart);
+  }
+
   /** The parts of one identifier-like run that the model keeps. */
   parts(word: string): readonly string[] {
     let parts = this.memo.get(word);
     if (parts === undefined) {
-      parts = splitIdentifier(word).filter(keepPart);
+      parts = this.split(word).map(ownString);
       if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
-      this.memo.set(word, parts);
+      this.memo.set(ownString(word), parts);
     }
     return parts;
   }
@@ -38,6 +43,19 @@ export class ModelTokenizer {
     this.forEach(text, (t) => out.push(t));
     return out;
   }
+}
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+
+/**
+ * A copy of `s` that holds no reference to a longer string. V8 makes a slice of 13 or more
+ * characters a view into its parent, so a memo key cut from a chunk text would keep that whole
+ * text alive for as long as the memo lives (every text of a 50k-chunk build, during the keyword
+ * pass). Identifier runs hold no lone surrogate, so the UTF-8 round trip is exact.
+ */
+export function ownString(s: string): string {
+  return s.length < 13 ? s : fromUtf8.decode(utf8.encode(s));
 }
 
 function keepPart(p: string): boolean {

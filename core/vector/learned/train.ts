@@ -5,9 +5,11 @@
 // the recipe and its timing report; the model's use and byte layout live in model.ts.
 import { fitInt8Scale } from '../quantize.ts';
 import { buildTokenCorpus, cooccurrence, type TokenCorpus } from './cooccur.ts';
-import { DEFAULT_LEARNED_PARAMS, LearnedModel, type LearnedParams } from './model.ts';
+import { DEFAULT_LEARNED_PARAMS, LearnedModel, type LearnedParams, type SifSum } from './model.ts';
 import { ppmi } from './ppmi.ts';
 import { randomizedSvd } from './svd.ts';
+import type { Csr } from './sparse.ts';
+import { denseOps, type DenseBackend } from './dense.ts';
 import { ModelTokenizer } from './tokens.ts';
 
 export interface TrainReport {
@@ -30,11 +32,11 @@ export interface TrainResult {
 /** A clock for the phase report (performance.now where it exists; the trainer's results never depend on it). */
 export type Clock = () => number;
 
-export function trainLearnedModel(texts: Iterable<string>, params: Partial<LearnedParams> = {}, clock: Clock = () => 0): TrainResult {
+export function trainLearnedModel(texts: Iterable<string>, params: Partial<LearnedParams> = {}, clock: Clock = () => 0, backend: DenseBackend = 'auto'): TrainResult {
   const p = learnedParams(params);
   const t0 = clock();
   const corpus = buildTokenCorpus(texts, new ModelTokenizer(), { minCount: p.minCount, maxVocab: p.maxVocab });
-  return trainFromCorpus(corpus, p, clock, { tokens: clock() - t0 });
+  return trainFromCorpus(corpus, p, clock, { tokens: clock() - t0 }, backend);
 }
 
 /** Complete, checked parameters. */
@@ -46,9 +48,10 @@ export function learnedParams(params: Partial<LearnedParams> = {}): LearnedParam
 
 /**
  * The recipe from a token corpus already built (TokenCorpusBuilder: texts streamed in one at a
- * time); `phases` carries the time its building took, when the caller measured it.
+ * time); `phases` carries the time its building took, when the caller measured it. `backend`:
+ * where the SVD's products run (dense.ts; the same bits either way, so it is no model parameter).
  */
-export function trainFromCorpus(corpus: TokenCorpus, params: Partial<LearnedParams> = {}, clock: Clock = () => 0, phases: Record<string, number> = {}): TrainResult {
+export function trainFromCorpus(corpus: TokenCorpus, params: Partial<LearnedParams> = {}, clock: Clock = () => 0, phases: Record<string, number> = {}, backend: DenseBackend = 'auto'): TrainResult {
   const p = learnedParams(params);
   let t = clock();
   const lap = (name: string) => {
@@ -56,17 +59,24 @@ export function trainFromCorpus(corpus: TokenCorpus, params: Partial<LearnedPara
     phases[name] = now - t;
     t = now;
   };
-  const counts = cooccurrence(corpus, p.window);
+  // The large intermediates (co-occurrence counts, PPMI, the SVD's factors) each end with the step
+  // that needs it: only their sizes are kept for the report, so none of them adds to the peak
+  // memory of the later steps.
+  let counts: Csr | null = cooccurrence(corpus, p.window);
+  const cooccurrences = counts.values.length;
   lap('cooccurrence');
-  const m = ppmi(counts, { alpha: 0.75, maxPerRow: p.maxPerRow });
+  let m: Csr | null = ppmi(counts, { alpha: 0.75, maxPerRow: p.maxPerRow });
+  counts = null;
+  const ppmiEntries = m.values.length;
   lap('ppmi');
   const V = corpus.vocab.length;
   const dims = p.dims;
   // Word vectors: U · Σ^eigPower, unit length, int8 per row.
   const vectors = new Int8Array(V * dims);
   const rowScale = new Float32Array(V);
-  if (V > 0 && m.values.length > 0) {
-    const svd = randomizedSvd(m, { rank: dims, oversample: p.oversample, powerIterations: p.powerIterations, seed: p.seed });
+  if (V > 0 && ppmiEntries > 0) {
+    const svd = randomizedSvd(m, { rank: dims, oversample: p.oversample, powerIterations: p.powerIterations, seed: p.seed, backend });
+    m = null;
     lap('svd');
     const sw = Float64Array.from(svd.s, (s) => sigmaPower(s, p.eigPower));
     const row = new Float64Array(dims);
@@ -88,6 +98,7 @@ export function trainFromCorpus(corpus: TokenCorpus, params: Partial<LearnedPara
       for (let j = 0; j < svd.rank; j++) vectors[w * dims + j] = Math.round(row[j] / scale);
     }
   }
+  m = null;
   lap('word vectors');
   const weights = new Float32Array(V);
   const total = Math.max(1, corpus.totalTokens);
@@ -100,7 +111,7 @@ export function trainFromCorpus(corpus: TokenCorpus, params: Partial<LearnedPara
   // Chunk vectors: SIF means (f32), the common component of a sample of them, then each mean minus
   // its projection on it, unit length — the same steps model.embed takes for a text.
   const shape = new LearnedModel(header, corpus.vocab, weights, rowScale, new Float32Array(dims), vectors, 'draft');
-  const out = chunkMeans(shape, corpus);
+  const out = chunkMeans(shape, corpus, denseOps(backend).sifSum?.(vectors, dims, V));
   const common = firstComponent(out, dims, corpus.chunks);
   const model0 = new LearnedModel(header, corpus.vocab, weights, rowScale, common, vectors, 'draft');
   for (let c = 0; c < corpus.chunks; c++) model0.project(out, c * dims);
@@ -109,7 +120,7 @@ export function trainFromCorpus(corpus: TokenCorpus, params: Partial<LearnedPara
   lap('chunk vectors');
   return {
     model, vectors: out,
-    report: { chunks: corpus.chunks, tokens: corpus.totalTokens, vocab: V, cooccurrences: counts.values.length, ppmiEntries: m.values.length, phases },
+    report: { chunks: corpus.chunks, tokens: corpus.totalTokens, vocab: V, cooccurrences, ppmiEntries, phases },
   };
 }
 
@@ -138,11 +149,11 @@ function forEachChunk(corpus: TokenCorpus, each: (start: number, end: number) =>
 }
 
 /** Every training chunk's SIF mean (f32, row-major), from the ids already in corpus.seq: the tokens model.embed would see, in the same order. */
-function chunkMeans(model: LearnedModel, corpus: TokenCorpus): Float32Array {
+function chunkMeans(model: LearnedModel, corpus: TokenCorpus, sum?: SifSum): Float32Array {
   const dims = model.dims;
   const out = new Float32Array(corpus.chunks * dims);
   let c = 0;
-  forEachChunk(corpus, (start, end) => model.meanOf(corpus.seq, start, end, out, c++ * dims));
+  forEachChunk(corpus, (start, end) => model.meanOf(corpus.seq, start, end, out, c++ * dims, sum));
   return out;
 }
 
