@@ -6,23 +6,20 @@
 // whole. Owns that narrowing; which lines really match is matcher.ts's, the search procedure
 // search.ts's.
 import type { TrigramQuery } from './trigrams.ts';
+import { FileText } from './file-text.ts';
 
-const ASCII = /^[\x00-\x7f]*$/;
-
-/** A text cut for line filtering: its lowercase form and where each line starts. */
+/** A text cut for line filtering: its lowercase form and where each line starts (a FileText). */
 export interface FilterText {
-  text: string;
-  lower: string;
+  readonly text: string;
+  readonly lower: string;
   /** Offset of each line's first character (line n, 1-based, starts at starts[n - 1]). */
-  starts: number[];
+  readonly starts: number[];
 }
 
 /** The text ready for filtering, or null when it is not ASCII (then no line can be ruled out this way). */
-export function filterText(text: string): FilterText | null {
-  if (!ASCII.test(text)) return null;
-  const starts = [0];
-  for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) starts.push(nl + 1);
-  return { text, lower: text.toLowerCase(), starts };
+export function filterText(text: string | FileText): FilterText | null {
+  const ft = typeof text === 'string' ? new FileText(text) : text;
+  return ft.ascii ? ft : null;
 }
 
 /** Line n (1-based) of the text, without its line break. */

@@ -1,6 +1,7 @@
 // A literal or regex search over the index's stored text: candidate files from the literal index
 // (files_tri: the trigrams every match needs, trigrams.ts) or, without it, every file, in file id order; then the
-// engine (matcher.ts) on each candidate's stored lines — in ASCII text only on the lines that hold the
+// engine (matcher.ts) on each candidate's stored lines (read through the session's text cache,
+// text-cache.ts) — in ASCII text only on the lines that hold the
 // pattern's trigrams (line-filter.ts) — within the query's time budget; matching
 // lines go to the chunks that hold them (each line to the first such chunk), and each chunk is scored
 // with BM25 over its matching lines. Owns that procedure and the `search_timeout` error; the channel
@@ -8,13 +9,14 @@
 import { HciError } from '../../platform.ts';
 import type { Database } from '../../sqlite/engine.ts';
 import { literalIndexReady } from '../../index/literal-index.ts';
-import { storedTextReader } from '../../index/file-data.ts';
 import type { TextQuery } from '../query.ts';
 import type { SearchSession } from '../session.ts';
 import type { ChunkRow } from '../channels/channel.ts';
 import { compilePattern, type CompiledPattern } from './matcher.ts';
 import { allOf, ftsTrigramExpression, trigramQuery, trigramsIn, type TrigramQuery } from './trigrams.ts';
 import { candidateLines, filterText, lineOf, type FilterText } from './line-filter.ts';
+import type { FileText } from './file-text.ts';
+import { cachedTextReader, sessionTextCache } from './text-cache.ts';
 
 /** BM25's constants (the same defaults FTS5 uses). */
 const K1 = 1.2;
@@ -108,7 +110,7 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
   const found: Array<Omit<LiteralHit, 'score'> & { chunkLines: number }> = [];
   const chunksOf = db.prepare('SELECT id, ordinal, start_line, end_line, symbol_kind, symbol_name FROM chunks WHERE file_id = ? ORDER BY ordinal');
   const fileOf = db.prepare('SELECT path, hash, lang, flags FROM files WHERE id = ?');
-  const texts = storedTextReader(db, session.codec);
+  const texts = cachedTextReader(db, session.codec, sessionTextCache(session));
   try {
     for (let fileId = files.next(); fileId !== null; fileId = files.next()) {
       if (found.length >= MAX_LITERAL_HITS) {
@@ -185,15 +187,15 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
  * the lines its trigram query lets through (line-filter.ts); else the engine on the whole text (a
  * fast no for most files), then on every line.
  */
-function matchedLines(text: string, compiled: readonly CompiledPattern[], queries: readonly TrigramQuery[], deadline: number, onTimeout: () => HciError): Array<[line: number, mask: number]> {
+function matchedLines(file: FileText, compiled: readonly CompiledPattern[], queries: readonly TrigramQuery[], deadline: number, onTimeout: () => HciError): Array<[line: number, mask: number]> {
   let filterable: FilterText | null | undefined;
   let split: string[] | undefined;
   const masks = new Map<number, number>();
   for (let k = 0; k < compiled.length; k++) {
     const c = compiled[k];
-    let lines = c.linesOf?.(text) ?? null;
+    let lines = c.linesOf?.(file) ?? null;
     if (lines === null && queries[k].op !== 'all') {
-      filterable ??= filterText(text);
+      filterable ??= filterText(file);
       const candidates = filterable && candidateLines(filterable, queries[k]);
       if (candidates) {
         const ft = filterable!;
@@ -204,8 +206,8 @@ function matchedLines(text: string, compiled: readonly CompiledPattern[], querie
       }
     }
     if (lines === null) {
-      if (c.text && !c.text.test(text)) return [];
-      split ??= text.split('\n');
+      if (c.text && !c.text.test(file.text)) return [];
+      split ??= file.text.split('\n');
       lines = [];
       for (let i = 0; i < split.length; i++) {
         if (i % CLOCK_EVERY_LINES === CLOCK_EVERY_LINES - 1 && Date.now() > deadline) throw onTimeout();
