@@ -12,7 +12,7 @@ import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.t
 
 describe('TextCache', () => {
   it('holds at most its bound, evicting the least recently used first', () => {
-    const cache = new TextCache(100);
+    const cache = new TextCache(100, 100);
     cache.add(1, 'a'.repeat(40));
     cache.add(2, 'b'.repeat(40));
     expect(cache.get(1)?.text).toBe('a'.repeat(40)); // 1 is now the most recent
@@ -24,7 +24,7 @@ describe('TextCache', () => {
   });
 
   it('counts the lowercase copy and line starts a search makes of a cached text', () => {
-    const cache = new TextCache(100);
+    const cache = new TextCache(100, 100);
     const t = cache.add(1, 'Ab\nCd\nEf'); // 8 chars
     expect(t.lower).toBe('ab\ncd\nef');
     expect(t.starts).toEqual([0, 3, 6]);
@@ -38,7 +38,7 @@ describe('TextCache', () => {
     expect(cache.size).toEqual({ files: 1, chars: 120 });
   });
 
-  it('serves a text larger than a sixteenth of its bound without caching it', () => {
+  it('serves a text larger than its entry limit (by default a sixteenth of the bound) without caching it', () => {
     const cache = new TextCache(1600);
     const t = cache.add(7, 'y'.repeat(101));
     expect(t.text.length).toBe(101);

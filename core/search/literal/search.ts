@@ -15,7 +15,7 @@ import type { ChunkRow } from '../channels/channel.ts';
 import { compilePattern, type CompiledPattern } from './matcher.ts';
 import { allOf, ftsTrigramExpression, trigramQuery, trigramsIn, type TrigramQuery } from './trigrams.ts';
 import { candidateLines, filterText, lineOf, type FilterText } from './line-filter.ts';
-import type { FileText } from './file-text.ts';
+import type { ChunkFacts, FileFacts, FileText } from './file-text.ts';
 import { cachedTextReader, sessionTextCache } from './text-cache.ts';
 
 /** BM25's constants (the same defaults FTS5 uses). */
@@ -108,9 +108,25 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
   const files = candidateFiles(db, run.via === 'trigrams' ? expr : null, session.filtered);
 
   const found: Array<Omit<LiteralHit, 'score'> & { chunkLines: number }> = [];
-  const chunksOf = db.prepare('SELECT id, ordinal, start_line, end_line, symbol_kind, symbol_name FROM chunks WHERE file_id = ? ORDER BY ordinal');
-  const fileOf = db.prepare('SELECT path, hash, lang, flags FROM files WHERE id = ?');
+  // A matching file's row and its chunks' rows, in one statement (read once per file: the text cache keeps them).
+  const factsOf = db.prepare(
+    'SELECT f.path, f.hash, f.lang, f.flags, c.id, c.ordinal, c.start_line, c.end_line, c.symbol_kind, c.symbol_name ' +
+      'FROM files f LEFT JOIN chunks c ON c.file_id = f.id WHERE f.id = ? ORDER BY c.ordinal',
+  );
   const texts = cachedTextReader(db, session.codec, sessionTextCache(session));
+  const readFacts = (fileId: number): FileFacts => {
+    let file: [string, string, string, number] | undefined;
+    const chunks: ChunkFacts[] = [];
+    factsOf.bind([fileId]);
+    while (factsOf.step()) {
+      const [path, hash, lang, flags, id, ordinal, startLine, endLine, symbolKind, symbolName] = factsOf.get([]) as unknown as [string, string, string, number, ...ChunkFacts];
+      file ??= [path, hash, lang, flags];
+      if (id !== null) chunks.push([Number(id), Number(ordinal), Number(startLine), Number(endLine), symbolKind ?? null, symbolName ?? null]);
+    }
+    factsOf.reset();
+    const [path, hash, lang, flags] = file!;
+    return { path: String(path), hash: String(hash), lang: String(lang), flags: Number(flags), chunks };
+  };
   try {
     for (let fileId = files.next(); fileId !== null; fileId = files.next()) {
       if (found.length >= MAX_LITERAL_HITS) {
@@ -124,21 +140,15 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
       const matched = matchedLines(stored, compiled, perPattern, deadline, () => timeout(text, budgetMs, run));
       if (matched.length === 0) continue;
       run.matchedFiles++;
-      fileOf.bind([Number(fileId)]);
-      fileOf.step();
-      const [path, hash, lang, flags] = fileOf.get([]) as unknown as [string, string, string, number];
-      fileOf.reset();
-      const chunks = [] as Array<[number, number, number, number, string | null, string | null]>;
-      chunksOf.bind([Number(fileId)]);
-      while (chunksOf.step()) chunks.push(chunksOf.get([]) as unknown as (typeof chunks)[number]);
-      chunksOf.reset();
+      stored.facts ??= readFacts(Number(fileId));
+      const { path, hash, lang, flags, chunks } = stored.facts!;
       const claimed = new Set<number>();
       const all = (1 << compiled.length) - 1;
       for (const [id, ordinal, startLine, endLine, symbolKind, symbolName] of chunks) {
         let seen = 0;
         const own: number[] = [];
         const perPattern = compiled.map(() => 0);
-        for (let i = lowerBound(matched, Number(startLine)); i < matched.length && matched[i][0] <= Number(endLine); i++) {
+        for (let i = lowerBound(matched, startLine); i < matched.length && matched[i][0] <= endLine; i++) {
           const [line, mask] = matched[i];
           seen |= mask;
           if (claimed.has(line)) continue;
@@ -149,19 +159,17 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
         for (const l of own) claimed.add(l);
         found.push({
           row: {
-            chunkId: Number(id), fileId: Number(fileId), ordinal: Number(ordinal), path: String(path), hash: String(hash), lang: String(lang),
-            flags: Number(flags), startLine: Number(startLine), endLine: Number(endLine), symbolKind: symbolKind ?? null, symbolName: symbolName ?? null,
+            chunkId: id, fileId: Number(fileId), ordinal, path, hash, lang, flags, startLine, endLine, symbolKind, symbolName,
           },
           lines: own,
           perPattern,
-          chunkLines: Number(endLine) - Number(startLine) + 1,
+          chunkLines: endLine - startLine + 1,
         });
       }
     }
   } finally {
     texts.close();
-    chunksOf.finalize();
-    fileOf.finalize();
+    factsOf.finalize();
     files.close();
   }
   // Every candidate was checked unless the cap stopped it: then their number is unknown (not read).

@@ -16,15 +16,20 @@ import { FileText } from './file-text.ts';
  * corpus (27 MB of source) fits with most lowercase copies.
  */
 export const MAX_CACHED_CHARS = 40 * 1024 * 1024;
-/** A text longer than this share of the bound is read for each search, never cached (it would push out hundreds). */
-const MAX_ENTRY_SHARE = 1 / 16;
 
 /** A bounded LRU of file texts by file id (valid within one index generation). */
 export class TextCache {
   private readonly entries = new Map<number, FileText>();
   private chars = 0;
 
-  constructor(private readonly maxChars = MAX_CACHED_CHARS) {}
+  /**
+   * `maxEntryChars`: a text longer than this is read for each search, never cached (it would push
+   * out hundreds of others).
+   */
+  constructor(
+    private readonly maxChars = MAX_CACHED_CHARS,
+    private readonly maxEntryChars = maxChars / 16,
+  ) {}
 
   /** The cached text of a file, or undefined (then `read` it and `add` it). */
   get(fileId: number): FileText | undefined {
@@ -38,7 +43,7 @@ export class TextCache {
 
   add(fileId: number, text: string): FileText {
     const ft = new FileText(text);
-    if (text.length > this.maxChars * MAX_ENTRY_SHARE) return ft;
+    if (text.length > this.maxEntryChars) return ft;
     this.entries.set(fileId, ft);
     ft.onGrow = (n) => this.grow(n);
     this.grow(text.length);
