@@ -111,21 +111,24 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
   // A matching file's row and its chunks' rows, in one statement (read once per file: the text cache keeps them).
   const factsOf = db.prepare(
     'SELECT f.path, f.hash, f.lang, f.flags, c.id, c.ordinal, c.start_line, c.end_line, c.symbol_kind, c.symbol_name ' +
-      'FROM files f LEFT JOIN chunks c ON c.file_id = f.id WHERE f.id = ? ORDER BY c.ordinal',
+      'FROM files f JOIN chunks c ON c.file_id = f.id WHERE f.id = ? ORDER BY c.ordinal',
   );
   const texts = cachedTextReader(db, session.codec, sessionTextCache(session));
   const readFacts = (fileId: number): FileFacts => {
     let file: [string, string, string, number] | undefined;
     const chunks: ChunkFacts[] = [];
     factsOf.bind([fileId]);
+    // Typed getters, the file's columns from the first row only: oo1's generic get() checks each column's type.
     while (factsOf.step()) {
-      const [path, hash, lang, flags, id, ordinal, startLine, endLine, symbolKind, symbolName] = factsOf.get([]) as unknown as [string, string, string, number, ...ChunkFacts];
-      file ??= [path, hash, lang, flags];
-      if (id !== null) chunks.push([Number(id), Number(ordinal), Number(startLine), Number(endLine), symbolKind ?? null, symbolName ?? null]);
+      file ??= [String(factsOf.getString(0)), String(factsOf.getString(1)), String(factsOf.getString(2)), Number(factsOf.getInt(3))];
+      const kind = factsOf.get(8) as string | null;
+      const name = factsOf.get(9) as string | null;
+      chunks.push([Number(factsOf.getInt(4)), Number(factsOf.getInt(5)), Number(factsOf.getInt(6)), Number(factsOf.getInt(7)), kind ?? null, name ?? null]);
     }
     factsOf.reset();
-    const [path, hash, lang, flags] = file!;
-    return { path: String(path), hash: String(hash), lang: String(lang), flags: Number(flags), chunks };
+    // A file without chunks (none of its lines can be a hit) has no row here.
+    const [path, hash, lang, flags] = file ?? ['', '', '', 0];
+    return { path, hash, lang, flags, chunks };
   };
   try {
     for (let fileId = files.next(); fileId !== null; fileId = files.next()) {

@@ -58,6 +58,7 @@ export class TextCache {
   /** Adds n code units; evicts from the least recently used, never the newest (the one in use). */
   private grow(n: number): void {
     this.chars += n;
+    if (this.chars <= this.maxChars) return;
     for (const [id, e] of this.entries) {
       if (this.chars <= this.maxChars || this.entries.size <= 1) break;
       this.entries.delete(id);
