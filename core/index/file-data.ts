@@ -161,7 +161,7 @@ export function storedTextReader(db: Database, codec: DeflateCodec): { read(file
       let blob: Uint8Array | undefined;
       try {
         st.bind([fileId]);
-        blob = st.step() ? (st.get(0) as Uint8Array) : undefined;
+        blob = st.step() ? (st.getBlob(0) as Uint8Array | null) ?? undefined : undefined;
       } finally {
         st.reset(true);
       }

@@ -74,7 +74,7 @@ function candidateFiles(db: Database, expr: string | null, filtered: boolean) {
   const st = db.prepare(sql);
   if (expr) st.bind([expr]);
   return {
-    next: (): number | null => (st.step() ? Number(st.get(0)) : null),
+    next: (): number | null => (st.step() ? Number(st.getInt(0)) : null),
     close: () => st.finalize(),
   };
 }
