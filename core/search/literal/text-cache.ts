@@ -13,7 +13,7 @@ import { FileText } from './file-text.ts';
 /**
  * Most UTF-16 code units the cache holds: texts plus the lowercase copies made of them. V8 keeps an
  * ASCII string at one byte a character, so this is about 40 MB for source code; the 50k-chunk bench
- * corpus (27 MB of source) fits with most lowercase copies.
+ * corpus's texts (27M characters) fit, with about half of their lowercase copies.
  */
 export const MAX_CACHED_CHARS = 40 * 1024 * 1024;
 
