@@ -161,19 +161,20 @@ export function storedTextReader(db: Database, codec: DeflateCodec): { read(file
       let blob: Uint8Array | undefined;
       try {
         st.bind([fileId]);
-        blob = st.step() ? (st.get(0) as Uint8Array) : undefined;
+        blob = st.step() ? (st.getBlob(0) as Uint8Array | null) ?? undefined : undefined;
       } finally {
         st.reset(true);
       }
       if (!blob) return undefined;
-      let all: string;
       try {
-        all = decoder.decode(codec.inflateRaw(blob, dictionary));
+        // Decode only the text: the meta before the first \n byte (JSON escapes newlines, and no
+        // UTF-8 sequence holds a 0x0A byte) is most of a blob's bytes.
+        const bytes = codec.inflateRaw(blob, dictionary);
+        return decoder.decode(bytes.subarray(bytes.indexOf(10) + 1));
       } catch (e) {
         const path = db.selectValue('SELECT path FROM files WHERE id = ?', [fileId]) ?? `file id ${fileId}`;
         throw new HciError('index_corrupt', `the stored text of ${String(path)} in the index cannot be read (${(e as Error).message})`, 'run `hci index --full` to rebuild the index');
       }
-      return all.slice(all.indexOf('\n') + 1);
     },
     close: () => st.finalize(),
   };

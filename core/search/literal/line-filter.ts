@@ -6,23 +6,20 @@
 // whole. Owns that narrowing; which lines really match is matcher.ts's, the search procedure
 // search.ts's.
 import type { TrigramQuery } from './trigrams.ts';
+import { FileText } from './file-text.ts';
 
-const ASCII = /^[\x00-\x7f]*$/;
-
-/** A text cut for line filtering: its lowercase form and where each line starts. */
+/** A text cut for line filtering: its lowercase form and where each line starts (a FileText). */
 export interface FilterText {
-  text: string;
-  lower: string;
+  readonly text: string;
+  readonly lower: string;
   /** Offset of each line's first character (line n, 1-based, starts at starts[n - 1]). */
-  starts: number[];
+  readonly starts: number[];
 }
 
 /** The text ready for filtering, or null when it is not ASCII (then no line can be ruled out this way). */
-export function filterText(text: string): FilterText | null {
-  if (!ASCII.test(text)) return null;
-  const starts = [0];
-  for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) starts.push(nl + 1);
-  return { text, lower: text.toLowerCase(), starts };
+export function filterText(text: string | FileText): FilterText | null {
+  const ft = typeof text === 'string' ? new FileText(text) : text;
+  return ft.ascii ? ft : null;
 }
 
 /** Line n (1-based) of the text, without its line break. */
@@ -33,28 +30,60 @@ export function lineOf(t: FilterText, n: number): string {
 
 /**
  * The 1-based numbers of the lines that satisfy the query, ascending; null when it rules out no
- * line ('all'). An empty list: no line can match.
+ * line ('all'). An empty list: no line can match. An AND starts from the lines of its first
+ * trigram and narrows them by the rest, stopping as soon as none is left: most candidate files of
+ * a search hold the pattern's trigrams on different lines, and then one scan decides.
  */
 export function candidateLines(t: FilterText, q: TrigramQuery): number[] | null {
   if (q.op === 'all') return null;
   if (q.op === 'none') return [];
-  const sets: number[][] = [];
-  for (const tri of q.trigrams) {
-    const lines = linesHolding(t, tri);
-    if (q.op === 'and' && lines.length === 0) return [];
-    sets.push(lines);
+  if (q.op === 'and' && q.trigrams.length > 0) return narrow(t, q, linesHolding(t, q.trigrams[0]), 1);
+  return narrow(t, q, Array.from({ length: t.starts.length }, (_, i) => i + 1), 0);
+}
+
+/** The lines of `lines` (ascending) that satisfy q; an AND's trigrams before `from` are known to hold. */
+function narrow(t: FilterText, q: TrigramQuery, lines: number[], from = 0): number[] {
+  if (lines.length === 0 || q.op === 'all') return lines;
+  if (q.op === 'none') return [];
+  if (q.op === 'and') {
+    let out = lines;
+    for (let i = from; i < q.trigrams.length && out.length > 0; i++) out = withTrigram(t, q.trigrams[i], out);
+    for (let i = 0; i < q.subs.length && out.length > 0; i++) out = narrow(t, q.subs[i], out);
+    return out;
   }
-  for (const sub of q.subs) {
-    const lines = candidateLines(t, sub);
-    if (lines === null) {
-      if (q.op === 'or') return null;
-      continue;
+  // OR: a line passes when some branch lets it through; each branch sees only the lines not yet passed.
+  let rest = lines;
+  let passed: number[] = [];
+  const take = (hit: number[]) => {
+    if (hit.length === 0) return;
+    passed = unite(passed, hit);
+    rest = minus(rest, hit);
+  };
+  for (let i = 0; i < q.trigrams.length && rest.length > 0; i++) take(withTrigram(t, q.trigrams[i], rest));
+  for (let i = 0; i < q.subs.length && rest.length > 0; i++) take(narrow(t, q.subs[i], rest));
+  return passed;
+}
+
+/**
+ * The lines of `lines` (ascending) whose lowercase text holds `tri`: one forward sweep, jumping
+ * from occurrence to occurrence with indexOf, so the text after the last line asked about (or
+ * after the trigram's last occurrence) is never read.
+ */
+function withTrigram(t: FilterText, tri: string, lines: number[]): number[] {
+  const out: number[] = [];
+  if (tri.includes('\n')) return out;
+  const { lower, starts } = t;
+  let next = -1; // the next occurrence at or after the current line's start (when ≥ that start)
+  for (const n of lines) {
+    const start = starts[n - 1];
+    if (next < start) {
+      next = lower.indexOf(tri, start);
+      if (next < 0) break;
     }
-    if (q.op === 'and' && lines.length === 0) return [];
-    sets.push(lines);
+    const end = n < starts.length ? starts[n] - 1 : lower.length;
+    if (next + tri.length <= end) out.push(n);
   }
-  if (sets.length === 0) return null;
-  return q.op === 'and' ? sets.reduce(intersect) : sets.reduce(unite);
+  return out;
 }
 
 /** The lines (1-based, ascending, once each) whose lowercase text holds `tri`. */
@@ -72,15 +101,12 @@ function linesHolding(t: FilterText, tri: string): number[] {
   return out;
 }
 
-function intersect(a: number[], b: number[]): number[] {
+/** The lines of a (ascending) not in b (ascending, a subset of a). */
+function minus(a: number[], b: number[]): number[] {
   const out: number[] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
-    if (a[i] === b[j]) {
-      out.push(a[i]);
-      i++;
-      j++;
-    } else if (a[i] < b[j]) i++;
-    else j++;
+  for (let i = 0, j = 0; i < a.length; i++) {
+    if (j < b.length && a[i] === b[j]) j++;
+    else out.push(a[i]);
   }
   return out;
 }

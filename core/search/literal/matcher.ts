@@ -8,6 +8,7 @@ import type { RE2JS as Re2Engine } from 're2js';
 import { HciError } from '../../platform.ts';
 import type { TextPattern, TextQuery } from '../query.ts';
 import { readRegex, literalNode, type RegexNode } from './regex-syntax.ts';
+import type { FileText } from './file-text.ts';
 
 type Re2Static = typeof import('re2js').RE2JS;
 let RE2JS: Re2Static | null = null;
@@ -51,7 +52,7 @@ export interface CompiledPattern {
    * cutting it into lines (a literal: indexOf over the text); null when this pattern cannot (then the
    * caller tests line by line). Must agree with `line` on every line.
    */
-  linesOf: ((text: string) => number[] | null) | null;
+  linesOf: ((text: FileText) => number[] | null) | null;
   /**
    * A test of a whole file's text (lines joined by \n) that is true whenever some line matches
    * (it may also be true when none does); null when the pattern's anchors forbid it (\A, \z, (?-m)).
@@ -89,7 +90,7 @@ export function compilePattern(p: TextPattern, q: Pick<TextQuery, 'caseSensitive
   if (p.kind === 'literal' && q.caseSensitive && !q.wholeWord) {
     const lit = p.source;
     const test = { test: (s: string) => s.includes(lit) };
-    return { pattern: p, line: test, text: test, linesOf: oneLine ? (t) => occurrenceLines(t, lit) : null, tree: literalNode(lit, false) };
+    return { pattern: p, line: test, text: test, linesOf: oneLine ? (t) => occurrenceLines(t.text, lit) : null, tree: literalNode(lit, false) };
   }
   if (p.kind === 'literal' && !q.wholeWord && ASCII.test(p.source)) {
     // An ASCII literal ignoring case: lowercase and indexOf on ASCII text (4-5x the engine's speed
@@ -98,7 +99,7 @@ export function compilePattern(p: TextPattern, q: Pick<TextQuery, 'caseSensitive
     const lower = p.source.toLowerCase();
     const re = compileRe2(engine().quote(p.source), false, false, p);
     const test = { test: (s: string) => (ASCII.test(s) ? s.toLowerCase().includes(lower) : re.test(s)) };
-    const linesOf = oneLine ? (t: string) => (ASCII.test(t) ? occurrenceLines(t.toLowerCase(), lower) : null) : null;
+    const linesOf = oneLine ? (t: FileText) => (t.ascii ? occurrenceLines(t.lower, lower) : null) : null;
     return { pattern: p, line: test, text: test, linesOf, tree: literalNode(p.source, true) };
   }
   const body = p.kind === 'literal' ? engine().quote(p.source) : p.source;

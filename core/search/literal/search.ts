@@ -1,6 +1,7 @@
 // A literal or regex search over the index's stored text: candidate files from the literal index
 // (files_tri: the trigrams every match needs, trigrams.ts) or, without it, every file, in file id order; then the
-// engine (matcher.ts) on each candidate's stored lines — in ASCII text only on the lines that hold the
+// engine (matcher.ts) on each candidate's stored lines (read through the session's text cache,
+// text-cache.ts) — in ASCII text only on the lines that hold the
 // pattern's trigrams (line-filter.ts) — within the query's time budget; matching
 // lines go to the chunks that hold them (each line to the first such chunk), and each chunk is scored
 // with BM25 over its matching lines. Owns that procedure and the `search_timeout` error; the channel
@@ -8,13 +9,14 @@
 import { HciError } from '../../platform.ts';
 import type { Database } from '../../sqlite/engine.ts';
 import { literalIndexReady } from '../../index/literal-index.ts';
-import { storedTextReader } from '../../index/file-data.ts';
 import type { TextQuery } from '../query.ts';
 import type { SearchSession } from '../session.ts';
 import type { ChunkRow } from '../channels/channel.ts';
 import { compilePattern, type CompiledPattern } from './matcher.ts';
 import { allOf, ftsTrigramExpression, trigramQuery, trigramsIn, type TrigramQuery } from './trigrams.ts';
 import { candidateLines, filterText, lineOf, type FilterText } from './line-filter.ts';
+import type { ChunkFacts, FileFacts, FileText } from './file-text.ts';
+import { cachedTextReader, sessionTextCache } from './text-cache.ts';
 
 /** BM25's constants (the same defaults FTS5 uses). */
 const K1 = 1.2;
@@ -72,7 +74,7 @@ function candidateFiles(db: Database, expr: string | null, filtered: boolean) {
   const st = db.prepare(sql);
   if (expr) st.bind([expr]);
   return {
-    next: (): number | null => (st.step() ? Number(st.get(0)) : null),
+    next: (): number | null => (st.step() ? Number(st.getInt(0)) : null),
     close: () => st.finalize(),
   };
 }
@@ -106,9 +108,28 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
   const files = candidateFiles(db, run.via === 'trigrams' ? expr : null, session.filtered);
 
   const found: Array<Omit<LiteralHit, 'score'> & { chunkLines: number }> = [];
-  const chunksOf = db.prepare('SELECT id, ordinal, start_line, end_line, symbol_kind, symbol_name FROM chunks WHERE file_id = ? ORDER BY ordinal');
-  const fileOf = db.prepare('SELECT path, hash, lang, flags FROM files WHERE id = ?');
-  const texts = storedTextReader(db, session.codec);
+  // A matching file's row and its chunks' rows, in one statement (read once per file: the text cache keeps them).
+  const factsOf = db.prepare(
+    'SELECT f.path, f.hash, f.lang, f.flags, c.id, c.ordinal, c.start_line, c.end_line, c.symbol_kind, c.symbol_name ' +
+      'FROM files f JOIN chunks c ON c.file_id = f.id WHERE f.id = ? ORDER BY c.ordinal',
+  );
+  const texts = cachedTextReader(db, session.codec, sessionTextCache(session));
+  const readFacts = (fileId: number): FileFacts => {
+    let file: [string, string, string, number] | undefined;
+    const chunks: ChunkFacts[] = [];
+    factsOf.bind([fileId]);
+    // Typed getters, the file's columns from the first row only: oo1's generic get() checks each column's type.
+    while (factsOf.step()) {
+      file ??= [String(factsOf.getString(0)), String(factsOf.getString(1)), String(factsOf.getString(2)), Number(factsOf.getInt(3))];
+      const kind = factsOf.get(8) as string | null;
+      const name = factsOf.get(9) as string | null;
+      chunks.push([Number(factsOf.getInt(4)), Number(factsOf.getInt(5)), Number(factsOf.getInt(6)), Number(factsOf.getInt(7)), kind ?? null, name ?? null]);
+    }
+    factsOf.reset();
+    // A file without chunks (none of its lines can be a hit) has no row here.
+    const [path, hash, lang, flags] = file ?? ['', '', '', 0];
+    return { path, hash, lang, flags, chunks };
+  };
   try {
     for (let fileId = files.next(); fileId !== null; fileId = files.next()) {
       if (found.length >= MAX_LITERAL_HITS) {
@@ -122,21 +143,15 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
       const matched = matchedLines(stored, compiled, perPattern, deadline, () => timeout(text, budgetMs, run));
       if (matched.length === 0) continue;
       run.matchedFiles++;
-      fileOf.bind([Number(fileId)]);
-      fileOf.step();
-      const [path, hash, lang, flags] = fileOf.get([]) as unknown as [string, string, string, number];
-      fileOf.reset();
-      const chunks = [] as Array<[number, number, number, number, string | null, string | null]>;
-      chunksOf.bind([Number(fileId)]);
-      while (chunksOf.step()) chunks.push(chunksOf.get([]) as unknown as (typeof chunks)[number]);
-      chunksOf.reset();
+      stored.facts ??= readFacts(Number(fileId));
+      const { path, hash, lang, flags, chunks } = stored.facts!;
       const claimed = new Set<number>();
       const all = (1 << compiled.length) - 1;
       for (const [id, ordinal, startLine, endLine, symbolKind, symbolName] of chunks) {
         let seen = 0;
         const own: number[] = [];
         const perPattern = compiled.map(() => 0);
-        for (let i = lowerBound(matched, Number(startLine)); i < matched.length && matched[i][0] <= Number(endLine); i++) {
+        for (let i = lowerBound(matched, startLine); i < matched.length && matched[i][0] <= endLine; i++) {
           const [line, mask] = matched[i];
           seen |= mask;
           if (claimed.has(line)) continue;
@@ -147,19 +162,17 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
         for (const l of own) claimed.add(l);
         found.push({
           row: {
-            chunkId: Number(id), fileId: Number(fileId), ordinal: Number(ordinal), path: String(path), hash: String(hash), lang: String(lang),
-            flags: Number(flags), startLine: Number(startLine), endLine: Number(endLine), symbolKind: symbolKind ?? null, symbolName: symbolName ?? null,
+            chunkId: id, fileId: Number(fileId), ordinal, path, hash, lang, flags, startLine, endLine, symbolKind, symbolName,
           },
           lines: own,
           perPattern,
-          chunkLines: Number(endLine) - Number(startLine) + 1,
+          chunkLines: endLine - startLine + 1,
         });
       }
     }
   } finally {
     texts.close();
-    chunksOf.finalize();
-    fileOf.finalize();
+    factsOf.finalize();
     files.close();
   }
   // Every candidate was checked unless the cap stopped it: then their number is unknown (not read).
@@ -185,15 +198,15 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
  * the lines its trigram query lets through (line-filter.ts); else the engine on the whole text (a
  * fast no for most files), then on every line.
  */
-function matchedLines(text: string, compiled: readonly CompiledPattern[], queries: readonly TrigramQuery[], deadline: number, onTimeout: () => HciError): Array<[line: number, mask: number]> {
+function matchedLines(file: FileText, compiled: readonly CompiledPattern[], queries: readonly TrigramQuery[], deadline: number, onTimeout: () => HciError): Array<[line: number, mask: number]> {
   let filterable: FilterText | null | undefined;
   let split: string[] | undefined;
   const masks = new Map<number, number>();
   for (let k = 0; k < compiled.length; k++) {
     const c = compiled[k];
-    let lines = c.linesOf?.(text) ?? null;
+    let lines = c.linesOf?.(file) ?? null;
     if (lines === null && queries[k].op !== 'all') {
-      filterable ??= filterText(text);
+      filterable ??= filterText(file);
       const candidates = filterable && candidateLines(filterable, queries[k]);
       if (candidates) {
         const ft = filterable!;
@@ -204,8 +217,8 @@ function matchedLines(text: string, compiled: readonly CompiledPattern[], querie
       }
     }
     if (lines === null) {
-      if (c.text && !c.text.test(text)) return [];
-      split ??= text.split('\n');
+      if (c.text && !c.text.test(file.text)) return [];
+      split ??= file.text.split('\n');
       lines = [];
       for (let i = 0; i < split.length; i++) {
         if (i % CLOCK_EVERY_LINES === CLOCK_EVERY_LINES - 1 && Date.now() > deadline) throw onTimeout();
