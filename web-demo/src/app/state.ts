@@ -43,6 +43,17 @@ export interface Filters {
   hide: Array<'test' | 'generated'>;
 }
 
+/**
+ * How the query is read: words (the keyword channel, BM25), exact text, or an RE2 regex (the literal
+ * channel: every hit lists its match_lines); case and whole-word apply to the last two.
+ */
+export type QueryMode = 'keyword' | 'literal' | 'regex';
+export interface SearchOptions {
+  mode: QueryMode;
+  caseSensitive: boolean;
+  wholeWord: boolean;
+}
+
 export interface FileView {
   path: string;
   /** The lines to mark and scroll to (a hit, a permalink, an outline symbol). */
@@ -65,6 +76,7 @@ export const grammarDownloads = signal<GrammarDownload[]>([]);
 
 export const query = signal('');
 export const filters = signal<Filters>({ exts: [], under: '', hide: [] });
+export const searchOptions = signal<SearchOptions>({ mode: 'keyword', caseSensitive: false, wholeWord: false });
 export const results = signal<SearchResponse | null>(null);
 export const facets = signal<FacetsResponse | null>(null);
 export const searching = signal(false);

@@ -2,11 +2,12 @@
 // only the latest query waits and goes next (earlier ones are never sent), and an answer whose query
 // is no longer the one typed is dropped — so the list never shows an older query's hits, and no
 // fixed debounce delay adds to keystroke-to-results time. Counts for the filter chips (facets) follow
-// each shown answer once typing pauses. Owns the request the filters make, these rules and the URL's ?q=…; the
-// answers are the Worker's (core/service search and facets).
+// each shown answer once typing pauses. Owns the request the filters and the query mode (words,
+// exact text, regex; case, whole words) make, these rules and the URL's ?q=…; the answers are the
+// Worker's (core/service search and facets).
 import { batch, effect } from '@preact/signals';
 import type { FacetsRequest, SearchRequest } from '../../../core/contract/index.ts';
-import { current, facets, filters, query, results, searching, selected, type Filters } from '../app/state.ts';
+import { current, facets, filters, query, results, searchOptions, searching, selected, type Filters, type SearchOptions } from '../app/state.ts';
 import { parseRoute, writeRoute } from '../app/router.ts';
 import { notePainted, noteTyped } from '../app/perf.ts';
 
@@ -16,15 +17,20 @@ let running = false;
 let queued = false;
 let facetsKey = '';
 
-function request(q: string, f: Filters): SearchRequest {
+function request(q: string, f: Filters, o: SearchOptions): SearchRequest {
   const req: SearchRequest = { query: q, limit: PAGE };
+  if (o.mode !== 'keyword') {
+    req.mode = o.mode;
+    if (o.caseSensitive) req.case_sensitive = true;
+    if (o.wholeWord) req.whole_word = true;
+  }
   if (f.exts.length) req.exts = f.exts;
   if (f.under) req.paths = [f.under];
   if (f.hide.length) req.exclude_kinds = f.hide;
   return req;
 }
 
-const key = (q: string, f: Filters) => JSON.stringify([q, f.exts, f.under, f.hide, current.value?.name]);
+const key = (q: string, f: Filters, o: SearchOptions = searchOptions.value) => JSON.stringify([q, f.exts, f.under, f.hide, o.mode, o.caseSensitive, o.wholeWord, current.value?.name]);
 
 async function runLatest(): Promise<void> {
   if (running) {
@@ -47,7 +53,7 @@ async function runLatest(): Promise<void> {
         continue;
       }
       searching.value = true;
-      const res = await ws.search(request(q, f));
+      const res = await ws.search(request(q, f, searchOptions.value));
       // Typed on meanwhile: this answer is stale, the loop sends the newest query next.
       if (sent !== key(query.value.trim(), filters.value)) continue;
       batch(() => {
@@ -79,6 +85,11 @@ async function loadFacets(q: string, f: Filters, sent: string): Promise<void> {
   const ws = current.value;
   if (!ws || facetsKey === sent) return;
   facetsKey = sent;
+  // Facets count keyword matches: for exact text and regex there are no counts (chosen chips stay).
+  if (searchOptions.value.mode !== 'keyword') {
+    facets.value = null;
+    return;
+  }
   const req: FacetsRequest = { query: q };
   if (f.under) req.paths = [f.under];
   if (f.hide.length) req.exclude_kinds = f.hide;
@@ -88,7 +99,16 @@ async function loadFacets(q: string, f: Filters, sent: string): Promise<void> {
 
 function syncUrl(): void {
   const r = parseRoute();
-  writeRoute({ ...r, q: query.value, exts: filters.value.exts, under: filters.value.under, hide: filters.value.hide }, 'replace');
+  const o = searchOptions.value;
+  const mode = o.mode === 'keyword' ? {} : { mode: o.mode, caseSensitive: o.caseSensitive, wholeWord: o.wholeWord };
+  writeRoute({ ...r, q: query.value, exts: filters.value.exts, under: filters.value.under, hide: filters.value.hide, mode: undefined, caseSensitive: undefined, wholeWord: undefined, ...mode }, 'replace');
+}
+
+/** Words, exact text or regex; case and whole words (for the last two). Searches again at once. */
+export function setSearchOptions(o: Partial<SearchOptions>): void {
+  searchOptions.value = { ...searchOptions.value, ...o };
+  syncUrl();
+  void runLatest();
 }
 
 export function setQuery(q: string): void {
