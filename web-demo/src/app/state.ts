@@ -2,7 +2,7 @@
 // run, the search (query, filters, answer, counts, selection), the file on screen and which overlay is
 // up. Components read these; the controllers (workspaces/actions.ts, search/controller.ts,
 // viewer/controller.ts) write them. Owns no behaviour.
-import { signal } from '@preact/signals';
+import { computed, signal } from '@preact/signals';
 import type { BrowserWorkspace, StoredWorkspace } from '../../../runtimes/browser/client.ts';
 import type { FacetsResponse, IndexSummary, SearchResponse, StatusReport } from '../../../core/contract/index.ts';
 
@@ -75,6 +75,8 @@ export const indexRun = signal<IndexRun | null>(null);
 export const grammarDownloads = signal<GrammarDownload[]>([]);
 
 export const query = signal('');
+/** Whether anything is typed: what most views watch instead of the query itself, so a keystroke redraws little. */
+export const hasQuery = computed(() => query.value.trim() !== '');
 export const filters = signal<Filters>({ exts: [], under: '', hide: [] });
 export const searchOptions = signal<SearchOptions>({ mode: 'keyword', caseSensitive: false, wholeWord: false });
 export const results = signal<SearchResponse | null>(null);

@@ -5,7 +5,7 @@
 // selected hit (j/k) is kept in view; a click or Enter opens it in the viewer. Owns this list.
 import { useEffect, useRef } from 'preact/hooks';
 import type { SearchHit } from '../../../core/contract/index.ts';
-import { current, query, results, searchOptions, selected, status, view } from '../app/state.ts';
+import { current, hasQuery, results, searchOptions, selected, status, view } from '../app/state.ts';
 import { pairLabel, splitPath } from '../app/format.ts';
 import { openFile } from '../viewer/controller.ts';
 import { markTerms } from './terms.ts';
@@ -14,11 +14,14 @@ export function openHit(h: SearchHit): Promise<void> {
   return openFile(h.path, { lines: [h.start_line, h.end_line], hitId: h.hit_id });
 }
 
-function Marked({ text }: { text: string }) {
-  return <>{markTerms(text, query.value, searchOptions.value).map((p) => (p.mark ? <mark>{p.text}</mark> : p.text))}</>;
+// The list is drawn for the query its answer is for (res.query), not the one being typed: a keystroke
+// then redraws nothing until its own answer comes (only whether the box is empty is watched).
+
+function Marked({ text, q }: { text: string; q: string }) {
+  return <>{markTerms(text, q, searchOptions.value).map((p) => (p.mark ? <mark>{p.text}</mark> : p.text))}</>;
 }
 
-function Snippet({ snippet, matchLines }: { snippet: string; matchLines?: number[] }) {
+function Snippet({ snippet, matchLines, q }: { snippet: string; matchLines?: number[]; q: string }) {
   const matched = new Set(matchLines ?? []);
   return (
     <pre class="snippet">
@@ -28,7 +31,7 @@ function Snippet({ snippet, matchLines }: { snippet: string; matchLines?: number
         return (
           <div class={hit ? 'snip-line match' : 'snip-line'} data-line={m?.[1]}>
             <span class="snip-n">{m ? m[1] : ''}</span>
-            <Marked text={m ? m[2] : line} />
+            <Marked text={m ? m[2] : line} q={q} />
           </div>
         );
       })}
@@ -43,7 +46,7 @@ export function Results() {
   useEffect(() => {
     list.current?.querySelector('.hit.sel')?.scrollIntoView({ block: 'nearest' });
   }, [sel, res]);
-  if (!query.value.trim()) return <StartHere />;
+  if (!hasQuery.value) return <StartHere />;
   if (!res) return null;
   const groups: Array<{ path: string; hits: Array<{ h: SearchHit; i: number }> }> = [];
   const byPath = new Map<string, (typeof groups)[number]>();
@@ -97,7 +100,7 @@ export function Results() {
                     {h.match_lines.length > 12 && ` +${h.match_lines.length - 12}`}
                   </div>
                 )}
-                <Snippet snippet={h.snippet} matchLines={h.match_lines} />
+                <Snippet snippet={h.snippet} matchLines={h.match_lines} q={res.query} />
               </div>
             ))}
           </section>
