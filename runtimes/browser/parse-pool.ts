@@ -5,7 +5,8 @@
 // terminated on close) and the message bookkeeping. Ordering, the fallback to in-thread parsing and
 // when a pool is worth starting are the indexer's (core/index/indexer.ts, read-ahead.ts); how the
 // Worker is created (its URL) is the bundler's, handed in by worker.ts.
-import type { ExtractedJson, ParsePool, ParsePoolFactory } from '../../core/index/prepare.ts';
+import type { ParsePool, ParsePoolFactory } from '../../core/index/prepare.ts';
+import { PendingReplies, type PoolReply } from '../../core/index/pool-replies.ts';
 import type { WasmUrls } from './loaders.ts';
 
 /** The first message: what the parse worker loads its grammars from, and the binary probe size. */
@@ -21,7 +22,7 @@ export interface ParseWorkerRequest {
   lang: string;
   bytes: Uint8Array;
 }
-export type ParseWorkerReply = { id: number; result: ExtractedJson } | { id: number; error: string };
+export type ParseWorkerReply = PoolReply;
 
 /** The wasm URLs made absolute: the parse worker's own base URL may differ from this Worker's. */
 function absolute(urls: WasmUrls, base: string): WasmUrls {
@@ -42,24 +43,11 @@ export function createBrowserParsePool(spawn: () => Worker, wasm: WasmUrls): Par
   const urls = absolute(wasm, globalThis.location?.href ?? 'http://localhost/');
   return (opts) => {
     let worker: Worker | null = null;
-    let failed: Error | null = null;
-    let seq = 0;
-    const pending = new Map<number, { resolve: (r: ExtractedJson) => void; reject: (e: Error) => void }>();
-    const fail = (e: Error) => {
-      failed ??= e;
-      for (const p of pending.values()) p.reject(e);
-      pending.clear();
-    };
+    const replies = new PendingReplies();
+    const fail = (e: Error) => replies.fail(e);
     const start = (): Worker => {
       const w = spawn();
-      w.onmessage = (ev: MessageEvent<ParseWorkerReply>) => {
-        const m = ev.data;
-        const p = pending.get(m.id);
-        if (!p) return;
-        pending.delete(m.id);
-        if ('error' in m) p.reject(new Error(m.error));
-        else p.resolve(m.result);
-      };
+      w.onmessage = (ev: MessageEvent<ParseWorkerReply>) => replies.settle(ev.data);
       // A worker that cannot start or dies: every file it held is parsed in-thread (the indexer's fallback).
       w.onerror = (ev) => {
         ev.preventDefault?.();
@@ -73,15 +61,12 @@ export function createBrowserParsePool(spawn: () => Worker, wasm: WasmUrls): Par
     };
     const pool: ParsePool = {
       extract(file, bytes) {
-        if (failed) return Promise.reject(failed);
-        worker ??= start();
-        const id = ++seq;
-        // A copy is transferred: the caller keeps its bytes (it classifies them itself, and parses them if this fails).
-        const copy = bytes.slice();
-        const msg: ParseWorkerRequest = { type: 'extract', id, path: file.path, lang: file.lang, bytes: copy };
-        return new Promise<ExtractedJson>((resolve, reject) => {
-          pending.set(id, { resolve, reject });
-          worker!.postMessage(msg, [copy.buffer]);
+        return replies.request((id) => {
+          worker ??= start();
+          // A copy is transferred: the caller keeps its bytes (it classifies them itself, and parses them if this fails).
+          const copy = bytes.slice();
+          const msg: ParseWorkerRequest = { type: 'extract', id, path: file.path, lang: file.lang, bytes: copy };
+          worker.postMessage(msg, [copy.buffer]);
         });
       },
       async close() {
