@@ -9,6 +9,8 @@ import { defaultWasmUrls } from './assets.ts';
 import { READY_MESSAGE } from './protocol.ts';
 
 // The parse worker's URL is Vite's to resolve (a nested module Worker, bundled with the worker plugins).
-const spawnParseWorker = () => new Worker(new URL('./parse-worker.ts', import.meta.url), { type: 'module', name: 'hci-parse' });
+// Spelled `.js`: tsc leaves this string as written, and the package ships parse-worker.js; from the
+// sources Vite finds parse-worker.ts for it, as for a `.js` import.
+const spawnParseWorker = () => new Worker(new URL('./parse-worker.js', import.meta.url), { type: 'module', name: 'hci-parse' });
 Comlink.expose(createWorkerApi({ wasm: defaultWasmUrls, spawnParseWorker }));
 (globalThis as unknown as { postMessage(message: unknown): void }).postMessage(READY_MESSAGE);
