@@ -5,6 +5,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SearchHit, SearchResponse } from '../core/search/contract.ts';
 import { openWorkspace } from '../runtimes/node/index.ts';
@@ -227,6 +228,44 @@ describe.skipIf(!chromium)(titled('browser runtime (headless Chromium, module Wo
     expect(bad).toMatchObject({ code: 'index_unrecognized' });
     expect(essentials((await call(page, 'search', 'imported-ws', webQuery)).hits)).toEqual(essentials(expected.hits));
     await call(page, 'remove', 'imported-ws');
+  });
+
+  it('parses a pass over many files in its parse worker, cutting the same chunks as Node; new indexes get 64 KiB pages', async () => {
+    const page = session.page;
+    // More files than the core's POOL_MIN_FILES (200): C# classes with members, and AXAML views.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-pool-'));
+    tmp.push(dir);
+    for (let i = 0; i < 230; i++) {
+      const members = Array.from({ length: 4 }, (_, k) => `    public int Compute${k}(int x)\n    {\n        return x * ${i + k};\n    }\n`).join('\n');
+      fs.mkdirSync(path.join(dir, `src/M${i % 9}`), { recursive: true });
+      fs.writeFileSync(path.join(dir, `src/M${i % 9}/Service${i}.cs`), `namespace Pool.M${i % 9};\n\npublic class Service${i}\n{\n${members}}\n`);
+      if (i % 10 === 0) fs.writeFileSync(path.join(dir, `src/M${i % 9}/View${i}.axaml`), `<UserControl xmlns="https://github.com/avaloniaui">\n  <StackPanel>\n    <TextBlock Text="View ${i}" />\n  </StackPanel>\n</UserControl>\n`);
+    }
+    server.put('/fixtures/pool.zip', zipFolder(dir, 'pool'));
+    await call(page, 'openZip', 'pool-ws', '/fixtures/pool.zip');
+    const { summary } = await call(page, 'index', 'pool-ws');
+    expect(summary.files_indexed).toBe(253);
+    expect(summary.prepared_in_worker).toBe(summary.files_indexed);
+    expect(summary.parse_fallback).toBe(0);
+    const hit = (await call(page, 'search', 'pool-ws', { query: 'Service117 Compute2', limit: 3 })).hits[0];
+    expect(hit).toMatchObject({ path: 'src/M0/Service117.cs', symbol: { name: 'Service117' } }); // a symbol: tree-sitter cut it
+
+    // The same chunks, file by file, as Node cuts them from the same files.
+    const chunkRows = (db: string) =>
+      execFileSync(SQLITE3, [db, 'SELECT f.path, c.ordinal, c.start_line, c.end_line, c.kind, c.symbol_kind, c.symbol_name FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.ordinal'], { encoding: 'utf8' });
+    const exported = path.join(dir, 'browser.sqlite');
+    fs.writeFileSync(exported, Buffer.from(await call(page, 'exportIndex', 'pool-ws'), 'base64'));
+    expect(execFileSync(SQLITE3, [exported, 'PRAGMA page_size'], { encoding: 'utf8' }).trim()).toBe('65536');
+    const nodeWs = await openWorkspace(dir);
+    try {
+      await nodeWs.index();
+    } finally {
+      nodeWs.close();
+    }
+    const fromNode = chunkRows(path.join(dir, '.hci/index.sqlite'));
+    expect(fromNode.trim().split('\n').length).toBeGreaterThanOrEqual(253);
+    expect(chunkRows(exported)).toBe(fromNode);
+    await call(page, 'remove', 'pool-ws');
   });
 
   it('loaded everything (page, Worker, SQLite and grammar wasm) from the 127.0.0.1 test server only', () => {

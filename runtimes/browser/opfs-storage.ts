@@ -10,6 +10,8 @@ import type { WorkspaceSummary } from './protocol.ts';
 
 /** OPFS folder holding one pool folder per workspace (and a `<key>.json` with its name). */
 export const OPFS_ROOT = 'hci';
+/** SQLite's page size for an index created here (see open() below). */
+export const OPFS_PAGE_SIZE = 65536;
 /** The index file's name inside a pool (sahpool names are absolute paths). */
 export const INDEX_NAME = '/index.sqlite';
 
@@ -147,7 +149,13 @@ export function createOpfsIndexStorage(slot: WorkspaceSlot, file = INDEX_NAME): 
     open(_engine: SqliteEngine): Database {
       // Flags 'c' (create, no 't' = no SQL tracing). The pool locks per connection within this
       // Worker; other tabs are kept out by takeWorkspace().
-      return new (pool.OpfsSAHPoolDb as unknown as new (o: { filename: string; flags: string }) => Database)({ filename: file, flags: 'c' });
+      const db = new (pool.OpfsSAHPoolDb as unknown as new (o: { filename: string; flags: string }) => Database)({ filename: file, flags: 'c' });
+      // A new file gets 64 KiB pages (an existing one keeps its own: the pragma only acts before the
+      // first write). Each sync-access-handle write and flush costs the same whatever its size, and an
+      // indexing pass writes and journals pages one by one: on FluentAvalonia (686 files) 64 KiB pages
+      // took a cold pass from 7.4 s to 4.9 s (medians of interleaved runs, load 8–10) for a 28% larger file (5.7 → 7.3 MB).
+      db.exec(`PRAGMA page_size = ${OPFS_PAGE_SIZE}`);
+      return db;
     },
     async remove() {
       pool.unlink(`${file}-journal`);

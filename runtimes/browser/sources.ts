@@ -102,15 +102,31 @@ interface FlatEntry {
 /**
  * Reads of uploaded files and zip members resolve at once (no real I/O), so an indexing pass over
  * them would never return to the Worker's event loop: a cancel() or a search sent meanwhile would
- * wait for the whole run. Every YIELD_MS of reading, one read waits for a macrotask instead.
+ * wait for the whole run. Every YIELD_MS of reading, one read waits for a macrotask instead. The
+ * macrotask is a MessageChannel message, not setTimeout(0): timers nested this deep are clamped to
+ * 4 ms, which left a pass over a zip idle for ~14% of its time (4 ms of every 29).
  */
 const YIELD_MS = 25;
 let lastYield = 0;
+const turns: Array<() => void> = [];
+let channel: MessageChannel | null = null;
+
+function nextMacrotask(): Promise<void> {
+  if (typeof MessageChannel !== 'function') return new Promise<void>((r) => setTimeout(r, 0));
+  if (!channel) {
+    channel = new MessageChannel();
+    channel.port1.onmessage = () => turns.shift()?.();
+  }
+  return new Promise<void>((r) => {
+    turns.push(r);
+    channel!.port2.postMessage(0);
+  });
+}
 
 async function yieldNow(): Promise<void> {
   const now = Date.now();
   if (now - lastYield < YIELD_MS) return;
-  await new Promise<void>((r) => setTimeout(r, 0));
+  await nextMacrotask();
   lastYield = Date.now();
 }
 

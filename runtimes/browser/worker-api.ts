@@ -17,6 +17,7 @@ import type { Settings } from '../../core/settings.ts';
 import { HciService, relativePathGuard } from '../../core/service/index.ts';
 import type { VectorHost } from '../../core/vector/semantic.ts';
 import { createUrlEngineLoader, createUrlGrammarSource, type WasmUrls } from './loaders.ts';
+import { createBrowserParsePool } from './parse-pool.ts';
 import {
   createOpfsIndexStorage, forgetPool, heldWorkspaceKeys, INDEX_NAME, listWorkspaceNames, readWorkspaceMeta, removeWorkspaceName, takeWorkspace, workspaceKey,
   writeWorkspaceMeta, type WorkspaceSlot,
@@ -36,6 +37,11 @@ export interface WorkerConfig {
    * bundles onnxruntime-web passes `onnx` (loader and the model folder's files) for the onnx provider.
    */
   vectors?: VectorHost;
+  /**
+   * Starts a parse worker (parse-worker.ts) for passes over many files (core POOL_MIN_FILES), so
+   * tree-sitter runs on a second core; worker.ts passes one. Without it every file is parsed here.
+   */
+  spawnParseWorker?: () => Worker;
 }
 
 interface Session {
@@ -66,6 +72,9 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
   const engineLoader: EngineLoader = createUrlEngineLoader(config.wasm.sqliteWasm);
   const grammars: GrammarSource | undefined = createUrlGrammarSource(config.wasm, (f) => emit({ type: 'asset', ...f }));
   const vectors: VectorHost = config.vectors ?? { fetch: (input, init) => fetch(input, init) };
+  // One core (or no Worker constructor here): a parse worker would only take turns with this one.
+  const cores = (globalThis.navigator as Navigator | undefined)?.hardwareConcurrency ?? 1;
+  const parsePool = config.spawnParseWorker && grammars && cores > 1 ? createBrowserParsePool(config.spawnParseWorker, config.wasm) : undefined;
   const sessions = new Map<string, Session>();
   // Opening is async (locks, OPFS): calls for one workspace run one after another.
   const queues = new Map<string, Promise<unknown>>();
@@ -93,7 +102,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
         pathGuard: relativePathGuard,
         openWorkspace: () =>
           HciWorkspace.open(
-            { fs: s.fs ?? createMemoryWorkspaceFs(s.name, {}), storage: createOpfsIndexStorage(s.slot), engineLoader, grammars, vectors },
+            { fs: s.fs ?? createMemoryWorkspaceFs(s.name, {}), storage: createOpfsIndexStorage(s.slot), engineLoader, grammars, vectors, parsePool },
             { settings: s.settings },
           ),
         // Loaded on the first intercom call: the engine and its schemas stay out of the Worker's start.

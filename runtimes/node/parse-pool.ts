@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
 import type { ExtractedJson, ParsePool } from '../../core/index/prepare.ts';
+import { PendingReplies } from '../../core/index/pool-replies.ts';
 import type { ParseWorkerData, WorkerReply, WorkerRequest } from './parse-worker.ts';
 
 /**
@@ -21,14 +22,8 @@ export function parseWorkerUrl(): URL {
 /** `faults` is for tests only (see ParseWorkerFaults); the product passes just the probe size. */
 export function createNodeParsePool(opts: ParseWorkerData): ParsePool {
   let worker: Worker | null = null;
-  let failed: Error | null = null;
-  let seq = 0;
-  const pending = new Map<number, { resolve: (r: ExtractedJson) => void; reject: (e: Error) => void }>();
-  const fail = (e: Error) => {
-    failed ??= e;
-    for (const p of pending.values()) p.reject(e);
-    pending.clear();
-  };
+  const replies = new PendingReplies();
+  const fail = (e: Error) => replies.fail(e);
   const start = (): Worker => {
     // A small young generation: parsing makes short-lived garbage, and V8's default lets the
     // worker's heap grow ~50 MB more before collecting (peak RSS at 50k chunks 295-305 MB -> 240-255 MB,
@@ -36,28 +31,19 @@ export function createNodeParsePool(opts: ParseWorkerData): ParsePool {
     // node:worker_threads is required when a pool starts, not when the CLI does.
     const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
     const w = new Worker(parseWorkerUrl(), { workerData: opts, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
-    w.on('message', (m: WorkerReply) => {
-      const p = pending.get(m.id);
-      if (!p) return;
-      pending.delete(m.id);
-      if ('error' in m) p.reject(new Error(m.error));
-      else p.resolve(m.result);
-    });
+    w.on('message', (m: WorkerReply) => replies.settle(m));
     w.on('error', (e) => fail(e instanceof Error ? e : new Error(String(e))));
     w.on('exit', (code) => fail(new Error(`parse worker exited (code ${code})`)));
     return w;
   };
   return {
     extract(file: { path: string; lang: string }, bytes: Uint8Array): Promise<ExtractedJson> {
-      if (failed) return Promise.reject(failed);
-      worker ??= start();
-      const id = ++seq;
-      // A copy is transferred: the caller keeps its bytes (it classifies them itself, and parses them if this fails).
-      const copy = bytes.slice();
-      const msg: WorkerRequest = { id, path: file.path, lang: file.lang, bytes: copy };
-      return new Promise<ExtractedJson>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        worker!.postMessage(msg, [copy.buffer]);
+      return replies.request((id) => {
+        worker ??= start();
+        // A copy is transferred: the caller keeps its bytes (it classifies them itself, and parses them if this fails).
+        const copy = bytes.slice();
+        const msg: WorkerRequest = { id, path: file.path, lang: file.lang, bytes: copy };
+        worker.postMessage(msg, [copy.buffer]);
       });
     },
     async close(): Promise<void> {

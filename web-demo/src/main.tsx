@@ -8,7 +8,7 @@ import './styles.css';
 import { App } from './app/App.tsx';
 import { installKeys } from './app/keys.ts';
 import { parseRoute, type Route } from './app/router.ts';
-import { current, filters, query, view } from './app/state.ts';
+import { current, filters, query, searchOptions, view } from './app/state.ts';
 import { openWorkspace, refreshWorkspaces } from './workspaces/actions.ts';
 import { refreshSearch } from './search/controller.ts';
 import { closeViewer, openFile } from './viewer/controller.ts';
@@ -20,6 +20,7 @@ async function applyRoute(r: Route): Promise<void> {
   batch(() => {
     query.value = r.q;
     filters.value = { exts: r.exts, under: r.under, hide: r.hide };
+    searchOptions.value = { mode: r.mode ?? 'keyword', caseSensitive: !!r.caseSensitive, wholeWord: !!r.wholeWord };
   });
   if (r.workspace && current.value?.name !== r.workspace) {
     if (!(await openWorkspace(r.workspace))) return;

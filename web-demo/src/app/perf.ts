@@ -7,11 +7,12 @@ import type { IndexSummary } from '../../../core/contract/index.ts';
 
 const typedAt = new Map<string, number>();
 const samples: Array<{ query: string; ms: number; answered_ms: number; worker_ms: number }> = [];
-const runs: Array<{ workspace: string; wall_ms: number; summary: IndexSummary }> = [];
+const runs: Array<{ workspace: string; wall_ms: number; phases: Record<string, number>; summary: IndexSummary }> = [];
 (window as unknown as { __hciPerf: { typing: typeof samples; runs: typeof runs } }).__hciPerf = { typing: samples, runs };
 
-export function noteRun(workspace: string, wallMs: number, summary: IndexSummary): void {
-  runs.push({ workspace, wall_ms: Math.round(wallMs), summary });
+/** `phases`: milliseconds from the run's start to the first progress report of each phase, and to its end. */
+export function noteRun(workspace: string, wallMs: number, summary: IndexSummary, phases: Record<string, number> = {}): void {
+  runs.push({ workspace, wall_ms: Math.round(wallMs), phases, summary });
 }
 
 export function mark(name: 'hci-ready' | 'hci-workspace-open'): void {

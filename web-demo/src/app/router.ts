@@ -1,5 +1,6 @@
 // Permalinks: the app's place in the URL, so a reload or a shared link opens the same view.
 //   ?q=<query>&ext=.cs,.razor&under=src/&hide=test,generated   the search (history.replaceState as you type)
+//   &mode=literal|regex&case=1&word=1                           exact text or a regex, case, whole words
 //   #/w/<workspace>                                             a workspace
 //   #/w/<workspace>/f/<path>#L10-20                             a file, lines 10–20 marked
 // Owns parsing and writing that format; what the app does with a route is state.ts's.
@@ -11,6 +12,9 @@ export interface Route {
   exts: string[];
   under: string;
   hide: Array<'test' | 'generated'>;
+  mode?: 'literal' | 'regex';
+  caseSensitive?: boolean;
+  wholeWord?: boolean;
 }
 
 const enc = (s: string) => s.split('/').map(encodeURIComponent).join('/');
@@ -30,6 +34,10 @@ export function parseRoute(loc: { search: string; hash: string } = location): Ro
     under: params.get('under') ?? '',
     hide: (params.get('hide') ?? '').split(',').filter((k): k is 'test' | 'generated' => k === 'test' || k === 'generated'),
   };
+  const mode = params.get('mode');
+  if (mode === 'literal' || mode === 'regex') route.mode = mode;
+  if (params.get('case') === '1') route.caseSensitive = true;
+  if (params.get('word') === '1') route.wholeWord = true;
   const m = /^#\/w\/([^/#]+)(?:\/f\/([^#]+))?(?:#L(\d+)(?:-(\d+))?)?$/.exec(loc.hash);
   if (m) {
     route.workspace = dec(m[1]);
@@ -49,6 +57,9 @@ export function formatRoute(r: Route): string {
   if (r.exts.length) params.set('ext', r.exts.join(','));
   if (r.under) params.set('under', r.under);
   if (r.hide.length) params.set('hide', r.hide.join(','));
+  if (r.mode) params.set('mode', r.mode);
+  if (r.mode && r.caseSensitive) params.set('case', '1');
+  if (r.mode && r.wholeWord) params.set('word', '1');
   const search = params.toString();
   let hash = '';
   if (r.workspace) {

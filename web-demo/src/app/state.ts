@@ -2,7 +2,7 @@
 // run, the search (query, filters, answer, counts, selection), the file on screen and which overlay is
 // up. Components read these; the controllers (workspaces/actions.ts, search/controller.ts,
 // viewer/controller.ts) write them. Owns no behaviour.
-import { signal } from '@preact/signals';
+import { computed, signal } from '@preact/signals';
 import type { BrowserWorkspace, StoredWorkspace } from '../../../runtimes/browser/client.ts';
 import type { FacetsResponse, IndexSummary, SearchResponse, StatusReport } from '../../../core/contract/index.ts';
 
@@ -43,6 +43,17 @@ export interface Filters {
   hide: Array<'test' | 'generated'>;
 }
 
+/**
+ * How the query is read: words (the keyword channel, BM25), exact text, or an RE2 regex (the literal
+ * channel: every hit lists its match_lines); case and whole-word apply to the last two.
+ */
+export type QueryMode = 'keyword' | 'literal' | 'regex';
+export interface SearchOptions {
+  mode: QueryMode;
+  caseSensitive: boolean;
+  wholeWord: boolean;
+}
+
 export interface FileView {
   path: string;
   /** The lines to mark and scroll to (a hit, a permalink, an outline symbol). */
@@ -64,7 +75,10 @@ export const indexRun = signal<IndexRun | null>(null);
 export const grammarDownloads = signal<GrammarDownload[]>([]);
 
 export const query = signal('');
+/** Whether anything is typed: what most views watch instead of the query itself, so a keystroke redraws little. */
+export const hasQuery = computed(() => query.value.trim() !== '');
 export const filters = signal<Filters>({ exts: [], under: '', hide: [] });
+export const searchOptions = signal<SearchOptions>({ mode: 'keyword', caseSensitive: false, wholeWord: false });
 export const results = signal<SearchResponse | null>(null);
 export const facets = signal<FacetsResponse | null>(null);
 export const searching = signal(false);

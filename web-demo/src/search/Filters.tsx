@@ -2,7 +2,7 @@
 // which count every extension whatever is chosen), a folder prefix, and hiding test or generated
 // files. Owns these controls; the request they make is controller.ts's.
 import { useEffect, useState } from 'preact/hooks';
-import { facets, filters, query } from '../app/state.ts';
+import { facets, filters, hasQuery } from '../app/state.ts';
 import { setFilters, toggleExt, toggleHide } from './controller.ts';
 
 const SHOWN = 6;
@@ -13,7 +13,7 @@ export function Filters() {
   // What is typed in the folder box until Enter or leaving it (a redraw meanwhile must not undo it).
   const [draft, setDraft] = useState(f.under);
   useEffect(() => setDraft(f.under), [f.under]);
-  const fc = query.value.trim() ? facets.value : null;
+  const fc = hasQuery.value ? facets.value : null;
   const shown = new Set<string>();
   const chips = (fc?.exts ?? []).map((e) => {
     shown.add(e.ext);

@@ -1,9 +1,11 @@
 // The hits, grouped by file in rank order: each file with its language and paired files, each hit
-// with its line range, symbol, hit_kind badge, score and snippet with the query's terms marked. The
+// with its line range, symbol, hit_kind badge, score and snippet with the query's terms marked (for
+// exact text and regex hits, the lines the Worker matched — match_lines — stand out, and the matches
+// in them are marked). The
 // selected hit (j/k) is kept in view; a click or Enter opens it in the viewer. Owns this list.
 import { useEffect, useRef } from 'preact/hooks';
 import type { SearchHit } from '../../../core/contract/index.ts';
-import { current, query, results, selected, status, view } from '../app/state.ts';
+import { current, hasQuery, results, searchOptions, selected, status, view } from '../app/state.ts';
 import { pairLabel, splitPath } from '../app/format.ts';
 import { openFile } from '../viewer/controller.ts';
 import { markTerms } from './terms.ts';
@@ -12,19 +14,24 @@ export function openHit(h: SearchHit): Promise<void> {
   return openFile(h.path, { lines: [h.start_line, h.end_line], hitId: h.hit_id });
 }
 
-function Marked({ text }: { text: string }) {
-  return <>{markTerms(text, query.value).map((p) => (p.mark ? <mark>{p.text}</mark> : p.text))}</>;
+// The list is drawn for the query its answer is for (res.query), not the one being typed: a keystroke
+// then redraws nothing until its own answer comes (only whether the box is empty is watched).
+
+function Marked({ text, q }: { text: string; q: string }) {
+  return <>{markTerms(text, q, searchOptions.value).map((p) => (p.mark ? <mark>{p.text}</mark> : p.text))}</>;
 }
 
-function Snippet({ snippet }: { snippet: string }) {
+function Snippet({ snippet, matchLines, q }: { snippet: string; matchLines?: number[]; q: string }) {
+  const matched = new Set(matchLines ?? []);
   return (
     <pre class="snippet">
       {snippet.split('\n').map((line) => {
         const m = /^(\d+): (.*)$/.exec(line);
+        const hit = !!m && matched.has(Number(m[1]));
         return (
-          <div class="snip-line">
+          <div class={hit ? 'snip-line match' : 'snip-line'} data-line={m?.[1]}>
             <span class="snip-n">{m ? m[1] : ''}</span>
-            <Marked text={m ? m[2] : line} />
+            <Marked text={m ? m[2] : line} q={q} />
           </div>
         );
       })}
@@ -39,7 +46,7 @@ export function Results() {
   useEffect(() => {
     list.current?.querySelector('.hit.sel')?.scrollIntoView({ block: 'nearest' });
   }, [sel, res]);
-  if (!query.value.trim()) return <StartHere />;
+  if (!hasQuery.value) return <StartHere />;
   if (!res) return null;
   const groups: Array<{ path: string; hits: Array<{ h: SearchHit; i: number }> }> = [];
   const byPath = new Map<string, (typeof groups)[number]>();
@@ -87,7 +94,13 @@ export function Results() {
                   <span class={`badge hitkind-${h.hit_kind}`} title={h.note ?? 'keyword match in text'}>{h.hit_kind}</span>
                   <span class="score" title={`fts ${h.fts_score}`}>{h.score.toFixed(2)}</span>
                 </div>
-                <Snippet snippet={h.snippet} />
+                {h.match_lines && h.match_lines.length > 0 && (
+                  <div class="match-lines" title="the lines where the exact text or regex matches">
+                    {h.match_lines.length === 1 ? 'line' : 'lines'} {h.match_lines.slice(0, 12).join(', ')}
+                    {h.match_lines.length > 12 && ` +${h.match_lines.length - 12}`}
+                  </div>
+                )}
+                <Snippet snippet={h.snippet} matchLines={h.match_lines} q={res.query} />
               </div>
             ))}
           </section>

@@ -1,9 +1,35 @@
-// The search box (search as you type), the query-syntax help popover, and the place where the search
-// mode shows: today only the keyword channel exists, so it is a label naming the answer's mode; the
-// keyword/hybrid choice goes here once the vector channel does. Owns these controls.
+// The search box (search as you type), the query mode — words (keyword channel), exact text or a
+// regex (the literal channel, with case and whole-word switches) — the mode that answered, and the
+// query-syntax help popover. Owns these controls; the request they make is controller.ts's.
 import type { ComponentChild } from 'preact';
-import { current, overlay, query, results, searching } from '../app/state.ts';
-import { setQuery } from './controller.ts';
+import { current, overlay, query, results, searchOptions, searching, type QueryMode } from '../app/state.ts';
+import { setQuery, setSearchOptions } from './controller.ts';
+
+const MODES: Array<{ mode: QueryMode; label: string; title: string }> = [
+  { mode: 'keyword', label: 'words', title: 'Words, identifiers and phrases, ranked by BM25 (the keyword channel)' },
+  { mode: 'literal', label: '""', title: 'Exact text: punctuation and parts of identifiers too (like grep -F)' },
+  { mode: 'regex', label: '.*', title: 'A regular expression (RE2 syntax, like grep -E); the matching lines are listed' },
+];
+
+function ModeSwitch() {
+  const o = searchOptions.value;
+  const exact = o.mode !== 'keyword';
+  return (
+    <span class="mode-switch" role="group" aria-label="Query mode">
+      {MODES.map((m) => (
+        <button key={m.mode} class={`seg${o.mode === m.mode ? ' on' : ''}`} data-mode={m.mode} aria-pressed={o.mode === m.mode} title={m.title} onClick={() => setSearchOptions({ mode: m.mode })}>
+          {m.label}
+        </button>
+      ))}
+      <button class={`seg opt${o.caseSensitive ? ' on' : ''}`} data-opt="case" aria-pressed={o.caseSensitive} disabled={!exact} title="Match case (exact text and regex)" onClick={() => setSearchOptions({ caseSensitive: !o.caseSensitive })}>
+        Aa
+      </button>
+      <button class={`seg opt${o.wholeWord ? ' on' : ''}`} data-opt="word" aria-pressed={o.wholeWord} disabled={!exact} title="Whole words only (exact text and regex)" onClick={() => setSearchOptions({ wholeWord: !o.wholeWord })}>
+        ab
+      </button>
+    </span>
+  );
+}
 
 export const SEARCH_INPUT_ID = 'search-input';
 
@@ -18,15 +44,14 @@ export function SearchBar() {
         autocomplete="off"
         spellcheck={false}
         disabled={!ws}
-        placeholder={ws ? `Search ${ws.name}  ( / )` : 'Open a workspace to search'}
+        placeholder={ws ? (searchOptions.value.mode === 'regex' ? `Regex over ${ws.name}  ( / )` : searchOptions.value.mode === 'literal' ? `Exact text in ${ws.name}  ( / )` : `Search ${ws.name}  ( / )`) : 'Open a workspace to search'}
         value={query.value}
         onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
       />
       {searching.value && <span class="spinner" aria-label="searching" />}
-      {/* The mode's place: a label now, the keyword/hybrid choice when vectors exist. */}
-      <span class="mode" title="The keyword channel (FTS5/BM25). A keyword/hybrid choice appears here once the semantic channel exists.">
-        {results.value?.mode ?? 'keyword'}
-      </span>
+      <ModeSwitch />
+      {/* The mode that answered (a keyword query with re: or a quoted literal is answered as regex or literal). */}
+      <span class="mode" title="The mode that answered">{results.value?.mode ?? searchOptions.value.mode}</span>
       <button class="icon" title="Query syntax and keys (?)" aria-label="Query syntax" onClick={() => (overlay.value = overlay.value === 'help' ? 'none' : 'help')}>
         ?
       </button>
@@ -42,6 +67,7 @@ const SYNTAX: Array<[string, string]> = [
   ['Catal*', 'a prefix'],
   ['path:src/Web/', 'only under a folder (a prefix or a glob such as **/*.razor)'],
   ['-path:tests/', 'leave a folder out'],
+  ['re:Get\\w+Async', 'a regex inside a words query; or switch the mode to .* (regex) or "" (exact text): the whole box is the pattern'],
   ['ext:cs,razor', 'only these extensions'],
   ['how is the cart priced', 'a question: stop words are dropped'],
 ];

@@ -3,7 +3,7 @@
 // query it shows the workspace's status report. Owns this summary.
 import { useState } from 'preact/hooks';
 import type { IndexFreshness } from '../../../core/contract/index.ts';
-import { query, results, status } from '../app/state.ts';
+import { hasQuery, results, status } from '../app/state.ts';
 import { age, count } from '../app/format.ts';
 
 function Freshness({ index }: { index: IndexFreshness | null | undefined }) {
@@ -44,13 +44,13 @@ export function StatusLine() {
   const skipped = res?.skipped ?? st?.skipped ?? {};
   const nSkipped = Object.values(skipped).reduce((a, b) => a + b, 0);
   const files = res ? new Set(res.hits.map((h) => h.path)).size : 0;
-  const state = res && query.value.trim() ? res.status : st?.status ?? 'no_index';
-  const hint = res && query.value.trim() ? res.hint : st?.hint ?? (st?.status === 'ok' ? 'type to search; Ctrl-P finds a file by name' : undefined);
+  const state = res && hasQuery.value ? res.status : st?.status ?? 'no_index';
+  const hint = res && hasQuery.value ? res.hint : st?.hint ?? (st?.status === 'ok' ? 'type to search; Ctrl-P finds a file by name' : undefined);
   return (
     <div class="statusline" data-status={state}>
       <div class="status-row">
         <span class={`badge status-${state}`}>{state}</span>
-        {res && query.value.trim() ? (
+        {res && hasQuery.value ? (
           <span>
             {res.next_cursor ? `${res.hits.length}+ hits` : count(res.hits.length, 'hit')} in {count(files, 'file')} · match {res.match} · {res.took_ms} ms
           </span>

@@ -1,30 +1,39 @@
 // Search as you type. A keystroke sends its query at once when no search is running; while one runs,
 // only the latest query waits and goes next (earlier ones are never sent), and an answer whose query
 // is no longer the one typed is dropped — so the list never shows an older query's hits, and no
-// fixed debounce delay adds to keystroke-to-results time. Counts for the filter chips (facets) follow
-// each shown answer once typing pauses. Owns the request the filters make, these rules and the URL's ?q=…; the
-// answers are the Worker's (core/service search and facets).
+// fixed debounce delay adds to keystroke-to-results time. A keystroke asks for the first screenful
+// of hits only (TYPING_PAGE: less for the Worker to rank and present, and for the page to draw); the
+// whole page (PAGE) replaces it, and counts for the filter chips (facets) follow, once typing pauses. Owns the request the filters and the query mode (words,
+// exact text, regex; case, whole words) make, these rules and the URL's ?q=…; the answers are the
+// Worker's (core/service search and facets).
 import { batch, effect } from '@preact/signals';
-import type { FacetsRequest, SearchRequest } from '../../../core/contract/index.ts';
-import { current, facets, filters, query, results, searching, selected, type Filters } from '../app/state.ts';
+import type { FacetsRequest, SearchRequest, SearchResponse } from '../../../core/contract/index.ts';
+import { current, facets, filters, query, results, searchOptions, searching, selected, type Filters, type SearchOptions } from '../app/state.ts';
 import { parseRoute, writeRoute } from '../app/router.ts';
 import { notePainted, noteTyped } from '../app/perf.ts';
 
 export const PAGE = 30;
+/** Hits asked for per keystroke: about what the list shows without scrolling. */
+export const TYPING_PAGE = 10;
 
 let running = false;
 let queued = false;
 let facetsKey = '';
 
-function request(q: string, f: Filters): SearchRequest {
-  const req: SearchRequest = { query: q, limit: PAGE };
+function request(q: string, f: Filters, o: SearchOptions, limit = TYPING_PAGE): SearchRequest {
+  const req: SearchRequest = { query: q, limit };
+  if (o.mode !== 'keyword') {
+    req.mode = o.mode;
+    if (o.caseSensitive) req.case_sensitive = true;
+    if (o.wholeWord) req.whole_word = true;
+  }
   if (f.exts.length) req.exts = f.exts;
   if (f.under) req.paths = [f.under];
   if (f.hide.length) req.exclude_kinds = f.hide;
   return req;
 }
 
-const key = (q: string, f: Filters) => JSON.stringify([q, f.exts, f.under, f.hide, current.value?.name]);
+const key = (q: string, f: Filters, o: SearchOptions = searchOptions.value) => JSON.stringify([q, f.exts, f.under, f.hide, o.mode, o.caseSensitive, o.wholeWord, current.value?.name]);
 
 async function runLatest(): Promise<void> {
   if (running) {
@@ -47,7 +56,7 @@ async function runLatest(): Promise<void> {
         continue;
       }
       searching.value = true;
-      const res = await ws.search(request(q, f));
+      const res = await ws.search(request(q, f, searchOptions.value));
       // Typed on meanwhile: this answer is stale, the loop sends the newest query next.
       if (sent !== key(query.value.trim(), filters.value)) continue;
       batch(() => {
@@ -55,7 +64,7 @@ async function runLatest(): Promise<void> {
         selected.value = 0;
       });
       notePainted(query.value, res.took_ms);
-      scheduleFacets(q, f, sent);
+      scheduleIdle(q, f, sent, res);
     } while (queued);
   } finally {
     running = false;
@@ -64,21 +73,44 @@ async function runLatest(): Promise<void> {
 }
 
 /**
- * Counts for the chips wait until typing pauses (FACETS_IDLE_MS): each is a second query over the
- * index, and while keys come in the Worker's time goes to the searches.
+ * The rest of the page and the counts for the chips wait until typing pauses (IDLE_MS): each is
+ * another query over the index, and while keys come in the Worker's time goes to the searches.
  */
-const FACETS_IDLE_MS = 150;
-let facetsTimer: ReturnType<typeof setTimeout> | undefined;
+const IDLE_MS = 150;
+let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
-function scheduleFacets(q: string, f: Filters, sent: string): void {
-  clearTimeout(facetsTimer);
-  facetsTimer = setTimeout(() => void loadFacets(q, f, sent), facetsKey === '' ? 0 : FACETS_IDLE_MS);
+function scheduleIdle(q: string, f: Filters, sent: string, shown: SearchResponse): void {
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => void loadRest(q, f, sent, shown).then(() => loadFacets(q, f, sent)), facetsKey === '' ? 0 : IDLE_MS);
+}
+
+/**
+ * The whole page once typing pauses, in place of the first screenful: asked for from the top rather
+ * than through the cursor, because the core sizes its candidate pool by the hits asked for, so the
+ * list is exactly what one request for PAGE hits ranks. The selected hit stays selected.
+ */
+async function loadRest(q: string, f: Filters, sent: string, shown: SearchResponse): Promise<void> {
+  const ws = current.value;
+  if (!ws || !shown.next_cursor || shown.hits.length >= PAGE || results.value !== shown) return;
+  const full = await ws.search(request(q, f, searchOptions.value, PAGE)).catch(() => null);
+  if (!full || results.value !== shown || sent !== key(query.value.trim(), filters.value)) return;
+  const was = shown.hits[selected.value]?.hit_id;
+  batch(() => {
+    results.value = full;
+    const at = full.hits.findIndex((h) => h.hit_id === was);
+    selected.value = at >= 0 ? at : 0;
+  });
 }
 
 async function loadFacets(q: string, f: Filters, sent: string): Promise<void> {
   const ws = current.value;
   if (!ws || facetsKey === sent) return;
   facetsKey = sent;
+  // Facets count keyword matches: for exact text and regex there are no counts (chosen chips stay).
+  if (searchOptions.value.mode !== 'keyword') {
+    facets.value = null;
+    return;
+  }
   const req: FacetsRequest = { query: q };
   if (f.under) req.paths = [f.under];
   if (f.hide.length) req.exclude_kinds = f.hide;
@@ -88,7 +120,16 @@ async function loadFacets(q: string, f: Filters, sent: string): Promise<void> {
 
 function syncUrl(): void {
   const r = parseRoute();
-  writeRoute({ ...r, q: query.value, exts: filters.value.exts, under: filters.value.under, hide: filters.value.hide }, 'replace');
+  const o = searchOptions.value;
+  const mode = o.mode === 'keyword' ? {} : { mode: o.mode, caseSensitive: o.caseSensitive, wholeWord: o.wholeWord };
+  writeRoute({ ...r, q: query.value, exts: filters.value.exts, under: filters.value.under, hide: filters.value.hide, mode: undefined, caseSensitive: undefined, wholeWord: undefined, ...mode }, 'replace');
+}
+
+/** Words, exact text or regex; case and whole words (for the last two). Searches again at once. */
+export function setSearchOptions(o: Partial<SearchOptions>): void {
+  searchOptions.value = { ...searchOptions.value, ...o };
+  syncUrl();
+  void runLatest();
 }
 
 export function setQuery(q: string): void {

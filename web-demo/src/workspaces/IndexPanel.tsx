@@ -2,7 +2,7 @@
 // downloads of this run, and Cancel; when it ends, the summary and the files skipped by reason
 // (secrets among them). Owns this panel; the run is actions.ts's.
 import { useState } from 'preact/hooks';
-import { current, grammarDownloads, indexRun, query, status } from '../app/state.ts';
+import { current, grammarDownloads, hasQuery, indexRun, status } from '../app/state.ts';
 import { bytes, count } from '../app/format.ts';
 import { Skipped } from '../search/StatusLine.tsx';
 import { cancelIndex } from './actions.ts';
@@ -19,7 +19,7 @@ export function IndexPanel() {
   const pct = r.filesTotal ? Math.round((100 * r.filesDone) / r.filesTotal) : 0;
   const st = status.value;
   const skippedNow = r.summary?.skipped ?? st?.skipped ?? {};
-  if (!running && query.value.trim() && !expanded) {
+  if (!running && hasQuery.value && !expanded) {
     // Once searching, a finished run shrinks to one line.
     const skips = Object.entries(skippedNow).map(([k, n]) => `${k.replace(/_/g, ' ')} ${n}`).join(', ') || 'none';
     return (

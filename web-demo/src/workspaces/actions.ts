@@ -127,10 +127,12 @@ export async function startIndex(opts: { full?: boolean } = {}): Promise<void> {
   const started = performance.now();
   grammarDownloads.value = [];
   indexRun.value = { workspace: ws.name, full: !!opts.full, phase: 'starting', filesDone: 0, filesTotal: 0, chunks: 0, bytes: 0, startedAt: started };
+  const phases: Record<string, number> = {};
   try {
     const summary = await ws.index({
       full: opts.full,
       onProgress: (p) => {
+        phases[p.phase] ??= Math.round(performance.now() - started);
         const run = indexRun.value;
         if (!run || run.workspace !== ws.name) return;
         indexRun.value = {
@@ -139,7 +141,7 @@ export async function startIndex(opts: { full?: boolean } = {}): Promise<void> {
         };
       },
     });
-    noteRun(ws.name, performance.now() - started, summary);
+    noteRun(ws.name, performance.now() - started, summary, { ...phases, end: Math.round(performance.now() - started) });
     indexRun.value = { ...indexRun.value!, phase: 'done', summary, filesDone: summary.files_indexed + summary.files_unchanged, chunks: summary.chunks_written, endedAt: performance.now() };
   } catch (e) {
     const code = (e as { code?: string }).code;

@@ -1,0 +1,35 @@
+// The nested Worker behind parse-pool.ts: its own Chunker over the same grammar URLs as the hci
+// Worker, extracting the outline of each file it is sent, one at a time, in arrival order (the
+// same extractFromBytes as Node's parse worker, so chunks are identical whichever thread parsed).
+// Owns nothing else: which files come here, and what happens when this worker fails, is the pool's
+// and the indexer's.
+import { Chunker } from '../../core/chunk/chunker.ts';
+import { TreeSitterHost } from '../../core/chunk/treesitter.ts';
+import { extractFromBytes } from '../../core/index/prepare.ts';
+import { createUrlGrammarSource } from './loaders.ts';
+import type { ParseWorkerInit, ParseWorkerReply, ParseWorkerRequest } from './parse-pool.ts';
+
+const scope = globalThis as unknown as { onmessage: ((ev: MessageEvent<ParseWorkerInit | ParseWorkerRequest>) => void) | null; postMessage(m: ParseWorkerReply): void };
+let chunker: Chunker | null = null;
+let probeBytes = 0;
+let queue: Promise<void> = Promise.resolve();
+
+scope.onmessage = (ev) => {
+  const m = ev.data;
+  if (m.type === 'init') {
+    const grammars = createUrlGrammarSource(m.wasm);
+    if (grammars) chunker = new Chunker(new TreeSitterHost(grammars));
+    probeBytes = m.binaryProbeBytes;
+    return;
+  }
+  queue = queue.then(async () => {
+    let reply: ParseWorkerReply;
+    try {
+      if (!chunker) throw new Error('parse worker: no grammars');
+      reply = { id: m.id, result: await extractFromBytes(m.bytes, m, probeBytes, chunker) };
+    } catch (e) {
+      reply = { id: m.id, error: e instanceof Error ? e.message : String(e) };
+    }
+    scope.postMessage(reply);
+  });
+};
