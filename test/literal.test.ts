@@ -367,6 +367,21 @@ describe('keyword-mode routing, options and errors', () => {
     const slow = await openWorkspace(gen.root, { settings: { literal_budget_ms: 10 } });
     try {
       await slow.index();
+      // Keyword mode, words beside a quoted literal found nowhere: with no trigram index every file is
+      // read (tens of ms here, its texts not yet cached), past the budget; the words answer instead,
+      // and the hint says the exact text was not checked everywhere (pipeline.ts, quoted_literal_fallback).
+      const mixed = 'Service "zq/none-such"';
+      const words = await slow.search({ query: mixed });
+      expect(words).toMatchObject({ status: 'ok', mode: 'keyword' });
+      expect(words.hits.length).toBeGreaterThan(0);
+      expect(words.hint).toMatch(/could not be checked in every file within the time budget/);
+      const strict = await openWorkspace(gen.root, { settings: { literal_budget_ms: 10, quoted_literal_fallback: false } });
+      try {
+        expect((await strict.search({ query: mixed })).error?.code).toBe('search_timeout');
+      } finally {
+        strict.close();
+      }
+      expect((await slow.search({ query: 'zq/none-such', mode: 'literal' })).error?.code, 'a literal search asked for keeps its error').toBe('search_timeout');
       // No trigram and (almost) no match: every line of every file is checked, ~100 ms here. A pattern
       // matching everywhere reached the 200-hit cap in about 12 ms, which raced the 10 ms budget.
       const r = await slow.search({ query: '[a-z]+\\d{7}[a-z]+', mode: 'regex' });

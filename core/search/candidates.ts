@@ -114,8 +114,11 @@ export interface RankedResult {
   filtered: boolean;
   /** Set when several channels' rankings were fused (weights, guard, route). */
   fusion?: FusionReport;
-  /** Set when the routed mode found nothing and another answered (pipeline.ts: quoted literals → keyword). */
-  fallback?: 'quoted_literal_not_found';
+  /**
+   * Set when the routed mode found nothing, or ran out of its time budget, and another answered
+   * (pipeline.ts: quoted literals → the words in the mode asked).
+   */
+  fallback?: 'quoted_literal_not_found' | 'quoted_literal_timeout';
 }
 
 export interface SearchPage {

@@ -101,13 +101,23 @@ export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number
     excludeKinds: req.exclude_kinds,
   });
   const routed = routeMode(req.mode, written);
-  const result = rankRouted(ctx, req, written, routed, filter, needed);
+  const fallsBack = ctx.settings.quoted_literal_fallback && literalFallsBack(req, written);
+  const asWords = (fallback: NonNullable<RankedResult['fallback']>): RankedResult =>
+    ({ ...rankRouted(ctx, req, { ...written, text: null }, req.mode ?? 'keyword', filter, needed), fallback });
+  let result: RankedResult;
+  try {
+    result = rankRouted(ctx, req, written, routed, filter, needed);
+  } catch (e) {
+    // The same words when the exact-text check ran out of its time budget (no trigram index on a large
+    // repository: `@page "/orders/drafts"` reads every file): the words still answer, the hint says
+    // the quoted text was not checked everywhere. A literal or regex search asked for keeps its error.
+    if (fallsBack && e instanceof HciError && e.code === 'search_timeout') return asWords('quoted_literal_timeout');
+    throw e;
+  }
   // Quoted literals among other words (a pasted commit subject or error message: `Pager shows "0-0 of 0"`)
   // that no chunk holds all together: the words are searched in the mode asked instead (keyword by
   // default; setting quoted_literal_fallback; the answer's mode says which one answered).
-  if (result.ranked.length === 0 && ctx.settings.quoted_literal_fallback && literalFallsBack(req, written)) {
-    return { ...rankRouted(ctx, req, { ...written, text: null }, req.mode ?? 'keyword', filter, needed), fallback: 'quoted_literal_not_found' };
-  }
+  if (result.ranked.length === 0 && fallsBack) return asWords('quoted_literal_not_found');
   return result;
 }
 

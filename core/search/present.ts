@@ -108,6 +108,9 @@ export function searchResponse(req: SearchRequest, page: SearchPage, index: Inde
       'narrow it with path:, ext: or -path: (or a longer pattern) to see the rest';
   } else if (ranked.fallback === 'quoted_literal_not_found') {
     res.hint = 'no line holds the quoted text together with the other words; these hits match the same words as search terms, not as exact text';
+  } else if (ranked.fallback === 'quoted_literal_timeout') {
+    res.hint = 'the quoted text could not be checked in every file within the time budget; these hits match the same words as search terms, not as exact text ' +
+      '(turn on literal_index = true in .hci/settings.toml and run `hci index` for exact text at this size, or raise literal_budget_ms)';
   } else if (ranked.fusion) {
     if (ranked.fusion.route === 'keyword') res.hint = `keyword results only (${ranked.fusion.route_reason})`;
   } else if (ranked.match === 'any') {
