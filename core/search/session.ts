@@ -1,7 +1,8 @@
 // What searches keep per open index connection, owned by the workspace that opened it (one session
 // per IndexStore): the codec of the index's blobs, the decoded-file cache, the chunk count and the
-// project map (path roles) per index generation, and the `hci_path_ok(path)` SQL function with the path filter of the search
-// running now. Nothing here lives in a module variable, so two workspaces in one process (or one
+// project map (path roles) per index generation — and other per-generation values a channel keeps
+// here under its own key (the literal channel's cache of inflated texts, literal/text-cache.ts) —
+// and the `hci_path_ok(path)` SQL function with the path filter of the search running now. Nothing here lives in a module variable, so two workspaces in one process (or one
 // host with several indexes) never see each other's filter, cache or codec. What a search does is
 // the pipeline's (pipeline.ts).
 import type { Database } from '../sqlite/engine.ts';
