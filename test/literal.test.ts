@@ -168,6 +168,10 @@ describe.skipIf(!RG)(`the ripgrep oracle${RG ? '' : ' [SKIPPED: rg missing]'}`, 
       const cases: OracleCase[] = [
         { pattern: gen.probes[0].query, literal: true },
         { pattern: 'ValidateAsync(', literal: true },
+        // Whole words inside a literal: without the trigram index, the word index narrows the files (word-prefilter.ts).
+        { pattern: ' sealed class ', literal: true },
+        { pattern: 'Contoso.Billing.', literal: true },
+        { pattern: '(int ', literal: true, caseSensitive: true },
         { pattern: 'threshold', literal: true, word: true },
         { pattern: 'threshold', literal: true, word: true, paths: ['src/Contoso.Billing/'] },
         { pattern: '(Create|Cancel)\\w*Async', literal: false },
@@ -370,7 +374,8 @@ describe('keyword-mode routing, options and errors', () => {
       // Keyword mode, words beside a quoted literal found nowhere: with no trigram index every file is
       // read (tens of ms here, its texts not yet cached), past the budget; the words answer instead,
       // and the hint says the exact text was not checked everywhere (pipeline.ts, quoted_literal_fallback).
-      const mixed = 'Service "zq/none-such"';
+      // (A literal with no whole word inside: the word index cannot narrow it either.)
+      const mixed = 'Service "zqx-nonesuch"';
       const words = await slow.search({ query: mixed });
       expect(words).toMatchObject({ status: 'ok', mode: 'keyword' });
       expect(words.hits.length).toBeGreaterThan(0);
@@ -381,7 +386,9 @@ describe('keyword-mode routing, options and errors', () => {
       } finally {
         strict.close();
       }
-      expect((await slow.search({ query: 'zq/none-such', mode: 'literal' })).error?.code, 'a literal search asked for keeps its error').toBe('search_timeout');
+      expect((await slow.search({ query: 'zqx-nonesuch', mode: 'literal' })).error?.code, 'a literal search asked for keeps its error').toBe('search_timeout');
+      // With a whole word inside, the word index narrows the files to those holding it: no timeout.
+      expect(await slow.search({ query: 'Service "zq/nonesuch-x"' })).toMatchObject({ status: 'ok', mode: 'keyword' });
       // No trigram and (almost) no match: every line of every file is checked, ~100 ms here. A pattern
       // matching everywhere reached the 200-hit cap in about 12 ms, which raced the 10 ms budget.
       const r = await slow.search({ query: '[a-z]+\\d{7}[a-z]+', mode: 'regex' });

@@ -17,6 +17,7 @@ import { allOf, ftsTrigramExpression, trigramQuery, trigramsIn, type TrigramQuer
 import { candidateLines, filterText, lineOf, type FilterText } from './line-filter.ts';
 import type { ChunkFacts, FileFacts, FileText } from './file-text.ts';
 import { cachedTextReader, sessionTextCache } from './text-cache.ts';
+import { wordPrefilter } from './word-prefilter.ts';
 
 /** BM25's constants (the same defaults FTS5 uses). */
 const K1 = 1.2;
@@ -39,8 +40,11 @@ export interface LiteralHit {
 
 /** What a search did, for explain and the bench. */
 export interface LiteralRun {
-  /** `trigrams`: the literal index narrowed the files; `scan`: every file was checked. */
-  via: 'trigrams' | 'scan';
+  /**
+   * `trigrams`: the literal index narrowed the files; `words`: the word index did (whole words inside
+   * a literal, word-prefilter.ts); `scan`: every file was checked.
+   */
+  via: 'trigrams' | 'words' | 'scan';
   /** Why not narrowed: the index is off, or the patterns give no trigram (shorter than 3 characters, `.*`). */
   scanReason?: 'index_off' | 'no_trigrams';
   trigrams: string[];
@@ -79,6 +83,24 @@ function candidateFiles(db: Database, expr: string | null, filtered: boolean) {
   };
 }
 
+/**
+ * The ids of the files with a chunk whose body holds `words` (an FTS5 expression over chunks_fts),
+ * in file id order like candidateFiles: a search capped at MAX_LITERAL_HITS stops at the same hits
+ * as a scan would.
+ */
+function wordCandidateFiles(db: Database, words: string, filtered: boolean) {
+  const st = db.prepare(
+    'SELECT DISTINCT c.file_id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid' +
+      (filtered ? ' JOIN files f ON f.id = c.file_id' : '') +
+      ` WHERE chunks_fts MATCH ?${filtered ? ' AND hci_path_ok(f.path)' : ''} ORDER BY c.file_id`,
+  );
+  st.bind([words]);
+  return {
+    next: (): number | null => (st.step() ? Number(st.getInt(0)) : null),
+    close: () => st.finalize(),
+  };
+}
+
 /** The average chunk length in lines, once per index generation. */
 const avgLines = new WeakMap<SearchSession, { generation: string; avg: number }>();
 function averageChunkLines(session: SearchSession): number {
@@ -103,9 +125,13 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
   const { db } = session;
   const expr = ftsTrigramExpression(query);
   const indexed = literalIndexReady(db);
+  const words = indexed && expr ? null : wordPrefilter(text.patterns);
   if (indexed && expr) run.via = 'trigrams';
-  else run.scanReason = indexed ? 'no_trigrams' : 'index_off';
-  const files = candidateFiles(db, run.via === 'trigrams' ? expr : null, session.filtered);
+  else {
+    run.scanReason = indexed ? 'no_trigrams' : 'index_off';
+    if (words) run.via = 'words';
+  }
+  const files = run.via === 'words' ? wordCandidateFiles(db, words!, session.filtered) : candidateFiles(db, run.via === 'trigrams' ? expr : null, session.filtered);
 
   const found: Array<Omit<LiteralHit, 'score'> & { chunkLines: number }> = [];
   // A matching file's row and its chunks' rows, in one statement (read once per file: the text cache keeps them).
@@ -245,10 +271,10 @@ function lowerBound(sorted: ReadonlyArray<readonly [number, number]>, line: numb
 
 function timeout(text: TextQuery, budgetMs: number, run: LiteralRun): HciError {
   const what = text.patterns.some((p) => p.kind === 'regex') ? 'regex' : 'literal';
-  const hint = run.via === 'trigrams'
+  const hint = run.via === 'trigrams' || run.via === 'words'
     ? 'narrow it with path:, ext: or -path:, make the pattern more specific, or raise literal_budget_ms in .hci/settings.toml'
     : run.scanReason === 'no_trigrams'
       ? 'give the pattern a literal part of 3 or more characters (the trigram index can then narrow the files), narrow it with path:/ext:, or raise literal_budget_ms'
       : 'turn on literal_index = true in .hci/settings.toml (a trigram index that narrows the files to check) and run `hci index`; or narrow with path:/ext:, or raise literal_budget_ms';
-  return new HciError('search_timeout', `the ${what} search stopped at its time budget (${budgetMs} ms) after checking ${run.checkedFiles} ${run.via === 'trigrams' ? 'candidate ' : ''}files`, hint);
+  return new HciError('search_timeout', `the ${what} search stopped at its time budget (${budgetMs} ms) after checking ${run.checkedFiles} ${run.via === 'scan' ? '' : 'candidate '}files`, hint);
 }
