@@ -3,8 +3,8 @@
 // the ~110 separate modules a search used to load one by one.
 //
 // Why: Node loads an ES module graph file by file — resolve, read, look up the compile cache, link —
-// and for `hci search` that bookkeeping was the largest cost after the SQLite engine itself (a
-// bundled copy measured ~25 ms faster per search on the sample workspace, Node 24). Only hci's own
+// and a search paid it for ~110 files (now 25): 181 ms against 190 ms median per
+// search on the sample workspace (Node 24, SCHED_FIFO on a loaded machine, 20 runs each). Only hci's own
 // modules are bundled: every package (the SQLite glue, commander, zod, web-tree-sitter…) and every
 // node: builtin stays an import, so what a verb loads from node_modules is unchanged, and the MCP SDK
 // bundles (scripts/build-mcp-sdk.mjs) stay the files they are. Dynamic imports stay dynamic: each

@@ -8,8 +8,8 @@
 // search runs enough of SQLite's hottest functions (the VDBE loop, FTS5's doclist readers) to send
 // them to TurboFan, whose compile costs more than the milliseconds the faster code then saves before
 // the process exits: measured on the sample workspace (Node 24, SCHED_FIFO on a loaded machine), the
-// first search took 116–130 ms of CPU and 68–96 ms of wall time, and 55–63 ms / 48–57 ms with the
-// budget raised — the later searches a long-lived process runs (MCP) are where TurboFan pays, so this
+// first search took 116–130 ms of CPU and 68–96 ms of wall time, and 55–63 / 48–57 ms with the budget
+// at 5e8 (59–71 / 51–64 ms at 2e9; 1.3e8 only moved the tier-up into the second search) — the later searches a long-lived process runs (MCP) are where TurboFan pays, so this
 // stays out of it. Set at run time before the engine's module is compiled, the budget takes effect
 // (measured; --liftoff-only, by contrast, only works as a command-line flag).
 import * as v8 from 'node:v8';
