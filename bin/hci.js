@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Entry point of the `hci` command: turns on Node's module compile cache, keeps V8's young generation
-// small (runtimes/node/young-generation.ts), then runs the compiled CLI — bundled into a few files
+// Entry point of the `hci` command: turns on Node's module compile cache, loads the compiled CLI, keeps
+// V8's young generation small (runtimes/node/young-generation.ts), then runs the CLI — bundled into a few files
 // by scripts/build-cli-bundle.mjs (built by `npm run build`, run on `npm ci`), whose verbs each load
 // only what they need (runtimes/cli/commands.ts).
 //
 // The compile cache (module.enableCompileCache, Node >= 22.1) keeps V8's compiled code of every
-// module loaded after this line — hci's, the SQLite glue's, commander's — so a later `hci` skips
+// module loaded after this line — hci's bundle (commander inside), the SQLite glue — so a later `hci` skips
 // parsing and compiling them. It lives in Node's shared folder, <os.tmpdir()>/node-compile-cache
 // (NODE_COMPILE_CACHE picks another, NODE_DISABLE_COMPILE_CACHE=1 turns it off), one sub-folder per
 // Node version, entries keyed by each file's path and content, so an upgrade or an edit only misses.
@@ -26,9 +26,9 @@ if (!existsSync(fileURLToPath(cli))) {
   process.stderr.write('hci: the CLI is not built yet.\nhint: run `npm install` (or `npm run build`) in the hci folder first\n');
   process.exit(5);
 }
+const { main, keepYoungGenerationSmall } = await import(cli.href);
 // The main thread's young generation stays at its starting size: a cold index's peak RSS on Node 24
-// (dist/runtimes/node/young-generation.js says why).
-const { keepYoungGenerationSmall } = await import(new URL('../dist/runtimes/node/young-generation.js', import.meta.url).href);
+// (runtimes/node/young-generation.ts). Set once the CLI's modules have loaded, not before: a V8 flag
+// set at run time costs every builtin loaded after it Node's precompiled code (runtimes/node/v8-flags.ts).
 keepYoungGenerationSmall();
-const { main } = await import(cli.href);
 process.exitCode = await main(process.argv.slice(2));

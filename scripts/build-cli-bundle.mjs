@@ -1,20 +1,29 @@
-// The build's CLI step (after tsc and the MCP step): bundles hci's own compiled modules that the `hci`
-// command loads into a few files beside dist/runtimes/node/cli.js, which bin/hci.js runs instead of
-// the ~110 separate modules a search used to load one by one.
+// The build's CLI step (after tsc and the MCP step): bundles the modules that the `hci` command loads
+// into a few files beside dist/runtimes/node/cli.js, which bin/hci.js runs instead of the ~110
+// separate modules a search used to load one by one.
 //
 // Why: Node loads an ES module graph file by file — resolve, read, look up the compile cache, link —
-// and a search paid it for ~110 files (now 25): 181 ms against 190 ms median per
-// search on the sample workspace (Node 24, SCHED_FIFO on a loaded machine, 20 runs each). Only hci's own
-// modules are bundled: every package (the SQLite glue, commander, zod, web-tree-sitter…) and every
-// node: builtin stays an import, so what a verb loads from node_modules is unchanged, and the MCP SDK
-// bundles (scripts/build-mcp-sdk.mjs) stay the files they are. Dynamic imports stay dynamic: each
-// becomes its own chunk, so a search still loads no chunker, MCP server, intercom engine or semantic
-// channel (test/cli-start.test.ts checks it through the manifest written here).
+// and a search paid it for ~110 files: 181 against 190 ms median per search on the sample workspace
+// once hci's own modules were bundled (Node 24, SCHED_FIFO on a loaded machine, 20 runs each). Two
+// steps go further:
+// - Everything a search loads statically (the entry's whole static import graph) is one file,
+//   hci-cli-base-<hash>.js, instead of the ~20 shared chunks a default split makes of it; what only a
+//   verb's dynamic import reaches stays in that verb's own chunks, so a search still loads no chunker,
+//   MCP server, intercom engine or semantic channel (test/cli-start.test.ts checks it through the
+//   manifest written here).
+// - The CommonJS packages on that path (BUNDLED_PACKAGES) are bundled too: imported from node_modules,
+//   each of their files costs a package.json lookup, a CommonJS wrapper and a cjs-module-lexer pass
+//   over its source on every run (the lexer's answer is not cached). They stay dependencies — installed
+//   with their licenses (MIT), which the banner names — and every other package (the SQLite glue, zod,
+//   web-tree-sitter…), every node: builtin and the MCP SDK bundles (scripts/build-mcp-sdk.mjs) stay imports.
+// Measured together (Node 24, SCHED_FIFO on a loaded machine, 25 interleaved runs each): 230 → 200 ms
+// median per search on the sample workspace, 40 → 8 JavaScript files opened.
 //
 // The output sits in dist/runtimes/node/ itself because modules there find files relative to their
 // own URL (the parse worker, the grammars, the sample workspace zip); core/ modules find none.
 // Written: hci-cli.js (the entry), hci-cli-<name>-<hash>.js (chunks) and hci-cli.manifest.json (each
-// file → the dist modules it holds). The library entries (dist/core, dist/runtimes/*) are untouched.
+// file → the dist modules and bundled package files it holds). The library entries (dist/core,
+// dist/runtimes/*) are untouched.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,34 +37,62 @@ const MANIFEST = `${ENTRY}.manifest.json`;
 
 for (const f of fs.readdirSync(outDir)) if (f === `${ENTRY}.js` || f === MANIFEST || f.startsWith(`${ENTRY}-`)) fs.rmSync(path.join(outDir, f));
 
+/** CommonJS packages the search path imports, bundled instead of loaded from node_modules (see above). */
+const BUNDLED_PACKAGES = ['commander', 'picomatch'];
+const BASE = 'base';
+const bundledPackage = (id) => BUNDLED_PACKAGES.some((p) => id === p || id.startsWith(`${p}/`));
 const mcpSdk = path.join(dist, 'runtimes/mcp/sdk') + path.sep;
-const bundle = await rolldown({
-  input: { [ENTRY]: path.join(outDir, 'cli.js') },
-  platform: 'node',
-  // Bare specifiers (packages, node: builtins) and the MCP SDK bundles stay imports.
-  external: (id, _importer, isResolved) => (isResolved ? id.startsWith(mcpSdk) : !id.startsWith('.') && !path.isAbsolute(id)),
-  logLevel: 'warn',
-});
-const { output } = await bundle.write({
+// Bare specifiers (packages but BUNDLED_PACKAGES, node: builtins) and the MCP SDK bundles stay imports.
+const external = (id, _importer, isResolved) => (isResolved ? id.startsWith(mcpSdk) : !id.startsWith('.') && !path.isAbsolute(id) && !bundledPackage(id));
+const outputOptions = {
   dir: outDir,
   format: 'esm',
   entryFileNames: '[name].js',
   chunkFileNames: `${ENTRY}-[name]-[hash].js`,
-  banner: '// Bundled by scripts/build-cli-bundle.mjs from hci\'s compiled modules (dist/); each file\'s modules are listed in hci-cli.manifest.json.',
-});
-await bundle.close();
+  banner: `// Bundled by scripts/build-cli-bundle.mjs from hci's compiled modules (dist/) and the packages ${BUNDLED_PACKAGES.join(', ')} (MIT licensed; see their LICENSE files in node_modules); each file's modules are listed in hci-cli.manifest.json.`,
+};
+
+async function build(codeSplitting, write) {
+  const bundle = await rolldown({ input: { [ENTRY]: path.join(outDir, 'cli.js') }, platform: 'node', external, logLevel: 'warn' });
+  const options = { ...outputOptions, codeSplitting };
+  const { output } = write ? await bundle.write(options) : await bundle.generate(options);
+  await bundle.close();
+  return output.filter((c) => c.type === 'chunk');
+}
+
+// Pass 1 (not written): the default split, to find the chunks the entry imports statically, transitively.
+const split = await build(true, false);
+const byFile = new Map(split.map((c) => [c.fileName, c]));
+const staticFiles = new Set();
+for (const pending = [`${ENTRY}.js`]; pending.length;) {
+  const file = pending.pop();
+  if (staticFiles.has(file)) continue;
+  staticFiles.add(file);
+  pending.push(...byFile.get(file).imports.filter((f) => byFile.has(f)));
+}
+const baseModules = new Set([...staticFiles].filter((f) => f !== `${ENTRY}.js`).flatMap((f) => byFile.get(f).moduleIds));
+// Pass 2: the same graph with those modules grouped into one file.
+const output = await build({ groups: [{ name: BASE, test: (id) => baseModules.has(id) }] }, true);
+const runtimeChunk = (f) => f.startsWith(`${ENTRY}-rolldown-runtime-`); // rolldown's helpers, always a file of their own
+const entry = output.find((c) => c.fileName === `${ENTRY}.js`);
+const baseFiles = output.filter((c) => c.fileName.startsWith(`${ENTRY}-${BASE}-`)).map((c) => c.fileName);
+if (baseFiles.length !== 1 || entry.imports.filter((f) => f.startsWith(`${ENTRY}-`) && !runtimeChunk(f)).join() !== baseFiles[0]) {
+  throw new Error(`build-cli-bundle: the entry should import one base file, imports ${entry.imports.join(', ')}`);
+}
 
 const manifest = {};
 let bytes = 0;
+const packageFile = (id) => /node_modules\/(.*)$/.exec(id.split(path.sep).join('/'))?.[1];
 for (const chunk of output) {
-  if (chunk.type !== 'chunk') continue;
   bytes += Buffer.byteLength(chunk.code);
   // Rolldown's own helpers are virtual modules (\0rolldown/runtime.js): not files of hci's.
-  manifest[chunk.fileName] = chunk.moduleIds.filter((id) => path.isAbsolute(id)).map((id) => path.relative(dist, id).split(path.sep).join('/')).sort();
+  manifest[chunk.fileName] = chunk.moduleIds.filter((id) => path.isAbsolute(id))
+    .map((id) => (id.includes(`${path.sep}node_modules${path.sep}`) ? `node_modules/${packageFile(id)}` : path.relative(dist, id).split(path.sep).join('/')))
+    .sort();
 }
 const modules = Object.values(manifest).flat();
 if (!modules.includes('runtimes/node/cli.js')) throw new Error('build-cli-bundle: the entry does not hold runtimes/node/cli.js');
-const outside = modules.filter((m) => m.startsWith('..') || m.includes('node_modules'));
-if (outside.length) throw new Error(`build-cli-bundle: bundled modules from outside dist/: ${outside.slice(0, 5).join(', ')}`);
+const outside = modules.filter((m) => m.startsWith('..') || (m.startsWith('node_modules/') && !bundledPackage(m.slice('node_modules/'.length))));
+if (outside.length) throw new Error(`build-cli-bundle: bundled modules from outside dist/ and BUNDLED_PACKAGES: ${outside.slice(0, 5).join(', ')}`);
 fs.writeFileSync(path.join(outDir, MANIFEST), `${JSON.stringify(manifest, null, 1)}\n`);
 console.log(`build-cli-bundle: ${modules.length} modules in ${Object.keys(manifest).length} files, ${(bytes / 1024).toFixed(0)} KiB`);

@@ -51,12 +51,17 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-cli-start-'));
   hook = path.join(tmp, 'record-loads.mjs');
   fs.writeFileSync(hook, [
-    "import { registerHooks } from 'node:module';",
+    "import { registerHooks, createRequire, syncBuiltinESMExports } from 'node:module';",
     "import { appendFileSync } from 'node:fs';",
     'const file = process.env.HCI_LOADED_LIST;',
     'registerHooks({ load(url, ctx, next) { appendFileSync(file, url + "\\n"); return next(url, ctx); } });',
-    // Built-in modules loaded by require() (the SQLite glue's, commander's) never pass the hook: listed at exit.
-    "process.on('exit', () => appendFileSync(file, process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => 'builtin:' + m.slice(13) + '\\n').join('')));",
+    // Where in the builtin load order hci first sets a V8 flag (runtimes/node/v8-flags.ts says why it matters).
+    "const v8 = createRequire(import.meta.url)('node:v8'); const setFlags = v8.setFlagsFromString; let firstFlag = -1;",
+    "v8.setFlagsFromString = (f) => { if (firstFlag < 0) firstFlag = process.moduleLoadList.length; return setFlags(f); }; syncBuiltinESMExports();",
+    // Built-in modules loaded by require() (the SQLite glue's) never pass the hook: listed at exit, those
+    // loaded after the first flag once more as builtin-after-flag:<name>.
+    "const builtins = (list) => list.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));",
+    "process.on('exit', () => appendFileSync(file, [...builtins(process.moduleLoadList).map((m) => 'builtin:' + m), ...(firstFlag < 0 ? [] : builtins(process.moduleLoadList.slice(firstFlag)).map((m) => 'builtin-after-flag:' + m)), firstFlag < 0 ? 'no-flag' : 'flag-set'].map((l) => l + '\\n').join('')));",
   ].join('\n'));
   ws = await createTmpWorkspace({
     'src/OrderService.cs': 'namespace Shop;\npublic class OrderService\n{\n    public void PlaceOrder(int id) { }\n}\n',
@@ -88,7 +93,9 @@ describe('hci start-up', () => {
     // The probe sees the bundle's modules: the search path itself is among them.
     expect(hci).toEqual(expect.arrayContaining(['/runtimes/node/cli.js', '/core/search/pipeline.js', '/core/index/store.js']));
     // …from the bundle's files, not module by module (scripts/build-cli-bundle.mjs says why).
-    expect(r.loaded.filter((u) => /\/dist\/(core|runtimes)\//.test(u) && !/\/hci-cli[.-]/.test(u)).map((u) => u.replace(/.*\/dist\//, ''))).toEqual(['runtimes/node/young-generation.js']);
+    expect(r.loaded.filter((u) => /\/dist\/(core|runtimes)\//.test(u) && !/\/hci-cli[.-]/.test(u)).map((u) => u.replace(/.*\/dist\//, ''))).toEqual([]);
+    // …the CommonJS packages on its path among them (cjs-module-lexer would parse them again each run).
+    expect(packages.has('commander') || packages.has('picomatch'), 'commander or picomatch loaded from node_modules').toBe(false);
     for (const part of ['/core/chunk/', '/core/intercom/', '/core/vector/semantic.', '/core/contract/index.', '/core/settings.', '/core/index/indexer.', '/core/scan/walker.', '/runtimes/mcp/server.', '/runtimes/node/watcher.', '/runtimes/node/demo.']) {
       expect(hci.filter((u) => u.includes(part)), `${part} loaded by a search`).toEqual([]);
     }
@@ -96,6 +103,13 @@ describe('hci start-up', () => {
     // SQLite seeds its PRNG while opening the index: through hci's VFS, not node:crypto (runtimes/shared/sync-vfs.ts).
     expect(r.loaded).toContain('builtin:fs');
     expect(r.loaded.filter((u) => ['builtin:crypto', 'builtin:worker_threads', 'builtin:http'].includes(u)), 'builtins loaded by require').toEqual([]);
+  });
+
+  it("sets V8's flags only after every builtin a search loads (later ones would miss Node's precompiled code)", () => {
+    const r = hciLoads(['search', 'PlaceOrder', '--root', ws.root, '--json']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.loaded, 'the young-generation cap and the short-run tiering budget are set').toContain('flag-set');
+    expect(r.loaded.filter((u) => u.startsWith('builtin-after-flag:'))).toEqual([]);
   });
 
   it('a workspace with settings loads their schema and parser (and still answers)', () => {

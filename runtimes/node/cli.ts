@@ -16,6 +16,8 @@ import { findIndexedRoot, openWorkspace } from './workspace.ts';
 import { nodeServiceHost } from './service-host.ts';
 import { tuneForShortRun } from './short-run.ts';
 export { EXIT };
+// bin/hci.js applies it once this module's graph has loaded (runtimes/node/v8-flags.ts says why then).
+export { keepYoungGenerationSmall } from './young-generation.ts';
 
 const require = createRequire(import.meta.url);
 

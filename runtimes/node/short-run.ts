@@ -12,12 +12,12 @@
 // at 5e8 (59–71 / 51–64 ms at 2e9; 1.3e8 only moved the tier-up into the second search) — the later searches a long-lived process runs (MCP) are where TurboFan pays, so this
 // stays out of it. Set at run time before the engine's module is compiled, the budget takes effect
 // (measured; --liftoff-only, by contrast, only works as a command-line flag).
-import * as v8 from 'node:v8';
+import { setV8Flag } from './v8-flags.ts';
 
 /** Tier-up budget for a one-question process: what a query over a large index still runs in Liftoff. */
 const SHORT_RUN_TIERING_BUDGET = 1_000_000_000;
 
 /** Keeps the SQLite WebAssembly in its baseline code for the rest of this process (idempotent). */
 export function tuneForShortRun(): void {
-  v8.setFlagsFromString(`--wasm-tiering-budget=${SHORT_RUN_TIERING_BUDGET}`);
+  setV8Flag(`--wasm-tiering-budget=${SHORT_RUN_TIERING_BUDGET}`);
 }

@@ -7,9 +7,9 @@
 // where it began: the same peak as starting Node with --max-semi-space-size=8, with no re-launch and
 // no shebang flags. The parse worker's heap is capped separately (parse-pool.ts, resourceLimits).
 // A library embedding hci in its own process keeps its own heap settings: nothing calls this there.
-import * as v8 from 'node:v8';
+import { setV8Flag } from './v8-flags.ts';
 
 /** Stops the main thread's new space from growing past its initial size (idempotent). */
 export function keepYoungGenerationSmall(): void {
-  v8.setFlagsFromString('--semi-space-growth-factor=1');
+  setV8Flag('--semi-space-growth-factor=1');
 }
