@@ -36,13 +36,16 @@ const USAGE_KINDS = new Set(['element', 'control', 'layout']);
 /** The factor that puts partial matches after complete ones (pipeline.ts applies it). */
 export const AFTER_COMPLETE = 'after_complete_matches';
 
+/** How many of the best fused candidates get the (costlier) text-level signals. */
+const TEXT_SIGNAL_POOL = 40;
+
 /**
- * How many of the best fused candidates get the (costlier) text-level signals. 80, not 40, since
- * coverage (file-evidence.ts) reads them: a file's second chunk, or the style file behind a class's
- * many members, is often past the 40th (issue 12, dev set R@5 / MRR@10 with coverage over the best
- * 40: 0.769 / 0.695; over 60: 0.778 / 0.704 with file_chunks; over 80: 0.784 / 0.704).
+ * How many of them coverage reads (file-evidence.ts; their bodies are loaded only for a query it
+ * applies to): a file's second chunk, or the style file behind a class's many members, is often past
+ * the 40th (issue 12, dev set R@5 / MRR@10 with coverage and file_chunks over the best 40: 0.769 /
+ * 0.695 without file_chunks; over 60: 0.778 / 0.704; over 80: 0.784 / 0.704).
  */
-const TEXT_SIGNAL_POOL = 80;
+const COVERAGE_POOL = 80;
 
 /** The key-path separator of a language's member keys (the language table: json `A:B`, yaml `a.b`). */
 function keyPathSeparator(lang: string): string | undefined {
@@ -199,16 +202,17 @@ export class Reranker {
 
   private applyTextSignals(cands: Candidate[]): void {
     const top = cands.slice(0, TEXT_SIGNAL_POOL);
-    loadBodies(this.session, top);
-    if (this.ui) this.applyUiSignals(top, this.ui);
     if (this.coverage.length) {
       // Among the best candidates only: the others keep factor 1, which a share of 0 gives too.
-      const shares = fileCoverage(top, this.coverage);
-      for (const c of top) {
+      const read = cands.slice(0, COVERAGE_POOL);
+      loadBodies(this.session, read);
+      const shares = fileCoverage(read, this.coverage);
+      for (const c of read) {
         const share = shares.get(c.fileId) ?? 0;
         if (share > 0) c.factors.push({ name: 'query_coverage', factor: Math.pow(1 + this.settings.coverage_boost, share) });
       }
-    }
+    } else loadBodies(this.session, top);
+    if (this.ui) this.applyUiSignals(top, this.ui);
     for (const c of top) {
       const sig = textSignals(c.body ?? '', this.q.verbatim, this.targets, this.patterns, configKeyPath(c));
       if (sig.exact) c.factors.push({ name: 'exact_text', factor: 1.5 });
