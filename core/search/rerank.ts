@@ -42,8 +42,8 @@ const TEXT_SIGNAL_POOL = 40;
 /**
  * How many of them coverage reads (file-evidence.ts; their bodies are loaded only for a query it
  * applies to): a file's second chunk, or the style file behind a class's many members, is often past
- * the 40th (issue 12, dev set R@5 / MRR@10 with coverage and file_chunks over the best 40: 0.769 /
- * 0.695 without file_chunks; over 60: 0.778 / 0.704; over 80: 0.784 / 0.704).
+ * the 40th (issue 12, dev set pooled R@5 / MRR@10: coverage alone over the best 40 0.769 / 0.695,
+ * over 80 0.785 / 0.698; with file_chunks over 60 0.778 / 0.704, over 80 0.784 / 0.703).
  */
 const COVERAGE_POOL = 80;
 
