@@ -39,6 +39,8 @@ export const SETTING_DEFAULTS = {
   scope_match_boost: 1.3,
   style_query_boost: 1.5,
   paired_file_share: 0.7,
+  coverage_boost: 1,
+  file_chunks_bonus: 0.03,
   max_hits_per_file: 2,
   lock_timeout_ms: 10_000,
   literal_index: false,

@@ -48,6 +48,10 @@ const settingsShape = z
     scope_match_boost: z.number().min(1).max(10).default(D.scope_match_boost),
     style_query_boost: z.number().min(1).max(10).default(D.style_query_boost),
     paired_file_share: z.number().min(0).max(1).default(D.paired_file_share),
+    /** A file holding every query word weighs (1 + this) times one holding none (file-evidence.ts); 0: off. */
+    coverage_boost: z.number().min(0).max(10).default(D.coverage_boost),
+    /** Per other matching chunk of the same file, in proportion to its score (at most 5); 0: off. */
+    file_chunks_bonus: z.number().min(0).max(1).default(D.file_chunks_bonus),
     max_hits_per_file: z.number().int().min(1).default(D.max_hits_per_file),
     // Bounded: a reader or indexer waits this long for another process's lock before `index_busy`;
     // past the bound a stuck lock would hang a search for good (timers cannot wait longer than ~24.8 days).

@@ -15,9 +15,12 @@ export function mentions(ns: string, cls: string, method: string, word: string, 
 export class RankingFixture {
   private ws: TmpWorkspace | null = null;
   private readonly opened: HciWorkspace[] = [];
+  /** Settings every workspace of this fixture is opened with (chunking ones must not change between opens). */
+  private base: Record<string, unknown> = {};
 
-  /** Writes the files and indexes them (with default settings); returns the first workspace. */
-  async create(files: Record<string, string>): Promise<HciWorkspace> {
+  /** Writes the files and indexes them (with default settings, or `base` and defaults); returns the first workspace. */
+  async create(files: Record<string, string>, base: Record<string, unknown> = {}): Promise<HciWorkspace> {
+    this.base = base;
     this.ws = await createTmpWorkspace(files);
     const w = await this.open();
     await w.index();
@@ -26,7 +29,7 @@ export class RankingFixture {
 
   /** The same workspace opened again with other settings (its index is shared). */
   async open(settings: Record<string, unknown> = {}): Promise<HciWorkspace> {
-    const w = await openWorkspace(this.ws!.root, { settings });
+    const w = await openWorkspace(this.ws!.root, { settings: { ...this.base, ...settings } });
     this.opened.push(w);
     return w;
   }
