@@ -3,7 +3,8 @@
 // the word–word co-occurrence matrix (±window tokens within a chunk, weighted 1/distance). Owns
 // counting; the PPMI transform and the factorization live beside it. Everything is in a fixed
 // order (first appearance, then frequency and code-unit order), so counts are identical everywhere.
-import { forEachWord, ownString, type ModelTokenizer } from './tokens.ts';
+import { ownString, type ModelTokenizer } from './tokens.ts';
+import { forEachRun, RunTable } from './word-table.ts';
 import type { Csr } from './sparse.ts';
 
 export interface TokenCorpus {
@@ -39,10 +40,10 @@ export class TokenCorpusBuilder {
   private seq = new Int32Array(1 << 16);
   private n = 0;
   private chunks = 0;
-  // Each distinct identifier-like run is split and looked up once (code repeats them endlessly):
-  // the map gives the run's offset in `parts`, which holds its part count, then its part ids (a
-  // number per map entry rather than a typed array: a 50k-chunk build sees ~10^5 distinct runs).
-  private readonly words = new Map<string, number>();
+  // Each distinct identifier-like run is split once (code repeats them endlessly): the table
+  // (keyed by the run's code units, no string cut) gives the run's offset in `parts`, which holds
+  // its part count, then its part ids (a 50k-chunk build sees ~10^5 distinct runs).
+  private readonly words = new RunTable();
   private parts = new Int32Array(1 << 16);
   private partsEnd = 0;
   private finished = false;
@@ -80,8 +81,8 @@ export class TokenCorpusBuilder {
     return id;
   };
 
-  private addWord(w: string): number {
-    const split = this.tokenizer.split(w);
+  private addWord(text: string, start: number, end: number, h: number): number {
+    const split = this.tokenizer.split(text.slice(start, end));
     if (this.partsEnd + split.length + 1 > this.parts.length) {
       const grown = new Int32Array(Math.max(this.parts.length * 2, this.partsEnd + split.length + 1));
       grown.set(this.parts.subarray(0, this.partsEnd));
@@ -91,14 +92,15 @@ export class TokenCorpusBuilder {
     this.parts[at] = split.length;
     for (let i = 0; i < split.length; i++) this.parts[at + 1 + i] = this.idOf(split[i]);
     this.partsEnd = at + 1 + split.length;
-    this.words.set(ownString(w), at); // not a view into the text (tokens.ts ownString)
+    this.words.set(text, start, end - start, h, at);
     return at;
   }
 
   add(text: string): void {
     if (this.finished) throw new Error('TokenCorpusBuilder: add() after finish()');
-    forEachWord(text, (w) => {
-      const at = this.words.get(w) ?? this.addWord(w);
+    forEachRun(text, (start, stop, h) => {
+      let at = this.words.get(text, start, stop - start, h);
+      if (at < 0) at = this.addWord(text, start, stop, h);
       const parts = this.parts;
       const end = at + 1 + parts[at];
       for (let i = at + 1; i < end; i++) {
