@@ -1,8 +1,10 @@
 // Trains a learned-embedding model from a corpus of chunk texts: tokens → vocabulary and
 // co-occurrence (cooccur.ts) → PPMI (ppmi.ts) → truncated randomized SVD (svd.ts) → int8 word
 // vectors → SIF weights and the common component of the training chunks' vectors. Returns the
-// model and, for free, the training chunks' vectors (the same bits model.embed gives them). Owns
-// the recipe and its timing report; the model's use and byte layout live in model.ts.
+// model and the training chunks' vectors (the same bits model.embed gives them): all at once
+// (trainFromCorpus), or computed batch by batch on demand (trainModelFromCorpus → TrainedRows, for
+// the index build, which never holds them all). Owns the recipe and its timing report; the model's
+// use and byte layout live in model.ts.
 import { int8ScaleSampler } from '../quantize.ts';
 import { buildTokenCorpus, cooccurrence, type TokenCorpus } from './cooccur.ts';
 import { DEFAULT_LEARNED_PARAMS, LearnedModel, type LearnedParams, type SifSum } from './model.ts';
