@@ -12,7 +12,8 @@ import { randomizedSvd, symmetricEigen } from '../core/vector/learned/svd.ts';
 import type { Csr } from '../core/vector/learned/sparse.ts';
 import { LearnedModel } from '../core/vector/learned/model.ts';
 import { LearnedProvider } from '../core/vector/learned/provider.ts';
-import { trainLearnedModel } from '../core/vector/learned/train.ts';
+import { trainLearnedModel, trainModelFromCorpus } from '../core/vector/learned/train.ts';
+import { fitInt8Scale, int8ScaleSampler } from '../core/vector/quantize.ts';
 import { KnnIndex } from '../core/vector/knn.ts';
 import { sampleCorpus } from './helpers/vector-corpus.ts';
 
@@ -207,6 +208,32 @@ describe('SVD: both orthonormalizations', () => {
 
 describe('training', () => {
   const corpus = sampleCorpus();
+
+  it('the index build\'s path (vectors batch by batch, scale from a strided sample kept row by row) gives the same model and vectors', () => {
+    const whole = trainLearnedModel(corpus.texts, { dims: 24 });
+    const c = buildTokenCorpus(corpus.texts, new ModelTokenizer(), { minCount: whole.model.header.params.minCount, maxVocab: whole.model.header.params.maxVocab });
+    // The builder's id sequence crossed its first blocks: exactly the kept tokens plus every chunk's end.
+    expect(c.seq.length).toBeGreaterThan(1 << 14);
+    expect(c.seq.length).toBe(c.counts.reduce((a, b) => a + b, 0) + c.chunks + 1);
+    const t = trainModelFromCorpus(c, { dims: 24 });
+    expect(t.model.fingerprint).toBe(whole.model.fingerprint);
+    const out = new Float32Array(t.rows.count * 24);
+    for (let s = 0; s < t.rows.count; s += 7) {
+      const e = Math.min(t.rows.count, s + 7);
+      const b = new Float32Array((e - s) * 24).fill(NaN);
+      t.rows.fill(s, e, b);
+      out.set(b, s * 24);
+    }
+    expect(Buffer.from(out.buffer).equals(Buffer.from(whole.vectors.buffer))).toBe(true);
+    expect(t.model.header.vectorScale).toBe(fitInt8Scale(whole.vectors));
+    // The sampler over pieces is fitInt8Scale over the whole, for any piece size and sample.
+    const data = Float32Array.from({ length: 10_007 }, (_, i) => Math.sin(i * 0.37) * (1 + (i % 13)));
+    for (const [piece, sample] of [[24, 200_000], [7, 500], [1, 1000], [10_007, 3]]) {
+      const fit = int8ScaleSampler(data.length, { sample });
+      for (let at = 0; at < data.length; at += piece) fit.add(data.subarray(at, Math.min(data.length, at + piece)), at);
+      expect(fit.scale()).toBe(fitInt8Scale(data, { sample }));
+    }
+  });
 
   it('is deterministic, embed() reproduces the training vectors, and the bytes round-trip', () => {
     const a = trainLearnedModel(corpus.texts, { dims: 32 });

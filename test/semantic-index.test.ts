@@ -14,6 +14,11 @@ import { openWorkspace } from '../runtimes/node/index.ts';
 import { startEmbedStub, type EmbedStub } from './helpers/embed-stub.ts';
 import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
 import { FORMAT_VERSION } from '../core/index/schema.ts';
+import { IndexStore } from '../core/index/store.ts';
+import { loadEngine } from '../core/sqlite/engine.ts';
+import { createNodeIndexStorage } from '../runtimes/node/node-storage.ts';
+import { chunkTextsOfFiles, filesNeedingVectors, hashKey } from '../core/vector/store.ts';
+import { h64, textHash, type TextHashKind } from '../core/vector/text-hash.ts';
 
 function sqlite3(file: string, sql: string): string {
   return execFileSync('sqlite3', [file, sql], { encoding: 'utf8' }).trim();
@@ -205,6 +210,87 @@ describe('semantic search with the learned provider', () => {
     } finally {
       w.close();
       settings(root, '[semantic]\nenabled = true\n');
+    }
+  });
+});
+
+describe('the embedding cache key (chunk text hash, model) across hash functions', () => {
+  /** Every chunk's id and its text's hash under `kind`, as the vector indexer computes them. */
+  async function chunkHashes(root: string, kind: TextHashKind): Promise<Map<number, string>> {
+    const store = await IndexStore.open(createNodeIndexStorage(root), await loadEngine(), { create: false, lockTimeoutMs: 5000 });
+    try {
+      return await store.read((db) => new Map(chunkTextsOfFiles(db, store.codec, filesNeedingVectors(db, null), { hash: kind }).map((t) => [t.id, hashKey(t.hash)])));
+    } finally {
+      store.close();
+    }
+  }
+  const rowHashes = (file: string) => new Map(sqlite3(file, "SELECT group_concat(chunk_id || ':' || lower(hex(text_hash)), ',') FROM chunk_vectors").split(',').map((r) => r.split(':')).map(([id, h]) => [Number(id), h] as const));
+  const fileVectors = (file: string, rel: string) => sqlite3(file, `SELECT group_concat(c.ordinal || ':' || hex(v.vec), ',') FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id JOIN files f ON f.id = c.file_id WHERE f.path = '${rel}' ORDER BY c.ordinal`);
+
+  it('h64 is deterministic over UTF-16 code units and differs from sha256-8', () => {
+    expect(hashKey(h64('public class Order {}'))).toBe(hashKey(textHash('public class Order {}', 'h64')));
+    expect(hashKey(h64('ab'))).not.toBe(hashKey(h64('ba')));
+    expect(hashKey(h64('a'))).not.toBe(hashKey(h64('a\u0000')));
+    expect(hashKey(h64('x\ud800'))).not.toBe(hashKey(h64('x\udc00')));
+    expect(hashKey(textHash('abc', 'sha256-8'))).toBe('ba7816bf8f01cfea'); // SHA-256("abc"), its first 8 bytes
+    const seen = new Set(Array.from({ length: 20_000 }, (_, i) => hashKey(h64(`line ${i}\n`))));
+    expect(seen.size).toBe(20_000);
+  });
+
+  it('a new model keys its vectors with h64; a model from before (sha256-8, no name in its row) keeps its cache hits; a mismatch is only a miss', async () => {
+    const root = copySample();
+    dirs.push(root);
+    const file = path.join(root, '.hci/index.sqlite');
+    settings(root, '[semantic]\nenabled = true\n');
+    const rel = 'src/Contoso.Shop.Application/Pricing/PricingEngine.cs';
+    const text = fs.readFileSync(path.join(root, rel), 'utf8');
+    const w = await openWorkspace(root);
+    try {
+      await w.index();
+      expect(sqlite3(file, "SELECT json_extract(info, '$.textHash') FROM vector_models WHERE current = 1")).toBe('h64');
+      const h = await chunkHashes(root, 'h64');
+      expect(rowHashes(file)).toEqual(h);
+      const vectorsBefore = fileVectors(file, rel);
+      const count = Number(sqlite3(file, `SELECT count(*) FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = '${rel}'`));
+
+      // An index written before h64: the model row names no hash, its rows hold SHA-256 keys.
+      const sha = await chunkHashes(root, 'sha256-8');
+      const store = await IndexStore.open(createNodeIndexStorage(root), await loadEngine(), { create: false, lockTimeoutMs: 5000 });
+      try {
+        await store.write((db) => {
+          db.exec("UPDATE vector_models SET info = json_remove(info, '$.textHash')");
+          for (const [id, k] of sha) db.exec('UPDATE chunk_vectors SET text_hash = unhex(?) WHERE chunk_id = ?', { bind: [k, id] });
+        });
+      } finally {
+        store.close();
+      }
+      fs.writeFileSync(path.join(root, rel), `${text}\n// a trailing comment about loyalty points\n`);
+      const s = await w.index();
+      expect(s.vectors).toMatchObject({ trained: false, error: null });
+      // Its unchanged chunks were found by their SHA-256 keys (reused), the changed one embedded.
+      expect(s.vectors!.reused).toBeGreaterThanOrEqual(count - 1);
+      expect(s.vectors!.embedded).toBeLessThanOrEqual(2);
+      expect(s.vectors!.with_vectors).toBe(s.vectors!.chunks);
+      expect(sqlite3(file, "SELECT ifnull(json_extract(info, '$.textHash'), 'none') FROM vector_models WHERE current = 1")).toBe('none');
+      expect(rowHashes(file)).toEqual(await chunkHashes(root, 'sha256-8'));
+
+      // A row that names h64 over SHA-256 keys (a mix-up): nothing matches, every chunk of the file is embedded again — the same vectors.
+      await (async () => {
+        const st = await IndexStore.open(createNodeIndexStorage(root), await loadEngine(), { create: false, lockTimeoutMs: 5000 });
+        try {
+          await st.write((db) => db.exec(`UPDATE vector_models SET info = json_set(info, '$.textHash', 'h64')`));
+        } finally {
+          st.close();
+        }
+      })();
+      fs.writeFileSync(path.join(root, rel), text);
+      const m = await w.index();
+      expect(m.vectors).toMatchObject({ trained: false, error: null, reused: 0 });
+      expect(m.vectors!.embedded).toBe(count);
+      expect(m.vectors!.with_vectors).toBe(m.vectors!.chunks);
+      expect(fileVectors(file, rel)).toBe(vectorsBefore);
+    } finally {
+      w.close();
     }
   });
 });

@@ -13,15 +13,16 @@ import type { VectorRun } from '../contract/tasks.ts';
 import { fitInt8Scale } from './quantize.ts';
 import { TokenCorpusBuilder } from './learned/cooccur.ts';
 import { ModelTokenizer } from './learned/tokens.ts';
-import { trainFromCorpus, type Clock } from './learned/train.ts';
+import { trainModelFromCorpus, type Clock } from './learned/train.ts';
 import { LearnedProvider, LEARNED_RECIPE } from './learned/provider.ts';
 import { LearnedModel, type Coverage, DEFAULT_LEARNED_PARAMS } from './learned/model.ts';
 import { modelKeyString, providerError, type EmbeddingProvider, type ModelKey, type ProviderError } from './provider.ts';
 import type { InlineStats, TrainingCollector } from './inline.ts';
 import {
   bumpVectorGeneration, chunkTextsOfFiles, currentModel, encodeInt8Into, encodeVector, filesNeedingVectors, modelData, setCurrentModel,
-  updateModelInfo, VectorRows, writeVectorBatch, writeVectorState, type ChunkText, type StoredModel,
+  textHashKindOf, updateModelInfo, VectorRows, writeVectorBatch, writeVectorState, type ChunkText, type StoredModel,
 } from './store.ts';
+import { CURRENT_TEXT_HASH } from './text-hash.ts';
 
 export interface VectorProgress {
   done: number;
@@ -173,23 +174,26 @@ async function trainFromIndex(store: IndexStore, dims: number, o: VectorPhaseOpt
   checkCancel(o.signal);
   phases.read_and_tokens = now() - t;
   const corpus = builder.finish({ minCount: params.minCount, maxVocab: params.maxVocab });
-  const trained = trainFromCorpus(corpus, params, o.clock ?? now, phases);
+  const trained = trainModelFromCorpus(corpus, params, o.clock ?? now, phases);
   t = now();
   const model: LearnedModel = trained.model;
   const key: ModelKey = { provider: 'learned', model: `${LEARNED_RECIPE}@${model.fingerprint}`, dims: model.dims, quantization: 'int8' };
   const scale = model.header.vectorScale;
   const modelId = await store.write((db) => {
-    const id = setCurrentModel(db, key, { scale, data: model.toBytes(), info: { trainedChunks: corpus.chunks, since: { texts: 0, tokens: 0, oov: 0 } } });
+    const id = setCurrentModel(db, key, { scale, data: model.toBytes(), info: { trainedChunks: corpus.chunks, since: { texts: 0, tokens: 0, oov: 0 }, textHash: CURRENT_TEXT_HASH } });
     bumpVectorGeneration(db);
     return id;
   });
   const batch = o.batchChunks ?? 4000;
   const t0 = now();
+  // The trained vectors a batch at a time (the trainer computes them on demand: never all at once).
+  const rows = new Float32Array(Math.min(batch, n) * dims);
   for (let start = 0; start < n; start += batch) {
     checkCancel(o.signal);
     const end = Math.min(n, start + batch);
     const vecs = new Uint8Array((end - start) * dims);
-    for (let i = start; i < end; i++) encodeInt8Into(trained.vectors.subarray(i * dims, (i + 1) * dims), scale, vecs, (i - start) * dims);
+    trained.rows.fill(start, end, rows);
+    for (let i = start; i < end; i++) encodeInt8Into(rows.subarray((i - start) * dims, (i - start + 1) * dims), scale, vecs, (i - start) * dims);
     await store.write((db) => {
       writeVectorBatch(db, modelId, ids.subarray(start, end), hashes.subarray(start * 8, end * 8), vecs, dims);
       bumpVectorGeneration(db);
@@ -303,7 +307,7 @@ async function backfill(store: IndexStore, model: StoredModel, embed: Embed, o: 
   for (let i = 0; i < fileIds.length; i += filesPerRead) {
     checkCancel(o.signal);
     const slice = fileIds.slice(i, i + filesPerRead);
-    const texts = await store.read((db) => chunkTextsOfFiles(db, store.codec, slice, { modelId: model.id, missingOnly: true }));
+    const texts = await store.read((db) => chunkTextsOfFiles(db, store.codec, slice, { modelId: model.id, missingOnly: true, hash: textHashKindOf(model.info) }));
     for (const t of texts) {
       pending.push(t);
       if (pending.length >= batch) {

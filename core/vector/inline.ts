@@ -10,7 +10,7 @@ import type { ChunkVectorSink } from '../index/writer.ts';
 import type { Coverage } from './learned/model.ts';
 import { TokenCorpusBuilder } from './learned/cooccur.ts';
 import { ModelTokenizer } from './learned/tokens.ts';
-import { encodeVector, hashKey, textHash, VectorRows, type StoredModel } from './store.ts';
+import { encodeVector, hashKey, textHash, textHashKindOf, VectorRows, type StoredModel } from './store.ts';
 
 /** Embeds texts at once (unit-length rows), with how much of them the model knew (learned: the drift input). */
 export type SyncEmbed = (texts: readonly string[]) => { vectors: Float32Array; coverage?: Coverage };
@@ -63,6 +63,7 @@ export class InlineVectors {
       return { harvest() {}, put: (_db, chunks) => { for (const c of chunks) collector?.add(c.id, textHash(c.text), c.text); }, close() {} };
     }
     const rows = new VectorRows(db, model.id);
+    const kind = textHashKindOf(model.info);
     const harvested = new Map<string, Uint8Array>();
     const harvest = db.prepare('SELECT v.text_hash, v.vec FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.file_id = ? AND v.model_id = ?');
     return {
@@ -77,7 +78,7 @@ export class InlineVectors {
       put: (_db, chunks) => {
         const misses: Array<{ id: number; text: string; hash: Uint8Array }> = [];
         for (const c of chunks) {
-          const hash = textHash(c.text);
+          const hash = textHash(c.text, kind);
           collector?.add(c.id, hash, c.text);
           const vec = harvested.get(hashKey(hash)) ?? rows.lookup(hash);
           if (vec) {

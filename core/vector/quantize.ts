@@ -14,19 +14,38 @@ export const INT8_MAX = 127;
  * same scale serves vectors embedded later.
  */
 export function fitInt8Scale(data: Float32Array, opts: { quantile?: number; sample?: number } = {}): number {
+  const fit = int8ScaleSampler(data.length, opts);
+  fit.add(data, 0);
+  return fit.scale();
+}
+
+/**
+ * fitInt8Scale over data given in consecutive pieces (a row at a time), keeping only the sampled
+ * values: `length` is the whole data's; add(values, at) takes data[at … at + values.length), in
+ * order. The same scale as fitInt8Scale over the whole array.
+ */
+export function int8ScaleSampler(length: number, opts: { quantile?: number; sample?: number } = {}): { add(values: Float32Array, at: number): void; scale(): number } {
   const quantile = opts.quantile ?? 0.9999;
   const sample = Math.max(1, opts.sample ?? 200_000);
-  const step = Math.max(1, Math.floor(data.length / sample));
-  const abs = new Float32Array(Math.ceil(data.length / step));
+  const step = Math.max(1, Math.floor(length / sample));
+  const abs = new Float32Array(Math.ceil(length / step));
   let n = 0;
-  for (let i = 0; i < data.length; i += step) {
-    const v = Math.abs(data[i]);
-    if (Number.isFinite(v)) abs[n++] = v;
-  }
-  if (n === 0) return 1 / INT8_MAX;
-  const sorted = abs.subarray(0, n).sort();
-  const top = sorted[Math.min(n - 1, Math.floor(quantile * (n - 1)))];
-  return top > 0 ? top / INT8_MAX : 1 / INT8_MAX;
+  let next = 0;
+  return {
+    add(values, at) {
+      const end = Math.min(length, at + values.length);
+      for (; next < end; next += step) {
+        const v = Math.abs(values[next - at]);
+        if (Number.isFinite(v)) abs[n++] = v;
+      }
+    },
+    scale() {
+      if (n === 0) return 1 / INT8_MAX;
+      const sorted = abs.subarray(0, n).sort();
+      const top = sorted[Math.min(n - 1, Math.floor(quantile * (n - 1)))];
+      return top > 0 ? top / INT8_MAX : 1 / INT8_MAX;
+    },
+  };
 }
 
 /** Quantizes row-major floats with a model's scale (round half up, clipped to ±127; non-finite → 0). */

@@ -5,7 +5,7 @@
 // the caller's transactions (the store's read/write). Owns the SQL of those tables; which chunks to
 // embed is the vector indexer's, ranking the scan's and the channel's.
 import type { Database } from '../sqlite/engine.ts';
-import { sha256 } from '../index/sha256.ts';
+import { CURRENT_TEXT_HASH, textHash, type TextHashKind } from './text-hash.ts';
 import { readStoredFile, type DeflateCodec } from '../index/file-data.ts';
 import { sliceLines } from '../index/fts-row.ts';
 import { setMeta } from '../index/writer.ts';
@@ -28,6 +28,8 @@ export interface ModelInfo {
   trainedChunks?: number;
   /** learned: coverage of the chunks embedded since training (the drift verdict's input). */
   since?: { texts: number; tokens: number; oov: number };
+  /** The hash function its vectors' text_hash keys are made with (text-hash.ts; absent: sha256-8, the rows of an index from before). */
+  textHash?: TextHashKind;
   [k: string]: unknown;
 }
 
@@ -39,18 +41,7 @@ export interface VectorState {
   last_run: { at: string; embedded: number; reused: number; trained: boolean; took_ms: number; complete: boolean } | null;
 }
 
-const encoder = new TextEncoder();
-
-/** The cache key of a chunk text: the first 8 bytes of its SHA-256 (collisions: ~1e-10 at 50k distinct texts). */
-export function textHash(text: string): Uint8Array {
-  return sha256(encoder.encode(text)).slice(0, 8);
-}
-
-export function hashKey(h: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < h.length; i++) s += h[i].toString(16).padStart(2, '0');
-  return s;
-}
+export { hashKey, textHash, textHashKindOf } from './text-hash.ts';
 
 export function currentModel(db: Database): StoredModel | null {
   const r = db.selectArray('SELECT id, provider, model, dims, quantization, scale, info, created_at FROM vector_models WHERE current = 1 ORDER BY id DESC LIMIT 1') as
@@ -75,21 +66,23 @@ export function modelData(db: Database, modelId: number): Uint8Array | null {
 /**
  * Makes `key` the current model and returns its row id. The same key keeps its row and vectors
  * (data, scale and info are updated when given); another key drops every other model and all their
- * vectors first (one model's vectors at a time: they are comparable only with themselves).
+ * vectors first (one model's vectors at a time: they are comparable only with themselves). A new
+ * row's vectors are keyed with the current text hash unless `info` names another.
  */
 export function setCurrentModel(db: Database, key: ModelKey, opts: { scale?: number | null; data?: Uint8Array | null; info?: ModelInfo } = {}): number {
   const cur = currentModel(db);
   if (cur && modelKeyString(cur.key) === modelKeyString(key)) {
     if (opts.scale !== undefined) db.exec('UPDATE vector_models SET scale = ? WHERE id = ?', { bind: [opts.scale, cur.id] });
     if (opts.data !== undefined) db.exec('UPDATE vector_models SET data = ? WHERE id = ?', { bind: [opts.data, cur.id] });
-    if (opts.info !== undefined) db.exec('UPDATE vector_models SET info = ? WHERE id = ?', { bind: [JSON.stringify(opts.info), cur.id] });
+    // The row's text hash stays named unless the new info names one (its vectors were keyed with it).
+    if (opts.info !== undefined) db.exec('UPDATE vector_models SET info = ? WHERE id = ?', { bind: [JSON.stringify({ textHash: cur.info.textHash, ...opts.info }), cur.id] });
     return cur.id;
   }
   db.exec('DELETE FROM chunk_vectors');
   db.exec('DELETE FROM vector_models');
   db.exec(
     'INSERT INTO vector_models(provider, model, dims, quantization, scale, current, data, info, created_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)',
-    { bind: [key.provider, key.model, key.dims, key.quantization, opts.scale ?? null, opts.data ?? null, JSON.stringify(opts.info ?? {}), new Date().toISOString()] },
+    { bind: [key.provider, key.model, key.dims, key.quantization, opts.scale ?? null, opts.data ?? null, JSON.stringify({ textHash: CURRENT_TEXT_HASH, ...opts.info }), new Date().toISOString()] },
   );
   return Number(db.selectValue('SELECT last_insert_rowid()'));
 }
@@ -214,9 +207,10 @@ export interface ChunkText {
 /**
  * The chunk texts of some files, in file id then ordinal order: the text every provider embeds
  * (chunkEmbeddingText: path, header as indexed, body), cut from each file's stored blob.
- * `missingOnly`: only chunks without a vector of `modelId`.
+ * `missingOnly`: only chunks without a vector of `modelId`; `hash`: the text hash of the model the
+ * texts are for (default: the current one, a new model's).
  */
-export function chunkTextsOfFiles(db: Database, codec: DeflateCodec, fileIds: readonly number[], opts: { modelId?: number; missingOnly?: boolean } = {}): ChunkText[] {
+export function chunkTextsOfFiles(db: Database, codec: DeflateCodec, fileIds: readonly number[], opts: { modelId?: number; missingOnly?: boolean; hash?: TextHashKind } = {}): ChunkText[] {
   const out: ChunkText[] = [];
   const st = db.prepare(
     opts.missingOnly
@@ -235,7 +229,7 @@ export function chunkTextsOfFiles(db: Database, codec: DeflateCodec, fileIds: re
       if (!stored) continue;
       for (const [id, ordinal, start, end] of rows) {
         const text = chunkEmbeddingText({ path, header: stored.headers[ordinal] ?? '', body: sliceLines(stored.lines, start, end) });
-        out.push({ id, text, hash: textHash(text) });
+        out.push({ id, text, hash: textHash(text, opts.hash) });
       }
     }
   } finally {

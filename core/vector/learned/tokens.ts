@@ -91,12 +91,14 @@ export function forEachWord(text: string, each: (word: string) => void): void {
   if (start >= 0) each(text.slice(start));
 }
 
-const ASCII_IDENT = new Uint8Array(128);
+/** 1 for the ASCII chars of an identifier-like run (letters, digits, '_'). */
+export const ASCII_IDENT = new Uint8Array(128);
 for (let c = 0; c < 128; c++) ASCII_IDENT[c] = /[\p{L}\p{N}_]/u.test(String.fromCharCode(c)) ? 1 : 0;
 const IDENT_CHAR = /^[\p{L}\p{N}_]$/u;
 const identCache = new Map<number, boolean>();
 
-function isIdentCodePoint(cp: number): boolean {
+/** Whether a non-ASCII code point belongs to an identifier-like run (cached). */
+export function isIdentCodePoint(cp: number): boolean {
   let yes = identCache.get(cp);
   if (yes === undefined) {
     // A lone surrogate is no identifier char (IDENT, with the u flag, never matches one).

@@ -1,9 +1,11 @@
 // Trains a learned-embedding model from a corpus of chunk texts: tokens → vocabulary and
 // co-occurrence (cooccur.ts) → PPMI (ppmi.ts) → truncated randomized SVD (svd.ts) → int8 word
 // vectors → SIF weights and the common component of the training chunks' vectors. Returns the
-// model and, for free, the training chunks' vectors (the same bits model.embed gives them). Owns
-// the recipe and its timing report; the model's use and byte layout live in model.ts.
-import { fitInt8Scale } from '../quantize.ts';
+// model and the training chunks' vectors (the same bits model.embed gives them): all at once
+// (trainFromCorpus), or computed batch by batch on demand (trainModelFromCorpus → TrainedRows, for
+// the index build, which never holds them all). Owns the recipe and its timing report; the model's
+// use and byte layout live in model.ts.
+import { int8ScaleSampler } from '../quantize.ts';
 import { buildTokenCorpus, cooccurrence, type TokenCorpus } from './cooccur.ts';
 import { DEFAULT_LEARNED_PARAMS, LearnedModel, type LearnedParams, type SifSum } from './model.ts';
 import { ppmi } from './ppmi.ts';
@@ -26,6 +28,13 @@ export interface TrainResult {
   model: LearnedModel;
   /** The training chunks' vectors, row-major `chunks × dims` (what model.embed returns for the same texts). */
   vectors: Float32Array;
+  report: TrainReport;
+}
+
+/** A trained model and its training chunks' vectors computed on demand (TrainedRows), never all held at once. */
+export interface TrainedModel {
+  model: LearnedModel;
+  rows: TrainedRows;
   report: TrainReport;
 }
 
@@ -52,6 +61,18 @@ export function learnedParams(params: Partial<LearnedParams> = {}): LearnedParam
  * where the SVD's products run (dense.ts; the same bits either way, so it is no model parameter).
  */
 export function trainFromCorpus(corpus: TokenCorpus, params: Partial<LearnedParams> = {}, clock: Clock = () => 0, phases: Record<string, number> = {}, backend: DenseBackend = 'auto'): TrainResult {
+  const t = trainModelFromCorpus(corpus, params, clock, phases, backend);
+  return { model: t.model, vectors: t.rows.all(), report: t.report };
+}
+
+/**
+ * trainFromCorpus without the `chunks × dims` f32 array of every training chunk's vector (38 MB at
+ * 50k chunks × 192, the vector phase's peak when it was held): the common component comes from
+ * the means of its sample rows only, the int8 scale from one pass that keeps only fitInt8Scale's
+ * strided sample, and the caller gets the rows batch by batch (TrainedRows.fill, which computes
+ * them again: the same bits, for ~one more pass of SIF means).
+ */
+export function trainModelFromCorpus(corpus: TokenCorpus, params: Partial<LearnedParams> = {}, clock: Clock = () => 0, phases: Record<string, number> = {}, backend: DenseBackend = 'auto'): TrainedModel {
   const p = learnedParams(params);
   let t = clock();
   const lap = (name: string) => {
@@ -111,17 +132,59 @@ export function trainFromCorpus(corpus: TokenCorpus, params: Partial<LearnedPara
   // Chunk vectors: SIF means (f32), the common component of a sample of them, then each mean minus
   // its projection on it, unit length — the same steps model.embed takes for a text.
   const shape = new LearnedModel(header, corpus.vocab, weights, rowScale, new Float32Array(dims), vectors, 'draft');
-  const out = chunkMeans(shape, corpus, denseOps(backend).sifSum?.(vectors, dims, V));
-  const common = firstComponent(out, dims, corpus.chunks);
+  const sum = denseOps(backend).sifSum?.(vectors, dims, V);
+  const starts = chunkStarts(corpus);
+  const count = corpus.chunks;
+  // The common component: firstComponent's sample rows (every step-th mean), in its order.
+  const step = Math.max(1, Math.ceil(count / COMMON_SAMPLE));
+  const sampled = Math.ceil(count / step);
+  const sample = new Float32Array(sampled * dims);
+  for (let k = 0; k < sampled; k++) shape.meanOf(corpus.seq, starts[k * step], starts[k * step + 1] - 1, sample, k * dims, sum);
+  const common = firstComponent(sample, dims, sampled);
   const model0 = new LearnedModel(header, corpus.vocab, weights, rowScale, common, vectors, 'draft');
-  for (let c = 0; c < corpus.chunks; c++) model0.project(out, c * dims);
-  header.vectorScale = fitInt8Scale(out);
+  // The int8 scale: fitInt8Scale's strided sample of every projected row, one row at a time.
+  const fit = int8ScaleSampler(count * dims);
+  const row = new Float32Array(dims);
+  for (let c = 0; c < count; c++) {
+    model0.meanOf(corpus.seq, starts[c], starts[c + 1] - 1, row, 0, sum);
+    model0.project(row, 0);
+    fit.add(row, c * dims);
+  }
+  header.vectorScale = fit.scale();
   const model = new LearnedModel(header, corpus.vocab, weights, rowScale, common, vectors);
   lap('chunk vectors');
   return {
-    model, vectors: out,
+    model, rows: new TrainedRows(model, corpus.seq, starts, sum),
     report: { chunks: corpus.chunks, tokens: corpus.totalTokens, vocab: V, cooccurrences, ppmiEntries, phases },
   };
+}
+
+/** The training chunks' vectors (projected, unit length, f32), computed from the corpus's ids when asked for. */
+export class TrainedRows {
+  constructor(private readonly model: LearnedModel, private readonly seq: Int32Array, private readonly starts: Int32Array, private readonly sum?: SifSum) {}
+
+  get count(): number {
+    return this.starts.length - 1;
+  }
+
+  /** Rows [start, end) into out[at …] (row-major; zeros for a chunk with no known token). */
+  fill(start: number, end: number, out: Float32Array, at = 0): void {
+    const { model, seq, starts, sum } = this;
+    const dims = model.dims;
+    out.fill(0, at, at + (end - start) * dims);
+    for (let c = start; c < end; c++) {
+      const o = at + (c - start) * dims;
+      model.meanOf(seq, starts[c], starts[c + 1] - 1, out, o, sum);
+      model.project(out, o);
+    }
+  }
+
+  /** Every row, `count × dims`. */
+  all(): Float32Array {
+    const out = new Float32Array(this.count * this.model.dims);
+    this.fill(0, this.count, out);
+    return out;
+  }
 }
 
 /** σ^p for the powers that have an exact form (0, 0.25, 0.5, 0.75, 1): sqrt is exactly rounded everywhere, pow is not. */
@@ -136,36 +199,32 @@ function sigmaPower(s: number, p: number): number {
   }
 }
 
-/** Calls `each(start, end)` for every chunk's run of in-vocabulary ids in corpus.seq. */
-function forEachChunk(corpus: TokenCorpus, each: (start: number, end: number) => void): void {
+/**
+ * Where each chunk's run of in-vocabulary ids starts in corpus.seq: chunk c is seq[starts[c] …
+ * starts[c + 1] - 1) (the -1 after each chunk sits at starts[c + 1] - 1). The ids model.embed would
+ * see for the same text, in the same order.
+ */
+function chunkStarts(corpus: TokenCorpus): Int32Array {
   const { seq } = corpus;
-  let start = 1;
-  for (let i = 1; i < seq.length; i++) {
-    if (seq[i] < 0) {
-      each(start, i);
-      start = i + 1;
-    }
-  }
+  const starts = new Int32Array(corpus.chunks + 1);
+  let c = 0;
+  starts[0] = 1;
+  for (let i = 1; i < seq.length && c < corpus.chunks; i++) if (seq[i] < 0) starts[++c] = i + 1;
+  return starts;
 }
 
-/** Every training chunk's SIF mean (f32, row-major), from the ids already in corpus.seq: the tokens model.embed would see, in the same order. */
-function chunkMeans(model: LearnedModel, corpus: TokenCorpus, sum?: SifSum): Float32Array {
-  const dims = model.dims;
-  const out = new Float32Array(corpus.chunks * dims);
-  let c = 0;
-  forEachChunk(corpus, (start, end) => model.meanOf(corpus.seq, start, end, out, c++ * dims, sum));
-  return out;
-}
+/** The common component is fitted on at most this many chunk means, every k-th. */
+const COMMON_SAMPLE = 8_000;
 
 /**
- * The first principal direction (uncentred, as SIF does) of row-major f32 vectors, by power iteration
- * on their d × d second-moment matrix (a fixed number of steps: the result depends on nothing but
- * the input); zeros when there are none.
+ * The first principal direction (uncentred, as SIF does) of a sample of row-major f32 vectors (the
+ * chunk means at every step-th row), by power iteration on their d × d second-moment matrix (a
+ * fixed number of steps: the result depends on nothing but the input); zeros when there are none.
  */
 function firstComponent(rows: Float32Array, dims: number, count: number): Float32Array {
   const out = new Float32Array(dims);
-  // A sample of at most 8,000 rows, every k-th (zero rows add nothing), two rows per pass.
-  const step = Math.max(1, Math.ceil(count / 8_000));
+  // Two rows per pass (zero rows add nothing).
+  const step = 1;
   const c = new Float64Array(dims * dims);
   let r = 0;
   for (; r + step < count; r += 2 * step) {
