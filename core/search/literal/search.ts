@@ -134,27 +134,23 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
   const files = run.via === 'words' ? wordCandidateFiles(db, words!, session.filtered) : candidateFiles(db, run.via === 'trigrams' ? expr : null, session.filtered);
 
   const found: Array<Omit<LiteralHit, 'score'> & { chunkLines: number }> = [];
-  // A matching file's row and its chunks' rows, in one statement (read once per file: the text cache keeps them).
+  // A matching file's row with its chunks' rows as one JSON array: one row, five columns to cross
+  // from SQLite, however many chunks (read once per file: the text cache keeps them).
   const factsOf = db.prepare(
-    'SELECT f.path, f.hash, f.lang, f.flags, c.id, c.ordinal, c.start_line, c.end_line, c.symbol_kind, c.symbol_name ' +
-      'FROM files f JOIN chunks c ON c.file_id = f.id WHERE f.id = ? ORDER BY c.ordinal',
+    'SELECT f.path, f.hash, f.lang, f.flags, (SELECT json_group_array(json_array(c.id, c.ordinal, c.start_line, c.end_line, c.symbol_kind, c.symbol_name)) ' +
+      'FROM chunks c WHERE c.file_id = f.id) FROM files f WHERE f.id = ?',
   );
   const texts = cachedTextReader(db, session.codec, sessionTextCache(session));
   const readFacts = (fileId: number): FileFacts => {
-    let file: [string, string, string, number] | undefined;
-    const chunks: ChunkFacts[] = [];
     factsOf.bind([fileId]);
-    // Typed getters, the file's columns from the first row only: oo1's generic get() checks each column's type.
-    while (factsOf.step()) {
-      file ??= [String(factsOf.getString(0)), String(factsOf.getString(1)), String(factsOf.getString(2)), Number(factsOf.getInt(3))];
-      const kind = factsOf.get(8) as string | null;
-      const name = factsOf.get(9) as string | null;
-      chunks.push([Number(factsOf.getInt(4)), Number(factsOf.getInt(5)), Number(factsOf.getInt(6)), Number(factsOf.getInt(7)), kind ?? null, name ?? null]);
+    try {
+      // Typed getters: oo1's generic get() checks each column's type. No row: the file is gone (no hit).
+      if (!factsOf.step()) return { path: '', hash: '', lang: '', flags: 0, chunks: [] };
+      const chunks = (JSON.parse(String(factsOf.getString(4) ?? '[]')) as ChunkFacts[]).sort((a, b) => a[1] - b[1]);
+      return { path: String(factsOf.getString(0)), hash: String(factsOf.getString(1)), lang: String(factsOf.getString(2)), flags: Number(factsOf.getInt(3)), chunks };
+    } finally {
+      factsOf.reset();
     }
-    factsOf.reset();
-    // A file without chunks (none of its lines can be a hit) has no row here.
-    const [path, hash, lang, flags] = file ?? ['', '', '', 0];
-    return { path, hash, lang, flags, chunks };
   };
   try {
     for (let fileId = files.next(); fileId !== null; fileId = files.next()) {
