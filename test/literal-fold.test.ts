@@ -11,6 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { RE2JS } from 're2js';
 import { compilePattern, foldForAsciiLiteral, loadRegexEngine, needsRegexEngine } from '../core/search/literal/matcher.ts';
 import { FileText } from '../core/search/literal/file-text.ts';
+import { literalNode } from '../core/search/literal/regex-syntax.ts';
+import { literalKeys, satisfies, tiledLiteralQuery, trigramQuery, trigramsIn } from '../core/search/literal/trigrams.ts';
 import { prng } from './helpers/generate-workspace.ts';
 import { createTmpWorkspace } from './helpers/tmp-workspace.ts';
 
@@ -77,4 +79,30 @@ describe('ASCII literals ignoring case, without the engine', () => {
       await ws.cleanup();
     }
   }, 60_000);
+});
+
+describe('a literal\'s trigrams tiled for the index', () => {
+  it('keeps a subset of its trigrams that covers every character, and every text holding the literal satisfies it', () => {
+    const rand = prng(3141);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+    let shrunk = 0;
+    for (let i = 0; i < 300; i++) {
+      const lit = Array.from({ length: 3 + Math.floor(rand() * 18) }, () => pick(['a', 'B', 'c', '.', ' ', '(', 'x', 'Y', '1', '保'])).join('');
+      const ci = rand() < 0.5;
+      const full = trigramQuery(literalNode(lit, ci));
+      const tiled = tiledLiteralQuery(full, literalKeys(lit, ci));
+      const all = new Set(trigramsIn(full));
+      const some = trigramsIn(tiled);
+      expect(some.every((t) => all.has(t)), lit).toBe(true);
+      if (some.length < all.size) shrunk++;
+      // Covered: each character lies in a kept trigram at its place in the literal.
+      const keys = literalKeys(lit, ci).map((k) => k ?? '');
+      const covered = new Array(keys.length).fill(false);
+      for (let at = 0; at + 3 <= keys.length; at++) if (some.includes(keys.slice(at, at + 3).join(''))) covered.fill(true, at, at + 3);
+      expect(covered.every(Boolean), `${JSON.stringify(lit)}: ${JSON.stringify(some)}`).toBe(true);
+      const text = `x ${ci ? lit.toUpperCase() : lit} y`.toLowerCase();
+      expect(satisfies(tiled, (t) => text.includes(t))).toBe(true);
+    }
+    expect(shrunk).toBeGreaterThan(150);
+  });
 });
