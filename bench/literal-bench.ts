@@ -226,14 +226,15 @@ export async function runLiteralBench(argv: string[]): Promise<{ result: Record<
 
     // 4. Cold text cache: the searches above share the session's cache of inflated texts
     // (core/search/literal/text-cache.ts), as a long-running host's do; here a slice of the queries,
-    // each in a new workspace whose first search (a literal no file holds) has loaded the engine and
-    // prepared the session, so every candidate's blob is read and inflated.
+    // each in a new workspace whose first search (a pattern of the same kind that no file holds) has
+    // prepared the session and, for a regex, loaded the engine (a literal needs none: matcher.ts),
+    // so every candidate's blob is read and inflated.
     const coldSlice = [...spread(literals, Math.ceil(nCold / 2)), ...spread(regexes, Math.floor(nCold / 2))];
     const coldMs: Record<'literal' | 'regex', number[]> = { literal: [], regex: [] };
     for (const q of coldSlice) {
       const fresh = await openWorkspace(root, { settings: { literal_index: true, literal_budget_ms: 600_000 } });
       try {
-        await timed(fresh, { query: 'qzxjvkqzxjvk', mode: 'literal', limit: 10 });
+        await timed(fresh, { query: 'qzxjvkqzxjvk', mode: q.kind, limit: 10 });
         coldMs[q.kind].push(await timed(fresh, { query: q.pattern, mode: q.kind, limit: 10 }));
       } finally {
         fresh.close();
