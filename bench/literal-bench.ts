@@ -106,6 +106,34 @@ async function allPairs(w: HciWorkspace, q: Query): Promise<{ lines: Set<string>
   return { lines, complete };
 }
 
+/** One query's timings and what its literal search did (read after the timed runs, from explain). */
+interface PerQuery extends Query {
+  firstMs: number;
+  repeatMs: number;
+  candidateFiles?: number;
+  checkedFiles?: number;
+  matchedFiles?: number;
+  complete?: boolean;
+}
+
+/** The literal channel's counts for a query, from explain of its first hit (none when it has no hit). */
+async function literalRun(w: HciWorkspace, req: SearchRequest): Promise<Partial<PerQuery>> {
+  const r = await w.search(req);
+  const hit = r.hits[0];
+  if (!hit) return {};
+  const e = await w.explain(hit.hit_id, { query: req.query, mode: req.mode });
+  const lit = (e.explanation?.channels as Record<string, Record<string, unknown>> | undefined)?.literal;
+  if (!lit) return {};
+  return { candidateFiles: Number(lit.candidate_files), checkedFiles: Number(lit.checked_files), matchedFiles: Number(lit.matched_files), complete: lit.complete === true };
+}
+
+/** The n slowest first-time queries of a kind, for the report: pattern, ms, files checked / matched. */
+function slowest(rows: readonly PerQuery[], kind: Query['kind'], n: number): string {
+  return [...rows].filter((r) => r.kind === kind).sort((a, b) => b.firstMs - a.firstMs).slice(0, n)
+    .map((r) => `\`${r.pattern}\` ${fmtMs(r.firstMs)} (repeated ${fmtMs(r.repeatMs)}; ${r.checkedFiles ?? 0} files checked, ${r.matchedFiles ?? 0} matched${r.complete === false ? ', stopped at the hit cap' : ''})`)
+    .join('; ');
+}
+
 /** The CJK fixture (test/fixtures/cjk): how many of its 2–6-character CJK substrings pass (bench/lib/cjk-coverage.ts). */
 async function cjkFigure(): Promise<{ substrings: number; passed: number; tookMs: number }> {
   const fixture = path.join(repoRoot(), 'test', 'fixtures', 'cjk');
@@ -174,10 +202,14 @@ export async function runLiteralBench(argv: string[]): Promise<{ result: Record<
     const rg = findRipgrep(optString(opts, 'rg'));
     const rows: Record<'literal' | 'regex', { first: number[]; repeat: number[]; rg: number[] }> = { literal: { first: [], repeat: [], rg: [] }, regex: { first: [], repeat: [], rg: [] } };
     const oracle = { equal: 0, subset: 0, differ: [] as string[], checked: 0 };
+    const perQuery: PerQuery[] = [];
     for (const q of queries) {
       const req: SearchRequest = { query: q.pattern, mode: q.kind, limit: 10 };
-      rows[q.kind].first.push(await timed(on, req));
-      rows[q.kind].repeat.push(await timed(on, req));
+      const firstMs = await timed(on, req);
+      const repeatMs = await timed(on, req);
+      rows[q.kind].first.push(firstMs);
+      rows[q.kind].repeat.push(repeatMs);
+      perQuery.push({ ...q, firstMs, repeatMs, ...(await literalRun(on, req)) });
       if (rg) {
         const ans = ripgrep(rg, root, q);
         rows[q.kind].rg.push(ans.ms);
@@ -194,14 +226,15 @@ export async function runLiteralBench(argv: string[]): Promise<{ result: Record<
 
     // 4. Cold text cache: the searches above share the session's cache of inflated texts
     // (core/search/literal/text-cache.ts), as a long-running host's do; here a slice of the queries,
-    // each in a new workspace whose first search (a literal no file holds) has loaded the engine and
-    // prepared the session, so every candidate's blob is read and inflated.
+    // each in a new workspace whose first search (a pattern of the same kind that no file holds) has
+    // prepared the session and, for a regex, loaded the engine (a literal needs none: matcher.ts),
+    // so every candidate's blob is read and inflated.
     const coldSlice = [...spread(literals, Math.ceil(nCold / 2)), ...spread(regexes, Math.floor(nCold / 2))];
     const coldMs: Record<'literal' | 'regex', number[]> = { literal: [], regex: [] };
     for (const q of coldSlice) {
       const fresh = await openWorkspace(root, { settings: { literal_index: true, literal_budget_ms: 600_000 } });
       try {
-        await timed(fresh, { query: 'qzxjvkqzxjvk', mode: 'literal', limit: 10 });
+        await timed(fresh, { query: 'qzxjvkqzxjvk', mode: q.kind, limit: 10 });
         coldMs[q.kind].push(await timed(fresh, { query: q.pattern, mode: q.kind, limit: 10 }));
       } finally {
         fresh.close();
@@ -219,7 +252,7 @@ export async function runLiteralBench(argv: string[]): Promise<{ result: Record<
       regex: { first: stat(rows.regex.first), repeat: stat(rows.regex.repeat), rg: stat(rows.regex.rg) },
       scan: { queries: scanSlice.length, ...stat(scanMs) },
       coldCache: { literal: stat(coldMs.literal), regex: stat(coldMs.regex) },
-      oracle, cjk, cjkCost, rg: rg ? ripgrepVersion(rg) : null, queries,
+      oracle, cjk, cjkCost, rg: rg ? ripgrepVersion(rg) : null, queries: perQuery,
     };
     const line = (what: string, s: { first: number[]; repeat: number[]; rg: number[] }) => {
       const f = stat(s.first);
@@ -241,6 +274,7 @@ export async function runLiteralBench(argv: string[]): Promise<{ result: Record<
       '',
       `Trigram index (files_tri, FTS5 trigram, detail=none, one row per file): ${fmtMB(bytesOn - bytesOff)} = **${(((bytesOn - bytesOff) / sourceBytes)).toFixed(2)}x the source bytes** ` +
         `(index ${fmtMB(bytesOff)} → ${fmtMB(bytesOn)}, ${(bytesOff / sourceBytes).toFixed(2)}x → ${(bytesOn / sourceBytes).toFixed(2)}x source), filled from the stored text in ${fmtMs(fillMs)}.`,
+      `Slowest first-time literals: ${slowest(perQuery, 'literal', 3)}. Slowest regexes: ${slowest(perQuery, 'regex', 3)}.`,
       rg ? `Oracle (ripgrep, same tree, -i, --crlf): ${oracle.equal} of ${oracle.checked} queries give the same file:line pairs; ${oracle.subset} stopped at the hit cap with a subset of ripgrep's pairs; ${oracle.differ.length} differ${oracle.differ.length ? `: ${oracle.differ.join('; ')}` : ''}.` : 'Oracle skipped: `rg` not found.',
       `CJK column on this corpus (${cjkCost.cjkChunks} of ${cjkCost.chunks} chunks with CJK text): index ${fmtMB(cjkCost.withoutCjkBytes)} with format 5's five-column keyword table → ${fmtMB(cjkCost.withCjkBytes)} with the cjk column = **${(cjkCost.growth * 100).toFixed(2)}% growth** (both rebuilt from the stored text and vacuumed).`,
       `CJK fixture: ${cjk.passed} of ${cjk.substrings} 2–6-character substrings of its CJK runs found at rank ≤ 3 (top 3 all hold it; all its places in the top 3 when it sits in ≤ 3 chunks).`,

@@ -19,7 +19,7 @@ import type { PageRange } from './page.ts';
 import { renderHits } from './present.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
 import { expandQuery } from './expand.ts';
-import { loadRegexEngine, regexEngineLoaded } from './literal/matcher.ts';
+import { loadRegexEngine, needsRegexEngine, regexEngineLoaded } from './literal/matcher.ts';
 import { Reranker } from './rerank.ts';
 import type { SearchSession } from './session.ts';
 
@@ -76,19 +76,21 @@ function parseOptions(ctx: Pick<SearchContext, 'settings'>, req: SearchRequest) 
 
 /**
  * Before the read transaction: loads the regex engine when this request reaches the literal channel
- * (mode literal/regex, a `re:` term, a quoted literal, no searchable word), so that rankQuery, which
+ * (mode literal/regex, a `re:` term, a quoted literal, no searchable word) with a pattern that needs
+ * it (needsRegexEngine: not for literals matched by indexOf), so that rankQuery, which
  * runs synchronously inside the transaction, finds it; a keyword search never loads it. A query
  * that does not parse loads nothing: rankQuery reports its error.
  */
 export async function prepareSearch(ctx: Pick<SearchContext, 'settings'>, req: SearchRequest): Promise<void> {
   if (regexEngineLoaded()) return;
-  let text: unknown = null;
+  let text: ReturnType<typeof parseQuery>['text'] = null;
   try {
     text = parseQuery(req.query, parseOptions(ctx, req)).text;
   } catch {
     return;
   }
-  if (text) await loadRegexEngine();
+  // A literal-only query is matched by indexOf (matcher.ts): no engine to load.
+  if (text && needsRegexEngine(text)) await loadRegexEngine();
 }
 
 /** Runs the query through every ranking stage; returns at least `needed` candidates when that many match. */

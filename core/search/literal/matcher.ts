@@ -1,8 +1,11 @@
 // The engine that checks literals and regexes against stored lines: RE2 (re2js, a pure-JS port: no
 // backtracking, so a hostile pattern like `(a+)+$` costs time linear in the text, never a hang; the
 // same syntax family as ripgrep's Rust regex), with case-insensitive and whole-word matching; a
-// case-sensitive literal is a plain indexOf. Owns compiling a TextQuery into per-line tests (and a
-// whole-text prefilter for scans), and turning the engine's refusal into `invalid_regex`. Where the
+// literal is a plain indexOf — case-sensitive, or an ASCII literal ignoring case (with RE2's case
+// folding reproduced: foldForAsciiLiteral) — so a search for literals only never loads the engine
+// (importing and first running re2js cost 20–90 ms, most of a first literal search at 50k chunks).
+// Owns compiling a TextQuery into per-line tests (and a whole-text prefilter for scans), whether a
+// query needs the engine, and turning the engine's refusal into `invalid_regex`. Where the
 // candidates come from is the channel's (channels/literal.ts), which trigrams they need trigrams.ts's.
 import type { RE2JS as Re2Engine } from 're2js';
 import { HciError } from '../../platform.ts';
@@ -24,6 +27,14 @@ export async function loadRegexEngine(): Promise<void> {
 /** Whether loadRegexEngine() already ran (then a search needs no look at its query first). */
 export function regexEngineLoaded(): boolean {
   return RE2JS !== null;
+}
+
+/**
+ * Whether compiling the query's patterns needs the engine (loadRegexEngine first): a regex, whole-word
+ * matching, or a literal ignoring case with characters outside ASCII; a literal otherwise is indexOf.
+ */
+export function needsRegexEngine(q: Pick<TextQuery, 'patterns' | 'caseSensitive' | 'wholeWord'>): boolean {
+  return q.patterns.some((p) => p.kind !== 'literal' || q.wholeWord || (!q.caseSensitive && !ASCII.test(p.source)));
 }
 
 function engine(): Re2Static {
@@ -93,13 +104,11 @@ export function compilePattern(p: TextPattern, q: Pick<TextQuery, 'caseSensitive
     return { pattern: p, line: test, text: test, linesOf: oneLine ? (t) => occurrenceLines(t.text, lit) : null, tree: literalNode(lit, false) };
   }
   if (p.kind === 'literal' && !q.wholeWord && ASCII.test(p.source)) {
-    // An ASCII literal ignoring case: lowercase and indexOf on ASCII text (4-5x the engine's speed
-    // here); text with other characters goes to the engine, whose case folding (ſ ~ s, K ~ k) is
-    // not JavaScript's toLowerCase.
+    // An ASCII literal ignoring case: lowercase and indexOf (4-5x the engine's speed here); text
+    // with other characters is folded as RE2 folds it (foldForAsciiLiteral), not by toLowerCase.
     const lower = p.source.toLowerCase();
-    const re = compileRe2(engine().quote(p.source), false, false, p);
-    const test = { test: (s: string) => (ASCII.test(s) ? s.toLowerCase().includes(lower) : re.test(s)) };
-    const linesOf = oneLine ? (t: FileText) => (t.ascii ? occurrenceLines(t.lower, lower) : null) : null;
+    const test = { test: (s: string) => (ASCII.test(s) ? s.toLowerCase() : foldForAsciiLiteral(s)).includes(lower) };
+    const linesOf = oneLine ? (t: FileText) => occurrenceLines(t.ascii ? t.lower : foldForAsciiLiteral(t.text), lower) : null;
     return { pattern: p, line: test, text: test, linesOf, tree: literalNode(p.source, true) };
   }
   const body = p.kind === 'literal' ? engine().quote(p.source) : p.source;
@@ -111,6 +120,18 @@ export function compilePattern(p: TextPattern, q: Pick<TextQuery, 'caseSensitive
   const text = anchored ? null : compileRe2(source, q.caseSensitive, true, p);
   const tree = p.kind === 'literal' ? literalNode(p.source, !q.caseSensitive) : readRegex(p.source, !q.caseSensitive);
   return { pattern: p, line: { test: (s) => line.test(s) }, text: text && { test: (s) => text.test(s) }, linesOf: null, tree };
+}
+
+/** RE2's case-insensitive matches of ASCII letters outside ASCII: ſ (U+017F) ~ s, K (U+212A, Kelvin) ~ k. */
+const FOLDED_TO_ASCII = /[A-Z\u017f\u212a]/g;
+
+/**
+ * The text as RE2 compares it with an ASCII literal ignoring case: ASCII letters lowercased, ſ → s,
+ * K → k (the only other characters whose simple case folding holds an ASCII letter), every other
+ * character as it is — one code unit for one, so offsets and line breaks stay where they were.
+ */
+export function foldForAsciiLiteral(s: string): string {
+  return s.replace(FOLDED_TO_ASCII, (c) => (c === '\u017f' ? 's' : c === '\u212a' ? 'k' : String.fromCharCode(c.charCodeAt(0) | 32)));
 }
 
 /** The 1-based lines of `text` holding `needle` (which has no line break), each once. */

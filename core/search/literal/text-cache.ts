@@ -50,6 +50,11 @@ export class TextCache {
     return ft;
   }
 
+  /** Whether the cache holds a file's text (without making it the most recently used). */
+  has(fileId: number): boolean {
+    return this.entries.has(fileId);
+  }
+
   /** Code units held now (for tests and the bench). */
   get size(): { files: number; chars: number } {
     return { files: this.entries.size, chars: this.chars };
@@ -77,9 +82,16 @@ export function sessionTextCache(session: SearchSession): TextCache {
  * Reads candidates' texts through the cache for one search; `close` when done. Missing files
  * (no stored text) give undefined and are not cached.
  */
-export function cachedTextReader(db: Database, codec: DeflateCodec, cache: TextCache): { read(fileId: number): FileText | undefined; close(): void } {
+export function cachedTextReader(db: Database, codec: DeflateCodec, cache: TextCache): { read(fileId: number): FileText | undefined; prefetch(fileIds: readonly number[]): void; close(): void } {
   let reader: ReturnType<typeof storedTextReader> | null = null;
   return {
+    /** Reads ahead, in one statement, the blobs of those of these files the cache does not hold. */
+    prefetch(fileIds) {
+      const missing = fileIds.filter((id) => !cache.has(id));
+      if (missing.length === 0) return;
+      reader ??= storedTextReader(db, codec);
+      reader.prefetch(missing);
+    },
     read(fileId) {
       const hit = cache.get(fileId);
       if (hit) return hit;
