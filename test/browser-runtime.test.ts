@@ -268,6 +268,36 @@ describe.skipIf(!chromium)(titled('browser runtime (headless Chromium, module Wo
     await call(page, 'remove', 'pool-ws');
   });
 
+  it('a first pass (no journal) cut off by a closed tab leaves no half-built index: the next open starts from an empty one', async () => {
+    // The same 253-file zip as the parse-worker case: a pass long enough to be cut off half-way.
+    const page2 = await session.newPage();
+    await page2.goto(`${server.url}/`);
+    await ready(page2);
+    await call(page2, 'openZip', 'cut-ws', '/fixtures/pool.zip');
+    await call(page2, 'indexInBackground', 'cut-ws');
+    await page2.waitForFunction(() => {
+      const p = (window as unknown as { hciProgress?: { phase: string; filesDone: number } }).hciProgress;
+      return !!p && p.phase === 'index' && p.filesDone >= 64;
+    });
+    // Batches were committed (without a journal) before the tab goes.
+    await page2.close();
+    const page = session.page;
+    const reopened = await call(page, 'openStored', 'cut-ws', 5000);
+    const st = await call(page, 'status', 'cut-ws');
+    // Never the half of a pass that was written without a journal: an empty index, to be built again.
+    expect(st.index?.files ?? 0).toBe(0);
+    expect(reopened.location).toMatch(/cut-ws/);
+    await call(page, 'remove', 'cut-ws');
+  });
+
+  it('a finished first pass leaves a plain, journaled file: no pass mark in its header', async () => {
+    const page = session.page;
+    const exported = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hci-mark-')), 'zip.sqlite');
+    tmp.push(path.dirname(exported));
+    fs.writeFileSync(exported, Buffer.from(await call(page, 'exportIndex', 'zip-ws'), 'base64'));
+    expect(execFileSync(SQLITE3, [exported, 'PRAGMA application_id'], { encoding: 'utf8' }).trim()).toBe('0');
+  });
+
   it('loaded everything (page, Worker, SQLite and grammar wasm) from the 127.0.0.1 test server only', () => {
     const wasm = session.requests.filter((u) => u.endsWith('.wasm'));
     expect(wasm.some((u) => /sqlite3-[\w-]+\.wasm$/.test(u))).toBe(true);
