@@ -6,12 +6,6 @@ export interface IndexStorage {
   /** Where the index is, for humans ("/repo/.hci/index.sqlite", "opfs:/hci/repo"). */
   readonly location: string;
   exists(): Promise<boolean>;
-  /**
-   * How this storage journals and syncs (default DELETE and FULL, SQLite's own defaults for a
-   * rollback journal): a storage whose file deletes or flushes cost more than a rewrite of the
-   * journal's header may choose PERSIST or TRUNCATE, or a lighter sync, and says why.
-   */
-  readonly journal?: { mode?: 'DELETE' | 'TRUNCATE' | 'PERSIST'; synchronous?: 'FULL' | 'NORMAL' };
   /** Opens the database, creating the file (and its folder) when missing. */
   open(engine: SqliteEngine): Database;
   /** Deletes the index file and its sidecars (a rebuild of an unreadable or outdated index). */

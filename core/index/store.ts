@@ -48,7 +48,7 @@ export class IndexStore extends SqliteConnection {
       // Most of these pragmas read the schema, so they need the cross-process lock like any read:
       // wait for it the same bounded way instead of failing at once while another process writes.
       await probe.retryBusy(() =>
-        probe.execQuiet(`PRAGMA busy_timeout = 0; PRAGMA journal_mode = ${storage.journal?.mode ?? 'DELETE'}; PRAGMA synchronous = ${storage.journal?.synchronous ?? 'FULL'}; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000`),
+        probe.execQuiet('PRAGMA busy_timeout = 0; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000'),
       );
       // Only takes effect in a new, empty file (and only outside a transaction): the indexer then
       // hands pages freed by a pass back to the file (PRAGMA incremental_vacuum).

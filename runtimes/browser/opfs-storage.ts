@@ -136,15 +136,6 @@ export function forgetPool(key: string): void {
 }
 
 /**
- * How the index journals on OPFS. PERSIST instead of DELETE: after a commit the journal's header is
- * zeroed instead of the file being deleted, and the next transaction reuses it instead of creating
- * it again — in the pool each of those re-labels a file and flushes it, 3 of a commit's ~7 flushes
- * (a flush is an fsync: 1–20 ms each on a shared disk, seconds when it is busy). The same crash
- * safety as DELETE (a hot journal is rolled back on open); SYNCHRONOUS stays FULL.
- */
-export const OPFS_JOURNAL = { mode: 'PERSIST', synchronous: 'FULL' } as const;
-
-/**
  * The header's application_id while a first pass runs without a journal ('hci1' in ASCII): set by
  * a journaled, flushed commit before the pass and cleared by one after it, so it is on disk for as
  * long as the file may hold a torn transaction.
@@ -166,7 +157,10 @@ function unfinishedFirstPass(db: Database): boolean {
  * Worker's readers). If the pass is cut off by a crash or a closed tab, the mark left in the header
  * makes the next open start from an empty file (open() above): the first index is then built again,
  * never half-read. A cancelled or failed pass ends normally: its batches stay, journaled from then on.
- * On FluentAvalonia (686 files) it took a first pass's flushes from ~75 to 5.
+ * On FluentAvalonia (686 files) it took a first pass's flushes (each an fsync: 1–20 ms on a shared
+ * disk, seconds when it is busy) from ~130 to ~20 and its writes from ~55 to ~25 MB. Rollback
+ * journal kept afterwards: DELETE (PERSIST, tried, makes every read transaction open and close the
+ * journal to see whether it is hot, and the pool flushes a file on close).
  */
 function beginUnjournaledPass(db: Database): boolean {
   try {
@@ -181,8 +175,9 @@ function beginUnjournaledPass(db: Database): boolean {
 
 function endUnjournaledPass(db: Database): void {
   try {
-    // Journaled and flushed again first: the commit clearing the mark flushes everything the pass wrote with it.
-    db.exec(`PRAGMA journal_mode = ${OPFS_JOURNAL.mode}; PRAGMA synchronous = ${OPFS_JOURNAL.synchronous}`);
+    // Journaled and flushed again first (the store's own settings, core/index/store.ts): the commit
+    // clearing the mark flushes everything the pass wrote with it.
+    db.exec('PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL');
     db.exec('PRAGMA application_id = 0');
   } catch {
     // The mark stays: the next open starts over, as after a crash.
@@ -199,7 +194,6 @@ export function createOpfsIndexStorage(slot: WorkspaceSlot, file = INDEX_NAME): 
   const sidecars = new Map<string, string>();
   return {
     location: `opfs:/${OPFS_ROOT}/${slot.key}${file}`,
-    journal: OPFS_JOURNAL,
     async exists() {
       return pool.getFileNames().includes(file);
     },
