@@ -268,6 +268,47 @@ describe.skipIf(!chromium)(titled('browser runtime (headless Chromium, module Wo
     await call(page, 'remove', 'pool-ws');
   });
 
+  it('a first pass (no journal) cut off by a closed tab leaves no half-built index: the next open starts from an empty one', async () => {
+    // A pass long enough to be cut off half-way: 1,500 small C# files.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-cut-'));
+    tmp.push(dir);
+    for (let i = 0; i < 1500; i++) {
+      fs.mkdirSync(path.join(dir, `src/P${i % 20}`), { recursive: true });
+      fs.writeFileSync(path.join(dir, `src/P${i % 20}/Widget${i}.cs`), `namespace Cut.P${i % 20};\n\npublic sealed class Widget${i}\n{\n    public string Label => "widget ${i}";\n}\n`);
+    }
+    server.put('/fixtures/cut.zip', zipFolder(dir, 'cut'));
+    const page2 = await session.newPage();
+    await page2.goto(`${server.url}/`);
+    await ready(page2);
+    await call(page2, 'openZip', 'cut-ws', '/fixtures/cut.zip');
+    await call(page2, 'indexInBackground', 'cut-ws');
+    // Batches are committed (without a journal) and searchable before the tab goes.
+    let committed = 0;
+    for (let i = 0; i < 200 && committed === 0; i++) {
+      committed = (await call(page2, 'search', 'cut-ws', { query: 'Widget', limit: 1 })).hits.length;
+      if (!committed) await page2.waitForTimeout(20);
+    }
+    expect(committed).toBeGreaterThan(0);
+    const progress = await page2.evaluate(() => (window as unknown as { hciProgress?: { phase: string; filesDone: number } }).hciProgress);
+    expect(progress?.phase).toBe('index'); // still running when the tab closes
+    await page2.close();
+    const page = session.page;
+    await call(page, 'openStored', 'cut-ws', 5000);
+    const st = await call(page, 'status', 'cut-ws');
+    // Never the half of a pass written without a journal: an empty index (not an error), to be built again.
+    expect(st.status).not.toBe('error');
+    expect(st.index?.files ?? 0).toBe(0);
+    await call(page, 'remove', 'cut-ws');
+  });
+
+  it('a finished first pass leaves a plain, journaled file: no pass mark in its header', async () => {
+    const page = session.page;
+    const exported = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hci-mark-')), 'zip.sqlite');
+    tmp.push(path.dirname(exported));
+    fs.writeFileSync(exported, Buffer.from(await call(page, 'exportIndex', 'zip-ws'), 'base64'));
+    expect(execFileSync(SQLITE3, [exported, 'PRAGMA application_id'], { encoding: 'utf8' }).trim()).toBe('0');
+  });
+
   it('loaded everything (page, Worker, SQLite and grammar wasm) from the 127.0.0.1 test server only', () => {
     const wasm = session.requests.filter((u) => u.endsWith('.wasm'));
     expect(wasm.some((u) => /sqlite3-[\w-]+\.wasm$/.test(u))).toBe(true);

@@ -20,7 +20,7 @@ import { createUrlEngineLoader, createUrlGrammarSource, type WasmUrls } from './
 import { createBrowserParsePool } from './parse-pool.ts';
 import {
   createOpfsIndexStorage, forgetPool, heldWorkspaceKeys, INDEX_NAME, listWorkspaceNames, readWorkspaceMeta, removeWorkspaceName, takeWorkspace, workspaceKey,
-  writeWorkspaceMeta, type WorkspaceSlot,
+  UNJOURNALED_PASS_MARK, writeWorkspaceMeta, type WorkspaceSlot,
 } from './opfs-storage.ts';
 import { workspaceFsFromSource } from './sources.ts';
 import { TakeOverChannel } from './takeover.ts';
@@ -307,6 +307,9 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
         // Between transactions the file is whole (rollback journal, committed with a flush), and no
         // transaction spans an await: what is read here is one committed state, even mid-run.
         const bytes = s.slot.pool.exportFile(INDEX_NAME);
+        // Mid-way through a first pass the header carries its mark (opfs-storage.ts); the copy is
+        // one committed state, whole: without the mark, so an import keeps it.
+        if (bytes.length >= 72 && new DataView(bytes.buffer, bytes.byteOffset).getUint32(68) === UNJOURNALED_PASS_MARK) bytes.fill(0, 68, 72);
         return Comlink.transfer(bytes, [bytes.buffer as ArrayBuffer]);
       });
     },

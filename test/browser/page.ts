@@ -181,6 +181,15 @@ const harness = {
       }
     }),
 
+  /** Starts a run without waiting for it; window.hciProgress holds its latest progress report. */
+  indexInBackground: (name: string) =>
+    call(async () => {
+      void ws(name)
+        .index({ onProgress: (p) => void ((window as unknown as { hciProgress: unknown }).hciProgress = p) })
+        .catch(() => {});
+      return true;
+    }),
+
   search: (name: string, req: SearchRequest) => call(() => ws(name).search(req)),
 
   /** Runs each query `repeats` times; returns the first answer per query and every wall time (ms). */

@@ -1,7 +1,7 @@
 // Indexing progress: phase, files done of total, files per second, chunks, bytes read, the grammar
 // downloads of this run, and Cancel; when it ends, the summary and the files skipped by reason
 // (secrets among them). Owns this panel; the run is actions.ts's.
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { current, grammarDownloads, hasQuery, indexRun, status } from '../app/state.ts';
 import { bytes, count } from '../app/format.ts';
 import { Skipped } from '../search/StatusLine.tsx';
@@ -9,6 +9,7 @@ import { cancelIndex } from './actions.ts';
 
 export function IndexPanel() {
   const [expanded, setExpanded] = useState(false);
+  const searchedAfter = useRef<unknown>(null);
   const r = indexRun.value;
   const running = !!r && !['done', 'cancelled', 'failed'].includes(r.phase);
   // A finished run of another workspace is not this one's news.
@@ -19,8 +20,10 @@ export function IndexPanel() {
   const pct = r.filesTotal ? Math.round((100 * r.filesDone) / r.filesTotal) : 0;
   const st = status.value;
   const skippedNow = r.summary?.skipped ?? st?.skipped ?? {};
-  if (!running && hasQuery.value && !expanded) {
-    // Once searching, a finished run shrinks to one line.
+  if (!running && hasQuery.value) searchedAfter.current = r;
+  if (!running && !expanded && (hasQuery.value || searchedAfter.current === r)) {
+    // Once searching, a finished run shrinks to one line, and stays so when the box is cleared: the
+    // panel unfolding there and folding on the next keystroke moved the whole page twice.
     const skips = Object.entries(skippedNow).map(([k, n]) => `${k.replace(/_/g, ' ')} ${n}`).join(', ') || 'none';
     return (
       <section class={`index-panel compact phase-${r.phase}`} aria-label="Indexing">
