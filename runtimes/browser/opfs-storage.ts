@@ -1,7 +1,8 @@
 // The index on OPFS: one opfs-sahpool VFS per workspace, each in its own folder (`hci/<key>/`), so
 // several workspaces of one origin keep separate index files. Owns workspace keys, taking and
 // releasing a workspace (a Web Lock plus the pool's sync access handles, which only one Worker of the
-// origin can hold at a time), and the IndexStorage over a pool. No COOP/COEP headers are needed.
+// origin can hold at a time), and the IndexStorage over a pool, with how a workspace's first pass
+// journals (none, behind a mark in the header: see beginUnjournaledPass). No COOP/COEP headers are needed.
 import type { SAHPoolUtil, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import { HciError } from '../../core/platform.ts';
 import type { IndexStorage } from '../../core/index/storage.ts';

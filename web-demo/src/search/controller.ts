@@ -18,13 +18,6 @@ export const TYPING_PAGE = 10;
 
 let running = false;
 let queued = false;
-/**
- * The spinner shows only for a search still running after this long: most answer within a frame or
- * two, and a spinner drawn and removed on every keystroke is two more renders (and an animation's
- * frames) on the way to the results.
- */
-const SPINNER_AFTER_MS = 150;
-let spinnerTimer: ReturnType<typeof setTimeout> | undefined;
 let facetsKey = '';
 
 function request(q: string, f: Filters, o: SearchOptions, limit = TYPING_PAGE): SearchRequest {
@@ -62,7 +55,7 @@ async function runLatest(): Promise<void> {
         });
         continue;
       }
-      spinnerTimer ??= setTimeout(() => (searching.value = true), SPINNER_AFTER_MS);
+      searching.value = true;
       const res = await ws.search(request(q, f, searchOptions.value));
       // Typed on meanwhile: this answer is stale, the loop sends the newest query next.
       if (sent !== key(query.value.trim(), filters.value)) continue;
@@ -75,8 +68,6 @@ async function runLatest(): Promise<void> {
     } while (queued);
   } finally {
     running = false;
-    clearTimeout(spinnerTimer);
-    spinnerTimer = undefined;
     searching.value = false;
   }
 }
