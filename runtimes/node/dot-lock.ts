@@ -66,7 +66,15 @@ const nodeLockPlatform: LockPlatform = {
       throw e;
     }
   },
-  remove: (p) => fs.rmSync(p, { force: true }),
+  // unlink, not rmSync: on Node 22, rmSync loads its rimraf module on first use, after the CLI's V8
+  // flags are set, so compiled from source (runtimes/node/v8-flags.ts). Lock files are plain files.
+  remove(p) {
+    try {
+      fs.unlinkSync(p);
+    } catch (e) {
+      if (code(e) !== 'ENOENT') throw e;
+    }
+  },
   mtimeMs: (p) => fs.statSync(p).mtimeMs,
   exists: (p) => fs.existsSync(p),
   list: (dir) => fs.readdirSync(dir),
