@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { listFiles, REPO, type StaticServer } from './helpers/browser.ts';
-import { startWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
+import { indexZip, startWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
 import { chromiumBinary } from './helpers/runtimes.ts';
 
 const sample = path.join(REPO, 'test/sample-workspace');
@@ -71,8 +71,7 @@ describe('web-demo: message ↔ code (gutter markers, conversation panel)', () =
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(`${server.url}/`);
     await page.waitForSelector('html[data-ready="true"]');
-    await page.setInputFiles('#zip-input', { name: `${WS}.zip`, mimeType: 'application/zip', buffer: Buffer.from(sampleZipWithLog()) });
-    await page.waitForSelector('.index-panel.phase-done', { timeout: 90_000 });
+    await indexZip(page, `${WS}.zip`, sampleZipWithLog(), 90_000);
     await page.click('.index-panel button[aria-label="Dismiss"]');
   }, 180_000);
 

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { listFiles, REPO, type StaticServer } from './helpers/browser.ts';
-import { startWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
+import { indexZip, startWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
 import { chromiumBinary } from './helpers/runtimes.ts';
 
 const sample = path.join(REPO, 'test/sample-workspace');
@@ -78,8 +78,7 @@ describe('web-demo: regex and exact-text modes (match_lines highlighted)', () =>
     ({ server, page } = demo);
     await page.goto(`${server.url}/`);
     await page.waitForSelector('html[data-ready="true"]');
-    await page.setInputFiles('#zip-input', { name: `${WS}.zip`, mimeType: 'application/zip', buffer: Buffer.from(sampleZip()) });
-    await page.waitForSelector('.index-panel.phase-done', { timeout: 60_000 });
+    await indexZip(page, `${WS}.zip`, sampleZip());
   }, 180_000);
 
   afterEach(async (ctx) => {

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { listFiles, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
-import { startWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
+import { indexZip, startWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
 import { chromiumBinary } from './helpers/runtimes.ts';
 
 const sample = path.join(REPO, 'test/sample-workspace');
@@ -87,8 +87,7 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
         if (phase && (!last || last.phase !== phase || last.now !== now)) seen.push({ phase, now });
       }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     });
-    await page.setInputFiles('#zip-input', { name: `${WS}.zip`, mimeType: 'application/zip', buffer: Buffer.from(sampleZip()) });
-    await page.waitForSelector('.index-panel.phase-done', { timeout: 60_000 });
+    await indexZip(page, `${WS}.zip`, sampleZip());
     const progress = await page.evaluate(() => (window as unknown as { __progress: Array<{ phase: string; now: string }> }).__progress);
     const phases = [...new Set(progress.map((p) => p.phase))];
     expect(phases).toContain('index');

@@ -49,19 +49,19 @@ export function fileCoverage(cands: readonly Candidate[], words: readonly string
  * candidates' scores / its best score, at most FILE_CHUNKS_CAP). Scores must be final but for it.
  */
 export function fileChunkFactors(cands: readonly Candidate[], bonus: number): Map<number, number> {
-  const best = new Map<number, number>();
-  const sum = new Map<number, number>();
-  const count = new Map<number, number>();
+  const files = new Map<number, { best: number; sum: number; n: number }>();
   for (const c of cands) {
-    best.set(c.fileId, Math.max(best.get(c.fileId) ?? 0, c.score));
-    sum.set(c.fileId, (sum.get(c.fileId) ?? 0) + c.score);
-    count.set(c.fileId, (count.get(c.fileId) ?? 0) + 1);
+    const f = files.get(c.fileId);
+    if (f) {
+      f.best = Math.max(f.best, c.score);
+      f.sum += c.score;
+      f.n++;
+    } else files.set(c.fileId, { best: Math.max(0, c.score), sum: c.score, n: 1 });
   }
   const out = new Map<number, number>();
-  for (const [fileId, n] of count) {
-    const top = best.get(fileId)!;
-    if (n < 2 || top <= 0) continue;
-    out.set(fileId, 1 + bonus * Math.min(FILE_CHUNKS_CAP, (sum.get(fileId)! - top) / top));
+  for (const [fileId, { best, sum, n }] of files) {
+    if (n < 2 || best <= 0) continue;
+    out.set(fileId, 1 + bonus * Math.min(FILE_CHUNKS_CAP, (sum - best) / best));
   }
   return out;
 }

@@ -202,16 +202,17 @@ export class Reranker {
 
   private applyTextSignals(cands: Candidate[]): void {
     const top = cands.slice(0, TEXT_SIGNAL_POOL);
+    // Coverage reads the wider pool (which holds `top`); without it only `top` needs its bodies.
+    const read = this.coverage.length ? cands.slice(0, COVERAGE_POOL) : top;
+    loadBodies(this.session, read);
     if (this.coverage.length) {
       // Among the best candidates only: the others keep factor 1, which a share of 0 gives too.
-      const read = cands.slice(0, COVERAGE_POOL);
-      loadBodies(this.session, read);
       const shares = fileCoverage(read, this.coverage);
       for (const c of read) {
         const share = shares.get(c.fileId) ?? 0;
         if (share > 0) c.factors.push({ name: 'query_coverage', factor: Math.pow(1 + this.settings.coverage_boost, share) });
       }
-    } else loadBodies(this.session, top);
+    }
     if (this.ui) this.applyUiSignals(top, this.ui);
     for (const c of top) {
       const sig = textSignals(c.body ?? '', this.q.verbatim, this.targets, this.patterns, configKeyPath(c));

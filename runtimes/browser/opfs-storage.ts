@@ -193,6 +193,10 @@ export function createOpfsIndexStorage(slot: WorkspaceSlot, file = INDEX_NAME): 
   let opened: Database | null = null;
   let indexing = false;
   let since = 0;
+  const unlinkFiles = () => {
+    pool.unlink(`${file}-journal`);
+    pool.unlink(file);
+  };
   const sidecars = new Map<string, string>();
   return {
     location: `opfs:/${OPFS_ROOT}/${slot.key}${file}`,
@@ -208,8 +212,7 @@ export function createOpfsIndexStorage(slot: WorkspaceSlot, file = INDEX_NAME): 
         // A first pass written without a journal was cut off (a crash, a closed tab): what it left
         // may be torn. Start from an empty file; the next index run builds it again.
         db.close();
-        pool.unlink(`${file}-journal`);
-        pool.unlink(file);
+        unlinkFiles();
         db = connect();
       }
       opened = db;
@@ -221,8 +224,7 @@ export function createOpfsIndexStorage(slot: WorkspaceSlot, file = INDEX_NAME): 
       return db;
     },
     async remove() {
-      pool.unlink(`${file}-journal`);
-      pool.unlink(file);
+      unlinkFiles();
     },
     claimIndexer() {
       if (indexing) return null;

@@ -41,6 +41,12 @@ export async function startWebDemo(chromium: string): Promise<WebDemo> {
   };
 }
 
+/** Drops a zip on the app's zip input and waits until the index panel says the pass is done. */
+export async function indexZip(page: Page, name: string, zip: Uint8Array, timeout = 60_000): Promise<void> {
+  await page.setInputFiles('#zip-input', { name, mimeType: 'application/zip', buffer: Buffer.from(zip) });
+  await page.waitForSelector('.index-panel.phase-done', { timeout });
+}
+
 export function webDemoShot(page: Page, name: string): Promise<Buffer> {
   return page.screenshot({ path: path.join(WEB_DEMO_SHOTS, `${name}.png`) });
 }

@@ -239,18 +239,17 @@ export function trigramQuery(tree: RegexNode): TrigramQuery {
  * query stays what lines are filtered by.
  */
 export function tiledLiteralQuery(q: TrigramQuery, keys: ReadonlyArray<string | null>): TrigramQuery {
-  if (q.op !== 'and' || q.subs.length > 0 || q.trigrams.length <= 3) return q;
-  const have = new Set(q.trigrams);
-  const at = (i: number): string | null => (keys[i] !== null && keys[i + 1] != null && keys[i + 2] != null ? keys[i]! + keys[i + 1]! + keys[i + 2]! : null);
-  const picked = new Set<string>();
-  for (let i = 0; i + 3 <= keys.length; i += 3) {
-    const t = at(i);
-    if (t !== null && have.has(t)) picked.add(t);
-  }
-  const last = at(keys.length - 3);
-  if (last !== null && have.has(last)) picked.add(last);
   // An unkeyable character can leave gaps the tiling does not cover: then keep the full query.
-  if (picked.size === 0 || keys.includes(null)) return q;
+  if (q.op !== 'and' || q.subs.length > 0 || q.trigrams.length <= 3 || keys.includes(null)) return q;
+  const have = new Set(q.trigrams);
+  const picked = new Set<string>();
+  const pick = (i: number) => {
+    const t = keys[i]! + keys[i + 1]! + keys[i + 2]!;
+    if (have.has(t)) picked.add(t);
+  };
+  for (let i = 0; i + 3 <= keys.length; i += 3) pick(i);
+  pick(keys.length - 3);
+  if (picked.size === 0) return q;
   return { op: 'and', trigrams: [...picked].sort(), subs: [] };
 }
 
