@@ -27,7 +27,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
 import { rolldown } from 'rolldown';
+import { esmToScript, standIn } from './esm-to-script.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -37,13 +39,21 @@ const MANIFEST = `${ENTRY}.manifest.json`;
 
 for (const f of fs.readdirSync(outDir)) if (f === `${ENTRY}.js` || f === MANIFEST || f.startsWith(`${ENTRY}-`)) fs.rmSync(path.join(outDir, f));
 
+// The SQLite glue the CLI runs as a code-cached script (runtimes/node/code-cache.ts), in a stand-in.
+const GLUE_PACKAGE = '@sqlite.org/sqlite-wasm';
+const GLUE_STAND_IN = path.join(outDir, `${ENTRY}-sqlite3.js`);
+// Shared state the bundle and the stand-ins must see once: kept files of their own, imported.
+const SHARED_FILES = new Set(['code-cache.js', 'v8-flags.js'].map((f) => path.join(outDir, f)));
+
 /** CommonJS packages the search path imports, bundled instead of loaded from node_modules (see above). */
 const BUNDLED_PACKAGES = ['commander', 'picomatch'];
 const BASE = 'base';
 const bundledPackage = (id) => BUNDLED_PACKAGES.some((p) => id === p || id.startsWith(`${p}/`));
 const mcpSdk = path.join(dist, 'runtimes/mcp/sdk') + path.sep;
 // Bare specifiers (packages but BUNDLED_PACKAGES, node: builtins) and the MCP SDK bundles stay imports.
-const external = (id, _importer, isResolved) => (isResolved ? id.startsWith(mcpSdk) : !id.startsWith('.') && !path.isAbsolute(id) && !bundledPackage(id));
+const external = (id, _importer, isResolved) => (isResolved ? id.startsWith(mcpSdk) || SHARED_FILES.has(id) : !id.startsWith('.') && !path.isAbsolute(id) && !bundledPackage(id) && id !== GLUE_PACKAGE);
+// The CLI imports the glue's stand-in instead of the package (the library entries keep the package).
+const glueStandIn = { name: 'hci-glue-stand-in', resolveId: (id) => (id === GLUE_PACKAGE ? { id: GLUE_STAND_IN, external: 'relative' } : null) };
 const outputOptions = {
   dir: outDir,
   format: 'esm',
@@ -53,7 +63,7 @@ const outputOptions = {
 };
 
 async function build(codeSplitting, write) {
-  const bundle = await rolldown({ input: { [ENTRY]: path.join(outDir, 'cli.js') }, platform: 'node', external, logLevel: 'warn' });
+  const bundle = await rolldown({ input: { [ENTRY]: path.join(outDir, 'cli.js') }, platform: 'node', external, plugins: [glueStandIn], logLevel: 'warn' });
   const options = { ...outputOptions, codeSplitting };
   const { output } = write ? await bundle.write(options) : await bundle.generate(options);
   await bundle.close();
@@ -70,7 +80,7 @@ for (const pending = [`${ENTRY}.js`]; pending.length;) {
   staticFiles.add(file);
   pending.push(...byFile.get(file).imports.filter((f) => byFile.has(f)));
 }
-const baseModules = new Set([...staticFiles].filter((f) => f !== `${ENTRY}.js`).flatMap((f) => byFile.get(f).moduleIds));
+const baseModules = new Set([...staticFiles].flatMap((f) => byFile.get(f).moduleIds));
 // Pass 2: the same graph with those modules grouped into one file.
 const output = await build({ groups: [{ name: BASE, test: (id) => baseModules.has(id) }] }, true);
 const runtimeChunk = (f) => f.startsWith(`${ENTRY}-rolldown-runtime-`); // rolldown's helpers, always a file of their own
@@ -78,6 +88,30 @@ const entry = output.find((c) => c.fileName === `${ENTRY}.js`);
 const baseFiles = output.filter((c) => c.fileName.startsWith(`${ENTRY}-${BASE}-`)).map((c) => c.fileName);
 if (baseFiles.length !== 1 || entry.imports.filter((f) => f.startsWith(`${ENTRY}-`) && !runtimeChunk(f)).join() !== baseFiles[0]) {
   throw new Error(`build-cli-bundle: the entry should import one base file, imports ${entry.imports.join(', ')}`);
+}
+
+// The base file becomes a script plus its stand-in (the entry and the verbs' chunks import the stand-in
+// by the base file's name), and so does the glue: runtimes/node/code-cache.ts says why.
+const banner = outputOptions.banner;
+const scriptName = (file) => file.replace(/\.js$/, '.script.js');
+const contentHash = (text) => createHash('sha256').update(text).digest('base64url').slice(0, 10);
+{
+  const baseFile = path.join(outDir, baseFiles[0]);
+  const made = esmToScript(fs.readFileSync(baseFile, 'utf8'), baseFiles[0]);
+  fs.writeFileSync(path.join(outDir, scriptName(baseFiles[0])), `${made.script}\n`);
+  fs.writeFileSync(baseFile, standIn(made, { scriptFile: scriptName(baseFiles[0]), codeCache: './code-cache.js', banner }));
+}
+{
+  // The file Node's ESM resolution picks (the stand-in asks import.meta.resolve at run time).
+  const glueFile = fileURLToPath(import.meta.resolve(GLUE_PACKAGE));
+  const source = fs.readFileSync(glueFile, 'utf8');
+  const made = esmToScript(source, GLUE_PACKAGE);
+  const glueScript = `${ENTRY}-sqlite3-${contentHash(made.script)}.script.js`;
+  fs.writeFileSync(path.join(outDir, glueScript), `// ${GLUE_PACKAGE}'s ${path.basename(glueFile)} (its licence header below), rewritten as a script by scripts/esm-to-script.mjs for runtimes/node/code-cache.ts.\n${made.script}\n`);
+  fs.writeFileSync(GLUE_STAND_IN, standIn(made, {
+    scriptFile: glueScript, codeCache: './code-cache.js', original: { specifier: GLUE_PACKAGE, size: Buffer.byteLength(source) },
+    banner: `// Stands in for ${GLUE_PACKAGE} in the CLI bundle (scripts/build-cli-bundle.mjs): runs ${glueScript}, made from it.`,
+  }));
 }
 
 const manifest = {};
