@@ -26,15 +26,12 @@ if (!existsSync(fileURLToPath(cli))) {
   process.stderr.write('hci: the CLI is not built yet.\nhint: run `npm install` (or `npm run build`) in the hci folder first\n');
   process.exit(5);
 }
-// The CLI's largest scripts run with the V8 code cache a previous run of the same verb left
-// (runtimes/node/code-cache.ts): the first argument names it.
-const codeCache = await import('../dist/runtimes/node/code-cache.js');
-codeCache.setCodeCacheTag(process.argv[2]);
-const { main, keepYoungGenerationSmall } = await import(cli.href);
+const { main, keepYoungGenerationSmall, saveCodeCaches } = await import(cli.href);
 // The main thread's young generation stays at its starting size: a cold index's peak RSS on Node 24
 // (runtimes/node/young-generation.ts). Set once the CLI's modules have loaded, not before: a V8 flag
 // set at run time costs every builtin loaded after it Node's precompiled code (runtimes/node/v8-flags.ts).
 keepYoungGenerationSmall();
 process.exitCode = await main(process.argv.slice(2));
-// Once the command has run, its cache can hold every function it compiled (written only when missing).
-codeCache.saveCodeCaches();
+// Once the command has run, the V8 code cache of the CLI's largest scripts can hold every function it
+// compiled: written when this run had none (runtimes/node/code-cache.ts).
+saveCodeCaches();

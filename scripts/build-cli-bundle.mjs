@@ -42,8 +42,10 @@ for (const f of fs.readdirSync(outDir)) if (f === `${ENTRY}.js` || f === MANIFES
 // The SQLite glue the CLI runs as a code-cached script (runtimes/node/code-cache.ts), in a stand-in.
 const GLUE_PACKAGE = '@sqlite.org/sqlite-wasm';
 const GLUE_STAND_IN = path.join(outDir, `${ENTRY}-sqlite3.js`);
-// Shared state the bundle and the stand-ins must see once: kept files of their own, imported.
-const SHARED_FILES = new Set(['code-cache.js', 'v8-flags.js'].map((f) => path.join(outDir, f)));
+// What the stand-ins run the scripts with (an entry: its export names stay), and the flag record it shares
+// with the base: outside the base.
+const CODE_CACHE_ENTRY = `${ENTRY}-code-cache`;
+const CODE_CACHE_MODULES = new Set(['code-cache.js', 'v8-flags.js'].map((f) => path.join(outDir, f)));
 
 /** CommonJS packages the search path imports, bundled instead of loaded from node_modules (see above). */
 const BUNDLED_PACKAGES = ['commander', 'picomatch'];
@@ -51,7 +53,7 @@ const BASE = 'base';
 const bundledPackage = (id) => BUNDLED_PACKAGES.some((p) => id === p || id.startsWith(`${p}/`));
 const mcpSdk = path.join(dist, 'runtimes/mcp/sdk') + path.sep;
 // Bare specifiers (packages but BUNDLED_PACKAGES, node: builtins) and the MCP SDK bundles stay imports.
-const external = (id, _importer, isResolved) => (isResolved ? id.startsWith(mcpSdk) || SHARED_FILES.has(id) : !id.startsWith('.') && !path.isAbsolute(id) && !bundledPackage(id) && id !== GLUE_PACKAGE);
+const external = (id, _importer, isResolved) => (isResolved ? id.startsWith(mcpSdk) : !id.startsWith('.') && !path.isAbsolute(id) && !bundledPackage(id) && id !== GLUE_PACKAGE);
 // The CLI imports the glue's stand-in instead of the package (the library entries keep the package).
 const glueStandIn = { name: 'hci-glue-stand-in', resolveId: (id) => (id === GLUE_PACKAGE ? { id: GLUE_STAND_IN, external: 'relative' } : null) };
 const outputOptions = {
@@ -63,7 +65,7 @@ const outputOptions = {
 };
 
 async function build(codeSplitting, write) {
-  const bundle = await rolldown({ input: { [ENTRY]: path.join(outDir, 'cli.js') }, platform: 'node', external, plugins: [glueStandIn], logLevel: 'warn' });
+  const bundle = await rolldown({ input: { [ENTRY]: path.join(outDir, 'cli.js'), [CODE_CACHE_ENTRY]: path.join(outDir, 'code-cache.js') }, platform: 'node', external, plugins: [glueStandIn], logLevel: 'warn' });
   const options = { ...outputOptions, codeSplitting };
   const { output } = write ? await bundle.write(options) : await bundle.generate(options);
   await bundle.close();
@@ -81,9 +83,16 @@ for (const pending = [`${ENTRY}.js`]; pending.length;) {
   pending.push(...byFile.get(file).imports.filter((f) => byFile.has(f)));
 }
 const baseModules = new Set([...staticFiles].flatMap((f) => byFile.get(f).moduleIds));
-// Pass 2: the same graph with those modules grouped into one file.
-const output = await build({ groups: [{ name: BASE, test: (id) => baseModules.has(id) }] }, true);
-const runtimeChunk = (f) => f.startsWith(`${ENTRY}-rolldown-runtime-`); // rolldown's helpers, always a file of their own
+// Pass 2: the same graph with those modules grouped into one file (but code-cache.ts and what it imports).
+const output = await build({
+  groups: [
+    { name: 'code-cache', test: (id) => CODE_CACHE_MODULES.has(id), priority: 2 },
+    { name: BASE, test: (id) => baseModules.has(id), priority: 1 },
+  ],
+}, true);
+// rolldown's helpers (always a file of their own) and the code cache's entry
+const codeCacheFile = `${CODE_CACHE_ENTRY}.js`;
+const runtimeChunk = (f) => f.startsWith(`${ENTRY}-rolldown-runtime-`) || f === codeCacheFile || f.startsWith(`${CODE_CACHE_ENTRY}-`);
 const entry = output.find((c) => c.fileName === `${ENTRY}.js`);
 const baseFiles = output.filter((c) => c.fileName.startsWith(`${ENTRY}-${BASE}-`)).map((c) => c.fileName);
 if (baseFiles.length !== 1 || entry.imports.filter((f) => f.startsWith(`${ENTRY}-`) && !runtimeChunk(f)).join() !== baseFiles[0]) {
@@ -95,21 +104,21 @@ if (baseFiles.length !== 1 || entry.imports.filter((f) => f.startsWith(`${ENTRY}
 const banner = outputOptions.banner;
 const scriptName = (file) => file.replace(/\.js$/, '.script.js');
 const contentHash = (text) => createHash('sha256').update(text).digest('base64url').slice(0, 10);
+// The glue file Node's ESM resolution picks (the stand-in asks import.meta.resolve at run time).
+const glueFile = fileURLToPath(import.meta.resolve(GLUE_PACKAGE));
 {
   const baseFile = path.join(outDir, baseFiles[0]);
   const made = esmToScript(fs.readFileSync(baseFile, 'utf8'), baseFiles[0]);
   fs.writeFileSync(path.join(outDir, scriptName(baseFiles[0])), `${made.script}\n`);
-  fs.writeFileSync(baseFile, standIn(made, { scriptFile: scriptName(baseFiles[0]), codeCache: './code-cache.js', banner }));
+  fs.writeFileSync(baseFile, standIn(made, { scriptFile: scriptName(baseFiles[0]), codeCache: `./${codeCacheFile}`, banner }));
 }
 {
-  // The file Node's ESM resolution picks (the stand-in asks import.meta.resolve at run time).
-  const glueFile = fileURLToPath(import.meta.resolve(GLUE_PACKAGE));
   const source = fs.readFileSync(glueFile, 'utf8');
   const made = esmToScript(source, GLUE_PACKAGE);
   const glueScript = `${ENTRY}-sqlite3-${contentHash(made.script)}.script.js`;
   fs.writeFileSync(path.join(outDir, glueScript), `// ${GLUE_PACKAGE}'s ${path.basename(glueFile)} (its licence header below), rewritten as a script by scripts/esm-to-script.mjs for runtimes/node/code-cache.ts.\n${made.script}\n`);
   fs.writeFileSync(GLUE_STAND_IN, standIn(made, {
-    scriptFile: glueScript, codeCache: './code-cache.js', original: { specifier: GLUE_PACKAGE, size: Buffer.byteLength(source) },
+    scriptFile: glueScript, codeCache: `./${codeCacheFile}`, original: { specifier: GLUE_PACKAGE, size: Buffer.byteLength(source) },
     banner: `// Stands in for ${GLUE_PACKAGE} in the CLI bundle (scripts/build-cli-bundle.mjs): runs ${glueScript}, made from it.`,
   }));
 }
@@ -128,5 +137,7 @@ const modules = Object.values(manifest).flat();
 if (!modules.includes('runtimes/node/cli.js')) throw new Error('build-cli-bundle: the entry does not hold runtimes/node/cli.js');
 const outside = modules.filter((m) => m.startsWith('..') || (m.startsWith('node_modules/') && !bundledPackage(m.slice('node_modules/'.length))));
 if (outside.length) throw new Error(`build-cli-bundle: bundled modules from outside dist/ and BUNDLED_PACKAGES: ${outside.slice(0, 5).join(', ')}`);
+// The glue's stand-in runs the package's file (rewritten): listed as that file.
+manifest[path.basename(GLUE_STAND_IN)] = [`node_modules/${path.relative(path.join(root, 'node_modules'), glueFile).split(path.sep).join('/')}`];
 fs.writeFileSync(path.join(outDir, MANIFEST), `${JSON.stringify(manifest, null, 1)}\n`);
 console.log(`build-cli-bundle: ${modules.length} modules in ${Object.keys(manifest).length} files, ${(bytes / 1024).toFixed(0)} KiB`);

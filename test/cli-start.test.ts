@@ -61,6 +61,10 @@ beforeAll(async () => {
     // Built-in modules loaded by require() (the SQLite glue's) never pass the hook: listed at exit, those
     // loaded after the first flag once more as builtin-after-flag:<name>.
     "const builtins = (list) => list.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));",
+    // Scripts run by vm.Script (runtimes/node/code-cache.ts): vm-script:<file>:<none|accepted|rejected>, their cache's fate.
+    "const vm = createRequire(import.meta.url)('node:vm'); const Script = vm.Script; const scripts = [];",
+    "vm.Script = class extends Script { constructor(src, o) { super(src, o); scripts.push(`vm-script:${o.filename.replace(/.*[\\\\/]/, '')}:${o.cachedData ? (this.cachedDataRejected ? 'rejected' : 'accepted') : 'none'}`); } }; syncBuiltinESMExports();",
+    "process.on('exit', () => appendFileSync(file, scripts.map((l) => l + '\\n').join('')));",
     "process.on('exit', () => appendFileSync(file, [...builtins(process.moduleLoadList).map((m) => 'builtin:' + m), ...(firstFlag < 0 ? [] : builtins(process.moduleLoadList.slice(firstFlag)).map((m) => 'builtin-after-flag:' + m)), firstFlag < 0 ? 'no-flag' : 'flag-set'].map((l) => l + '\\n').join('')));",
   ].join('\n'));
   ws = await createTmpWorkspace({
@@ -129,7 +133,7 @@ describe('hci start-up', () => {
       const r = hciLoads([flag]);
       expect(r.code, r.err).toBe(0);
       expect(r.out.trim()).toBe(PACKAGE.version);
-      expect(r.loaded.some((u) => u.includes('sqlite-wasm')), 'no engine for --version').toBe(false);
+      expect([...r.loaded, ...distModules(r.loaded)].some((u) => u.includes('sqlite-wasm')), 'no engine for --version').toBe(false);
     }
   });
 
@@ -160,6 +164,56 @@ describe('hci start-up', () => {
         expect(JSON.parse(r.out).hits).toEqual(JSON.parse(first.out).hits);
       }
     }
+  });
+
+  it("runs the bundle's base and the SQLite glue from the V8 code cache an earlier search left, and makes a new one when it is missing, damaged or refused", () => {
+    // A compile cache of its own: hci's code cache lives in it (runtimes/node/code-cache.ts).
+    const cacheRoot = path.join(tmp, 'code-cache-root');
+    const env = { NODE_COMPILE_CACHE: cacheRoot };
+    const search = () => {
+      const r = hciLoads(['search', 'PlaceOrder', '--root', ws.root, '--json'], env);
+      expect(r.code, r.err).toBe(0);
+      expect(JSON.parse(r.out).hits[0].path).toBe('src/OrderService.cs');
+      return Object.fromEntries(r.loaded.filter((l) => l.startsWith('vm-script:')).map((l) => {
+        const [, file, fate] = l.split(':');
+        return [/^hci-cli-base-/.test(file) ? 'base' : /^hci-cli-sqlite3-/.test(file) ? 'glue' : file, fate];
+      }));
+    };
+    expect(search(), 'the first search: no cache yet').toEqual({ base: 'none', glue: 'none' });
+    const [nodeDir] = fs.readdirSync(cacheRoot).filter((d) => fs.existsSync(path.join(cacheRoot, d, 'hci-code-cache')));
+    const dir = path.join(cacheRoot, nodeDir, 'hci-code-cache');
+    const files = () => fs.readdirSync(dir).sort();
+    expect(files().map((f) => [/^hci-cli-(base|sqlite3)-/.exec(f)?.[1], f.endsWith('.script.js.search.cache')]), 'one per script, for the verb').toEqual([['base', true], ['sqlite3', true]]);
+    const sizes = files().map((f) => fs.statSync(path.join(dir, f)).size);
+    expect(search(), 'the second: both from the cache').toEqual({ base: 'accepted', glue: 'accepted' });
+    expect(files().map((f) => fs.statSync(path.join(dir, f)).size), 'an accepted cache is not written again').toEqual(sizes);
+    // The cache is made after the run: it holds the functions the search compiled, not only the top
+    // level a cache made at compile time holds (V8's own, compiled and cached before anything runs).
+    const [baseFile] = fs.readdirSync(path.join(import.meta.dirname, '../dist/runtimes/node')).filter((f) => /^hci-cli-base-.*\.script\.js$/.test(f));
+    const vm = process.getBuiltinModule('node:vm');
+    const atCompile = new vm.Script(fs.readFileSync(path.join(import.meta.dirname, '../dist/runtimes/node', baseFile), 'utf8')).createCachedData().length;
+    expect(sizes[0], 'the base cache against one made at compile time').toBeGreaterThan(2 * atCompile);
+
+    const [base, glue] = files().map((f) => path.join(dir, f));
+    // Damaged: a flipped byte fails the file's checksum, the search runs without, and writes it again.
+    const bytes = fs.readFileSync(base);
+    bytes[bytes.length >> 1] ^= 0xff;
+    fs.writeFileSync(base, bytes);
+    expect(search(), 'a damaged cache is not used').toEqual({ base: 'none', glue: 'accepted' });
+    expect(search(), 'and is made again').toEqual({ base: 'accepted', glue: 'accepted' });
+    // Refused by V8 (here: the other script's cache, a whole file): compiled from source, written again.
+    fs.copyFileSync(glue, base);
+    expect(search(), "V8 refuses another script's cache").toEqual({ base: 'rejected', glue: 'accepted' });
+    expect(search(), 'and it is made again').toEqual({ base: 'accepted', glue: 'accepted' });
+    // Another verb keeps a cache of its own.
+    expect(hciLoads(['status', '--root', ws.root, '--json'], env).code).toBe(0);
+    expect(files().some((f) => f.endsWith('.status.cache')), 'hci status has its own').toBe(true);
+  });
+
+  it("knows V8's defaults of the flags hci sets at run time (it puts them back before making a code cache)", async () => {
+    const { V8_DEFAULTS } = await import(pathToFileURL(path.resolve(import.meta.dirname, '../dist/runtimes/node/v8-flags.js')).href) as { V8_DEFAULTS: Record<string, string> };
+    const options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).stdout;
+    for (const [name, value] of Object.entries(V8_DEFAULTS)) expect(options, name).toContain(`default: --${name}=${value}\n`);
   });
 
   it("keeps the main thread's young generation at its starting size while indexing (the compiled CLI run without bin/hci.js lets it grow)", () => {

@@ -18,6 +18,8 @@ import { tuneForShortRun } from './short-run.ts';
 export { EXIT };
 // bin/hci.js applies it once this module's graph has loaded (runtimes/node/v8-flags.ts says why then).
 export { keepYoungGenerationSmall } from './young-generation.ts';
+// …and, once the command has run, saves the code cache of the CLI's scripts (code-cache.ts).
+export { saveCodeCaches } from './code-cache.ts';
 
 const require = createRequire(import.meta.url);
 

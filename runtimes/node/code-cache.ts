@@ -1,7 +1,8 @@
 // hci's post-run V8 code cache for the CLI's largest scripts (the bundle's base file, the SQLite glue):
 // runs a script file that scripts/esm-to-script.mjs made from an ES module, with the V8 code cache a
 // previous run of the same command left, and when there was none (or V8 refused it) writes one at the
-// end of the run (bin/hci.js calls saveCodeCaches). Owns that cache: its folder, its files, when they
+// end of the run (bin/hci.js calls saveCodeCaches). Only the `hci` command runs it (from the CLI
+// bundle's own chunk, shared by the bundle and the stand-ins). Owns that cache: its folder, its files, when they
 // are written. Which modules become scripts is the build's (scripts/build-cli-bundle.mjs).
 //
 // Why: Node's module compile cache holds the code V8 compiled while it compiled a module — its top
@@ -13,8 +14,8 @@
 //   Node version and user, in the temp folder unless NODE_COMPILE_CACHE moves it). With Node's cache
 //   off (NODE_DISABLE_COMPILE_CACHE=1, or a folder it could not make) this one is off too, and every
 //   failure to read or write it is silent: the command runs as it would without.
-// - Keys: one file per script and command (`<script file>.<tag>.cache`, bin/hci.js tags it with the
-//   verb): a search's cache holds what a search compiles. The script files carry a content hash in
+// - Keys: one file per script and command (`<script file>.<verb>.cache`, the verb being the process's
+//   first argument): a search's cache holds what a search compiles. The script files carry a content hash in
 //   their names, so an edit is a new key; V8 itself rejects a cache from another V8 or flag set.
 // - Safe to share: written to a temporary file and renamed into place, so a reader sees a whole file or
 //   none; a checksum in the file's header (zlib.crc32) turns a damaged file into a miss (V8 does not
@@ -44,13 +45,10 @@ interface Loaded {
 }
 
 const loaded: Loaded[] = [];
-let tag = 'run';
+/** Which command's cache this process uses: its first argument, the verb (`hci search …` → search). */
+const verb = process.argv[2];
+const tag = verb && /^[a-z][a-z0-9-]{0,30}$/.test(verb) ? verb : 'run';
 let folder: string | null | undefined;
-
-/** Names the command this process runs, so it reads and writes that command's cache (bin/hci.js). */
-export function setCodeCacheTag(name: string | undefined): void {
-  tag = name && /^[a-z][a-z0-9-]{0,30}$/.test(name) ? name : 'run';
-}
 
 /** The cache folder, or null when there is none to use (Node's compile cache off, not ours). */
 function cacheFolder(): string | null {
