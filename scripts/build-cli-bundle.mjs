@@ -4,7 +4,7 @@
 //
 // Why: Node loads an ES module graph file by file — resolve, read, look up the compile cache, link —
 // and a search paid it for ~110 files: 181 against 190 ms median per search on the sample workspace
-// once hci's own modules were bundled (Node 24, SCHED_FIFO on a loaded machine, 20 runs each). Two
+// once hci's own modules were bundled (Node 24, SCHED_FIFO on a loaded machine, 20 runs each). Three
 // steps go further:
 // - Everything a search loads statically (the entry's whole static import graph) is one file,
 //   hci-cli-base-<hash>.js, instead of the ~20 shared chunks a default split makes of it; what only a
@@ -16,14 +16,21 @@
 //   over its source on every run (the lexer's answer is not cached). They stay dependencies — installed
 //   with their licenses (MIT), which the banner names — and every other package (the SQLite glue, zod,
 //   web-tree-sitter…), every node: builtin and the MCP SDK bundles (scripts/build-mcp-sdk.mjs) stay imports.
-// Measured together (Node 24, SCHED_FIFO on a loaded machine, 25 interleaved runs each): 230 → 200 ms
-// median per search on the sample workspace, 40 → 8 JavaScript files opened.
+//   The first two, measured together (Node 24, SCHED_FIFO on a loaded machine, 25 interleaved runs
+//   each): 230 → 200 ms median per search on the sample workspace, 40 → 8 JavaScript files opened.
+// - The base file (the entry's modules too: hci-cli.js only re-exports) and the SQLite glue
+//   (@sqlite.org/sqlite-wasm's node.mjs, which the bundle imports through its stand-in hci-cli-sqlite3.js)
+//   are rewritten as scripts (scripts/esm-to-script.mjs) that runtimes/node/code-cache.ts runs with a
+//   V8 code cache made after a run, so holding the functions a command compiled; each keeps a small ES
+//   module standing in for it under the name the other files import. code-cache.ts (with v8-flags.ts,
+//   whose record of flags the base shares) is a chunk of its own, hci-cli-code-cache.js.
 //
 // The output sits in dist/runtimes/node/ itself because modules there find files relative to their
 // own URL (the parse worker, the grammars, the sample workspace zip); core/ modules find none.
-// Written: hci-cli.js (the entry), hci-cli-<name>-<hash>.js (chunks) and hci-cli.manifest.json (each
-// file → the dist modules and bundled package files it holds). The library entries (dist/core,
-// dist/runtimes/*) are untouched.
+// Written: hci-cli.js (the entry), hci-cli-code-cache.js, hci-cli-<name>-<hash>.js (chunks; the base's
+// script beside its stand-in as hci-cli-base-<hash>.script.js), hci-cli-sqlite3.js with
+// hci-cli-sqlite3-<hash>.script.js, and hci-cli.manifest.json (each file → the dist modules and
+// package files it holds). The library entries (dist/core, dist/runtimes/*) are untouched.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';

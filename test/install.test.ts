@@ -155,6 +155,19 @@ describe('the installed package', () => {
     expect(answer.status).toBe('ok');
     expect(answer.hits[0].path).toBe(CATALOG);
     expect(hitsOf(answer)).toEqual(hitsOf(reference.answer as never));
+    // The installed CLI's V8 code cache (runtimes/node/code-cache.ts), in a compile cache folder of its
+    // own: the first search makes one for the bundle's base and one for the SQLite glue, the next uses
+    // them (a missing or refused cache would be written again).
+    const cacheRoot = path.join(inst.tmp, 'compile-cache');
+    const cached = { ...inst.env, NODE_COMPILE_CACHE: cacheRoot };
+    const searchCached = () => run(path.join(inst.app, 'node_modules/.bin/hci'), ['search', 'GetCatalogItemsAsync', '--root', ws, '--json'], { env: cached });
+    const cacheFiles = () => (fs.readdirSync(cacheRoot, { recursive: true }) as string[]).filter((f) => f.endsWith('.search.cache')).sort()
+      .map((f) => [path.basename(f).replace(/^(hci-cli-(?:base|sqlite3))-.*\.script\.js/, '$1'), fs.statSync(path.join(cacheRoot, f)).mtimeMs] as const);
+    expect(hitsOf(JSON.parse(searchCached().stdout))).toEqual(hitsOf(answer));
+    const made = cacheFiles();
+    expect(made.map(([f]) => f)).toEqual(['hci-cli-base.search.cache', 'hci-cli-sqlite3.search.cache']);
+    expect(hitsOf(JSON.parse(searchCached().stdout))).toEqual(hitsOf(answer));
+    expect(cacheFiles(), 'used, not written again').toEqual(made);
     const outline = hciInstalled('outline', path.join(ws, CATALOG), '--root', ws, '--json');
     expect(outline.code, outline.stderr).toBe(0);
     expect(JSON.stringify(JSON.parse(outline.stdout).symbols)).toContain('"name":"GetCatalogItemsAsync"');
