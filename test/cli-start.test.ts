@@ -213,7 +213,8 @@ describe('hci start-up', () => {
   it("knows V8's defaults of the flags hci sets at run time (it puts them back before making a code cache)", async () => {
     const { V8_DEFAULTS } = await import(pathToFileURL(path.resolve(import.meta.dirname, '../dist/runtimes/node/v8-flags.js')).href) as { V8_DEFAULTS: Record<string, string> };
     const options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).stdout;
-    for (const [name, value] of Object.entries(V8_DEFAULTS)) expect(options, name).toContain(`default: --${name}=${value}\n`);
+    const shown = (name: string, value: string) => (value === 'true' ? `--${name}` : value === 'false' ? `--no-${name}` : `--${name}=${value}`);
+    for (const [name, value] of Object.entries(V8_DEFAULTS)) expect(options, name).toContain(`default: ${shown(name, value)}\n`);
   });
 
   it("keeps the main thread's young generation at its starting size while indexing (the compiled CLI run without bin/hci.js lets it grow)", () => {

@@ -12,12 +12,18 @@
 // at 5e8 (59–71 / 51–64 ms at 2e9; 1.3e8 only moved the tier-up into the second search) — the later searches a long-lived process runs (MCP) are where TurboFan pays, so this
 // stays out of it. Set at run time before the engine's module is compiled, the budget takes effect
 // (measured; --liftoff-only, by contrast, only works as a command-line flag).
+//
+// Validation, too: V8 validates every function of a module when it compiles it (~880 KB of SQLite,
+// 4-12 ms of `new WebAssembly.Module` on Node 24 and 22) although a search calls a few hundred of
+// them; with --wasm-lazy-validation each is validated when Liftoff first compiles it (1.0-1.4 ms;
+// measured on a loaded machine, 3 runs each). hci's own, unchanged wasm: nothing else runs in it.
 import { setV8Flag } from './v8-flags.ts';
 
 /** Tier-up budget for a one-question process: what a query over a large index still runs in Liftoff. */
 const SHORT_RUN_TIERING_BUDGET = 1_000_000_000;
 
-/** Keeps the SQLite WebAssembly in its baseline code for the rest of this process (idempotent). */
+/** Keeps the SQLite WebAssembly in its baseline code, validated as it runs, for the rest of this process (idempotent). */
 export function tuneForShortRun(): void {
   setV8Flag(`--wasm-tiering-budget=${SHORT_RUN_TIERING_BUDGET}`);
+  setV8Flag('--wasm-lazy-validation');
 }

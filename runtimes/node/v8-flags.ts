@@ -19,14 +19,18 @@
 import * as v8 from 'node:v8';
 
 let warmed = false;
-/** The flags set through setV8Flag, in order: [name, value]. */
+/** The flags set through setV8Flag, in order: [name, value] (a boolean's value is 'true' or 'false'). */
 const applied: [string, string][] = [];
 
 /** V8's default of each flag hci sets at run time (the same on Node 22 and 24). */
 export const V8_DEFAULTS: Readonly<Record<string, string>> = {
   'semi-space-growth-factor': '2',
   'wasm-tiering-budget': '13000000',
+  'wasm-lazy-validation': 'false',
 };
+
+/** The flag setting name=value, as V8 takes it (a boolean as --name / --no-name). */
+const flagText = (name: string, value: string) => (value === 'true' ? `--${name}` : value === 'false' ? `--no-${name}` : `--${name}=${value}`);
 
 /** Loads the builtins a command needs after its flags are set, while they still come precompiled. */
 function warmBuiltins(): void {
@@ -38,11 +42,11 @@ function warmBuiltins(): void {
   void (globalThis as { navigator?: unknown }).navigator;
 }
 
-/** `v8.setFlagsFromString` for one `--name=value` flag, after the builtins loaded past this point are loaded. */
+/** `v8.setFlagsFromString` for one flag (`--name=value`, `--name`, `--no-name`), after the builtins loaded past this point are loaded. */
 export function setV8Flag(flag: string): void {
   warmBuiltins();
-  const m = /^--([a-z0-9-]+)=(.*)$/.exec(flag);
-  applied.push(m ? [m[1], m[2]] : [flag, '']);
+  const m = /^--(no-)?([a-z0-9-]+)(?:=(.*))?$/.exec(flag);
+  applied.push(!m ? [flag, ''] : m[3] !== undefined ? [m[2], m[3]] : [m[2], m[1] ? 'false' : 'true']);
   v8.setFlagsFromString(flag);
 }
 
@@ -61,7 +65,7 @@ export function rewindV8Flags(count: number): boolean {
   const kept = new Map(applied.slice(0, count));
   const later = new Set(applied.slice(count).map(([name]) => name));
   if ([...later].some((name) => !kept.has(name) && !(name in V8_DEFAULTS))) return false;
-  for (const name of later) v8.setFlagsFromString(`--${name}=${kept.get(name) ?? V8_DEFAULTS[name]}`);
+  for (const name of later) v8.setFlagsFromString(flagText(name, kept.get(name) ?? V8_DEFAULTS[name]));
   applied.length = count;
   return true;
 }
