@@ -11,9 +11,11 @@
 // Node version, entries keyed by each file's path and content, so an upgrade or an edit only misses.
 // A folder that cannot be made or written costs nothing but the cache: Node answers FAILED and the
 // command runs as without it (test/cli-start.test.ts).
-import module from 'node:module';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// Builtins by process.getBuiltinModule: an ES import of one makes its ES module facade (copying every
+// export) on every start (runtimes/node/code-cache.ts).
+const module = process.getBuiltinModule('node:module');
+const { existsSync } = process.getBuiltinModule('node:fs');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 try {
   module.enableCompileCache?.();

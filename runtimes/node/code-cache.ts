@@ -23,20 +23,24 @@
 // - Flags: V8 accepts a cache only under the flag hash it was made with, and hci sets flags while it
 //   runs (v8-flags.ts). Each script remembers how many flags were set when it was compiled; its cache
 //   is made with the later ones taken back (rewindV8Flags), which is done last, when the run is over.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import * as vm from 'node:vm';
-import module from 'node:module';
-import { crc32 } from 'node:zlib';
-import { fileURLToPath } from 'node:url';
+import type { Script } from 'node:vm';
 import { rewindV8Flags, v8FlagCount } from './v8-flags.ts';
+
+// Builtins by process.getBuiltinModule, not imported: an ES import of a builtin makes its ES module
+// facade, which copies every export (node:fs's stream getters load the streams), on every start.
+const fs = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
+const vm = process.getBuiltinModule('node:vm');
+const module = process.getBuiltinModule('node:module');
+const { crc32 } = process.getBuiltinModule('node:zlib');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 /** A file's first bytes: "HCIC", the CRC-32 of the V8 data after the header. */
 const MAGIC = 0x43494348;
 const HEADER = 8;
 
 interface Loaded {
-  readonly script: vm.Script;
+  readonly script: Script;
   readonly cacheFile: string;
   /** How many run-time V8 flags were set when the script was compiled. */
   readonly flags: number;

@@ -16,7 +16,8 @@
 // set gets a cache V8 accepts only if that cache is made under the flags of its compile. V8 leaves a
 // flag at its default value out of the hash, so `rewindV8Flags` puts the flags set since then back to
 // their defaults (V8_DEFAULTS; test/cli-start.test.ts compares them with `node --v8-options`).
-import * as v8 from 'node:v8';
+// node:v8 by process.getBuiltinModule: no ES module facade to make at start (code-cache.ts says why).
+const v8 = process.getBuiltinModule('node:v8');
 
 let warmed = false;
 /** The flags set through setV8Flag, in order: [name, value] (a boolean's value is 'true' or 'false'). */
