@@ -87,19 +87,27 @@ const outputOptions = {
   banner: `// Bundled by scripts/build-cli-bundle.mjs from hci's compiled modules (dist/) and the packages ${BUNDLED_PACKAGES.join(', ')} (MIT licensed; see their LICENSE files in node_modules); each file's modules are listed in hci-cli.manifest.json.`,
 };
 
+// The service's dynamic imports stay dynamic in the sources (a library's verbs load it late); in the
+// CLI it is in the base on purpose (see pass 1).
+const quietExpected = (level, log, handler) => (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT' && /core\/service\/index\.js/.test(log.message) ? undefined : handler(level, log));
 async function build(codeSplitting, write) {
-  const bundle = await rolldown({ input: { [ENTRY]: path.join(outDir, 'cli.js'), [CODE_CACHE_ENTRY]: path.join(outDir, 'code-cache.js') }, platform: 'node', external, plugins: [glueStandIn, lazyRequires], logLevel: 'warn' });
+  const bundle = await rolldown({ input: { [ENTRY]: path.join(outDir, 'cli.js'), [CODE_CACHE_ENTRY]: path.join(outDir, 'code-cache.js') }, platform: 'node', external, plugins: [glueStandIn, lazyRequires], logLevel: 'warn', onLog: quietExpected });
   const options = { ...outputOptions, codeSplitting };
   const { output } = write ? await bundle.write(options) : await bundle.generate(options);
   await bundle.close();
   return output.filter((c) => c.type === 'chunk');
 }
 
-// Pass 1 (not written): the default split, to find the chunks the entry imports statically, transitively.
+// Pass 1 (not written): the default split, to find the chunks the entry imports statically, transitively,
+// and those of the service every question to the index goes through (core/service/index.js, imported
+// when a verb runs): a search loads them all, and in the base they are in its code cache too.
 const split = await build(true, false);
 const byFile = new Map(split.map((c) => [c.fileName, c]));
 const staticFiles = new Set();
-for (const pending = [`${ENTRY}.js`]; pending.length;) {
+const SEARCH_PATH = [path.join(dist, 'core/service/index.js')];
+const searchPathFiles = split.filter((c) => c.moduleIds.some((id) => SEARCH_PATH.includes(id))).map((c) => c.fileName);
+if (searchPathFiles.length !== SEARCH_PATH.length) throw new Error(`build-cli-bundle: no chunk holds ${SEARCH_PATH.join(', ')}`);
+for (const pending = [`${ENTRY}.js`, ...searchPathFiles]; pending.length;) {
   const file = pending.pop();
   if (staticFiles.has(file)) continue;
   staticFiles.add(file);
