@@ -59,7 +59,7 @@ function cacheFolder(): string | null {
   if (folder !== undefined) return folder;
   folder = null;
   const nodeCache = module.getCompileCacheDir?.();
-  if (!nodeCache) return null;
+  if (!nodeCache || typeof crc32 !== 'function') return null; // zlib.crc32: Node >= 22.2
   const dir = path.join(nodeCache, 'hci-code-cache');
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
