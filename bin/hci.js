@@ -28,7 +28,7 @@ if (!existsSync(fileURLToPath(cli))) {
   process.stderr.write('hci: the CLI is not built yet.\nhint: run `npm install` (or `npm run build`) in the hci folder first\n');
   process.exit(5);
 }
-const { main, keepYoungGenerationSmall, saveCodeCaches } = await import(cli.href);
+const { main, keepYoungGenerationSmall, saveCodeCaches, endShortRun } = await import(cli.href);
 // The main thread's young generation stays at its starting size: a cold index's peak RSS on Node 24
 // (runtimes/node/young-generation.ts). Set once the CLI's modules have loaded, not before: a V8 flag
 // set at run time costs every builtin loaded after it Node's precompiled code (runtimes/node/v8-flags.ts).
@@ -37,3 +37,5 @@ process.exitCode = await main(process.argv.slice(2));
 // Once the command has run, the V8 code cache of the CLI's largest scripts can hold every function it
 // compiled: written when this run had none (runtimes/node/code-cache.ts).
 saveCodeCaches();
+// A one-question process (a search…) exits once its answer is written (runtimes/node/short-run.ts).
+await endShortRun();

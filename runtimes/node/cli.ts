@@ -20,6 +20,8 @@ export { EXIT };
 export { keepYoungGenerationSmall } from './young-generation.ts';
 // …and, once the command has run, saves the code cache of the CLI's scripts (code-cache.ts).
 export { saveCodeCaches } from './code-cache.ts';
+// …and ends a one-question process once its answer is out (short-run.ts).
+export { endShortRun } from './short-run.ts';
 
 const require = createRequire(import.meta.url);
 
