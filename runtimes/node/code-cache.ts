@@ -2,8 +2,8 @@
 // runs a script file that scripts/esm-to-script.mjs made from an ES module, with the V8 code cache a
 // previous run of the same command left, and when there was none (or V8 refused it) writes one at the
 // end of the run (bin/hci.js calls saveCodeCaches). Only the `hci` command runs it (from the CLI
-// bundle's own chunk, shared by the bundle and the stand-ins). Owns that cache: its folder, its files, when they
-// are written. Which modules become scripts is the build's (scripts/build-cli-bundle.mjs).
+// bundle's own chunk, shared by the bundle and the stand-ins). Owns that cache: its folder, its files,
+// when they are written. Which modules become scripts is the build's (scripts/build-cli-bundle.mjs).
 //
 // Why: Node's module compile cache holds the code V8 compiled while it compiled a module — its top
 // level, not the ~600 functions a search then compiles lazily, on every run, from source (the glue's
@@ -15,8 +15,8 @@
 //   off (NODE_DISABLE_COMPILE_CACHE=1, or a folder it could not make) this one is off too, and every
 //   failure to read or write it is silent: the command runs as it would without.
 // - Keys: one file per script and command (`<script file>.<verb>.cache`, the verb being the process's
-//   first argument): a search's cache holds what a search compiles. The script files carry a content hash in
-//   their names, so an edit is a new key; V8 itself rejects a cache from another V8 or flag set.
+//   first argument): a search's cache holds what a search compiles. The script files carry a content
+//   hash in their names, so an edit is a new key; V8 itself rejects a cache from another V8 or flag set.
 // - Safe to share: written to a temporary file and renamed into place, so a reader sees a whole file or
 //   none; a checksum in the file's header (zlib.crc32) turns a damaged file into a miss (V8 does not
 //   check its payload); a folder that is not the user's own (or open to others) is not used.
