@@ -33,13 +33,13 @@ const chunks = [
 ];
 
 /** The blobs as rows 1, 2, … of a file_data table in memory, read back through storedTextReader. */
-async function blobTable(blobs: Uint8Array[]): Promise<{ texts(id: number): string | undefined; close(): void }> {
+async function blobTable(blobs: Uint8Array[]): Promise<{ texts(id: number): string | undefined; ascii(id: number): boolean | undefined; close(): void }> {
   const engine = await loadEngine();
   const db = new engine.sqlite3.oo1.DB(':memory:', 'c');
   db.exec('CREATE TABLE file_data(file_id INTEGER PRIMARY KEY, data BLOB NOT NULL)');
   blobs.forEach((b, i) => db.exec('INSERT INTO file_data VALUES (?, ?)', { bind: [i + 1, b] }));
   const reader = storedTextReader(db, zlibCodec);
-  return { texts: (id) => reader.read(id), close: () => { reader.close(); db.close(); } };
+  return { texts: (id) => reader.read(id)?.text, ascii: (id) => reader.read(id)?.ascii, close: () => { reader.close(); db.close(); } };
 }
 
 describe('file data (format 7)', () => {
@@ -103,9 +103,12 @@ describe('file data (format 7)', () => {
     const damaged = blob.slice();
     damaged.fill(0xff, damaged.length - 4);
     expect(() => decodeFileData(damaged, zlibCodec)).toThrow();
-    const { texts, close } = await blobTable([damaged]);
+    const { texts, ascii, close } = await blobTable([damaged, encodeFileData({ lines: ['naïve', 'ok'], chunks, allKept: true, outline }, zlibCodec)]);
     try {
       expect(texts(1)).toBe(lines.join('\n'));
+      expect(texts(2)).toBe('naïve\nok');
+      // Whether a text is ASCII comes with it (from its byte count), for the case-insensitive check.
+      expect([ascii(1), ascii(2)]).toEqual([true, false]);
     } finally {
       close();
     }

@@ -157,14 +157,25 @@ export function decodeFileData(blob: Uint8Array, codec: DeflateCodec, rawLength?
   return { lines: text.split('\n'), headers: meta.h, keys: meta.k.map((k) => k || null), fileContext: meta.f, outline: unpack(meta.o) };
 }
 
-/** Only the text of a blob (lines joined by \n): for a two-stream blob, its meta is not inflated. */
-function decodeText(blob: Uint8Array, codec: DeflateCodec): string {
+/**
+ * Only the text of a blob (lines joined by \n), and whether it is all ASCII (its UTF-8 bytes are
+ * as many as its characters: known without a scan). For a two-stream blob, its meta is not inflated.
+ */
+function decodeText(blob: Uint8Array, codec: DeflateCodec): StoredText {
   const parts = streams(blob);
-  if (parts) return decoder.decode(codec.inflateRaw(parts.text, dictionary, parts.textLength));
   // The one-stream layout: decode what follows the meta (JSON escapes newlines, and no UTF-8
   // sequence holds a 0x0A byte, so the first \n byte ends it).
-  const bytes = codec.inflateRaw(blob, dictionary);
-  return decoder.decode(bytes.subarray(bytes.indexOf(10) + 1));
+  let bytes = parts ? codec.inflateRaw(parts.text, dictionary, parts.textLength) : codec.inflateRaw(blob, dictionary);
+  if (!parts) bytes = bytes.subarray(bytes.indexOf(10) + 1);
+  const text = decoder.decode(bytes);
+  return { text, ascii: text.length === bytes.length };
+}
+
+/** A file's stored text as literal searches read it. */
+export interface StoredText {
+  /** The lines joined by \n. */
+  text: string;
+  ascii: boolean;
 }
 
 interface PackedMeta {
@@ -226,7 +237,7 @@ export function readStoredFile(db: Database, fileId: number, codec: DeflateCodec
  * them into lines: what a literal or regex search checks, file after file — one prepared statement
  * for all of them (preparing one per file was a tenth of a search's time). Close it when done.
  */
-export function storedTextReader(db: Database, codec: DeflateCodec): { read(fileId: number): string | undefined; prefetch(fileIds: readonly number[]): void; close(): void } {
+export function storedTextReader(db: Database, codec: DeflateCodec): { read(fileId: number): StoredText | undefined; prefetch(fileIds: readonly number[]): void; close(): void } {
   const st = db.prepare('SELECT data FROM file_data WHERE file_id = ?');
   let many: ReturnType<Database['prepare']> | null = null;
   /** Blobs read ahead by prefetch, until read (or the reader closes). */

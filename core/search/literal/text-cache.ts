@@ -41,8 +41,9 @@ export class TextCache {
     return hit;
   }
 
-  add(fileId: number, text: string): FileText {
-    const ft = new FileText(text);
+  /** `ascii`: whether the text is all ASCII, when the caller knows (else found on first use). */
+  add(fileId: number, text: string, ascii?: boolean): FileText {
+    const ft = new FileText(text, ascii);
     if (text.length > this.maxEntryChars) return ft;
     this.entries.set(fileId, ft);
     ft.onGrow = (n) => this.grow(n);
@@ -96,8 +97,8 @@ export function cachedTextReader(db: Database, codec: DeflateCodec, cache: TextC
       const hit = cache.get(fileId);
       if (hit) return hit;
       reader ??= storedTextReader(db, codec);
-      const text = reader.read(fileId);
-      return text === undefined ? undefined : cache.add(fileId, text);
+      const stored = reader.read(fileId);
+      return stored === undefined ? undefined : cache.add(fileId, stored.text, stored.ascii);
     },
     close: () => reader?.close(),
   };
