@@ -140,12 +140,16 @@ function streams(blob: Uint8Array): { textLength: number; text: Uint8Array; meta
   return { textLength, text: blob.subarray(at, at + deflatedText), metaLength, meta: blob.subarray(at + deflatedText) };
 }
 
-export function decodeFileData(blob: Uint8Array, codec: DeflateCodec, rawLength?: number): StoredFile {
+/**
+ * `knownText`: the blob's text when the caller already holds it (a literal search read it): a
+ * two-stream blob then inflates only its meta.
+ */
+export function decodeFileData(blob: Uint8Array, codec: DeflateCodec, rawLength?: number, knownText?: string): StoredFile {
   const parts = streams(blob);
   let metaJson: string;
   let text: string;
   if (parts) {
-    text = decoder.decode(codec.inflateRaw(parts.text, dictionary, parts.textLength));
+    text = knownText ?? decoder.decode(codec.inflateRaw(parts.text, dictionary, parts.textLength));
     metaJson = decoder.decode(codec.inflateRaw(parts.meta, dictionary, parts.metaLength));
   } else {
     const all = decoder.decode(codec.inflateRaw(blob, dictionary, rawLength));
@@ -219,12 +223,15 @@ export function* walkOutline(nodes: readonly OutlineSymbol[], depth = 0): Genera
   }
 }
 
-/** Reads and decodes one file's stored data (undefined when the file is not indexed). */
-export function readStoredFile(db: Database, fileId: number, codec: DeflateCodec): StoredFile | undefined {
+/**
+ * Reads and decodes one file's stored data (undefined when the file is not indexed). `knownText`:
+ * its stored text, when the caller holds it from this index generation (decodeFileData).
+ */
+export function readStoredFile(db: Database, fileId: number, codec: DeflateCodec, knownText?: string): StoredFile | undefined {
   const blob = db.selectValue('SELECT data FROM file_data WHERE file_id = ?', [fileId]) as Uint8Array | undefined;
   if (!blob) return undefined;
   try {
-    return decodeFileData(blob, codec);
+    return decodeFileData(blob, codec, undefined, knownText);
   } catch (e) {
     // A damaged blob (the file was edited by hand, or bytes rotted): say so, and how to recover.
     const path = db.selectValue('SELECT path FROM files WHERE id = ?', [fileId]) ?? `file id ${fileId}`;

@@ -7,7 +7,7 @@
 // generation, so a commit, which may reuse a file id for new text, never meets an old entry.
 import type { Database } from '../../sqlite/engine.ts';
 import { storedTextReader, type DeflateCodec } from '../../index/file-data.ts';
-import type { SearchSession } from '../session.ts';
+import { LITERAL_TEXTS, type SearchSession } from '../session.ts';
 import { FileText } from './file-text.ts';
 
 /**
@@ -51,6 +51,11 @@ export class TextCache {
     return ft;
   }
 
+  /** A file's cached text, without making it the most recently used (undefined when not cached). */
+  peekText(fileId: number): string | undefined {
+    return this.entries.get(fileId)?.text;
+  }
+
   /** Whether the cache holds a file's text (without making it the most recently used). */
   has(fileId: number): boolean {
     return this.entries.has(fileId);
@@ -76,7 +81,7 @@ export class TextCache {
 
 /** The session's text cache (a new one per index generation: session.cached). */
 export function sessionTextCache(session: SearchSession): TextCache {
-  return session.cached('literal-texts', () => new TextCache());
+  return session.cached(LITERAL_TEXTS, () => new TextCache());
 }
 
 /**
