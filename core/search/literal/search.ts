@@ -1,9 +1,9 @@
 // A literal or regex search over the index's stored text: candidate files from the literal index
 // (files_tri: the trigrams every match needs, trigrams.ts; a literal's tiled — then narrowed by the
-// files' gram filters, gram-filter.ts) or, without it, every file, in file id order, taken ahead in batches whose blobs are read in one statement; then the
-// engine (matcher.ts) on each candidate's stored lines (read through the session's text cache,
-// text-cache.ts) — in ASCII text only on the lines that hold the
-// pattern's trigrams (line-filter.ts) — within the query's time budget; matching
+// files' gram filters, gram-filter.ts) or, without it, every file, in file id order, taken ahead in
+// batches whose blobs are read in one statement; then the engine (matcher.ts) on each candidate's
+// stored lines (read through the session's text cache, text-cache.ts) — in ASCII text only on the
+// lines that hold the pattern's trigrams (line-filter.ts) — within the query's time budget; matching
 // lines go to the chunks that hold them (each line to the first such chunk), and each chunk is scored
 // with BM25 over its matching lines. Owns that procedure and the `search_timeout` error; the channel
 // seam is channels/literal.ts's, ranking factors rerank.ts's.
@@ -66,7 +66,6 @@ export interface LiteralResult {
   run: LiteralRun;
 }
 
-
 /** Candidates taken ahead of the check at first, and at most: the batch doubles from the first to the second. */
 const AHEAD_FIRST = 8;
 const AHEAD_MOST = 64;
@@ -117,8 +116,8 @@ function allFiles(db: Database, filtered: boolean): CandidateStream {
 
 /**
  * The ids of the files with a chunk whose body holds `words` (an FTS5 expression over chunks_fts),
- * in file id order like trigramCandidates (gram-filter.ts): a search capped at MAX_LITERAL_HITS stops at the same hits
- * as a scan would.
+ * in file id order like trigramCandidates (gram-filter.ts): a search capped at MAX_LITERAL_HITS
+ * stops at the same hits as a scan would.
  */
 function wordCandidateFiles(db: Database, words: string, filtered: boolean): CandidateStream {
   const st = db.prepare(
