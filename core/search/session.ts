@@ -11,7 +11,6 @@ import type { DeflateCodec } from '../index/file-data.ts';
 import type { PathFilter } from './filters.ts';
 import { StoredFileCache } from './file-cache.ts';
 import { ProjectMap } from './roles.ts';
-import type { TextCache } from './literal/text-cache.ts';
 
 /** The key of the literal channel's text cache among the per-generation values (literal/text-cache.ts). */
 export const LITERAL_TEXTS = 'literal-texts';
@@ -28,7 +27,8 @@ export class SearchSession {
     readonly codec: DeflateCodec,
   ) {
     // A file the literal channel read in this generation (its text cache, literal/text-cache.ts) is not inflated twice.
-    this.files = new StoredFileCache(db, codec, (id) => (this.caches.get(LITERAL_TEXTS) as TextCache | undefined)?.peekText(id));
+    // (Its shape only: importing text-cache.ts here would close an import circle.)
+    this.files = new StoredFileCache(db, codec, (id) => (this.caches.get(LITERAL_TEXTS) as { peekText(id: number): string | undefined } | undefined)?.peekText(id));
     // Registered once per connection; it reads this session's filter of the moment.
     db.createFunction('hci_path_ok', (_ctx: number, path: unknown) => (this.filter && !this.filter(String(path)) ? 0 : 1), {
       arity: 1,
