@@ -272,7 +272,7 @@ export async function runLiteralBench(argv: string[]): Promise<{ result: Record<
         ['literal or regex, no index (scan of the stored text)', `${scanSlice.length}`, `${fmtMs(stat(scanMs).p50)} / ${fmtMs(stat(scanMs).p95)}`, '–', '–', '–'],
       ], ['l', 'r', 'r', 'r', 'r', 'r']),
       '',
-      `Trigram index (files_tri, FTS5 trigram, detail=none, one row per file): ${fmtMB(bytesOn - bytesOff)} = **${(((bytesOn - bytesOff) / sourceBytes)).toFixed(2)}x the source bytes** ` +
+      `Literal index (files_tri: FTS5 trigram, detail=none, one row per file; files_grams: a gram filter per file): ${fmtMB(bytesOn - bytesOff)} = **${(((bytesOn - bytesOff) / sourceBytes)).toFixed(2)}x the source bytes** ` +
         `(index ${fmtMB(bytesOff)} → ${fmtMB(bytesOn)}, ${(bytesOff / sourceBytes).toFixed(2)}x → ${(bytesOn / sourceBytes).toFixed(2)}x source), filled from the stored text in ${fmtMs(fillMs)}.`,
       `Slowest first-time literals: ${slowest(perQuery, 'literal', 3)}. Slowest regexes: ${slowest(perQuery, 'regex', 3)}.`,
       rg ? `Oracle (ripgrep, same tree, -i, --crlf): ${oracle.equal} of ${oracle.checked} queries give the same file:line pairs; ${oracle.subset} stopped at the hit cap with a subset of ripgrep's pairs; ${oracle.differ.length} differ${oracle.differ.length ? `: ${oracle.differ.join('; ')}` : ''}.` : 'Oracle skipped: `rg` not found.',

@@ -143,9 +143,9 @@ describe('the format 5 → 6 migration', () => {
       await a.index();
       a.close();
       const file = old.abs('.hci/index.sqlite');
-      // Turn it into a format-5 index: chunks_fts without the cjk column (its rows rebuilt the v5 way), no files_tri.
+      // Turn it into a format-5 index: chunks_fts without the cjk column (its rows rebuilt the v5 way), no files_tri or files_grams.
       sqlite3(file, `
-        DROP TABLE chunks_fts; DROP TABLE files_tri;
+        DROP TABLE chunks_fts; DROP TABLE files_tri; DROP TABLE files_grams;
         CREATE VIRTUAL TABLE chunks_fts USING fts5(path, symbol, header, body, idents, content='', tokenize='porter unicode61 remove_diacritics 2');
         UPDATE meta SET value = '5' WHERE key = 'format_version'; DELETE FROM meta WHERE key = 'literal_index';`);
       const before = sqlite3(file, 'SELECT count(*) FROM files');

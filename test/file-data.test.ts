@@ -1,10 +1,13 @@
-// The per-file stored data of index format 3: what goes in comes back (text, headers, member keys,
-// outline, file context), lines of dropped chunks are not kept, the blob is standard raw deflate
-// with the format's dictionary, FTS values of stored chunks equal the inserted ones, and the
+// The per-file stored data of index format 7: what goes in comes back (text, headers, member keys,
+// outline, file context), lines of dropped chunks are not kept, the blob is a short header and two
+// standard raw deflate streams with the format's dictionary (the text readable without the meta;
+// the one-stream blobs of formats 3–6 still read), FTS values of stored chunks equal the inserted ones, and the
 // file-context lines are indexed once per file.
 import { describe, it, expect } from 'vitest';
-import { inflateRawSync } from 'node:zlib';
-import { decodeFileData, displayHeader, encodeFileData, encodeFileDataSized } from '../core/index/file-data.ts';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { decodeFileData, displayHeader, encodeFileData, encodeFileDataSized, storedTextReader } from '../core/index/file-data.ts';
+import { loadEngine } from '../core/sqlite/engine.ts';
+import { inflateStored } from './helpers/hci-process.ts';
 import { fflateCodec } from '../core/index/fflate-codec.ts';
 import { zlibCodec } from '../runtimes/node/index.ts';
 import { keyWords } from '../core/search/symbols.ts';
@@ -29,7 +32,17 @@ const chunks = [
   { startLine: 6, endLine: 7, header: 'using System;\nnamespace Demo;\npublic class A', symbol: { memberKey: 'Demo.A.Run()' } },
 ];
 
-describe('file data (format 3)', () => {
+/** The blobs as rows 1, 2, … of a file_data table in memory, read back through storedTextReader. */
+async function blobTable(blobs: Uint8Array[]): Promise<{ texts(id: number): string | undefined; ascii(id: number): boolean | undefined; close(): void }> {
+  const engine = await loadEngine();
+  const db = new engine.sqlite3.oo1.DB(':memory:', 'c');
+  db.exec('CREATE TABLE file_data(file_id INTEGER PRIMARY KEY, data BLOB NOT NULL)');
+  blobs.forEach((b, i) => db.exec('INSERT INTO file_data VALUES (?, ?)', { bind: [i + 1, b] }));
+  const reader = storedTextReader(db, zlibCodec);
+  return { texts: (id) => reader.read(id)?.text, ascii: (id) => reader.read(id)?.ascii, close: () => { reader.close(); db.close(); } };
+}
+
+describe('file data (format 7)', () => {
   it('round-trips text, headers, member keys, outline and file context', () => {
     const blob = encodeFileData({ lines, chunks, allKept: true, outline }, fflateCodec);
     const back = decodeFileData(blob, fflateCodec);
@@ -58,13 +71,47 @@ describe('file data (format 3)', () => {
     expect(back.lines[5]).toBe(lines[5]);
   });
 
-  it('is raw deflate with the format dictionary (any zlib reads it) and smaller than the text', () => {
+  it('is a short header and two raw deflate streams with the format dictionary (any zlib reads them), smaller than the text', () => {
     const big = Array.from({ length: 400 }, (_, i) => `    public int Property${i} { get; set; }`);
-    const blob = encodeFileData({ lines: big, chunks: [{ startLine: 1, endLine: big.length, header: '', symbol: null }], allKept: true, outline: null }, fflateCodec);
-    const plain = inflateRawSync(blob, { dictionary: Buffer.from(FORMAT_3_DICTIONARY, 'utf8') }).toString('utf8');
+    const blob = Buffer.from(encodeFileData({ lines: big, chunks: [{ startLine: 1, endLine: big.length, header: '', symbol: null }], allKept: true, outline: null }, fflateCodec));
+    const plain = inflateStored(blob);
     expect(plain.slice(plain.indexOf('\n') + 1)).toBe(big.join('\n'));
+    expect(JSON.parse(plain.slice(0, plain.indexOf('\n')))).toMatchObject({ h: [''], k: [0] });
     expect(blob.length * 4).toBeLessThan(Buffer.byteLength(big.join('\n')));
-    expect(() => inflateRawSync(blob)).toThrow();
+    // 0x07 cannot start a deflate stream (block type 3 is reserved): the layouts cannot be confused.
+    expect(() => inflateRawSync(blob, { dictionary: Buffer.from(FORMAT_3_DICTIONARY, 'utf8') })).toThrow();
+  });
+
+  it('reads the one-stream blobs of formats 3–6 (`<meta JSON>\\n<text>`) as before, whole or their text only', async () => {
+    const input = { lines, chunks, allKept: true, outline };
+    const now = decodeFileData(encodeFileData(input, zlibCodec), zlibCodec);
+    const plain = inflateStored(Buffer.from(encodeFileData(input, zlibCodec)));
+    const old = new Uint8Array(deflateRawSync(Buffer.from(plain, 'utf8'), { dictionary: Buffer.from(FORMAT_3_DICTIONARY, 'utf8') }));
+    expect(decodeFileData(old, zlibCodec)).toEqual(now);
+    expect(decodeFileData(old, fflateCodec)).toEqual(now);
+    const { texts, close } = await blobTable([old, encodeFileData(input, fflateCodec)]);
+    try {
+      expect([texts(1), texts(2)]).toEqual([lines.join('\n'), lines.join('\n')]);
+    } finally {
+      close();
+    }
+  });
+
+  it("reads a file's text without inflating its meta (a literal search's candidate)", async () => {
+    const blob = encodeFileData({ lines, chunks, allKept: true, outline }, zlibCodec);
+    // Damage the meta stream (the blob's last bytes): the whole file no longer decodes, its text still does.
+    const damaged = blob.slice();
+    damaged.fill(0xff, damaged.length - 4);
+    expect(() => decodeFileData(damaged, zlibCodec)).toThrow();
+    const { texts, ascii, close } = await blobTable([damaged, encodeFileData({ lines: ['naïve', 'ok'], chunks, allKept: true, outline }, zlibCodec)]);
+    try {
+      expect(texts(1)).toBe(lines.join('\n'));
+      expect(texts(2)).toBe('naïve\nok');
+      // Whether a text is ASCII comes with it (from its byte count), for the case-insensitive check.
+      expect([ascii(1), ascii(2)]).toEqual([true, false]);
+    } finally {
+      close();
+    }
   });
 
   it("reads blobs written by the other codec (Node's zlib and the pure-JS default)", () => {
@@ -82,7 +129,7 @@ describe('file data (format 3)', () => {
     for (const codec of [fflateCodec, zlibCodec]) {
       const { data, rawLength } = encodeFileDataSized(input, codec);
       expect(data).toEqual(encodeFileData(input, codec));
-      expect(rawLength).toBe(inflateRawSync(data, { dictionary: Buffer.from(FORMAT_3_DICTIONARY, 'utf8') }).length);
+      expect(rawLength).toBe(Buffer.byteLength(inflateStored(Buffer.from(data))) - 1); // meta + text, without the \n between them
       expect(decodeFileData(data, codec, rawLength)).toEqual(decodeFileData(data, codec));
       expect(decodeFileData(data, codec, rawLength).lines).toEqual(lines);
     }

@@ -2,12 +2,17 @@
 // (texts and the lowercase copies and line starts made of them), refreshes what it serves and never
 // caches a text too large to share the bound; through a real workspace, a search served from the
 // cache answers as one that read every blob, and a commit that changes a file is seen by the next
-// search (the cache belongs to one index generation).
+// search (the cache belongs to one index generation); the session's decoded-file cache takes a text
+// the literal channel read in the same generation instead of inflating it again.
 import { describe, it, expect, afterEach } from 'vitest';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import type { HciWorkspace } from '../core/workspace.ts';
 import { FileText } from '../core/search/literal/file-text.ts';
-import { TextCache, MAX_CACHED_CHARS } from '../core/search/literal/text-cache.ts';
+import { TextCache, MAX_CACHED_CHARS, sessionTextCache } from '../core/search/literal/text-cache.ts';
+import { SearchSession } from '../core/search/session.ts';
+import { decodeFileData, encodeFileData, type DeflateCodec } from '../core/index/file-data.ts';
+import { loadEngine, type Database } from '../core/sqlite/engine.ts';
+import { zlibCodec } from '../runtimes/node/index.ts';
 import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
 
 describe('TextCache', () => {
@@ -101,5 +106,37 @@ describe('literal search through the text cache', () => {
     expect(after).toHaveLength(9);
     expect(after.some((p) => p.startsWith('src/F01.cs:'))).toBe(false);
     expect(await pairs(w, 'replaced_text', 'literal')).toEqual(['src/F01.cs:4']);
+  });
+});
+
+describe("the session's decoded-file cache beside the text cache", () => {
+  it("takes a file's text from the literal channel's cache of this generation and inflates only the rest", async () => {
+    const engine = await loadEngine();
+    const db = new engine.sqlite3.oo1.DB(':memory:', 'c');
+    const inflated: number[] = [];
+    const counting: DeflateCodec = { deflateRaw: zlibCodec.deflateRaw, inflateRaw: (d, dict, size) => (inflated.push(d.length), zlibCodec.inflateRaw(d, dict, size)) };
+    try {
+      db.exec("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT); INSERT INTO meta VALUES ('generation', '1'); CREATE TABLE file_data(file_id INTEGER PRIMARY KEY, data BLOB NOT NULL)");
+      const lines = ['namespace N;', 'public class A { }'];
+      const input = { lines, chunks: [{ startLine: 1, endLine: 2, header: 'namespace N;', symbol: null }], allKept: true, outline: null };
+      for (const id of [1, 2]) db.exec('INSERT INTO file_data VALUES (?, ?)', { bind: [id, encodeFileData(input, zlibCodec)] });
+      const session = new SearchSession(db as unknown as Database, counting);
+      const whole = decodeFileData(encodeFileData(input, zlibCodec), zlibCodec);
+      session.withPathFilter(null, () => {
+        sessionTextCache(session).add(1, lines.join('\n'));
+        expect(session.files.get(1, 'h')).toEqual(whole);
+        expect(inflated).toHaveLength(1); // the meta stream only: the text came from the literal cache
+        expect(session.files.get(2, 'h')).toEqual(whole);
+        expect(inflated).toHaveLength(3); // not cached: text and meta
+      });
+      // A new generation: the old generation's texts are not used.
+      db.exec("UPDATE meta SET value = '2' WHERE key = 'generation'");
+      session.withPathFilter(null, () => {
+        expect(session.files.get(1, 'other-hash')).toEqual(whole);
+        expect(inflated).toHaveLength(5);
+      });
+    } finally {
+      db.close();
+    }
   });
 });

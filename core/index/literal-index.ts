@@ -1,17 +1,19 @@
-// Keeping the literal index (files_tri: each file's stored text as trigrams, schema.ts) in step with
+// Keeping the literal index (files_tri: each file's stored text as trigrams, and files_grams: its
+// gram filter, gram-bloom.ts; schema.ts) in step with
 // the workspace setting `literal_index`. Owns the meta key `literal_index` — `off`, `on`, or
-// `filling:<last file id>` while a fill is under way — and filling or emptying the table from the
+// `filling:<last file id>` while a fill is under way — and filling or emptying the tables from the
 // stored blobs in batches (readers wait at most one batch, as for indexing). The indexer syncs before
-// it writes, then writes files_tri rows with every file (writer.ts). Searches read the state to
+// it writes, then writes both tables' rows with every file (writer.ts). Searches read the state to
 // know whether the index can prefilter (core/search/literal/).
 import type { Database } from '../sqlite/engine.ts';
 import type { IndexStore } from './store.ts';
 import { readStoredFile } from './file-data.ts';
-import { literalText, readMeta, setMeta, TRI_INSERT } from './writer.ts';
+import { GRAMS_INSERT, literalText, readMeta, setMeta, TRI_INSERT } from './writer.ts';
+import { gramBloom } from './gram-bloom.ts';
 
 export type LiteralIndexState = 'on' | 'off' | 'filling';
 
-/** Whether files_tri holds every file's text now (only then may a search narrow by it). */
+/** Whether files_tri and files_grams hold every file's text now (only then may a search narrow by them). */
 export function literalIndexReady(db: Database): boolean {
   return String(db.selectValue("SELECT value FROM meta WHERE key = 'literal_index'") ?? 'off') === 'on';
 }
@@ -32,7 +34,7 @@ export async function syncLiteralIndex(store: IndexStore, want: boolean, checkCa
   if (!want) {
     if (current.state === 'off') return 0;
     await store.write((db) => {
-      db.exec("INSERT INTO files_tri(files_tri) VALUES ('delete-all')");
+      db.exec("INSERT INTO files_tri(files_tri) VALUES ('delete-all'); DELETE FROM files_grams");
       setMeta(db, { literal_index: 'off' });
     });
     return 0;
@@ -45,6 +47,7 @@ export async function syncLiteralIndex(store: IndexStore, want: boolean, checkCa
     const done = await store.write((db) => {
       const t0 = Date.now();
       const st = db.prepare(TRI_INSERT);
+      const grams = db.prepare(GRAMS_INSERT);
       try {
         for (;;) {
           const id = db.selectValue('SELECT min(id) FROM files WHERE id > ?', [after]) as number | null | undefined;
@@ -54,7 +57,9 @@ export async function syncLiteralIndex(store: IndexStore, want: boolean, checkCa
           }
           const stored = readStoredFile(db, Number(id), store.codec);
           if (stored) {
-            st.bind([Number(id), literalText(stored)]).stepReset();
+            const text = literalText(stored);
+            st.bind([Number(id), text]).stepReset();
+            grams.bind([Number(id), gramBloom(text)]).stepReset();
             written++;
           }
           after = Number(id);
@@ -65,6 +70,7 @@ export async function syncLiteralIndex(store: IndexStore, want: boolean, checkCa
         }
       } finally {
         st.finalize();
+        grams.finalize();
       }
     });
     if (done) return written;

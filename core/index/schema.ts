@@ -6,7 +6,7 @@ import { HciError } from '../platform.ts';
 import { refillChunksFts } from './writer.ts';
 import type { DeflateCodec } from './file-data.ts';
 
-export const FORMAT_VERSION = 6;
+export const FORMAT_VERSION = 7;
 /** Version of the token analysis (identifier splitting). A mismatch needs a rebuild. */
 export const ANALYZER_VERSION = 1;
 
@@ -52,7 +52,19 @@ CREATE VIRTUAL TABLE files_tri USING fts5(
 );`;
 
 /**
- * The content tables (format 6; the vector tables are VECTORS_V4). Chunk text, headers, member keys and outlines live
+ * The literal index's gram filter (format 7, with files_tri): one row per file (file_id = files.id),
+ * a Bloom filter of its stored text's 4- and 8-character substrings (core/index/gram-bloom.ts), which
+ * a literal search reads for the trigram candidates before their text: the trigrams say which
+ * letters a file holds, the grams whether they stand together.
+ */
+export const FILES_GRAMS = `
+CREATE TABLE files_grams(
+  file_id INTEGER PRIMARY KEY,
+  bloom BLOB NOT NULL
+);`;
+
+/**
+ * The content tables (format 7; the vector tables are VECTORS_V4). Chunk text, headers, member keys and outlines live
  * compressed in one file_data row per file (core/index/file-data.ts); chunks keep what ranking reads for every
  * candidate. Member keys are found through the FTS index by their words (core/search/symbols.ts).
  */
@@ -74,6 +86,7 @@ CREATE TABLE chunks(
 CREATE INDEX chunks_by_file ON chunks(file_id, ordinal);
 ${CHUNKS_FTS}
 ${FILES_TRI}
+${FILES_GRAMS}
 `;
 
 /**
@@ -128,10 +141,10 @@ const MIGRATIONS: Migration[] = [
     // converted without the source files, so the content tables are replaced and emptied, and the
     // next indexing pass re-reads every file (the index is a cache of the workspace).
     from: 1,
-    to: 6,
+    to: 7,
     up: replaceContentTables,
   },
-  { from: 2, to: 6, up: replaceContentTables },
+  { from: 2, to: 7, up: replaceContentTables },
   // Format 3 had no vectors: the vector tables are added empty; keyword data stays as it is (the
   // next indexing run with semantic search on fills them).
   { from: 3, to: 4, up: addVectorTables },
@@ -139,6 +152,9 @@ const MIGRATIONS: Migration[] = [
   { from: 4, to: 5, up: rereadForRoleFlags },
   // Format 5 had no CJK bigrams and no literal index: chunks_fts is rebuilt from the stored text.
   { from: 5, to: 6, up: addCjkColumnAndLiteralIndex },
+  // Format 6's literal index had trigrams only: it is emptied, and refilled with the gram filter by
+  // the next indexing pass that wants it (until then literal searches scan, as with the index off).
+  { from: 6, to: 7, up: addGramFilter },
 ];
 
 function addVectorTables(db: Database): void {
@@ -157,7 +173,7 @@ function rereadForRoleFlags(db: Database): void {
 }
 
 function replaceContentTables(db: Database): void {
-  db.exec('DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS files_tri; DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS file_data');
+  db.exec('DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS files_tri; DROP TABLE IF EXISTS files_grams; DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS file_data');
   db.exec('DROP TABLE IF EXISTS chunk_vectors; DROP TABLE IF EXISTS vector_models');
   db.exec('DELETE FROM files');
   db.exec(CONTENT);
@@ -180,6 +196,18 @@ function addCjkColumnAndLiteralIndex(db: Database, codec?: DeflateCodec): void {
   db.exec('DROP TABLE IF EXISTS files_tri');
   db.exec(FILES_TRI);
   refillChunksFts(db, codec);
+  db.exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('literal_index', 'off')");
+}
+
+/**
+ * Format 6 → 7: files_grams appears and the literal index is turned off and emptied (its trigrams
+ * stay valid, but a filled index must hold both tables: files_tri is emptied so the next pass that
+ * wants it fills both from the stored text, as syncLiteralIndex does for a new setting).
+ */
+function addGramFilter(db: Database): void {
+  db.exec('DROP TABLE IF EXISTS files_grams');
+  db.exec(FILES_GRAMS);
+  db.exec("INSERT INTO files_tri(files_tri) VALUES ('delete-all')");
   db.exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('literal_index', 'off')");
 }
 

@@ -8,6 +8,7 @@ import type { DeflateCodec } from './file-data.ts';
 import type { IndexStorage } from './storage.ts';
 import { checkVersions, ensureSchema, FORMAT_VERSION, type SchemaState } from './schema.ts';
 import { SqliteConnection, toHciError, type StoreOptions } from '../sqlite/connection.ts';
+import { registerEngine } from '../sqlite/raw-rows.ts';
 
 export { isCorruption, toHciError } from '../sqlite/connection.ts';
 
@@ -29,6 +30,7 @@ export class IndexStore extends SqliteConnection {
   ) {
     super(db, storage, engine, opts);
     this.codec = opts.codec!;
+    registerEngine(db, engine.sqlite3);
   }
 
   /**

@@ -1,5 +1,5 @@
 // Row-level writes of the index: insert one prepared file with its chunks, delete one file with its
-// FTS rows and chunk vectors, bump the generation. Owns the SQL for files/file_data/chunks/chunks_fts/files_tri
+// FTS rows and chunk vectors, bump the generation. Owns the SQL for files/file_data/chunks/chunks_fts/files_tri/files_grams
 // (and deleting a file's chunk_vectors; giving new chunks vectors is a ChunkVectorSink's); runs
 // inside a write transaction that the caller (the indexer) opens. Decides nothing about which files
 // change, nor whether the literal index is kept (literal-index.ts); the blob encoding is file-data.ts's.
@@ -10,6 +10,7 @@ import type { FileOutline } from '../chunk/outline.ts';
 import { decodeFileData, encodeFileDataSized, readStoredFile, storedChunkFts, storedFtsRows, type DeflateCodec, type StoredFile } from './file-data.ts';
 import { sliceLines } from './fts-row.ts';
 import { chunkEmbeddingText } from '../vector/provider.ts';
+import { gramBloom } from './gram-bloom.ts';
 
 export interface PreparedFile {
   path: string;
@@ -113,6 +114,7 @@ export class RowWriter {
       for (const row of storedFtsRows(this.db, fileId, path, stored)) this.run(FTS_DELETE, [row.id, ...row.values]);
       if (this.opts.literal) this.run(TRI_DELETE, [fileId, literalText(stored)]);
     }
+    if (this.opts.literal) this.run(GRAMS_DELETE, [fileId]);
     this.opts.vectors?.harvest(this.db, fileId);
     // Vectors go with their chunks, in the same transaction: they can never outlive them.
     this.run('DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE file_id = ?)', [fileId]);
@@ -142,7 +144,11 @@ export class RowWriter {
       ids.push(id);
       this.run(FTS_INSERT, [id, ...storedChunkFts(f.path, stored, { ordinal, ...c })]);
     });
-    if (this.opts.literal) this.run(TRI_INSERT, [fileId, literalText(stored)]);
+    if (this.opts.literal) {
+      const text = literalText(stored);
+      this.run(TRI_INSERT, [fileId, text]);
+      this.run(GRAMS_INSERT, [fileId, gramBloom(text)]);
+    }
     const vectors = this.opts.vectors;
     if (vectors && ids.length) {
       vectors.put(this.db, f.chunks.map((c, ordinal) => ({
@@ -163,6 +169,9 @@ const FTS_INSERT = 'INSERT INTO chunks_fts(rowid, path, symbol, header, body, id
 const FTS_DELETE = "INSERT INTO chunks_fts(chunks_fts, rowid, path, symbol, header, body, idents, cjk) VALUES ('delete', ?, ?, ?, ?, ?, ?, ?)";
 export const TRI_INSERT = 'INSERT INTO files_tri(rowid, text) VALUES (?, ?)';
 const TRI_DELETE = "INSERT INTO files_tri(files_tri, rowid, text) VALUES ('delete', ?, ?)";
+/** A file's gram filter (gram-bloom.ts), kept with its files_tri row. */
+export const GRAMS_INSERT = 'INSERT OR REPLACE INTO files_grams(file_id, bloom) VALUES (?, ?)';
+const GRAMS_DELETE = 'DELETE FROM files_grams WHERE file_id = ?';
 
 /** What the literal index holds of a file: its stored text, the lines a literal or regex search checks. */
 export function literalText(stored: StoredFile): string {

@@ -13,9 +13,14 @@ export class StoredFileCache {
   private readonly entries = new Map<string, { file: StoredFile; chars: number }>();
   private chars = 0;
 
+  /**
+   * `knownText`: a file's stored text when this index generation's searches already hold it (the
+   * literal channel's text cache): only the rest of its blob is then inflated.
+   */
   constructor(
     private readonly db: Database,
     private readonly codec: DeflateCodec,
+    private readonly knownText: (fileId: number) => string | undefined = () => undefined,
   ) {}
 
   get(fileId: number, hash: string): StoredFile | undefined {
@@ -26,7 +31,7 @@ export class StoredFileCache {
       this.entries.set(key, hit);
       return hit.file;
     }
-    const file = readStoredFile(this.db, fileId, this.codec);
+    const file = readStoredFile(this.db, fileId, this.codec, this.knownText(fileId));
     if (!file) return undefined;
     let chars = 0;
     for (const l of file.lines) chars += l.length + 1;

@@ -1,7 +1,8 @@
 // What searches keep per open index connection, owned by the workspace that opened it (one session
 // per IndexStore): the codec of the index's blobs, the decoded-file cache, the chunk count and the
 // project map (path roles) per index generation — and other per-generation values a channel keeps
-// here under its own key (the literal channel's cache of inflated texts, literal/text-cache.ts) —
+// here under its own key (the literal channel's cache of inflated texts, literal/text-cache.ts, which
+// the decoded-file cache also reads a file's text from) —
 // and the `hci_path_ok(path)` SQL function with the path filter of the search running now. Nothing here lives in a module variable, so two workspaces in one process (or one
 // host with several indexes) never see each other's filter, cache or codec. What a search does is
 // the pipeline's (pipeline.ts).
@@ -10,6 +11,9 @@ import type { DeflateCodec } from '../index/file-data.ts';
 import type { PathFilter } from './filters.ts';
 import { StoredFileCache } from './file-cache.ts';
 import { ProjectMap } from './roles.ts';
+
+/** The key of the literal channel's text cache among the per-generation values (literal/text-cache.ts). */
+export const LITERAL_TEXTS = 'literal-texts';
 
 export class SearchSession {
   readonly files: StoredFileCache;
@@ -22,7 +26,9 @@ export class SearchSession {
     readonly db: Database,
     readonly codec: DeflateCodec,
   ) {
-    this.files = new StoredFileCache(db, codec);
+    // A file the literal channel read in this generation (its text cache, literal/text-cache.ts) is not inflated twice.
+    // (Its shape only: importing text-cache.ts here would close an import circle.)
+    this.files = new StoredFileCache(db, codec, (id) => (this.caches.get(LITERAL_TEXTS) as { peekText(id: number): string | undefined } | undefined)?.peekText(id));
     // Registered once per connection; it reads this session's filter of the moment.
     db.createFunction('hci_path_ok', (_ctx: number, path: unknown) => (this.filter && !this.filter(String(path)) ? 0 : 1), {
       arity: 1,

@@ -196,9 +196,29 @@ export function storedBodies(db: string): Map<string, { hash: string; bodies: st
   return out;
 }
 
-/** One file_data blob inflated independently of hci (format 3: `<meta JSON>\n<text>`). */
+/**
+ * One file_data blob inflated independently of hci, as `<meta JSON>\n<text>`: format 7's two streams
+ * (0x07, varints: text length, deflated text length, meta length; then the deflated text and meta)
+ * or the one stream of formats 3–6.
+ */
 export function inflateStored(blob: Buffer): string {
-  return inflateRawSync(blob, { dictionary: Buffer.from(FORMAT_3_DICTIONARY, 'utf8') }).toString('utf8');
+  const dictionary = Buffer.from(FORMAT_3_DICTIONARY, 'utf8');
+  if (blob[0] !== 0x07) return inflateRawSync(blob, { dictionary }).toString('utf8');
+  let at = 1;
+  const varint = () => {
+    let n = 0;
+    for (let scale = 1; ; scale *= 128) {
+      const b = blob[at++];
+      n += (b & 0x7f) * scale;
+      if (b < 0x80) return n;
+    }
+  };
+  varint();
+  const deflatedText = varint();
+  varint();
+  const text = inflateRawSync(blob.subarray(at, at + deflatedText), { dictionary }).toString('utf8');
+  const meta = inflateRawSync(blob.subarray(at + deflatedText), { dictionary }).toString('utf8');
+  return `${meta}\n${text}`;
 }
 
 /** The text lines of one file_data blob. */

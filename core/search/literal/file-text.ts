@@ -31,8 +31,13 @@ export class FileText {
   /** Called with the code units a derived form adds (the cache's bookkeeping). */
   onGrow: ((chars: number) => void) | null = null;
 
-  constructor(readonly text: string) {
+  /** `ascii`: whether the text is all ASCII, when the reader knows it (file-data.ts: from the byte count). */
+  constructor(
+    readonly text: string,
+    ascii?: boolean,
+  ) {
     this.held = text.length;
+    this.isAscii = ascii;
   }
 
   private grew(chars: number): void {

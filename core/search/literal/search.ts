@@ -1,9 +1,9 @@
 // A literal or regex search over the index's stored text: candidate files from the literal index
-// (files_tri: the trigrams every match needs, trigrams.ts; a literal's tiled) or, without it, every
-// file, in file id order, taken ahead in batches whose blobs are read in one statement; then the
-// engine (matcher.ts) on each candidate's stored lines (read through the session's text cache,
-// text-cache.ts) — in ASCII text only on the lines that hold the
-// pattern's trigrams (line-filter.ts) — within the query's time budget; matching
+// (files_tri: the trigrams every match needs, trigrams.ts; a literal's tiled — then narrowed by the
+// files' gram filters, gram-filter.ts) or, without it, every file, in file id order, taken ahead in
+// batches whose blobs are read in one statement; then the engine (matcher.ts) on each candidate's
+// stored lines (read through the session's text cache, text-cache.ts) — in ASCII text only on the
+// lines that hold the pattern's trigrams (line-filter.ts) — within the query's time budget; matching
 // lines go to the chunks that hold them (each line to the first such chunk), and each chunk is scored
 // with BM25 over its matching lines. Owns that procedure and the `search_timeout` error; the channel
 // seam is channels/literal.ts's, ranking factors rerank.ts's.
@@ -19,6 +19,7 @@ import { candidateLines, filterText, lineOf, type FilterText } from './line-filt
 import type { ChunkFacts, FileFacts, FileText } from './file-text.ts';
 import { cachedTextReader, sessionTextCache } from './text-cache.ts';
 import { wordPrefilter } from './word-prefilter.ts';
+import { literalProbes, trigramCandidates, type CandidateStream } from './gram-filter.ts';
 
 /** BM25's constants (the same defaults FTS5 uses). */
 const K1 = 1.2;
@@ -50,6 +51,8 @@ export interface LiteralRun {
   scanReason?: 'index_off' | 'no_trigrams';
   trigrams: string[];
   candidateFiles: number;
+  /** Trigram candidates the gram filter ruled out before reading them (gram-filter.ts; counted up to where the search stopped). */
+  gramDropped: number;
   /** Candidate files checked (all of them unless the search stopped at MAX_LITERAL_HITS; then candidateFiles is a lower bound). */
   checkedFiles: number;
   matchedFiles: number;
@@ -61,11 +64,6 @@ export interface LiteralRun {
 export interface LiteralResult {
   hits: LiteralHit[];
   run: LiteralRun;
-}
-
-interface CandidateStream {
-  next(): number | null;
-  close(): void;
 }
 
 /** Candidates taken ahead of the check at first, and at most: the batch doubles from the first to the second. */
@@ -107,21 +105,9 @@ function readingAhead(files: CandidateStream, prefetch: (ids: readonly number[])
   };
 }
 
-/**
- * The candidate files' ids, in file id order (the index's order: scan order, by path, for the files
- * of a first build), as a statement stepped one row at a time: FTS5 evaluates the AND lazily, so a
- * search that stops at MAX_LITERAL_HITS never materialises the candidates it does not check. Only
- * the id crosses from SQLite; a file's other columns are read when it matches.
- */
-function candidateFiles(db: Database, expr: string | null, filtered: boolean): CandidateStream {
-  const where = filtered ? ' AND hci_path_ok(f.path)' : '';
-  const sql = expr
-    ? filtered
-      ? `SELECT files_tri.rowid FROM files_tri JOIN files f ON f.id = files_tri.rowid WHERE files_tri MATCH ?${where}`
-      : 'SELECT rowid FROM files_tri WHERE files_tri MATCH ?'
-    : `SELECT f.id FROM files f WHERE 1${where} ORDER BY f.id`;
-  const st = db.prepare(sql);
-  if (expr) st.bind([expr]);
+/** Every file's id, in file id order (a scan: the literal index is off or cannot narrow). */
+function allFiles(db: Database, filtered: boolean): CandidateStream {
+  const st = db.prepare(`SELECT f.id FROM files f WHERE 1${filtered ? ' AND hci_path_ok(f.path)' : ''} ORDER BY f.id`);
   return {
     next: (): number | null => (st.step() ? Number(st.getInt(0)) : null),
     close: () => st.finalize(),
@@ -130,8 +116,8 @@ function candidateFiles(db: Database, expr: string | null, filtered: boolean): C
 
 /**
  * The ids of the files with a chunk whose body holds `words` (an FTS5 expression over chunks_fts),
- * in file id order like candidateFiles: a search capped at MAX_LITERAL_HITS stops at the same hits
- * as a scan would.
+ * in file id order like trigramCandidates (gram-filter.ts): a search capped at MAX_LITERAL_HITS
+ * stops at the same hits as a scan would.
  */
 function wordCandidateFiles(db: Database, words: string, filtered: boolean): CandidateStream {
   const st = db.prepare(
@@ -171,7 +157,7 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
   const perPattern = compiled.map((c) => trigramQuery(c.tree));
   // What the index is asked: a literal's trigrams tiled (trigrams.ts), a regex's query as it is.
   const query = allOf(perPattern.map((q, k) => (text.patterns[k].kind === 'literal' ? tiledLiteralQuery(q, literalKeys(text.patterns[k].source, !text.caseSensitive)) : q)));
-  const run: LiteralRun = { via: 'scan', trigrams: trigramsIn(query), candidateFiles: 0, checkedFiles: 0, matchedFiles: 0, complete: true, tookMs: 0 };
+  const run: LiteralRun = { via: 'scan', trigrams: trigramsIn(query), candidateFiles: 0, gramDropped: 0, checkedFiles: 0, matchedFiles: 0, complete: true, tookMs: 0 };
   const empty = (): LiteralResult => ({ hits: [], run: { ...run, tookMs: Date.now() - t0 } });
   if (query.op === 'none') return empty();
   const { db } = session;
@@ -183,7 +169,9 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
     run.scanReason = indexed ? 'no_trigrams' : 'index_off';
     if (words) run.via = 'words';
   }
-  const stream = run.via === 'words' ? wordCandidateFiles(db, words!, session.filtered) : candidateFiles(db, run.via === 'trigrams' ? expr : null, session.filtered);
+  // Trigram candidates come narrowed by the literals' 4- and 8-character pieces (gram-filter.ts).
+  const grams = run.via === 'trigrams' ? trigramCandidates(db, expr!, session.filtered, literalProbes(text.patterns, text.caseSensitive)) : null;
+  const stream = grams ?? (run.via === 'words' ? wordCandidateFiles(db, words!, session.filtered) : allFiles(db, session.filtered));
 
   const found: Array<Omit<LiteralHit, 'score'> & { chunkLines: number }> = [];
   // A matching file's row with its chunks' rows as one JSON array: one row, five columns to cross
@@ -249,6 +237,7 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
     texts.close();
     factsOf.finalize();
     files.close();
+    run.gramDropped = grams?.dropped() ?? 0;
   }
   // Every candidate was checked unless the cap stopped it: then their number is unknown (not read).
   run.candidateFiles = run.complete ? run.checkedFiles : run.checkedFiles + 1;

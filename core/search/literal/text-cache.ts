@@ -7,7 +7,7 @@
 // generation, so a commit, which may reuse a file id for new text, never meets an old entry.
 import type { Database } from '../../sqlite/engine.ts';
 import { storedTextReader, type DeflateCodec } from '../../index/file-data.ts';
-import type { SearchSession } from '../session.ts';
+import { LITERAL_TEXTS, type SearchSession } from '../session.ts';
 import { FileText } from './file-text.ts';
 
 /**
@@ -41,13 +41,19 @@ export class TextCache {
     return hit;
   }
 
-  add(fileId: number, text: string): FileText {
-    const ft = new FileText(text);
+  /** `ascii`: whether the text is all ASCII, when the caller knows (else found on first use). */
+  add(fileId: number, text: string, ascii?: boolean): FileText {
+    const ft = new FileText(text, ascii);
     if (text.length > this.maxEntryChars) return ft;
     this.entries.set(fileId, ft);
     ft.onGrow = (n) => this.grow(n);
     this.grow(text.length);
     return ft;
+  }
+
+  /** A file's cached text, without making it the most recently used (undefined when not cached). */
+  peekText(fileId: number): string | undefined {
+    return this.entries.get(fileId)?.text;
   }
 
   /** Whether the cache holds a file's text (without making it the most recently used). */
@@ -75,7 +81,7 @@ export class TextCache {
 
 /** The session's text cache (a new one per index generation: session.cached). */
 export function sessionTextCache(session: SearchSession): TextCache {
-  return session.cached('literal-texts', () => new TextCache());
+  return session.cached(LITERAL_TEXTS, () => new TextCache());
 }
 
 /**
@@ -96,8 +102,8 @@ export function cachedTextReader(db: Database, codec: DeflateCodec, cache: TextC
       const hit = cache.get(fileId);
       if (hit) return hit;
       reader ??= storedTextReader(db, codec);
-      const text = reader.read(fileId);
-      return text === undefined ? undefined : cache.add(fileId, text);
+      const stored = reader.read(fileId);
+      return stored === undefined ? undefined : cache.add(fileId, stored.text, stored.ascii);
     },
     close: () => reader?.close(),
   };
