@@ -17,16 +17,9 @@ let queue: Promise<void> = Promise.resolve();
 scope.onmessage = (ev) => {
   const m = ev.data;
   if (m.type === 'init') {
-    probeBytes = m.binaryProbeBytes;
-    // Sent again to a prestarted worker for another probe size: the grammars loaded so far stay.
-    if (chunker) return;
     const grammars = createUrlGrammarSource(m.wasm);
-    if (!grammars) return;
-    const host = new TreeSitterHost(grammars);
-    chunker = new Chunker(host);
-    // Prestarted (parse-pool.ts prestart): tree-sitter and these grammars load before the first file.
-    // A failure here is the first file's to report, when its parser is asked for again.
-    for (const name of m.warm ?? []) void host.parser(name).catch(() => {});
+    if (grammars) chunker = new Chunker(new TreeSitterHost(grammars));
+    probeBytes = m.binaryProbeBytes;
     return;
   }
   queue = queue.then(async () => {

@@ -59,9 +59,9 @@ interface Session {
 
 /**
  * Idle time fills the search cache (HciWorkspace.warmSearch: the stored files decoded ahead of the
- * searches whose text signals read them): a slice of WARM_SLICE_MS once no call has come for
- * WARM_IDLE_MS, again and again until every file is in. A search arriving meanwhile waits for one
- * slice at most, and pushes the next one back; an indexing run stops it (its end starts it again).
+ * searches whose text signals read them): slices of WARM_SLICE_MS, one after another, once no search
+ * has come for WARM_IDLE_MS, until every file is in. A search arriving meanwhile waits for one slice
+ * at most, and pushes the next one back; an indexing run stops it (its end starts it again).
  */
 const WARM_IDLE_MS = 120;
 const WARM_SLICE_MS = 6;
@@ -96,20 +96,23 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
     return next;
   };
 
-  const warmWhenIdle = (s: Session, restart = false): void => {
+  const warmWhenIdle = (s: Session, restart = false, after = WARM_IDLE_MS): void => {
     const w = (s.warm ??= { done: false });
     if (restart) w.done = false;
     clearTimeout(w.timer);
     if (w.done) return;
-    w.timer = setTimeout(async () => {
+    const timer = setTimeout(async () => {
       if (sessions.get(s.slot.key) !== s || s.svc.indexing()) return;
       try {
         w.done = await (await s.svc.workspace()).warmSearch(WARM_SLICE_MS);
       } catch {
         w.done = true; // no index yet (or closed meanwhile): the next index run starts it again
       }
-      if (!w.done) warmWhenIdle(s);
-    }, WARM_IDLE_MS);
+      // The next slice at once (a message waiting is handled first), unless a search came meanwhile:
+      // it has set the timer again, WARM_IDLE_MS on.
+      if (!w.done && w.timer === timer) warmWhenIdle(s, false, 0);
+    }, after);
+    w.timer = timer;
   };
 
   const session = (name: string): Session => {
@@ -187,8 +190,6 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
 
     open(req: OpenRequest): Promise<OpenResult> {
       const key = workspaceKey(req?.workspace);
-      // Files to index: the parse worker starts now, while the workspace opens and its files are scanned.
-      if (req?.source) parsePool?.prestart();
       return serial(key, async () => {
         let s = sessions.get(key);
         if (s) {
@@ -248,7 +249,6 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
         throw new HciError('no_source', `workspace "${s.name}" has no files to index in this session`, 'open it with a source (a folder, a file list or a .zip); searching the stored index works without one');
       }
       if (s.svc.indexing()) throw new HciError('index_busy', `workspace "${s.name}" is being indexed already`, 'wait for that run, or cancel() it');
-      parsePool?.prestart();
       // Progress crosses to the page at most every 50 ms (and always for the first and last report).
       let last = 0;
       const report = onProgress
