@@ -7,6 +7,11 @@
 // with no app around it) indexes the same .zip in the same browser: the baseline the app is held to.
 //
 //   npm run build && node dist/bench/web-demo-bench.js [--corpus DIR] [--runs 3] [--json out.json]
+//     [--app DIR]        measure an app built before (a copy of web-demo/dist) instead of building it: A/B
+//     [--settings TOML]  a .hci/settings.toml put into the zip (e.g. 'coverage_boost = 0')
+//
+// An indexing run that fails (the panel ends in failed or cancelled, or records no run) is reported
+// with the panel's message and the bench exits 1 after printing what it measured.
 //
 // The machine is shared: figures are medians of --runs; compare them with ratios, not across days.
 import * as fs from 'node:fs';
@@ -119,8 +124,31 @@ async function bareIndex(page: import('playwright-core').Page, name: string): Pr
     if (opened.error) throw new Error(`${opened.error.code}: ${opened.error.message}`);
     const r = (await h.index(n)) as R<{ summary: BareRun['summary'] }>;
     if (r.error) throw new Error(`${r.error.code}: ${r.error.message}`);
-    return { wall_ms: Math.round(performance.now() - t0), summary: r.ok!.summary };
+    const wall = Math.round(performance.now() - t0);
+    // Closed at once: an open workspace warms its search cache in idle time (worker-api.ts), which
+    // would run beside the app's next indexing run in the other tab.
+    await h.close(n);
+    return { wall_ms: wall, summary: r.ok!.summary };
   }, name);
+}
+
+/**
+ * Waits for the app's indexing run of `workspace` to end and returns what the page recorded — or,
+ * when it failed, was cancelled or recorded nothing, why (the panel's text), instead of a run.
+ */
+async function appIndexRun(page: import('playwright-core').Page, workspace: string): Promise<Perf['runs'][number] | { failed: string }> {
+  const panel = await page
+    .waitForSelector('.index-panel.phase-done, .index-panel.phase-failed, .index-panel.phase-cancelled', { timeout: 300_000 })
+    .catch((e: Error) => e);
+  if (panel instanceof Error) return { failed: `no end of indexing within 300 s (${panel.message.split('\n')[0]})` };
+  const cls = (await panel.getAttribute('class')) ?? '';
+  const perf = (await page.evaluate(() => (window as unknown as { __hciPerf?: Perf }).__hciPerf)) ?? { typing: [], runs: [] };
+  const run = perf.runs.filter((r) => r.workspace === workspace).pop();
+  if (!cls.includes('phase-done') || !run) {
+    const text = ((await panel.textContent()) ?? '').replace(/\s+/g, ' ').trim().slice(0, 300);
+    return { failed: `${/phase-(\w+)/.exec(cls)?.[1] ?? 'unknown'} phase, ${run ? 'a run recorded' : 'no run recorded'}: ${text}` };
+  }
+  return run;
 }
 
 export async function main(argv = process.argv.slice(2)): Promise<void> {
@@ -136,10 +164,13 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   const list = files(corpus);
   const zip: Record<string, Uint8Array> = {};
   for (const f of list) zip[`repo/${f}`] = fs.readFileSync(path.join(corpus, f));
+  const settingsToml = optString(opts, 'settings');
+  if (settingsToml) zip['repo/.hci/settings.toml'] = new TextEncoder().encode(settingsToml.replace(/\\n/g, '\n') + '\n');
   const zipBytes = Buffer.from(zipSync(zip, { level: 6 }));
-  const outDir = path.join(work, 'app');
+  const prebuilt = optString(opts, 'app');
+  const outDir = prebuilt ? path.resolve(prebuilt) : path.join(work, 'app');
   const bareDir = path.join(work, 'bare');
-  await buildApp(outDir);
+  if (!prebuilt) await buildApp(outDir);
   await buildBarePage(bareDir);
   const sizes = jsSizes(outDir);
   const server = await serve(outDir);
@@ -159,30 +190,35 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     });
   try {
     const start: Array<{ fcp: number | null; ready: number | null }> = [];
-    const indexing: Array<{ wall_ms: number; took_ms: number; files: number; chunks: number; phases: Record<string, number> }> = [];
+    const indexing: Array<{ workspace: string; wall_ms: number; took_ms: number; files: number; chunks: number; phases: Record<string, number> }> = [];
     const bareRuns: Array<{ wall_ms: number; took_ms: number; files: number; chunks: number }> = [];
+    const failures: string[] = [];
     for (let i = 0; i < runs; i++) {
       // Interleaved with the app's runs, so both see the same load.
       // The tab in front is the one measured: a background tab's frames and timers are throttled.
       await bare.bringToFront();
-      const b = await bareIndex(bare, `bare-${i}`);
-      bareRuns.push({ wall_ms: b.wall_ms, took_ms: b.summary.took_ms, files: b.summary.files_indexed, chunks: b.summary.chunks_written });
+      const b = await bareIndex(bare, `bare-${i}`).catch((e: Error) => (failures.push(`bare runtime run ${i + 1}: ${e.message}`), null));
+      if (b) bareRuns.push({ wall_ms: b.wall_ms, took_ms: b.summary.took_ms, files: b.summary.files_indexed, chunks: b.summary.chunks_written });
       await page.bringToFront();
       await page.goto(`${server.url}/`);
       await page.waitForSelector('html[data-ready="true"]');
       start.push(await marks());
       await page.setInputFiles('#zip-input', { name: `repo-${i}.zip`, mimeType: 'application/zip', buffer: zipBytes });
-      await page.waitForSelector('.index-panel.phase-done', { timeout: 300_000 });
-      const perf = (await page.evaluate(() => (window as unknown as { __hciPerf: Perf }).__hciPerf)) as Perf;
-      const r = perf.runs[perf.runs.length - 1];
-      indexing.push({ wall_ms: r.wall_ms, took_ms: r.summary.took_ms, files: r.summary.files_indexed, chunks: r.summary.chunks_written, phases: r.phases });
+      const r = await appIndexRun(page, `repo-${i}`);
+      if ('failed' in r) {
+        failures.push(`app indexing run ${i + 1}: ${r.failed}`);
+        continue;
+      }
+      indexing.push({ workspace: r.workspace, wall_ms: r.wall_ms, took_ms: r.summary.took_ms, files: r.summary.files_indexed, chunks: r.summary.chunks_written, phases: r.phases });
     }
+    if (!indexing.length) throw new Error(`no indexing run of the app succeeded:\n  ${failures.join('\n  ')}`);
     await bare.close();
     await page.bringToFront();
+    const lastIndexed = indexing[indexing.length - 1].workspace;
     // A reload with the last workspace in the URL: how soon is it searchable?
     const reopen: number[] = [];
     for (let i = 0; i < runs; i++) {
-      await page.goto(`${server.url}/#/w/repo-${runs - 1}`);
+      await page.goto(`${server.url}/#/w/${lastIndexed}`);
       await page.reload();
       await page.waitForSelector('#search-input:not([disabled])');
       reopen.push((await marks()).open ?? NaN);
@@ -207,7 +243,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       index_ms: {
         runs: indexing, took_median: median(indexing.map((r) => r.took_ms)), wall_median: median(indexing.map((r) => r.wall_ms)),
         bare_runs: bareRuns, bare_took_median: median(bareRuns.map((r) => r.took_ms)), bare_wall_median: median(bareRuns.map((r) => r.wall_ms)),
-        app_over_bare: median(indexing.map((r, i) => r.took_ms / bareRuns[i].took_ms)),
+        app_over_bare: median(indexing.map((r) => r.took_ms / median(bareRuns.map((b) => b.took_ms)))),
       },
       typing_ms: { samples: paint.length, keystroke_to_paint_p50: percentile(paint, 50), keystroke_to_paint_p95: percentile(paint, 95), keystroke_to_answer_p50: percentile(answered, 50), keystroke_to_answer_p95: percentile(answered, 95), worker_search_p50: percentile(worker, 50), worker_search_p95: percentile(worker, 95) },
     };
@@ -220,8 +256,10 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     console.log(`index phases (app, median ms): ${Object.keys(indexing[0]?.phases ?? {}).map((k) => `${k} ${median(indexing.map((r) => r.phases[k] ?? NaN)).toFixed(0)}`).join(', ')}`);
     console.log(`bare runtime, same zip, interleaved: ${bareRuns.map((r) => `${r.files} files/${r.chunks} chunks in ${r.took_ms} ms`).join('; ')} — median ${report.index_ms.bare_took_median} ms, wall ${report.index_ms.bare_wall_median} ms; app/bare ${report.index_ms.app_over_bare.toFixed(2)}x`);
     console.log(`typing: ${paint.length} keystrokes, keystroke→painted p50 ${report.typing_ms.keystroke_to_paint_p50.toFixed(1)} ms, p95 ${report.typing_ms.keystroke_to_paint_p95.toFixed(1)} ms (target ≤ 30); answer in the page p50 ${report.typing_ms.keystroke_to_answer_p50.toFixed(1)} ms, p95 ${report.typing_ms.keystroke_to_answer_p95.toFixed(1)} ms; Worker search p50 ${report.typing_ms.worker_search_p50} ms, p95 ${report.typing_ms.worker_search_p95} ms`);
+    if (failures.length) console.log(`FAILED runs (${failures.length}), left out of the medians:\n  ${failures.join('\n  ')}`);
     const json = optString(opts, 'json');
-    if (json) fs.writeFileSync(json, JSON.stringify(report, null, 2));
+    if (json) fs.writeFileSync(json, JSON.stringify({ ...report, failures }, null, 2));
+    if (failures.length) process.exitCode = 1;
   } finally {
     await context.close();
     await server.close();

@@ -403,6 +403,15 @@ export class HciWorkspace {
     return { value: out.value, index: this.withRunningFlag(out.index) };
   }
 
+  /**
+   * Fills the search cache with decoded files for at most `budgetMs` (SearchSession.warmFiles), in
+   * one read transaction; true when nothing is left to warm. For a host's idle time, between requests.
+   */
+  async warmSearch(budgetMs: number): Promise<boolean> {
+    const store = await this.openStore(false);
+    return store.read(() => this.searchContext(store).session.warmFiles(budgetMs));
+  }
+
   /** Explains a hit from a search; the query is recalled from the hit id (or passed in). */
   async explain(hitId: string, opts: { query?: string; mode?: SearchRequest['mode'] } = {}): Promise<ExplainResponse> {
     try {

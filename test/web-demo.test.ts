@@ -211,9 +211,13 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
   it('goes to a definition (Ctrl-click), switches to paired files, and a permalink survives a reload', async () => {
     if (!chromium) return;
     // Ctrl-P finds the test file; Ctrl-click on PricingEngine there opens its definition.
+    // The name is typed right after Ctrl-P, without waiting for the dialog, as a person does: every key
+    // must reach the finder's box (focused after the next paint, as it was, the first letters went to
+    // the search box — all of them but "tests" when frames came late on a loaded machine).
     await page.keyboard.press('Control+p');
-    await page.waitForSelector('.quick-open');
     await page.keyboard.type('pricingenginetests');
+    expect(await page.inputValue('.quick-input')).toBe('pricingenginetests');
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('quick-input');
     await page.waitForFunction(() => document.querySelector('.quick-list li.sel .qname')?.textContent === 'PricingEngineTests.cs');
     await shot(page, '07-quick-open');
     await page.keyboard.press('Enter');

@@ -30,6 +30,21 @@ function definitionPatterns(ident: string): RegExp[] {
   ];
 }
 
+/**
+ * Whether `text` can hold a definition of `ident` at all, by one scan: every pattern above has the
+ * identifier between a character that is not a word character (or a line's start) and one that is
+ * not (or the text's end), so for an ASCII identifier a chunk without it as a whole word matches none
+ * of them — and while a query is typed, its last word is a prefix that few chunks hold whole. Other
+ * identifiers (a `-`, a non-ASCII letter) keep the plain substring test.
+ */
+function mayDefine(text: string, ident: string, cache: Map<string, RegExp[]>): boolean {
+  if (!/^\w+$/.test(ident)) return text.includes(ident);
+  const key = `\0whole:${ident}`;
+  let re = cache.get(key)?.[0];
+  if (!re) cache.set(key, [(re = new RegExp(`(?<!\\w)${ident}(?!\\w)`))]);
+  return re.test(text);
+}
+
 /** A .NET configuration key path: `Payments:RetryPolicy:MaxAttempts` or its environment form `Payments__RetryPolicy`. */
 const CONFIG_PATH = /^[\p{L}_][\p{L}\p{N}_]*(?:(?::|__)[\p{L}\p{N}_]+)+$/u;
 
@@ -91,7 +106,7 @@ export function textSignals(text: string, phrase: string, targets: readonly stri
     }
     const defined = CONFIG_PATH.test(t)
       ? definesConfigPath(text, pats, t.split(/:|__/), configKey)
-      : pats.some((p) => p.test(text));
+      : mayDefine(text, t, cache) && pats.some((p) => p.test(text));
     if (defined) {
       definition = true;
       break;

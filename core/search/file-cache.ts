@@ -1,6 +1,6 @@
 // Decoded per-file data kept between searches on one database connection. Hits of related queries
-// land in the same files, and inflating a file costs more than the FTS query that found it. Owns the
-// bounded LRU only; decoding is file-data.ts's, and the cache's owner is the connection's search
+// land in the same files, and inflating a file costs more than the FTS query that found it; a host
+// with idle time fills it ahead of searches (session.ts warmFiles). Owns the bounded LRU only; decoding is file-data.ts's, and the cache's owner is the connection's search
 // session (session.ts). Entries are keyed by file id *and* content hash: a changed file gets a new
 // row id, and the hash guards against ids restarting in a rebuilt file.
 import type { Database } from '../sqlite/engine.ts';
@@ -22,6 +22,15 @@ export class StoredFileCache {
     private readonly codec: DeflateCodec,
     private readonly knownText: (fileId: number) => string | undefined = () => undefined,
   ) {}
+
+  /** Whether warming should stop: most of the budget is taken (what searches use is never evicted for it). */
+  get nearlyFull(): boolean {
+    return this.chars >= MAX_CHARS * 0.75;
+  }
+
+  has(fileId: number, hash: string): boolean {
+    return this.entries.has(`${fileId}:${hash}`);
+  }
 
   get(fileId: number, hash: string): StoredFile | undefined {
     const key = `${fileId}:${hash}`;

@@ -73,6 +73,26 @@ export class SearchSession {
     return this.cached('projects', () => ProjectMap.read(this.db));
   }
 
+  /**
+   * Decodes the index's files into the file cache ahead of searches, for at most `budgetMs`, going on
+   * where the last call stopped: the text signals of a new query's best candidates then read bodies
+   * from memory (inflating them was most of a search's tail in the browser Worker). Called by a host
+   * with idle time, one short slice at a time (runtimes/browser/worker-api.ts). True when every file
+   * is cached or the cache is mostly full: nothing left to do for this index generation.
+   */
+  warmFiles(budgetMs: number): boolean {
+    return this.withPathFilter(null, () => {
+      const files = this.cached('warm:files', () => this.db.selectObjects('SELECT id, hash FROM files ORDER BY id') as Array<{ id: number; hash: string }>);
+      const at = this.cached('warm:at', () => ({ next: 0 }));
+      const deadline = Date.now() + budgetMs;
+      while (at.next < files.length && !this.files.nearlyFull && Date.now() < deadline) {
+        const f = files[at.next++];
+        if (!this.files.has(f.id, f.hash)) this.files.get(f.id, f.hash);
+      }
+      return at.next >= files.length || this.files.nearlyFull;
+    });
+  }
+
   /** The number of chunks. */
   chunkCount(): number {
     return this.cached('chunks', () => Number(this.db.selectValue('SELECT count(*) FROM chunks')));

@@ -53,7 +53,18 @@ interface Session {
   /** Intercom logs the page handed over (runtimes/browser/intercom.ts). */
   logs: BrowserLogs;
   svc: HciService;
+  /** Warming the search cache in idle time (see warmWhenIdle): the next slice, and whether it is all done. */
+  warm?: { timer?: ReturnType<typeof setTimeout>; done: boolean };
 }
+
+/**
+ * Idle time fills the search cache (HciWorkspace.warmSearch: the stored files decoded ahead of the
+ * searches whose text signals read them): slices of WARM_SLICE_MS, one after another, once no search
+ * has come for WARM_IDLE_MS, until every file is in. A search arriving meanwhile waits for one slice
+ * at most, and pushes the next one back; an indexing run stops it (its end starts it again).
+ */
+const WARM_IDLE_MS = 120;
+const WARM_SLICE_MS = 6;
 
 const DEFAULT_WAIT_MS = 2000;
 const TAKE_OVER_WAIT_MS = 5000;
@@ -83,6 +94,25 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
     const next = prev.then(fn, fn);
     queues.set(key, next.catch(() => {}));
     return next;
+  };
+
+  const warmWhenIdle = (s: Session, restart = false, after = WARM_IDLE_MS): void => {
+    const w = (s.warm ??= { done: false });
+    if (restart) w.done = false;
+    clearTimeout(w.timer);
+    if (w.done) return;
+    const timer = setTimeout(async () => {
+      if (sessions.get(s.slot.key) !== s || s.svc.indexing()) return;
+      try {
+        w.done = await (await s.svc.workspace()).warmSearch(WARM_SLICE_MS);
+      } catch {
+        w.done = true; // no index yet (or closed meanwhile): the next index run starts it again
+      }
+      // The next slice at once (a message waiting is handled first), unless a search came meanwhile:
+      // it has set the timer again, WARM_IDLE_MS on.
+      if (!w.done && w.timer === timer) warmWhenIdle(s, false, 0);
+    }, after);
+    w.timer = timer;
   };
 
   const session = (name: string): Session => {
@@ -197,7 +227,9 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
           await recordSummary(s);
         }
         const storage = (await s.svc.workspace()).host.storage;
-        return { workspace: s.name, key, location: storage.location, has_index: await storage.exists(), has_source: s.fs !== null };
+        const has_index = await storage.exists();
+        if (has_index) warmWhenIdle(s, true);
+        return { workspace: s.name, key, location: storage.location, has_index, has_source: s.fs !== null };
       });
     },
 
@@ -232,7 +264,10 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
         return await s.svc.index({ full: opts.full, batchMs: opts.batchMs, onProgress: report });
       } finally {
         // Also after a cancel: the committed batches are searchable, and the listing says so.
-        if (sessions.get(s.slot.key) === s) await recordSummary(s);
+        if (sessions.get(s.slot.key) === s) {
+          await recordSummary(s);
+          warmWhenIdle(s, true);
+        }
       }
     },
 
@@ -241,7 +276,12 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
     },
 
     async search(workspace: string, req: SearchRequest) {
-      return session(workspace).svc.search(req);
+      const s = session(workspace);
+      try {
+        return await s.svc.search(req);
+      } finally {
+        warmWhenIdle(s);
+      }
     },
 
     async similar(workspace: string, req: SimilarRequest) {
@@ -356,6 +396,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
         const s = sessions.get(key);
         if (!s) return;
         sessions.delete(key);
+        clearTimeout(s.warm?.timer);
         try {
           await s.svc.close();
         } finally {

@@ -22,7 +22,11 @@ export interface GrammarDownload {
 export interface IndexRun {
   workspace: string;
   full: boolean;
-  phase: 'starting' | 'scan' | 'index' | 'vectors' | 'done' | 'cancelled' | 'failed';
+  /**
+   * `done` only once the run's summary is here: the Worker's last progress report (its phase `done`)
+   * comes before the summary is — the panel shows `finishing` meanwhile.
+   */
+  phase: 'starting' | 'scan' | 'index' | 'vectors' | 'finishing' | 'done' | 'cancelled' | 'failed';
   filesDone: number;
   filesTotal: number;
   chunks: number;

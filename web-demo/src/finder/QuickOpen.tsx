@@ -1,7 +1,7 @@
 // Ctrl-P: the quick file finder over the index's file list (core/service files, fetched once per
 // index generation), fuzzy-ranked as you type; arrows or Ctrl-N/Ctrl-P move, Enter opens, Esc
 // closes. Owns the dialog; opening is viewer/controller.ts.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { FileEntry } from '../../../core/contract/index.ts';
 import { current, overlay, status } from '../app/state.ts';
 import { splitPath } from '../app/format.ts';
@@ -29,10 +29,11 @@ export function QuickOpen() {
   const [typed, setTyped] = useState('');
   const [sel, setSel] = useState(0);
   const input = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    void loadFiles().then(setFiles);
-    input.current?.focus();
-  }, []);
+  // Focus in the commit that puts the dialog in the page, before the browser handles another key:
+  // from useEffect (after the next paint) the keys typed right after Ctrl-P went to the element
+  // focused before — the search box — and the finder missed the first letters of the name.
+  useLayoutEffect(() => input.current?.focus(), []);
+  useEffect(() => void loadFiles().then(setFiles), []);
   const ranked = useMemo(() => {
     const out: Array<{ f: FileEntry; score: number; at: number[] }> = [];
     for (const f of files) {

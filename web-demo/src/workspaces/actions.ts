@@ -136,7 +136,9 @@ export async function startIndex(opts: { full?: boolean } = {}): Promise<void> {
         const run = indexRun.value;
         if (!run || run.workspace !== ws.name) return;
         indexRun.value = {
-          ...run, phase: p.phase, filesDone: p.filesDone, filesTotal: p.filesTotal, chunks: p.chunks, bytes: p.bytes,
+          // The pass's last report: the summary (and with it `done`, which the page and the bench
+          // wait for) comes when ws.index() answers, after the Worker has recorded the run.
+          ...run, phase: p.phase === 'done' ? 'finishing' : p.phase, filesDone: p.filesDone, filesTotal: p.filesTotal, chunks: p.chunks, bytes: p.bytes,
           indexStartedAt: run.indexStartedAt ?? (p.phase === 'index' ? performance.now() : undefined),
         };
       },

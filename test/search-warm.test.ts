@@ -1,0 +1,55 @@
+// Warming the search cache ahead of searches (HciWorkspace.warmSearch → SearchSession.warmFiles, the
+// browser Worker's idle time): it goes on where the last slice stopped and says when every file is
+// in, a new index generation starts it over, and searches answer exactly as without it. Through a
+// real workspace on disk and the real WASM SQLite.
+import { describe, it, expect, afterEach } from 'vitest';
+import { openWorkspace } from '../runtimes/node/index.ts';
+import type { HciWorkspace } from '../core/workspace.ts';
+import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+
+describe('warmSearch', () => {
+  let ws: TmpWorkspace | undefined;
+  const open: HciWorkspace[] = [];
+  afterEach(async () => {
+    for (const w of open.splice(0)) w.close();
+    await ws?.cleanup();
+    ws = undefined;
+  });
+
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 40; i++) {
+    files[`src/Orders/OrderStep${i}.cs`] = `namespace Shop.Orders;\n\npublic class OrderStep${i}\n{\n    public decimal Total${i}(decimal price) => price * ${i + 1};\n    // settles the order total\n}\n`;
+  }
+
+  async function ranked(w: HciWorkspace, query: string): Promise<string[]> {
+    const r = await w.search({ query, limit: 20 });
+    expect(r.status).toBe('ok');
+    return r.hits.map((h) => `${h.path}:${h.start_line}-${h.end_line} ${h.score} ${h.snippet}`);
+  }
+
+  it('fills the cache slice by slice, starts over for a new generation, and changes no answer', async () => {
+    ws = await createTmpWorkspace(files);
+    const w = await openWorkspace(ws.root);
+    open.push(w);
+    await w.index();
+    // No budget: nothing is decoded, so not done. Then slices until it is (40 small files: few).
+    expect(await w.warmSearch(0)).toBe(false);
+    let slices = 0;
+    while (!(await w.warmSearch(5))) expect(++slices).toBeLessThan(200);
+    expect(await w.warmSearch(0)).toBe(true); // done stays done for this generation
+
+    // A warmed workspace answers as a cold one does (same hits, scores and snippets).
+    const cold = await openWorkspace(ws.root);
+    open.push(cold);
+    for (const q of ['OrderStep', 'order total', 'Total1', 'settles']) expect(await ranked(w, q)).toEqual(await ranked(cold, q));
+
+    // A commit bumps the generation: warming starts over, and sees the changed file.
+    await ws.write({ 'src/Orders/OrderStep3.cs': 'namespace Shop.Orders;\n\npublic class OrderStep3\n{\n    // refunds the order\n}\n' });
+    await w.index();
+    expect(await w.warmSearch(0)).toBe(false);
+    while (!(await w.warmSearch(5))) expect(++slices).toBeLessThan(400);
+    const after = await w.search({ query: 'refunds', limit: 5 });
+    expect(after.hits.map((h) => h.path)).toEqual(['src/Orders/OrderStep3.cs']);
+    expect(after.hits[0].snippet).toContain('refunds the order');
+  });
+});
