@@ -100,7 +100,7 @@ describe('hci start-up', () => {
     expect(r.loaded.filter((u) => /\/dist\/(core|runtimes)\//.test(u) && !/\/hci-cli[.-]/.test(u)).map((u) => u.replace(/.*\/dist\//, ''))).toEqual([]);
     // …the CommonJS packages on its path among them (cjs-module-lexer would parse them again each run).
     expect(packages.has('commander') || packages.has('picomatch'), 'commander or picomatch loaded from node_modules').toBe(false);
-    for (const part of ['/core/chunk/', '/core/intercom/', '/core/vector/semantic.', '/core/contract/index.', '/core/settings.', '/core/index/indexer.', '/core/scan/walker.', '/runtimes/mcp/server.', '/runtimes/node/watcher.', '/runtimes/node/demo.']) {
+    for (const part of ['/core/chunk/', '/core/intercom/', '/core/vector/semantic.', '/core/contract/index.', '/core/settings.', '/core/index/indexer.', '/core/scan/walker.', '/runtimes/mcp/server.', '/runtimes/node/watcher.', '/runtimes/node/demo.', '/core/search/channels/literal.', '/core/search/literal/']) {
       expect(hci.filter((u) => u.includes(part)), `${part} loaded by a search`).toEqual([]);
     }
     expect(r.loaded.filter((u) => u === 'node:worker_threads' || u === 'node:http'), 'node builtins').toEqual([]);

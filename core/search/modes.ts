@@ -11,7 +11,7 @@ import type { Channel } from './channels/channel.ts';
 import type { ParsedQuery } from './query.ts';
 import { FUSION_DEPTH, hybridFusion, keywordRoute, type HybridOptions } from './fuse.ts';
 import { ftsChannel } from './channels/fts.ts';
-import { literalChannel } from './channels/literal.ts';
+import { deferredChannel } from './channels/deferred.ts';
 import { identityFusion, type Fusion, type RankFusion } from './fuse.ts';
 
 export interface ModeRow {
@@ -37,6 +37,9 @@ export interface ModeRow {
 }
 
 export type ModeTable = Partial<Record<SearchMode, ModeRow>>;
+
+/** The literal channel, loaded by the first search that reaches it (its code and re2js stay out of a keyword search). */
+const literalChannel = deferredChannel({ name: 'literal', hitKind: 'text_literal', scoreField: 'literal_score' }, async () => (await import('./channels/literal.ts')).literalChannel);
 
 export const DEFAULT_MODES: ModeTable = {
   keyword: { channels: [ftsChannel], fuse: identityFusion },

@@ -14,12 +14,11 @@ import type { Candidate, RankedResult, SearchPage } from './candidates.ts';
 import { AFTER_COMPLETE } from './rerank.ts';
 import { identityFusion, type ChannelList, type ChannelRanking } from './fuse.ts';
 import { compilePathFilter } from './filters.ts';
-import { modeRow, routeMode, type ModeRow, type ModeTable } from './modes.ts';
+import { DEFAULT_MODES, modeRow, routeMode, type ModeRow, type ModeTable } from './modes.ts';
 import type { PageRange } from './page.ts';
 import { renderHits } from './present.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
 import { expandQuery } from './expand.ts';
-import { loadRegexEngine, needsRegexEngine, regexEngineLoaded } from './literal/matcher.ts';
 import { Reranker } from './rerank.ts';
 import type { SearchSession } from './session.ts';
 
@@ -75,22 +74,22 @@ function parseOptions(ctx: Pick<SearchContext, 'settings'>, req: SearchRequest) 
 }
 
 /**
- * Before the read transaction: loads the regex engine when this request reaches the literal channel
- * (mode literal/regex, a `re:` term, a quoted literal, no searchable word) with a pattern that needs
- * it (needsRegexEngine: not for literals matched by indexOf), so that rankQuery, which
- * runs synchronously inside the transaction, finds it; a keyword search never loads it. A query
- * that does not parse loads nothing: rankQuery reports its error.
+ * Before the read transaction: lets the channels of the mode this request is routed to do their
+ * asynchronous preparation (Channel.prepare: the literal channel loads its code, and the regex engine
+ * when a pattern needs it), so that rankQuery, which runs synchronously inside the transaction, finds
+ * them ready; a keyword search loads nothing. The semantic modes' channels are built per search and
+ * prepared by the workspace (its query vector). A query that does not parse prepares nothing:
+ * rankQuery reports its error.
  */
 export async function prepareSearch(ctx: Pick<SearchContext, 'settings'>, req: SearchRequest): Promise<void> {
-  if (regexEngineLoaded()) return;
-  let text: ReturnType<typeof parseQuery>['text'] = null;
+  let parsed: ParsedQuery;
   try {
-    text = parseQuery(req.query, parseOptions(ctx, req)).text;
+    parsed = parseQuery(req.query, parseOptions(ctx, req));
   } catch {
     return;
   }
-  // A literal-only query is matched by indexOf (matcher.ts): no engine to load.
-  if (text && needsRegexEngine(text)) await loadRegexEngine();
+  const row = DEFAULT_MODES[routeMode(req.mode, parsed)];
+  if (row) await Promise.all(row.channels.map((c) => c.prepare?.(parsed)));
 }
 
 /** Runs the query through every ranking stage; returns at least `needed` candidates when that many match. */

@@ -59,6 +59,11 @@ export interface Channel {
    * first pass. Null when the channel does not widen for this query and page.
    */
   widen?(session: SearchSession, q: ParsedQuery, pool: number, page: WidenRequest): ChannelHit[] | null;
+  /**
+   * Asynchronous work before a search that reaches this channel, awaited outside the read
+   * transaction (search itself is synchronous): loading code or an engine the query needs.
+   */
+  prepare?(q: ParsedQuery): Promise<void>;
   /** The channel's own part of an explanation (beyond score and rank), e.g. FTS's column weights. */
   explain?(entry: ChannelEntry): Record<string, unknown>;
 }

@@ -2,9 +2,11 @@
 // searchable word — found in the stored lines (core/search/literal/search.ts: trigram candidates when
 // the literal index is on, RE2 on the lines). Its hits are `text_literal` and carry their matching
 // lines. Owns the channel seam for that search and what explain shows of it; the query's text
-// patterns come from query.ts, the mode that asks for them from modes.ts.
+// patterns come from query.ts, the mode that asks for them from modes.ts (which loads this file on
+// first use: channels/deferred.ts).
 import type { Channel, ChannelEntry, ChannelHit } from './channel.ts';
 import { literalSearch } from '../literal/search.ts';
+import { loadRegexEngine, needsRegexEngine } from '../literal/matcher.ts';
 
 /** Trigrams explain lists at most (a long pattern has many). */
 const EXPLAIN_TRIGRAMS = 24;
@@ -13,6 +15,11 @@ export const literalChannel: Channel = {
   name: 'literal',
   hitKind: 'text_literal',
   scoreField: 'literal_score',
+
+  /** The regex engine, when the query's patterns need it (a literal matched by indexOf does not). */
+  async prepare(q) {
+    if (q.text && needsRegexEngine(q.text)) await loadRegexEngine();
+  },
 
   /**
    * Every chunk with a line matching the query's patterns (each pattern somewhere in the chunk), best
