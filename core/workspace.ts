@@ -45,6 +45,8 @@ export interface WorkspaceHost {
   deflate?: DeflateCodec;
   /** What the semantic channel's providers need from the runtime (fetch, env, onnxruntime-web). */
   vectors?: VectorHost;
+  /** Called between an indexing pass's batches (core/index/indexer.ts IndexEnv.relieveMemory). */
+  relieveMemory?: (force: boolean) => void;
 }
 
 export interface OpenOptions {
@@ -167,7 +169,7 @@ export class HciWorkspace {
         signal: opts.signal,
         onProgress: (p) => opts.onProgress?.({ ...last, phase: 'vectors', vectorsDone: p.done, vectorsTotal: p.total, vectorsPerS: Math.round(p.rate), etaS: Math.round(p.etaS) }),
       });
-      const summary = await indexWorkspace(this.host.fs, s, this.settings, chunker, keywordOpts, { parsePool: this.host.parsePool, vectors: vectors.vectors, afterPass: vectors.afterPass });
+      const summary = await indexWorkspace(this.host.fs, s, this.settings, chunker, keywordOpts, { parsePool: this.host.parsePool, vectors: vectors.vectors, afterPass: vectors.afterPass, relieveMemory: this.host.relieveMemory });
       const run = vectors.summary();
       if (run) summary.vectors = run as IndexSummary['vectors'];
       if (deferDone) opts.onProgress?.({ ...last, phase: 'done' });

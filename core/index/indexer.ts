@@ -66,6 +66,11 @@ export interface IndexEnv {
    * core/vector/indexing.ts). Whatever it does, the keyword pass is already committed.
    */
   afterPass?: (summary: IndexSummary) => Promise<void>;
+  /**
+   * Called after each write batch (and, with `force`, once before afterPass): lets the runtime hand
+   * the pass's garbage back before it piles up (Node: a full collection past a step of growth).
+   */
+  relieveMemory?: (force: boolean) => void;
 }
 
 /** Below this many files to prepare, a worker's start-up (loading the WASM grammars again) costs more than it saves. */
@@ -79,7 +84,11 @@ export async function indexWorkspace(fs: WorkspaceFs, store: IndexStore, setting
   }
   try {
     const summary = await runPass(fs, store, settings, chunker, opts, env);
-    await env.afterPass?.(summary);
+    if (env.afterPass) {
+      // The keyword pass's garbage goes before the vector phase makes its big arrays.
+      env.relieveMemory?.(true);
+      await env.afterPass(summary);
+    }
     return summary;
   } finally {
     claim.release();
@@ -203,6 +212,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     // A pass whose reads and parses resolve as microtasks never lets the event loop turn: Ctrl-C's
     // handler (the CLI aborts the signal), timers and an MCP server's in-process requests would all
     // wait for the end of the pass. One macrotask turn per batch lets them run between batches.
+    env.relieveMemory?.(false);
     if (!final) await nextTurn();
   };
 

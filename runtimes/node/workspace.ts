@@ -12,6 +12,7 @@ import { createNodeIndexStorage, INDEX_DIR, INDEX_FILE } from './node-storage.ts
 import { createNodeGrammarSource } from './grammars.ts';
 import { createNodeParsePool } from './parse-pool.ts';
 import { nodeVectorHost } from './vector-host.ts';
+import { createMemoryRelief } from './memory-relief.ts';
 import { checkWorkspaceRoot, type RootKind } from '../shared/workspace-root.ts';
 
 const require = createRequire(import.meta.url);
@@ -31,7 +32,13 @@ export const zlibCodec: DeflateCodec = {
 export async function openWorkspace(root: string, opts: OpenOptions = {}): Promise<HciWorkspace> {
   const abs = path.resolve(root);
   checkWorkspaceRoot(abs, rootKind(abs), path.dirname(abs));
-  return HciWorkspace.open({ fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs), grammars: createNodeGrammarSource(), parsePool: createNodeParsePool, deflate: zlibCodec, vectors: nodeVectorHost }, opts);
+  return HciWorkspace.open({ fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs), grammars: createNodeGrammarSource(), parsePool: createNodeParsePool, deflate: zlibCodec, vectors: nodeVectorHost, relieveMemory: memoryRelief() }, opts);
+}
+
+/** One relief per workspace: the step counts across its passes. */
+function memoryRelief(): (force: boolean) => void {
+  const relief = createMemoryRelief();
+  return (force) => void relief.relieve(force);
 }
 
 function rootKind(p: string): RootKind {

@@ -3,7 +3,7 @@
 // its idents column), lowercased, without stop words, one-letter parts, numbers and overlong parts.
 // Owns only that filter, the scan for identifier-like runs and a memo of splits; the splitter
 // and stop words belong to the analyzer, so both channels cut text the same way.
-import { splitIdentifier, STOP_WORDS } from '../../search/analyzer.ts';
+import { ownString, splitIdentifier, STOP_WORDS } from '../../search/analyzer.ts';
 
 const DIGITS = /^\p{N}+$/u;
 /** Longer parts are hashes, base64 or generated names: noise for co-occurrence. */
@@ -43,19 +43,6 @@ export class ModelTokenizer {
     this.forEach(text, (t) => out.push(t));
     return out;
   }
-}
-
-const utf8 = new TextEncoder();
-const fromUtf8 = new TextDecoder();
-
-/**
- * A copy of `s` that holds no reference to a longer string. V8 makes a slice of 13 or more
- * characters a view into its parent, so a memo key cut from a chunk text would keep that whole
- * text alive for as long as the memo lives (every text of a 50k-chunk build, during the keyword
- * pass). Identifier runs hold no lone surrogate, so the UTF-8 round trip is exact.
- */
-export function ownString(s: string): string {
-  return s.length < 13 ? s : fromUtf8.decode(utf8.encode(s));
 }
 
 function keepPart(p: string): boolean {
