@@ -27,6 +27,7 @@ import { buildLineWindowIndex, findRipgrep, lineWindowSearch, PLAIN_VARIANTS, RI
 import { createMiniSearch, createOrama, MINISEARCH_VARIANTS, ORAMA_VARIANTS, type JsEngine } from './baselines/js-engines.ts';
 import { DEFAULT_VARIANT } from './baselines/variants.ts';
 import { commitInfo, recordResult, type CommitInfo } from './lib/record.ts';
+import { distinct, scoreQuery, TOP, type Metrics } from './lib/metrics.ts';
 
 export const EVAL_ENGINES = ['hci', 'plain', 'rg', 'orama', 'minisearch', 'hci-bm25'] as const;
 
@@ -44,15 +45,6 @@ export interface EvalOptions {
   outDir: string | null;
   keep: boolean;
   log: (line: string) => void;
-}
-
-export interface Metrics {
-  n: number;
-  recall1: number;
-  recall5: number;
-  recall10: number;
-  mrr10: number;
-  ndcg10: number;
 }
 
 export interface QueryOutcome {
@@ -84,37 +76,6 @@ export interface EvalReport {
   engines: EngineEval[];
   identifierAtRank1: { hit: number; total: number; misses: string[] } | null;
   notes: string[];
-}
-
-const TOP = 10;
-
-export function scoreQuery(ranked: readonly string[], relevant: readonly string[]): Omit<Metrics, 'n'> & { ranks: Array<number | null> } {
-  const top = distinct(ranked).slice(0, TOP);
-  const rel = new Set(relevant);
-  const ranks = relevant.map((r) => {
-    const i = top.indexOf(r);
-    return i < 0 ? null : i + 1;
-  });
-  const within = (k: number) => top.slice(0, k).filter((p) => rel.has(p)).length / Math.min(k, rel.size);
-  const first = top.findIndex((p) => rel.has(p));
-  let dcg = 0;
-  top.forEach((p, i) => {
-    if (rel.has(p)) dcg += 1 / Math.log2(i + 2);
-  });
-  let idcg = 0;
-  for (let i = 0; i < Math.min(rel.size, TOP); i++) idcg += 1 / Math.log2(i + 2);
-  return { recall1: within(1), recall5: within(5), recall10: within(10), mrr10: first < 0 ? 0 : 1 / (first + 1), ndcg10: idcg ? dcg / idcg : 0, ranks };
-}
-
-function distinct(paths: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const p of paths) {
-    if (!p || seen.has(p)) continue;
-    seen.add(p);
-    out.push(p);
-  }
-  return out;
 }
 
 function aggregate(outcomes: readonly QueryOutcome[]): Metrics {
@@ -332,7 +293,7 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.write(`\n${formatEval(report)}\n\n(written to ${path.join(outDir, `eval-${report.corpus.label}.json`)} and .md)\n`);
   // The semantic channel, keyword / semantic / hybrid per kind (bench/semantic-eval.ts): on the bundled
   // golden sets, unless a set of your own was given; --semantic-sets sample,generated,dev (or none).
-  // (Imported when used: semantic-eval.ts imports this module's metrics.)
+  // (Imported when used: a keyword-only eval never loads it.)
   const semanticSets = optString(opts, 'semantic-sets') ?? (optString(opts, 'golden') ? 'none' : 'sample');
   if (semanticSets !== 'none') await (await import('./semantic-eval.ts')).main(['--sets', semanticSets, ...(opts.record === true ? ['--record'] : [])]);
   return 0;

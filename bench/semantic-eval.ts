@@ -19,7 +19,7 @@ import { generateCorpus } from './corpus-gen.ts';
 import { readGolden, type GoldenQuery } from './lib/queries.ts';
 import { commitInfo, recordResult } from './lib/record.ts';
 import { copyTree, fmtNum, isMain, markdownTable, mean, optInt, optList, parseArgs, repoRoot, sampleWorkspaceDir, writeJson } from './lib/util.ts';
-import { scoreQuery } from './eval.ts';
+import { scoreQuery } from './lib/metrics.ts';
 
 const MODES: readonly SearchMode[] = ['keyword', 'semantic', 'hybrid'];
 

@@ -28,7 +28,7 @@ import { readIndexChunks, type IndexChunk } from './lib/index-chunks.ts';
 import { filesOf, fuse, SEED_FUSION, type ScoredFile } from './lib/fusion-proto.ts';
 import { readGolden, type GoldenQuery } from './lib/queries.ts';
 import { copyTree, fmtNum, isMain, markdownTable, mean, optInt, optList, optString, parseArgs, repoRoot, sampleWorkspaceDir, writeJson } from './lib/util.ts';
-import { scoreQuery } from './eval.ts';
+import { scoreQuery } from './lib/metrics.ts';
 
 /** The first that exists of an environment override and the usual places (the dev set lives beside the checkout). */
 function firstDir(env: string | undefined, candidates: string[]): string {

@@ -5,7 +5,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runBench, formatBench } from '../bench/bench.ts';
-import { runEval, formatEval, scoreQuery } from '../bench/eval.ts';
+import { runEval, formatEval } from '../bench/eval.ts';
+import { scoreQuery } from '../bench/lib/metrics.ts';
 import { generateCorpus } from '../bench/corpus-gen.ts';
 import { readGolden } from '../bench/lib/queries.ts';
 import { sliceQueries } from '../bench/lib/plan.ts';
@@ -137,5 +138,27 @@ describe('bench and eval scripts (smoke)', () => {
     }
     expect(r.identifierAtRank1!.total).toBeGreaterThan(10);
     expect(formatEval(r)).toMatch(/\|\s*engine\s*\|\s*Recall@1\s*\|.*nDCG@10/);
+  });
+});
+
+describe('eval entry', () => {
+  // eval.ts runs as the main module under a top-level await and imports semantic-eval.ts when it runs: a
+  // module on that path importing eval.ts back waits for the main module forever (Node exits 13,
+  // "unsettled top-level await", and the semantic eval never runs). The shared metrics live in lib/metrics.ts.
+  it('no module eval.ts imports when it runs imports eval.ts back', () => {
+    const bench = path.resolve(__dirname, '..', 'bench');
+    const importsOf = (file: string) =>
+      [...fs.readFileSync(file, 'utf8').matchAll(/(?:^import[^'\n]*from |import\()'(\.{1,2}\/[^']+\.ts)'/gm)].map((m) => path.resolve(path.dirname(file), m[1]));
+    const evalTs = path.join(bench, 'eval.ts');
+    const lazy = importsOf(evalTs).filter((f) => f.endsWith('semantic-eval.ts'));
+    expect(lazy.length).toBe(1);
+    const seen = new Set<string>();
+    const walk = (f: string) => {
+      if (seen.has(f) || !f.startsWith(bench)) return;
+      seen.add(f);
+      importsOf(f).forEach(walk);
+    };
+    lazy.forEach(walk);
+    expect([...seen].filter((f) => importsOf(f).includes(evalTs)).map((f) => path.relative(bench, f))).toEqual([]);
   });
 });

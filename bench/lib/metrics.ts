@@ -1,0 +1,43 @@
+// The per-query retrieval metrics every eval reports (R@1/5/10, MRR@10, nDCG@10 over distinct files),
+// in a module of their own: the evals (bench/eval.ts, semantic-eval.ts, vector-eval.ts) all import them,
+// and eval.ts imports semantic-eval.ts when it runs — a metric living in eval.ts made that import a cycle
+// through the main module's top-level await, which Node settles never (exit 13, "unsettled top-level await").
+export interface Metrics {
+  n: number;
+  recall1: number;
+  recall5: number;
+  recall10: number;
+  mrr10: number;
+  ndcg10: number;
+}
+
+export const TOP = 10;
+
+export function scoreQuery(ranked: readonly string[], relevant: readonly string[]): Omit<Metrics, 'n'> & { ranks: Array<number | null> } {
+  const top = distinct(ranked).slice(0, TOP);
+  const rel = new Set(relevant);
+  const ranks = relevant.map((r) => {
+    const i = top.indexOf(r);
+    return i < 0 ? null : i + 1;
+  });
+  const within = (k: number) => top.slice(0, k).filter((p) => rel.has(p)).length / Math.min(k, rel.size);
+  const first = top.findIndex((p) => rel.has(p));
+  let dcg = 0;
+  top.forEach((p, i) => {
+    if (rel.has(p)) dcg += 1 / Math.log2(i + 2);
+  });
+  let idcg = 0;
+  for (let i = 0; i < Math.min(rel.size, TOP); i++) idcg += 1 / Math.log2(i + 2);
+  return { recall1: within(1), recall5: within(5), recall10: within(10), mrr10: first < 0 ? 0 : 1 / (first + 1), ndcg10: idcg ? dcg / idcg : 0, ranks };
+}
+
+export function distinct(paths: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const p of paths) {
+    if (!p || seen.has(p)) continue;
+    seen.add(p);
+    out.push(p);
+  }
+  return out;
+}
