@@ -108,7 +108,10 @@ describe('a fresh create-vite app over the packed tarball', () => {
       await page.goto(server.url);
       await page.waitForSelector('#zip');
       await page.setInputFiles('#zip', path.join(REPO, 'dist/sample-workspace.zip'));
-      await page.waitForFunction(() => /files indexed/.test(document.querySelector('#out')?.textContent ?? ''), undefined, { timeout: 90_000 });
+      // On a timeout, say where the run stood (the page shows the last progress report: phase, files done/total).
+      await page.waitForFunction(() => /files indexed/.test(document.querySelector('#out')?.textContent ?? ''), undefined, { timeout: 90_000 }).catch(async (e: Error) => {
+        throw new Error(`${e.message}; the page shows "${(await page.textContent('#out').catch(() => null)) ?? '(no #out)'}"`);
+      });
       expect(Number(/(\d+) files indexed/.exec((await page.textContent('#out')) ?? '')?.[1])).toBeGreaterThan(70);
       await page.fill('#q', 'GetCatalogItemsAsync');
       await page.waitForFunction(() => (document.querySelector('#out')?.textContent ?? '').includes('CatalogService.cs'), undefined, { timeout: 30_000 });
