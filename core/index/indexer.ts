@@ -67,7 +67,7 @@ export interface IndexEnv {
    */
   afterPass?: (summary: IndexSummary) => Promise<void>;
   /**
-   * Called after each write batch (and, with `force`, once before afterPass): lets the runtime hand
+   * Called after each write batch (and once before afterPass, with `force` when the pass wrote files): lets the runtime hand
    * the pass's garbage back before it piles up (Node: a full collection past a step of growth).
    */
   relieveMemory?: (force: boolean) => void;
@@ -85,8 +85,9 @@ export async function indexWorkspace(fs: WorkspaceFs, store: IndexStore, setting
   try {
     const summary = await runPass(fs, store, settings, chunker, opts, env);
     if (env.afterPass) {
-      // The keyword pass's garbage goes before the vector phase makes its big arrays.
-      env.relieveMemory?.(true);
+      // The keyword pass's garbage goes before the vector phase makes its big arrays — forced only after
+      // a pass that wrote files (a pass with nothing new, e.g. a watcher's, pays no full collection).
+      env.relieveMemory?.(summary.files_indexed > 0);
       await env.afterPass(summary);
     }
     return summary;
