@@ -68,8 +68,27 @@ async function runLatest(): Promise<void> {
     } while (queued);
   } finally {
     running = false;
-    searching.value = false;
+    // The spinner goes and the URL gets the query once the answer is on screen: history.replaceState
+    // takes a few ms (more on a busy machine), which would otherwise come before the paint.
+    afterPaint(() => {
+      if (running) return;
+      searching.value = false;
+      syncUrl();
+    });
   }
+}
+
+/**
+ * Runs `fn` once the next frame is painted (the frame a signal change just scheduled), or after
+ * 100 ms in a tab that draws no frames (hidden).
+ */
+function afterPaint(fn: () => void): void {
+  let done = false;
+  const once = () => {
+    if (!done) (done = true), fn();
+  };
+  requestAnimationFrame(() => setTimeout(once, 0));
+  setTimeout(once, 100);
 }
 
 /**
@@ -135,10 +154,8 @@ export function setSearchOptions(o: Partial<SearchOptions>): void {
 export function setQuery(q: string): void {
   noteTyped(q);
   query.value = q;
-  // The search is on its way to the Worker first: the URL's history.replaceState (a few ms in
-  // Chromium) then runs while the Worker searches, not before.
+  // The URL follows once the answer is painted (runLatest).
   void runLatest();
-  syncUrl();
 }
 
 export function setFilters(f: Partial<Filters>): void {
