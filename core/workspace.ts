@@ -186,14 +186,15 @@ export class HciWorkspace {
   }
 
   /** Freshness as seen inside the caller's read transaction (the same snapshot as its results). */
-  private freshnessIn(db: Database, meta = readMeta(db)): IndexFreshness {
+  /** `session`: counts from its per-generation cache (only right after it ran a search in this transaction). */
+  private freshnessIn(db: Database, meta = readMeta(db), session?: SearchSession): IndexFreshness {
     return {
       location: this.host.storage.location,
       generation: Number(meta.generation ?? 0),
       indexed_at: meta.indexed_at ?? null,
       build_state: meta.build_state ?? 'unknown',
-      files: Number(db.selectValue('SELECT count(*) FROM files')),
-      chunks: Number(db.selectValue('SELECT count(*) FROM chunks')),
+      files: session ? session.fileCount() : Number(db.selectValue('SELECT count(*) FROM files')),
+      chunks: session ? session.chunkCount() : Number(db.selectValue('SELECT count(*) FROM chunks')),
       pending_changes: null,
       indexer_running: false,
     };
@@ -257,7 +258,10 @@ export class HciWorkspace {
       const out = await store.read((db) => {
         const meta = readMeta(db);
         const { modes, unavailable } = this.modesIn(db, req, prepared);
-        return { page: searchPage(this.searchContext(store, modes), req, range, key), index: this.freshnessIn(db, meta), skipped: parseSkipped(meta.skipped_counts), unavailable };
+        const ctx = this.searchContext(store, modes);
+        const page = searchPage(ctx, req, range, key);
+        // The counts from the session's cache: searchPage has just checked the index generation.
+        return { page, index: this.freshnessIn(db, meta, ctx.session), skipped: parseSkipped(meta.skipped_counts), unavailable };
       });
       const res = searchResponse(req, out.page, this.withRunningFlag(out.index), out.skipped, t0);
       if (out.unavailable) res.hint = [`vector channel unavailable (${out.unavailable.reason}): these are keyword results; ${out.unavailable.hint}`, res.hint].filter(Boolean).join('; ');
