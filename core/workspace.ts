@@ -18,7 +18,7 @@ import { DEFAULT_MODES, MODE_UNAVAILABLE_HINT, semanticModes, type ModeTable } f
 import { vectorChannel } from './search/channels/vector.ts';
 import type { SemanticIndex, QueryVector, VectorHost } from './vector/semantic.ts';
 import { modelKeyString } from './vector/provider.ts';
-import { similarTo, type SimilarRequest, type SimilarResponse } from './search/similar.ts';
+import type { SimilarRequest, SimilarResponse } from './search/similar.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, pageRange } from './search/page.ts';
 import { failedResponse, searchResponse } from './search/present.ts';
 import { SearchSession } from './search/session.ts';
@@ -273,6 +273,8 @@ export class HciWorkspace {
 
   /** "More like this": the chunks nearest to a hit, to the innermost chunk at a file's line, or to a code snippet. */
   async similar(req: SimilarRequest): Promise<SimilarResponse> {
+    // Loaded on first use: a search never needs it (a browser Worker starts without it).
+    const { similarTo } = await import('./search/similar.ts');
     return similarTo(req, {
       checkMode: () => this.checkMode('semantic'),
       openStore: () => this.openStore(false),
