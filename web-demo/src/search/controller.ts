@@ -18,6 +18,8 @@ export const TYPING_PAGE = 10;
 
 let running = false;
 let queued = false;
+/** A query typed since the URL last took one (it follows once the answer is painted). */
+let typedSinceUrl = false;
 let facetsKey = '';
 
 function request(q: string, f: Filters, o: SearchOptions, limit = TYPING_PAGE): SearchRequest {
@@ -73,7 +75,7 @@ async function runLatest(): Promise<void> {
     afterPaint(() => {
       if (running) return;
       searching.value = false;
-      syncUrl();
+      if (typedSinceUrl) syncUrl();
     });
   }
 }
@@ -138,6 +140,7 @@ async function loadFacets(q: string, f: Filters, sent: string): Promise<void> {
 }
 
 function syncUrl(): void {
+  typedSinceUrl = false;
   const r = parseRoute();
   const o = searchOptions.value;
   const mode = o.mode === 'keyword' ? {} : { mode: o.mode, caseSensitive: o.caseSensitive, wholeWord: o.wholeWord };
@@ -155,6 +158,7 @@ export function setQuery(q: string): void {
   noteTyped(q);
   query.value = q;
   // The URL follows once the answer is painted (runLatest).
+  typedSinceUrl = true;
   void runLatest();
 }
 
