@@ -1,6 +1,7 @@
 // The web-demo explorer's targets, measured in headless Chromium over its production build served on
 // 127.0.0.1: the app's own JS gzipped (entry, lazy chunks, the Worker; wasm apart), start-up (first
-// paint, the Worker answering, a stored workspace searchable after a reload), indexing a ~750-file
+// paint, the Worker answering, a stored workspace searchable after a reload; a chunk counts with the
+// chunks it imports statically, which load with it), indexing a ~750-file
 // repository from a .zip (FluentAvalonia from the devset corpus when present, else a generated one),
 // and search as you type from keystroke to results painted (p50/p95 over every keystroke). Beside each
 // of the app's indexing runs, the bare browser runtime (the test page, test/browser: the same Worker
@@ -69,17 +70,36 @@ function jsSizes(outDir: string) {
   }
   const page = all.filter((f) => !workerChunks.includes(f));
   const sum = (list: string[]) => list.reduce((n, f) => n + gz(f), 0);
+  // What loads with a chunk: the chunk and every chunk it imports statically (`import … from "./x.js"`),
+  // the chunks shared between a Worker's entry and its lazy chunks included; `import("./x.js")` is lazy.
+  const withStaticImports = (start: string[]): string[] => {
+    const seen = [...start];
+    for (let i = 0; i < seen.length; i++) {
+      const code = fs.readFileSync(path.join(outDir, seen[i]), 'utf8');
+      for (const m of code.matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g)) {
+        const f = path.posix.join(path.posix.dirname(seen[i]), m[1]);
+        if (!seen.includes(f) && all.includes(f)) seen.push(f);
+      }
+    }
+    return seen;
+  };
+  const entryLoad = withStaticImports(entry);
+  const workerStart = workerEntry ? withStaticImports([workerEntry]) : [];
   // The Worker's chunks by when they load: its entry at start; sqlite-wasm's JS glue (the chunk
   // holding sqlite3's emscripten code) when a workspace opens; the rest on first use — tree-sitter
   // and each language's chunker when indexing, the settings schema only for a .hci/settings.toml.
   const isGlue = (f: string) => fs.readFileSync(path.join(outDir, f), 'utf8').includes('LICENSE for the sqlite3 WebAssembly/JavaScript APIs');
-  const glue = workerChunks.filter((f) => f !== workerEntry && isGlue(f));
-  const lazy = workerChunks.filter((f) => f !== workerEntry && !glue.includes(f));
+  const glue = workerChunks.filter((f) => !workerStart.includes(f) && isGlue(f));
+  const lazy = workerChunks.filter((f) => !workerStart.includes(f) && !glue.includes(f));
   return {
-    entry_gz: sum(entry),
+    entry_gz: sum(entryLoad),
     page_all_gz: sum(page),
     worker_gz: sum(workerChunks),
-    worker_entry_gz: workerEntry ? gz(workerEntry) : 0,
+    /** The Worker's entry with the chunks it imports statically: what loads before it answers. */
+    worker_entry_gz: sum(workerStart),
+    worker_start_chunks: workerStart.length,
+    /** What loads before a workspace is searchable: the page's entry, the Worker's start, the SQLite glue (the ≤ 150 KB target). */
+    start_gz: sum(entryLoad) + sum(workerStart) + sum(glue),
     worker_sqlite_glue_gz: sum(glue),
     worker_lazy_gz: sum(lazy),
     worker_lazy: Object.fromEntries(lazy.map((f): [string, number] => [path.basename(f).replace(/-[\w-]{8}\.js$/, ''), gz(f)]).sort((a, b) => b[1] - a[1]).slice(0, 6)),
@@ -250,7 +270,8 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
     console.log(`web-demo bench — ${report.corpus}, ${report.corpus_files} files; load average ${report.load.join(' ')}`);
     console.log(`JS gzip: entry ${kb(sizes.entry_gz)}, page incl. lazy chunks ${kb(sizes.page_all_gz)}, Worker ${kb(sizes.worker_gz)}, all ${kb(sizes.total_js_gz)} (target ≤ 150 KB; wasm ${kb(sizes.wasm_bytes)} apart)`);
-    console.log(`Worker JS gzip by when it loads: at start ${kb(sizes.worker_entry_gz)}, sqlite-wasm glue on open ${kb(sizes.worker_sqlite_glue_gz)}, on first use ${kb(sizes.worker_lazy_gz)} (${Object.entries(sizes.worker_lazy).map(([n, b]) => `${n} ${kb(b)}`).join(', ')}, …)`);
+    console.log(`JS gzip loaded before a workspace is searchable: ${kb(sizes.start_gz)} (page entry ${kb(sizes.entry_gz)} + Worker start ${kb(sizes.worker_entry_gz)} in ${sizes.worker_start_chunks} chunks + sqlite-wasm glue ${kb(sizes.worker_sqlite_glue_gz)}; target ≤ 150 KB)`);
+    console.log(`Worker JS gzip by when it loads: at start ${kb(sizes.worker_entry_gz)} (its entry and the chunks it imports statically), sqlite-wasm glue on open ${kb(sizes.worker_sqlite_glue_gz)}, on first use ${kb(sizes.worker_lazy_gz)} (${Object.entries(sizes.worker_lazy).map(([n, b]) => `${n} ${kb(b)}`).join(', ')}, …)`);
     console.log(`start: first paint ${report.start_ms.fcp_median.toFixed(0)} ms, Worker ready ${report.start_ms.worker_ready_median.toFixed(0)} ms, stored workspace searchable after reload ${report.start_ms.reopen_searchable_median.toFixed(0)} ms (target ≤ 1000)`);
     console.log(`index: ${indexing.map((r) => `${r.files} files/${r.chunks} chunks in ${r.took_ms} ms`).join('; ')} — median ${report.index_ms.took_median} ms, wall ${report.index_ms.wall_median} ms (target ≤ 3000 for 750 files)`);
     console.log(`index phases (app, median ms): ${Object.keys(indexing[0]?.phases ?? {}).map((k) => `${k} ${median(indexing.map((r) => r.phases[k] ?? NaN)).toFixed(0)}`).join(', ')}`);

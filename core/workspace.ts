@@ -18,7 +18,7 @@ import { DEFAULT_MODES, MODE_UNAVAILABLE_HINT, semanticModes, type ModeTable } f
 import { vectorChannel } from './search/channels/vector.ts';
 import type { SemanticIndex, QueryVector, VectorHost } from './vector/semantic.ts';
 import { modelKeyString } from './vector/provider.ts';
-import { similarTo, type SimilarRequest, type SimilarResponse } from './search/similar.ts';
+import type { SimilarRequest, SimilarResponse } from './search/similar.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, pageRange } from './search/page.ts';
 import { failedResponse, searchResponse } from './search/present.ts';
 import { SearchSession } from './search/session.ts';
@@ -186,14 +186,15 @@ export class HciWorkspace {
   }
 
   /** Freshness as seen inside the caller's read transaction (the same snapshot as its results). */
-  private freshnessIn(db: Database, meta = readMeta(db)): IndexFreshness {
+  /** `session`: counts from its per-generation cache (only right after it ran a search in this transaction). */
+  private freshnessIn(db: Database, meta = readMeta(db), session?: SearchSession): IndexFreshness {
     return {
       location: this.host.storage.location,
       generation: Number(meta.generation ?? 0),
       indexed_at: meta.indexed_at ?? null,
       build_state: meta.build_state ?? 'unknown',
-      files: Number(db.selectValue('SELECT count(*) FROM files')),
-      chunks: Number(db.selectValue('SELECT count(*) FROM chunks')),
+      files: session ? session.fileCount() : Number(db.selectValue('SELECT count(*) FROM files')),
+      chunks: session ? session.chunkCount() : Number(db.selectValue('SELECT count(*) FROM chunks')),
       pending_changes: null,
       indexer_running: false,
     };
@@ -257,7 +258,10 @@ export class HciWorkspace {
       const out = await store.read((db) => {
         const meta = readMeta(db);
         const { modes, unavailable } = this.modesIn(db, req, prepared);
-        return { page: searchPage(this.searchContext(store, modes), req, range, key), index: this.freshnessIn(db, meta), skipped: parseSkipped(meta.skipped_counts), unavailable };
+        const ctx = this.searchContext(store, modes);
+        const page = searchPage(ctx, req, range, key);
+        // The counts from the session's cache: searchPage has just checked the index generation.
+        return { page, index: this.freshnessIn(db, meta, ctx.session), skipped: parseSkipped(meta.skipped_counts), unavailable };
       });
       const res = searchResponse(req, out.page, this.withRunningFlag(out.index), out.skipped, t0);
       if (out.unavailable) res.hint = [`vector channel unavailable (${out.unavailable.reason}): these are keyword results; ${out.unavailable.hint}`, res.hint].filter(Boolean).join('; ');
@@ -269,6 +273,8 @@ export class HciWorkspace {
 
   /** "More like this": the chunks nearest to a hit, to the innermost chunk at a file's line, or to a code snippet. */
   async similar(req: SimilarRequest): Promise<SimilarResponse> {
+    // Loaded on first use: a search never needs it (a browser Worker starts without it).
+    const { similarTo } = await import('./search/similar.ts');
     return similarTo(req, {
       checkMode: () => this.checkMode('semantic'),
       openStore: () => this.openStore(false),

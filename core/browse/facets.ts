@@ -4,7 +4,7 @@
 // extension filter, so a chip can show what choosing another extension would give. Owns the
 // counting; the query grammar is core/search/query.ts, the filters core/search/filters.ts.
 import type { Database } from '../sqlite/engine.ts';
-import { compilePathFilter } from '../search/filters.ts';
+import { compilePathFilter, prepareGlobs } from '../search/filters.ts';
 import { ftsExpression, parseQuery } from '../search/query.ts';
 import { extensionOf } from '../scan/languages.ts';
 import { languageById } from '../languages/table.ts';
@@ -38,6 +38,18 @@ function chunksPerFile(db: Database, expr: string): Array<[number, number]> {
 }
 
 const byFilesThenName = <T extends Tally>(key: (t: T) => string) => (a: T, b: T) => b.files - a.files || b.chunks - a.chunks || (key(a) < key(b) ? -1 : 1);
+
+/** Loads what countFacets needs for `req` (the glob matcher when a filter is a glob). */
+export async function prepareFacets(req: FacetsRequest): Promise<void> {
+  let written: string[] = [];
+  try {
+    const parsed = parseQuery(req.query);
+    written = [...parsed.paths, ...parsed.excludePaths];
+  } catch {
+    // countFacets reports the query's error
+  }
+  await prepareGlobs([...(req.paths ?? []), ...(req.exclude_paths ?? []), ...written]);
+}
 
 export function countFacets(db: Database, req: FacetsRequest): Facets {
   const parsed = parseQuery(req.query);

@@ -1,7 +1,8 @@
 // Path filters for search: prefixes, globs and extensions, compiled once per request into one
 // predicate. Owns the filter semantics (text without glob characters is a path prefix; anything with glob
-// characters is a picomatch glob over the workspace-relative path).
-import picomatch from 'picomatch/posix.js';
+// characters is a picomatch glob over the workspace-relative path). picomatch loads on first use
+// (prepareGlobs, which every entry point awaits before it compiles a filter): most searches name no
+// glob, and a browser Worker starts without it.
 import { HciError } from '../platform.ts';
 import { isGeneratedPath, isTestPath } from '../scan/roles.ts';
 
@@ -17,6 +18,14 @@ export interface PathFilterSpec {
 export type PathFilter = (path: string) => boolean;
 
 const GLOB_CHARS = /[*?[\]{}()!]/;
+
+type GlobMatcher = (pattern: string, opts: { dot: boolean }) => (path: string) => boolean;
+let picomatch: GlobMatcher | undefined;
+
+/** Loads the glob matcher when one of `patterns` is a glob (once per process); compilePathFilter needs it then. */
+export async function prepareGlobs(patterns: ReadonlyArray<string | undefined>): Promise<void> {
+  if (!picomatch && patterns.some((p) => p !== undefined && GLOB_CHARS.test(p))) picomatch = (await import('picomatch/posix.js')).default;
+}
 
 function normalize(p: string, backslashes: 'literal' | 'separators'): string {
   const t = p.trim();
@@ -41,6 +50,7 @@ function compileReading(pattern: string, backslashes: 'literal' | 'separators'):
   }
   if (!p) return () => true;
   if (GLOB_CHARS.test(p)) {
+    if (!picomatch) throw new HciError('internal', `path filter "${pattern}" compiled before its glob matcher was loaded`, 'await prepareGlobs(patterns) before compilePathFilter');
     const isMatch = picomatch(p, { dot: true });
     // A glob without a slash matches file names anywhere, like .gitignore patterns do.
     if (!p.includes('/')) return (path) => isMatch(path) || isMatch(path.slice(path.lastIndexOf('/') + 1));

@@ -13,7 +13,7 @@ import type { MatchKind, SearchMode, SearchRequest, SearchHit } from './contract
 import type { Candidate, RankedResult, SearchPage } from './candidates.ts';
 import { AFTER_COMPLETE } from './rerank.ts';
 import { identityFusion, type ChannelList, type ChannelRanking } from './fuse.ts';
-import { compilePathFilter } from './filters.ts';
+import { compilePathFilter, prepareGlobs } from './filters.ts';
 import { DEFAULT_MODES, modeRow, routeMode, type ModeRow, type ModeTable } from './modes.ts';
 import type { PageRange } from './page.ts';
 import { renderHits } from './present.ts';
@@ -82,12 +82,14 @@ function parseOptions(ctx: Pick<SearchContext, 'settings'>, req: SearchRequest) 
  * rankQuery reports its error.
  */
 export async function prepareSearch(ctx: Pick<SearchContext, 'settings'>, req: SearchRequest): Promise<void> {
+  await prepareGlobs([...(req.paths ?? []), ...(req.exclude_paths ?? [])]);
   let parsed: ParsedQuery;
   try {
     parsed = parseQuery(req.query, parseOptions(ctx, req));
   } catch {
     return;
   }
+  await prepareGlobs([...parsed.paths, ...parsed.excludePaths]);
   const row = DEFAULT_MODES[routeMode(req.mode, parsed)];
   if (row) await Promise.all(row.channels.map((c) => c.prepare?.(parsed)));
 }

@@ -1,6 +1,6 @@
 // What searches keep per open index connection, owned by the workspace that opened it (one session
 // per IndexStore): the codec of the index's blobs, the decoded-file cache, the chunk count and the
-// project map (path roles) per index generation — and other per-generation values a channel keeps
+// project map (path roles) per index generation (and the file count) — and other per-generation values a channel keeps
 // here under its own key (the literal channel's cache of inflated texts, literal/text-cache.ts, which
 // the decoded-file cache also reads a file's text from) —
 // and the `hci_path_ok(path)` SQL function with the path filter of the search running now. Nothing here lives in a module variable, so two workspaces in one process (or one
@@ -91,6 +91,11 @@ export class SearchSession {
       }
       return at.next >= files.length || this.files.nearlyFull;
     });
+  }
+
+  /** The number of files. */
+  fileCount(): number {
+    return this.cached('files', () => Number(this.db.selectValue('SELECT count(*) FROM files')));
   }
 
   /** The number of chunks. */

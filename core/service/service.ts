@@ -27,8 +27,6 @@ import type { PathGuard } from './paths.ts';
 import { IndexRuns, type RunOptions } from './indexing.ts';
 import { WatchControl } from './watching.ts';
 import type { FacetsRequest, FacetsResponse, FileRequest, FileResponse, FilesRequest, FilesResponse } from '../contract/browse.ts';
-import { listFiles, readIndexedFile } from '../browse/files.ts';
-import { countFacets } from '../browse/facets.ts';
 import { WorkspaceGate } from './workspace-gate.ts';
 import { errorFields, tidyHint, toErrorInfo, viewTask } from './views.ts';
 import { IntercomCalls, type IntercomRelateCall } from './intercom.ts';
@@ -266,7 +264,7 @@ export class HciService {
   async files(args: FilesRequest = {}): Promise<FilesResponse> {
     try {
       const prefix = args.prefix === undefined ? undefined : this.paths.toRelative(args.prefix, 'prefix');
-      const ws = await this.gate.workspace();
+      const [ws, { listFiles }] = await Promise.all([this.gate.workspace(), import('../browse/files.ts')]);
       const { value, index } = await this.gate.serialized(() => ws.read((db) => listFiles(db, { ...args, prefix })));
       return this.current({ ...value, index });
     } catch (e) {
@@ -279,7 +277,7 @@ export class HciService {
     let path = String(args?.path ?? '');
     try {
       path = this.paths.toRelative(path);
-      const ws = await this.gate.workspace();
+      const [ws, { readIndexedFile }] = await Promise.all([this.gate.workspace(), import('../browse/files.ts')]);
       const { value, index } = await this.gate.serialized(() => ws.read((db, codec) => readIndexedFile(db, { ...args, path }, codec)));
       return this.current({ ...value, index });
     } catch (e) {
@@ -296,7 +294,8 @@ export class HciService {
         paths: args.paths?.map((p) => this.paths.toRelative(p, 'paths filter')),
         exclude_paths: args.exclude_paths?.map((p) => this.paths.toRelative(p, 'exclude_paths filter')),
       };
-      const ws = await this.gate.workspace();
+      const [ws, { countFacets, prepareFacets }] = await Promise.all([this.gate.workspace(), import('../browse/facets.ts')]);
+      await prepareFacets(req);
       const { value, index } = await this.gate.serialized(() => ws.read((db) => countFacets(db, req)));
       return this.current({ ...value, index });
     } catch (e) {

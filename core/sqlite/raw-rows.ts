@@ -1,6 +1,7 @@
 // Steps a prepared SELECT and reads its columns through the WASM exports directly: oo1's step() and
 // typed getters check the statement and each column's type on every call (at 50k chunks, a literal
-// search's thousands of candidate rows spent more in those checks than in SQLite), and a blob read
+// search's thousands of candidate rows spent more in those checks than in SQLite; a keyword search's
+// pool of ~150 rows of 12 columns spent about as long in oo1's getters as in the FTS5 query), and a blob read
 // through oo1 is copied out of WASM memory even when the caller only looks at a few bytes of it.
 // Owns only stepping and reading; preparing, binding and finalizing stay with oo1 (the statement is
 // oo1's). Which engine a connection runs on is registered by whoever opens it (IndexStore).
@@ -12,10 +13,14 @@ interface RawExports {
   sqlite3_column_int(p: number, i: number): number;
   sqlite3_column_blob(p: number, i: number): number;
   sqlite3_column_bytes(p: number, i: number): number;
+  sqlite3_column_text(p: number, i: number): number;
+  sqlite3_column_double(p: number, i: number): number;
 }
 
 const SQLITE_ROW = 100;
 const SQLITE_DONE = 101;
+
+const utf8 = new TextDecoder();
 
 const engines = new WeakMap<Database, Sqlite3Static>();
 
@@ -29,6 +34,10 @@ export interface RawRows {
   step(): boolean;
   /** A column as a 32-bit integer. */
   int(col: number): number;
+  /** A column as a double. */
+  double(col: number): number;
+  /** A text column (UTF-8 decoded), or null for NULL. */
+  text(col: number): string | null;
   /**
    * A blob column as a view into WASM memory (empty for NULL or an empty blob): valid only until
    * the next step, reset or any other call into SQLite — read it at once, or copy it.
@@ -46,6 +55,13 @@ export function rawRows(db: Database, stmt: ReturnType<Database['prepare']>): Ra
   const p = stmt.pointer as number;
   const empty = new Uint8Array(0);
   return {
+    double: (col) => raw.sqlite3_column_double(p, col),
+    text(col) {
+      const ptr = raw.sqlite3_column_text(p, col);
+      if (!ptr) return null;
+      const n = raw.sqlite3_column_bytes(p, col);
+      return n === 0 ? '' : utf8.decode(sqlite3.wasm.heap8u().subarray(ptr, ptr + n));
+    },
     step() {
       const rc = raw.sqlite3_step(p);
       if (rc === SQLITE_ROW) return true;

@@ -22,7 +22,6 @@ import {
   createOpfsIndexStorage, forgetPool, heldWorkspaceKeys, INDEX_NAME, listWorkspaceNames, readWorkspaceMeta, removeWorkspaceName, takeWorkspace, workspaceKey,
   UNJOURNALED_PASS_MARK, writeWorkspaceMeta, type WorkspaceSlot,
 } from './opfs-storage.ts';
-import { workspaceFsFromSource } from './sources.ts';
 import { TakeOverChannel } from './takeover.ts';
 import type { BrowserLogs } from './intercom.ts';
 import {
@@ -68,6 +67,11 @@ const WARM_SLICE_MS = 6;
 
 const DEFAULT_WAIT_MS = 2000;
 const TAKE_OVER_WAIT_MS = 5000;
+
+/** A source's files (a folder, a file list, a .zip): sources.ts loads when a workspace first gets one. */
+async function workspaceFsFromSource(source: BrowserSource): Promise<WorkspaceFs> {
+  return (await import('./sources.ts')).workspaceFsFromSource(source);
+}
 
 function sourceLabel(source: BrowserSource, fs: WorkspaceFs): WorkspaceSummary['source'] {
   return { kind: source.kind, label: fs.rootLabel };

@@ -18,6 +18,8 @@ export const TYPING_PAGE = 10;
 
 let running = false;
 let queued = false;
+/** A query typed since the URL last took one (it follows once the answer is painted). */
+let typedSinceUrl = false;
 let facetsKey = '';
 
 function request(q: string, f: Filters, o: SearchOptions, limit = TYPING_PAGE): SearchRequest {
@@ -68,8 +70,27 @@ async function runLatest(): Promise<void> {
     } while (queued);
   } finally {
     running = false;
-    searching.value = false;
+    // The spinner goes and the URL gets the query once the answer is on screen: history.replaceState
+    // takes a few ms (more on a busy machine), which would otherwise come before the paint.
+    afterPaint(() => {
+      if (running) return;
+      searching.value = false;
+      if (typedSinceUrl) syncUrl();
+    });
   }
+}
+
+/**
+ * Runs `fn` once the next frame is painted (the frame a signal change just scheduled), or after
+ * 100 ms in a tab that draws no frames (hidden).
+ */
+function afterPaint(fn: () => void): void {
+  let done = false;
+  const once = () => {
+    if (!done) (done = true), fn();
+  };
+  requestAnimationFrame(() => setTimeout(once, 0));
+  setTimeout(once, 100);
 }
 
 /**
@@ -119,6 +140,7 @@ async function loadFacets(q: string, f: Filters, sent: string): Promise<void> {
 }
 
 function syncUrl(): void {
+  typedSinceUrl = false;
   const r = parseRoute();
   const o = searchOptions.value;
   const mode = o.mode === 'keyword' ? {} : { mode: o.mode, caseSensitive: o.caseSensitive, wholeWord: o.wholeWord };
@@ -135,10 +157,9 @@ export function setSearchOptions(o: Partial<SearchOptions>): void {
 export function setQuery(q: string): void {
   noteTyped(q);
   query.value = q;
-  // The search is on its way to the Worker first: the URL's history.replaceState (a few ms in
-  // Chromium) then runs while the Worker searches, not before.
+  // The URL follows once the answer is painted (runLatest).
+  typedSinceUrl = true;
   void runLatest();
-  syncUrl();
 }
 
 export function setFilters(f: Partial<Filters>): void {

@@ -1,9 +1,9 @@
-// Syntax colouring for the file viewer: highlight.js core with only the grammars of languages hci
-// indexes, each loaded on first use (a chunk of its own), and the highlighted HTML cut into lines so
+// Syntax colouring for the file viewer: highlight.js core (a chunk loaded with the first file opened:
+// the search screen never needs it) with only the grammars of languages hci indexes, each loaded on
+// first use (a chunk of its own), and the highlighted HTML cut into lines so
 // every line is its own row (spans open across a line break are closed and reopened). Owns the
 // hci-language → highlight.js-grammar table; files past MAX_BYTES are shown plain.
-import hljs from 'highlight.js/lib/core';
-import type { LanguageFn } from 'highlight.js';
+import type { HLJSApi, LanguageFn } from 'highlight.js';
 
 type Loader = () => Promise<{ default: LanguageFn }>;
 
@@ -28,17 +28,20 @@ const FOR_LANG: Record<string, string> = {
 };
 
 const MAX_BYTES = 400_000;
-const loading = new Map<string, Promise<boolean>>();
+const loading = new Map<string, Promise<HLJSApi | null>>();
+let core: Promise<HLJSApi> | undefined;
 
-function ensureGrammar(name: string): Promise<boolean> {
+/** highlight.js with grammar `name` registered, or null when either failed to load (offline, say). */
+function ensureGrammar(name: string): Promise<HLJSApi | null> {
   let p = loading.get(name);
   if (!p) {
-    p = GRAMMARS[name]().then(
-      (m) => {
+    core ??= import('highlight.js/lib/core').then((m) => m.default);
+    p = Promise.all([core, GRAMMARS[name]()]).then(
+      ([hljs, m]) => {
         hljs.registerLanguage(name, m.default);
-        return true;
+        return hljs;
       },
-      () => false,
+      () => null,
     );
     loading.set(name, p);
   }
@@ -73,7 +76,8 @@ export function splitHtmlLines(html: string): string[] {
 /** One HTML string per line of `text`, coloured for hci language `lang` when a grammar fits. */
 export async function highlightLines(text: string, lang: string): Promise<{ lines: string[]; grammar: string | null }> {
   const name = FOR_LANG[lang];
-  if (name && text.length <= MAX_BYTES && (await ensureGrammar(name))) {
+  const hljs = name && text.length <= MAX_BYTES ? await ensureGrammar(name) : null;
+  if (hljs) {
     return { lines: splitHtmlLines(hljs.highlight(text, { language: name, ignoreIllegals: true }).value), grammar: name };
   }
   return { lines: text.split('\n').map(escapeHtml), grammar: null };
