@@ -158,7 +158,15 @@ export function decodeFileData(blob: Uint8Array, codec: DeflateCodec, rawLength?
     text = all.slice(nl + 1);
   }
   const meta = JSON.parse(metaJson) as PackedMeta;
-  return { lines: text.split('\n'), headers: meta.h, keys: meta.k.map((k) => k || null), fileContext: meta.f, outline: unpack(meta.o) };
+  // The outline is unpacked when first asked for: ranking reads many files' chunk text and keys, and
+  // only a few hits' outline (unpacking was a third of decoding a file whose text was known).
+  let outline: OutlineSymbol[] | undefined;
+  return {
+    lines: text.split('\n'), headers: meta.h, keys: meta.k.map((k) => k || null), fileContext: meta.f,
+    get outline() {
+      return (outline ??= unpack(meta.o));
+    },
+  };
 }
 
 /**
@@ -173,6 +181,28 @@ function decodeText(blob: Uint8Array, codec: DeflateCodec): StoredText {
   if (!parts) bytes = bytes.subarray(bytes.indexOf(10) + 1);
   const text = decoder.decode(bytes);
   return { text, ascii: text.length === bytes.length };
+}
+
+function selectBlob(db: Database, fileId: number): Uint8Array | undefined {
+  return db.selectValue('SELECT data FROM file_data WHERE file_id = ?', [fileId]) as Uint8Array | undefined;
+}
+
+/**
+ * A reader of files' blobs through one prepared statement (for a cache that reads many: preparing
+ * one per read, as selectValue does, was about half of reading a file whose text was known); the
+ * statement lives as long as the connection (closing it finalizes the statement).
+ */
+export function blobReader(db: Database): (fileId: number) => Uint8Array | undefined {
+  let st: ReturnType<Database['prepare']> | null = null;
+  return (fileId) => {
+    st ??= db.prepare('SELECT data FROM file_data WHERE file_id = ?');
+    try {
+      st.bind([fileId]);
+      return st.step() ? ((st.getBlob(0) as Uint8Array | null) ?? undefined) : undefined;
+    } finally {
+      st.reset(true);
+    }
+  };
 }
 
 /** A file's stored text as literal searches read it. */
@@ -227,8 +257,8 @@ export function* walkOutline(nodes: readonly OutlineSymbol[], depth = 0): Genera
  * Reads and decodes one file's stored data (undefined when the file is not indexed). `knownText`:
  * its stored text, when the caller holds it from this index generation (decodeFileData).
  */
-export function readStoredFile(db: Database, fileId: number, codec: DeflateCodec, knownText?: string): StoredFile | undefined {
-  const blob = db.selectValue('SELECT data FROM file_data WHERE file_id = ?', [fileId]) as Uint8Array | undefined;
+export function readStoredFile(db: Database, fileId: number, codec: DeflateCodec, knownText?: string, blobOf: (fileId: number) => Uint8Array | undefined = (id) => selectBlob(db, id)): StoredFile | undefined {
+  const blob = blobOf(fileId);
   if (!blob) return undefined;
   try {
     return decodeFileData(blob, codec, undefined, knownText);
