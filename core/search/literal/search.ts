@@ -188,12 +188,15 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
   const cache = sessionTextCache(session);
   const texts = cachedTextReader(db, session.codec, cache);
   // The rows of the files taken ahead (those the cache holds no rows for), read in one statement with
-  // their blobs: a bind, step and reset per matching file through oo1 cost 50-60 µs a file the first
-  // time (10-15 ms of a capped search at 50k chunks); one row of JSON per batch costs a few.
+  // their blobs while most files checked so far matched (a literal's candidates, narrowed by the gram
+  // filters, nearly all do): a bind, step and reset per matching file through oo1 cost 50-60 µs a
+  // file the first time (10-15 ms of a capped search at 50k chunks); one row of JSON per batch costs
+  // a few. A regex whose candidates mostly fail (hundreds, none matching) reads a matching file's rows alone.
   const aheadFacts = new Map<number, FileFacts>();
   const files = readingAhead(stream, (ids) => {
     texts.prefetch(ids);
     aheadFacts.clear();
+    if (2 * run.matchedFiles < run.checkedFiles) return;
     const need = ids.filter((id) => !cache.peek(id)?.facts);
     if (need.length > 1) for (const [id, f] of readFactsOf(need)) aheadFacts.set(id, f);
   }, () => maxHits - found.length);
