@@ -37,6 +37,21 @@ const REGEXES = [
   'await _\\w+\\.\\w+Async\\(', 'HasMaxLength\\(\\d+\\)', 'Mark\\d+x\\d+', 'services\\.Add\\w+<', 'Assert\\.\\w+\\(',
 ];
 
+/** How the query sample is drawn (the report says it; SEED is the --seed). */
+const SAMPLE_HOW =
+  'literals: mulberry32(SEED) picks a file of the indexed files (sorted by path), a line of it with 8+ non-blank characters, a length of 6–20 and a start — ' +
+  'every substring with a letter, no duplicates, no filtering by speed or hit count; regexes: a fixed list of 15, then identifier-shaped ones ' +
+  '(5-letter prefix, \\w*, 3-letter suffix) from identifiers of files picked by mulberry32(SEED + 1)';
+
+/** A short digest of the queries (FNV-1a over kind and pattern): equal digests, equal samples. */
+function sampleDigest(queries: readonly Query[]): string {
+  let h = 0x811c9dc5;
+  for (const q of queries) {
+    for (const ch of `${q.kind}\u0000${q.pattern}\u0001`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
 /** Seeded literal queries: substrings (6–20 characters, with a letter) of random lines of random files. */
 function literalQueries(files: readonly string[], root: string, n: number, seed: number): Query[] {
   const rand = mulberry32(seed);
@@ -183,7 +198,8 @@ export async function runLiteralBench(argv: string[]): Promise<{ result: Record<
     const literals = literalQueries(fileList, root, nQueries, seed);
     const regexes = regexQueries(fileList, root, nQueries, seed);
     const queries = [...literals, ...regexes];
-    log(`  ${summary.files_indexed} files, ${statusOff.index?.chunks} chunks, ${fmtMB(sourceBytes)} source; ${literals.length} literals, ${regexes.length} regexes`);
+    const sample = sampleDigest(queries);
+    log(`  ${summary.files_indexed} files, ${statusOff.index?.chunks} chunks, ${fmtMB(sourceBytes)} source; ${literals.length} literals, ${regexes.length} regexes (sample ${sample})`);
     const scanSlice = [...literals.slice(0, Math.ceil(nScan / 2)), ...regexes.slice(0, Math.floor(nScan / 2))];
     const scanMs: number[] = [];
     for (const q of scanSlice) scanMs.push(await timed(off, { query: q.pattern, mode: q.kind, limit: 10 }));
@@ -252,7 +268,7 @@ export async function runLiteralBench(argv: string[]): Promise<{ result: Record<
       regex: { first: stat(rows.regex.first), repeat: stat(rows.regex.repeat), rg: stat(rows.regex.rg) },
       scan: { queries: scanSlice.length, ...stat(scanMs) },
       coldCache: { literal: stat(coldMs.literal), regex: stat(coldMs.regex) },
-      oracle, cjk, cjkCost, rg: rg ? ripgrepVersion(rg) : null, queries: perQuery,
+      oracle, cjk, cjkCost, rg: rg ? ripgrepVersion(rg) : null, sample: { seed, digest: sample, how: SAMPLE_HOW }, queries: perQuery,
     };
     const line = (what: string, s: { first: number[]; repeat: number[]; rg: number[] }) => {
       const f = stat(s.first);
@@ -272,6 +288,7 @@ export async function runLiteralBench(argv: string[]): Promise<{ result: Record<
         ['literal or regex, no index (scan of the stored text)', `${scanSlice.length}`, `${fmtMs(stat(scanMs).p50)} / ${fmtMs(stat(scanMs).p95)}`, '–', '–', '–'],
       ], ['l', 'r', 'r', 'r', 'r', 'r']),
       '',
+      `Sample (the same in every run and branch for the same --files, --corpus-seed, --seed and --queries): ${SAMPLE_HOW.replace('SEED', String(seed))}; digest ${sample}.`,
       `Literal index (files_tri: FTS5 trigram, detail=none, one row per file; files_grams: a gram filter per file): ${fmtMB(bytesOn - bytesOff)} = **${(((bytesOn - bytesOff) / sourceBytes)).toFixed(2)}x the source bytes** ` +
         `(index ${fmtMB(bytesOff)} → ${fmtMB(bytesOn)}, ${(bytesOff / sourceBytes).toFixed(2)}x → ${(bytesOn / sourceBytes).toFixed(2)}x source), filled from the stored text in ${fmtMs(fillMs)}.`,
       `Slowest first-time literals: ${slowest(perQuery, 'literal', 3)}. Slowest regexes: ${slowest(perQuery, 'regex', 3)}.`,

@@ -3,7 +3,8 @@
 // and a generated corpus, with the literal index (trigram prefilter) on and off; case-sensitive and
 // whole-word matching; quoted literals, `re:` and queries without a searchable word in keyword mode;
 // the trigram analysis against the engine on random patterns; hostile patterns answered without a
-// hang; the time budget; refused patterns as structured errors; the CLI and MCP surfaces.
+// hang; the time budget; refused patterns as structured errors; a page's hit cap and the cursor that
+// keeps it; the CLI and MCP surfaces.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -409,6 +410,68 @@ describe('keyword-mode routing, options and errors', () => {
     expect(parseQuery('"catalog items"').text).toBeNull();
     expect(parseQuery('path:src/ ext:cs').text).toBeNull();
     expect(parseQuery('path:src/ "x"', { mode: 'literal' }).text?.patterns).toEqual([{ kind: 'literal', source: 'path:src/ "x"' }]);
+  });
+});
+
+describe("a page's hit cap", () => {
+  let ws: TmpWorkspace;
+  let w: HciWorkspace;
+  const FILES = 120;
+  beforeAll(async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < FILES; i++) files[`src/F${String(i).padStart(3, '0')}.cs`] = `namespace Demo;\n// QxzMarker ${i}\npublic class F${i} { }\n`;
+    ws = await createTmpWorkspace(files);
+    w = await openWorkspace(ws.root, { settings: { literal_index: true } });
+    await w.index();
+  });
+  afterAll(async () => {
+    w?.close();
+    await ws?.cleanup();
+  });
+
+  async function pages(first: SearchRequest, limits: number[]): Promise<{ paths: string[]; cursors: string[]; hints: string[] }> {
+    const paths: string[] = [];
+    const cursors: string[] = [];
+    const hints: string[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 50; i++) {
+      const r = await w.search({ ...first, limit: limits[Math.min(i, limits.length - 1)], cursor });
+      expect(r.status).toBe('ok');
+      paths.push(...r.hits.map((h) => h.path));
+      hints.push(r.hint ?? '');
+      if (!r.next_cursor) break;
+      cursors.push((cursor = r.next_cursor));
+    }
+    return { paths, cursors, hints };
+  }
+
+  it('collects 4 × a first page\'s limit (at least 64, at most 200) and keeps that cap on every later page', async () => {
+    // A page of 10: the first 64 matching chunks (in index order) are ranked; paging reaches those, once each.
+    const ten = await pages({ query: 'QxzMarker', mode: 'literal' }, [10]);
+    expect(new Set(ten.paths).size).toBe(ten.paths.length);
+    expect(ten.paths.length).toBe(64);
+    expect([...ten.paths].sort()).toEqual(Array.from({ length: 64 }, (_, i) => `src/F${String(i).padStart(3, '0')}.cs`));
+    expect(ten.hints.every((h) => /more places than one search collects/.test(h))).toBe(true);
+    expect(ten.cursors.every((c) => /^o[0-9a-z]+\.1s$/.test(c))).toBe(true); // 64 in base 36
+    // A later page with another limit still ranks the first page's chunks.
+    const mixed = await pages({ query: 'QxzMarker', mode: 'literal' }, [10, 50]);
+    expect(mixed.paths.length).toBe(64);
+    expect(new Set(mixed.paths)).toEqual(new Set(ten.paths));
+    // A page of 50 collects up to 200: all 120, complete (no hint), in pages of 50.
+    const fifty = await pages({ query: 'QxzMarker', mode: 'literal' }, [50]);
+    expect(fifty.paths.length).toBe(FILES);
+    expect(new Set(fifty.paths).size).toBe(FILES);
+    expect(fifty.hints.some((h) => /more places/.test(h))).toBe(false);
+    // Explain recalls the search's request: the same cap.
+    const r = await w.search({ query: 'QxzMarker', mode: 'literal', limit: 10 });
+    const x = await w.explain(r.hits[0].hit_id);
+    expect(x.explanation?.channels?.literal).toMatchObject({ chunks_matched: 64, complete: false });
+  });
+
+  it('leaves keyword cursors as they were (no cap in them)', async () => {
+    const r = await w.search({ query: 'QxzMarker', limit: 10 });
+    expect(r.mode).toBe('keyword');
+    expect(r.next_cursor).toBe('oa');
   });
 });
 

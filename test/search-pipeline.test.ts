@@ -16,7 +16,7 @@ import { candidateOf, channelEntry, type Candidate } from '../core/search/candid
 import type { Channel, ChannelHit, ChunkRow } from '../core/search/channels/channel.ts';
 import type { Fusion } from '../core/search/fuse.ts';
 import { explainChunk, loadChunk } from '../core/search/explain.ts';
-import { decodeCursor, encodeCursor, estimateTokens, fitTokenBudget, pageRange } from '../core/search/page.ts';
+import { decodeCursor, encodeCursor, estimateTokens, fitTokenBudget, MAX_TEXT_HITS, MIN_TEXT_HITS, pageRange, textHitCap } from '../core/search/page.ts';
 import { defaultSettings } from '../core/settings.ts';
 import { createTmpWorkspace, withTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
 
@@ -171,8 +171,16 @@ describe('paging and the token budget', () => {
     expect(decodeCursor(undefined)).toBe(0);
     expect(decodeCursor('')).toBe(0);
     for (const bad of ['garbage', 'o', 'oZZ', 'x12', 'o123456789']) expect(() => decodeCursor(bad)).toThrow(expect.objectContaining({ code: 'invalid_cursor' }));
-    expect(pageRange({})).toEqual({ offset: 0, limit: 8 });
-    expect(pageRange({ limit: 3, cursor: encodeCursor(6) })).toEqual({ offset: 6, limit: 3 });
+    // The literal channel's hit cap: a first page's is 4 × its limit within [MIN_TEXT_HITS, MAX_TEXT_HITS];
+    // a text query's cursor carries it, so a later page (any limit) ranks the same chunks.
+    expect(pageRange({})).toEqual({ offset: 0, limit: 8, textHits: MIN_TEXT_HITS });
+    expect(pageRange({ limit: 3, cursor: encodeCursor(6) })).toEqual({ offset: 6, limit: 3, textHits: MIN_TEXT_HITS });
+    expect(pageRange({ limit: 50 })).toEqual({ offset: 0, limit: 50, textHits: MAX_TEXT_HITS });
+    expect(pageRange({ limit: 30 }).textHits).toBe(120);
+    expect(pageRange({ limit: 50, cursor: encodeCursor(10, 64) })).toEqual({ offset: 10, limit: 50, textHits: 64 });
+    expect(textHitCap({ limit: 50, cursor: encodeCursor(10, 64) })).toBe(64);
+    expect(decodeCursor(encodeCursor(35, 120))).toBe(35);
+    for (const bad of ['o1.', 'o1.0', `o1.${(MAX_TEXT_HITS + 1).toString(36)}`, 'o1.zzz']) expect(() => pageRange({ cursor: bad })).toThrow(expect.objectContaining({ code: 'invalid_cursor' }));
   });
 
   it('keeps the leading items that fit, always the first, and says when it cut', () => {

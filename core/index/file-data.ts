@@ -11,6 +11,7 @@
 // millisecond. Any SQLite can still open the file: the blobs are a short header and raw deflate (RFC 1951) with the
 // preset dictionary of deflate-dictionary.ts.
 import type { Database } from '../sqlite/engine.ts';
+import { rawRows, type RawRows } from '../sqlite/raw-rows.ts';
 import { HciError } from '../platform.ts';
 import type { FileOutline, OutlineNode } from '../chunk/outline.ts';
 import { ftsValues, indexedHeader, sliceLines, type FtsValues } from './fts-row.ts';
@@ -158,7 +159,15 @@ export function decodeFileData(blob: Uint8Array, codec: DeflateCodec, rawLength?
     text = all.slice(nl + 1);
   }
   const meta = JSON.parse(metaJson) as PackedMeta;
-  return { lines: text.split('\n'), headers: meta.h, keys: meta.k.map((k) => k || null), fileContext: meta.f, outline: unpack(meta.o) };
+  // The outline is unpacked when first asked for: ranking reads many files' chunk text and keys, and
+  // only a few hits' outline (unpacking was a third of decoding a file whose text was known).
+  let outline: OutlineSymbol[] | undefined;
+  return {
+    lines: text.split('\n'), headers: meta.h, keys: meta.k.map((k) => k || null), fileContext: meta.f,
+    get outline() {
+      return (outline ??= unpack(meta.o));
+    },
+  };
 }
 
 /**
@@ -173,6 +182,39 @@ function decodeText(blob: Uint8Array, codec: DeflateCodec): StoredText {
   if (!parts) bytes = bytes.subarray(bytes.indexOf(10) + 1);
   const text = decoder.decode(bytes);
   return { text, ascii: text.length === bytes.length };
+}
+
+function selectBlob(db: Database, fileId: number): Uint8Array | undefined {
+  return db.selectValue('SELECT data FROM file_data WHERE file_id = ?', [fileId]) as Uint8Array | undefined;
+}
+
+/**
+ * A reader of files' blobs through one prepared statement (for a cache that reads many: preparing
+ * one per read, as selectValue does, was about half of reading a file whose text was known); the
+ * statement lives as long as the connection (closing it finalizes the statement). The blob is copied
+ * out of WASM memory once (raw-rows.ts) when the connection's engine is registered; oo1's getBlob
+ * copies it twice.
+ */
+export function blobReader(db: Database): (fileId: number) => Uint8Array | undefined {
+  let st: ReturnType<Database['prepare']> | null = null;
+  let raw: RawRows | null = null;
+  return (fileId) => {
+    if (!st) {
+      st = db.prepare('SELECT data FROM file_data WHERE file_id = ?');
+      raw = rawRows(db, st);
+    }
+    try {
+      st.bind([fileId]);
+      if (raw) {
+        if (!raw.step()) return undefined;
+        const view = raw.blobView(0);
+        return view.length ? view.slice() : undefined;
+      }
+      return st.step() ? ((st.getBlob(0) as Uint8Array | null) ?? undefined) : undefined;
+    } finally {
+      st.reset(true);
+    }
+  };
 }
 
 /** A file's stored text as literal searches read it. */
@@ -227,8 +269,8 @@ export function* walkOutline(nodes: readonly OutlineSymbol[], depth = 0): Genera
  * Reads and decodes one file's stored data (undefined when the file is not indexed). `knownText`:
  * its stored text, when the caller holds it from this index generation (decodeFileData).
  */
-export function readStoredFile(db: Database, fileId: number, codec: DeflateCodec, knownText?: string): StoredFile | undefined {
-  const blob = db.selectValue('SELECT data FROM file_data WHERE file_id = ?', [fileId]) as Uint8Array | undefined;
+export function readStoredFile(db: Database, fileId: number, codec: DeflateCodec, knownText?: string, blobOf: (fileId: number) => Uint8Array | undefined = (id) => selectBlob(db, id)): StoredFile | undefined {
+  const blob = blobOf(fileId);
   if (!blob) return undefined;
   try {
     return decodeFileData(blob, codec, undefined, knownText);
@@ -247,6 +289,7 @@ export function readStoredFile(db: Database, fileId: number, codec: DeflateCodec
 export function storedTextReader(db: Database, codec: DeflateCodec): { read(fileId: number): StoredText | undefined; prefetch(fileIds: readonly number[]): void; close(): void } {
   const st = db.prepare('SELECT data FROM file_data WHERE file_id = ?');
   let many: ReturnType<Database['prepare']> | null = null;
+  let manyRaw: RawRows | null = null;
   /** Blobs read ahead by prefetch, until read (or the reader closes). */
   const ahead = new Map<number, Uint8Array>();
   return {
@@ -257,11 +300,20 @@ export function storedTextReader(db: Database, codec: DeflateCodec): { read(file
     prefetch(fileIds) {
       if (fileIds.length === 0) return;
       many ??= db.prepare('SELECT file_id, data FROM file_data WHERE file_id IN (SELECT value FROM json_each(?))');
+      // Read directly (raw-rows.ts): oo1's getBlob copies a blob out of WASM memory twice.
+      manyRaw ??= rawRows(db, many);
       try {
         many.bind([JSON.stringify(fileIds)]);
-        while (many.step()) {
-          const blob = many.getBlob(1) as Uint8Array | null;
-          if (blob) ahead.set(Number(many.getInt(0)), blob);
+        if (manyRaw) {
+          while (manyRaw.step()) {
+            const view = manyRaw.blobView(1);
+            if (view.length) ahead.set(manyRaw.int(0), view.slice());
+          }
+        } else {
+          while (many.step()) {
+            const blob = many.getBlob(1) as Uint8Array | null;
+            if (blob) ahead.set(Number(many.getInt(0)), blob);
+          }
         }
       } finally {
         many.reset(true);

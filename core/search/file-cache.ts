@@ -4,7 +4,7 @@
 // session (session.ts). Entries are keyed by file id *and* content hash: a changed file gets a new
 // row id, and the hash guards against ids restarting in a rebuilt file.
 import type { Database } from '../sqlite/engine.ts';
-import { readStoredFile, type DeflateCodec, type StoredFile } from '../index/file-data.ts';
+import { blobReader, readStoredFile, type DeflateCodec, type StoredFile } from '../index/file-data.ts';
 
 /** Most UTF-16 code units of text held across all cached files (about 2 bytes each). */
 const MAX_CHARS = 16 * 1024 * 1024;
@@ -12,6 +12,7 @@ const MAX_CHARS = 16 * 1024 * 1024;
 export class StoredFileCache {
   private readonly entries = new Map<string, { file: StoredFile; chars: number }>();
   private chars = 0;
+  private readonly blobs: (fileId: number) => Uint8Array | undefined;
 
   /**
    * `knownText`: a file's stored text when this index generation's searches already hold it (the
@@ -21,7 +22,9 @@ export class StoredFileCache {
     private readonly db: Database,
     private readonly codec: DeflateCodec,
     private readonly knownText: (fileId: number) => string | undefined = () => undefined,
-  ) {}
+  ) {
+    this.blobs = blobReader(db);
+  }
 
   /** Whether warming should stop: most of the budget is taken (what searches use is never evicted for it). */
   get nearlyFull(): boolean {
@@ -40,7 +43,7 @@ export class StoredFileCache {
       this.entries.set(key, hit);
       return hit.file;
     }
-    const file = readStoredFile(this.db, fileId, this.codec, this.knownText(fileId));
+    const file = readStoredFile(this.db, fileId, this.codec, this.knownText(fileId), this.blobs);
     if (!file) return undefined;
     let chars = 0;
     for (const l of file.lines) chars += l.length + 1;

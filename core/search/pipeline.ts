@@ -15,7 +15,7 @@ import { AFTER_COMPLETE } from './rerank.ts';
 import { identityFusion, type ChannelList, type ChannelRanking } from './fuse.ts';
 import { compilePathFilter, prepareGlobs } from './filters.ts';
 import { DEFAULT_MODES, modeRow, routeMode, type ModeRow, type ModeTable } from './modes.ts';
-import type { PageRange } from './page.ts';
+import { textHitCap, type PageRange } from './page.ts';
 import { renderHits } from './present.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
 import { expandQuery } from './expand.ts';
@@ -70,7 +70,7 @@ function calibrateAfter(complete: readonly Candidate[], partial: Candidate[]): C
 }
 
 function parseOptions(ctx: Pick<SearchContext, 'settings'>, req: SearchRequest) {
-  return { mode: req.mode, case_sensitive: req.case_sensitive, whole_word: req.whole_word, budget_ms: ctx.settings.literal_budget_ms };
+  return { mode: req.mode, case_sensitive: req.case_sensitive, whole_word: req.whole_word, budget_ms: ctx.settings.literal_budget_ms, max_hits: textHitCap(req) };
 }
 
 /**

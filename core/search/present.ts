@@ -92,7 +92,8 @@ export function searchResponse(req: SearchRequest, page: SearchPage, index: Inde
   if (req.max_tokens !== undefined) ({ kept: hits, truncated } = fitTokenBudget(page.hits, req.max_tokens, estimateTokens({ ...base, index, skipped })));
   const { ranked } = page;
   const res: SearchResponse = { ...base, mode: ranked.mode, match: ranked.match, hits, index, skipped, truncated, took_ms: Date.now() - t0 };
-  if (truncated || page.more) res.next_cursor = encodeCursor(page.range.offset + hits.length);
+  // A text query's cursor keeps the first page's hit cap: every page ranks the same chunks (page.ts).
+  if (truncated || page.more) res.next_cursor = encodeCursor(page.range.offset + hits.length, ranked.parsed.text ? page.range.textHits : undefined);
   const building = index.build_state !== 'complete';
   if (building && index.indexer_running) {
     res.status = 'indexing';

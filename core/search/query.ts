@@ -5,6 +5,7 @@
 // built only from tokens, so no user text can raise an FTS syntax error. Which channels answer is
 // modes.ts's (routeMode), running the query the channels' (channels/), ranking rerank.ts's.
 import { HciError } from '../platform.ts';
+import { MAX_TEXT_HITS } from './page.ts';
 import { splitIdentifier, STOP_WORDS } from './analyzer.ts';
 import { bigrams, cjkRunExpression, splitCjkWord } from './cjk.ts';
 
@@ -38,6 +39,8 @@ export interface TextQuery {
   reason: 'mode' | 're' | 'quoted' | 'no_words';
   /** The search's time budget (setting literal_budget_ms). */
   budgetMs: number;
+  /** Chunks the search collects before it stops checking files (page.ts textHitCap; default MAX_TEXT_HITS). */
+  maxHits: number;
 }
 
 /** What a request adds to its query text (the contract's search request fields). */
@@ -47,6 +50,8 @@ export interface QueryOptions {
   whole_word?: boolean;
   /** The literal channel's time budget (the workspace's literal_budget_ms; default 2000). */
   budget_ms?: number;
+  /** The literal channel's hit cap (page.ts textHitCap: the request's page; default MAX_TEXT_HITS). */
+  max_hits?: number;
 }
 
 /** Two adjacent word clauses the index also holds written as one identifier (expand.ts finds them). */
@@ -117,7 +122,7 @@ function cjkClause(run: string): Clause {
  * word (`=>`, `?.`).
  */
 function textQuery(raw: string, items: readonly Lexeme[], clauses: number, opts: QueryOptions): TextQuery | null {
-  const base = { caseSensitive: !!opts.case_sensitive, wholeWord: !!opts.whole_word, budgetMs: opts.budget_ms ?? 2000 };
+  const base = { caseSensitive: !!opts.case_sensitive, wholeWord: !!opts.whole_word, budgetMs: opts.budget_ms ?? 2000, maxHits: opts.max_hits ?? MAX_TEXT_HITS };
   if (opts.mode === 'literal' || opts.mode === 'regex') {
     if (!raw.trim()) return null;
     return { ...base, patterns: [{ kind: opts.mode, source: raw }], reason: 'mode' };

@@ -1,13 +1,15 @@
 // A literal or regex search over the index's stored text: candidate files from the literal index
 // (files_tri: the trigrams every match needs, trigrams.ts; a literal's tiled — then narrowed by the
 // files' gram filters, gram-filter.ts) or, without it, every file, in file id order, taken ahead in
-// batches whose blobs are read in one statement; then the engine (matcher.ts) on each candidate's
+// batches whose blobs (and the files' and chunks' rows) are read in one statement each, until the
+// request's hit cap (TextQuery.maxHits: page.ts); then the engine (matcher.ts) on each candidate's
 // stored lines (read through the session's text cache, text-cache.ts) — in ASCII text only on the
 // lines that hold the pattern's trigrams (line-filter.ts) — within the query's time budget; matching
 // lines go to the chunks that hold them (each line to the first such chunk), and each chunk is scored
 // with BM25 over its matching lines. Owns that procedure and the `search_timeout` error; the channel
 // seam is channels/literal.ts's, ranking factors rerank.ts's.
 import { HciError } from '../../platform.ts';
+import { MAX_TEXT_HITS } from '../page.ts';
 import type { Database } from '../../sqlite/engine.ts';
 import { literalIndexReady } from '../../index/literal-index.ts';
 import type { TextQuery } from '../query.ts';
@@ -27,10 +29,10 @@ const B = 0.75;
 /** How often (in lines) a long file's check looks at the clock. */
 const CLOCK_EVERY_LINES = 4096;
 /**
- * A search stops checking files (in path order) once this many chunks matched: a pattern found all
- * over the code base would otherwise read every file for one page. The answer says so (complete).
+ * A search stops checking files (in path order) once this many chunks matched, or the fewer its
+ * request's page asks for (TextQuery.maxHits, page.ts textHitCap). The answer says so (complete).
  */
-export const MAX_LITERAL_HITS = 200;
+export const MAX_LITERAL_HITS = MAX_TEXT_HITS;
 
 export interface LiteralHit {
   row: ChunkRow;
@@ -72,11 +74,11 @@ const AHEAD_MOST = 64;
 
 /**
  * The stream taken ahead in batches, each batch's blobs read in one statement (`prefetch`) before
- * its files are checked: a search that stops at MAX_LITERAL_HITS has stepped the candidate
- * statement and read the blobs of at most one batch more than it checked (no inflating: that
- * happens when a file is read).
+ * its files are checked, a batch no larger than the hits still to collect (`room`): a search that
+ * stops at its hit cap has stepped the candidate statement and read the blobs of at most one batch
+ * more than it checked (no inflating: that happens when a file is read).
  */
-function readingAhead(files: CandidateStream, prefetch: (ids: readonly number[]) => void): CandidateStream {
+function readingAhead(files: CandidateStream, prefetch: (ids: readonly number[]) => void, room: () => number): CandidateStream {
   let batch: number[] = [];
   let at = 0;
   let size = AHEAD_FIRST;
@@ -87,7 +89,9 @@ function readingAhead(files: CandidateStream, prefetch: (ids: readonly number[])
         if (done) return null;
         batch = [];
         at = 0;
-        while (batch.length < size) {
+        // No more ahead than the hits still to collect (each matching file gives one or more).
+        const take = Math.min(size, Math.max(AHEAD_FIRST, room()));
+        while (batch.length < take) {
           const id = files.next();
           if (id === null) {
             done = true;
@@ -174,14 +178,42 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
   const stream = grams ?? (run.via === 'words' ? wordCandidateFiles(db, words!, session.filtered) : allFiles(db, session.filtered));
 
   const found: Array<Omit<LiteralHit, 'score'> & { chunkLines: number }> = [];
+  const maxHits = Math.min(MAX_LITERAL_HITS, text.maxHits);
   // A matching file's row with its chunks' rows as one JSON array: one row, five columns to cross
   // from SQLite, however many chunks (read once per file: the text cache keeps them).
   const factsOf = db.prepare(
     'SELECT f.path, f.hash, f.lang, f.flags, (SELECT json_group_array(json_array(c.id, c.ordinal, c.start_line, c.end_line, c.symbol_kind, c.symbol_name)) ' +
       'FROM chunks c WHERE c.file_id = f.id) FROM files f WHERE f.id = ?',
   );
-  const texts = cachedTextReader(db, session.codec, sessionTextCache(session));
-  const files = readingAhead(stream, (ids) => texts.prefetch(ids));
+  const cache = sessionTextCache(session);
+  const texts = cachedTextReader(db, session.codec, cache);
+  // The rows of the files taken ahead (those the cache holds no rows for), read in one statement with
+  // their blobs while most files checked so far matched (a literal's candidates, narrowed by the gram
+  // filters, nearly all do): a bind, step and reset per matching file through oo1 cost 50-60 µs a
+  // file the first time (10-15 ms of a capped search at 50k chunks); one row of JSON per batch costs
+  // a few. A regex whose candidates mostly fail (hundreds, none matching) reads a matching file's rows alone.
+  const aheadFacts = new Map<number, FileFacts>();
+  const files = readingAhead(stream, (ids) => {
+    texts.prefetch(ids);
+    aheadFacts.clear();
+    if (2 * run.matchedFiles < run.checkedFiles) return;
+    const need = ids.filter((id) => !cache.peek(id)?.facts);
+    if (need.length > 1) for (const [id, f] of readFactsOf(need)) aheadFacts.set(id, f);
+  }, () => maxHits - found.length);
+  const factsOfMany = db.prepare(
+    'SELECT json_group_array(json_array(f.id, f.path, f.hash, f.lang, f.flags, json((SELECT json_group_array(json_array(c.id, c.ordinal, c.start_line, c.end_line, c.symbol_kind, c.symbol_name)) ' +
+      'FROM chunks c WHERE c.file_id = f.id)))) FROM files f WHERE f.id IN (SELECT value FROM json_each(?))',
+  );
+  const readFactsOf = (ids: readonly number[]): Array<[number, FileFacts]> => {
+    factsOfMany.bind([JSON.stringify(ids)]);
+    try {
+      if (!factsOfMany.step()) return [];
+      const rows = JSON.parse(String(factsOfMany.getString(0) ?? '[]')) as Array<[number, string, string, string, number, ChunkFacts[]]>;
+      return rows.map(([id, path, hash, lang, flags, chunks]) => [id, { path, hash, lang, flags, chunks: chunks.sort((a, b) => a[1] - b[1]) }]);
+    } finally {
+      factsOfMany.reset();
+    }
+  };
   const readFacts = (fileId: number): FileFacts => {
     factsOf.bind([fileId]);
     try {
@@ -195,7 +227,7 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
   };
   try {
     for (let fileId = files.next(); fileId !== null; fileId = files.next()) {
-      if (found.length >= MAX_LITERAL_HITS) {
+      if (found.length >= maxHits) {
         run.complete = false;
         break;
       }
@@ -206,7 +238,7 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
       const matched = matchedLines(stored, compiled, perPattern, deadline, () => timeout(text, budgetMs, run));
       if (matched.length === 0) continue;
       run.matchedFiles++;
-      stored.facts ??= readFacts(Number(fileId));
+      stored.facts ??= aheadFacts.get(Number(fileId)) ?? readFacts(Number(fileId));
       const { path, hash, lang, flags, chunks } = stored.facts!;
       const claimed = new Set<number>();
       const all = (1 << compiled.length) - 1;
@@ -236,6 +268,7 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
   } finally {
     texts.close();
     factsOf.finalize();
+    factsOfMany.finalize();
     files.close();
     run.gramDropped = grams?.dropped() ?? 0;
   }

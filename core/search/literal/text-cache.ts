@@ -56,6 +56,11 @@ export class TextCache {
     return this.entries.get(fileId)?.text;
   }
 
+  /** A file's cached view, without making it the most recently used (undefined when not cached). */
+  peek(fileId: number): FileText | undefined {
+    return this.entries.get(fileId);
+  }
+
   /** Whether the cache holds a file's text (without making it the most recently used). */
   has(fileId: number): boolean {
     return this.entries.has(fileId);
