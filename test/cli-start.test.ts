@@ -210,6 +210,32 @@ describe('hci start-up', () => {
     expect(files().some((f) => f.endsWith('.status.cache')), 'hci status has its own').toBe(true);
   });
 
+  it('makes a cache again when a later search compiles more than the one that made it (a query that matched nothing), then leaves it', () => {
+    const cacheRoot = path.join(tmp, 'code-cache-grow');
+    const env = { NODE_COMPILE_CACHE: cacheRoot };
+    const search = (query: string, code = 0) => {
+      const r = hciLoads(['search', query, '--root', ws.root, '--json'], env);
+      expect(r.code, r.err).toBe(code);
+      return JSON.parse(r.out).hits as unknown[];
+    };
+    expect(search('zzqqxxnomatch', 1), 'the first search finds nothing (exit 1: empty)').toEqual([]);
+    const [nodeDir] = fs.readdirSync(cacheRoot).filter((d) => fs.existsSync(path.join(cacheRoot, d, 'hci-code-cache')));
+    const dir = path.join(cacheRoot, nodeDir, 'hci-code-cache');
+    const base = path.join(dir, fs.readdirSync(dir).find((f) => /^hci-cli-base-.*\.search\.cache$/.test(f))!);
+    // The V8 data after the file's header (its run counter is written in place; the data is not).
+    const state = () => ({ ino: fs.statSync(base).ino, data: fs.readFileSync(base).subarray(12) });
+    const short = state();
+    expect(search('PlaceOrder').length, 'a search that ranks, cuts snippets and prints').toBeGreaterThan(0);
+    const grown = state();
+    expect(grown.ino, 'the cache is written again (a new file renamed into place)').not.toBe(short.ino);
+    expect(grown.data.length, 'with the functions this search compiled').toBeGreaterThan(short.data.length + 4096);
+    // The same search again, past the runs that check (and one that does not): the cache stays as it is.
+    for (let i = 0; i < 5; i++) search('PlaceOrder');
+    const settled = state();
+    expect(settled.ino, 'not written again').toBe(grown.ino);
+    expect(settled.data.equals(grown.data)).toBe(true);
+  });
+
   it("knows V8's defaults of the flags hci sets at run time (it puts them back before making a code cache)", async () => {
     const { V8_DEFAULTS } = await import(pathToFileURL(path.resolve(import.meta.dirname, '../dist/runtimes/node/v8-flags.js')).href) as { V8_DEFAULTS: Record<string, string> };
     const options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).stdout;

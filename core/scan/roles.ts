@@ -5,6 +5,7 @@
 // the content and project facts as file flags (core/index/prepare.ts), search resolves a file's role
 // from its path, its flags and its enclosing project (core/search/roles.ts) and weighs it there.
 import { baseName, extensionOf } from './languages.ts';
+import { asciiTwin } from '../ascii-regex.ts';
 
 export const ROLES = ['source', 'test', 'demo', 'docs', 'generated', 'build'] as const;
 export type Role = (typeof ROLES)[number];
@@ -68,9 +69,13 @@ const DOCS_EXTENSIONS = new Set(['.md', '.mdx', '.rst', '.adoc', '.txt']);
 const BUILD_EXTENSIONS = new Set(['.csproj', '.fsproj', '.vbproj', '.proj', '.props', '.targets', '.sln', '.slnx']);
 const BUILD_NAMES = /^(?:dockerfile|docker-compose[\w.-]*\.ya?ml|global\.json|nuget\.config|azure-pipelines[\w.-]*\.ya?ml|\.gitlab-ci\.ya?ml|build\.(?:cake|ps1|sh|cmd)|makefile)$/i;
 
+// Unicode-property patterns, run as their ASCII twin on an ASCII name (core/ascii-regex.ts).
+const NON_ALNUM = asciiTwin('[^\\p{L}\\p{N}]+', 'u');
+const NAME_PART = asciiTwin('\\p{Lu}+(?=\\p{Lu}\\p{Ll})|\\p{Lu}?\\p{Ll}+|\\p{Lu}+|\\p{N}+', 'gu');
+
 /** The lowercase identifier parts of a folder name: `FAControlsGallery` → fa controls gallery. */
 function nameParts(segment: string): string[] {
-  return segment.split(/[^\p{L}\p{N}]+/u).flatMap((p) => p.match(/\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+/gu) ?? []).map((p) => p.toLowerCase());
+  return segment.split(NON_ALNUM.for(segment)).flatMap((p) => p.match(NAME_PART.for(p)) ?? []).map((p) => p.toLowerCase());
 }
 
 /** The folder segment that `test` accepts (deepest first), or null. */

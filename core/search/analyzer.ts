@@ -2,11 +2,17 @@
 // Owns identifier splitting (camelCase, PascalCase, snake_case, digits), the derived "idents" token
 // stream, and stop words. FTS5's unicode61 tokenizer does the rest (lowercasing, diacritics).
 // Changing anything here changes stored tokens: bump ANALYZER_VERSION in core/index/schema.ts.
+// The Unicode-property patterns run their ASCII twin on ASCII text (core/ascii-regex.ts: the same
+// matches there, without building the \p{…} classes in every process).
+import { asciiTwin } from '../ascii-regex.ts';
 
 /** A run of the characters unicode61 keeps in tokens (letters, digits, private use). */
-const WORD = /[\p{L}\p{N}\p{Co}]+/gu;
+const WORD = asciiTwin('[\\p{L}\\p{N}\\p{Co}]+', 'gu');
 /** Identifier-ish runs: letters, digits and underscores (split further below). */
-const IDENT = /[\p{L}\p{N}_]+/gu;
+const IDENT = asciiTwin('[\\p{L}\\p{N}_]+', 'gu');
+/** What separates the pieces of an identifier, and the parts of one piece (splitIdentifier). */
+const NON_ALNUM = asciiTwin('[^\\p{L}\\p{N}]+', 'u');
+const IDENT_PART = asciiTwin('\\p{Lu}+(?=\\p{Lu}\\p{Ll})|\\p{Lu}?\\p{Ll}+|\\p{Lu}+|\\p{N}+|[\\p{L}\\p{M}]+', 'gu');
 
 /**
  * Splits one identifier into its lowercase parts:
@@ -14,10 +20,9 @@ const IDENT = /[\p{L}\p{N}_]+/gu;
  */
 export function splitIdentifier(word: string): string[] {
   const parts: string[] = [];
-  for (const piece of word.split(/[^\p{L}\p{N}]+/u)) {
+  for (const piece of word.split(NON_ALNUM.for(word))) {
     if (!piece) continue;
-    const re = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+|[\p{L}\p{M}]+/gu;
-    for (const m of piece.matchAll(re)) parts.push(m[0].toLowerCase());
+    for (const m of piece.matchAll(IDENT_PART.for(piece))) parts.push(m[0].toLowerCase());
   }
   return parts;
 }
@@ -93,7 +98,7 @@ const ASCII_CLASS = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   ASCII_CLASS[c] = c >= 97 && c <= 122 ? LOWER : c >= 65 && c <= 90 ? UPPER : c >= 48 && c <= 57 ? DIGIT : c === 95 ? UNDERSCORE : 0;
 }
-const IDENT_CHAR = /^[\p{L}\p{N}_]$/u;
+const IDENT_CHAR = asciiTwin('^[\\p{L}\\p{N}_]$', 'u');
 const identCache = new Map<number, boolean>();
 
 /** Whether the (non-ASCII) code point at i is one IDENT matches: a letter or number, not a lone surrogate. */
@@ -101,7 +106,7 @@ function isIdentCodePoint(text: string, i: number): boolean {
   const cp = text.codePointAt(i)!;
   let yes = identCache.get(cp);
   if (yes === undefined) {
-    yes = IDENT_CHAR.test(String.fromCodePoint(cp));
+    yes = IDENT_CHAR.unicodeRegex().test(String.fromCodePoint(cp));
     if (identCache.size < 4096) identCache.set(cp, yes);
   }
   return yes;
@@ -137,7 +142,7 @@ function splitForIdents(w: string): string {
 
 /** The tokens FTS5 will see in a piece of user text, lowercased, in order. */
 export function wordsOf(text: string): string[] {
-  return Array.from(text.normalize('NFKC').matchAll(WORD), (m) => m[0].toLowerCase());
+  return Array.from(text.normalize('NFKC').matchAll(WORD.for(text)), (m) => m[0].toLowerCase());
 }
 
 export const STOP_WORDS = new Set(

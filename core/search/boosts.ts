@@ -5,6 +5,7 @@
 // files no chunker understands. Each signal is a named factor that explain shows. Both read the
 // parsed query (query.ts): its words as written and its verbatim phrase, never the raw text again.
 import type { ParsedQuery } from './query.ts';
+import { asciiTwin } from '../ascii-regex.ts';
 
 const MODIFIERS = '(?:public|private|protected|internal|static|async|override|virtual|abstract|sealed|partial|extern|unsafe|new|readonly|required|const|export|default)';
 
@@ -46,7 +47,12 @@ function mayDefine(text: string, ident: string, cache: Map<string, RegExp[]>): b
 }
 
 /** A .NET configuration key path: `Payments:RetryPolicy:MaxAttempts` or its environment form `Payments__RetryPolicy`. */
-const CONFIG_PATH = /^[\p{L}_][\p{L}\p{N}_]*(?:(?::|__)[\p{L}\p{N}_]+)+$/u;
+const CONFIG_PATH = asciiTwin('^[\\p{L}_][\\p{L}\\p{N}_]*(?:(?::|__)[\\p{L}\\p{N}_]+)+$', 'u');
+/** An identifier-like word (letters, digits, `_`, `-`), and one with a capital, `_`, `-` or a lower→upper step. */
+const IDENTIFIER_LIKE = asciiTwin('^[\\p{L}_][\\p{L}\\p{N}_-]*$', 'u');
+const CASED = asciiTwin('[A-Z_-]|\\p{Ll}\\p{Lu}', 'u');
+/** A phrase with a space or a character that is no word character. */
+const SPACED = asciiTwin('\\s|[^\\p{L}\\p{N}_]', 'u');
 
 /** Identifier-like words (and config key paths) of the query worth checking for definitions. */
 export function definitionTargets(q: Pick<ParsedQuery, 'written'>): string[] {
@@ -54,7 +60,7 @@ export function definitionTargets(q: Pick<ParsedQuery, 'written'>): string[] {
   if (words.length > 3) return [];
   return words
     .map((w) => w.replace(/^["'@.#]+|["',;]+$/g, ''))
-    .filter((w) => CONFIG_PATH.test(w) || (w.length >= 4 && /^[\p{L}_][\p{L}\p{N}_-]*$/u.test(w) && /[A-Z_-]|\p{Ll}\p{Lu}/u.test(w)));
+    .filter((w) => CONFIG_PATH.for(w).test(w) || (w.length >= 4 && IDENTIFIER_LIKE.for(w).test(w) && CASED.for(w).test(w)));
 }
 
 /**
@@ -96,15 +102,15 @@ export interface TextSignals {
  * file (see definesConfigPath).
  */
 export function textSignals(text: string, phrase: string, targets: readonly string[], cache: Map<string, RegExp[]>, configKey: readonly string[] | null = null): TextSignals {
-  const exact = phrase.length >= 6 && /\s|[^\p{L}\p{N}_]/u.test(phrase) && text.replace(/[ \t]+/g, ' ').toLowerCase().includes(phrase);
+  const exact = phrase.length >= 6 && SPACED.for(phrase).test(phrase) && text.replace(/[ \t]+/g, ' ').toLowerCase().includes(phrase);
   let definition = false;
   for (const t of targets) {
     let pats = cache.get(t);
     if (!pats) {
-      pats = CONFIG_PATH.test(t) ? configPathPatterns(t) : definitionPatterns(t);
+      pats = CONFIG_PATH.for(t).test(t) ? configPathPatterns(t) : definitionPatterns(t);
       cache.set(t, pats);
     }
-    const defined = CONFIG_PATH.test(t)
+    const defined = CONFIG_PATH.for(t).test(t)
       ? definesConfigPath(text, pats, t.split(/:|__/), configKey)
       : mayDefine(text, t, cache) && pats.some((p) => p.test(text));
     if (defined) {

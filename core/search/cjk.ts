@@ -5,13 +5,14 @@
 // both call this module, so the two sides stay symmetrical (dsh-coderag's rule). Owns finding CJK
 // runs and turning them into tokens; FTS5 does the rest (the tokens are plain unicode61 words).
 // Changing what this emits changes stored tokens: bump FORMAT_VERSION (core/index/schema.ts).
+import { asciiTwin, isAscii } from '../ascii-regex.ts';
 
 /** A run of CJK letters (Script_Extensions, so the prolonged sound mark ー counts; letters only, so 、。「」 do not). */
-const CJK_RUN = /(?:(?=[\p{L}\p{Nl}\p{M}])[\p{scx=Hani}\p{scx=Hira}\p{scx=Kana}\p{scx=Hang}])+/gu;
+const CJK_RUN = asciiTwin('(?:(?=[\\p{L}\\p{Nl}\\p{M}])[\\p{scx=Hani}\\p{scx=Hira}\\p{scx=Kana}\\p{scx=Hang}])+', 'gu');
 /** Cheap test before the exact one: any code point in the CJK, kana or Hangul blocks (and their extensions). */
 const MAYBE_CJK = /[\u1100-\u11ff\u2e80-\u2fdf\u3005-\u3007\u3021-\u3029\u3031-\u303c\u3040-\u30ff\u3131-\u318e\u31a0-\u31bf\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff66-\uff9f\u{20000}-\u{3134f}]/u;
 /** A letter or digit run as unicode61 cuts words (the run a CJK run may sit inside, as in `Save保存`). */
-const WORD = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
+const WORD = asciiTwin('[\\p{L}\\p{N}\\p{Co}\\p{M}]+', 'gu');
 
 /** Whether the text holds any CJK letter (most code holds none, and pays only this test). */
 export function hasCjk(text: string): boolean {
@@ -21,7 +22,7 @@ export function hasCjk(text: string): boolean {
 /** The CJK runs of a text, NFKC-normalised (half-width katakana become full-width, as queries are). */
 export function cjkRuns(text: string): string[] {
   if (!MAYBE_CJK.test(text)) return [];
-  return Array.from(text.normalize('NFKC').matchAll(CJK_RUN), (m) => m[0]);
+  return Array.from(text.normalize('NFKC').matchAll(CJK_RUN.unicodeRegex()), (m) => m[0]);
 }
 
 /** The overlapping bigrams of one run (a one-letter run is its own token). By code point, not UTF-16 unit. */
@@ -43,9 +44,9 @@ export function bigrams(run: string): string[] {
 export function cjkIndexText(text: string): string {
   if (!MAYBE_CJK.test(text)) return '';
   const out: string[] = [];
-  for (const m of text.normalize('NFKC').matchAll(WORD)) {
+  for (const m of text.normalize('NFKC').matchAll(WORD.unicodeRegex())) {
     const word = m[0];
-    const runs = Array.from(word.matchAll(CJK_RUN));
+    const runs = Array.from(word.matchAll(CJK_RUN.unicodeRegex()));
     if (runs.length === 0) continue;
     let last = 0;
     for (const r of runs) {
@@ -64,9 +65,15 @@ export function cjkIndexText(text: string): string {
 export function splitCjkWord(word: string): { runs: string[]; rest: string[] } {
   const runs: string[] = [];
   const rest: string[] = [];
+  // An ASCII word has no CJK run and is its own NFKC form: no normalising, no CJK_RUN (whose
+  // \p{scx=…} classes V8 builds on first use, ~2 ms in every process: core/ascii-regex.ts).
+  if (isAscii(word)) {
+    if (word) rest.push(word);
+    return { runs, rest };
+  }
   const w = word.normalize('NFKC');
   let last = 0;
-  for (const r of w.matchAll(CJK_RUN)) {
+  for (const r of w.matchAll(CJK_RUN.unicodeRegex())) {
     if (r.index > last) rest.push(w.slice(last, r.index));
     runs.push(r[0]);
     last = r.index + r[0].length;

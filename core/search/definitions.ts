@@ -5,13 +5,16 @@
 import type { Database } from '../sqlite/engine.ts';
 import { walkOutline, type DeflateCodec } from '../index/file-data.ts';
 import { readOutline, type SymbolLocation } from './symbols.ts';
+import { asciiTwin } from '../ascii-regex.ts';
 
 /** Files read at most per lookup: a name used everywhere ("Dispose") stops here, in path order. */
 const MAX_FILES = 400;
+/** A word of a name as FTS5's unicode61 cuts it; its ASCII twin on ASCII text (core/ascii-regex.ts). */
+const WORD = asciiTwin('[\\p{L}\\p{N}]+', 'gu');
 
 /** Where symbols named `name` are defined, in path and line order. */
 export function definitionsNamed(db: Database, name: string, codec: DeflateCodec): SymbolLocation[] {
-  const words = name.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = name.toLowerCase().match(WORD.for(name)) ?? [];
   if (!words.length) return [];
   const expr = words.map((w) => `"${w}"`).join(' ');
   const files = db.selectObjects(

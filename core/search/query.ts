@@ -8,11 +8,13 @@ import { HciError } from '../platform.ts';
 import { MAX_TEXT_HITS } from './page.ts';
 import { splitIdentifier, STOP_WORDS } from './analyzer.ts';
 import { bigrams, cjkRunExpression, splitCjkWord } from './cjk.ts';
+import { asciiTwin } from '../ascii-regex.ts';
 
-const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
+// The Unicode-property patterns run their ASCII twin on ASCII text (core/ascii-regex.ts).
+const TOKEN = asciiTwin('[\\p{L}\\p{N}\\p{Co}]+', 'gu');
 const MAX_CLAUSES = 24;
 /** A quoted phrase holding any of these is a literal (`"?.Invoke("`, `"/api/v1/"`): word tokens drop them. */
-const NON_WORD = /[^\p{L}\p{N}\p{M}\s_]/u;
+const NON_WORD = asciiTwin('[^\\p{L}\\p{N}\\p{M}\\s_]', 'u');
 
 export type Clause =
   | { kind: 'word'; token: string; parts: string[]; prefix: boolean }
@@ -87,7 +89,7 @@ export interface ParsedQuery {
 }
 
 function tokensOf(text: string): Array<{ token: string; original: string }> {
-  return Array.from(text.normalize('NFKC').matchAll(TOKEN), (m) => ({ token: m[0].toLowerCase(), original: m[0] }));
+  return Array.from(text.normalize('NFKC').matchAll(TOKEN.for(text)), (m) => ({ token: m[0].toLowerCase(), original: m[0] }));
 }
 
 type TextLexeme = { type: 'phrase' | 'word' | 'regex'; text: string };
@@ -137,7 +139,7 @@ function textQuery(raw: string, items: readonly Lexeme[], clauses: number, opts:
     if (!source) throw new HciError('invalid_query', 're: needs a pattern after it', 'write re:<pattern>, e.g. re:Get\\w+Async');
     return { ...base, patterns: [{ kind: 'regex', source }], reason: 're' };
   }
-  if (words.some((w) => w.type === 'phrase' && NON_WORD.test(w.text))) {
+  if (words.some((w) => w.type === 'phrase' && NON_WORD.for(w.text).test(w.text))) {
     const patterns = words.filter((w) => w.text.trim()).map((w): TextPattern => ({ kind: 'literal', source: w.text }));
     return { ...base, patterns, reason: 'quoted' };
   }

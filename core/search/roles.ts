@@ -9,6 +9,10 @@ import type { Settings } from '../settings.ts';
 import { FILE_FLAG } from '../index/schema.ts';
 import { isProjectFile, pathRole, type Role, type RoleVerdict } from '../scan/roles.ts';
 import type { ParsedQuery } from './query.ts';
+import { asciiTwin } from '../ascii-regex.ts';
+
+/** What separates the words of a query word (`test-helpers`); its ASCII twin on ASCII text (core/ascii-regex.ts). */
+const NON_ALNUM = asciiTwin('[^\\p{L}\\p{N}]+', 'u');
 
 /** The settings key of each role's factor (source has none: it is the reference). */
 export const ROLE_SETTING = {
@@ -81,7 +85,7 @@ export function resolveRole(path: string, flags: number, projects: ProjectMap): 
 
 /** The roles a query asks for by name (their factors are not applied). */
 export function rolesNamedBy(q: ParsedQuery): Set<Role> {
-  const words = new Set(q.written.flatMap((w) => w.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter(Boolean));
+  const words = new Set(q.written.flatMap((w) => w.toLowerCase().split(NON_ALNUM.for(w))).filter(Boolean));
   const out = new Set<Role>();
   for (const [role, list] of Object.entries(ROLE_WORDS) as Array<[Exclude<Role, 'source'>, readonly string[]]>) {
     if (list.some((w) => words.has(w))) out.add(role);

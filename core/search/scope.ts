@@ -6,13 +6,14 @@
 // `ResetAsync`). Owns reading the scope from the query text and matching it against a path; the
 // factor (setting scope_match_boost) is applied by rerank.ts and shown in explain as `query_scope`.
 import { splitIdentifier } from './analyzer.ts';
+import { asciiTwin } from '../ascii-regex.ts';
 
 /** `Scope: rest` or `Scope1/Scope2: rest`: identifier-like names, then a colon and a space. */
-const SCOPE = /^\s*([\p{L}_][\p{L}\p{N}_.]*(?:\s*\/\s*[\p{L}_][\p{L}\p{N}_.]*){0,2})\s*:\s+\S/u;
+const SCOPE = asciiTwin('^\\s*([\\p{L}_][\\p{L}\\p{N}_.]*(?:\\s*\\/\\s*[\\p{L}_][\\p{L}\\p{N}_.]*){0,2})\\s*:\\s+\\S', 'u');
 
 /** The scope's names, each as its lowercase identifier parts (null: the query has no scope prefix). */
 export function queryScope(raw: string): string[][] | null {
-  const m = SCOPE.exec(raw);
+  const m = SCOPE.for(raw).exec(raw);
   if (!m) return null;
   const names = m[1].split('/').map((s) => splitIdentifier(s.trim())).filter((p) => p.length > 0 && p.join('').length >= 4);
   return names.length ? names : null;

@@ -4,6 +4,10 @@
 // key are found through the FTS index by the key's words.
 import type { Database } from '../sqlite/engine.ts';
 import { readStoredOutline, walkOutline, type DeflateCodec, type OutlineSymbol } from '../index/file-data.ts';
+import { asciiTwin } from '../ascii-regex.ts';
+
+/** A word of a key segment as FTS5's unicode61 cuts it; its ASCII twin on ASCII text (core/ascii-regex.ts). */
+const WORD = asciiTwin('[\\p{L}\\p{N}]+', 'gu');
 
 import type { SymbolLocation } from '../contract/outline.ts';
 
@@ -32,7 +36,7 @@ function location(path: string, s: OutlineSymbol): SymbolLocation {
 export function keyWords(memberKey: string): string[] {
   const bare = memberKey.replace(/\([^()]*\)|\[[^\]]*\]|<[^<>]*>/g, '');
   const segments = bare.split(/[.+]/).filter(Boolean).slice(-2);
-  const words = segments.flatMap((seg) => seg.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const words = segments.flatMap((seg) => seg.toLowerCase().match(WORD.for(seg)) ?? []);
   return [...new Set(words.filter((w) => !CONSTRUCTOR_MARKERS.has(w)))];
 }
 
