@@ -1,7 +1,7 @@
 // Node's memory relief for an indexing pass (core/index/indexer.ts IndexEnv.relieveMemory): between
 // write batches, a full, memory-reducing garbage collection once the heap and the ArrayBuffers it
-// owns grew by a step since the last one, or the resident set did by its own (smaller) step; and one
-// at once between the keyword pass and the vector phase. Owns only that policy and getting a `gc` function; when to call it is the indexer's.
+// owns grew by a step since the last one; and one at once between the keyword pass and the vector
+// phase. Owns only that policy and getting a `gc` function; when to call it is the indexer's.
 //
 // Why: a cold pass makes garbage that outlives young-generation collections (file bytes and parse
 // results waiting in the read-ahead window, chunk rows waiting for their batch). V8 lets the old
@@ -11,11 +11,6 @@
 // emptied pages back) per step keeps the pass at ~250-290 MB; one costs ~60 ms at this heap size
 // and a 50k-chunk pass makes about ten. (A regular major collection frees the garbage but leaves
 // the pages committed: measured, the RSS still climbed to ~315 MB.)
-// The RSS step: the peak is the top of the RSS sawtooth between collections, and RSS grows faster than
-// heap + ArrayBuffers (malloc'd parse results, freed buffers glibc keeps, the WASM memory): at 50k
-// chunks it climbed 30-40 MB between 32 MB-of-heap collections. Counting RSS growth too caps each
-// tooth; process.memoryUsage() reads RSS anyway (one call for both). A growth no collection can give
-// back (the floor rising) only moves the base up: each step of it costs one collection at most.
 // The function comes from --expose-gc set for one new context and cleared again at once: the host
 // process gets no `gc` global, and its flags are as they were (v8-flags.ts: set after its builtins).
 import * as vm from 'node:vm';
@@ -23,8 +18,6 @@ import { setV8Flag } from './v8-flags.ts';
 
 /** Growth of heap + ArrayBuffers (bytes) between collections: the pass's garbage stays below about this. */
 export const RELIEF_STEP_BYTES = 32 * 1024 * 1024;
-/** Growth of the resident set (bytes) since the level the last collection left that collects too. */
-export const RELIEF_RSS_STEP_BYTES = 16 * 1024 * 1024;
 
 type GcFunction = (o: { type: 'major'; flavor: 'last-resort' }) => void;
 let collect: GcFunction | null | undefined;
@@ -42,37 +35,36 @@ function gcFunction(): GcFunction | null {
   return collect;
 }
 
-/** What a collection can give back (the heap in use and the ArrayBuffers it owns), and the resident set. */
-const levels = (): { managed: number; rss: number } => {
+/** What a collection can give back: the heap in use and the ArrayBuffers it owns. */
+const managed = (): number => {
   const m = process.memoryUsage();
-  return { managed: m.heapUsed + m.arrayBuffers, rss: m.rss };
+  return m.heapUsed + m.arrayBuffers;
 };
 
 export interface MemoryRelief {
-  /** Collects when the managed memory or the resident set grew by its step since the last collection, or at once with `force`; true when it did. */
+  /** Collects when the managed memory grew by a step since the last collection, or at once with `force`; true when it did. */
   relieve(force?: boolean): boolean;
   /** Collections made so far. */
   readonly collections: number;
 }
 
-export function createMemoryRelief(step = RELIEF_STEP_BYTES, rssStep = RELIEF_RSS_STEP_BYTES): MemoryRelief {
-  let base = levels();
+export function createMemoryRelief(step = RELIEF_STEP_BYTES): MemoryRelief {
+  let base = managed();
   let collections = 0;
   return {
     get collections() {
       return collections;
     },
     relieve(force = false): boolean {
-      const now = levels();
-      // A collection V8 made on its own (or pages given back) lowers a level: its step counts from there.
-      if (now.managed < base.managed) base = { ...base, managed: now.managed };
-      if (now.rss < base.rss) base = { ...base, rss: now.rss };
-      if (!force && now.managed - base.managed < step && now.rss - base.rss < rssStep) return false;
+      const now = managed();
+      // A collection V8 made on its own lowers the level: the step counts from there.
+      if (now < base) base = now;
+      if (!force && now - base < step) return false;
       const gc = gcFunction();
       if (!gc) return false;
       gc({ type: 'major', flavor: 'last-resort' });
       collections++;
-      base = levels();
+      base = managed();
       return true;
     },
   };
