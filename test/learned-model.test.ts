@@ -6,7 +6,7 @@ import { describe, it, expect } from 'vitest';
 import { ln, mulberry32, uniformSigned } from '../core/vector/learned/numeric.ts';
 import { forEachWord, ModelTokenizer } from '../core/vector/learned/tokens.ts';
 import { splitIdentifier } from '../core/search/analyzer.ts';
-import { buildTokenCorpus, cooccurrence } from '../core/vector/learned/cooccur.ts';
+import { buildTokenCorpus, cooccurrence, END } from '../core/vector/learned/cooccur.ts';
 import { ppmi } from '../core/vector/learned/ppmi.ts';
 import { randomizedSvd, symmetricEigen } from '../core/vector/learned/svd.ts';
 import type { Csr } from '../core/vector/learned/sparse.ts';
@@ -101,7 +101,23 @@ describe('co-occurrence and PPMI', () => {
     expect(corpus.totalTokens).toBe(7);
     expect(corpus.oovTokens).toBe(4);
     // An empty chunk keeps its place.
-    expect(Array.from(corpus.seq)).toEqual([-1, 0, 0, 0, -1, -1]);
+    expect(Array.from(corpus.seq)).toEqual([END, 0, 0, 0, END, END]);
+  });
+
+  it('keeps the id sequence exact past 65,535 distinct tokens (its later blocks in 32 bits)', () => {
+    // Letters only (digits would split off), two or more of them: every word is a distinct token.
+    const word = (i: number) => {
+      let w = '';
+      for (let k = 0; k < 4; k++, i = Math.floor(i / 26)) w += String.fromCharCode(97 + (i % 26));
+      return `zq${w}`;
+    };
+    const rare = Array.from({ length: 70_000 }, (_, i) => word(i));
+    const texts = ['alpha beta', rare.slice(0, 40_000).join(' '), 'beta gamma alpha', rare.slice(40_000).join(' '), `${word(69_999)} alpha ${word(3)}`, 'gamma'];
+    const corpus = buildTokenCorpus(texts, t, { minCount: 2, maxVocab: 100 });
+    expect(corpus.vocab).toEqual(['alpha', 'beta', 'gamma', word(3), word(69_999)]);
+    expect(corpus.chunks).toBe(6);
+    expect(corpus.totalTokens).toBe(2 + 40_000 + 3 + 30_000 + 3 + 1);
+    expect(Array.from(corpus.seq)).toEqual([END, 0, 1, END, 3, END, 1, 2, 0, END, 4, END, 4, 0, 3, END, 2, END]);
   });
 
   it('computes PPMI with context smoothing 0.75 and keeps the largest entries per row', () => {

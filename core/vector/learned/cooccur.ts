@@ -8,13 +8,22 @@ import type { ModelTokenizer } from './tokens.ts';
 import { forEachRun, RunTable } from './word-table.ts';
 import type { Csr } from './sparse.ts';
 
+/**
+ * The id sequence's chunk separator. Ids are below it: a vocabulary holds at most END tokens (so
+ * the sequence is 2 bytes a token, half of an Int32Array's 4.5M tokens × 4 B at 50k chunks).
+ */
+export const END = 0xffff;
+
+/** The largest vocabulary a corpus can keep (ids 0 … END − 1). */
+export const MAX_VOCAB = END;
+
 export interface TokenCorpus {
   /** Token by id, most frequent first (ties in code-unit order). */
   vocab: string[];
   /** Occurrences of each vocabulary token. */
   counts: Float64Array;
-  /** In-vocabulary token ids, chunk after chunk, each chunk followed by -1 (and -1 first): chunk i is the run after the i-th -1. */
-  seq: Int32Array;
+  /** In-vocabulary token ids, chunk after chunk, each chunk followed by END (and END first): chunk i is the run after the i-th END. */
+  seq: Uint16Array;
   chunks: number;
   /** Tokens the tokenizer kept, in and out of the vocabulary. */
   totalTokens: number;
@@ -22,8 +31,15 @@ export interface TokenCorpus {
   oovTokens: number;
 }
 
-/** The largest block of the builder's id sequence (4 MB). */
+/** The largest block of the builder's id sequence (1M ids). */
 const MAX_BLOCK = 1 << 20;
+
+/**
+ * The largest provisional id a builder block stores in 16 bits (END, 0xffff, ends a chunk there):
+ * a corpus with more distinct tokens than that (provisional ids count every distinct token, not
+ * just the kept vocabulary) writes its later blocks as Int32Array, with -1 as the end.
+ */
+const MAX_NARROW_ID = END - 1;
 
 export function buildTokenCorpus(texts: Iterable<string>, tokenizer: ModelTokenizer, opts: { minCount: number; maxVocab: number }): TokenCorpus {
   const b = new TokenCorpusBuilder(tokenizer);
@@ -43,8 +59,12 @@ export class TokenCorpusBuilder {
   private counts = new Float64Array(1024);
   // The id sequence in blocks that are filled, never copied: a doubling array's copy held the old
   // and the new array at once (+36 MB of RSS at the end of a 50k-chunk keyword pass, 4.5M tokens).
-  private blocks: Int32Array[] = [];
-  private block = new Int32Array(1 << 14);
+  // 16-bit blocks while every provisional id fits (9 MB at 4.5M tokens, against 18 MB in 32 bits:
+  // the builder is held through the whole keyword pass, whose peak it adds to); Int32Array blocks
+  // from the first id that does not on.
+  private blocks: Array<Uint16Array | Int32Array> = [];
+  private block: Uint16Array | Int32Array = new Uint16Array(1 << 14);
+  private wide = false;
   private inBlock = 0;
   private chunks = 0;
   // Each distinct identifier-like run is split once (code repeats them endlessly): the table
@@ -63,13 +83,21 @@ export class TokenCorpusBuilder {
     return this.chunks;
   }
 
+  /** Appends a provisional id, or -1 for a chunk's end. */
   private push(v: number): void {
-    if (this.inBlock === this.block.length) {
-      this.blocks.push(this.block);
-      this.block = new Int32Array(Math.min(MAX_BLOCK, this.block.length * 2));
+    if (v > MAX_NARROW_ID && !this.wide) {
+      this.blocks.push(this.block.subarray(0, this.inBlock));
+      this.wide = true;
+      this.block = new Int32Array(1 << 14);
       this.inBlock = 0;
     }
-    this.block[this.inBlock++] = v;
+    if (this.inBlock === this.block.length) {
+      this.blocks.push(this.block);
+      const size = Math.min(MAX_BLOCK, this.block.length * 2);
+      this.block = this.wide ? new Int32Array(size) : new Uint16Array(size);
+      this.inBlock = 0;
+    }
+    this.block[this.inBlock++] = v < 0 && !this.wide ? END : v;
   }
 
   private idOf = (t: string): number => {
@@ -125,29 +153,31 @@ export class TokenCorpusBuilder {
     const { names, counts, chunks } = this;
     const blocks = [...this.blocks, this.block.subarray(0, this.inBlock)];
     this.blocks = [];
-    this.block = new Int32Array(0);
+    this.block = new Uint16Array(0);
     this.words.clear();
     this.parts = new Int32Array(0);
     // The vocabulary: frequent enough, the most frequent first.
     const kept: number[] = [];
     for (let id = 0; id < names.length; id++) if (counts[id] >= opts.minCount) kept.push(id);
     kept.sort((a, b) => counts[b] - counts[a] || (names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0));
-    if (kept.length > opts.maxVocab) kept.length = opts.maxVocab;
+    const maxVocab = Math.min(opts.maxVocab, MAX_VOCAB);
+    if (kept.length > maxVocab) kept.length = maxVocab;
     const final = new Int32Array(names.length).fill(-1);
     kept.forEach((id, i) => (final[id] = i));
     // Pass 2: final ids, out-of-vocabulary tokens dropped (windows then span the tokens that
     // remain), into an array of exactly the kept length: the kept tokens' counts plus every chunk's end.
     let keptTokens = chunks + 1;
     for (const id of kept) keptTokens += counts[id];
-    const seq = new Int32Array(keptTokens);
+    const seq = new Uint16Array(keptTokens);
     let w = 0;
     let total = 0;
     let oov = 0;
     for (const b of blocks) {
+      const end = b instanceof Uint16Array ? END : -1;
       for (let i = 0; i < b.length; i++) {
         const id = b[i];
-        if (id < 0) {
-          seq[w++] = -1; // every chunk keeps its end, even one left with no token
+        if (id === end) {
+          seq[w++] = END; // every chunk keeps its end, even one left with no token
           continue;
         }
         total++;
@@ -177,19 +207,19 @@ export class TokenCorpusBuilder {
 /**
  * The symmetric co-occurrence matrix over the vocabulary: entry (a, b) sums 1/d over every pair of
  * tokens a, b that stand d ≤ window apart inside one chunk. Built row by row from each token's
- * positions with a dense accumulator (no hash table): memory is the matrix itself plus 2 ints per
- * corpus token.
+ * positions with a dense accumulator (no hash table): memory is the matrix itself plus 6 bytes per
+ * corpus token (its position, beside the 2-byte sequence).
  */
 export function cooccurrence(corpus: TokenCorpus, window: number): Csr {
   const V = corpus.vocab.length;
   const { seq } = corpus;
   // Positions of each token (counting sort of seq by id).
   const posStart = new Int32Array(V + 1);
-  for (let i = 0; i < seq.length; i++) if (seq[i] >= 0) posStart[seq[i] + 1]++;
+  for (let i = 0; i < seq.length; i++) if (seq[i] !== END) posStart[seq[i] + 1]++;
   for (let a = 0; a < V; a++) posStart[a + 1] += posStart[a];
   const pos = new Int32Array(posStart[V]);
   const fill = posStart.slice(0, V);
-  for (let i = 0; i < seq.length; i++) if (seq[i] >= 0) pos[fill[seq[i]]++] = i;
+  for (let i = 0; i < seq.length; i++) if (seq[i] !== END) pos[fill[seq[i]]++] = i;
 
   const inv = new Float64Array(window + 1);
   for (let d = 1; d <= window; d++) inv[d] = 1 / d;
@@ -205,13 +235,13 @@ export function cooccurrence(corpus: TokenCorpus, window: number): Csr {
       const p = pos[q];
       for (let d = 1; d <= window; d++) {
         const b = seq[p - d];
-        if (b < 0) break;
+        if (b === END) break;
         if (acc[b] === 0) touched[t++] = b;
         acc[b] += inv[d];
       }
       for (let d = 1; d <= window; d++) {
         const b = seq[p + d];
-        if (b < 0) break;
+        if (b === END) break;
         if (acc[b] === 0) touched[t++] = b;
         acc[b] += inv[d];
       }

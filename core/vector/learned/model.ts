@@ -158,7 +158,7 @@ export class LearnedModel {
    * appearance: half the work on code, where chunks repeat their words, and one fixed summation
    * order, shared by embed() and the trainer (same bits).
    */
-  meanOf(ids: Int32Array, start: number, end: number, out: Float32Array, at: number, sum: SifSum = this.jsSum): void {
+  meanOf(ids: Int32Array | Uint16Array, start: number, end: number, out: Float32Array, at: number, sum: SifSum = this.jsSum): void {
     const { bagSlot, bagIds, bagCounts, bagFactors, factor } = this;
     if (end <= start) return;
     let distinct = 0;

@@ -6,12 +6,12 @@
 // the index build, which never holds them all). Owns the recipe and its timing report; the model's
 // use and byte layout live in model.ts.
 import { int8ScaleSampler } from '../quantize.ts';
-import { buildTokenCorpus, cooccurrence, type TokenCorpus } from './cooccur.ts';
+import { buildTokenCorpus, cooccurrence, END, MAX_VOCAB, type TokenCorpus } from './cooccur.ts';
 import { DEFAULT_LEARNED_PARAMS, LearnedModel, type LearnedParams, type SifSum } from './model.ts';
 import { ppmi } from './ppmi.ts';
 import { randomizedSvd } from './svd.ts';
 import type { Csr } from './sparse.ts';
-import { denseOps, type DenseBackend } from './dense.ts';
+import { denseOps, type DenseBackend, type DenseOps } from './dense.ts';
 import { ModelTokenizer } from './tokens.ts';
 
 export interface TrainReport {
@@ -52,6 +52,7 @@ export function trainLearnedModel(texts: Iterable<string>, params: Partial<Learn
 export function learnedParams(params: Partial<LearnedParams> = {}): LearnedParams {
   const p: LearnedParams = { ...DEFAULT_LEARNED_PARAMS, ...params };
   if (!Number.isInteger(p.dims) || p.dims < 1 || p.dims > 4096) throw new RangeError(`learned model dims must be 1…4096 (got ${p.dims})`);
+  if (!Number.isInteger(p.maxVocab) || p.maxVocab < 1 || p.maxVocab > MAX_VOCAB) throw new RangeError(`learned model maxVocab must be 1…${MAX_VOCAB} (got ${p.maxVocab})`);
   return p;
 }
 
@@ -67,10 +68,10 @@ export function trainFromCorpus(corpus: TokenCorpus, params: Partial<LearnedPara
 
 /**
  * trainFromCorpus without the `chunks × dims` f32 array of every training chunk's vector (38 MB at
- * 50k chunks × 192, the vector phase's peak when it was held): the common component comes from
- * the means of its sample rows only, the int8 scale from one pass that keeps only fitInt8Scale's
- * strided sample, and the caller gets the rows batch by batch (TrainedRows.fill, which computes
- * them again: the same bits, for ~one more pass of SIF means).
+ * 50k chunks × 192, the vector phase's peak when it was held): the common component and the
+ * int8 scale come from the means of a sample of rows only (every row up to COMMON_SAMPLE chunks),
+ * and the caller gets the rows batch by batch (TrainedRows.fill computes them: every chunk's mean
+ * is computed once).
  */
 export function trainModelFromCorpus(corpus: TokenCorpus, params: Partial<LearnedParams> = {}, clock: Clock = () => 0, phases: Record<string, number> = {}, backend: DenseBackend = 'auto'): TrainedModel {
   const p = learnedParams(params);
@@ -140,16 +141,16 @@ export function trainModelFromCorpus(corpus: TokenCorpus, params: Partial<Learne
   const sampled = Math.ceil(count / step);
   const sample = new Float32Array(sampled * dims);
   for (let k = 0; k < sampled; k++) shape.meanOf(corpus.seq, starts[k * step], starts[k * step + 1] - 1, sample, k * dims, sum);
-  const common = firstComponent(sample, dims, sampled);
+  // Its own kernel instance: the sum's instance keeps the word vectors at the start of its memory.
+  const common = firstComponent(sample, dims, sampled, denseOps(backend));
   const model0 = new LearnedModel(header, corpus.vocab, weights, rowScale, common, vectors, 'draft');
-  // The int8 scale: fitInt8Scale's strided sample of every projected row, one row at a time.
-  const fit = int8ScaleSampler(count * dims);
-  const row = new Float32Array(dims);
-  for (let c = 0; c < count; c++) {
-    model0.meanOf(corpus.seq, starts[c], starts[c + 1] - 1, row, 0, sum);
-    model0.project(row, 0);
-    fit.add(row, c * dims);
-  }
+  // The int8 scale: fitInt8Scale over the same sample rows, projected (every row when there are at
+  // most COMMON_SAMPLE chunks). A pass over every chunk for it would compute each mean once more
+  // than the write does (TrainedRows.fill), ~0.4 s at 50k chunks, for a quantile that a sample of
+  // 8,000 rows × dims values already pins down.
+  for (let k = 0; k < sampled; k++) model0.project(sample, k * dims);
+  const fit = int8ScaleSampler(sample.length);
+  fit.add(sample, 0);
   header.vectorScale = fit.scale();
   const model = new LearnedModel(header, corpus.vocab, weights, rowScale, common, vectors);
   lap('chunk vectors');
@@ -161,7 +162,7 @@ export function trainModelFromCorpus(corpus: TokenCorpus, params: Partial<Learne
 
 /** The training chunks' vectors (projected, unit length, f32), computed from the corpus's ids when asked for. */
 export class TrainedRows {
-  constructor(private readonly model: LearnedModel, private readonly seq: Int32Array, private readonly starts: Int32Array, private readonly sum?: SifSum) {}
+  constructor(private readonly model: LearnedModel, private readonly seq: Uint16Array, private readonly starts: Int32Array, private readonly sum?: SifSum) {}
 
   get count(): number {
     return this.starts.length - 1;
@@ -201,7 +202,7 @@ function sigmaPower(s: number, p: number): number {
 
 /**
  * Where each chunk's run of in-vocabulary ids starts in corpus.seq: chunk c is seq[starts[c] …
- * starts[c + 1] - 1) (the -1 after each chunk sits at starts[c + 1] - 1). The ids model.embed would
+ * starts[c + 1] - 1) (the END after each chunk sits at starts[c + 1] - 1). The ids model.embed would
  * see for the same text, in the same order.
  */
 function chunkStarts(corpus: TokenCorpus): Int32Array {
@@ -209,41 +210,33 @@ function chunkStarts(corpus: TokenCorpus): Int32Array {
   const starts = new Int32Array(corpus.chunks + 1);
   let c = 0;
   starts[0] = 1;
-  for (let i = 1; i < seq.length && c < corpus.chunks; i++) if (seq[i] < 0) starts[++c] = i + 1;
+  for (let i = 1; i < seq.length && c < corpus.chunks; i++) if (seq[i] === END) starts[++c] = i + 1;
   return starts;
 }
 
 /** The common component is fitted on at most this many chunk means, every k-th. */
 const COMMON_SAMPLE = 8_000;
 
+/** Rows per block of firstComponent's second-moment sum (a 1.5 MB f64 copy at 192 dims). */
+const MOMENT_BLOCK = 1024;
+
 /**
  * The first principal direction (uncentred, as SIF does) of a sample of row-major f32 vectors (the
  * chunk means at every step-th row), by power iteration on their d × d second-moment matrix (a
  * fixed number of steps: the result depends on nothing but the input); zeros when there are none.
+ * The matrix is summed block by block through `ops.gram` (the kernel's gram_upper or its JS twin:
+ * the same bits), the blocks' Gram matrices added in block order.
  */
-function firstComponent(rows: Float32Array, dims: number, count: number): Float32Array {
+function firstComponent(rows: Float32Array, dims: number, count: number, ops: DenseOps): Float32Array {
   const out = new Float32Array(dims);
-  // Two rows per pass (zero rows add nothing).
-  const step = 1;
   const c = new Float64Array(dims * dims);
-  let r = 0;
-  for (; r + step < count; r += 2 * step) {
-    const o = r * dims;
-    const p = (r + step) * dims;
-    for (let i = 0; i < dims; i++) {
-      const vi = rows[o + i];
-      const wi = rows[p + i];
-      for (let j = i; j < dims; j++) c[i * dims + j] += vi * rows[o + j] + wi * rows[p + j];
-    }
+  const block = new Float64Array(Math.min(count, MOMENT_BLOCK) * dims);
+  for (let r = 0; r < count; r += MOMENT_BLOCK) {
+    const n = Math.min(MOMENT_BLOCK, count - r);
+    for (let i = 0; i < n * dims; i++) block[i] = rows[r * dims + i];
+    const g = ops.gram(block, n, dims);
+    for (let i = 0; i < dims * dims; i++) c[i] += g[i];
   }
-  for (; r < count; r += step) {
-    const o = r * dims;
-    for (let i = 0; i < dims; i++) {
-      const vi = rows[o + i];
-      for (let j = i; j < dims; j++) c[i * dims + j] += vi * rows[o + j];
-    }
-  }
-  for (let i = 0; i < dims; i++) for (let j = 0; j < i; j++) c[i * dims + j] = c[j * dims + i];
   let v = new Float64Array(dims).fill(1 / Math.sqrt(dims));
   let w = new Float64Array(dims);
   for (let it = 0; it < 200; it++) {
