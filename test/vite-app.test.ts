@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { GRAMMARS } from '../core/languages/grammars.ts';
-import { REPO, PACKAGE } from './helpers/installed-package.ts';
+import { REPO, PACKAGE, NETWORK_ENV } from './helpers/installed-package.ts';
 import { launchChromium, listFiles, serveStatic } from './helpers/browser.ts';
 import { chromiumBinary } from './helpers/runtimes.ts';
 
@@ -43,7 +43,7 @@ describe('a fresh create-vite app over the packed tarball', () => {
   beforeAll(() => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-vite-app-'));
     env = { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, HOME: process.env.HOME ?? tmp, NO_COLOR: '1' };
-    for (const k of ['npm_config_cache', 'npm_config_registry', 'npm_config_userconfig']) if (process.env[k]) env[k] = process.env[k]!;
+    for (const k of NETWORK_ENV) if (process.env[k]) env[k] = process.env[k]!;
     const pack = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string }>;
     const tarball = path.join(tmp, pack[0].filename);
     const scaffold = run(process.execPath, [path.join(REPO, 'node_modules/create-vite/index.js'), 'my-app', '--template', 'vanilla-ts', '--no-interactive', '--no-immediate'], tmp);

@@ -40,10 +40,22 @@ function onPath(name: string): string {
   throw new Error(`${name} is not on PATH`);
 }
 
+/**
+ * How this machine reaches the npm registry: its proxy and the certificate authorities it trusts (a
+ * machine behind a TLS-inspecting proxy trusts the proxy's CA through NODE_EXTRA_CA_CERTS or npm's
+ * cafile; without them every fetch fails with SELF_SIGNED_CERT_IN_CHAIN). A user's shell carries them.
+ */
+export const NETWORK_ENV = [
+  'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
+  'HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy',
+  'npm_config_cafile', 'npm_config_ca', 'npm_config_proxy', 'npm_config_https_proxy', 'npm_config_noproxy', 'npm_config_strict_ssl',
+  'npm_config_userconfig', 'npm_config_cache', 'npm_config_registry',
+] as const;
+
 /** Only what a user's shell would carry over; npm's own npm_* variables from `npm test` are left out. */
 function cleanEnv(binDir: string): Record<string, string> {
   const env: Record<string, string> = { PATH: binDir, NO_COLOR: '1' };
-  for (const k of ['HOME', 'USER', 'LANG', 'TMPDIR', 'CI', 'npm_config_userconfig', 'npm_config_cache', 'npm_config_registry']) {
+  for (const k of ['HOME', 'USER', 'LANG', 'TMPDIR', 'CI', ...NETWORK_ENV]) {
     const v = process.env[k];
     if (v !== undefined) env[k] = v;
   }
