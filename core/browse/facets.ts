@@ -4,7 +4,7 @@
 // extension filter, so a chip can show what choosing another extension would give. Owns the
 // counting; the query grammar is core/search/query.ts, the filters core/search/filters.ts.
 import type { Database } from '../sqlite/engine.ts';
-import { compilePathFilter, prepareGlobs } from '../search/filters.ts';
+import { compilePathFilter, prepareRequestGlobs } from '../search/filters.ts';
 import { ftsExpression, parseQuery } from '../search/query.ts';
 import { extensionOf } from '../scan/languages.ts';
 import { languageById } from '../languages/table.ts';
@@ -41,14 +41,13 @@ const byFilesThenName = <T extends Tally>(key: (t: T) => string) => (a: T, b: T)
 
 /** Loads what countFacets needs for `req` (the glob matcher when a filter is a glob). */
 export async function prepareFacets(req: FacetsRequest): Promise<void> {
-  let written: string[] = [];
+  let parsed: ReturnType<typeof parseQuery> | undefined;
   try {
-    const parsed = parseQuery(req.query);
-    written = [...parsed.paths, ...parsed.excludePaths];
+    parsed = parseQuery(req.query);
   } catch {
     // countFacets reports the query's error
   }
-  await prepareGlobs([...(req.paths ?? []), ...(req.exclude_paths ?? []), ...written]);
+  await prepareRequestGlobs(req, parsed);
 }
 
 export function countFacets(db: Database, req: FacetsRequest): Facets {

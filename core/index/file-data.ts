@@ -188,32 +188,38 @@ function selectBlob(db: Database, fileId: number): Uint8Array | undefined {
   return db.selectValue('SELECT data FROM file_data WHERE file_id = ?', [fileId]) as Uint8Array | undefined;
 }
 
+/** Reads files' blobs, one at a time, through one statement (blobReader). */
+export interface BlobReader {
+  read(fileId: number): Uint8Array | undefined;
+  /** Finalizes the statement (a reader that lives as long as its connection need not). */
+  close(): void;
+}
+
 /**
- * A reader of files' blobs through one prepared statement (for a cache that reads many: preparing
- * one per read, as selectValue does, was about half of reading a file whose text was known); the
- * statement lives as long as the connection (closing it finalizes the statement). The blob is copied
- * out of WASM memory once (raw-rows.ts) when the connection's engine is registered; oo1's getBlob
- * copies it twice.
+ * A reader of files' blobs through one prepared statement, made on first read (for a cache or a search
+ * that reads many: preparing one per read, as selectValue does, was about half of reading a file whose
+ * text was known). The blob is copied out of WASM memory once (raw-rows.ts); oo1's getBlob copies it twice.
  */
-export function blobReader(db: Database): (fileId: number) => Uint8Array | undefined {
-  let st: ReturnType<Database['prepare']> | null = null;
-  let raw: RawRows | null = null;
-  return (fileId) => {
-    if (!st) {
-      st = db.prepare('SELECT data FROM file_data WHERE file_id = ?');
-      raw = rawRows(db, st);
-    }
-    try {
-      st.bind([fileId]);
-      if (raw) {
-        if (!raw.step()) return undefined;
-        const view = raw.blobView(0);
-        return view.length ? view.slice() : undefined;
+export function blobReader(db: Database): BlobReader {
+  let q: { st: ReturnType<Database['prepare']>; rows: RawRows } | null = null;
+  return {
+    read(fileId) {
+      if (!q) {
+        const st = db.prepare('SELECT data FROM file_data WHERE file_id = ?');
+        q = { st, rows: rawRows(db, st) };
       }
-      return st.step() ? ((st.getBlob(0) as Uint8Array | null) ?? undefined) : undefined;
-    } finally {
-      st.reset(true);
-    }
+      try {
+        q.st.bind([fileId]);
+        // An empty blob is returned as one (decoding reports it as damage); no row: not indexed.
+        return q.rows.step() ? q.rows.blobView(0).slice() : undefined;
+      } finally {
+        q.st.reset(true);
+      }
+    },
+    close() {
+      q?.st.finalize();
+      q = null;
+    },
   };
 }
 
@@ -287,7 +293,7 @@ export function readStoredFile(db: Database, fileId: number, codec: DeflateCodec
  * for all of them (preparing one per file was a tenth of a search's time). Close it when done.
  */
 export function storedTextReader(db: Database, codec: DeflateCodec): { read(fileId: number): StoredText | undefined; prefetch(fileIds: readonly number[]): void; close(): void } {
-  const st = db.prepare('SELECT data FROM file_data WHERE file_id = ?');
+  const one = blobReader(db);
   let many: ReturnType<Database['prepare']> | null = null;
   let manyRaw: RawRows | null = null;
   /** Blobs read ahead by prefetch, until read (or the reader closes). */
@@ -304,32 +310,17 @@ export function storedTextReader(db: Database, codec: DeflateCodec): { read(file
       manyRaw ??= rawRows(db, many);
       try {
         many.bind([JSON.stringify(fileIds)]);
-        if (manyRaw) {
-          while (manyRaw.step()) {
-            const view = manyRaw.blobView(1);
-            if (view.length) ahead.set(manyRaw.int(0), view.slice());
-          }
-        } else {
-          while (many.step()) {
-            const blob = many.getBlob(1) as Uint8Array | null;
-            if (blob) ahead.set(Number(many.getInt(0)), blob);
-          }
+        while (manyRaw.step()) {
+          const view = manyRaw.blobView(1);
+          if (view.length) ahead.set(manyRaw.int(0), view.slice());
         }
       } finally {
         many.reset(true);
       }
     },
     read(fileId) {
-      let blob = ahead.get(fileId);
-      if (blob) ahead.delete(fileId);
-      else {
-        try {
-          st.bind([fileId]);
-          blob = st.step() ? (st.getBlob(0) as Uint8Array | null) ?? undefined : undefined;
-        } finally {
-          st.reset(true);
-        }
-      }
+      const blob = ahead.get(fileId) ?? one.read(fileId);
+      ahead.delete(fileId);
       if (!blob) return undefined;
       try {
         return decodeText(blob, codec);
@@ -339,7 +330,7 @@ export function storedTextReader(db: Database, codec: DeflateCodec): { read(file
       }
     },
     close: () => {
-      st.finalize();
+      one.close();
       many?.finalize();
       ahead.clear();
     },

@@ -4,7 +4,7 @@
 // session (session.ts). Entries are keyed by file id *and* content hash: a changed file gets a new
 // row id, and the hash guards against ids restarting in a rebuilt file.
 import type { Database } from '../sqlite/engine.ts';
-import { blobReader, readStoredFile, type DeflateCodec, type StoredFile } from '../index/file-data.ts';
+import { blobReader, readStoredFile, type BlobReader, type DeflateCodec, type StoredFile } from '../index/file-data.ts';
 
 /** Most UTF-16 code units of text held across all cached files (about 2 bytes each). */
 const MAX_CHARS = 16 * 1024 * 1024;
@@ -12,7 +12,8 @@ const MAX_CHARS = 16 * 1024 * 1024;
 export class StoredFileCache {
   private readonly entries = new Map<string, { file: StoredFile; chars: number }>();
   private chars = 0;
-  private readonly blobs: (fileId: number) => Uint8Array | undefined;
+  /** Lives as long as the connection (the session's): its statement is finalized with it. */
+  private readonly blobs: BlobReader;
 
   /**
    * `knownText`: a file's stored text when this index generation's searches already hold it (the
@@ -43,7 +44,7 @@ export class StoredFileCache {
       this.entries.set(key, hit);
       return hit.file;
     }
-    const file = readStoredFile(this.db, fileId, this.codec, this.knownText(fileId), this.blobs);
+    const file = readStoredFile(this.db, fileId, this.codec, this.knownText(fileId), (id) => this.blobs.read(id));
     if (!file) return undefined;
     let chars = 0;
     for (const l of file.lines) chars += l.length + 1;

@@ -27,6 +27,11 @@ export async function prepareGlobs(patterns: ReadonlyArray<string | undefined>):
   if (!picomatch && patterns.some((p) => p !== undefined && GLOB_CHARS.test(p))) picomatch = (await import('picomatch/posix.js')).default;
 }
 
+/** prepareGlobs for a request's path filters and those its query wrote (`parsed`: absent when it did not parse). */
+export function prepareRequestGlobs(req: { paths?: readonly string[]; exclude_paths?: readonly string[] }, parsed?: { paths: readonly string[]; excludePaths: readonly string[] }): Promise<void> {
+  return prepareGlobs([...(req.paths ?? []), ...(req.exclude_paths ?? []), ...(parsed?.paths ?? []), ...(parsed?.excludePaths ?? [])]);
+}
+
 function normalize(p: string, backslashes: 'literal' | 'separators'): string {
   const t = p.trim();
   return (backslashes === 'separators' ? t.replace(/\\/g, '/') : t).replace(/^\.\//, '').replace(/^\/+/, '');

@@ -13,7 +13,7 @@ import type { MatchKind, SearchMode, SearchRequest, SearchHit } from './contract
 import type { Candidate, RankedResult, SearchPage } from './candidates.ts';
 import { AFTER_COMPLETE } from './rerank.ts';
 import { identityFusion, type ChannelList, type ChannelRanking } from './fuse.ts';
-import { compilePathFilter, prepareGlobs } from './filters.ts';
+import { compilePathFilter, prepareRequestGlobs } from './filters.ts';
 import { DEFAULT_MODES, modeRow, routeMode, type ModeRow, type ModeTable } from './modes.ts';
 import { textHitCap, type PageRange } from './page.ts';
 import { renderHits } from './present.ts';
@@ -82,14 +82,14 @@ function parseOptions(ctx: Pick<SearchContext, 'settings'>, req: SearchRequest) 
  * rankQuery reports its error.
  */
 export async function prepareSearch(ctx: Pick<SearchContext, 'settings'>, req: SearchRequest): Promise<void> {
-  await prepareGlobs([...(req.paths ?? []), ...(req.exclude_paths ?? [])]);
-  let parsed: ParsedQuery;
+  let parsed: ParsedQuery | undefined;
   try {
     parsed = parseQuery(req.query, parseOptions(ctx, req));
   } catch {
-    return;
+    // rankQuery reports the query's error (the request's own filters still compile first)
   }
-  await prepareGlobs([...parsed.paths, ...parsed.excludePaths]);
+  await prepareRequestGlobs(req, parsed);
+  if (!parsed) return;
   const row = DEFAULT_MODES[routeMode(req.mode, parsed)];
   if (row) await Promise.all(row.channels.map((c) => c.prepare?.(parsed)));
 }

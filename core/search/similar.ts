@@ -13,7 +13,7 @@ import type { QueryVector } from '../vector/semantic.ts';
 import type { ModeTable } from './modes.ts';
 import { searchPage, type SearchContext } from './pipeline.ts';
 import { pageRange } from './page.ts';
-import { prepareGlobs } from './filters.ts';
+import { prepareRequestGlobs } from './filters.ts';
 import { baseResponse, failedResponse } from './present.ts';
 import { encodeCursor } from './page.ts';
 
@@ -43,7 +43,7 @@ export async function similarTo(req: SimilarRequest, d: SimilarDeps): Promise<Si
     if (given !== 1) throw new HciError('invalid_request', 'similar takes one of: hit_id, path with line, or snippet', 'e.g. {"hit_id": "83.k4f9a2"}, {"path": "src/Orders/OrderService.cs", "line": 42} or {"snippet": "decimal ApplyDiscount(…)"}');
     d.checkMode();
     const store = await d.openStore();
-    await prepareGlobs([...(req.paths ?? []), ...(req.exclude_paths ?? [])]);
+    await prepareRequestGlobs(req);
     const range = pageRange({ limit: req.limit });
     const prepared = await d.prepare(req.snippet ?? null);
     const out = await store.read((db) => {

@@ -4,7 +4,9 @@
 // pool of ~150 rows of 12 columns spent about as long in oo1's getters as in the FTS5 query), and a blob read
 // through oo1 is copied out of WASM memory even when the caller only looks at a few bytes of it.
 // Owns only stepping and reading; preparing, binding and finalizing stay with oo1 (the statement is
-// oo1's). Which engine a connection runs on is registered by whoever opens it (IndexStore).
+// oo1's). Which engine a connection runs on is registered by whoever opens it (IndexStore); on a
+// connection nobody registered, the same reads go through oo1's getters (slower, same values), so
+// callers have one path.
 import type { Database, Sqlite3Static } from './engine.ts';
 
 interface RawExports {
@@ -47,10 +49,12 @@ export interface RawRows {
   reset(): void;
 }
 
-/** Direct reads of an oo1 statement of `db`, or null when the connection's engine was not registered. */
-export function rawRows(db: Database, stmt: ReturnType<Database['prepare']>): RawRows | null {
+type Stmt = ReturnType<Database['prepare']>;
+
+/** Reads of an oo1 statement of `db`: direct when the connection's engine was registered, else through oo1. */
+export function rawRows(db: Database, stmt: Stmt): RawRows {
   const sqlite3 = engines.get(db);
-  if (!sqlite3) return null;
+  if (!sqlite3) return oo1Rows(stmt);
   const raw = (sqlite3.wasm as unknown as { exports: RawExports }).exports;
   const p = stmt.pointer as number;
   const empty = new Uint8Array(0);
@@ -78,5 +82,17 @@ export function rawRows(db: Database, stmt: ReturnType<Database['prepare']>): Ra
       return sqlite3.wasm.heap8u().subarray(ptr, ptr + n);
     },
     reset: () => void raw.sqlite3_reset(p),
+  };
+}
+
+/** The same reads through oo1's checked getters (a blob is then a copy, not a view). */
+function oo1Rows(stmt: Stmt): RawRows {
+  return {
+    step: () => stmt.step(),
+    int: (col) => Number(stmt.getInt(col)),
+    double: (col) => Number(stmt.getFloat(col)),
+    text: (col) => (stmt.getString(col) as string | null) ?? null,
+    blobView: (col) => (stmt.getBlob(col) as Uint8Array | null) ?? new Uint8Array(0),
+    reset: () => void stmt.reset(),
   };
 }

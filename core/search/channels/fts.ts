@@ -38,29 +38,19 @@ function runFts(db: Database, expr: string, filtered: boolean, pool: number, ter
        FROM (SELECT rowid AS id, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm LIMIT ?) t
        JOIN chunks c ON c.id = t.id JOIN files f ON f.id = c.file_id
        ORDER BY t.bm`;
-  const hit = (row: ChannelHit['row'], bm: number): ChannelHit => ({ row, score: -bm, detail: terms === 'all' ? ALL_TERMS : ANY_TERM });
+  const detail = terms === 'all' ? ALL_TERMS : ANY_TERM;
   const st = db.prepare(sql);
   try {
     st.bind([expr, pool]);
+    // Straight from WASM memory, in `cols` order, then bm (oo1's getters cost as much as the query).
     const raw = rawRows(db, st);
     const out: ChannelHit[] = [];
-    if (raw) {
-      // Straight from WASM memory, in `cols` order, then bm (oo1's getters cost as much as the query).
-      while (raw.step()) {
-        out.push(hit({
-          chunkId: raw.double(0), fileId: raw.double(1), ordinal: raw.int(2), path: raw.text(3) ?? '', hash: raw.text(4) ?? '', lang: raw.text(5) ?? '',
-          flags: raw.int(6), startLine: raw.int(7), endLine: raw.int(8), symbolKind: raw.text(9), symbolName: raw.text(10),
-        }, raw.double(11)));
-      }
-      return out;
-    }
-    // Rows as arrays: building an object per row cost more than the SQL.
-    while (st.step()) {
-      const [chunkId, fileId, ordinal, path, hash, lang, flags, startLine, endLine, symbolKind, symbolName, bm] = st.get([]) as unknown[];
-      out.push(hit({
-        chunkId: Number(chunkId), fileId: Number(fileId), ordinal: Number(ordinal), path: String(path), hash: String(hash), lang: String(lang),
-        flags: Number(flags), startLine: Number(startLine), endLine: Number(endLine), symbolKind: (symbolKind as string | null) ?? null, symbolName: (symbolName as string | null) ?? null,
-      }, Number(bm)));
+    while (raw.step()) {
+      const row = {
+        chunkId: raw.double(0), fileId: raw.double(1), ordinal: raw.int(2), path: raw.text(3) ?? '', hash: raw.text(4) ?? '', lang: raw.text(5) ?? '',
+        flags: raw.int(6), startLine: raw.int(7), endLine: raw.int(8), symbolKind: raw.text(9), symbolName: raw.text(10),
+      };
+      out.push({ row, score: -raw.double(11), detail });
     }
     return out;
   } finally {

@@ -39,15 +39,8 @@ export function trigramCandidates(db: Database, expr: string, filtered: boolean,
   const holds = (bloom: Uint8Array) => probes.length === 0 || bloom.length === 0 || bloomHolds(bloom, probes);
   return {
     next(): number | null {
-      if (raw) {
-        while (raw.step()) {
-          if (holds(raw.blobView(1))) return raw.int(0);
-          dropped++;
-        }
-        return null;
-      }
-      while (st.step()) {
-        if (holds((st.getBlob(1) as Uint8Array | null) ?? new Uint8Array(0))) return Number(st.getInt(0));
+      while (raw.step()) {
+        if (holds(raw.blobView(1))) return raw.int(0);
         dropped++;
       }
       return null;

@@ -179,27 +179,10 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
 
   const found: Array<Omit<LiteralHit, 'score'> & { chunkLines: number }> = [];
   const maxHits = Math.min(MAX_LITERAL_HITS, text.maxHits);
-  // A matching file's row with its chunks' rows as one JSON array: one row, five columns to cross
-  // from SQLite, however many chunks (read once per file: the text cache keeps them).
-  const factsOf = db.prepare(
-    'SELECT f.path, f.hash, f.lang, f.flags, (SELECT json_group_array(json_array(c.id, c.ordinal, c.start_line, c.end_line, c.symbol_kind, c.symbol_name)) ' +
-      'FROM chunks c WHERE c.file_id = f.id) FROM files f WHERE f.id = ?',
-  );
   const cache = sessionTextCache(session);
   const texts = cachedTextReader(db, session.codec, cache);
-  // The rows of the files taken ahead (those the cache holds no rows for), read in one statement with
-  // their blobs while most files checked so far matched (a literal's candidates, narrowed by the gram
-  // filters, nearly all do): a bind, step and reset per matching file through oo1 cost 50-60 µs a
-  // file the first time (10-15 ms of a capped search at 50k chunks); one row of JSON per batch costs
-  // a few. A regex whose candidates mostly fail (hundreds, none matching) reads a matching file's rows alone.
-  const aheadFacts = new Map<number, FileFacts>();
-  const files = readingAhead(stream, (ids) => {
-    texts.prefetch(ids);
-    aheadFacts.clear();
-    if (2 * run.matchedFiles < run.checkedFiles) return;
-    const need = ids.filter((id) => !cache.peek(id)?.facts);
-    if (need.length > 1) for (const [id, f] of readFactsOf(need)) aheadFacts.set(id, f);
-  }, () => maxHits - found.length);
+  // Files' rows, each with its chunks' rows, as one row of JSON for any number of files: one value to
+  // cross from SQLite however many chunks (read once per file: the text cache keeps them).
   const factsOfMany = db.prepare(
     'SELECT json_group_array(json_array(f.id, f.path, f.hash, f.lang, f.flags, json((SELECT json_group_array(json_array(c.id, c.ordinal, c.start_line, c.end_line, c.symbol_kind, c.symbol_name)) ' +
       'FROM chunks c WHERE c.file_id = f.id)))) FROM files f WHERE f.id IN (SELECT value FROM json_each(?))',
@@ -214,17 +197,21 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
       factsOfMany.reset();
     }
   };
-  const readFacts = (fileId: number): FileFacts => {
-    factsOf.bind([fileId]);
-    try {
-      // Typed getters: oo1's generic get() checks each column's type. No row: the file is gone (no hit).
-      if (!factsOf.step()) return { path: '', hash: '', lang: '', flags: 0, chunks: [] };
-      const chunks = (JSON.parse(String(factsOf.getString(4) ?? '[]')) as ChunkFacts[]).sort((a, b) => a[1] - b[1]);
-      return { path: String(factsOf.getString(0)), hash: String(factsOf.getString(1)), lang: String(factsOf.getString(2)), flags: Number(factsOf.getInt(3)), chunks };
-    } finally {
-      factsOf.reset();
-    }
-  };
+  /** One matching file's facts; no row: the file is gone (no hit). */
+  const readFacts = (fileId: number): FileFacts => readFactsOf([fileId])[0]?.[1] ?? { path: '', hash: '', lang: '', flags: 0, chunks: [] };
+  // The rows of the files taken ahead (those the cache holds no rows for), read in one statement with
+  // their blobs while most files checked so far matched (a literal's candidates, narrowed by the gram
+  // filters, nearly all do): a bind, step and reset per matching file through oo1 cost 50-60 µs a
+  // file the first time (10-15 ms of a capped search at 50k chunks); one row of JSON per batch costs
+  // a few. A regex whose candidates mostly fail (hundreds, none matching) reads a matching file's rows alone.
+  const aheadFacts = new Map<number, FileFacts>();
+  const files = readingAhead(stream, (ids) => {
+    texts.prefetch(ids);
+    aheadFacts.clear();
+    if (2 * run.matchedFiles < run.checkedFiles) return;
+    const need = ids.filter((id) => !cache.peek(id)?.facts);
+    if (need.length > 1) for (const [id, f] of readFactsOf(need)) aheadFacts.set(id, f);
+  }, () => maxHits - found.length);
   try {
     for (let fileId = files.next(); fileId !== null; fileId = files.next()) {
       if (found.length >= maxHits) {
@@ -267,7 +254,6 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
     }
   } finally {
     texts.close();
-    factsOf.finalize();
     factsOfMany.finalize();
     files.close();
     run.gramDropped = grams?.dropped() ?? 0;
