@@ -7,7 +7,7 @@
 // session's text cache of inflated files, as a long-running host does, and a slice runs again with
 // that cache empty (a new workspace per query); and the correctness oracle:
 // hci's file:line pairs against ripgrep's for every query (equal when hci checked every candidate;
-// when it stopped at MAX_LITERAL_HITS, its pairs must be a subset). Also the CJK fixture's figure:
+// when it stopped at its hit cap, its pairs must be a subset). Also the CJK fixture's figure:
 // every 2–6-character substring of its CJK runs at rank ≤ 3, and the cjk column's cost on the corpus
 // (bench/lib/cjk-cost.ts: index growth against format 5's keyword table). `npm run bench` runs it as its literal
 // section (bench.ts) on a 2,000-file solution; the 50k-chunk target:

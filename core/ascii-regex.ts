@@ -83,5 +83,17 @@ export class AsciiTwinRegex {
   }
 }
 
+/** Every twin made through asciiTwin, so a test can check each against its Unicode pattern without a hand-kept list. */
+const madeTwins: AsciiTwinRegex[] = [];
+
 /** `new AsciiTwinRegex(source, flags)`: write the source as a string (`'[\\p{L}\\p{N}]+'`). */
-export const asciiTwin = (source: string, flags: string): AsciiTwinRegex => new AsciiTwinRegex(source, flags);
+export function asciiTwin(source: string, flags: string): AsciiTwinRegex {
+  const twin = new AsciiTwinRegex(source, flags);
+  madeTwins.push(twin);
+  return twin;
+}
+
+/** The twins made so far (by the modules imported so far), in the order they were made. */
+export function twinsMade(): readonly AsciiTwinRegex[] {
+  return madeTwins;
+}

@@ -21,7 +21,7 @@ import { modelKeyString } from './vector/provider.ts';
 import type { SimilarRequest, SimilarResponse } from './search/similar.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, pageRange } from './search/page.ts';
 import { failedResponse, searchResponse } from './search/present.ts';
-import { SearchSession } from './search/session.ts';
+import { countChunks, countFiles, SearchSession } from './search/session.ts';
 import type { DeflateCodec } from './index/file-data.ts';
 import type { ExplainResponse, IndexFreshness, OutlineResponse, ResolveResponse, SearchRequest, SearchResponse, StatusReport } from './contract/index.ts';
 import { QueryLog, queryKey } from './search/query-log.ts';
@@ -185,16 +185,18 @@ export class HciWorkspace {
     }
   }
 
-  /** Freshness as seen inside the caller's read transaction (the same snapshot as its results). */
-  /** `session`: counts from its per-generation cache (only right after it ran a search in this transaction). */
+  /**
+   * Freshness as seen inside the caller's read transaction (the same snapshot as its results);
+   * `session`: the counts from its per-generation cache (only right after it ran a search in this transaction).
+   */
   private freshnessIn(db: Database, meta = readMeta(db), session?: SearchSession): IndexFreshness {
     return {
       location: this.host.storage.location,
       generation: Number(meta.generation ?? 0),
       indexed_at: meta.indexed_at ?? null,
       build_state: meta.build_state ?? 'unknown',
-      files: session ? session.fileCount() : Number(db.selectValue('SELECT count(*) FROM files')),
-      chunks: session ? session.chunkCount() : Number(db.selectValue('SELECT count(*) FROM chunks')),
+      files: session ? session.fileCount() : countFiles(db),
+      chunks: session ? session.chunkCount() : countChunks(db),
       pending_changes: null,
       indexer_running: false,
     };

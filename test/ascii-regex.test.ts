@@ -1,29 +1,25 @@
 // core/ascii-regex.ts: an ASCII twin matches exactly what its Unicode pattern matches on ASCII text
-// (every pattern hci writes that way, over random ASCII strings and the edges), and non-ASCII text
+// (every pattern core/ makes that way, found by scanning its sources, over random ASCII strings and the edges), and non-ASCII text
 // still gets the Unicode pattern.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { asciiSource, asciiTwin, isAscii } from '../core/ascii-regex.ts';
+import { asciiSource, asciiTwin, isAscii, twinsMade } from '../core/ascii-regex.ts';
 import { splitIdentifier, wordsOf } from '../core/search/analyzer.ts';
 import { splitCjkWord } from '../core/search/cjk.ts';
 
-/** The patterns written as twins in core/ (kept in step by hand: a new one belongs here). */
-const PATTERNS: Array<[string, string]> = [
-  ['[\\p{L}\\p{N}\\p{Co}]+', 'gu'],
-  ['[\\p{L}\\p{N}_]+', 'gu'],
-  ['^[\\p{L}\\p{N}_]$', 'u'],
-  ['[^\\p{L}\\p{N}]+', 'u'],
-  ['\\p{Lu}+(?=\\p{Lu}\\p{Ll})|\\p{Lu}?\\p{Ll}+|\\p{Lu}+|\\p{N}+|[\\p{L}\\p{M}]+', 'gu'],
-  ['\\p{Lu}+(?=\\p{Lu}\\p{Ll})|\\p{Lu}?\\p{Ll}+|\\p{Lu}+|\\p{N}+', 'gu'],
-  ['[^\\p{L}\\p{N}\\p{M}\\s_]', 'u'],
-  ['^[\\p{L}_][\\p{L}\\p{N}_]*(?:(?::|__)[\\p{L}\\p{N}_]+)+$', 'u'],
-  ['^[\\p{L}_][\\p{L}\\p{N}_-]*$', 'u'],
-  ['[A-Z_-]|\\p{Ll}\\p{Lu}', 'u'],
-  ['\\s|[^\\p{L}\\p{N}_]', 'u'],
-  ['^\\s*([\\p{L}_][\\p{L}\\p{N}_.]*(?:\\s*\\/\\s*[\\p{L}_][\\p{L}\\p{N}_.]*){0,2})\\s*:\\s+\\S', 'u'],
-  ['[\\p{L}\\p{N}]+', 'gu'],
-  ['(?:(?=[\\p{L}\\p{Nl}\\p{M}])[\\p{scx=Hani}\\p{scx=Hira}\\p{scx=Kana}\\p{scx=Hang}])+', 'gu'],
-  ['[\\p{L}\\p{N}\\p{Co}\\p{M}]+', 'gu'],
-];
+/** Every module of core/ that makes a twin (found by its source text, so a new one is checked without being listed here). */
+const CORE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'core');
+const TWIN_CALL = /\basciiTwin\(/g;
+const twinModules = fs
+  .readdirSync(CORE, { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.ts') && f !== 'ascii-regex.ts')
+  .map((f) => ({ file: path.join(CORE, f), calls: fs.readFileSync(path.join(CORE, f), 'utf8').match(TWIN_CALL)?.length ?? 0 }))
+  .filter((m) => m.calls > 0);
+for (const m of twinModules) await import(pathToFileURL(m.file).href);
+/** The patterns those modules made, each once. */
+const PATTERNS: Array<[string, string]> = [...new Map(twinsMade().map((t) => [`${t.flags}/${t.source}`, [t.source, t.flags] as [string, string]])).values()];
 
 /** A small deterministic generator (no Math.random: a failure reproduces). */
 function rng(seed: number): () => number {
@@ -56,6 +52,13 @@ function behaviour(re: RegExp, text: string): unknown {
 
 describe('ascii twins', () => {
   const texts = asciiStrings(3000);
+
+  it('finds every twin core/ makes', () => {
+    const calls = twinModules.reduce((n, m) => n + m.calls, 0);
+    expect(twinModules.length).toBeGreaterThan(5);
+    expect(twinsMade().length).toBeGreaterThanOrEqual(calls);
+    expect(PATTERNS.length).toBeGreaterThan(10);
+  });
 
   it.each(PATTERNS)('/%s/%s matches the same on ASCII text', (source, flags) => {
     const twin = asciiTwin(source, flags);

@@ -46,7 +46,7 @@ async function allMatchLines(w: HciWorkspace, req: SearchRequest): Promise<{ lin
   for (let page = 0; page < 500; page++) {
     const r = await w.search({ ...req, limit: 50, cursor });
     first ??= r;
-    // A text found in more chunks than one search collects (MAX_LITERAL_HITS) says so in its hint.
+    // A text found in more chunks than one search collects (its hit cap, page.ts textHitCap) says so in its hint.
     if (/more places than one search collects/.test(r.hint ?? '')) complete = false;
     if (r.status === 'error') throw new Error(`${r.error?.code}: ${r.error?.message}`);
     for (const h of r.hits) {

@@ -15,6 +15,11 @@ import { ProjectMap } from './roles.ts';
 /** The key of the literal channel's text cache among the per-generation values (literal/text-cache.ts). */
 export const LITERAL_TEXTS = 'literal-texts';
 
+/** The number of files in the index, read now (SearchSession.fileCount keeps it per generation). */
+export const countFiles = (db: Database): number => Number(db.selectValue('SELECT count(*) FROM files'));
+/** The number of chunks in the index, read now (SearchSession.chunkCount keeps it per generation). */
+export const countChunks = (db: Database): number => Number(db.selectValue('SELECT count(*) FROM chunks'));
+
 export class SearchSession {
   readonly files: StoredFileCache;
   private filter: PathFilter | null = null;
@@ -95,11 +100,11 @@ export class SearchSession {
 
   /** The number of files. */
   fileCount(): number {
-    return this.cached('files', () => Number(this.db.selectValue('SELECT count(*) FROM files')));
+    return this.cached('files', () => countFiles(this.db));
   }
 
   /** The number of chunks. */
   chunkCount(): number {
-    return this.cached('chunks', () => Number(this.db.selectValue('SELECT count(*) FROM chunks')));
+    return this.cached('chunks', () => countChunks(this.db));
   }
 }

@@ -9,7 +9,6 @@
 // with BM25 over its matching lines. Owns that procedure and the `search_timeout` error; the channel
 // seam is channels/literal.ts's, ranking factors rerank.ts's.
 import { HciError } from '../../platform.ts';
-import { MAX_TEXT_HITS } from '../page.ts';
 import type { Database } from '../../sqlite/engine.ts';
 import { literalIndexReady } from '../../index/literal-index.ts';
 import type { TextQuery } from '../query.ts';
@@ -28,11 +27,6 @@ const K1 = 1.2;
 const B = 0.75;
 /** How often (in lines) a long file's check looks at the clock. */
 const CLOCK_EVERY_LINES = 4096;
-/**
- * A search stops checking files (in path order) once this many chunks matched, or the fewer its
- * request's page asks for (TextQuery.maxHits, page.ts textHitCap). The answer says so (complete).
- */
-export const MAX_LITERAL_HITS = MAX_TEXT_HITS;
 
 export interface LiteralHit {
   row: ChunkRow;
@@ -55,10 +49,10 @@ export interface LiteralRun {
   candidateFiles: number;
   /** Trigram candidates the gram filter ruled out before reading them (gram-filter.ts; counted up to where the search stopped). */
   gramDropped: number;
-  /** Candidate files checked (all of them unless the search stopped at MAX_LITERAL_HITS; then candidateFiles is a lower bound). */
+  /** Candidate files checked (all of them unless the search stopped at its hit cap; then candidateFiles is a lower bound). */
   checkedFiles: number;
   matchedFiles: number;
-  /** False when the search stopped at MAX_LITERAL_HITS before checking every candidate. */
+  /** False when the search stopped at its hit cap before checking every candidate. */
   complete: boolean;
   tookMs: number;
 }
@@ -120,7 +114,7 @@ function allFiles(db: Database, filtered: boolean): CandidateStream {
 
 /**
  * The ids of the files with a chunk whose body holds `words` (an FTS5 expression over chunks_fts),
- * in file id order like trigramCandidates (gram-filter.ts): a search capped at MAX_LITERAL_HITS
+ * in file id order like trigramCandidates (gram-filter.ts): a search stopped at its hit cap
  * stops at the same hits as a scan would.
  */
 function wordCandidateFiles(db: Database, words: string, filtered: boolean): CandidateStream {
@@ -178,7 +172,9 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
   const stream = grams ?? (run.via === 'words' ? wordCandidateFiles(db, words!, session.filtered) : allFiles(db, session.filtered));
 
   const found: Array<Omit<LiteralHit, 'score'> & { chunkLines: number }> = [];
-  const maxHits = Math.min(MAX_LITERAL_HITS, text.maxHits);
+  // The search stops checking files (in path order) once its page's hit cap of chunks matched
+  // (TextQuery.maxHits: page.ts textHitCap, at most its MAX_TEXT_HITS); the answer says so (complete).
+  const maxHits = text.maxHits;
   const cache = sessionTextCache(session);
   const texts = cachedTextReader(db, session.codec, cache);
   // Files' rows, each with its chunks' rows, as one row of JSON for any number of files: one value to
