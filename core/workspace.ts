@@ -68,8 +68,6 @@ export class HciWorkspace {
   private store: IndexStore | null = null;
   private opening: Promise<IndexStore> | null = null;
   private readonly queries: QueryLog;
-  /** Whether warmSearch has run its search (its first slice). */
-  private searchRan = false;
   /** Per open connection: the path-filter SQL function, the decoded-file cache, chunk counts. */
   private readonly sessions = new WeakMap<IndexStore, SearchSession>();
   /** Made on the first index run: a search never loads the chunkers or tree-sitter. */
@@ -414,33 +412,11 @@ export class HciWorkspace {
   }
 
   /**
-   * Fills the search cache for at most `budgetMs` per call, in one read transaction; true when nothing
-   * is left to warm. For a host's idle time, between requests. The first call runs one search (a
-   * symbol's name, whatever the budget): a session's first searches run the search code before it is
-   * compiled and read the keyword index's pages from storage — in Chromium's Worker the first word
-   * typed after opening FluentAvalonia took 12–35 ms per keystroke, the same words later 3–7 ms. The
-   * calls after it decode stored files (SearchSession.warmFiles).
+   * Fills the search cache with decoded files for at most `budgetMs` (SearchSession.warmFiles), in
+   * one read transaction; true when nothing is left to warm. For a host's idle time, between requests.
    */
   async warmSearch(budgetMs: number): Promise<boolean> {
     const store = await this.openStore(false);
-    if (!this.searchRan) {
-      this.searchRan = true;
-      // Through `store`, not openStore: a workspace closed meanwhile fails this read, it is not opened again.
-      const name = await store.read((db) => db.selectValue('SELECT symbol_name FROM chunks WHERE symbol_name IS NOT NULL ORDER BY id LIMIT 1'));
-      if (typeof name !== 'string' || !name) return false;
-      const req: SearchRequest = { query: name, limit: 10 };
-      try {
-        await prepareSearch(this, req);
-        await store.read(() => {
-          const key = queryKey(req);
-          this.queries.remember(key, req);
-          searchPage(this.searchContext(store), req, pageRange(req), key);
-        });
-      } catch {
-        // only a warm-up: the files are warmed all the same
-      }
-      return false;
-    }
     return store.read(() => this.searchContext(store).session.warmFiles(budgetMs));
   }
 

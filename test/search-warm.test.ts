@@ -5,7 +5,6 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import type { HciWorkspace } from '../core/workspace.ts';
-import { queryKey } from '../core/search/query-log.ts';
 import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
 
 describe('warmSearch', () => {
@@ -27,21 +26,6 @@ describe('warmSearch', () => {
     expect(r.status).toBe('ok');
     return r.hits.map((h) => `${h.path}:${h.start_line}-${h.end_line} ${h.score} ${h.snippet}`);
   }
-
-  it('runs one search on its first call (a symbol name), so the first query typed finds the search code compiled', async () => {
-    ws = await createTmpWorkspace(files);
-    const w = await openWorkspace(ws.root);
-    open.push(w);
-    await w.index();
-    const name = (await w.read((db) => db.selectValue('SELECT symbol_name FROM chunks WHERE symbol_name IS NOT NULL ORDER BY id LIMIT 1'))).value as string;
-    const chunk = (await w.read((db) => db.selectValue('SELECT min(id) FROM chunks'))).value as number;
-    const hitId = `${chunk}.${queryKey({ query: name })}`;
-    // Before: no search of that name ran here, so its hit ids cannot be explained without the query.
-    expect((await w.explain(hitId)).hint).toMatch(/not remembered/);
-    expect(await w.warmSearch(0)).toBe(false);
-    // After: the warm-up search ran (and is remembered like any search); the next calls decode files.
-    expect((await w.explain(hitId)).hint ?? '').not.toMatch(/not remembered/);
-  });
 
   it('fills the cache slice by slice, starts over for a new generation, and changes no answer', async () => {
     ws = await createTmpWorkspace(files);
