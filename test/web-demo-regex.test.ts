@@ -61,7 +61,7 @@ function shownHits(page: Page): Promise<ShownHit[]> {
 }
 
 async function settled(page: Page): Promise<string> {
-  await page.waitForFunction(() => !document.querySelector('.spinner') && /ok|empty/.test(document.querySelector('.statusline .badge')?.textContent ?? ''));
+  await page.waitForFunction(() => !document.querySelector('.searchbar[data-searching]') && /ok|empty/.test(document.querySelector('.statusline .badge')?.textContent ?? ''));
   await page.waitForTimeout(150);
   return (await page.textContent('.statusline .badge')) ?? '';
 }

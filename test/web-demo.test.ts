@@ -111,7 +111,7 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
     await page.click('#search-input');
     await page.keyboard.type('PricingEngine', { delay: 25 });
     await page.waitForFunction(() => document.querySelector('.statusline .status-row')?.textContent?.includes('hit'));
-    await page.waitForFunction(() => !document.querySelector('.spinner'));
+    await page.waitForFunction(() => !document.querySelector('.searchbar[data-searching]'));
     expect(new URL(page.url()).searchParams.get('q')).toBe('PricingEngine');
     const groups = await page.$$eval('.group .file-head .name', (els) => els.map((e) => e.textContent));
     expect(groups.length).toBeGreaterThan(1);
@@ -136,7 +136,7 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
     // Typing fast: only the last query's hits end up on screen.
     await page.fill('#search-input', '');
     await page.keyboard.type('ShoppingCart', { delay: 0 });
-    await page.waitForFunction(() => !document.querySelector('.spinner') && document.querySelector('.statusline .badge')?.textContent === 'ok');
+    await page.waitForFunction(() => !document.querySelector('.searchbar[data-searching]') && document.querySelector('.statusline .badge')?.textContent === 'ok');
     await page.waitForTimeout(200);
     expect(await page.$$eval('.hit mark', (els) => els.length > 0 && els.every((e) => /shopping|cart/i.test(e.textContent ?? '')))).toBe(true);
     expect(new URL(page.url()).searchParams.get('q')).toBe('ShoppingCart');
@@ -282,7 +282,7 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
     await page.keyboard.press('/');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('search-input');
     await page.fill('#search-input', 'order');
-    await page.waitForFunction(() => document.querySelectorAll('.hit').length >= 3 && !document.querySelector('.spinner'));
+    await page.waitForFunction(() => document.querySelectorAll('.hit').length >= 3 && !document.querySelector('.searchbar[data-searching]'));
     await page.keyboard.press('Escape'); // leaves the search box
     await page.keyboard.press('j');
     await page.keyboard.press('j');

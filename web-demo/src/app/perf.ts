@@ -6,7 +6,12 @@
 import type { IndexSummary } from '../../../core/contract/index.ts';
 
 const typedAt = new Map<string, number>();
-const samples: Array<{ query: string; ms: number; answered_ms: number; worker_ms: number }> = [];
+/**
+ * One keystroke: `answered_ms` when its answer reached the page, `rendered_ms` when the view had drawn
+ * it (the DOM updated, before style and layout), `frame_ms` when the frame that paints it began
+ * (requestAnimationFrame), `ms` once that frame is painted; all from the keystroke.
+ */
+const samples: Array<{ query: string; ms: number; answered_ms: number; rendered_ms: number; frame_ms: number; worker_ms: number }> = [];
 const runs: Array<{ workspace: string; wall_ms: number; phases: Record<string, number>; summary: IndexSummary }> = [];
 (window as unknown as { __hciPerf: { typing: typeof samples; runs: typeof runs } }).__hciPerf = { typing: samples, runs };
 
@@ -30,5 +35,11 @@ export function notePainted(query: string, workerMs: number): void {
   if (t === undefined) return;
   typedAt.delete(query);
   const answered = performance.now() - t;
-  requestAnimationFrame(() => setTimeout(() => samples.push({ query, ms: performance.now() - t, answered_ms: answered, worker_ms: workerMs }), 0));
+  // The view's render was queued (a microtask) when the answer was set, before this one.
+  let rendered = NaN;
+  queueMicrotask(() => (rendered = performance.now() - t));
+  requestAnimationFrame(() => {
+    const frame = performance.now() - t;
+    setTimeout(() => samples.push({ query, ms: performance.now() - t, answered_ms: answered, rendered_ms: rendered, frame_ms: frame, worker_ms: workerMs }), 0);
+  });
 }

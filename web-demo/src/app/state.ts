@@ -85,7 +85,10 @@ export const filters = signal<Filters>({ exts: [], under: '', hide: [] });
 export const searchOptions = signal<SearchOptions>({ mode: 'keyword', caseSensitive: false, wholeWord: false });
 export const results = signal<SearchResponse | null>(null);
 export const facets = signal<FacetsResponse | null>(null);
+/** A search is running (from the keystroke until its answer is painted). */
 export const searching = signal(false);
+/** The running search has taken long enough to show the spinner (search/controller.ts SPINNER_MS). */
+export const searchingSlowly = signal(false);
 /** Index of the selected hit in results.hits (j/k, Enter). */
 export const selected = signal(0);
 

@@ -5,7 +5,7 @@
 // selected hit (j/k) is kept in view; a click or Enter opens it in the viewer. Owns this list.
 import { useEffect, useRef } from 'preact/hooks';
 import type { SearchHit } from '../../../core/contract/index.ts';
-import { current, hasQuery, results, searchOptions, selected, status, view } from '../app/state.ts';
+import { current, hasQuery, results, searchOptions, selected, status, view, type SearchOptions } from '../app/state.ts';
 import { pairLabel, splitPath } from '../app/format.ts';
 import { openFile } from '../viewer/controller.ts';
 import { markTerms } from './terms.ts';
@@ -16,22 +16,27 @@ export function openHit(h: SearchHit): Promise<void> {
 
 // The list is drawn for the query its answer is for (res.query), not the one being typed: a keystroke
 // then redraws nothing until its own answer comes (only whether the box is empty is watched).
+// Groups and hits are keyed by their place in the list, not by path and hit_id: the next keystroke's
+// answer mostly holds other hits, and patching the rows already there (their text, a few attributes)
+// costs the page less than removing them and building new ones — script, style and layout. The rows
+// hold no state of their own. Snippets and marks are plain calls, not components (no instance and no
+// signal subscription per line).
 
-function Marked({ text, q }: { text: string; q: string }) {
-  return <>{markTerms(text, q, searchOptions.value).map((p) => (p.mark ? <mark>{p.text}</mark> : p.text))}</>;
+function marked(text: string, q: string, o: SearchOptions) {
+  return markTerms(text, q, o).map((p) => (p.mark ? <mark>{p.text}</mark> : p.text));
 }
 
-function Snippet({ snippet, matchLines, q }: { snippet: string; matchLines?: number[]; q: string }) {
+function snippet(text: string, matchLines: number[] | undefined, q: string, o: SearchOptions) {
   const matched = new Set(matchLines ?? []);
   return (
     <pre class="snippet">
-      {snippet.split('\n').map((line) => {
+      {text.split('\n').map((line) => {
         const m = /^(\d+): (.*)$/.exec(line);
         const hit = !!m && matched.has(Number(m[1]));
         return (
           <div class={hit ? 'snip-line match' : 'snip-line'} data-line={m?.[1]}>
             <span class="snip-n">{m ? m[1] : ''}</span>
-            <Marked text={m ? m[2] : line} q={q} />
+            {marked(m ? m[2] : line, q, o)}
           </div>
         );
       })}
@@ -56,13 +61,14 @@ export function Results() {
     g.hits.push({ h, i });
   });
   const openPath = view.value?.path;
+  const o = searchOptions.value;
   return (
     <div class="results" ref={list} role="list">
       {groups.map((g) => {
         const { dir, name } = splitPath(g.path);
         const first = g.hits[0].h;
         return (
-          <section class={`group${g.path === openPath ? ' open' : ''}`} key={g.path}>
+          <section class={`group${g.path === openPath ? ' open' : ''}`}>
             <header class="file-head">
               <span class="dir">{dir}</span>
               <span class="name">{name}</span>
@@ -78,7 +84,6 @@ export function Results() {
                 class={`hit${i === sel ? ' sel' : ''}`}
                 role="listitem"
                 data-rank={h.rank}
-                key={h.hit_id}
                 onClick={() => {
                   selected.value = i;
                   void openHit(h);
@@ -100,7 +105,7 @@ export function Results() {
                     {h.match_lines.length > 12 && ` +${h.match_lines.length - 12}`}
                   </div>
                 )}
-                <Snippet snippet={h.snippet} matchLines={h.match_lines} q={res.query} />
+                {snippet(h.snippet, h.match_lines, res.query, o)}
               </div>
             ))}
           </section>

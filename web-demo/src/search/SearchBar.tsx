@@ -2,7 +2,7 @@
 // regex (the literal channel, with case and whole-word switches) — the mode that answered, and the
 // query-syntax help popover. Owns these controls; the request they make is controller.ts's.
 import type { ComponentChild } from 'preact';
-import { current, overlay, query, results, searchOptions, searching, type QueryMode } from '../app/state.ts';
+import { current, overlay, query, results, searchOptions, searching, searchingSlowly, type QueryMode } from '../app/state.ts';
 import { setQuery, setSearchOptions } from './controller.ts';
 
 const MODES: Array<{ mode: QueryMode; label: string; title: string }> = [
@@ -36,7 +36,7 @@ export const SEARCH_INPUT_ID = 'search-input';
 export function SearchBar() {
   const ws = current.value;
   return (
-    <div class="searchbar">
+    <div class="searchbar" data-searching={searching.value ? 'true' : undefined}>
       <input
         id={SEARCH_INPUT_ID}
         type="text"
@@ -48,7 +48,7 @@ export function SearchBar() {
         value={query.value}
         onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
       />
-      {searching.value && <span class="spinner" aria-label="searching" />}
+      {searchingSlowly.value && <span class="spinner" aria-label="searching" />}
       <ModeSwitch />
       {/* The mode that answered (a keyword query with re: or a quoted literal is answered as regex or literal). */}
       <span class="mode" title="The mode that answered">{results.value?.mode ?? searchOptions.value.mode}</span>

@@ -8,7 +8,7 @@
 // Worker's (core/service search and facets).
 import { batch, effect } from '@preact/signals';
 import type { FacetsRequest, SearchRequest, SearchResponse } from '../../../core/contract/index.ts';
-import { current, facets, filters, query, results, searchOptions, searching, selected, type Filters, type SearchOptions } from '../app/state.ts';
+import { current, facets, filters, query, results, searchOptions, searching, searchingSlowly, selected, type Filters, type SearchOptions } from '../app/state.ts';
 import { parseRoute, writeRoute } from '../app/router.ts';
 import { notePainted, noteTyped } from '../app/perf.ts';
 
@@ -21,6 +21,27 @@ let queued = false;
 /** A query typed since the URL last took one (it follows once the answer is painted). */
 let typedSinceUrl = false;
 let facetsKey = '';
+/**
+ * A search still running after this long shows the spinner. A quicker one (nearly every keystroke's)
+ * would only flash it, and drawing it cost the keystroke's own frame a new composited layer while
+ * the Worker searched — time the answer then waited for on the main thread.
+ */
+const SPINNER_MS = 150;
+let spinnerTimer: ReturnType<typeof setTimeout> | undefined;
+
+function searchStarted(): void {
+  searching.value = true;
+  spinnerTimer ??= setTimeout(() => (searchingSlowly.value = true), SPINNER_MS);
+}
+
+function searchEnded(): void {
+  clearTimeout(spinnerTimer);
+  spinnerTimer = undefined;
+  batch(() => {
+    searching.value = false;
+    searchingSlowly.value = false;
+  });
+}
 
 function request(q: string, f: Filters, o: SearchOptions, limit = TYPING_PAGE): SearchRequest {
   const req: SearchRequest = { query: q, limit };
@@ -57,7 +78,7 @@ async function runLatest(): Promise<void> {
         });
         continue;
       }
-      searching.value = true;
+      searchStarted();
       const res = await ws.search(request(q, f, searchOptions.value));
       // Typed on meanwhile: this answer is stale, the loop sends the newest query next.
       if (sent !== key(query.value.trim(), filters.value)) continue;
@@ -74,7 +95,7 @@ async function runLatest(): Promise<void> {
     // takes a few ms (more on a busy machine), which would otherwise come before the paint.
     afterPaint(() => {
       if (running) return;
-      searching.value = false;
+      searchEnded();
       if (typedSinceUrl) syncUrl();
     });
   }
