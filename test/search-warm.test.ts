@@ -27,6 +27,33 @@ describe('warmSearch', () => {
     return r.hits.map((h) => `${h.path}:${h.start_line}-${h.end_line} ${h.score} ${h.snippet}`);
   }
 
+  it('warmUp runs one search for the first symbol on the open index, remembers nothing and changes no answer', async () => {
+    ws = await createTmpWorkspace(files);
+    const w = await openWorkspace(ws.root);
+    open.push(w);
+    await w.index();
+    const warmed = await w.warmUp();
+    // The first chunk's symbol, searched for real: it finds hits (its own chunk at least).
+    expect(warmed?.query).toMatch(/^(Shop\.Orders|OrderStep\d+|Total\d+)$/);
+    expect(warmed!.hits).toBeGreaterThan(0);
+    const cold = await openWorkspace(ws.root);
+    open.push(cold);
+    // Not remembered: its hit ids are unknown to explain, as they are on a workspace that never ran it.
+    const hit = (await cold.search({ query: warmed!.query, limit: 10 })).hits[0];
+    expect((await w.explain(hit.hit_id)).hint).toMatch(/not remembered/);
+    for (const q of [warmed!.query, 'order total', 'Total1']) expect(await ranked(w, q)).toEqual(await ranked(cold, q));
+    // An index with no symbol: nothing to run.
+    const empty = await createTmpWorkspace({ 'README.md': 'plain words only\n' });
+    try {
+      const e = await openWorkspace(empty.root);
+      await e.index();
+      expect(await e.warmUp()).toBeNull(); // its one chunk's name, "(preamble)", is no identifier
+      e.close();
+    } finally {
+      await empty.cleanup();
+    }
+  });
+
   it('fills the cache slice by slice, starts over for a new generation, and changes no answer', async () => {
     ws = await createTmpWorkspace(files);
     const w = await openWorkspace(ws.root);
