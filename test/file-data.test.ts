@@ -3,7 +3,9 @@
 // standard raw deflate streams with the format's dictionary (the text readable without the meta;
 // the one-stream blobs of formats 3–6 still read), FTS values of stored chunks equal the inserted ones, and the
 // file-context lines are indexed once per file.
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, vi } from 'vitest';
+import { createRequire } from 'node:module';
+import { randomBytes } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { decodeFileData, displayHeader, encodeFileData, encodeFileDataSized, storedTextReader } from '../core/index/file-data.ts';
 import { loadEngine } from '../core/sqlite/engine.ts';
@@ -132,6 +134,34 @@ describe('file data (format 7)', () => {
       expect(rawLength).toBe(Buffer.byteLength(inflateStored(Buffer.from(data))) - 1); // meta + text, without the \n between them
       expect(decodeFileData(data, codec, rawLength)).toEqual(decodeFileData(data, codec));
       expect(decodeFileData(data, codec, rawLength).lines).toEqual(lines);
+    }
+  });
+
+  it("sizes Node zlib's output chunks to the output (not 16 KB each), below 128 KB, and round-trips at their edges", () => {
+    const zlib = createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
+    const dict = new TextEncoder().encode(FORMAT_3_DICTIONARY);
+    const deflate = vi.spyOn(zlib, 'deflateRawSync');
+    const inflate = vi.spyOn(zlib, 'inflateRawSync');
+    try {
+      const small = new TextEncoder().encode('public class A { }\n'.repeat(40));
+      const packed = zlibCodec.deflateRaw(small, dict);
+      expect(Buffer.from(zlibCodec.inflateRaw(packed, dict, small.length)).equals(Buffer.from(small))).toBe(true);
+      const chunkOf = (spy: typeof deflate | typeof inflate) => (spy.mock.calls.at(-1)![1] as { chunkSize?: number }).chunkSize!;
+      expect(chunkOf(deflate)).toBeGreaterThan(small.length);
+      expect(chunkOf(deflate)).toBeLessThan(2 * small.length);
+      expect(chunkOf(inflate)).toBe(small.length + 1); // one chunk, and no second one to look for more output
+      // Past the cap (incompressible too), an exact fit, hints too small and too large, no hint: the same bytes.
+      for (const data of [randomBytes(200_000), new Uint8Array(65_535).fill(97), randomBytes(63), new Uint8Array(0)]) {
+        const z = zlibCodec.deflateRaw(data, dict);
+        expect(chunkOf(deflate)).toBeLessThanOrEqual(64 * 1024);
+        for (const hint of [data.length, Math.floor(data.length / 2), data.length + 1000, undefined]) {
+          expect(Buffer.from(zlibCodec.inflateRaw(z, dict, hint)).equals(Buffer.from(data))).toBe(true);
+          if (hint !== undefined) expect(chunkOf(inflate)).toBeLessThanOrEqual(64 * 1024);
+        }
+      }
+    } finally {
+      deflate.mockRestore();
+      inflate.mockRestore();
     }
   });
 

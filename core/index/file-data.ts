@@ -51,6 +51,7 @@ export interface FileDataInput {
  * other's blobs: the format is the deflate stream, not the implementation.
  */
 export interface DeflateCodec {
+  /** The result (of either call) may be a view into a larger buffer: a caller copies what it keeps. */
   deflateRaw(data: Uint8Array, dictionary: Uint8Array): Uint8Array;
   /** `size`: the inflated length when the caller knows it (a JS inflater then allocates once: fflate 2.3–2.8x faster over the 5k bench corpus). */
   inflateRaw(data: Uint8Array, dictionary: Uint8Array, size?: number): Uint8Array;
