@@ -243,7 +243,19 @@ describe.skipIf(!chromium)(titled('browser runtime (headless Chromium, module Wo
     }
     server.put('/fixtures/pool.zip', zipFolder(dir, 'pool'));
     await call(page, 'openZip', 'pool-ws', '/fixtures/pool.zip');
+    // The parse worker of a first pass is started before the pass (parse-pool.ts warm()) and is the
+    // one its pool uses: one worker for the pass, gone when it ends.
+    const parseWorkers: Array<{ closed: boolean }> = [];
+    const onWorker = (w: import('playwright-core').Worker) => {
+      if (!/parse-worker/.test(w.url())) return;
+      const seen = { closed: false };
+      parseWorkers.push(seen);
+      w.on('close', () => (seen.closed = true));
+    };
+    page.on('worker', onWorker);
     const { summary } = await call(page, 'index', 'pool-ws');
+    await expect.poll(() => parseWorkers.filter((w) => w.closed).length, { timeout: 5000 }).toBe(1);
+    expect(parseWorkers).toHaveLength(1);
     expect(summary.files_indexed).toBe(253);
     expect(summary.prepared_in_worker).toBe(summary.files_indexed);
     expect(summary.parse_fallback).toBe(0);
@@ -265,6 +277,17 @@ describe.skipIf(!chromium)(titled('browser runtime (headless Chromium, module Wo
     const fromNode = chunkRows(path.join(dir, '.hci/index.sqlite'));
     expect(fromNode.trim().split('\n').length).toBeGreaterThanOrEqual(253);
     expect(chunkRows(exported)).toBe(fromNode);
+    // A first pass with too few files for the pool: the worker warmed for it is ended with the pass.
+    server.put('/fixtures/pool-small.zip', zipFolder(path.join(dir, 'src/M1'), 'small'));
+    await call(page, 'openZip', 'pool-small', '/fixtures/pool-small.zip');
+    expect((await call(page, 'index', 'pool-small')).summary.prepared_in_worker).toBe(0);
+    await expect.poll(() => parseWorkers.filter((w) => w.closed).length, { timeout: 5000 }).toBe(2);
+    expect(parseWorkers).toHaveLength(2);
+    // A pass over an index that exists starts none ahead of time.
+    await call(page, 'index', 'pool-small');
+    expect(parseWorkers).toHaveLength(2);
+    page.off('worker', onWorker);
+    await call(page, 'remove', 'pool-small');
     await call(page, 'remove', 'pool-ws');
   });
 

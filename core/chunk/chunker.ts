@@ -7,6 +7,7 @@ import type { ChunkInput, Extracted } from './input.ts';
 import { lineWindows } from './line-windows.ts';
 import { chunksFromOutline } from './build.ts';
 import { extractorFor } from './registry.ts';
+import { languageById } from '../languages/table.ts';
 import type { TreeSitterHost } from './treesitter.ts';
 
 export type { ChunkInput, Extracted } from './input.ts';
@@ -18,6 +19,13 @@ export class Chunker {
   /** True when structural chunking is available (grammars were supplied by the runtime). */
   get structural(): boolean {
     return this.ts !== null;
+  }
+
+  /** Loads the extractors and grammars of these languages (table ids) ahead of their first file; failures are left for that file. */
+  async preload(langs: readonly string[]): Promise<void> {
+    if (!this.ts) return;
+    const grammars = new Set(langs.flatMap((l) => languageById(l)?.grammars ?? []));
+    await Promise.all([this.ts.preload([...grammars]), ...langs.map((l) => extractorFor(l).catch(() => undefined))]);
   }
 
   async chunk(input: ChunkInput, limits: ChunkLimits): Promise<ChunkResult> {

@@ -50,6 +50,19 @@ export class TreeSitterHost {
     }
   }
 
+  /**
+   * Loads the runtime and these grammars ahead of their first parse (a parse worker warming up while
+   * the indexer scans), all at once. A failure is left for the parse that needs the grammar to meet.
+   */
+  async preload(names: readonly GrammarName[]): Promise<void> {
+    try {
+      await this.init();
+      await Promise.all(names.map((n) => this.parser(n)));
+    } catch {
+      // reported by the parse that needs it
+    }
+  }
+
   async parser(name: GrammarName): Promise<Parser> {
     await this.init();
     let parser = this.parsers.get(name);

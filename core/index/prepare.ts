@@ -133,8 +133,12 @@ export interface ParsePool {
   close(): Promise<void>;
 }
 
-/** Supplied by a runtime through WorkspaceHost; called at most once per pass, only for passes with many files. */
-export type ParsePoolFactory = (opts: { binaryProbeBytes: number }) => ParsePool;
+/**
+ * Supplied by a runtime through WorkspaceHost; called at most once per pass, only for passes with
+ * many files. `langs`: the languages of the files it is about to be sent (its worker may load their
+ * grammars up front).
+ */
+export type ParsePoolFactory = (opts: { binaryProbeBytes: number; langs?: readonly string[] }) => ParsePool;
 
 /**
  * Extracted as JSON: what a pool hands back. Results wait in the indexer's read-ahead window for a

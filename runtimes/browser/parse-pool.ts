@@ -1,19 +1,25 @@
 // The browser's ParsePool: one nested module Worker (parse-worker.ts) that extracts files' outlines
 // (tree-sitter, most of a cold pass's CPU) while the hci Worker reads, hashes, cuts chunks and
 // writes SQLite, so a cold pass uses two cores, as Node's worker_threads pool does
-// (runtimes/node/parse-pool.ts). Owns the parse worker's life (started on the first file,
-// terminated on close) and the message bookkeeping. Ordering, the fallback to in-thread parsing and
+// (runtimes/node/parse-pool.ts). Owns the parse worker's life (started with its pool — or before
+// the pass, warm(), so it loads tree-sitter while the pass scans — and terminated on close) and
+// the message bookkeeping. Ordering, the fallback to in-thread parsing and
 // when a pool is worth starting are the indexer's (core/index/indexer.ts, read-ahead.ts); how the
 // Worker is created (its URL) is the bundler's, handed in by worker.ts.
 import type { ParsePool, ParsePoolFactory } from '../../core/index/prepare.ts';
 import { PendingReplies, type PoolReply } from '../../core/index/pool-replies.ts';
 import type { WasmUrls } from './loaders.ts';
 
-/** The first message: what the parse worker loads its grammars from, and the binary probe size. */
+/** The first message: what the parse worker loads tree-sitter and its grammars from (it loads the runtime at once). */
 export interface ParseWorkerInit {
   type: 'init';
   wasm: WasmUrls;
+}
+/** The second, from the pool that takes the worker: the binary probe size, and the languages of the files to come (their grammars load at once). */
+export interface ParseWorkerConfig {
+  type: 'config';
   binaryProbeBytes: number;
+  langs: string[];
 }
 export interface ParseWorkerRequest {
   type: 'extract';
@@ -38,15 +44,33 @@ function absolute(urls: WasmUrls, base: string): WasmUrls {
  * A ParsePoolFactory over `spawn` (e.g. `() => new Worker(new URL('./parse-worker.ts', import.meta.url), { type: 'module' })`).
  * Without tree-sitter URLs there is nothing to parse elsewhere: undefined (files are cut in-thread).
  */
-export function createBrowserParsePool(spawn: () => Worker, wasm: WasmUrls): ParsePoolFactory | undefined {
+export type BrowserParsePoolFactory = ParsePoolFactory & {
+  /**
+   * Starts a parse worker now for the next pool to take: it loads its module and tree-sitter while
+   * the pass opens, reads the settings and scans (~0.3 s before the first file reached a worker
+   * started by its pool, and in a cold pass that worker is the thread the pass waits for).
+   */
+  warm(): void;
+  /** Ends a warmed worker no pool took (the pass had few files to parse). */
+  cool(): void;
+};
+
+export function createBrowserParsePool(spawn: () => Worker, wasm: WasmUrls): BrowserParsePoolFactory | undefined {
   if (!wasm.treeSitter) return undefined;
   const urls = absolute(wasm, globalThis.location?.href ?? 'http://localhost/');
-  return (opts) => {
-    let worker: Worker | null = null;
+  let warmed: Worker | null = null;
+  const launch = (): Worker => {
+    const w = spawn();
+    const init: ParseWorkerInit = { type: 'init', wasm: urls };
+    w.postMessage(init);
+    return w;
+  };
+  const factory: ParsePoolFactory = (opts) => {
     const replies = new PendingReplies();
     const fail = (e: Error) => replies.fail(e);
     const start = (): Worker => {
-      const w = spawn();
+      const w = warmed ?? launch();
+      warmed = null;
       w.onmessage = (ev: MessageEvent<ParseWorkerReply>) => replies.settle(ev.data);
       // A worker that cannot start or dies: every file it held is parsed in-thread (the indexer's fallback).
       w.onerror = (ev) => {
@@ -55,10 +79,12 @@ export function createBrowserParsePool(spawn: () => Worker, wasm: WasmUrls): Par
         w.terminate();
       };
       w.onmessageerror = () => fail(new Error('parse worker: a message could not be read'));
-      const init: ParseWorkerInit = { type: 'init', wasm: urls, binaryProbeBytes: opts.binaryProbeBytes };
-      w.postMessage(init);
+      const config: ParseWorkerConfig = { type: 'config', binaryProbeBytes: opts.binaryProbeBytes, langs: [...(opts.langs ?? [])] };
+      w.postMessage(config);
       return w;
     };
+    // Started at once: its grammars load while the first files are read.
+    let worker: Worker | null = start();
     const pool: ParsePool = {
       extract(file, bytes) {
         return replies.request((id) => {
@@ -77,4 +103,21 @@ export function createBrowserParsePool(spawn: () => Worker, wasm: WasmUrls): Par
     };
     return pool;
   };
+  return Object.assign(factory, {
+    warm() {
+      if (warmed) return;
+      const w = launch();
+      // One that fails before a pool takes it is dropped: the pool starts another (and falls back as usual).
+      w.onerror = (ev: ErrorEvent) => {
+        ev.preventDefault?.();
+        w.terminate();
+        if (warmed === w) warmed = null;
+      };
+      warmed = w;
+    },
+    cool() {
+      warmed?.terminate();
+      warmed = null;
+    },
+  });
 }

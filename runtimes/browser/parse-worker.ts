@@ -1,15 +1,16 @@
 // The nested Worker behind parse-pool.ts: its own Chunker over the same grammar URLs as the hci
 // Worker, extracting the outline of each file it is sent, one at a time, in arrival order (the
 // same extractFromBytes as Node's parse worker, so chunks are identical whichever thread parsed).
+// It loads tree-sitter as soon as it starts, and the grammars of the languages its pool names at once.
 // Owns nothing else: which files come here, and what happens when this worker fails, is the pool's
 // and the indexer's.
 import { Chunker } from '../../core/chunk/chunker.ts';
 import { TreeSitterHost } from '../../core/chunk/treesitter.ts';
 import { extractFromBytes } from '../../core/index/prepare.ts';
 import { createUrlGrammarSource } from './loaders.ts';
-import type { ParseWorkerInit, ParseWorkerReply, ParseWorkerRequest } from './parse-pool.ts';
+import type { ParseWorkerConfig, ParseWorkerInit, ParseWorkerReply, ParseWorkerRequest } from './parse-pool.ts';
 
-const scope = globalThis as unknown as { onmessage: ((ev: MessageEvent<ParseWorkerInit | ParseWorkerRequest>) => void) | null; postMessage(m: ParseWorkerReply): void };
+const scope = globalThis as unknown as { onmessage: ((ev: MessageEvent<ParseWorkerInit | ParseWorkerConfig | ParseWorkerRequest>) => void) | null; postMessage(m: ParseWorkerReply): void };
 let chunker: Chunker | null = null;
 let probeBytes = 0;
 let queue: Promise<void> = Promise.resolve();
@@ -19,7 +20,12 @@ scope.onmessage = (ev) => {
   if (m.type === 'init') {
     const grammars = createUrlGrammarSource(m.wasm);
     if (grammars) chunker = new Chunker(new TreeSitterHost(grammars));
+    void chunker?.preload([]); // the runtime, before any file or grammar is asked for
+    return;
+  }
+  if (m.type === 'config') {
     probeBytes = m.binaryProbeBytes;
+    void chunker?.preload(m.langs);
     return;
   }
   queue = queue.then(async () => {

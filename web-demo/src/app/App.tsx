@@ -1,7 +1,7 @@
 // The explorer's layout: the top bar (workspace, search, help), notices and the take-over question,
 // the indexing panel, and then either the workspaces screen or the explorer (status line, filters,
 // hits, and the viewer beside them), with the quick file finder on top. Owns the arrangement only.
-import { current, indexRun, notice, overlay, releasedHere, status, takeOverAsk, view } from './state.ts';
+import { current, hasIndexRun, notice, overlay, releasedHere, status, takeOverAsk, view } from './state.ts';
 import { Home } from '../workspaces/Home.tsx';
 import { IndexPanel } from '../workspaces/IndexPanel.tsx';
 import { openWorkspace, startIndex, closeWorkspace } from '../workspaces/actions.ts';
@@ -82,7 +82,7 @@ export function App() {
     <div class="app">
       <TopBar />
       <Notices />
-      {indexRun.value && <IndexPanel />}
+      {hasIndexRun.value && <IndexPanel />}
       {home ? (
         <Home />
       ) : (

@@ -76,6 +76,8 @@ export const takeOverAsk = signal<{ workspace: string; choose: (take: boolean) =
 /** This tab's workspace was taken over by another tab. */
 export const releasedHere = signal<string | null>(null);
 export const indexRun = signal<IndexRun | null>(null);
+/** Whether there is a run to show: what the layout watches, so a progress report redraws only the panel. */
+export const hasIndexRun = computed(() => indexRun.value !== null);
 export const grammarDownloads = signal<GrammarDownload[]>([]);
 
 export const query = signal('');
