@@ -230,9 +230,16 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
           }
           await recordSummary(s);
         }
-        const storage = (await s.svc.workspace()).host.storage;
+        const ws = await s.svc.workspace();
+        const storage = ws.host.storage;
         const has_index = await storage.exists();
-        if (has_index) warmWhenIdle(s, true);
+        if (has_index) {
+          // One search before the page hears the workspace is open (HciWorkspace.warmUp): the first
+          // keystrokes then find the search code compiled and the index's pages read. Only a warm-up:
+          // a failure shows at the first real search.
+          await ws.warmUp().catch(() => null);
+          warmWhenIdle(s, true);
+        }
         return { workspace: s.name, key, location: storage.location, has_index, has_source: s.fs !== null };
       });
     },
