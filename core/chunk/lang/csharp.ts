@@ -165,7 +165,8 @@ export class CSharpWalker {
     for (let i = 0; i < children.length; i++) {
       const c = children[i];
       const sr = c.startPosition.row;
-      if (c.type === 'comment') {
+      const type = c.type; // a call into the wasm: read once
+      if (type === 'comment') {
         if (sr === prevEnd) continue; // trailing comment of the previous declaration
         if (pendStart >= 0 && sr <= pendEnd + 1) pendEnd = this.endRow(c);
         else {
@@ -178,7 +179,7 @@ export class CSharpWalker {
       pendStart = -1;
       prevEnd = this.endRow(c);
 
-      if (c.type === 'global_statement') {
+      if (type === 'global_statement') {
         tl ??= [];
         const inner = c.namedChildren.find((x) => x && x.type !== 'comment') ?? null;
         if (inner && inner.type === 'local_function_statement') {
@@ -207,11 +208,11 @@ export class CSharpWalker {
       }
       closeTopLevel();
 
-      if (c.type === 'ERROR') {
+      if (type === 'ERROR') {
         out.push(...this.walkError(c, scope));
         continue;
       }
-      if (c.type === 'file_scoped_namespace_declaration') {
+      if (type === 'file_scoped_namespace_declaration') {
         const name = this.nameOf(c);
         const ns = scope.namespace ? `${scope.namespace}.${name}` : name;
         const inner: Scope = { namespace: ns, typeKey: null, typeName: null, routePrefix: null };
@@ -230,12 +231,12 @@ export class CSharpWalker {
         out.push(node);
         break;
       }
-      if (this.opts.transparentType && c.type === 'class_declaration' && this.nameOf(c) === this.opts.transparentType) {
+      if (this.opts.transparentType && type === 'class_declaration' && this.nameOf(c) === this.opts.transparentType) {
         const body = c.childForFieldName('body');
         if (body) out.push(...this.walkList(body, scope, false));
         continue;
       }
-      const node = this.declaration(c, lead, scope, topLevel);
+      const node = this.declaration(c, type, lead, scope, topLevel);
       if (node) out.push(node);
     }
     closeTopLevel();
@@ -324,8 +325,8 @@ export class CSharpWalker {
     };
   }
 
-  private declaration(c: Node, lead: number, scope: Scope, topLevel: boolean): OutlineNode | null {
-    switch (c.type) {
+  private declaration(c: Node, type: string, lead: number, scope: Scope, topLevel: boolean): OutlineNode | null {
+    switch (type) {
       case 'using_directive':
         this.usings.push(normalizeUsing(c.text));
         return null;

@@ -1,6 +1,6 @@
 // Shared helpers for the outline extractors: a plain-object copy of a tree-sitter tree (one linear
-// cursor walk, so extractors never pay the per-call cost of the Node API), line arithmetic, fact
-// lists and a few string helpers. Owns no language knowledge.
+// cursor walk, rows and text taken from the source in JS, so extractors never pay the per-call cost
+// of the Node API), line arithmetic, fact lists and a few string helpers. Owns no language knowledge.
 import type { Tree } from 'web-tree-sitter';
 import type { OutlineNode } from '../outline.ts';
 
@@ -30,39 +30,82 @@ export interface LiteOptions {
   anonymous?: boolean;
 }
 
-/** Copies a tree into plain objects with one cursor walk (linear in the nodes visited). */
-export function toLite(tree: Tree, opts: LiteOptions = {}): LiteNode {
+/** Offsets at which each row of `text` starts (row 0 at 0; tree-sitter counts rows at '\n' only). */
+function rowStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** The row holding offset `index`: the last row starting at or before it (binary search). */
+function rowAt(starts: readonly number[], index: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= index) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * Copies a tree into plain objects with one cursor walk (linear in the nodes visited). `source` is the
+ * text the tree was parsed from: rows, columns and node text are computed from it in JS (the same
+ * values tree-sitter reports), so each node costs four calls into the wasm (type id, field id, start
+ * and end offsets) rather than eight, and named-ness is asked once per node type.
+ */
+export function toLite(tree: Tree, source: string, opts: LiteOptions = {}): LiteNode {
   const cursor = tree.walk();
   const descend = opts.descend ?? (() => true);
   const wantText = opts.text ?? (() => false);
   const keepAnonymous = opts.anonymous ?? true;
-  const make = (): LiteNode => {
-    const type = cursor.nodeType;
-    const named = cursor.nodeIsNamed;
-    const end = cursor.endPosition;
-    const field = cursor.currentFieldName;
+  const { types, fields } = tree.language;
+  const starts = rowStarts(source);
+  const namedByType = new Map<number, boolean>();
+  const isNamed = (typeId: number): boolean => {
+    let named = namedByType.get(typeId);
+    if (named === undefined) {
+      named = cursor.nodeIsNamed;
+      namedByType.set(typeId, named);
+    }
+    return named;
+  };
+  // Preorder start offsets never decrease, so the start row only moves forward from the last one.
+  let startRow = 0;
+  const make = (typeId: number, named: boolean): LiteNode => {
+    const type = types[typeId] || 'ERROR';
+    const field = fields[cursor.currentFieldId] ?? null;
+    const startIndex = cursor.startIndex;
+    const endIndex = cursor.endIndex;
+    if (startIndex < starts[startRow]) startRow = rowAt(starts, startIndex);
+    while (startRow + 1 < starts.length && starts[startRow + 1] <= startIndex) startRow++;
+    const endRow = endIndex === startIndex ? startRow : rowAt(starts, endIndex);
     const n: LiteNode = {
       type,
       named,
       field,
-      startRow: cursor.startPosition.row,
-      endRow: end.row,
-      endCol: end.column,
-      startIndex: cursor.startIndex,
-      endIndex: cursor.endIndex,
+      startRow,
+      endRow,
+      endCol: endIndex - starts[endRow],
+      startIndex,
+      endIndex,
       children: [],
     };
-    if (wantText(type, named, field)) n.text = cursor.nodeText;
+    if (wantText(type, named, field)) n.text = source.slice(startIndex, endIndex);
     return n;
   };
   try {
-    const root = make();
+    const rootType = cursor.nodeTypeId;
+    const root = make(rootType, isNamed(rootType));
     // Iterative walk: deep inputs (nested arrays, long element chains) must not overflow the stack.
     const stack: LiteNode[] = [root];
     if (!descend(root.type) || !cursor.gotoFirstChild()) return root;
     for (;;) {
-      if (keepAnonymous || cursor.nodeIsNamed) {
-        const node = make();
+      const typeId = cursor.nodeTypeId;
+      const named = isNamed(typeId);
+      if (keepAnonymous || named) {
+        const node = make(typeId, named);
         stack[stack.length - 1].children.push(node);
         if (descend(node.type) && cursor.gotoFirstChild()) {
           stack.push(node);

@@ -169,15 +169,17 @@ function cleanValue(v: string): string {
 
 function attributesOf(tag: Node): Array<{ name: string; value: string }> {
   const out: Array<{ name: string; value: string }> = [];
+  // A node's `type` is a call into the wasm: each is read once.
   for (const a of tag.namedChildren) {
     if (!a || a.type !== 'attribute') continue;
     let name = '';
     let value = '';
     for (const ch of a.namedChildren) {
       if (!ch) continue;
-      if (ch.type === 'attribute_name') name = ch.text;
-      else if (ch.type === 'quoted_attribute_value') value = ch.text.slice(1, -1);
-      else if (ch.type === 'attribute_value') value = ch.text;
+      const t = ch.type;
+      if (t === 'attribute_name') name = ch.text;
+      else if (t === 'quoted_attribute_value') value = ch.text.slice(1, -1);
+      else if (t === 'attribute_value') value = ch.text;
     }
     if (name) out.push({ name, value });
   }
@@ -207,19 +209,26 @@ function tagFacts(tag: Node, acc: MarkupFacts): void {
   }
 }
 
-/** Facts of every tag in a subtree (iterative: markup can nest deeply). */
+/** Facts of every tag in a subtree (iterative: markup can nest deeply; each node's type is read once, a wasm call). */
 function subtreeFacts(root: Node, src: string, acc: MarkupFacts): MarkupFacts {
   const stack: Node[] = [root];
+  const types: string[] = [root.type];
   while (stack.length) {
     const n = stack.pop()!;
-    if (n.type === 'start_tag' || n.type === 'self_closing_tag') {
+    const t = types.pop()!;
+    if (t === 'start_tag' || t === 'self_closing_tag') {
       if (!isGenericArgument(n, src)) tagFacts(n, acc);
       continue;
     }
     const kids = n.namedChildren;
     for (let i = kids.length - 1; i >= 0; i--) {
       const k = kids[i];
-      if (k && k.type !== 'text' && k.type !== 'attribute_value') stack.push(k);
+      if (!k) continue;
+      const kt = k.type;
+      if (kt !== 'text' && kt !== 'attribute_value') {
+        stack.push(k);
+        types.push(kt);
+      }
     }
   }
   return acc;
@@ -234,18 +243,23 @@ function factLines(f: MarkupFacts): string[] {
   return out;
 }
 
+function isTag(type: string): boolean {
+  return type === 'start_tag' || type === 'self_closing_tag';
+}
+
 const ELEMENT_TYPES = new Set(['element', 'script_element', 'style_element']);
 
 function* childElements(n: Node): Generator<Node> {
   for (const c of n.namedChildren) {
     if (!c) continue;
-    if (ELEMENT_TYPES.has(c.type)) yield c;
-    else if (c.type === 'ERROR') yield* childElements(c);
+    const t = c.type;
+    if (ELEMENT_TYPES.has(t)) yield c;
+    else if (t === 'ERROR') yield* childElements(c);
   }
 }
 
 function elementName(el: Node): string {
-  const tag = el.namedChildren.find((x) => x && (x.type === 'start_tag' || x.type === 'self_closing_tag')) ?? null;
+  const tag = el.namedChildren.find((x) => x && isTag(x.type)) ?? null;
   const tagName = tag?.namedChildren.find((x) => x && x.type === 'tag_name')?.text ?? el.type.replace(/_element$/, '');
   if (!tag || /^[A-Z]/.test(tagName)) return tagName;
   const attrs = attributesOf(tag);
@@ -274,7 +288,7 @@ function elementNode(el: Node, src: string, lineBase: number, first: number, las
     node.role = 'container';
     node.children = kids.map((k) => elementNode(k, src, lineBase, node.startLine, node.endLine));
     const acc = emptyFacts();
-    const tag = el.namedChildren.find((x) => x && (x.type === 'start_tag' || x.type === 'self_closing_tag'));
+    const tag = el.namedChildren.find((x) => x && isTag(x.type));
     if (tag && !isGenericArgument(tag, src)) tagFacts(tag, acc);
     facts = factLines(acc);
   } else {

@@ -260,7 +260,7 @@ export async function scriptOutline(ts: TreeSitterHost, grammar: GrammarName, te
   const tree = await ts.parse(grammar, text);
   let root: LiteNode;
   try {
-    root = toLite(tree, { descend: (t) => !NO_DESCEND.has(t) });
+    root = toLite(tree, text, { descend: (t) => !NO_DESCEND.has(t) });
   } finally {
     tree.delete();
   }

@@ -208,7 +208,7 @@ export async function extractHtml(input: ChunkInput, ts: TreeSitterHost): Promis
   const tree = await ts.parse('html', input.text);
   let root: LiteNode;
   try {
-    root = toLite(tree, { anonymous: false, descend: (t) => t !== 'raw_text' && t !== 'text' && t !== 'comment' && t !== 'attribute_value' });
+    root = toLite(tree, input.text, { anonymous: false, descend: (t) => t !== 'raw_text' && t !== 'text' && t !== 'comment' && t !== 'attribute_value' });
   } finally {
     tree.delete();
   }

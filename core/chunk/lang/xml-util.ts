@@ -80,7 +80,7 @@ export async function parseXml(ts: TreeSitterHost, text: string): Promise<XDocum
   let broken: boolean;
   try {
     broken = tree.rootNode.hasError;
-    lite = toLite(tree, {
+    lite = toLite(tree, text, {
       // Bare `</` tokens matter only inside error nodes; a clean tree needs named nodes only.
       anonymous: broken,
       descend: (t) => t !== 'CharData' && t !== 'Comment' && t !== 'AttValue' && t !== 'Name' && t !== 'PI' && t !== 'CDSect',

@@ -231,7 +231,7 @@ export async function extractYaml(input: ChunkInput, ts: TreeSitterHost): Promis
   try {
     broken = tree.rootNode.hasError;
     if (!broken) {
-      root = toLite(tree, {
+      root = toLite(tree, input.text, {
         descend: (t) => !SCALARS.has(t) && t !== 'comment',
         text: (t) => SCALARS.has(t),
       });
