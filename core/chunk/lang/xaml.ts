@@ -79,6 +79,8 @@ interface Ctx {
   xClass: string | undefined;
   /** xmlns prefix → CLR namespace (`vm` → `Contoso.Shop.Desktop.ViewModels`). */
   namespaces: Map<string, string>;
+  /** Each element's own facts (elementFacts), once worked out. */
+  factsOf: Map<XElement, string[]>;
 }
 
 function clrNamespaces(root: XElement): Map<string, string> {
@@ -104,12 +106,20 @@ function stripTypeExt(v: string): string {
   return v.replace(/^\{x:Type\s+([^}]+)\}$/, '$1').trim();
 }
 
-/** Facts one element contributes by its own attributes. */
-function elementFacts(el: XElement, ctx: Ctx, facts: Facts): void {
+/**
+ * Facts one element contributes by its own attributes, in order (before Facts' cap and dedupe), worked
+ * out once per element: every outline node above it asks again for its subtree's facts.
+ */
+function elementFacts(el: XElement, ctx: Ctx): readonly string[] {
+  const known = ctx.factsOf.get(el);
+  if (known) return known;
+  const list: string[] = [];
+  ctx.factsOf.set(el, list);
+  // Facts.add ignores empty facts, so they need not be kept.
+  const facts = { add: (f: string | null | undefined) => void (f && list.push(f)) };
   const local = localName(el.name);
   if ((local === 'Binding' || local === 'CompiledBinding') && attr(el, 'Path')) facts.add(`Binding=${attr(el, 'Path')}`);
   for (const a of el.attrs) {
-    if (facts.full) return;
     const name = a.name;
     const v = a.value.trim();
     // x:Class and the root's x:DataType are file context already.
@@ -132,6 +142,7 @@ function elementFacts(el: XElement, ctx: Ctx, facts: Facts): void {
       for (const m of v.matchAll(/avares:\/\/[^\s"'{},;]+/g)) facts.add(m[0]);
     }
   }
+  return list;
 }
 
 /** Facts of an element and everything under it, capped. */
@@ -140,7 +151,7 @@ function subtreeFacts(el: XElement, ctx: Ctx, max = 40): string[] | undefined {
   const work = [el];
   while (work.length && !facts.full) {
     const e = work.pop()!;
-    elementFacts(e, ctx, facts);
+    for (const f of elementFacts(e, ctx)) facts.add(f);
     for (let i = e.children.length - 1; i >= 0; i--) work.push(e.children[i]);
   }
   return facts.result();
@@ -232,7 +243,7 @@ function collect(el: XElement, isRoot: boolean, ctx: Ctx): OutlineNode[] {
 }
 
 function rootNode(root: XElement, path: string): { node: OutlineNode; fileContext: string[] } {
-  const ctx: Ctx = { xClass: attr(root, 'x:Class')?.trim() || undefined, namespaces: clrNamespaces(root) };
+  const ctx: Ctx = { xClass: attr(root, 'x:Class')?.trim() || undefined, namespaces: clrNamespaces(root), factsOf: new Map() };
   const local = localName(root.name);
   const kind = ROOT_KINDS[local] ?? 'view';
   const name = ctx.xClass ? ctx.xClass.slice(ctx.xClass.lastIndexOf('.') + 1) : stem(path);
