@@ -246,9 +246,9 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     return !!old && !stale(old) && old.size === f.size && old.mtime_ms === Math.trunc(f.mtimeMs);
   };
   const read = readAhead(fs, scan.files, settings.max_indexed_file_bytes + 1, (f) => !unchangedByStat(f));
-  const toPrepare = env.parsePool ? scan.files.reduce((n, f) => n + (unchangedByStat(f) ? 0 : 1), 0) : 0;
-  const prepared = toPrepare > POOL_MIN_FILES
-    ? pooledPrepare(scan.files, read, env.parsePool!({ binaryProbeBytes: settings.binary_probe_bytes, langs: [...new Set(scan.files.filter((f) => !unchangedByStat(f)).map((f) => f.lang))] }), settings, chunker, (f) => !unchangedByStat(f))
+  const toPrepare = env.parsePool ? scan.files.filter((f) => !unchangedByStat(f)) : [];
+  const prepared = toPrepare.length > POOL_MIN_FILES
+    ? pooledPrepare(scan.files, read, env.parsePool!({ binaryProbeBytes: settings.binary_probe_bytes, langs: [...new Set(toPrepare.map((f) => f.lang))] }), settings, chunker, (f) => !unchangedByStat(f))
     : { get: async (i: number) => ({ result: await prepareRead(await read(i), scan.files[i], settings, chunker), inWorker: false }), close: async () => {} };
   try {
     for (const [i, f] of scan.files.entries()) {

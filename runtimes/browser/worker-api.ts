@@ -259,10 +259,10 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
       if (!s.fs) {
         throw new HciError('no_source', `workspace "${s.name}" has no files to index in this session`, 'open it with a source (a folder, a file list or a .zip); searching the stored index works without one');
       }
+      if (s.svc.indexing()) throw new HciError('index_busy', `workspace "${s.name}" is being indexed already`, 'wait for that run, or cancel() it');
       // A first pass (or a rebuild) is the one that parses many files in the parse worker: started
       // before the pass (below), it loads while the pass opens and scans; one no pass took goes at the end.
       const cold = !!parsePool && (!!opts.full || !(await (await s.svc.workspace()).host.storage.exists()));
-      if (s.svc.indexing()) throw new HciError('index_busy', `workspace "${s.name}" is being indexed already`, 'wait for that run, or cancel() it');
       // Progress crosses to the page at most every 50 ms (and always for the first and last report).
       let last = 0;
       const report = onProgress

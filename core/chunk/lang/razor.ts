@@ -215,8 +215,7 @@ function subtreeFacts(root: Node, src: string, acc: MarkupFacts): MarkupFacts {
   const types: string[] = [root.type];
   while (stack.length) {
     const n = stack.pop()!;
-    const t = types.pop()!;
-    if (t === 'start_tag' || t === 'self_closing_tag') {
+    if (isTag(types.pop()!)) {
       if (!isGenericArgument(n, src)) tagFacts(n, acc);
       continue;
     }

@@ -170,12 +170,10 @@ export async function startIndex(opts: { full?: boolean } = {}): Promise<void> {
         if (phaseChanged || at - drawnAt >= PANEL_REDRAW_MS) draw();
         else timer ??= setTimeout(draw, PANEL_REDRAW_MS - (at - drawnAt));
       },
-    });
-    clearTimeout(timer);
+    }).finally(() => clearTimeout(timer));
     noteRun(ws.name, performance.now() - started, summary, { ...phases, end: Math.round(performance.now() - started) });
     indexRun.value = { ...indexRun.value!, phase: 'done', summary, filesDone: summary.files_indexed + summary.files_unchanged, chunks: summary.chunks_written, endedAt: performance.now() };
   } catch (e) {
-    clearTimeout(timer);
     const code = (e as { code?: string }).code;
     indexRun.value = { ...indexRun.value!, phase: code === 'cancelled' ? 'cancelled' : 'failed', error: toNotice(e), endedAt: performance.now() };
   }
