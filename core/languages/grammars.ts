@@ -32,7 +32,6 @@ export const GRAMMARS = {
   // whose native addon compiles where no prebuild fits). It predates collection-expression nodes, yet
   // chunks identically: the whole corpus here and 837 C#/Razor files of three public .NET repositories.
   c_sharp: { package: '@vscode/tree-sitter-wasm', file: 'wasm/tree-sitter-c-sharp.wasm' },
-  xml: cursorless('xml'),
   html: cursorless('html'),
   javascript: cursorless('javascript'),
   typescript: cursorless('typescript'),

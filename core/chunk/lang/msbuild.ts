@@ -3,7 +3,6 @@
 // versions, project references, other items), Targets, Imports and Choose/When blocks.
 import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
-import type { TreeSitterHost } from '../treesitter.ts';
 import { Facts, clip, rollUpFacts, squash } from './lite.ts';
 import { attr, localName, parseXml, type XElement } from './xml-util.ts';
 
@@ -141,8 +140,8 @@ function collect(parent: XElement): OutlineNode[] {
   return out;
 }
 
-export async function extractMsbuild(input: ChunkInput, ts: TreeSitterHost): Promise<FileOutline | null> {
-  const doc = await parseXml(ts, input.text);
+export async function extractMsbuild(input: ChunkInput): Promise<FileOutline | null> {
+  const doc = parseXml(input.text);
   if (!doc) return null;
   const nodes: OutlineNode[] = [];
   const fileContext: string[] = [];

@@ -4,7 +4,6 @@
 // xml grammar): `<Folder Name=…>` containers holding `<Project Path=…>` units and `<File>` facts.
 import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
-import type { TreeSitterHost } from '../treesitter.ts';
 import { Facts, rollUpFacts, stem } from './lite.ts';
 import { attr, parseXml, type XElement } from './xml-util.ts';
 
@@ -155,8 +154,8 @@ function slnxChildren(el: XElement): { nodes: OutlineNode[]; facts: Facts } {
   return { nodes, facts };
 }
 
-export async function extractSlnx(input: ChunkInput, ts: TreeSitterHost): Promise<FileOutline | null> {
-  const doc = await parseXml(ts, input.text);
+export async function extractSlnx(input: ChunkInput): Promise<FileOutline | null> {
+  const doc = parseXml(input.text);
   if (!doc) return null;
   const nodes: OutlineNode[] = [];
   for (const root of doc.roots) {

@@ -4,7 +4,6 @@
 // for search (x:Name, x:Key, binding paths, commands, classes, avares:// URIs, includes, data types).
 import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
-import type { TreeSitterHost } from '../treesitter.ts';
 import { Facts, clip, squash, stem } from './lite.ts';
 import { attr, elementPath, localName, parseXml, type XElement } from './xml-util.ts';
 
@@ -269,8 +268,8 @@ function rootNode(root: XElement, path: string): { node: OutlineNode; fileContex
   };
 }
 
-export async function extractXaml(input: ChunkInput, ts: TreeSitterHost): Promise<FileOutline | null> {
-  const doc = await parseXml(ts, input.text);
+export async function extractXaml(input: ChunkInput): Promise<FileOutline | null> {
+  const doc = parseXml(input.text);
   if (!doc) return null;
   const nodes: OutlineNode[] = [];
   let fileContext: string[] = [];
