@@ -189,3 +189,38 @@ describe('file data (format 7)', () => {
     expect(ftsValues({ ...src, header: displayHeader(back, 1), fileContext: back.fileContext, memberKey: back.keys[1] })).toEqual(values);
   });
 });
+
+describe('a text deflated by a parse worker (deflateFileText)', () => {
+  const chunks = [
+    { startLine: 1, endLine: 4, header: 'h0', symbol: null },
+    { startLine: 5, endLine: 7, header: 'h1', symbol: { memberKey: 'Demo.A.Key' } },
+  ];
+  const text = lines.join('\n');
+
+  it('makes the very blob the writer makes, and is ignored when chunks were dropped', async () => {
+    const { deflateFileText } = await import('../core/index/file-data.ts');
+    const pre = deflateFileText(text, fflateCodec);
+    const plain = encodeFileDataSized({ lines, text, chunks, allKept: true, outline }, fflateCodec);
+    const given = encodeFileDataSized({ lines, text, chunks, allKept: true, outline, deflatedText: pre }, fflateCodec);
+    expect(given.data).toEqual(plain.data);
+    expect(given.rawLength).toBe(plain.rawLength);
+    // A secret chunk dropped: the stored text blanks its lines, so the worker's full text must not be used.
+    const dropped = decodeFileData(encodeFileData({ lines, text, chunks: chunks.slice(0, 1), allKept: false, outline, deflatedText: pre }, fflateCodec), fflateCodec);
+    expect(dropped.lines.slice(4)).toEqual(['', '', '']);
+  });
+
+  it('comes from extractFromBytes given a codec, over the text the chunker gets (CRLF and all)', async () => {
+    const { extractFromBytes } = await import('../core/index/prepare.ts');
+    const { Chunker } = await import('../core/chunk/chunker.ts');
+    const { TreeSitterHost } = await import('../core/chunk/treesitter.ts');
+    const { createNodeGrammarSource } = await import('../runtimes/node/grammars.ts');
+    const chunker = new Chunker(new TreeSitterHost(createNodeGrammarSource()));
+    const bytes = new TextEncoder().encode(lines.join('\r\n') + '\r\n');
+    const r = await extractFromBytes(bytes, { path: 'A.cs', lang: 'csharp' }, 8192, chunker, fflateCodec);
+    expect(r.extracted).toContain('"name":"A"');
+    const back = new TextDecoder().decode(fflateCodec.inflateRaw(r.deflatedText!.deflated, new TextEncoder().encode(FORMAT_3_DICTIONARY)));
+    expect(back).toBe(text);
+    expect(r.deflatedText!.rawLength).toBe(new TextEncoder().encode(text).length);
+    expect((await extractFromBytes(bytes, { path: 'A.cs', lang: 'csharp' }, 8192, chunker)).deflatedText).toBeUndefined();
+  });
+});

@@ -43,6 +43,8 @@ export interface FileDataInput {
   /** False when chunks were dropped (secrets): only lines of kept chunks are stored. */
   allKept: boolean;
   outline: FileOutline | null;
+  /** The text already deflated (deflateFileText of `text`, by a parse worker); used when allKept. */
+  deflatedText?: DeflatedText;
 }
 
 /**
@@ -84,6 +86,9 @@ const TWO_STREAMS = 0x07;
 /** encodeFileData, with the inflated length (text and meta; decodeFileData's size hint). */
 export function encodeFileDataSized(f: FileDataInput, codec: DeflateCodec): { data: Uint8Array; rawLength: number } {
   let text: string;
+  if (f.allKept && f.deflatedText) {
+    return assemble(f.deflatedText, metaOf(f), codec);
+  }
   if (f.allKept) {
     text = f.text ?? f.lines.join('\n');
   } else {
@@ -91,17 +96,37 @@ export function encodeFileDataSized(f: FileDataInput, codec: DeflateCodec): { da
     for (const c of f.chunks) keep.fill(1, c.startLine - 1, c.endLine);
     text = f.lines.map((l, i) => (keep[i] ? l : '')).join('\n');
   }
+  return assemble(deflateFileText(text, codec), metaOf(f), codec);
+}
+
+/** The deflated text stream of a blob whose every line is kept: a parse worker makes it beside the outline. */
+export interface DeflatedText {
+  /** The text's UTF-8 length (the blob's size hint). */
+  rawLength: number;
+  deflated: Uint8Array;
+}
+
+/** A blob's text stream, deflated: the writer's, or a parse worker's from the same text (chunkInput's). */
+export function deflateFileText(text: string, codec: DeflateCodec): DeflatedText {
+  const raw = encoder.encode(text);
+  return { rawLength: raw.length, deflated: codec.deflateRaw(raw, dictionary) };
+}
+
+function metaOf(f: FileDataInput): PackedMeta {
   const fileContext = f.outline?.fileContext ?? [];
-  const meta: PackedMeta = {
+  return {
     o: f.outline ? packNodes(f.outline.nodes) : [],
     h: f.chunks.map((c, i) => indexedHeader(c.header, i, fileContext)),
     k: f.chunks.map((c) => c.symbol?.memberKey ?? 0),
     f: fileContext,
   };
-  const rawText = encoder.encode(text);
+}
+
+function assemble(text: DeflatedText, meta: PackedMeta, codec: DeflateCodec): { data: Uint8Array; rawLength: number } {
+  const deflatedText = text.deflated;
   const rawMeta = encoder.encode(JSON.stringify(meta));
-  const deflatedText = codec.deflateRaw(rawText, dictionary);
   const deflatedMeta = codec.deflateRaw(rawMeta, dictionary);
+  const rawText = { length: text.rawLength };
   const head = [TWO_STREAMS, ...varint(rawText.length), ...varint(deflatedText.length), ...varint(rawMeta.length)];
   const data = new Uint8Array(head.length + deflatedText.length + deflatedMeta.length);
   data.set(head, 0);

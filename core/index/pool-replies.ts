@@ -2,20 +2,20 @@
 // parse-pool.ts): one promise per request id, settled by the worker's reply, all rejected at once
 // when the worker fails or the pool closes (the indexer then parses those files in-thread). Owns
 // only that bookkeeping; starting workers and messages are the runtimes'.
-import type { ExtractedJson } from './prepare.ts';
+import type { PoolResult } from './prepare.ts';
 
-export type PoolReply = { id: number; result: ExtractedJson } | { id: number; error: string };
+export type PoolReply = { id: number; result: PoolResult } | { id: number; error: string };
 
 export class PendingReplies {
-  private readonly pending = new Map<number, { resolve: (r: ExtractedJson) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (r: PoolResult) => void; reject: (e: Error) => void }>();
   private seq = 0;
   private failed: Error | null = null;
 
   /** A new request: `send` posts it with its id; rejects at once after a failure. */
-  request(send: (id: number) => void): Promise<ExtractedJson> {
+  request(send: (id: number) => void): Promise<PoolResult> {
     if (this.failed) return Promise.reject(this.failed);
     const id = ++this.seq;
-    return new Promise<ExtractedJson>((resolve, reject) => {
+    return new Promise<PoolResult>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       try {
         send(id);

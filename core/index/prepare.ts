@@ -15,6 +15,7 @@ import type { FileOutline, OutlineNode } from '../chunk/outline.ts';
 import type { Settings } from '../settings.ts';
 import { FILE_FLAG } from './schema.ts';
 import type { PreparedFile } from './writer.ts';
+import { deflateFileText, type DeflateCodec, type DeflatedText } from './file-data.ts';
 import { sha256Hex } from './sha256.ts';
 
 export const MAX_CHUNK_BYTES = 64 * 1024;
@@ -64,7 +65,7 @@ export function classifyFile(bytes: Uint8Array, f: ScannedFile, settings: Pick<S
   };
 }
 
-export function finishFile(r: ClassifiedFile, chunked: ChunkResult): Prepared {
+export function finishFile(r: ClassifiedFile, chunked: ChunkResult, deflatedText?: DeflatedText): Prepared {
   const f = r.file;
   let kept = chunked.chunks;
   let secretChunks = 0;
@@ -88,7 +89,7 @@ export function finishFile(r: ClassifiedFile, chunked: ChunkResult): Prepared {
     bytes: r.bytes,
     fallback: chunked.parseFallback,
     secretsFound: r.secrets.length > 0,
-    file: { path: f.path, lang: f.lang, size: f.size, mtimeMs: f.mtimeMs, hash: r.hash, flags, lines: r.input.lines, text: r.input.text, chunks: kept, secretChunks, outline },
+    file: { path: f.path, lang: f.lang, size: f.size, mtimeMs: f.mtimeMs, hash: r.hash, flags, lines: r.input.lines, text: r.input.text, chunks: kept, secretChunks, outline, ...(deflatedText ? { deflatedText } : {}) },
   };
 }
 
@@ -129,7 +130,7 @@ export async function prepareFile(bytes: Uint8Array, f: ScannedFile, settings: S
  * is lost. A binary file yields no outline (the indexer skips it).
  */
 export interface ParsePool {
-  extract(file: { path: string; lang: string }, bytes: Uint8Array): Promise<ExtractedJson>;
+  extract(file: { path: string; lang: string }, bytes: Uint8Array): Promise<PoolResult>;
   close(): Promise<void>;
 }
 
@@ -147,11 +148,25 @@ export type ParsePoolFactory = (opts: { binaryProbeBytes: number; langs?: readon
  */
 export type ExtractedJson = string;
 
+/** A pool's answer for one file: its outline, and (from a worker given a codec) its text deflated as the blob stores it. */
+export interface PoolResult {
+  extracted: ExtractedJson;
+  deflatedText?: DeflatedText;
+}
+
 /** What a pool's worker runs for each file: the text classifyFile would chunk, then its outline. */
-export async function extractFromBytes(bytes: Uint8Array, file: { path: string; lang: string }, binaryProbeBytes: number, chunker: Chunker): Promise<ExtractedJson> {
+/**
+ * With a codec it also deflates the text as the index blob stores it (deflateFileText of the very
+ * text classifyFile gives the chunker), so the writer's thread does not: in the browser the hci
+ * Worker, which reads, cuts, writes SQLite and deflated every file, was the thread a cold pass waited
+ * for, and the parse worker had time to spare. The writer uses it only when every line is kept.
+ */
+export async function extractFromBytes(bytes: Uint8Array, file: { path: string; lang: string }, binaryProbeBytes: number, chunker: Chunker, codec?: DeflateCodec): Promise<PoolResult> {
   const content = classifyContent(bytes, binaryProbeBytes);
-  const x: Extracted = content.kind === 'binary' ? { outline: null, failed: false } : await chunker.extract(chunkInput(file, content.text));
-  return JSON.stringify(x);
+  if (content.kind === 'binary') return { extracted: JSON.stringify({ outline: null, failed: false } satisfies Extracted) };
+  const input = chunkInput(file, content.text);
+  const extracted = JSON.stringify(await chunker.extract(input));
+  return codec ? { extracted, deflatedText: deflateFileText(input.text, codec) } : { extracted };
 }
 
 export function parseExtracted(json: ExtractedJson): Extracted {

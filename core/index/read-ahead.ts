@@ -6,7 +6,7 @@ import type { WorkspaceFs } from '../platform.ts';
 import type { Settings } from '../settings.ts';
 import type { ScannedFile } from '../scan/walker.ts';
 import { cutChunks, type Chunker } from '../chunk/chunker.ts';
-import { chunkLimits, classifyFile, finishFile, parseExtracted, prepareFile, type ExtractedJson, type ParsePool, type Prepared } from './prepare.ts';
+import { chunkLimits, classifyFile, finishFile, parseExtracted, prepareFile, type ParsePool, type PoolResult, type Prepared } from './prepare.ts';
 
 // Files handed to the pool ahead of the one being written. The main thread stops feeding the pool
 // while it commits a batch (up to ~100 ms+): the queue must outlast that, at ~1 ms of parsing per file.
@@ -95,7 +95,7 @@ export function pooledPrepare(
   const limits = chunkLimits(settings);
   let closed = false;
   const parsed = lookahead(files, { files: POOL_AHEAD_FILES, bytes: POOL_AHEAD_BYTES }, (i) => files[i].size, wanted, (i) =>
-    read(i).then(async (r): Promise<{ r: ReadResult; extracted: ExtractedJson | null }> => {
+    read(i).then(async (r): Promise<{ r: ReadResult; extracted: PoolResult | null }> => {
       if (!r.ok || r.bytes.length > settings.max_indexed_file_bytes) return { r, extracted: null };
       try {
         return { r, extracted: await pool.extract(files[i], r.bytes) };
@@ -110,7 +110,7 @@ export function pooledPrepare(
       if (!r.ok) return { result: { kind: 'skip', reason: 'unreadable' }, inWorker: false };
       const c = classifyFile(r.bytes, files[i], settings);
       if (c.kind === 'skip') return { result: c, inWorker: false };
-      if (extracted) return { result: finishFile(c, cutChunks(c.input, parseExtracted(extracted), limits)), inWorker: true };
+      if (extracted) return { result: finishFile(c, cutChunks(c.input, parseExtracted(extracted.extracted), limits), extracted.deflatedText), inWorker: true };
       if (closed) return { result: { kind: 'skip', reason: 'unreadable' }, inWorker: false }; // abandoned (cancel): nobody reads it
       return { result: finishFile(c, await chunker.chunk(c.input, limits)), inWorker: false };
     },

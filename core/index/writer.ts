@@ -7,7 +7,7 @@ import type { Database, Sqlite3Static } from '../sqlite/engine.ts';
 import { FastStatement, lastInsertRowId, type BindValue } from '../sqlite/fast-statement.ts';
 import type { ChunkDraft } from '../chunk/types.ts';
 import type { FileOutline } from '../chunk/outline.ts';
-import { decodeFileData, encodeFileDataSized, readStoredFile, storedChunkFts, storedFtsRows, type DeflateCodec, type StoredFile } from './file-data.ts';
+import { decodeFileData, encodeFileDataSized, readStoredFile, storedChunkFts, storedFtsRows, type DeflateCodec, type DeflatedText, type StoredFile } from './file-data.ts';
 import { sliceLines } from './fts-row.ts';
 import { chunkEmbeddingText } from '../vector/provider.ts';
 import { gramBloom } from './gram-bloom.ts';
@@ -26,6 +26,8 @@ export interface PreparedFile {
   chunks: ChunkDraft[];
   secretChunks: number;
   outline: FileOutline | null;
+  /** `text` deflated by the parse worker that extracted the outline (the browser's): the writer does not deflate it again. */
+  deflatedText?: DeflatedText;
 }
 
 /**
@@ -50,7 +52,7 @@ export interface FileRows {
 }
 
 export function fileRows(f: PreparedFile, codec: DeflateCodec): FileRows {
-  const { data, rawLength } = encodeFileDataSized({ lines: f.lines, text: f.text, chunks: f.chunks, allKept: f.secretChunks === 0, outline: f.outline }, codec);
+  const { data, rawLength } = encodeFileDataSized({ lines: f.lines, text: f.text, chunks: f.chunks, allKept: f.secretChunks === 0, outline: f.outline, deflatedText: f.deflatedText }, codec);
   return {
     path: f.path,
     lang: f.lang,

@@ -5,7 +5,7 @@
 // when a pool is worth starting are the indexer's (core/index/indexer.ts).
 import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
-import type { ExtractedJson, ParsePool } from '../../core/index/prepare.ts';
+import type { ParsePool, PoolResult } from '../../core/index/prepare.ts';
 import { PendingReplies } from '../../core/index/pool-replies.ts';
 import type { ParseWorkerData, WorkerReply, WorkerRequest } from './parse-worker.ts';
 
@@ -37,7 +37,7 @@ export function createNodeParsePool(opts: ParseWorkerData): ParsePool {
     return w;
   };
   return {
-    extract(file: { path: string; lang: string }, bytes: Uint8Array): Promise<ExtractedJson> {
+    extract(file: { path: string; lang: string }, bytes: Uint8Array): Promise<PoolResult> {
       return replies.request((id) => {
         worker ??= start();
         // A copy is transferred: the caller keeps its bytes (it classifies them itself, and parses them if this fails).

@@ -4,11 +4,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Chunker } from '../../core/chunk/chunker.ts';
 import { TreeSitterHost } from '../../core/chunk/treesitter.ts';
-import { extractFromBytes, type ExtractedJson } from '../../core/index/prepare.ts';
+import { extractFromBytes, type PoolResult } from '../../core/index/prepare.ts';
 import { createNodeGrammarSource } from './grammars.ts';
 
 export type WorkerRequest = { id: number; path: string; lang: string; bytes: Uint8Array };
-export type WorkerReply = { id: number; result: ExtractedJson } | { id: number; error: string };
+export type WorkerReply = { id: number; result: PoolResult } | { id: number; error: string };
 /** Faults a test can inject into the worker (the pool must then lose no file). */
 export interface ParseWorkerFaults {
   /** The worker exits (code 70) when it is sent this path. */
