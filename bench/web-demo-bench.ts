@@ -270,7 +270,9 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
         bare_runs: bareRuns, bare_took_median: median(bareRuns.map((r) => r.took_ms)), bare_wall_median: median(bareRuns.map((r) => r.wall_ms)),
         app_over_bare: median(indexing.map((r) => r.took_ms / median(bareRuns.map((b) => b.took_ms)))),
       },
-      typing_ms: { samples: paint.length, keystroke_to_paint_p50: percentile(paint, 50), keystroke_to_paint_p95: percentile(paint, 95), keystroke_to_answer_p50: percentile(answered, 50), keystroke_to_answer_p95: percentile(answered, 95), worker_search_p50: percentile(worker, 50), worker_search_p95: percentile(worker, 95), page_split: split && Object.fromEntries(Object.entries(split).map(([k, v]) => [k, { p50: percentile(v, 50), p95: percentile(v, 95) }])) },
+      typing_ms: { samples: paint.length, keystroke_to_paint_p50: percentile(paint, 50), keystroke_to_paint_p95: percentile(paint, 95), keystroke_to_answer_p50: percentile(answered, 50), keystroke_to_answer_p95: percentile(answered, 95), worker_search_p50: percentile(worker, 50), worker_search_p95: percentile(worker, 95), page_split: split && Object.fromEntries(Object.entries(split).map(([k, v]) => [k, { p50: percentile(v, 50), p95: percentile(v, 95) }])),
+        // The keystrokes at and above p95: which queries make the tail, and whose part it was.
+        slowest: [...perf.typing].sort((x, y) => y.ms - x.ms).slice(0, Math.max(1, Math.ceil(perf.typing.length * 0.05))).map((t) => ({ query: t.query, ms: Math.round(t.ms * 10) / 10, answered_ms: Math.round(t.answered_ms * 10) / 10, worker_ms: t.worker_ms })) },
     };
     const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
     console.log(`web-demo bench — ${report.corpus}, ${report.corpus_files} files; load average ${report.load.join(' ')}`);
@@ -285,6 +287,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     const ps = report.typing_ms.page_split;
     const pp = (k: 'render' | 'wait' | 'paint') => `${ps![k].p50.toFixed(1)}/${ps![k].p95.toFixed(1)}`;
     if (ps) console.log(`typing, the page's part (p50/p95 ms): answer→rendered ${pp('render')}, rendered→its frame began ${pp('wait')}, →painted ${pp('paint')}`);
+    console.log(`typing, slowest 5%: ${report.typing_ms.slowest.map((t) => `"${t.query}" ${t.ms} ms (answer ${t.answered_ms}, Worker ${t.worker_ms})`).join('; ')}`);
     if (failures.length) console.log(`FAILED runs (${failures.length}), left out of the medians:\n  ${failures.join('\n  ')}`);
     const json = optString(opts, 'json');
     if (json) fs.writeFileSync(json, JSON.stringify({ ...report, failures }, null, 2));
