@@ -1,4 +1,4 @@
-// MSBuild outlines (.csproj, .props, .targets …) through the xml grammar: the Project, its
+// MSBuild outlines (.csproj, .props, .targets …) from their XML (xml-util.ts): the Project, its
 // PropertyGroups (facts: `TargetFramework=net9.0`), ItemGroups (facts: package references with
 // versions, project references, other items), Targets, Imports and Choose/When blocks.
 import type { ChunkInput } from '../input.ts';

@@ -1,7 +1,7 @@
 // Solution outlines. `.sln` (text): `Project("{type}") = "Name", "path", "{guid}"` … `EndProject`
 // blocks (solution folders told apart by their type GUID) and the `Global` block with its
-// `GlobalSection(…)` children — a line scanner, tolerant of missing End lines. `.slnx` (XML, via the
-// xml grammar): `<Folder Name=…>` containers holding `<Project Path=…>` units and `<File>` facts.
+// `GlobalSection(…)` children — a line scanner, tolerant of missing End lines. `.slnx` (XML, via
+// xml-util.ts): `<Folder Name=…>` containers holding `<Project Path=…>` units and `<File>` facts.
 import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
 import { Facts, rollUpFacts, stem } from './lite.ts';
