@@ -85,18 +85,30 @@ const TWO_STREAMS = 0x07;
 
 /** encodeFileData, with the inflated length (text and meta; decodeFileData's size hint). */
 export function encodeFileDataSized(f: FileDataInput, codec: DeflateCodec): { data: Uint8Array; rawLength: number } {
-  let text: string;
-  if (f.allKept && f.deflatedText) {
-    return assemble(f.deflatedText, metaOf(f), codec);
-  }
-  if (f.allKept) {
-    text = f.text ?? f.lines.join('\n');
-  } else {
-    const keep = new Uint8Array(f.lines.length);
-    for (const c of f.chunks) keep.fill(1, c.startLine - 1, c.endLine);
-    text = f.lines.map((l, i) => (keep[i] ? l : '')).join('\n');
-  }
-  return assemble(deflateFileText(text, codec), metaOf(f), codec);
+  const text = f.allKept && f.deflatedText ? f.deflatedText : deflateFileText(storedText(f), codec);
+  const fileContext = f.outline?.fileContext ?? [];
+  const meta: PackedMeta = {
+    o: f.outline ? packNodes(f.outline.nodes) : [],
+    h: f.chunks.map((c, i) => indexedHeader(c.header, i, fileContext)),
+    k: f.chunks.map((c) => c.symbol?.memberKey ?? 0),
+    f: fileContext,
+  };
+  const rawMeta = encoder.encode(JSON.stringify(meta));
+  const deflatedMeta = codec.deflateRaw(rawMeta, dictionary);
+  const head = [TWO_STREAMS, ...varint(text.rawLength), ...varint(text.deflated.length), ...varint(rawMeta.length)];
+  const data = new Uint8Array(head.length + text.deflated.length + deflatedMeta.length);
+  data.set(head, 0);
+  data.set(text.deflated, head.length);
+  data.set(deflatedMeta, head.length + text.deflated.length);
+  return { data, rawLength: text.rawLength + rawMeta.length };
+}
+
+/** The text a blob keeps: every line, or only the lines of kept chunks (the others empty). */
+function storedText(f: FileDataInput): string {
+  if (f.allKept) return f.text ?? f.lines.join('\n');
+  const keep = new Uint8Array(f.lines.length);
+  for (const c of f.chunks) keep.fill(1, c.startLine - 1, c.endLine);
+  return f.lines.map((l, i) => (keep[i] ? l : '')).join('\n');
 }
 
 /** The deflated text stream of a blob whose every line is kept: a parse worker makes it beside the outline. */
@@ -110,29 +122,6 @@ export interface DeflatedText {
 export function deflateFileText(text: string, codec: DeflateCodec): DeflatedText {
   const raw = encoder.encode(text);
   return { rawLength: raw.length, deflated: codec.deflateRaw(raw, dictionary) };
-}
-
-function metaOf(f: FileDataInput): PackedMeta {
-  const fileContext = f.outline?.fileContext ?? [];
-  return {
-    o: f.outline ? packNodes(f.outline.nodes) : [],
-    h: f.chunks.map((c, i) => indexedHeader(c.header, i, fileContext)),
-    k: f.chunks.map((c) => c.symbol?.memberKey ?? 0),
-    f: fileContext,
-  };
-}
-
-function assemble(text: DeflatedText, meta: PackedMeta, codec: DeflateCodec): { data: Uint8Array; rawLength: number } {
-  const deflatedText = text.deflated;
-  const rawMeta = encoder.encode(JSON.stringify(meta));
-  const deflatedMeta = codec.deflateRaw(rawMeta, dictionary);
-  const rawText = { length: text.rawLength };
-  const head = [TWO_STREAMS, ...varint(rawText.length), ...varint(deflatedText.length), ...varint(rawMeta.length)];
-  const data = new Uint8Array(head.length + deflatedText.length + deflatedMeta.length);
-  data.set(head, 0);
-  data.set(deflatedText, head.length);
-  data.set(deflatedMeta, head.length + deflatedText.length);
-  return { data, rawLength: rawText.length + rawMeta.length };
 }
 
 function varint(n: number): number[] {

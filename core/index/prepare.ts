@@ -154,8 +154,8 @@ export interface PoolResult {
   deflatedText?: DeflatedText;
 }
 
-/** What a pool's worker runs for each file: the text classifyFile would chunk, then its outline. */
 /**
+ * What a pool's worker runs for each file: the text classifyFile would chunk, then its outline.
  * With a codec it also deflates the text as the index blob stores it (deflateFileText of the very
  * text classifyFile gives the chunker), so the writer's thread does not: in the browser the hci
  * Worker, which reads, cuts, writes SQLite and deflated every file, was the thread a cold pass waited

@@ -4,11 +4,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Chunker } from '../../core/chunk/chunker.ts';
 import { TreeSitterHost } from '../../core/chunk/treesitter.ts';
-import { extractFromBytes, type PoolResult } from '../../core/index/prepare.ts';
+import { extractFromBytes } from '../../core/index/prepare.ts';
+import type { PoolReply } from '../../core/index/pool-replies.ts';
 import { createNodeGrammarSource } from './grammars.ts';
 
 export type WorkerRequest = { id: number; path: string; lang: string; bytes: Uint8Array };
-export type WorkerReply = { id: number; result: PoolResult } | { id: number; error: string };
+export type WorkerReply = PoolReply;
 /** Faults a test can inject into the worker (the pool must then lose no file). */
 export interface ParseWorkerFaults {
   /** The worker exits (code 70) when it is sent this path. */

@@ -141,8 +141,8 @@ export function parseXml(text: string): XDocument | null {
   tokenizer.end();
   if (tag) broken = true; // the text ends inside a start tag: that element is lost, as a parser would lose it
   broken ||= stack.length > 0;
-  const lastRow = text.split('\n').length;
-  for (let i = stack.length - 1; i >= 0; i--) stack[i].end = Math.max(lastEnd(stack[i], stack[i].end), i === 0 ? lastRow : 0);
+  // The text is chunkInput's (lines joined with '\n'): its last line is the number of line starts.
+  for (let i = stack.length - 1; i >= 0; i--) stack[i].end = Math.max(lastEnd(stack[i], stack[i].end), i === 0 ? starts.length : 0);
   if (roots.length === 0) return null;
   return { roots, broken };
 }
