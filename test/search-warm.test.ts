@@ -1,5 +1,6 @@
-// Warming the search cache ahead of searches (HciWorkspace.warmSearch → SearchSession.warmFiles, the
-// browser Worker's idle time): it goes on where the last slice stopped and says when every file is
+// Warming the search ahead of searches (HciWorkspace.warmSearch, the browser Worker's idle time):
+// first the index's most frequent symbol names typed key by key, one search a step, then the search
+// cache (SearchSession.warmFiles): it goes on where the last slice stopped and says when every file is
 // in, a new index generation starts it over, and searches answer exactly as without it. Through a
 // real workspace on disk and the real WASM SQLite.
 import { describe, it, expect, afterEach } from 'vitest';
@@ -59,11 +60,17 @@ describe('warmSearch', () => {
     const w = await openWorkspace(ws.root);
     open.push(w);
     await w.index();
+    // First the typed warm-up: the index's most frequent symbol names (here its one name of six or
+    // more characters, the namespace, which names every file's one chunk) typed key by key, each
+    // step one search.
+    const typed: string[] = [];
+    for (let step = await w.warmSearch(0); step.typed; step = await w.warmSearch(0)) typed.push(step.typed);
+    expect(typed).toEqual(['S', 'Sh', 'Sho', 'Shop', 'Shop.', 'Shop.O', 'Shop.Or', 'Shop.Ord', 'Shop.Orde', 'Shop.Order', 'Shop.Orders']);
     // No budget: nothing is decoded, so not done. Then slices until it is (40 small files: few).
-    expect(await w.warmSearch(0)).toBe(false);
+    expect(await w.warmSearch(0)).toEqual({ done: false });
     let slices = 0;
-    while (!(await w.warmSearch(5))) expect(++slices).toBeLessThan(200);
-    expect(await w.warmSearch(0)).toBe(true); // done stays done for this generation
+    while (!(await w.warmSearch(5)).done) expect(++slices).toBeLessThan(200);
+    expect(await w.warmSearch(0)).toEqual({ done: true }); // done stays done for this generation
 
     // A warmed workspace answers as a cold one does (same hits, scores and snippets).
     const cold = await openWorkspace(ws.root);
@@ -73,8 +80,8 @@ describe('warmSearch', () => {
     // A commit bumps the generation: warming starts over, and sees the changed file.
     await ws.write({ 'src/Orders/OrderStep3.cs': 'namespace Shop.Orders;\n\npublic class OrderStep3\n{\n    // refunds the order\n}\n' });
     await w.index();
-    expect(await w.warmSearch(0)).toBe(false);
-    while (!(await w.warmSearch(5))) expect(++slices).toBeLessThan(400);
+    expect((await w.warmSearch(0)).typed).toBe('S'); // the typed warm-up again, then the files
+    while (!(await w.warmSearch(5)).done) expect(++slices).toBeLessThan(400);
     const after = await w.search({ query: 'refunds', limit: 5 });
     expect(after.hits.map((h) => h.path)).toEqual(['src/Orders/OrderStep3.cs']);
     expect(after.hits[0].snippet).toContain('refunds the order');

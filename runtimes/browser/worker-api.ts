@@ -57,8 +57,9 @@ interface Session {
 }
 
 /**
- * Idle time fills the search cache (HciWorkspace.warmSearch: the stored files decoded ahead of the
- * searches whose text signals read them): slices of WARM_SLICE_MS, one after another, once no search
+ * Idle time warms the search (HciWorkspace.warmSearch: a few symbol names searched key by key, then
+ * the stored files decoded ahead of the searches whose text signals read them): steps of WARM_SLICE_MS
+ * (a warm-up search is one step), one after another, once no search
  * has come for WARM_IDLE_MS, until every file is in. A search arriving meanwhile waits for one slice
  * at most, and pushes the next one back; an indexing run stops it (its end starts it again).
  */
@@ -108,7 +109,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
     const timer = setTimeout(async () => {
       if (sessions.get(s.slot.key) !== s || s.svc.indexing()) return;
       try {
-        w.done = await (await s.svc.workspace()).warmSearch(WARM_SLICE_MS);
+        w.done = (await (await s.svc.workspace()).warmSearch(WARM_SLICE_MS)).done;
       } catch {
         w.done = true; // no index yet (or closed meanwhile): the next index run starts it again
       }
