@@ -26,7 +26,8 @@ const COMMON_MIN = 1000;
 const ALL_TERMS = Object.freeze({ terms: 'all' });
 const ANY_TERM = Object.freeze({ terms: 'any' });
 
-function runFts(db: Database, expr: string, filtered: boolean, pool: number, terms: 'all' | 'any'): ChannelHit[] {
+function runFts(session: SearchSession, expr: string, pool: number, terms: 'all' | 'any'): ChannelHit[] {
+  const { db, filtered } = session;
   const cols = 'c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.hash, f.lang, f.flags, c.start_line, c.end_line, c.symbol_kind, c.symbol_name';
   // Unfiltered: rank inside FTS5 first and join only the pool (not every matching chunk) to its rows.
   const sql = filtered
@@ -39,7 +40,7 @@ function runFts(db: Database, expr: string, filtered: boolean, pool: number, ter
        JOIN chunks c ON c.id = t.id JOIN files f ON f.id = c.file_id
        ORDER BY t.bm`;
   const detail = terms === 'all' ? ALL_TERMS : ANY_TERM;
-  const st = db.prepare(sql);
+  const st = session.statement(sql);
   try {
     st.bind([expr, pool]);
     // Straight from WASM memory, in `cols` order, then bm (oo1's getters cost as much as the query).
@@ -54,7 +55,7 @@ function runFts(db: Database, expr: string, filtered: boolean, pool: number, ter
     }
     return out;
   } finally {
-    st.finalize();
+    st.reset(true);
   }
 }
 
@@ -91,7 +92,7 @@ export const ftsChannel: Channel = {
   /** Chunks that hold every clause. */
   search(session, q, pool) {
     const expr = ftsExpression(q, 'all');
-    return expr ? runFts(session.db, expr, session.filtered, pool, 'all') : [];
+    return expr ? runFts(session, expr, pool, 'all') : [];
   },
 
   /**
@@ -104,7 +105,7 @@ export const ftsChannel: Channel = {
     const clauses = informativeClauses(session, q, page.kept > 0);
     if (clauses.length === 0) return null;
     const anyExpr = ftsExpression(q, 'any', clauses)!;
-    return runFts(session.db, anyExpr, session.filtered, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId));
+    return runFts(session, anyExpr, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId));
   },
 
   /** The raw BM25 (lower is better; the score is its negation), the pass that found it, the weights. */

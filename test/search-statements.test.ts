@@ -1,0 +1,72 @@
+// The statements a search runs every time are prepared once per connection (SearchSession.statement,
+// the FTS channel's two queries): the same statement comes back for the same SQL, and a workspace that
+// has run many searches through its cached statements — all-terms and any-term passes, with and
+// without a path filter, one after another — answers each exactly as a workspace that never ran one.
+// Through a real workspace on disk and the real WASM SQLite.
+import { describe, it, expect, afterEach } from 'vitest';
+import { openWorkspace } from '../runtimes/node/index.ts';
+import type { HciWorkspace } from '../core/workspace.ts';
+import type { SearchRequest } from '../core/search/contract.ts';
+import { SearchSession } from '../core/search/session.ts';
+import { loadEngine } from '../core/sqlite/engine.ts';
+import { fflateCodec } from '../core/index/fflate-codec.ts';
+import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+
+describe('prepared search statements', () => {
+  let ws: TmpWorkspace | undefined;
+  const open: HciWorkspace[] = [];
+  afterEach(async () => {
+    for (const w of open.splice(0)) w.close();
+    await ws?.cleanup();
+    ws = undefined;
+  });
+
+  it('gives back the same statement for the same SQL, reset for its next use', async () => {
+    const engine = await loadEngine();
+    const db = new engine.sqlite3.oo1.DB(':memory:', 'c');
+    try {
+      const session = new SearchSession(db, fflateCodec);
+      const st = session.statement('SELECT ? + 1');
+      expect(session.statement('SELECT ? + 1')).toBe(st);
+      expect(session.statement('SELECT ? + 2')).not.toBe(st);
+      for (const n of [1, 41]) {
+        st.bind([n]);
+        expect(st.step()).toBe(true);
+        expect(st.get(0)).toBe(n + 1);
+        st.reset(true);
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('answers every search as a fresh workspace does, whatever ran before on the connection', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) {
+      const area = i % 3 === 0 ? 'Billing' : 'Orders';
+      files[`src/${area}/Step${i}.cs`] = `namespace Shop.${area};\n\npublic class Step${i}\n{\n    // ${i % 2 ? 'settles the invoice total' : 'ships the parcel'}\n    public decimal Total${i}(decimal price) => price * ${i + 1};\n}\n`;
+    }
+    ws = await createTmpWorkspace(files);
+    const w = await openWorkspace(ws.root);
+    open.push(w);
+    await w.index();
+    const requests: SearchRequest[] = [
+      { query: 'invoice total', limit: 5 },
+      { query: 'settles parcel', limit: 20 }, // no chunk holds both: the any-term pass widens
+      { query: 'Total3', limit: 5, paths: ['src/Billing'] },
+      { query: 'ships', limit: 3 },
+      { query: 'invoice total', limit: 5, paths: ['src/Orders'] },
+      { query: 'Step', limit: 10 },
+    ];
+    const answer = async (x: HciWorkspace, r: SearchRequest) => (await x.search(r)).hits.map((h) => `${h.path}:${h.start_line} ${h.score}`);
+    for (let round = 0; round < 2; round++) {
+      for (const r of requests) {
+        const fresh = await openWorkspace(ws.root);
+        open.push(fresh);
+        const want = await answer(fresh, r);
+        expect(want.length, r.query).toBeGreaterThan(0);
+        expect(await answer(w, r), `${r.query} round ${round}`).toEqual(want);
+      }
+    }
+  });
+});
