@@ -10,15 +10,12 @@ import type { SearchRequest } from '../core/search/contract.ts';
 import { SearchSession } from '../core/search/session.ts';
 import { loadEngine } from '../core/sqlite/engine.ts';
 import { fflateCodec } from '../core/index/fflate-codec.ts';
-import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+import { createTmpWorkspace } from './helpers/tmp-workspace.ts';
 
 describe('prepared search statements', () => {
-  let ws: TmpWorkspace | undefined;
-  const open: HciWorkspace[] = [];
+  const cleanups: Array<() => unknown> = [];
   afterEach(async () => {
-    for (const w of open.splice(0)) w.close();
-    await ws?.cleanup();
-    ws = undefined;
+    for (const done of cleanups.splice(0).reverse()) await done();
   });
 
   it('gives back the same statement for the same SQL, reset for its next use', async () => {
@@ -46,9 +43,10 @@ describe('prepared search statements', () => {
       const area = i % 3 === 0 ? 'Billing' : 'Orders';
       files[`src/${area}/Step${i}.cs`] = `namespace Shop.${area};\n\npublic class Step${i}\n{\n    // ${i % 2 ? 'settles the invoice total' : 'ships the parcel'}\n    public decimal Total${i}(decimal price) => price * ${i + 1};\n}\n`;
     }
-    ws = await createTmpWorkspace(files);
+    const ws = await createTmpWorkspace(files);
+    cleanups.push(() => ws.cleanup());
     const w = await openWorkspace(ws.root);
-    open.push(w);
+    cleanups.push(() => w.close());
     await w.index();
     const requests: SearchRequest[] = [
       { query: 'invoice total', limit: 5 },
@@ -62,7 +60,7 @@ describe('prepared search statements', () => {
     for (let round = 0; round < 2; round++) {
       for (const r of requests) {
         const fresh = await openWorkspace(ws.root);
-        open.push(fresh);
+        cleanups.push(() => fresh.close());
         const want = await answer(fresh, r);
         expect(want.length, r.query).toBeGreaterThan(0);
         expect(await answer(w, r), `${r.query} round ${round}`).toEqual(want);
