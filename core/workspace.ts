@@ -446,16 +446,15 @@ export class HciWorkspace {
    */
   async warmSearch(budgetMs: number): Promise<{ done: boolean; typed?: string }> {
     const store = await this.openStore(false);
-    const typed = await store.read((db) => {
+    // One read a step: the next keystroke to type (the list is per generation: withPathFilter checks it), or a slice of files.
+    const step = await store.read((db): { query: string } | { done: boolean } => {
       const { session } = this.searchContext(store);
-      return session.withPathFilter(null, () => session.cached('warm:typed', () => typedWarmQueries(db)));
+      const query = session.withPathFilter(null, () => session.cached('warm:typed', () => typedWarmQueries(db))).shift();
+      return query !== undefined ? { query } : { done: session.warmFiles(budgetMs) };
     });
-    const query = typed.shift();
-    if (query !== undefined) {
-      await this.searchOn(store, { query, limit: 10 }, Date.now());
-      return { done: false, typed: query };
-    }
-    return { done: await store.read(() => this.searchContext(store).session.warmFiles(budgetMs)) };
+    if (!('query' in step)) return step;
+    await this.searchOn(store, { query: step.query, limit: 10 }, Date.now());
+    return { done: false, typed: step.query };
   }
 
   /** Explains a hit from a search; the query is recalled from the hit id (or passed in). */

@@ -45,7 +45,7 @@ export class SearchSession {
 
   /**
    * A statement for SQL a search runs every time (the FTS channel's queries), prepared once per
-   * connection: preparing them was ~0.3 ms of each keystroke's search in Chromium's Worker. The
+   * connection: preparing them was ~0.25 ms of each keystroke's search in Chromium's Worker. The
    * caller binds, steps and resets it (`reset(true)`, in a finally), never finalizes it; closing
    * the connection does (oo1 finalizes a database's statements when it closes).
    */

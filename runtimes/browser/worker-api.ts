@@ -58,10 +58,10 @@ interface Session {
 
 /**
  * Idle time warms the search (HciWorkspace.warmSearch: a few symbol names searched key by key, then
- * the stored files decoded ahead of the searches whose text signals read them): steps of WARM_SLICE_MS
- * (a warm-up search is one step), one after another, once no search
- * has come for WARM_IDLE_MS, until every file is in. A search arriving meanwhile waits for one slice
- * at most, and pushes the next one back; an indexing run stops it (its end starts it again).
+ * the stored files decoded ahead of the searches whose text signals read them), a step at a time (one
+ * warm-up search, or WARM_SLICE_MS of decoding), one after another, once no search has come for
+ * WARM_IDLE_MS, until every file is in. A search arriving meanwhile waits for one step at most, and
+ * pushes the next one back; an indexing run stops it (its end starts it again).
  */
 const WARM_IDLE_MS = 120;
 const WARM_SLICE_MS = 6;

@@ -1,7 +1,6 @@
 // The keyword channel: FTS5 with BM25 over weighted columns (path, symbol, header, body, split
 // identifiers, CJK bigrams). Owns the candidate SQL, the all-terms first pass and its any-term widening (whenever
 // the page is short, through the informative terms only), and what explain shows of it. Ranking signals beyond BM25 belong to rerank.ts.
-import type { Database } from '../../sqlite/engine.ts';
 import { clauseExpr, ftsExpression, type Clause, type ParsedQuery } from '../query.ts';
 import type { SearchSession } from '../session.ts';
 import { round } from '../candidates.ts';
