@@ -17,7 +17,7 @@ import type { ParsedQuery } from './query.ts';
 /** One channel's answer for one pass, best first. */
 export interface ChannelList {
   channel: Channel;
-  hits: ChannelHit[];
+  hits: readonly ChannelHit[];
 }
 
 /** Combines the channels' lists into candidates in fused order (the query is there for routing). */

@@ -3,7 +3,7 @@
 // project map (path roles) per index generation (and the file count) — and other per-generation values a channel keeps
 // here under its own key (the literal channel's cache of inflated texts, literal/text-cache.ts, which
 // the decoded-file cache also reads a file's text from) —
-// the `hci_path_ok(path)` SQL function with the path filter of the search running now, and the
+// the last few channel answers of the generation (`recent`: typing repeats queries), the `hci_path_ok(path)` SQL function with the path filter of the search running now, and the
 // statements every search runs, prepared once. Nothing here lives in a module variable, so two workspaces in one process (or one
 // host with several indexes) never see each other's filter, cache or codec. What a search does is
 // the pipeline's (pipeline.ts).
@@ -21,12 +21,17 @@ export const countFiles = (db: Database): number => Number(db.selectValue('SELEC
 /** The number of chunks in the index, read now (SearchSession.chunkCount keeps it per generation). */
 export const countChunks = (db: Database): number => Number(db.selectValue('SELECT count(*) FROM chunks'));
 
+/** How many channel answers `recent` keeps (a few hundred candidate rows each). */
+export const RECENT_ANSWERS = 64;
+
 export class SearchSession {
   readonly files: StoredFileCache;
   private filter: PathFilter | null = null;
   /** The index generation the per-generation caches belong to (null: not read yet). */
   private generation: string | null = null;
   private readonly caches = new Map<string, unknown>();
+  /** Recent channel answers of this generation, least recently used first (see `recent`). */
+  private readonly answers = new Map<string, unknown>();
   private readonly statements = new Map<string, ReturnType<Database['prepare']>>();
 
   constructor(
@@ -70,6 +75,7 @@ export class SearchSession {
     if (generation !== this.generation) {
       this.generation = generation;
       this.caches.clear();
+      this.answers.clear();
     }
     this.filter = filter;
     try {
@@ -84,6 +90,27 @@ export class SearchSession {
     if (this.caches.has(key)) return this.caches.get(key) as T;
     const value = make();
     this.caches.set(key, value);
+    return value;
+  }
+
+  /**
+   * A channel's answer to one statement, kept for this generation among the RECENT_ANSWERS last
+   * used (call inside withPathFilter, without a path filter: the key must say all the answer
+   * depends on). Typing repeats queries — every query starts with one of a few dozen single
+   * characters, and backspacing returns to prefixes already searched — and the shortest of them hold
+   * the most common tokens, whose BM25 pass over thousands of chunks was most of their search. The
+   * caller must not change what it gets (it is the same value for the next caller).
+   */
+  recent<T>(key: string, make: () => T): T {
+    if (this.answers.has(key)) {
+      const value = this.answers.get(key) as T;
+      this.answers.delete(key);
+      this.answers.set(key, value);
+      return value;
+    }
+    const value = make();
+    this.answers.set(key, value);
+    if (this.answers.size > RECENT_ANSWERS) this.answers.delete(this.answers.keys().next().value!);
     return value;
   }
 

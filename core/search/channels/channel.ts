@@ -53,12 +53,12 @@ export interface Channel {
    * The channel's best chunks for the query (at most `pool`), best first, within the session's
    * current path filter; empty when the query gives it nothing to look for.
    */
-  search(session: SearchSession, q: ParsedQuery, pool: number): ChannelHit[];
+  search(session: SearchSession, q: ParsedQuery, pool: number): readonly ChannelHit[];
   /**
    * A wider second pass, asked for once the first was ranked; its hits rank after every hit of the
    * first pass. Null when the channel does not widen for this query and page.
    */
-  widen?(session: SearchSession, q: ParsedQuery, pool: number, page: WidenRequest): ChannelHit[] | null;
+  widen?(session: SearchSession, q: ParsedQuery, pool: number, page: WidenRequest): readonly ChannelHit[] | null;
   /**
    * Asynchronous work before a search that reaches this channel, awaited outside the read
    * transaction (search itself is synchronous): loading code or an engine the query needs.

@@ -25,7 +25,14 @@ const COMMON_MIN = 1000;
 const ALL_TERMS = Object.freeze({ terms: 'all' });
 const ANY_TERM = Object.freeze({ terms: 'any' });
 
-function runFts(session: SearchSession, expr: string, pool: number, terms: 'all' | 'any'): ChannelHit[] {
+function runFts(session: SearchSession, expr: string, pool: number, terms: 'all' | 'any'): readonly ChannelHit[] {
+  // Without a path filter the answer depends on these three alone: a repeated query (a first letter,
+  // a prefix backspaced to) is not ranked again in this generation.
+  if (!session.filtered) return session.recent(`fts:${terms}:${pool}:${expr}`, () => queryFts(session, expr, pool, terms));
+  return queryFts(session, expr, pool, terms);
+}
+
+function queryFts(session: SearchSession, expr: string, pool: number, terms: 'all' | 'any'): readonly ChannelHit[] {
   const { db, filtered } = session;
   const cols = 'c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.hash, f.lang, f.flags, c.start_line, c.end_line, c.symbol_kind, c.symbol_name';
   // Unfiltered: rank inside FTS5 first and join only the pool (not every matching chunk) to its rows.
