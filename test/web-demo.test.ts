@@ -129,6 +129,19 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
     for (const r of ranks) expect(r).toEqual([...r].sort((a, b) => a - b));
     await shot(page, '03-search');
 
+    // Clearing the box shows where to start; the rows stay in the page unpainted (content-visibility),
+    // and the next query's answer patches them instead of building the list again.
+    const row = await page.$('.hit');
+    await page.fill('#search-input', '');
+    await page.waitForSelector('.start-here');
+    expect(await page.$eval('.results', (e) => getComputedStyle(e).contentVisibility)).toBe('hidden');
+    expect(await page.isVisible('.hit')).toBe(false);
+    await page.fill('#search-input', 'PricingEngine'); // at once: a prefix with no hits would empty the list on the way
+    await page.waitForFunction(() => !document.querySelector('.searchbar[data-searching]') && !document.querySelector('.start-here'));
+    expect(await page.$eval('.results', (e) => getComputedStyle(e).contentVisibility)).toBe('visible');
+    expect(await row!.evaluate((e) => e.isConnected)).toBe(true);
+    expect(await page.isVisible('.hit')).toBe(true);
+
     // A query with no hits says so, with a hint: never a bare empty list.
     await page.fill('#search-input', 'zzqxnothingmatches');
     await page.waitForFunction(() => document.querySelector('.statusline .badge')?.textContent === 'empty');

@@ -4,7 +4,7 @@
 // in them are marked). The
 // selected hit (j/k) is kept in view; a click or Enter opens it in the viewer. Owns this list.
 import { useEffect, useRef } from 'preact/hooks';
-import type { SearchHit } from '../../../core/contract/index.ts';
+import type { SearchHit, SearchResponse } from '../../../core/contract/index.ts';
 import { current, hasQuery, results, searchOptions, selected, status, view, type SearchOptions } from '../app/state.ts';
 import { pairLabel, splitPath } from '../app/format.ts';
 import { openFile } from '../viewer/controller.ts';
@@ -45,14 +45,20 @@ function snippet(text: string, matchLines: number[] | undefined, q: string, o: S
 }
 
 export function Results() {
-  const res = results.value;
   const list = useRef<HTMLDivElement>(null);
+  // The rows of the last answer stay in the page while the box is empty, unpainted but laid out
+  // (content-visibility: hidden keeps their style and layout, display: none would drop them): the
+  // first letter of the next query then patches them like any keystroke instead of building anew.
+  const kept = useRef<SearchResponse | null>(null);
+  if (results.value) kept.current = results.value;
+  // Shown: a query is typed and its answer is here (until then, or with the box empty, they wait unpainted).
+  const shown = hasQuery.value && results.value !== null;
+  const res = kept.current;
   const sel = selected.value;
   useEffect(() => {
     list.current?.querySelector('.hit.sel')?.scrollIntoView({ block: 'nearest' });
   }, [sel, res]);
-  if (!hasQuery.value) return <StartHere />;
-  if (!res) return null;
+  if (!res) return hasQuery.value ? null : <StartHere />;
   const groups: Array<{ path: string; hits: Array<{ h: SearchHit; i: number }> }> = [];
   const byPath = new Map<string, (typeof groups)[number]>();
   res.hits.forEach((h, i) => {
@@ -63,7 +69,9 @@ export function Results() {
   const openPath = view.value?.path;
   const o = searchOptions.value;
   return (
-    <div class="results" ref={list} role="list">
+    <>
+      {!hasQuery.value && <StartHere />}
+      <div class={shown ? 'results' : 'results idle'} ref={list} role="list" aria-hidden={!shown}>
       {groups.map((g) => {
         const { dir, name } = splitPath(g.path);
         const first = g.hits[0].h;
@@ -112,7 +120,8 @@ export function Results() {
         );
       })}
       {res.hits.length === 0 && <div class="empty-results">No hits. {res.hint}</div>}
-    </div>
+      </div>
+    </>
   );
 }
 
