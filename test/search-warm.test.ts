@@ -1,5 +1,5 @@
 // Warming the search ahead of searches (HciWorkspace.warmSearch, the browser Worker's idle time):
-// first the index's most frequent symbol names typed key by key, one search a step, then the search
+// first the index's most frequent symbol names typed key by key and the single letters, one search a step, then the search
 // cache (SearchSession.warmFiles): it goes on where the last slice stopped and says when every file is
 // in, a new index generation starts it over, and searches answer exactly as without it. Through a
 // real workspace on disk and the real WASM SQLite.
@@ -61,11 +61,13 @@ describe('warmSearch', () => {
     open.push(w);
     await w.index();
     // First the typed warm-up: the index's most frequent symbol names (here its one name of six or
-    // more characters, the namespace, which names every file's one chunk) typed key by key, each
-    // step one search.
+    // more characters, the namespace, which names every file's one chunk) typed key by key, then
+    // every other letter a query can start with (those symbol names start with first: here only
+    // "s", typed already, so the rest in order), each step one search.
     const typed: string[] = [];
     for (let step = await w.warmSearch(0); step.typed; step = await w.warmSearch(0)) typed.push(step.typed);
-    expect(typed).toEqual(['S', 'Sh', 'Sho', 'Shop', 'Shop.', 'Shop.O', 'Shop.Or', 'Shop.Ord', 'Shop.Orde', 'Shop.Order', 'Shop.Orders']);
+    const letters = [...'abcdefghijklmnopqrtuvwxyz'];
+    expect(typed).toEqual(['S', 'Sh', 'Sho', 'Shop', 'Shop.', 'Shop.O', 'Shop.Or', 'Shop.Ord', 'Shop.Orde', 'Shop.Order', 'Shop.Orders', ...letters]);
     // No budget: nothing is decoded, so not done. Then slices until it is (40 small files: few).
     expect(await w.warmSearch(0)).toEqual({ done: false });
     let slices = 0;
@@ -75,7 +77,7 @@ describe('warmSearch', () => {
     // A warmed workspace answers as a cold one does (same hits, scores and snippets).
     const cold = await openWorkspace(ws.root);
     open.push(cold);
-    for (const q of ['OrderStep', 'order total', 'Total1', 'settles']) expect(await ranked(w, q)).toEqual(await ranked(cold, q));
+    for (const q of ['OrderStep', 'order total', 'Total1', 'settles', 'Shop']) expect(await ranked(w, q)).toEqual(await ranked(cold, q));
 
     // A commit bumps the generation: warming starts over, and sees the changed file.
     await ws.write({ 'src/Orders/OrderStep3.cs': 'namespace Shop.Orders;\n\npublic class OrderStep3\n{\n    // refunds the order\n}\n' });

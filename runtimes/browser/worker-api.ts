@@ -57,9 +57,9 @@ interface Session {
 }
 
 /**
- * Idle time warms the search (HciWorkspace.warmSearch: a few symbol names searched key by key, then
- * the stored files decoded ahead of the searches whose text signals read them), a step at a time (one
- * warm-up search, or WARM_SLICE_MS of decoding), one after another, once no search has come for
+ * Idle time warms the search (HciWorkspace.warmSearch: a few symbol names searched key by key and
+ * the single letters, then the stored files decoded ahead of the searches whose text signals read
+ * them), a step at a time (one warm-up search, or WARM_SLICE_MS of decoding), one after another, once no search has come for
  * WARM_IDLE_MS, until every file is in. A search arriving meanwhile waits for one step at most, and
  * pushes the next one back; an indexing run stops it (its end starts it again).
  */
