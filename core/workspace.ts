@@ -100,6 +100,15 @@ export class HciWorkspace {
     })());
   }
 
+  /**
+   * Loads the code an indexing run imports (index(): the indexer, the chunker, the tree-sitter host,
+   * the semantic index) without running any of it, for a host's idle time before a first run: the
+   * modules are fetched and compiled then instead of while the run waits. Opens nothing.
+   */
+  static async preloadIndexing(): Promise<void> {
+    await Promise.all([import('./index/indexer.ts'), import('./chunk/chunker.ts'), import('./chunk/treesitter.ts'), import('./vector/semantic.ts')]);
+  }
+
   static async open(host: WorkspaceHost, opts: OpenOptions = {}): Promise<HciWorkspace> {
     let settings: Settings = settingDefaults();
     const st = await host.fs.stat(SETTINGS_FILE);

@@ -11,6 +11,7 @@ import { generateCorpus } from '../bench/corpus-gen.ts';
 import { readGolden } from '../bench/lib/queries.ts';
 import { sliceQueries } from '../bench/lib/plan.ts';
 import { runIntercomBench } from '../bench/intercom-bench.ts';
+import { sampleFiles } from '../bench/web-demo-bench.ts';
 
 const repo = path.resolve(import.meta.dirname, '..');
 const golden = path.join(repo, 'bench', 'golden', 'sample-workspace.jsonl');
@@ -55,6 +56,18 @@ describe('bench and eval scripts (smoke)', () => {
     expect(lists.map((l) => l.length)).toEqual([5, 5, 5, 10, 37, 38]);
     expect(new Set(lists.flat()).size).toBe(100);
     expect(sliceQueries(qs.slice(0, 8), { repeat: 1, coldQueries: 1, reopenQueries: 2, queryRepeat: 1, limit: 10 }).disjoint).toBe(false);
+  });
+
+  it('web bench --files: N files evenly spaced over the sorted paths, dotfiles always in', () => {
+    const list = [...Array.from({ length: 100 }, (_, i) => `src/F${String(i).padStart(3, '0')}.cs`), '.gitignore', 'docs/.gitignore'].reverse();
+    const kept = sampleFiles(list, 52);
+    expect(kept).toHaveLength(52);
+    expect(kept).toEqual([...kept].sort());
+    expect(kept).toContain('.gitignore');
+    expect(kept).toContain('docs/.gitignore');
+    // Every other source file: the spread of the whole, not its first half.
+    expect(kept.filter((f) => f.startsWith('src/'))).toEqual(Array.from({ length: 50 }, (_, i) => `src/F${String(i * 2).padStart(3, '0')}.cs`));
+    expect(sampleFiles(list, 500)).toHaveLength(102);
   });
 
   it('scores rankings at file level', () => {

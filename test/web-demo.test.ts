@@ -72,10 +72,17 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
     if (!chromium) return;
     const bad: string[] = [];
     page.on('pageerror', (e) => bad.push(String(e)));
+    const loaded: string[] = []; // scripts the page and its Workers asked for (not the service worker's precaching)
+    const onRequest = (r: import('playwright-core').Request) => void (r.serviceWorker() === null && loaded.push(new URL(r.url()).pathname));
+    page.on('request', onRequest);
     await page.goto(`${server.url}/`);
     await page.waitForSelector('html[data-ready="true"]');
     await page.waitForSelector('.home');
     await shot(page, '01-home');
+    // Nothing open on the home screen: the Worker loads the indexing code ahead of a first run
+    // (worker-api.ts, PRELOAD_IDLE_MS), before anything is picked.
+    await expect.poll(() => loaded.some((u) => /\/assets\/indexer-[\w-]+\.js$/.test(u)), { timeout: 10_000 }).toBe(true);
+    page.off('request', onRequest);
     // Watch the progress panel as it changes (the run is short).
     await page.evaluate(() => {
       const seen: Array<{ phase: string; now: string }> = [];
