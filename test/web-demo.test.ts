@@ -4,6 +4,7 @@
 // the hit's lines with its outline, paired file, "why this result" and go to definition; a permalink
 // survives a reload; Ctrl-P and the j/k/Enter/Esc keys; export and import of the index; a second tab
 // takes the workspace over; a long run is cancelled; and the app works offline after its first load.
+// On the home screen the Worker loads the indexing code and a parse worker ahead of a first pass.
 // Every screen is saved under test-output/web-demo/ (to be looked at, not compared).
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import * as fs from 'node:fs';
@@ -340,6 +341,26 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
     await shot(page, '11-workspaces');
     await page.click('.ws-table tr[data-workspace="imported-copy"] .ws-name');
     await page.waitForSelector('.results-pane');
+  });
+
+  it('on the home screen a parse worker waits for a first pass; opening a stored workspace to search ends it', async () => {
+    if (!chromium) return;
+    const home = await session.context.newPage();
+    try {
+      await home.goto(`${server.url}/`);
+      await home.waitForSelector(`.ws-table tr[data-workspace="${WS}"]`);
+      const parseWorker = () => home.workers().find((w) => /\/parse-worker-[\w-]+\.js$/.test(w.url()));
+      await expect.poll(() => parseWorker() !== undefined, { timeout: 10_000 }).toBe(true);
+      const ended = new Promise<boolean>((resolve) => {
+        parseWorker()!.once('close', () => resolve(true));
+        setTimeout(() => resolve(false), 10_000);
+      });
+      await home.click(`.ws-table tr[data-workspace="${WS}"] .ws-name`);
+      await home.waitForSelector('.results-pane');
+      expect(await ended).toBe(true);
+    } finally {
+      await home.close();
+    }
   });
 
   it('a second tab gets a take-over choice, not an error; the first tab hears it and can take it back', async () => {

@@ -1,8 +1,9 @@
 // The browser's ParsePool: one nested module Worker (parse-worker.ts) that extracts files' outlines
 // (tree-sitter, most of a cold pass's CPU) while the hci Worker reads, hashes, cuts chunks and
 // writes SQLite, so a cold pass uses two cores, as Node's worker_threads pool does
-// (runtimes/node/parse-pool.ts). Owns the parse worker's life (started with its pool — or before
-// the pass, warm(), so it loads tree-sitter while the pass scans — and terminated on close) and
+// (runtimes/node/parse-pool.ts). Owns the parse worker's life (started with its pool — or ahead of
+// it, warm(): before a first pass, or on the home screen, so it loads tree-sitter before the pass
+// needs it — and terminated on close or cool()) and
 // the message bookkeeping. Ordering, the fallback to in-thread parsing and
 // when a pool is worth starting are the indexer's (core/index/indexer.ts, read-ahead.ts); how the
 // Worker is created (its URL) is the bundler's, handed in by worker.ts.

@@ -69,11 +69,14 @@ const WARM_SLICE_MS = 6;
 /**
  * With no workspace open this long after the Worker starts, the page waits on its home screen for a
  * workspace to be picked — from a folder or a .zip, to index, more often than not — so the code an
- * indexing run imports (HciWorkspace.preloadIndexing, and the sources) loads meanwhile. A page
- * opening a stored workspace has one open by then (its route opens it at start), so its searches
- * never share the Worker with this. Chromium, 750 of FluentAvalonia's files as a .zip dropped on a
- * fresh page (web bench, 2 interleaved pairs of 3 runs): the scan began 153–158 ms after the drop
- * instead of 247–267, and the run ended 180–194 ms after the indexer's own clock instead of 270–350.
+ * indexing run imports (HciWorkspace.preloadIndexing, and the sources) loads meanwhile, and the
+ * parse worker a first pass takes starts (parse-pool.ts warm(): it loads tree-sitter). A stored
+ * workspace opened without a source ends that worker; a page opening one from its route has it
+ * open by then anyway (so its searches never share the Worker with this). Chromium, 750 of
+ * FluentAvalonia's files as a .zip dropped on a fresh page (web bench, 2 interleaved pairs of 3
+ * runs): the code alone, scan began 153–158 ms after the drop instead of 247–267, and the run ended
+ * 180–194 ms after the indexer's own clock instead of 270–350; with the parse worker too, scan at
+ * 97–139 ms, run end 3107/2823 ms after the drop vs 3141/3124 (the indexer's own clock is noise-bound).
  */
 const PRELOAD_IDLE_MS = 400;
 
@@ -132,7 +135,9 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
   };
 
   const preload = setTimeout(() => {
-    if (sessions.size === 0 && queues.size === 0) void Promise.all([HciWorkspace.preloadIndexing(), import('./sources.ts')]).catch(() => {});
+    if (sessions.size > 0 || queues.size > 0) return;
+    void Promise.all([HciWorkspace.preloadIndexing(), import('./sources.ts')]).catch(() => {});
+    parsePool?.warm(); // a first pass takes it; a stored workspace opened without a source ends it (open)
   }, PRELOAD_IDLE_MS);
   (preload as { unref?: () => void }).unref?.();
 
@@ -250,6 +255,8 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
         const ws = await s.svc.workspace();
         const storage = ws.host.storage;
         const has_index = await storage.exists();
+        // Opened to be searched, not to be indexed from scratch: no first pass takes the parse worker the home screen started.
+        if (has_index && !req.source) parsePool?.cool();
         if (has_index) {
           // One search before the page hears the workspace is open (HciWorkspace.warmUp): the first
           // keystrokes then find the search code compiled and the index's pages read. Only a warm-up:
