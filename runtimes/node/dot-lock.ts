@@ -39,7 +39,8 @@ const ownStart = startTicks('self');
 
 const code = (e: unknown) => (e as NodeJS.ErrnoException).code;
 
-const nodeLockPlatform: LockPlatform = {
+/** Node's LockPlatform (exported so a test can wrap it with an injected fault). */
+export const nodeLockPlatform: LockPlatform = {
   link(from, to) {
     try {
       fs.linkSync(from, to);

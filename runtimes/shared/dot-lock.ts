@@ -1,11 +1,12 @@
 // The cross-process lock protocol for one index file, written once for every runtime: a dot-file
 // (`<db>.lock`) created atomically with link(2), holding the owner's pid, host and a random token
 // (where the OS tells them, also the boot id and the process start time, so a lock outlives neither
-// a reboot nor the reuse of its pid). Owns acquisition, release, the `<lock>.break` breaker and
-// recovery of locks and temp files (`<lock>.<pid>.<24 hex>`) left by dead processes. Leaves every
-// file system call, process probe and path operation to a LockPlatform (runtimes/node/dot-lock.ts,
-// runtimes/deno/dot-lock.ts), so it imports no node:* module and touches no Deno global. Knows
-// nothing of SQLite (the VFS decides when to take and drop it).
+// a reboot nor the reuse of its pid). Owns acquisition, release, the `<lock>.break` breaker (linked
+// into place the same way) and recovery of locks and temp files (`<lock>.<pid>.<24 hex>`,
+// `<lock>.break.<pid>.<24 hex>`) left by dead processes. Leaves every file system call, process
+// probe and path operation to a LockPlatform (runtimes/node/dot-lock.ts, runtimes/deno/dot-lock.ts),
+// so it imports no node:* module and touches no Deno global. Knows nothing of SQLite (the VFS
+// decides when to take and drop it).
 
 export interface LockOwner {
   pid: number;
@@ -221,7 +222,8 @@ export class SharedDotLock {
       const dir = os.dirname(this.lockPath);
       const prefix = `${os.basename(this.lockPath)}.`;
       for (const name of os.list(dir)) {
-        const m = name.startsWith(prefix) ? /^(\d+)\.[0-9a-f]{24}$/.exec(name.slice(prefix.length)) : null;
+        // `<lock>.<pid>.<token>`, and the breaker's `<lock>.break.<pid>.<token>`.
+        const m = name.startsWith(prefix) ? /^(?:break\.)?(\d+)\.[0-9a-f]{24}$/.exec(name.slice(prefix.length)) : null;
         if (m && Number(m[1]) !== os.pid() && os.processState(Number(m[1])) === 'dead') os.remove(os.join(dir, name));
       }
     } catch {
@@ -236,8 +238,19 @@ export class SharedDotLock {
     if (owner !== 'missing' && (owner === null ? ageMs(os, this.lockPath) > 5000 : isStale(os, owner, this.lockPath))) {
       os.remove(this.lockPath);
     }
+    // Written whole under a name of its own, then linked into place, as the lock itself: a process
+    // killed at any point leaves no breaker or a complete one naming it. Created in place (open, then
+    // write), a kill between the two left an empty breaker, which blocked every breaker for 5 s.
     const token = os.randomHex(12);
-    if (!os.writeText(this.lockPath, JSON.stringify(ownerRecord(os, token)), true)) return false;
+    const temp = `${this.lockPath}.${os.pid()}.${token}`;
+    os.writeText(temp, JSON.stringify(ownerRecord(os, token)));
+    let linked = false;
+    try {
+      linked = os.link(temp, this.lockPath);
+    } finally {
+      os.remove(temp);
+    }
+    if (!linked) return false;
     this.token = token;
     heldTokens.add(token);
     return true;
