@@ -1,7 +1,7 @@
-// A web developer's first try, as the README tells it: a fresh create-vite app (the real create-vite
+// A web developer's first try, as docs/runtimes.md tells it: a fresh create-vite app (the real create-vite
 // CLI, pinned in devDependencies, `vanilla-ts` template, its own package.json, tsconfig and build
 // script untouched) that installs the packed tarball (`npm pack`) beside the template's own
-// TypeScript and Vite, takes its vite.config.ts and src/main.ts from the README's `vite-app` blocks,
+// TypeScript and Vite, takes its vite.config.ts and src/main.ts from docs/runtimes.md's `vite-app` blocks,
 // and builds with the template's `npm run build` (`tsc && vite build`). Claims: it type-checks and
 // builds with no error; the page's own chunk stays small (sideEffects lets the bundler drop what the
 // page does not import: no SQLite glue, no core engine in it); the Worker, the SQLite wasm and every
@@ -18,14 +18,15 @@ import { REPO, PACKAGE, NETWORK_ENV } from './helpers/installed-package.ts';
 import { launchChromium, listFiles, serveStatic } from './helpers/browser.ts';
 import { chromiumBinary } from './helpers/runtimes.ts';
 
-const README = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
-/** The page's own JS, gzipped: the README's page is a few lines over connectHci. */
+/** docs/runtimes.md, "In a Vite app": the page a web developer is told to write. */
+const GUIDE = fs.readFileSync(path.join(REPO, 'docs', 'runtimes.md'), 'utf8');
+/** The page's own JS, gzipped: the guide's page is a few lines over connectHci. */
 const MAX_PAGE_GZ = 16 * 1024;
 
-/** The README's ```ts vite-app <file>``` blocks: file → text. */
+/** The guide's ```ts vite-app <file>``` blocks: file → text. */
 function readmeAppFiles(): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of README.matchAll(/^```ts vite-app (\S+)\n([\s\S]*?)^```$/gm)) out[m[1]] = m[2];
+  for (const m of GUIDE.matchAll(/^```ts vite-app (\S+)\n([\s\S]*?)^```$/gm)) out[m[1]] = m[2];
   return out;
 }
 
@@ -59,7 +60,7 @@ describe('a fresh create-vite app over the packed tarball', () => {
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('is the template as create-vite writes it, with the README\'s two files and the tarball as a dependency', () => {
+  it('is the template as create-vite writes it, with the guide\'s two files and the tarball as a dependency', () => {
     expect(Object.keys(readmeAppFiles()).sort()).toEqual(['src/main.ts', 'vite.config.ts']);
     const pj = JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf8')) as { scripts: Record<string, string>; dependencies: Record<string, string>; devDependencies: Record<string, string> };
     expect(pj.scripts.build).toBe('tsc && vite build');
