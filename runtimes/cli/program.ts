@@ -8,7 +8,7 @@ import { EXIT } from '../../core/contract/errors.ts';
 import { HCI_VERSION } from '../../core/version.ts';
 import { COMMANDS } from './commands.ts';
 import { createStyle } from './format.ts';
-import type { CommandContext, CommandRow } from './command.ts';
+import { fail, type CommandContext, type CommandRow } from './command.ts';
 import type { CliRuntime } from './runtime.ts';
 import type { FailureAnswer } from '../../core/contract/common.ts';
 
@@ -46,7 +46,9 @@ export function buildProgram(rt: CliRuntime, setExit: (code: number) => void, op
     cmd.action(async (...params: unknown[]) => {
       // commander passes the positional arguments, then the options, then the command.
       const args = params.slice(0, row.args.length) as Array<string | string[] | undefined>;
-      setExit(await run(c, args, params[row.args.length] as Record<string, unknown>));
+      const opts = params[row.args.length] as Record<string, unknown>;
+      // A verb that throws (a path the system refuses before the service sees it) answers as any failure.
+      setExit(await run(c, args, opts).catch((e: unknown) => fail(c, e, !!opts.json)));
     });
   };
   for (const row of COMMANDS) add(program, row);

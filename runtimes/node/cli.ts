@@ -92,6 +92,15 @@ async function mcpRuntime(root: string): Promise<McpRuntime> {
   };
 }
 
+/** A path's stat, or null when it names nothing usable (missing, too long, a symlink loop, not readable). */
+function statOf(p: string): fs.Stats | null {
+  try {
+    return fs.statSync(p, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 const isTerminal = (s: NodeJS.WriteStream) => s.isTTY === true;
 
 export const nodeCliRuntime: CliRuntime = {
@@ -107,8 +116,8 @@ export const nodeCliRuntime: CliRuntime = {
   env: (name) => process.env[name],
   resolve: (...segments) => path.resolve(...segments),
   dirname: (p) => path.dirname(p),
-  isDirectory: (p) => fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() === true,
-  isFile: (p) => fs.statSync(p, { throwIfNoEntry: false })?.isFile() === true,
+  isDirectory: (p) => statOf(p)?.isDirectory() === true,
+  isFile: (p) => statOf(p)?.isFile() === true,
   findIndexedRoot,
   serviceHost: (open) => nodeServiceHost(open),
   shortRun: tuneForShortRun,
