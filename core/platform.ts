@@ -52,22 +52,47 @@ export class HciError extends Error {
   }
 }
 
-/** A system error's code, as Node's (and Deno's) file calls set it: ENOENT, EACCES, EROFS, … */
-const SYSTEM_CODE = /^E[A-Z0-9]{2,}$/;
+/**
+ * The failures of file and storage calls that are the environment's, not hci's: a missing or
+ * unreadable path, a read-only or full disk, too many open files. Node's and Deno's errno names
+ * (`ENOENT`, …) and the browser's DOMException names (OPFS, a picked folder's handles). Each becomes
+ * `io_error` with the system's words kept in its message and what to check as its hint. Every other
+ * system code is not listed on purpose: it would be hci's bug (Node's `ERR_*` codes, `EINVAL`).
+ */
+const IO_FAILURES: ReadonlyMap<string, string> = (() => {
+  const path = 'check that the path exists (a file or folder may have been moved or deleted meanwhile)';
+  const access = 'check that hci may read the workspace and write its .hci folder';
+  const space = 'free some disk space (or storage quota), then index again';
+  const files = 'too many files are open: close other programs or raise the limit (ulimit -n)';
+  const busy = 'another program holds the file: retry when it is done';
+  return new Map(Object.entries({
+    ENOENT: path, ENOTDIR: path, EISDIR: path, ELOOP: path, ENAMETOOLONG: path, NotFoundError: path,
+    EACCES: access, EPERM: access, EROFS: access, NotAllowedError: access, NotReadableError: access,
+    ENOSPC: space, EDQUOT: space, EFBIG: space, QuotaExceededError: space,
+    EMFILE: files, ENFILE: files,
+    EBUSY: busy, ETXTBSY: busy, EAGAIN: busy,
+    EIO: 'the disk reported an input/output error: check the device',
+  }));
+})();
+
+/** What hci's own error codes look like (the contract's error table, core/contract/errors.ts). */
+const HCI_CODE = /^[a-z][a-z0-9_]*$/;
 
 /**
- * A thrown value as an HciError: an HciError as it is; an object with a string code (a task's or a
- * Worker's error) keeps its code, message and hint — except a system error (ENOENT, EACCES, … from a
- * runtime's file calls), whose code is no stable hci code: it becomes `io_error`, the system's words
- * kept in the message; anything else is `internal`.
+ * A thrown value as an HciError, the one conversion every answer and exit code goes through: an
+ * HciError as it is; a file or storage failure of the environment (IO_FAILURES, by its errno `code`
+ * or its DOMException `name`) as `io_error`; an object that carries an hci code (a task's or a
+ * Worker's error crossing a boundary) keeps its code, message and hint; anything else — a bug,
+ * Node's `ERR_*` codes included — is `internal`, with its message.
  */
 export function asHciError(e: unknown): HciError {
   if (e instanceof HciError) return e;
-  const x = e as { code?: unknown; message?: unknown; hint?: unknown } | null;
-  if (x && typeof x === 'object' && typeof x.code === 'string') {
-    const message = String(x.message ?? x.code);
-    if (SYSTEM_CODE.test(x.code)) return new HciError('io_error', message, 'check that the path exists and that hci may read it and write its .hci folder');
-    return new HciError(x.code, message, typeof x.hint === 'string' ? x.hint : undefined);
+  const x = e as { code?: unknown; name?: unknown; message?: unknown; hint?: unknown } | null;
+  if (x && typeof x === 'object') {
+    const message = String(x.message ?? x.code ?? x.name);
+    const io = (typeof x.code === 'string' && IO_FAILURES.get(x.code)) || (typeof x.name === 'string' && IO_FAILURES.get(x.name));
+    if (io) return new HciError('io_error', message, io);
+    if (typeof x.code === 'string' && HCI_CODE.test(x.code)) return new HciError(x.code, message, typeof x.hint === 'string' ? x.hint : undefined);
   }
   return new HciError('internal', e instanceof Error ? e.message : String(e));
 }

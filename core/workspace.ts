@@ -2,7 +2,7 @@
 // surface shares — index, search, status, explain. Owns request validation, freshness and the
 // per-connection search sessions; the work itself is done by index/, search/ (the search pipeline,
 // search/pipeline.ts, and its answer wording, search/present.ts) and scan/.
-import { HciError, type WorkspaceFs } from './platform.ts';
+import { asHciError, HciError, type WorkspaceFs } from './platform.ts';
 import type { Settings } from './settings.ts';
 import { settingDefaults } from './settings-defaults.ts';
 import { loadEngine, type Database, type EngineLoader, type SqliteEngine } from './sqlite/engine.ts';
@@ -365,7 +365,7 @@ export class HciWorkspace {
         report.hint = report.index.indexer_running ? 'an indexing run is in progress' : 'the last indexing run did not finish; run `hci index`';
       }
     } catch (e) {
-      const err = e instanceof HciError ? e : new HciError('internal', String((e as Error)?.message ?? e));
+      const err = asHciError(e);
       report.status = err.code === 'no_index' ? 'no_index' : 'error';
       report.error = { code: err.code, message: err.message };
       report.hint = err.hint;
@@ -400,7 +400,7 @@ export class HciWorkspace {
       if (out.symbols.length === 0) res.hint = `no outline for ${out.file.lang} files (they are indexed as line windows)`;
       return res;
     } catch (e) {
-      const err = e instanceof HciError ? e : new HciError('internal', String((e as Error)?.message ?? e));
+      const err = asHciError(e);
       return { ...base, error: { code: err.code, message: err.message }, hint: err.hint };
     }
   }
@@ -429,7 +429,7 @@ export class HciWorkspace {
       }
       return res;
     } catch (e) {
-      const err = e instanceof HciError ? e : new HciError('internal', String((e as Error)?.message ?? e));
+      const err = asHciError(e);
       return { status: 'error', locations: [], index: null, error: { code: err.code, message: err.message }, hint: err.hint };
     }
   }
@@ -495,7 +495,7 @@ export class HciWorkspace {
       if (!req) res.hint = 'the query behind this hit id is not remembered here; pass the query to see matched terms and scores';
       return res;
     } catch (e) {
-      const err = e instanceof HciError ? e : new HciError('internal', String((e as Error)?.message ?? e));
+      const err = asHciError(e);
       return { status: 'error', hit_id: hitId, index: null, error: { code: err.code, message: err.message }, hint: err.hint };
     }
   }

@@ -4,8 +4,8 @@
 // provider's structured errors.
 import { describe, it, expect } from 'vitest';
 import { ln, mulberry32, uniformSigned } from '../core/vector/learned/numeric.ts';
-import { forEachWord, ModelTokenizer } from '../core/vector/learned/tokens.ts';
-import { splitIdentifier } from '../core/search/analyzer.ts';
+import { ModelTokenizer } from '../core/vector/learned/tokens.ts';
+import { forEachIdentRun, splitIdentifier } from '../core/search/analyzer.ts';
 import { buildTokenCorpus, cooccurrence, END } from '../core/vector/learned/cooccur.ts';
 import { ppmi } from '../core/vector/learned/ppmi.ts';
 import { randomizedSvd, symmetricEigen } from '../core/vector/learned/svd.ts';
@@ -76,7 +76,7 @@ describe('identifier runs', () => {
   it('the char-code scan finds exactly the runs the analyzer\'s IDENT regex does', () => {
     const text = 'Größe_x naïve \u{1D4B3}abc \uD800lone ÄÖ-ü 42ab ___ a.b\tπ日本語 \uDC00 end';
     const got: string[] = [];
-    forEachWord(text, (w) => got.push(w));
+    forEachIdentRun(text, (w) => got.push(w));
     expect(got).toEqual([...text.matchAll(/[\p{L}\p{N}_]+/gu)].map((m) => m[0]));
   });
 });

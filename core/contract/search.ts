@@ -1,7 +1,7 @@
 // The search request and answer: what a caller asks (words, filters, paging, a token budget) and what
 // every surface returns (status, match, ranked hits, freshness, skips). Owns these shapes; ranking is
-// core/search/, paging and status wording core/workspace.ts, host additions (the running task, MCP
-// hints) core/service/.
+// core/search/ (paging core/search/page.ts, the status and hint wording core/search/present.ts), host
+// additions (the running task, hints worded for MCP) core/service/.
 import { z } from 'zod';
 import { answerFields, fileKind, skipCounts, symbolRef } from './common.ts';
 import { taskView } from './tasks.ts';

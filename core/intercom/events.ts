@@ -2,7 +2,7 @@
 // hci reads or writes (message_added, message_edited, message_range_related). TypeScript types come
 // from z.infer; the JSON Schema files in core/intercom/schemas/ are generated from these
 // (json-schemas.ts) and a test keeps them equal. Reading lines, projecting threads and resolving
-// anchors belong to log-reader.ts, projection.ts and anchors.ts.
+// anchors belong to log.ts, projection.ts and anchors.ts.
 //
 // Objects are loose (unknown fields pass through): a host's log carries its own fields, and a later
 // schema_version may add some; hci ignores what it does not know and rewrites nothing.

@@ -7,7 +7,7 @@
 // and the error wording. Reading the log, resolving anchors, storing rows and ranking belong to
 // log.ts, anchors.ts, sidecar.ts and find.ts; the platform (log files, the sidecar's storage) to the
 // runtime that builds the IntercomHost.
-import { HciError } from '../platform.ts';
+import { asHciError, HciError } from '../platform.ts';
 import type { HciWorkspace } from '../workspace.ts';
 import type { IndexStorage } from '../index/storage.ts';
 import type { Database } from '../sqlite/engine.ts';
@@ -51,10 +51,6 @@ const DEFAULT_MESSAGES = 1000;
 /** A log's thread ids, in order of first appearance. */
 const readThreadIds = (events: ReadonlyArray<{ event: { thread_id: string } }>) => [...new Set(events.map((e) => e.event.thread_id))];
 type RebuildReason = NonNullable<SidecarInfo['reason']>;
-
-function asHciError(e: unknown): HciError {
-  return e instanceof HciError ? e : new HciError('internal', String((e as Error)?.message ?? e));
-}
 
 /** The request as its schema reads it, or HciError `invalid_request` naming the first issue. */
 function parseRequest<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } }, req: unknown): T {

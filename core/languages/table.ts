@@ -1,9 +1,10 @@
 // The language table: one row per language hci knows — its extensions (and which of them are indexed
 // by default), its outline extractor (loaded on first use), the tree-sitter grammars that extractor
 // parses with (ids of the grammar table, grammars.ts), how its member keys spell a key path, which
-// files pair with it (view ↔ code-behind ↔ scoped CSS), and whether its text is code for the secrets
-// scan. Everything that used to list languages reads this table: the scanner (languageOf), the
-// settings' default include_extensions, the chunker's registry, search (key paths, pairs), the
+// files pair with it (view ↔ code-behind ↔ scoped CSS), whether its text is code for the secrets
+// scan, whether its hits need a compiler's word on symbol facts, and how its files are views. Everything
+// that used to list languages reads this table: the scanner (languageOf), the settings' default
+// include_extensions, the chunker's registry, search (key paths, pairs, the compiler note, views), the
 // secrets scan, and every runtime's grammar loader through the grammar table. It imports no extractor
 // eagerly, so settings and search can read it without loading the chunkers or tree-sitter.
 //
@@ -33,18 +34,29 @@ export interface LanguageRow {
   companions?: { codeBehind: string; scopedCss?: string };
   /** An unquoted right-hand side is code (an expression), never a secret literal (core/scan/secrets.ts). */
   code?: boolean;
+  /**
+   * Compiled code whose symbol facts (usages, overrides, renames) only a compiler knows: its hits,
+   * text matches, carry a note saying so (core/search/present.ts).
+   */
+  compilerNote?: boolean;
+  /**
+   * How a file of this language is a view, for UI questions (core/search/ui.ts): `routed`, a page
+   * with an `@page` route, titled by `<PageTitle>`; `markup`, a document whose root element is a
+   * page, view or window, titled by its `Title="…"`.
+   */
+  view?: 'routed' | 'markup';
 }
 
 // Row order is the order of the default include_extensions list.
 const ROWS = [
-  { id: 'csharp', extensions: ['.cs'], grammars: ['c_sharp'], code: true,
+  { id: 'csharp', extensions: ['.cs'], grammars: ['c_sharp'], code: true, compilerNote: true,
     extractor: () => import('../chunk/lang/csharp.ts').then((m) => m.extractCSharp) },
-  { id: 'razor', extensions: ['.razor', '.cshtml'], grammars: ['c_sharp', 'html'], code: true,
+  { id: 'razor', extensions: ['.razor', '.cshtml'], grammars: ['c_sharp', 'html'], code: true, compilerNote: true, view: 'routed',
     companions: { codeBehind: '.cs', scopedCss: '.css' },
     extractor: () => import('../chunk/lang/razor.ts').then((m) => m.extractRazor) },
-  { id: 'axaml', extensions: ['.axaml'], grammars: [], code: true, companions: { codeBehind: '.cs' },
+  { id: 'axaml', extensions: ['.axaml'], grammars: [], code: true, view: 'markup', companions: { codeBehind: '.cs' },
     extractor: () => import('../chunk/lang/xaml.ts').then((m) => m.extractXaml) },
-  { id: 'xaml', extensions: ['.xaml'], grammars: [], code: true, companions: { codeBehind: '.cs' },
+  { id: 'xaml', extensions: ['.xaml'], grammars: [], code: true, view: 'markup', companions: { codeBehind: '.cs' },
     extractor: () => import('../chunk/lang/xaml.ts').then((m) => m.extractXaml) },
   { id: 'markdown', extensions: ['.md', '.mdx'], grammars: [],
     extractor: () => import('../chunk/lang/markdown.ts').then((m) => m.extractMarkdown) },

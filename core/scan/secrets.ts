@@ -14,11 +14,6 @@ const SECRET_NAMES = new Set(['.env', '.npmrc', '.pypirc', '.netrc', '.git-crede
 const ENV_TEMPLATES = new Set(['.env.example', '.env.sample', '.env.template']);
 const SECRET_NAME_PATTERN = /(?:\.(?:pem|key|p12|pfx|keystore|jks)$|^id_(?:rsa|ed25519|ecdsa|dsa))/;
 
-/** True when a directory with this name holds credentials (.ssh, .aws, .gnupg, .kube). */
-export function isSecretDirName(name: string): boolean {
-  return SECRET_DIRS.has(name);
-}
-
 /**
  * File-name denylist. Names compare case-insensitively, except the `credentials*` prefix, which is
  * lower-case only so C# types such as `CredentialsService.cs` stay indexable.

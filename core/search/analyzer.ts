@@ -1,6 +1,8 @@
-// Code-aware token analysis shared by indexing and querying, so both sides split text the same way.
-// Owns identifier splitting (camelCase, PascalCase, snake_case, digits), the derived "idents" token
-// stream, and stop words. FTS5's unicode61 tokenizer does the rest (lowercasing, diacritics).
+// Code-aware token analysis shared by indexing, querying and the learned embeddings, so every side
+// splits text the same way. Owns identifier splitting (camelCase, PascalCase, snake_case, digits),
+// what an identifier-like run is (the char-code scan the idents stream and the embeddings' tokenizer
+// both use), the derived "idents" token stream, and stop words. FTS5's unicode61 tokenizer does the
+// rest (lowercasing, diacritics). index/, search/ and vector/ all import it.
 // Changing anything here changes stored tokens: bump ANALYZER_VERSION in core/index/schema.ts.
 // The Unicode-property patterns run their ASCII twin on ASCII text (core/ascii-regex.ts: the same
 // matches there, without building the \p{…} classes in every process).
@@ -8,8 +10,6 @@ import { asciiTwin } from '../ascii-regex.ts';
 
 /** A run of the characters unicode61 keeps in tokens (letters, digits, private use). */
 const WORD = asciiTwin('[\\p{L}\\p{N}\\p{Co}]+', 'gu');
-/** Identifier-ish runs: letters, digits and underscores (split further below). */
-const IDENT = asciiTwin('[\\p{L}\\p{N}_]+', 'gu');
 /** What separates the pieces of an identifier, and the parts of one piece (splitIdentifier). */
 const NON_ALNUM = asciiTwin('[^\\p{L}\\p{N}]+', 'u');
 const IDENT_PART = asciiTwin('\\p{Lu}+(?=\\p{Lu}\\p{Ll})|\\p{Lu}?\\p{Ll}+|\\p{Lu}+|\\p{N}+|[\\p{L}\\p{M}]+', 'gu');
@@ -36,7 +36,7 @@ export function identsOf(text: string): string {
   // Each distinct identifier once: its parts stay adjacent (phrase queries over parts still match),
   // and the index does not hold a position for every repetition (about 5% of the index on C#).
   const seen = new Set<string>();
-  // A hand-rolled scan for the runs IDENT matches. An all-ASCII run with no lower→upper,
+  // A hand-rolled scan for the identifier-like runs (as forEachIdentRun). An all-ASCII run with no lower→upper,
   // upper-upper-lower or letter↔digit step cannot split (splitForIdents' test fails), so it is
   // skipped without being sliced or looked up; every other run goes through splitForIdents as before.
   let out = '';
@@ -44,8 +44,8 @@ export function identsOf(text: string): string {
   let i = 0;
   while (i < n) {
     let c = text.charCodeAt(i);
-    let cls = c < 128 ? ASCII_CLASS[c] : 0;
-    if (cls === 0 && (c < 128 || !isIdentCodePoint(text, i))) {
+    let cls = c < 128 ? ASCII_IDENT_CLASS[c] : 0;
+    if (cls === 0 && (c < 128 || !isIdentCodePoint(text.codePointAt(i)!))) {
       i++;
       continue;
     }
@@ -66,14 +66,14 @@ export function identsOf(text: string): string {
         p1 = cls === UNDERSCORE ? 0 : cls;
         i++;
       } else {
-        if (!isIdentCodePoint(text, i)) break;
+        if (!isIdentCodePoint(text.codePointAt(i)!)) break;
         ascii = false;
         i += c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1;
         // Astral ident chars are always a surrogate pair; a lone surrogate is no ident char.
       }
       if (i >= n) break;
       c = text.charCodeAt(i);
-      cls = c < 128 ? ASCII_CLASS[c] : 0;
+      cls = c < 128 ? ASCII_IDENT_CLASS[c] : 0;
     }
     if (i - start < 3 || (ascii && !splits)) continue;
     const w = text.slice(start, i);
@@ -93,23 +93,55 @@ export function identsOf(text: string): string {
 }
 
 const LOWER = 1, UPPER = 2, DIGIT = 3, UNDERSCORE = 4;
-/** Classes of ASCII chars inside IDENT runs (0: not part of a run). */
-const ASCII_CLASS = new Uint8Array(128);
+/**
+ * The class of each ASCII char inside an identifier-like run (letters, digits, `_`: `[\\p{L}\\p{N}_]+`), 0 for
+ * one that ends a run. Non-zero is all a scan for runs needs (forEachIdentRun); identsOf also reads
+ * the classes to see where a run splits.
+ */
+export const ASCII_IDENT_CLASS = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
-  ASCII_CLASS[c] = c >= 97 && c <= 122 ? LOWER : c >= 65 && c <= 90 ? UPPER : c >= 48 && c <= 57 ? DIGIT : c === 95 ? UNDERSCORE : 0;
+  ASCII_IDENT_CLASS[c] = c >= 97 && c <= 122 ? LOWER : c >= 65 && c <= 90 ? UPPER : c >= 48 && c <= 57 ? DIGIT : c === 95 ? UNDERSCORE : 0;
 }
 const IDENT_CHAR = asciiTwin('^[\\p{L}\\p{N}_]$', 'u');
 const identCache = new Map<number, boolean>();
 
-/** Whether the (non-ASCII) code point at i is one IDENT matches: a letter or number, not a lone surrogate. */
-function isIdentCodePoint(text: string, i: number): boolean {
-  const cp = text.codePointAt(i)!;
+/** Whether a (non-ASCII) code point belongs to an identifier-like run: a letter or number, never a lone surrogate (cached). */
+export function isIdentCodePoint(cp: number): boolean {
   let yes = identCache.get(cp);
   if (yes === undefined) {
-    yes = IDENT_CHAR.unicodeRegex().test(String.fromCodePoint(cp));
+    yes = !(cp >= 0xd800 && cp <= 0xdfff) && IDENT_CHAR.unicodeRegex().test(String.fromCodePoint(cp));
     if (identCache.size < 4096) identCache.set(cp, yes);
   }
   return yes;
+}
+
+/**
+ * Calls `each` with every identifier-like run of `text` (`[\\p{L}\\p{N}_]+`; unsplit), in order:
+ * callers memoize per run. A char-code scan (ASCII by table, other code points through the cached
+ * test) is 2–3x faster than the regex over source text.
+ */
+export function forEachIdentRun(text: string, each: (word: string) => void): void {
+  const n = text.length;
+  let start = -1;
+  for (let i = 0; i < n; ) {
+    const c = text.charCodeAt(i);
+    let width = 1;
+    let inRun: boolean;
+    if (c < 128) inRun = ASCII_IDENT_CLASS[c] !== 0;
+    else {
+      const cp = text.codePointAt(i)!;
+      width = cp > 0xffff ? 2 : 1;
+      inRun = isIdentCodePoint(cp);
+    }
+    if (inRun) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      each(text.slice(start, i));
+      start = -1;
+    }
+    i += width;
+  }
+  if (start >= 0) each(text.slice(start));
 }
 
 const utf8 = new TextEncoder();

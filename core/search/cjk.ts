@@ -14,11 +14,6 @@ const MAYBE_CJK = /[\u1100-\u11ff\u2e80-\u2fdf\u3005-\u3007\u3021-\u3029\u3031-\
 /** A letter or digit run as unicode61 cuts words (the run a CJK run may sit inside, as in `Save保存`). */
 const WORD = asciiTwin('[\\p{L}\\p{N}\\p{Co}\\p{M}]+', 'gu');
 
-/** Whether the text holds any CJK letter (most code holds none, and pays only this test). */
-export function hasCjk(text: string): boolean {
-  return MAYBE_CJK.test(text) && new RegExp(CJK_RUN.source, 'u').test(text.normalize('NFKC'));
-}
-
 /** The CJK runs of a text, NFKC-normalised (half-width katakana become full-width, as queries are). */
 export function cjkRuns(text: string): string[] {
   if (!MAYBE_CJK.test(text)) return [];

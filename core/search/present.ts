@@ -2,7 +2,7 @@
 // symbol holding the best one, paired files, the compiler note), and the whole answer — the page cut to its token budget, the next cursor, and the status
 // and hint wording (never a bare empty list). Owns that wording and the hit shape; ranking is the
 // pipeline's, the cursor format and the budget arithmetic page.ts's, freshness the workspace's.
-import { HciError } from '../platform.ts';
+import { asHciError } from '../platform.ts';
 import type { SkipCounts } from '../scan/walker.ts';
 import { CONTRACT_VERSION, type IndexFreshness, type SearchHit, type SearchRequest, type SearchResponse } from './contract.ts';
 import { loadBodies, round, type Candidate } from './candidates.ts';
@@ -15,8 +15,8 @@ import { innermostSymbol, type OutlineSymbol } from './symbols.ts';
 import type { SearchSession } from './session.ts';
 import { encodeCursor, estimateTokens, fitTokenBudget } from './page.ts';
 import type { SearchPage } from './candidates.ts';
+import { languageById } from '../languages/table.ts';
 
-const CSHARP_LANGS = new Set(['csharp', 'razor']);
 export const CSHARP_NOTE = 'text match: confirm symbol facts (usages, overrides, renames) with the compiler';
 
 
@@ -49,7 +49,7 @@ export function renderHits(session: SearchSession, cands: Candidate[], firstRank
     else if (c.symbolName) hit.symbol = { kind: c.symbolKind ?? 'symbol', name: c.symbolName, ...(c.memberKey ? { member_key: c.memberKey } : {}) };
     const paired = pairs.get(c.path);
     if (paired?.length) hit.paired = paired.map((p) => p.path);
-    if (CSHARP_LANGS.has(c.lang)) hit.note = CSHARP_NOTE;
+    if (languageById(c.lang)?.compilerNote) hit.note = CSHARP_NOTE;
     return hit;
   });
 }
@@ -75,7 +75,7 @@ export function baseResponse(req: SearchRequest): SearchResponse {
 
 /** A failed search as an answer: `no_index` has its own status, everything else is `error`. */
 export function failedResponse(req: SearchRequest, e: unknown, t0: number): SearchResponse {
-  const err = e instanceof HciError ? e : new HciError('internal', (e as Error)?.message ?? String(e));
+  const err = asHciError(e);
   const status = err.code === 'no_index' ? 'no_index' : 'error';
   return { ...baseResponse(req), status, took_ms: Date.now() - t0, error: { code: err.code, message: err.message }, hint: err.hint };
 }

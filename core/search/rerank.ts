@@ -12,7 +12,7 @@ import { baseName } from '../scan/languages.ts';
 import { splitIdentifier } from './analyzer.ts';
 import { definitionTargets, textSignals } from './boosts.ts';
 import { conventionalPairs, viewModelNames } from './pairs.ts';
-import { isUiQuestion, routeOrTitleMatches, uiTopicWords, viewFacts, type ViewFacts } from './ui.ts';
+import { hasViews, isUiQuestion, routeOrTitleMatches, uiTopicWords, viewFacts, type ViewFacts } from './ui.ts';
 import { inScope, queryScope } from './scope.ts';
 import { coverageWords, fileChunkFactors, fileCoverage } from './file-evidence.ts';
 import { loadBodies, type Candidate } from './candidates.ts';
@@ -189,7 +189,7 @@ export class Reranker {
     for (const c of top) {
       let facts = this.views.get(c.fileId);
       if (facts === undefined) {
-        const stored = c.lang === 'razor' || c.lang === 'axaml' || c.lang === 'xaml' ? this.session.files.get(c.fileId, c.hash) : undefined;
+        const stored = hasViews(c.lang) ? this.session.files.get(c.fileId, c.hash) : undefined;
         facts = stored ? viewFacts(stored, c.lang) : null;
         this.views.set(c.fileId, facts);
       }

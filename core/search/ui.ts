@@ -8,6 +8,7 @@
 import type { StoredFile } from '../index/file-data.ts';
 import { wordsOf } from './analyzer.ts';
 import type { ParsedQuery } from './query.ts';
+import { languageById } from '../languages/table.ts';
 
 const UI_NOUN = '(?:page|view|window|screen|dialog|form|popup|tab)s?';
 /** "which page …", "what view …", "the page that shows …", "screen where …". */
@@ -40,16 +41,22 @@ export interface ViewFacts {
   words: string[];
 }
 
+/** Whether files of a language can be views (the language table's `view`): only those are read for viewFacts. */
+export function hasViews(lang: string): boolean {
+  return languageById(lang)?.view !== undefined;
+}
+
 /** What a stored file is as a view (null for languages without views). */
 export function viewFacts(file: StoredFile, lang: string): ViewFacts | null {
-  if (lang !== 'razor' && lang !== 'axaml' && lang !== 'xaml') return null;
+  const kind = languageById(lang)?.view;
+  if (!kind) return null;
   const root = file.outline[0];
   const routes = file.fileContext.filter((l) => l.startsWith('@page '));
-  const view = lang === 'razor' ? routes.length > 0 : VIEW_ROOT_KINDS.has(root?.kind ?? '');
+  const view = kind === 'routed' ? routes.length > 0 : VIEW_ROOT_KINDS.has(root?.kind ?? '');
   const words: string[] = [];
   for (const r of routes) words.push(...wordsOf(r.slice(6)));
   const head = file.lines.slice(0, 400).join('\n');
-  const title = (lang === 'razor' ? PAGE_TITLE : ROOT_TITLE).exec(head)?.[1];
+  const title = (kind === 'routed' ? PAGE_TITLE : ROOT_TITLE).exec(head)?.[1];
   if (title) words.push(...wordsOf(title));
   return { view, words };
 }

@@ -318,8 +318,3 @@ async function backfill(store: IndexStore, model: StoredModel, embed: Embed, o: 
   }
   return flush();
 }
-
-/** The learned key a model would get (for callers that compare keys). */
-export function learnedKey(model: LearnedModel): ModelKey {
-  return { provider: 'learned', model: `${LEARNED_RECIPE}@${model.fingerprint}`, dims: model.dims, quantization: 'int8' };
-}

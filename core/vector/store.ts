@@ -91,11 +91,6 @@ export function updateModelInfo(db: Database, modelId: number, info: ModelInfo):
   db.exec('UPDATE vector_models SET info = ? WHERE id = ?', { bind: [JSON.stringify(info), modelId] });
 }
 
-/** Drops every model and vector (semantic search turned off and the index rebuilt, or a reset). */
-export function dropVectors(db: Database): void {
-  db.exec('DELETE FROM chunk_vectors; DELETE FROM vector_models');
-}
-
 /** Encodes a row of floats the way the model stores it (int8 with its scale, or f32), as sqlite-vec's BLOB. */
 export function encodeVector(v: Float32Array, quantization: VectorQuantization, scale: number | null): Uint8Array {
   if (quantization === 'f32') return new Uint8Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
@@ -244,10 +239,6 @@ export function filesNeedingVectors(db: Database, modelId: number | null): numbe
     ? 'SELECT DISTINCT file_id FROM chunks ORDER BY file_id'
     : 'SELECT DISTINCT c.file_id FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.model_id = ?) ORDER BY c.file_id';
   return (db.selectValues(sql, modelId === null ? undefined : [modelId]) as number[]).map(Number);
-}
-
-export function countMissing(db: Database, modelId: number): number {
-  return Number(db.selectValue('SELECT count(*) FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.model_id = ?)', [modelId]));
 }
 
 export function readVectorState(db: Database): VectorState | null {

@@ -4,11 +4,11 @@
 // runtimes/mcp/, the answers core/service/, the transports and the watcher the runtime's (McpRuntime).
 import { Option } from 'commander';
 import { HciError } from '../../core/platform.ts';
-import { EXIT, exitCodeFor } from '../../core/contract/errors.ts';
+import { EXIT } from '../../core/contract/errors.ts';
 import { HCI_VERSION } from '../../core/version.ts';
 import type { WatchPreference } from '../../core/service/index.ts';
 import { checkHttpOptions, TOKEN_ENV } from '../mcp/http-guard.ts';
-import type { CommandRow } from './command.ts';
+import { fail, type CommandRow } from './command.ts';
 import type { McpRuntime } from './runtime.ts';
 import { collect, oneOf, port, positiveInt } from './options.ts';
 
@@ -73,9 +73,7 @@ export const mcpCommand: CommandRow = {
       await svc.close();
       return EXIT.ok;
     } catch (e) {
-      const err = e instanceof HciError ? e : new HciError('internal', (e as Error)?.message ?? String(e));
-      c.rt.write('err', `hci: ${err.message}${err.hint ? `\nhint: ${err.hint}` : ''}\n`);
-      return exitCodeFor(err.code);
+      return fail(c, e, false);
     } finally {
       m?.finished();
     }

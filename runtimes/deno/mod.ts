@@ -15,9 +15,10 @@ export { DotLock as DenoDotLock, type LockOwner } from './dot-lock.ts';
 /**
  * The Node adapters, kept for existing callers: they run under Deno through node: compatibility
  * but need -A there (their lock code reads /proc and probes pids with kill). Prefer the Deno ones.
- * Imported from their own modules, never from runtimes/node/index.ts: that entry installs Node's
- * zlib as the index's deflate codec when imported, and under Deno node:zlib ignores the preset
- * dictionary every stored file is deflated with, so every search would answer `index_corrupt`.
+ * Imported from their own modules, not from runtimes/node/index.ts, whose openWorkspace hands the
+ * core Node's zlib as the index's deflate codec: under Deno node:zlib ignores the preset dictionary
+ * every stored file is deflated with, so every search would answer `index_corrupt`. Deno's own
+ * openWorkspace keeps the core's default codec (fflate, pure JS).
  */
 export { createNodeWorkspaceFs } from '../node/workspace-fs.ts';
 export { createNodeIndexStorage } from '../node/node-storage.ts';

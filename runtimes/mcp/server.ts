@@ -20,7 +20,8 @@ export function serverInstructions(root: string, watcher: WatcherPlan = 'on'): s
   return [
     `hci is a code index of the workspace ${root} (C#, Razor, AXAML, configs, docs, web files).`,
     'To find where something is, call `search` first and then read only the returned line ranges: it costs far less context than listing or reading files.',
-    'Hits are keyword evidence (hit_kind text_fts); for C#, confirm symbol facts (usages, overrides, renames) with the compiler or language server.',
+    'Hits are text evidence, and hit_kind says which: text_fts (keyword match), text_literal (the exact text or regex), text_vector or hybrid (near in meaning, semantic search on); ' +
+      'for C#, confirm symbol facts (usages, overrides, renames) with the compiler or language server.',
     `An empty answer has a status and a hint: it is not proof of absence. Every answer says how fresh the index is; ${freshness}`,
     'For a conversation kept as an NDJSON event log in the workspace, intercom_messages_for_code says which of its messages relate to some code, and intercom_message_relate records that a range of them does.',
   ].join('\n');

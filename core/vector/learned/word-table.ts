@@ -3,7 +3,7 @@
 // before (code repeats them endlessly) is found without cutting it out as a string or hashing a
 // string in a Map — the scan hashes each code unit as it reads it (forEachRun). Owns the table
 // and that scan; what a run maps to (its parts' offset) is the builder's (cooccur.ts).
-import { ASCII_IDENT, isIdentCodePoint } from './tokens.ts';
+import { ASCII_IDENT_CLASS, isIdentCodePoint } from '../../search/analyzer.ts';
 
 const EMPTY = -1;
 
@@ -84,7 +84,7 @@ export class RunTable {
 }
 
 /**
- * Calls `each(start, end, hash)` for every identifier-like run of `text` — the runs forEachWord
+ * Calls `each(start, end, hash)` for every identifier-like run of `text` — the runs forEachIdentRun
  * (tokens.ts) gives, in order — with a hash of the run's code units (FNV-1a, then an avalanche).
  */
 export function forEachRun(text: string, each: (start: number, end: number, hash: number) => void): void {
@@ -93,7 +93,7 @@ export function forEachRun(text: string, each: (start: number, end: number, hash
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c < 128) {
-      if (ASCII_IDENT[c] !== 1) {
+      if (ASCII_IDENT_CLASS[c] === 0) {
         i++;
         continue;
       }
@@ -109,7 +109,7 @@ export function forEachRun(text: string, each: (start: number, end: number, hash
     while (i < n) {
       const u = text.charCodeAt(i);
       if (u < 128) {
-        if (ASCII_IDENT[u] !== 1) break;
+        if (ASCII_IDENT_CLASS[u] === 0) break;
         h = Math.imul(h ^ u, 0x01000193);
         i++;
       } else {
