@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { asciiSource, asciiTwin, isAscii, twinsMade } from '../core/ascii-regex.ts';
-import { splitIdentifier, wordsOf } from '../core/search/analyzer.ts';
+import { splitIdentifier, wordsOf } from '../core/text/analyzer.ts';
 import { splitCjkWord } from '../core/search/cjk.ts';
 
 /** Every module of core/ that makes a twin (found by its source text, so a new one is checked without being listed here). */

@@ -3,7 +3,7 @@
 // is stored in the FTS table and must be reproduced verbatim to delete rows).
 import { describe, expect, it } from 'vitest';
 import { sha256, sha256Hex } from '../core/index/sha256.ts';
-import { identsOf, splitIdentifier } from '../core/search/analyzer.ts';
+import { identsOf, splitIdentifier } from '../core/text/analyzer.ts';
 
 async function subtleHex(bytes: Uint8Array): Promise<string> {
   return Buffer.from(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)).toString('hex');

@@ -5,7 +5,7 @@
 import { describe, it, expect } from 'vitest';
 import { ln, mulberry32, uniformSigned } from '../core/vector/learned/numeric.ts';
 import { ModelTokenizer } from '../core/vector/learned/tokens.ts';
-import { forEachIdentRun, splitIdentifier } from '../core/search/analyzer.ts';
+import { forEachIdentRun, splitIdentifier } from '../core/text/analyzer.ts';
 import { buildTokenCorpus, cooccurrence, END } from '../core/vector/learned/cooccur.ts';
 import { ppmi } from '../core/vector/learned/ppmi.ts';
 import { randomizedSvd, symmetricEigen } from '../core/vector/learned/svd.ts';

@@ -18,7 +18,7 @@ describe('memory held by an indexing pass', () => {
     // 60 texts of 400 KB, each with a distinct camelCase identifier (a memo entry): a key sliced
     // from its text would keep all 24 MB alive after the texts are dropped.
     const script = `
-      const { identsOf } = await import(${JSON.stringify(new URL('../dist/core/search/analyzer.js', import.meta.url).href)});
+      const { identsOf } = await import(${JSON.stringify(new URL('../dist/core/text/analyzer.js', import.meta.url).href)});
       gc(); const before = process.memoryUsage().heapUsed;
       for (let i = 0; i < 60; i++) {
         const text = [Array.from({ length: 4000 }, (_, j) => 'lorem ipsum dolor sit amet consectetur adipiscing ' + j).join(' '), 'retainedIdentifierNumber' + i + 'Here'].join(' ');

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_EXCLUDE_PATH_SEGMENTS, DEFAULT_INCLUDE_EXTENSIONS } from '../../core/settings.ts';
 import { parseQuery } from '../../core/search/query.ts';
-import { STOP_WORDS } from '../../core/search/analyzer.ts';
+import { STOP_WORDS } from '../../core/text/analyzer.ts';
 import { DEFAULT_VARIANT } from './variants.ts';
 import type { SqlAdapter } from './sql-store.ts';
 

@@ -41,7 +41,7 @@ export function categoryOf(url: string, fn: string): string {
   if (url.includes('/runtimes/node/node-vfs')) return 'hci VFS (node:fs)';
   if (url.includes('/runtimes/node/dot-lock')) return 'hci dot-file locks';
   if (url.includes('/runtimes/node/')) return 'hci node runtime';
-  if (url.includes('/core/index/fts-row') || url.includes('/core/search/analyzer')) return 'hci identifier splitting (ftsValues)';
+  if (url.includes('/core/index/fts-row') || url.includes('/core/text/analyzer')) return 'hci identifier splitting (ftsValues)';
   if (url.includes('/core/index/')) return 'hci index writer/indexer';
   if (url.includes('/core/scan/')) return 'hci scan/classify/secrets';
   if (url.includes('/core/chunk/')) return 'hci chunking';

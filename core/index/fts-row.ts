@@ -1,6 +1,6 @@
 // Derives the six FTS column values of one chunk. The FTS table is contentless, so the very same
 // values must be produced again to delete a row: this function is the single place that does it.
-import { identsOf } from '../search/analyzer.ts';
+import { identsOf } from '../text/analyzer.ts';
 import { cjkIndexText } from '../search/cjk.ts';
 
 export interface FtsSource {

@@ -6,7 +6,7 @@
 // modes.ts's (routeMode), running the query the channels' (channels/), ranking rerank.ts's.
 import { HciError } from '../platform.ts';
 import { MAX_TEXT_HITS } from './page.ts';
-import { splitIdentifier, STOP_WORDS } from './analyzer.ts';
+import { splitIdentifier, STOP_WORDS } from '../text/analyzer.ts';
 import { bigrams, cjkRunExpression, splitCjkWord } from './cjk.ts';
 import { asciiTwin } from '../ascii-regex.ts';
 

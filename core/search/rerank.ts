@@ -9,7 +9,7 @@
 import { languageById } from '../languages/table.ts';
 import type { Settings } from '../settings.ts';
 import { baseName } from '../scan/languages.ts';
-import { splitIdentifier } from './analyzer.ts';
+import { splitIdentifier } from '../text/analyzer.ts';
 import { definitionTargets, textSignals } from './boosts.ts';
 import { conventionalPairs, viewModelNames } from './pairs.ts';
 import { hasViews, isUiQuestion, routeOrTitleMatches, uiTopicWords, viewFacts, type ViewFacts } from './ui.ts';

@@ -5,7 +5,7 @@
 // likely the one meant than a neighbour that merely shares the words (a form that also has a
 // `ResetAsync`). Owns reading the scope from the query text and matching it against a path; the
 // factor (setting scope_match_boost) is applied by rerank.ts and shown in explain as `query_scope`.
-import { splitIdentifier } from './analyzer.ts';
+import { splitIdentifier } from '../text/analyzer.ts';
 import { asciiTwin } from '../ascii-regex.ts';
 
 /** `Scope: rest` or `Scope1/Scope2: rest`: identifier-like names, then a colon and a space. */

@@ -6,7 +6,7 @@
 // expand.ts; pairs: pairs.ts). Owns the question test and reading a view's route and title from its
 // stored file; the factors' place in the score is rerank.ts's.
 import type { StoredFile } from '../index/file-data.ts';
-import { wordsOf } from './analyzer.ts';
+import { wordsOf } from '../text/analyzer.ts';
 import type { ParsedQuery } from './query.ts';
 import { languageById } from '../languages/table.ts';
 

@@ -3,7 +3,7 @@
 // the word–word co-occurrence matrix (±window tokens within a chunk, weighted 1/distance). Owns
 // counting; the PPMI transform and the factorization live beside it. Everything is in a fixed
 // order (first appearance, then frequency and code-unit order), so counts are identical everywhere.
-import { ownString } from '../../search/analyzer.ts';
+import { ownString } from '../../text/analyzer.ts';
 import type { ModelTokenizer } from './tokens.ts';
 import { forEachRun, RunTable } from './word-table.ts';
 import type { Csr } from './sparse.ts';

@@ -2,8 +2,8 @@
 // analyzer's splitter (camelCase, PascalCase, snake_case, digits: the parts the FTS index stores in
 // its idents column), lowercased, without stop words, one-letter parts, numbers and overlong parts.
 // Owns only that filter and a memo of splits; the splitter, the scan for identifier-like runs and
-// the stop words belong to the analyzer (core/search/analyzer.ts), so both channels cut text the same way.
-import { forEachIdentRun, ownString, splitIdentifier, STOP_WORDS } from '../../search/analyzer.ts';
+// the stop words belong to the analyzer (core/text/analyzer.ts), so both channels cut text the same way.
+import { forEachIdentRun, ownString, splitIdentifier, STOP_WORDS } from '../../text/analyzer.ts';
 
 const DIGITS = /^\p{N}+$/u;
 /** Longer parts are hashes, base64 or generated names: noise for co-occurrence. */

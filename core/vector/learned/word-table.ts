@@ -3,7 +3,7 @@
 // before (code repeats them endlessly) is found without cutting it out as a string or hashing a
 // string in a Map — the scan hashes each code unit as it reads it (forEachRun). Owns the table
 // and that scan; what a run maps to (its parts' offset) is the builder's (cooccur.ts).
-import { ASCII_IDENT_CLASS, isIdentCodePoint } from '../../search/analyzer.ts';
+import { ASCII_IDENT_CLASS, isIdentCodePoint } from '../../text/analyzer.ts';
 
 const EMPTY = -1;
 

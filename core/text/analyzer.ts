@@ -2,7 +2,7 @@
 // splits text the same way. Owns identifier splitting (camelCase, PascalCase, snake_case, digits),
 // what an identifier-like run is (the char-code scan the idents stream and the embeddings' tokenizer
 // both use), the derived "idents" token stream, and stop words. FTS5's unicode61 tokenizer does the
-// rest (lowercasing, diacritics). index/, search/ and vector/ all import it.
+// rest (lowercasing, diacritics). It sits below index/, search/ and vector/, which all import it.
 // Changing anything here changes stored tokens: bump ANALYZER_VERSION in core/index/schema.ts.
 // The Unicode-property patterns run their ASCII twin on ASCII text (core/ascii-regex.ts: the same
 // matches there, without building the \p{…} classes in every process).
