@@ -1,6 +1,7 @@
 // One indexing pass: scan → read → prepare (prepare.ts: classify, chunk, drop secret chunks; read-ahead.ts:
 // reads, and for big passes a runtime's parse pool, running ahead in scan order) → write, in batches.
-// Owns deciding what changed (size+mtime, then content hash; rechunk.ts: which rows a chunking change
+// Owns deciding what changed (size+mtime, then content hash; a row keeps the size of the bytes read,
+// so a file changed between scan and read converges on the next pass; rechunk.ts: which rows a chunking change
 // left stale), batch sizing (a write transaction holds the lock for about batchMs, and is cut after
 // batchMs plus one file), progress and cancellation. Each file's rows are replaced inside one
 // transaction, so a crash or a cancel leaves only whole files behind.
@@ -134,7 +135,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     prepared_in_worker: 0,
   };
 
-  type Op = { kind: 'put'; file: FileRows } | { kind: 'touch'; id: number; mtimeMs: number; flags: number } | { kind: 'delete'; id: number; size?: number };
+  type Op = { kind: 'put'; file: FileRows } | { kind: 'touch'; id: number; size: number; mtimeMs: number; flags: number } | { kind: 'delete'; id: number; size?: number };
   let batch: Op[] = [];
   let batchCost = 0;
   // Cost model: FTS work dominates and is roughly linear in the bytes tokenised, both for rows
@@ -156,7 +157,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   const apply = (rows: RowWriter, db: Database, op: Op, gen: number) => {
     if (op.kind === 'touch') {
       // Flags too: the same content can be read with newer rules (a format migration asks for that).
-      db.exec('UPDATE files SET mtime_ms = ?, flags = ? WHERE id = ?', { bind: [Math.trunc(op.mtimeMs), op.flags, op.id] });
+      db.exec('UPDATE files SET size = ?, mtime_ms = ?, flags = ? WHERE id = ?', { bind: [op.size, Math.trunc(op.mtimeMs), op.flags, op.id] });
     } else if (op.kind === 'delete') {
       rows.deleteFile(op.id);
     } else {
@@ -270,7 +271,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
           progress.bytes += r.bytes;
           if (old && !stale(old) && old.hash === r.file.hash) {
             summary.files_unchanged++;
-            push({ kind: 'touch', id: old.id, mtimeMs: f.mtimeMs, flags: r.file.flags });
+            push({ kind: 'touch', id: old.id, size: r.file.size, mtimeMs: f.mtimeMs, flags: r.file.flags });
           } else {
             summary.files_indexed++;
             summary.chunks_written += r.file.chunks.length;

@@ -89,7 +89,7 @@ export function finishFile(r: ClassifiedFile, chunked: ChunkResult, deflatedText
     bytes: r.bytes,
     fallback: chunked.parseFallback,
     secretsFound: r.secrets.length > 0,
-    file: { path: f.path, lang: f.lang, size: f.size, mtimeMs: f.mtimeMs, hash: r.hash, flags, lines: r.input.lines, text: r.input.text, chunks: kept, secretChunks, outline, ...(deflatedText ? { deflatedText } : {}) },
+    file: { path: f.path, lang: f.lang, size: r.bytes, mtimeMs: f.mtimeMs, hash: r.hash, flags, lines: r.input.lines, text: r.input.text, chunks: kept, secretChunks, outline, ...(deflatedText ? { deflatedText } : {}) },
   };
 }
 
