@@ -1,7 +1,8 @@
 // MCP HTTP session bookkeeping shared by the Node and Deno servers (runtimes/mcp/http-sessions.ts):
 // unknown sessions, requests that may not open one, routing to an open session, forgetting a closed
-// (DELETEd) one, the bounds in total and per client with the least useful session evicted to make
-// room, a refusal only when every session is busy, and idle expiry (never while a stream is open).
+// (DELETEd) one, the bounds in total and per client with the least useful idle session evicted to
+// make room, never one in use (a stream open, or a request in the last minutes) — a refusal instead —
+// and idle expiry (never while a stream is open).
 import { describe, it, expect } from 'vitest';
 import { clientKey, HttpSessions, SESSION_LIMITS, type Opening, type SessionTransport } from '../runtimes/mcp/http-sessions.ts';
 
@@ -92,7 +93,7 @@ describe('HTTP sessions', () => {
     }
   });
 
-  it('per client: a confirmed idle session goes before a busy one, the oldest first', async () => {
+  it('per client: only a session idle past activeMs goes, the oldest first; none in use, then a refusal', async () => {
     const c = clock();
     const sessions = new HttpSessions<FakeTransport>({ limits: { perClient: 3 }, now: c.now });
     try {
@@ -105,6 +106,10 @@ describe('HTTP sessions', () => {
       const cc = open(sessions, 'c');
       use(sessions, 'c')();
       c.advance(10);
+      // All three were used in the last minutes (or stream now): the client's fourth is refused.
+      expect(sessions.admit(initialize, '127.0.0.1')).toMatchObject({ kind: 'refuse', status: 503, message: expect.stringMatching(/this client has 3 sessions in use/) });
+      expect([a.closed, b.closed, cc.closed]).toEqual([false, false, false]);
+      c.advance(SESSION_LIMITS.activeMs);
       open(sessions, 'd');
       expect([a.closed, b.closed, cc.closed]).toEqual([true, false, false]);
       bStream();
@@ -113,8 +118,41 @@ describe('HTTP sessions', () => {
     }
   });
 
-  it('in total: makes room from the least useful idle session of any client; refuses only when all are busy', async () => {
-    const sessions = new HttpSessions<FakeTransport>({ limits: { total: 4, perClient: 4 } });
+  it('a flood of sessions that look real (used, a stream open) never evicts an active client: the flood is refused', async () => {
+    const c = clock();
+    const sessions = new HttpSessions<FakeTransport>({ now: c.now });
+    const realLooking = (name: string) => ({ ...initialize, params: { ...initialize.params, clientInfo: { name, version: '1' } } });
+    try {
+      const victim = open(sessions, 'victim');
+      use(sessions, 'victim')(); // a request now, then quiet for a while: no stream open
+      c.advance(SESSION_LIMITS.activeMs - 1_000);
+      const streams: Array<() => void> = [];
+      let refused = 0;
+      for (let i = 0; i < 40; i++) {
+        const o = sessions.admit(realLooking('t'), '127.0.0.1');
+        if (o.kind === 'refuse') {
+          refused++;
+          continue;
+        }
+        const t = new FakeTransport();
+        o.attach(t);
+        o.onsessioninitialized(`f${i}`);
+        o.done();
+        streams.push(use(sessions, `f${i}`));
+      }
+      expect(victim.closed).toBe(false);
+      expect(refused).toBe(40 - (SESSION_LIMITS.perClient - 1));
+      // Another client (another name, same address) still gets in.
+      expect(sessions.admit(realLooking('editor'), '127.0.0.1').kind).toBe('opening');
+      streams.forEach((s) => s());
+    } finally {
+      await sessions.closeAll();
+    }
+  });
+
+  it('in total: makes room from the least useful idle session of any client; refuses only when all are in use', async () => {
+    const c = clock();
+    const sessions = new HttpSessions<FakeTransport>({ limits: { total: 4, perClient: 4 }, now: c.now });
     try {
       const streams = ['a', 'b', 'c'].map((id, i) => {
         open(sessions, id, `10.0.0.${i + 1}`);
@@ -127,6 +165,9 @@ describe('HTTP sessions', () => {
       const refused = sessions.admit(initialize, '10.0.0.6');
       expect(refused).toMatchObject({ kind: 'refuse', status: 503, message: expect.stringMatching(/too many sessions in use/) });
       busy();
+      // Used a moment ago: still in use.
+      expect(sessions.admit(initialize, '10.0.0.6').kind).toBe('refuse');
+      c.advance(SESSION_LIMITS.activeMs);
       expect(sessions.admit(initialize, '10.0.0.6').kind).toBe('opening');
       expect(e.closed).toBe(true);
       streams.forEach((s) => s());

@@ -57,11 +57,42 @@ async function flood(url: string, n: number, concurrency = 25): Promise<Record<n
 }
 
 /** A real client: the SDK's Streamable HTTP client, as hosts connect. */
-async function realClient(url: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function realClient(url: string, name = 'after-the-flood'): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(url));
-  const client = new Client({ name: 'after-the-flood', version: '1.0.0' });
+  const client = new Client({ name, version: '1.0.0' });
   await client.connect(transport);
   return { client, transport };
+}
+
+/** Sessions opened by a local process that behave like connected clients: initialize, the initialized notification, a GET stream kept open, a tool call. */
+const FLOOD_REAL = 24;
+async function realLookingSessions(url: string, n: number, streams: http.ClientRequest[], name: string): Promise<{ sessions: string[]; refused: number }> {
+  const sessions: string[] = [];
+  let refused = 0;
+  const init = JSON.stringify({ ...INIT, params: { ...INIT.params, clientInfo: { name, version: '1' } } });
+  const v = { 'mcp-protocol-version': '2025-06-18' };
+  for (let i = 0; i < n; i++) {
+    const r = await request(url, 'POST', {}, init);
+    if (r.status !== 200) {
+      refused++;
+      continue;
+    }
+    const sid = r.headers['mcp-session-id'] as string;
+    sessions.push(sid);
+    expect((await request(url, 'POST', { 'mcp-session-id': sid, ...v }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }))).status).toBe(202);
+    await new Promise<void>((resolve, reject) => {
+      const req = http.request(url, { method: 'GET', agent: false, headers: { accept: 'text/event-stream', 'mcp-session-id': sid, ...v } }, (res) => {
+        expect(res.statusCode).toBe(200);
+        resolve();
+      });
+      req.on('error', (e) => (req.destroyed ? undefined : reject(e)));
+      req.end();
+      streams.push(req);
+    });
+    const list = await request(url, 'POST', { 'mcp-session-id': sid, ...v }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    expect(list.status).toBe(200);
+  }
+  return { sessions, refused };
 }
 
 /** The checks every runtime must pass, given a running server's URL. */
@@ -83,6 +114,37 @@ function limitsSuite(server: () => string) {
     } finally {
       await transport.terminateSession().catch(() => {});
       await client.close();
+    }
+  }, 120_000);
+
+  it('a flood of sessions that look real (initialized, a stream open, a tool call) never evicts an active client', async () => {
+    const url = server();
+    const victim = await realClient(url);
+    const streams: http.ClientRequest[] = [];
+    let opened: { sessions: string[]; refused: number } = { sessions: [], refused: 0 };
+    try {
+      await victim.client.listTools();
+      opened = await realLookingSessions(url, FLOOD_REAL, streams, 'look-alike');
+      // The flood's own sessions beyond its budget are refused, not the victim's taken.
+      expect(opened.refused, `${opened.sessions.length} opened`).toBeGreaterThan(0);
+      expect(opened.sessions.length).toBeGreaterThanOrEqual(8);
+      const { tools } = await victim.client.listTools();
+      expect(tools.map((t) => t.name)).toContain('search');
+      const r = await victim.client.callTool({ name: 'search', arguments: { query: 'CatalogService', limit: 1 } }, undefined, { timeout: 30_000 });
+      expect((r.structuredContent as { status: string }).status).toMatch(/^(ok|indexing)$/);
+      // A second client (another name) still gets in beside the flood.
+      const other = await realClient(url, 'second-host');
+      try {
+        expect((await other.client.listTools()).tools.length).toBe(tools.length);
+      } finally {
+        await other.transport.terminateSession().catch(() => {});
+        await other.client.close();
+      }
+    } finally {
+      for (const s of streams) s.destroy();
+      for (const sid of opened.sessions) await request(url, 'DELETE', { 'mcp-session-id': sid }).catch(() => {});
+      await victim.transport.terminateSession().catch(() => {});
+      await victim.client.close();
     }
   }, 120_000);
 

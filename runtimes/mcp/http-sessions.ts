@@ -1,21 +1,25 @@
 // Streamable HTTP sessions of the MCP server (through http-endpoint.ts, for the node:http and
 // Deno.serve hosts): which request continues a session, which may open one, and how many live at once —
-// a bound in total and per client, room made by evicting the least useful idle session, idle expiry,
-// and forgetting a session its client DELETEd or whose transport closed. Owns only that bookkeeping
-// (no node:* or Deno APIs); the hosts own sockets, bodies and responses, tell when an exchange ends,
-// and create the SDK transport of their platform.
+// a bound in total and per client, room made by evicting the least useful session that is not in
+// use, idle expiry, and forgetting a session its client DELETEd or whose transport closed. Owns only
+// that bookkeeping (no node:* or Deno APIs); the hosts own sockets, bodies and responses, tell when an
+// exchange ends, and create the SDK transport of their platform.
 import { isInitializeRequest } from './sdk/server.ts';
 import { MCP_PATH } from './http-guard.ts';
 
 /**
- * The bounds. A session costs a protocol server and a transport (a few hundred KB), so 64 is cheap; a
- * client that opens more than 16 (an agent host opens one per conversation) evicts its own oldest. A
- * session that never sent a request after `initialize` (what a flood leaves behind) expires after
- * 30 s idle and is the first evicted; one in use expires after 10 min without a request and without an
- * open stream (the SDK client keeps a GET stream open while it is connected, so a connected client
- * never expires; one that went away without DELETE does).
+ * The bounds. A session costs a protocol server and a transport (a few hundred KB), so 64 is cheap. A
+ * client is its address, its token's digest where it sent one, and the name it gives in `initialize`
+ * (local processes all share 127.0.0.1: an agent host, an editor and a script are three clients).
+ * A session in use — an exchange or a stream open now (the SDK client keeps a GET stream open while
+ * it is connected), or a request in the last `activeMs` — is never evicted: a client over its 16
+ * (an agent host opens one per conversation) gives up its own oldest idle one, or is refused; over
+ * the total, the least useful idle session of any client goes, or the new one is refused. A session
+ * that never sent a request after `initialize` (what a flood leaves behind) expires after 30 s idle
+ * and is the first evicted; one in use expires after 10 min without a request and without an open
+ * stream (so a connected client never expires; one that went away without DELETE does).
  */
-export const SESSION_LIMITS = { total: 64, perClient: 16, idleMs: 10 * 60_000, unconfirmedIdleMs: 30_000, sweepMs: 10_000 } as const;
+export const SESSION_LIMITS = { total: 64, perClient: 16, idleMs: 10 * 60_000, unconfirmedIdleMs: 30_000, activeMs: 5 * 60_000, sweepMs: 10_000 } as const;
 
 export type SessionLimits = { [K in keyof typeof SESSION_LIMITS]: number };
 
@@ -91,18 +95,26 @@ export class HttpSessions<T extends SessionTransport> {
   }
 
   /**
-   * Whether a request without a session may open one, for `client` (its remote address, and its
-   * token where it sent one). Makes room first: over the client's bound its own least useful session
-   * goes; over the total, the least useful idle one. Refuses only when every session is busy.
+   * Whether a request without a session may open one, for `address` (the remote address, and the
+   * token's digest where one was sent: clientKey) and the client name the initialize request gives.
+   * Makes room first: over the client's bound its own least useful idle session goes; over the
+   * total, the least useful idle one of any client. A session in use is never evicted: when none is
+   * idle the new one is refused.
    */
-  admit(body: unknown, client: string): ({ kind: 'refuse' } & Refusal) | Opening<T> {
+  admit(body: unknown, address: string): ({ kind: 'refuse' } & Refusal) | Opening<T> {
     if (!isInitializeRequest(body)) return { kind: 'refuse', status: 400, message: 'bad request: no mcp-session-id; the first request must be initialize' };
+    const client = `${address} ${clientName(body)}`;
+    const idle = (list: Iterable<Entry<T>>) => leastUseful([...list].filter((e) => !this.inUse(e)));
     const mine = [...this.entries].filter((e) => e.client === client);
-    if (mine.length >= this.limits.perClient) this.evict(leastUseful(mine)!);
+    if (mine.length >= this.limits.perClient) {
+      const own = idle(mine);
+      if (!own) return { kind: 'refuse', status: 503, message: `this client has ${mine.length} sessions in use; close one (DELETE ${MCP_PATH}) and retry` };
+      this.evict(own);
+    }
     if (this.entries.size >= this.limits.total) {
-      const idle = leastUseful([...this.entries].filter((e) => e.open === 0));
-      if (!idle) return { kind: 'refuse', status: 503, message: `too many sessions in use (${this.limits.total}); close one (DELETE ${MCP_PATH}) and retry` };
-      this.evict(idle);
+      const any = idle(this.entries);
+      if (!any) return { kind: 'refuse', status: 503, message: `too many sessions in use (${this.limits.total}); close one (DELETE ${MCP_PATH}) and retry` };
+      this.evict(any);
     }
     const e: Entry<T> = { id: null, client, transport: null, lastSeen: this.now(), confirmed: false, open: 0, gone: false };
     this.entries.add(e);
@@ -146,6 +158,11 @@ export class HttpSessions<T extends SessionTransport> {
     for (const e of all) await e.transport?.close().catch(() => {});
   }
 
+  /** An exchange or a stream open, or (once confirmed) a request in the last activeMs: never evicted. */
+  private inUse(e: Entry<T>): boolean {
+    return e.open > 0 || (e.confirmed && this.now() - e.lastSeen < this.limits.activeMs);
+  }
+
   /** Counts an exchange in flight on `e` until the returned callback runs. */
   private enter(e: Entry<T>): ExchangeDone {
     e.open++;
@@ -173,16 +190,21 @@ export class HttpSessions<T extends SessionTransport> {
 }
 
 /**
- * The session to give up first: never used after initialize (a probe, a flood, a client that gave up)
- * before confirmed, idle before busy within each, then the longest unseen. A flood's sessions still
- * in their initialize exchange go before a real client's idle one.
+ * Of sessions not in use, the one to give up first: never used after initialize (a probe, a flood, a
+ * client that gave up) before confirmed, then the longest unseen.
  */
 function leastUseful<T>(list: Entry<T>[]): Entry<T> | undefined {
-  const rank = (e: Entry<T>) => (e.confirmed ? 2 : 0) + (e.open > 0 ? 1 : 0);
+  const rank = (e: Entry<T>) => (e.confirmed ? 1 : 0);
   return list.reduce<Entry<T> | undefined>((best, e) => (!best || rank(e) < rank(best) || (rank(e) === rank(best) && e.lastSeen < best.lastSeen) ? e : best), undefined);
 }
 
-/** The key a per-client bound counts by: the remote address (IPv4-mapped IPv6 as IPv4) and, where sent, a digest of the token. */
+/** The name an initialize request gives its client (clientInfo.name), cut to 64 characters; '' when it gives none. */
+function clientName(body: unknown): string {
+  const name = (body as { params?: { clientInfo?: { name?: unknown } } }).params?.clientInfo?.name;
+  return typeof name === 'string' ? name.slice(0, 64) : '';
+}
+
+/** The address part of a client's key: the remote address (IPv4-mapped IPv6 as IPv4) and, where sent, a digest of the token. */
 export function clientKey(address: string | null | undefined, tokenDigest?: string): string {
   const a = (address ?? 'unknown').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '').toLowerCase();
   return tokenDigest ? `${a} ${tokenDigest}` : a;
