@@ -7,9 +7,11 @@
 //   npm run eval                                          # the bundled sample workspace
 //   npm run eval -- --golden my-set.jsonl --root ~/src/my-repo
 //   npm run eval -- --variants                            # every set-up of every baseline (what was tried)
+//   npm run eval -- --set broad --corpora DIR             # every repository of bench/golden/repos.json (bench/eval-set.ts)
 //   options: --engines hci,plain,rg,orama,minisearch,hci-bm25 · --variants · --rg PATH · --out DIR · --record · --keep
 //            --provenance TEXT (what the set is: in-sample / held-out; printed with the figures)
 //            --semantic-sets sample,generated,dev | none (then bench/semantic-eval.ts: keyword / semantic / hybrid)
+//            with --set: --corpora DIR · --repo NAME (repeatable) · --compare PREVIOUS.json (see bench/eval-set.ts)
 //
 // Recall@k is capped: |relevant ∩ top k| / min(k, |relevant|), so a perfect ranking scores 1 at
 // every k even when a query has several relevant files. MRR@10 is 1/rank of the first relevant file
@@ -28,6 +30,8 @@ import { createMiniSearch, createOrama, MINISEARCH_VARIANTS, ORAMA_VARIANTS, typ
 import { DEFAULT_VARIANT } from './baselines/variants.ts';
 import { commitInfo, recordResult, type CommitInfo } from './lib/record.ts';
 import { distinct, scoreQuery, TOP, type Metrics } from './lib/metrics.ts';
+import { declarationAt1, shortPages, type DeclarationCheck, type HitSpan, type PageObservation, type ShortPageCheck } from './lib/page-checks.ts';
+import { SEARCH_LIMIT } from '../core/contract/search.ts';
 
 export const EVAL_ENGINES = ['hci', 'plain', 'rg', 'orama', 'minisearch', 'hci-bm25'] as const;
 
@@ -75,6 +79,10 @@ export interface EvalReport {
   started: string;
   engines: EngineEval[];
   identifierAtRank1: { hit: number; total: number; misses: string[] } | null;
+  /** Rows with a declaration (the broad set's symbol queries): hci's first hit on the declaring line. */
+  declarations?: DeclarationCheck | null;
+  /** hci's first page at the default limit against the chunks its index matches (bench/lib/page-checks.ts). */
+  shortPages?: ShortPageCheck | null;
   notes: string[];
 }
 
@@ -125,6 +133,8 @@ export async function runEval(opts: Partial<EvalOptions> & { golden: string; roo
     const ws = await openWorkspace(root);
     let files: string[];
     let chunks = 0;
+    const firstHit = new Map<string, HitSpan | undefined>();
+    const pages = new Map<string, Omit<PageObservation, 'candidates'>>();
     try {
       const t0 = now();
       const summary = await ws.index({ full: true });
@@ -134,8 +144,15 @@ export async function runEval(opts: Partial<EvalOptions> & { golden: string; roo
         engines.push(await evaluate('hci', 'hci (keyword: BM25 over weighted columns + boosts)', golden, buildMs, async (q) => {
           const r = await ws.search({ query: q, limit: 50 });
           if (r.status === 'error') throw new Error(`hci search "${q}" failed: ${r.error?.message}`);
+          const h = r.hits[0];
+          firstHit.set(q, h && { path: h.path, start_line: h.start_line, end_line: h.end_line });
           return r.hits.map((h) => h.path);
         }));
+        // What an agent sees first: the page at the default limit, and whether it carries a cursor.
+        for (const g of golden) {
+          const r = await ws.search({ query: g.query });
+          pages.set(g.query, { hits: r.hits.length, limit: SEARCH_LIMIT.default, hasCursor: !!r.next_cursor });
+        }
       }
     } finally {
       ws.close();
@@ -147,14 +164,16 @@ export async function runEval(opts: Partial<EvalOptions> & { golden: string; roo
     const unindexed = [...new Set(golden.flatMap((g) => g.relevant))].filter((r) => !files.includes(r));
     if (unindexed.length) notes.push(`relevant files hci does not index (no engine gets credit for them except rg/plain): ${unindexed.join(', ')}`);
 
-    if (want('hci-bm25')) {
+    const pageObs = new Map<string, PageObservation>();
+    if (want('hci-bm25') || pages.size) {
       const db = await openIndex(root);
       const adapter: SqlAdapter = {
         label: 'wasm', exec: (s) => void db.exec(s), prepare: () => { throw new Error('read-only'); },
         all: (s, p) => db.selectArrays(s, p as never) as unknown[][], close: () => db.close(),
       };
       try {
-        engines.push(await evaluate('hci-bm25', "hci's BM25 candidates only (no boosts, no per-file cap)", golden, 0, (q) => bm25Search(adapter, q, 50)));
+        if (want('hci-bm25')) engines.push(await evaluate('hci-bm25', "hci's BM25 candidates only (no boosts, no per-file cap)", golden, 0, (q) => bm25Search(adapter, q, 50)));
+        for (const [q, p] of pages) pageObs.set(q, { ...p, candidates: bm25Search(adapter, q, p.limit).length });
       } finally {
         adapter.close();
       }
@@ -206,6 +225,8 @@ export async function runEval(opts: Partial<EvalOptions> & { golden: string; roo
       started,
       engines,
       identifierAtRank1: hci && ids.length ? { hit: ids.filter((q) => q.metrics.recall1 === 1).length, total: ids.length, misses: ids.filter((q) => q.metrics.recall1 !== 1).map((q) => q.query) } : null,
+      declarations: hci ? declarationAt1(golden, firstHit) : null,
+      shortPages: hci ? shortPages(golden, pageObs) : null,
       notes,
     };
     if (o.outDir) {
@@ -220,7 +241,7 @@ export async function runEval(opts: Partial<EvalOptions> & { golden: string; roo
   }
 }
 
-export function formatEval(r: EvalReport): string {
+export function formatEval(r: EvalReport, opts: { misses?: boolean } = {}): string {
   const f = (x: number) => fmtNum(x, 3);
   const out: string[] = [];
   out.push(`### Retrieval quality: ${r.corpus.label} (${r.corpus.queries} golden queries, ${r.corpus.files} files, ${r.corpus.chunks} hci chunks)`);
@@ -244,8 +265,20 @@ export function formatEval(r: EvalReport): string {
     out.push('');
     out.push(`Exact identifier queries with a defining file at rank 1 (hci): ${i.hit}/${i.total}${i.misses.length ? ` — misses: ${i.misses.join(', ')}` : ''}`);
   }
+  if (r.declarations) {
+    const d = r.declarations;
+    out.push('');
+    out.push(`Type-name queries with the declaration at rank 1 (hci, first hit's lines hold it): ${d.hit}/${d.total}${d.total ? ` (${f(d.hit / d.total)})` : ''}; declaring file at rank 1: ${d.fileHit}/${d.total}; member names: ${d.members.hit}/${d.members.total}` +
+      (d.misses.length ? ` — misses: ${d.misses.map((m) => `${m.query} (want ${path.posix.basename(m.want)}, got ${path.posix.basename(m.got)})`).join('; ')}` : ''));
+  }
+  if (r.shortPages) {
+    const s = r.shortPages;
+    out.push('');
+    out.push(`Short pages (hci, default limit ${SEARCH_LIMIT.default}: fewer hits than the limit while the index matches more chunks): ${s.short}/${s.total}; pages without a cursor while more exist: ${s.noCursor}/${s.total}` +
+      (s.list.length ? ` — ${s.list.slice(0, 12).map((p) => `"${p.query}" ${p.hits} of ${p.candidates}${p.cursor ? '' : ', no cursor'}`).join('; ')}${s.list.length > 12 ? ` … (${s.list.length - 12} more)` : ''}` : ''));
+  }
   const hci = r.engines.find((e) => e.engine === 'hci');
-  const misses = hci?.queries.filter((q) => q.metrics.recall5 < 1) ?? [];
+  const misses = opts.misses === false ? [] : hci?.queries.filter((q) => q.metrics.recall5 < 1) ?? [];
   if (misses.length) {
     out.push('');
     out.push(`hci queries with a relevant file missing from the top 5 (${misses.length}):`);
@@ -278,6 +311,15 @@ export async function main(argv: string[]): Promise<number> {
   if (opts.help) {
     process.stdout.write(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n') + '\n');
     return 0;
+  }
+  const set = optString(opts, 'set');
+  if (set) {
+    // Every repository of a query set (bench/eval-set.ts; imported when used, like semantic-eval.ts).
+    const { mainSet } = await import('./eval-set.ts');
+    return mainSet({ runEval, formatEval }, {
+      set, corpora: optString(opts, 'corpora'), repos: optList(opts, 'repo'), engines: optList(opts, 'engines'), record: opts.record === true,
+      outDir: path.resolve(optString(opts, 'out') ?? path.join(repoRoot(), 'bench-results')), compare: optString(opts, 'compare'), provenance: optString(opts, 'provenance'),
+    });
   }
   const golden = optString(opts, 'golden') ?? path.join(repoRoot(), 'bench', 'golden', 'sample-workspace.jsonl');
   const root = optString(opts, 'root') ?? sampleWorkspaceDir();

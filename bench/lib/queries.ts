@@ -11,6 +11,8 @@ export interface GoldenQuery {
   relevant: string[];
   kind: string;
   note?: string;
+  /** Symbol queries of the broad set: where the name is declared (bench/lib/golden-set.ts; declaration@1 in the eval). */
+  declaration?: { path: string; line: number; symbol: string; of: 'type' | 'member'; text?: string };
 }
 
 export function readGolden(file: string): GoldenQuery[] {
