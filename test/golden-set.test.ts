@@ -50,6 +50,8 @@ beforeAll(() => {
   fs.rmSync(path.join(work, 'src/Old.cs'));
   write('README.md', '# Demo\n\nGrids that sort numbers naturally.\n');
   commit('remove', 'Remove the old class that nobody uses any more');
+  write('src/Grid.cs', fs.readFileSync(path.join(work, 'src/Grid.cs'), 'utf8') + '// stable order\n');
+  commit('stable', 'fix: keep the grid order stable\n\nfix: keep the grid order stable');
   write('src/run.sh', '#!/bin/sh\necho hi\n');
   fs.chmodSync(path.join(work, 'src/run.sh'), 0o755);
   fs.symlinkSync('Grid.cs', path.join(work, 'src/GridLink.cs'));
@@ -183,6 +185,7 @@ describe('commit mining', () => {
     const byCommit = new Map(c.map((x) => [x.source_commit, x]));
     const fix = byCommit.get(commits.fix);
     expect(fix).toMatchObject({ query: 'Grid: make the grid sort numbers as numbers', relevant: ['src/Grid.cs'], kind: 'commit', survival: 1 });
+    expect(byCommit.get(commits.stable)?.query).toBe('keep the grid order stable'); // a body repeating the subject is not appended
     expect(byCommit.has(commits.bump)).toBe(false);
     expect(byCommit.has(commits.remove)).toBe(false);
   });

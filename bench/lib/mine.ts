@@ -119,7 +119,7 @@ export function mineCommits(gitDir: string, pin: string, repo: string, opts: { m
       for (let line of body.split('\n')) {
         line = line.trim().replace(/^[-*\s]+/, '').trim();
         if (!line || /^(co-authored-by|signed-off-by|fixes|closes|resolves)\b/i.test(line) || /^(http|<!--|#)/.test(line)) continue;
-        if (line.toLowerCase().replace(/\.$/, '') === subj.toLowerCase() || line.split(/\s+/).length < 3) continue;
+        if (cleanSubject(line).toLowerCase() === subj.toLowerCase() || line.split(/\s+/).length < 3) continue; // a body that repeats the subject
         if (line.length <= 160) q = `${q}. ${line}`;
         break;
       }
