@@ -1,9 +1,10 @@
-// One workspace's semantic channel: the provider its settings name (a row of PROVIDER_TABLE:
-// learned, http, onnx), what an indexing pass gets from it (inline vectors, the vector phase), and
-// what a search or a "more like this" gets (a query vector and the loaded scan of the current
-// index generation, cached until a commit changes either). Off when the settings say so: then it
-// gives nothing and the workspace is keyword-only. Owns these caches and the per-workspace wiring;
-// rows are store.ts's, the phase indexing.ts's, the channel core/search/channels/vector.ts.
+// One workspace's semantic channel: the provider its settings name (learned, pretrained — the code
+// model shipped in the package —, model2vec, http, onnx), what an indexing pass gets from it (inline
+// vectors, the vector phase), and what a search or a "more like this" gets (a query vector and the
+// loaded scan of the current index generation, cached until a commit changes either). Off when the
+// settings say so: then it gives nothing and the workspace is keyword-only. Owns these caches and
+// the per-workspace wiring; rows are store.ts's, the phase indexing.ts's, the channel
+// core/search/channels/vector.ts.
 import type { Database } from '../sqlite/engine.ts';
 import type { IndexStore } from '../index/store.ts';
 import type { IndexEnv } from '../index/indexer.ts';
@@ -11,13 +12,15 @@ import type { StatusReport } from '../contract/status.ts';
 import { httpSettingsOf, type SemanticSettings } from './settings.ts';
 import { HttpEmbeddingProvider } from './http/provider.ts';
 import { createOnnxProvider, type OnnxHost } from './onnx/provider.ts';
+import { createModel2VecProvider, type ModelFiles } from './static/provider.ts';
+import { loadPretrained } from './pretrained/provider.ts';
 import { LearnedProvider } from './learned/provider.ts';
 import { KnnIndex } from './knn.ts';
 import { kernelModule } from './scan.ts';
 import { blobToVector, dequantizeInt8 } from './quantize.ts';
 import { InlineVectors, TrainingCollector } from './inline.ts';
 import { runVectorPhase, type VectorProgress } from './indexing.ts';
-import { currentModel, loadPackedVectors, modelData, readVectorState, writeVectorState, type StoredModel } from './store.ts';
+import { bumpVectorGeneration, currentModel, loadPackedVectors, modelData, readVectorState, setCurrentModel, writeVectorState, type StoredModel } from './store.ts';
 import { modelKeyString, providerError, type EmbeddingProvider, type ProviderError } from './provider.ts';
 
 /** What a runtime lends the semantic channel (each piece only where a provider needs it). */
@@ -28,7 +31,16 @@ export interface VectorHost {
   env?: (name: string) => string | undefined;
   /** onnx: loading onnxruntime-web and the model folder's files. */
   onnx?: OnnxHost;
+  /** pretrained: the bytes of the code model shipped in the package (models/code-model.bin), each runtime reading them its own way. */
+  codeModel?: () => Promise<Uint8Array>;
+  /** model2vec: a model folder's files. */
+  files?: ModelFiles;
 }
+
+/** A provider that embeds at once (pretrained, model2vec): new chunks get vectors inline with the keyword pass. */
+type SyncProvider = EmbeddingProvider & { embedSync(texts: readonly string[]): Float32Array; readonly scale?: number };
+
+const isSync = (p: EmbeddingProvider): p is SyncProvider => typeof (p as Partial<SyncProvider>).embedSync === 'function';
 
 /** A query's vector, or why there is none. */
 export type QueryVector = { ok: true; vector: Float32Array | null } | { ok: false; error: ProviderError };
@@ -54,10 +66,12 @@ export class SemanticIndex {
     return this.settings.provider;
   }
 
-  /** The http or onnx provider (built once); a ProviderError when it cannot be built. */
+  /** The provider other than learned (built once); a ProviderError when it cannot be built. */
   private remoteProvider(): Promise<EmbeddingProvider | ProviderError> {
     this.remote ??= (async () => {
       const s = this.settings;
+      if (s.provider === 'pretrained') return loadPretrained(this.host.codeModel);
+      if (s.provider === 'model2vec') return createModel2VecProvider(s.model2vec!, this.host.files, this.root);
       if (s.provider === 'http') {
         if (!this.host.fetch) return providerError('provider_config', 'this runtime gave hci no fetch', 'embedding over HTTP needs a runtime with fetch', false);
         return new HttpEmbeddingProvider(httpSettingsOf(s.http!), { fetch: this.host.fetch, env: this.host.env });
@@ -77,14 +91,26 @@ export class SemanticIndex {
     if (isLearned && !current) {
       // A model will be trained after this pass: collect the texts the pass writes.
       inline = new InlineVectors(null, undefined, new TrainingCollector());
-    } else if (model) {
-      if (current) {
-        const p = await store.read((db) => this.learnedFor(db, model));
-        inline = new InlineVectors(model, p ? (texts) => p.embedWithCoverage(texts) : undefined);
-      } else if (!isLearned) {
-        const remote = await this.remoteProvider();
-        // Only the cache (same text, same model) inline: an async provider embeds in the vector phase.
-        if (!('code' in remote) && modelKeyString(remote.key) === modelKeyString(model.key)) inline = new InlineVectors(model);
+    } else if (current && model) {
+      const p = await store.read((db) => this.learnedFor(db, model));
+      inline = new InlineVectors(model, p ? (texts) => p.embedWithCoverage(texts) : undefined);
+    } else if (!isLearned) {
+      const remote = await this.remoteProvider();
+      if (!('code' in remote)) {
+        let m = model;
+        const sync = isSync(remote) ? remote : null;
+        // A provider whose int8 scale is known before any vector (the pretrained model's) becomes the
+        // current model now, so even a first pass embeds inline instead of reading every chunk again.
+        if (sync?.scale !== undefined && (!m || modelKeyString(m.key) !== modelKeyString(remote.key))) {
+          const scale = sync.scale;
+          m = await store.write((db) => {
+            setCurrentModel(db, remote.key, { scale });
+            bumpVectorGeneration(db);
+            return currentModel(db);
+          });
+        }
+        // The cache (same text, same model) inline, and a synchronous provider's new vectors; an async provider embeds in the vector phase.
+        if (m && modelKeyString(remote.key) === modelKeyString(m.key)) inline = new InlineVectors(m, sync ? (texts) => ({ vectors: sync.embedSync(texts) }) : undefined);
       }
     }
     let run: unknown;
@@ -126,6 +152,7 @@ export class SemanticIndex {
     if (query === null || this.settings.provider === 'learned') return { ok: true, vector: null };
     const remote = await this.remoteProvider();
     if ('code' in remote) return { ok: false, error: remote };
+    if (isSync(remote)) return { ok: true, vector: remote.embedSync([query]) };
     const r = await remote.embed([query], { kind: 'query' });
     return r.ok ? { ok: true, vector: r.vectors } : { ok: false, error: r.error };
   }

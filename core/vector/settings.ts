@@ -1,14 +1,15 @@
 // The `[semantic]` table of `.hci/settings.toml`: whether the semantic channel is on (off by
 // default: then nothing is trained, embedded or stored, and every search is the keyword search),
-// which provider embeds (`learned` when on, `http`, `onnx`), the learned model's dims, the fusion
+// which provider embeds (`learned` when on; `pretrained`, the code model in the package;
+// `model2vec`, a static model folder; `http`; `onnx`), the learned model's dims, the fusion
 // settings (weights, the guard, routing, a minimum vector score) and each provider's own table
-// (`[semantic.http]`: core/vector/http/settings.ts; `[semantic.onnx]`). snake_case keys, validated:
+// (`[semantic.http]`: core/vector/http/settings.ts; `[semantic.onnx]`; `[semantic.model2vec]`). snake_case keys, validated:
 // a wrong key or value is `invalid_settings` naming it. Owns the shape and defaults; what the
 // settings do belongs to the providers, the vector indexer and the fusion.
 import { z } from 'zod';
 import { parseHttpSettings, type HttpProviderSettings } from './http/settings.ts';
 
-export const PROVIDERS = ['learned', 'http', 'onnx'] as const;
+export const PROVIDERS = ['learned', 'pretrained', 'model2vec', 'http', 'onnx'] as const;
 
 /**
  * `[semantic.http]`: checked by the http provider's own parser (every key and range) and kept as
@@ -43,6 +44,17 @@ const onnxTable = z
   })
   .strict();
 
+/** `[semantic.model2vec]`: a static model folder in the model2vec layout (tokenizer.json, model.safetensors, config.json). */
+const model2vecTable = z
+  .object({
+    /** The folder (absolute, or relative to the workspace root). */
+    model_dir: z.string().min(1),
+    /** Tokens per text (model2vec's max_length): longer texts are cut. */
+    max_tokens: z.number().int().min(1).max(1_000_000).default(512),
+    quantization: z.enum(['int8', 'f32']).default('int8'),
+  })
+  .strict();
+
 export const semanticSettings = z
   .object({
     enabled: z.boolean().default(false),
@@ -63,12 +75,15 @@ export const semanticSettings = z
     min_vector_score: z.number().min(-1).max(1).default(0),
     http: httpTable.optional(),
     onnx: onnxTable.optional(),
+    model2vec: model2vecTable.optional(),
   })
   .strict()
   .superRefine((s, ctx) => {
     if (s.enabled && s.provider === 'http' && !s.http) ctx.addIssue({ code: 'custom', path: ['http'], message: 'is required when provider = "http" (a [semantic.http] table with api, base_url, model, dims)' });
     if (s.enabled && s.provider === 'onnx' && !s.onnx) ctx.addIssue({ code: 'custom', path: ['onnx'], message: 'is required when provider = "onnx" (a [semantic.onnx] table with model_dir)' });
+    if (s.enabled && s.provider === 'model2vec' && !s.model2vec) ctx.addIssue({ code: 'custom', path: ['model2vec'], message: 'is required when provider = "model2vec" (a [semantic.model2vec] table with model_dir)' });
   });
 
 export type SemanticSettings = z.output<typeof semanticSettings>;
 export type OnnxSettings = NonNullable<SemanticSettings['onnx']>;
+export type Model2VecTable = NonNullable<SemanticSettings['model2vec']>;

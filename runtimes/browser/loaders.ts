@@ -13,6 +13,8 @@ export interface WasmUrls {
   treeSitter?: string;
   /** One URL per grammar-table entry (core/languages/grammars.ts), all of them: required with `treeSitter`. */
   grammars?: Record<GrammarName, string>;
+  /** hci's pretrained code model (models/code-model.bin): fetched only when the `pretrained` semantic provider first embeds. */
+  codeModel?: string;
 }
 
 /** The official SQLite build, its wasm fetched from `wasmUrl`. */
@@ -23,7 +25,7 @@ export function createUrlEngineLoader(wasmUrl?: string): EngineLoader {
   };
 }
 
-async function fetchBytes(url: string, what: string): Promise<Uint8Array> {
+export async function fetchBytes(url: string, what: string): Promise<Uint8Array> {
   let res: Response;
   try {
     res = await fetch(url);

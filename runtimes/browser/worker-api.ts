@@ -16,7 +16,7 @@ import type { FacetsRequest, FileRequest, FilesRequest, IndexSummary, SearchRequ
 import type { Settings } from '../../core/settings.ts';
 import { HciService, relativePathGuard } from '../../core/service/index.ts';
 import type { VectorHost } from '../../core/vector/semantic.ts';
-import { createUrlEngineLoader, createUrlGrammarSource, type WasmUrls } from './loaders.ts';
+import { createUrlEngineLoader, createUrlGrammarSource, fetchBytes, type WasmUrls } from './loaders.ts';
 import { createBrowserParsePool } from './parse-pool.ts';
 import {
   createOpfsIndexStorage, forgetPool, heldWorkspaceKeys, INDEX_NAME, listWorkspaceNames, readWorkspaceMeta, removeWorkspaceName, takeWorkspace, workspaceKey,
@@ -32,8 +32,9 @@ import {
 export interface WorkerConfig {
   wasm: WasmUrls;
   /**
-   * What the semantic channel may use here (default: fetch, for the http provider). A page that
-   * bundles onnxruntime-web passes `onnx` (loader and the model folder's files) for the onnx provider.
+   * What the semantic channel may use here (default: fetch, for the http provider, and the code
+   * model fetched from `wasm.codeModel`, for the pretrained one). A page that bundles
+   * onnxruntime-web passes `onnx` (loader and the model folder's files) for the onnx provider.
    */
   vectors?: VectorHost;
   /**
@@ -101,7 +102,8 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
   };
   const engineLoader: EngineLoader = createUrlEngineLoader(config.wasm.sqliteWasm);
   const grammars: GrammarSource | undefined = createUrlGrammarSource(config.wasm, (f) => emit({ type: 'asset', ...f }));
-  const vectors: VectorHost = config.vectors ?? { fetch: (input, init) => fetch(input, init) };
+  const codeModel = config.wasm.codeModel;
+  const vectors: VectorHost = config.vectors ?? { fetch: (input, init) => fetch(input, init), codeModel: codeModel ? () => fetchBytes(codeModel, 'the code model') : undefined };
   // One core (or no Worker constructor here): a parse worker would only take turns with this one.
   const cores = (globalThis.navigator as Navigator | undefined)?.hardwareConcurrency ?? 1;
   const parsePool = config.spawnParseWorker && grammars && cores > 1 ? createBrowserParsePool(config.spawnParseWorker, config.wasm) : undefined;

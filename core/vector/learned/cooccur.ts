@@ -213,14 +213,7 @@ export class TokenCorpusBuilder {
 export function cooccurrence(corpus: TokenCorpus, window: number): Csr {
   const V = corpus.vocab.length;
   const { seq } = corpus;
-  // Positions of each token (counting sort of seq by id).
-  const posStart = new Int32Array(V + 1);
-  for (let i = 0; i < seq.length; i++) if (seq[i] !== END) posStart[seq[i] + 1]++;
-  for (let a = 0; a < V; a++) posStart[a + 1] += posStart[a];
-  const pos = new Int32Array(posStart[V]);
-  const fill = posStart.slice(0, V);
-  for (let i = 0; i < seq.length; i++) if (seq[i] !== END) pos[fill[seq[i]]++] = i;
-
+  const { posStart, pos } = positionsById(seq, V);
   const inv = new Float64Array(window + 1);
   for (let d = 1; d <= window; d++) inv[d] = 1 / d;
   const acc = new Float64Array(V);
@@ -230,22 +223,7 @@ export function cooccurrence(corpus: TokenCorpus, window: number): Csr {
   let values = new Float32Array(colIdx.length);
   let nnz = 0;
   for (let a = 0; a < V; a++) {
-    let t = 0;
-    for (let q = posStart[a]; q < posStart[a + 1]; q++) {
-      const p = pos[q];
-      for (let d = 1; d <= window; d++) {
-        const b = seq[p - d];
-        if (b === END) break;
-        if (acc[b] === 0) touched[t++] = b;
-        acc[b] += inv[d];
-      }
-      for (let d = 1; d <= window; d++) {
-        const b = seq[p + d];
-        if (b === END) break;
-        if (acc[b] === 0) touched[t++] = b;
-        acc[b] += inv[d];
-      }
-    }
+    const t = accumulateRow(seq, pos, posStart, a, window, inv, acc, touched);
     if (nnz + t > colIdx.length) {
       const cap = Math.max(nnz + t, Math.ceil(colIdx.length * 1.5));
       const c2 = new Int32Array(cap);
@@ -266,4 +244,40 @@ export function cooccurrence(corpus: TokenCorpus, window: number): Csr {
   // Views, not copies: the capacity past nnz was never written (so never resident), and a copy
   // would hold the matrix twice at the step's peak.
   return { rows: V, cols: V, rowPtr, colIdx: colIdx.subarray(0, nnz), values: values.subarray(0, nnz) };
+}
+
+/** Each token's positions in an id sequence (a counting sort by id): token a's are pos[posStart[a] … posStart[a + 1]). */
+export function positionsById(seq: Uint16Array, V: number): { posStart: Int32Array; pos: Int32Array } {
+  const posStart = new Int32Array(V + 1);
+  for (let i = 0; i < seq.length; i++) if (seq[i] !== END) posStart[seq[i] + 1]++;
+  for (let a = 0; a < V; a++) posStart[a + 1] += posStart[a];
+  const pos = new Int32Array(posStart[V]);
+  const fill = posStart.slice(0, V);
+  for (let i = 0; i < seq.length; i++) if (seq[i] !== END) pos[fill[seq[i]]++] = i;
+  return { posStart, pos };
+}
+
+/**
+ * Row `a` of the co-occurrence matrix: for every position of token a, each neighbour b up to
+ * `window` tokens away inside the chunk adds inv[d] to acc[b]. The columns touched go to `touched`
+ * in first-touch order; returns their count (the caller reads acc at them and sets them back to 0).
+ */
+export function accumulateRow(seq: Uint16Array, pos: Int32Array, posStart: Int32Array, a: number, window: number, inv: Float64Array, acc: Float64Array, touched: Int32Array): number {
+  let t = 0;
+  for (let q = posStart[a]; q < posStart[a + 1]; q++) {
+    const p = pos[q];
+    for (let d = 1; d <= window; d++) {
+      const b = seq[p - d];
+      if (b === END) break;
+      if (acc[b] === 0) touched[t++] = b;
+      acc[b] += inv[d];
+    }
+    for (let d = 1; d <= window; d++) {
+      const b = seq[p + d];
+      if (b === END) break;
+      if (acc[b] === 0) touched[t++] = b;
+      acc[b] += inv[d];
+    }
+  }
+  return t;
 }

@@ -48,6 +48,16 @@ export function trainLearnedModel(texts: Iterable<string>, params: Partial<Learn
   return trainFromCorpus(corpus, p, clock, { tokens: clock() - t0 }, backend);
 }
 
+/** Records the time since the last lap (or since it was made) under each phase name. */
+function lapper(clock: Clock, phases: Record<string, number>): (name: string) => void {
+  let t = clock();
+  return (name) => {
+    const now = clock();
+    phases[name] = now - t;
+    t = now;
+  };
+}
+
 /** Complete, checked parameters. */
 export function learnedParams(params: Partial<LearnedParams> = {}): LearnedParams {
   const p: LearnedParams = { ...DEFAULT_LEARNED_PARAMS, ...params };
@@ -75,22 +85,29 @@ export function trainFromCorpus(corpus: TokenCorpus, params: Partial<LearnedPara
  */
 export function trainModelFromCorpus(corpus: TokenCorpus, params: Partial<LearnedParams> = {}, clock: Clock = () => 0, phases: Record<string, number> = {}, backend: DenseBackend = 'auto'): TrainedModel {
   const p = learnedParams(params);
-  let t = clock();
-  const lap = (name: string) => {
-    const now = clock();
-    phases[name] = now - t;
-    t = now;
-  };
+  const lap = lapper(clock, phases);
   // The large intermediates (co-occurrence counts, PPMI, the SVD's factors) each end with the step
   // that needs it: only their sizes are kept for the report, so none of them adds to the peak
   // memory of the later steps.
   let counts: Csr | null = cooccurrence(corpus, p.window);
   const cooccurrences = counts.values.length;
   lap('cooccurrence');
-  let m: Csr | null = ppmi(counts, { alpha: 0.75, maxPerRow: p.maxPerRow });
+  const m = ppmi(counts, { alpha: 0.75, maxPerRow: p.maxPerRow });
   counts = null;
-  const ppmiEntries = m.values.length;
   lap('ppmi');
+  return trainFromPpmi(corpus, m, p, clock, phases, backend, cooccurrences);
+}
+
+/**
+ * The recipe's second half, from a PPMI matrix over the corpus's vocabulary (this module's, or
+ * one a caller built another way — the pretrained code model's trainer sums co-occurrences over
+ * many repositories): word vectors by SVD, SIF weights, the common component and the int8 scale.
+ */
+export function trainFromPpmi(corpus: TokenCorpus, ppmiMatrix: Csr, params: Partial<LearnedParams> = {}, clock: Clock = () => 0, phases: Record<string, number> = {}, backend: DenseBackend = 'auto', cooccurrences = 0): TrainedModel {
+  const p = learnedParams(params);
+  const lap = lapper(clock, phases);
+  let m: Csr | null = ppmiMatrix;
+  const ppmiEntries = m.values.length;
   const V = corpus.vocab.length;
   const dims = p.dims;
   // Word vectors: U · Σ^eigPower, unit length, int8 per row.

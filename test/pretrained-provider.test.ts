@@ -1,0 +1,127 @@
+// The `pretrained` provider (a code model that ships in the package) through a real workspace, with
+// the runtime's model bytes swapped for small models trained here from the sample workspace (the
+// shipped file's own tests are code-model.test.ts): a first pass embeds every chunk inline with the
+// keyword pass (the model's int8 scale is known before any vector); semantic and hybrid searches
+// answer with the model's cosine; keyword results are the same with the channel on as off; and a
+// different model re-embeds every chunk without chunking anything again.
+import { describe, it, expect, afterAll } from 'vitest';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { HciWorkspace } from '../core/workspace.ts';
+import { LearnedProvider } from '../core/vector/learned/provider.ts';
+import { LearnedModel } from '../core/vector/learned/model.ts';
+import { loadPretrained } from '../core/vector/pretrained/provider.ts';
+import { createNodeGrammarSource, createNodeIndexStorage, createNodeWorkspaceFs, nodeVectorHost, openWorkspace, zlibCodec } from '../runtimes/node/index.ts';
+import { REPO } from './helpers/browser.ts';
+
+const tmp: string[] = [];
+afterAll(() => {
+  for (const d of tmp) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/** Every text file of the sample workspace, as training texts. */
+function sampleTexts(): string[] {
+  const root = path.join(REPO, 'test/sample-workspace');
+  return fs.readdirSync(root, { recursive: true }).map(String).filter((f) => /\.(cs|razor|axaml|md|json)$/.test(f)).sort().map((f) => `${f}\n${fs.readFileSync(path.join(root, f), 'utf8')}`);
+}
+
+function trainModel(seed: number, dims: number): Uint8Array {
+  return new LearnedProvider({ dims, seed }).train(sampleTexts()).model.toBytes();
+}
+
+async function open(root: string, codeModel: () => Promise<Uint8Array>): Promise<HciWorkspace> {
+  return HciWorkspace.open({ fs: createNodeWorkspaceFs(root), storage: createNodeIndexStorage(root), grammars: createNodeGrammarSource(), deflate: zlibCodec, vectors: { ...nodeVectorHost, codeModel } });
+}
+
+function workspace(semantic: boolean): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-pre-ws-'));
+  tmp.push(root);
+  fs.cpSync(path.join(REPO, 'test/sample-workspace/src'), path.join(root, 'src'), { recursive: true });
+  if (semantic) {
+    fs.mkdirSync(path.join(root, '.hci'));
+    fs.writeFileSync(path.join(root, '.hci/settings.toml'), '[semantic]\nenabled = true\nprovider = "pretrained"\n');
+  }
+  return root;
+}
+
+describe('the pretrained provider', () => {
+  const first = trainModel(0x1234, 32);
+  const second = trainModel(0x5678, 24);
+
+  it('embeds every chunk inline with a first pass, and answers semantic and hybrid searches', async () => {
+    const root = workspace(true);
+    const w = await open(root, async () => first);
+    try {
+      const phases: string[] = [];
+      const s = await w.index({ onProgress: (p) => phases.push(p.phase) });
+      const model = LearnedModel.fromBytes(first);
+      expect(s.vectors).toMatchObject({ provider: 'pretrained', error: null, model: `pretrained/hci-code@${model.fingerprint}/32/int8` });
+      expect(s.vectors!.with_vectors).toBe(s.vectors!.chunks);
+      expect(s.vectors!.embedded).toBe(s.vectors!.chunks);
+      // All of them inline: the vector phase found nothing left to embed (it reports progress only when it embeds).
+      expect(phases).not.toContain('vectors');
+      const r = await w.search({ query: 'apply the discount to the order total', mode: 'semantic', limit: 5 });
+      expect(r.status).toBe('ok');
+      // Every hit carries the model's cosine (the order also has rerank's factors).
+      expect(r.hits.length).toBe(5);
+      expect(r.hits.every((h) => h.vec_score! > 0 && h.vec_score! <= 1.001)).toBe(true);
+      const hy = await w.search({ query: 'apply the discount to the order total', mode: 'hybrid' });
+      expect(hy.status).toBe('ok');
+    } finally {
+      w.close();
+    }
+  });
+
+  it('keyword results are the same with the channel on as off', async () => {
+    const on = await open(workspace(true), async () => first);
+    const off = await openWorkspace(workspace(false));
+    try {
+      await on.index();
+      await off.index();
+      for (const query of ['DiscountRule', 'apply the discount to the order total', 'catalog item price', 'OrderService']) {
+        const a = await on.search({ query, mode: 'keyword' });
+        const b = await off.search({ query, mode: 'keyword' });
+        expect(a.hits.map((h) => [h.path, h.start_line, h.end_line, h.score])).toEqual(b.hits.map((h) => [h.path, h.start_line, h.end_line, h.score]));
+      }
+    } finally {
+      on.close();
+      off.close();
+    }
+  });
+
+  it('another model re-embeds every chunk without chunking a file again', async () => {
+    const root = workspace(true);
+    const a = await open(root, async () => first);
+    let chunks = 0;
+    try {
+      chunks = (await a.index()).vectors!.chunks;
+    } finally {
+      a.close();
+    }
+    const b = await open(root, async () => second);
+    try {
+      const s = await b.index();
+      expect(s.files_indexed).toBe(0);
+      expect(s.chunks_written).toBe(0);
+      expect(s.vectors).toMatchObject({ provider: 'pretrained', error: null, embedded: chunks, with_vectors: chunks, model: expect.stringMatching(/^pretrained\/hci-code@[0-9a-f]{16}\/24\/int8$/) });
+      const st = await b.status();
+      expect(st.vectors).toMatchObject({ state: 'ready', coverage: 1 });
+    } finally {
+      b.close();
+    }
+  });
+
+  it('bytes that are not a model are provider_unavailable, and keyword search goes on', async () => {
+    expect(await loadPretrained(async () => new Uint8Array([1, 2, 3]))).toMatchObject({ code: 'provider_unavailable', message: expect.stringContaining('bad magic') });
+    expect(await loadPretrained(undefined)).toMatchObject({ code: 'provider_unavailable' });
+    const w = await open(workspace(true), async () => new Uint8Array(8));
+    try {
+      const s = await w.index();
+      expect(s.vectors).toMatchObject({ error: { code: 'provider_unavailable' } });
+      expect((await w.search({ query: 'DiscountRule' })).hits.length).toBeGreaterThan(0);
+    } finally {
+      w.close();
+    }
+  });
+});
