@@ -7,7 +7,9 @@
 // against it and every query that lost rank 1 or its declaration at rank 1.
 //
 //   npm run eval -- --set broad --corpora /work/corpora/broad [--repo Polly --repo SukiUI]
-//   options: --engines hci,hci-bm25,plain (default for a set; any of bench/eval.ts's) · --record (bench/results/eval-<set>.md/.json)
+//   npm run eval -- --set /work/shared/eval-dev/repos.json --queries /work/shared/eval-dev/golden --corpora /work/corpora/devset --label dev
+//   options: --engines hci,hci-bm25,plain (default for a set; any of bench/eval.ts's) · --record (bench/results/eval-<label>.md/.json)
+//            --queries DIR (the <Repo>.jsonl files, default next to the manifest) · --label NAME (default broad, or the manifest's folder name)
 //            --out DIR (default <checkout>/bench-results) · --compare FILE · --provenance TEXT
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -28,6 +30,8 @@ export interface EvalFns { runEval: typeof runEval; formatEval: typeof formatEva
 export interface SetOptions {
   set: string;
   fns: EvalFns;
+  /** The folder of the <Repo>.jsonl files (default: the manifest's folder). */
+  queries?: string;
   corpora: string;
   repos?: string[];
   engines?: string[];
@@ -92,7 +96,7 @@ function macro(parts: ReadonlyArray<Metrics | undefined>): Metrics {
 
 export async function runSet(o: SetOptions): Promise<SetReport> {
   const manifest = manifestOf(o.set);
-  const dir = path.dirname(manifest);
+  const dir = path.resolve(o.queries ?? path.dirname(manifest));
   const entries = readManifest(manifest).filter((e) => fs.existsSync(path.join(dir, `${e.name}.jsonl`)));
   const unknown = (o.repos ?? []).filter((n) => !entries.some((e) => e.name === n));
   if (unknown.length) throw new Error(`--repo ${unknown.join(', ')}: no such repository with queries in ${manifest}`);
@@ -152,7 +156,7 @@ const ratio = (a: number, b: number) => (b ? `${a}/${b} (${f3(a / b)})` : '–')
 export function formatSet(s: SetReport, fns: Pick<EvalFns, 'formatEval'>, opts: { perRepo?: boolean } = {}): string {
   const out: string[] = [];
   if (opts.perRepo !== false) for (const r of s.repos) out.push(fns.formatEval(r.report, { misses: false }), '');
-  out.push(`## ${s.set === 'broad' ? 'broad' : path.basename(s.set)}: ${s.repos.length} repositories, ${s.repos.reduce((a, r) => a + r.report.corpus.queries, 0)} queries`);
+  out.push(`## ${setLabel(s.set)}: ${s.repos.length} repositories, ${s.repos.reduce((a, r) => a + r.report.corpus.queries, 0)} queries`);
   out.push('');
   out.push(`Set: ${s.provenance}. Measured at ${s.commit.sha ? `commit ${s.commit.sha.slice(0, 10)}${s.commit.dirty ? ' + uncommitted changes' : ''}` : 'an unknown commit'}.`);
   out.push('');
@@ -244,12 +248,17 @@ export function compareSets(s: SetReport, previousFile: string): string {
   return out.join('\n');
 }
 
-export async function mainSet(fns: EvalFns, opts: { set: string; corpora?: string; repos: string[]; engines: string[]; record: boolean; outDir: string; compare?: string; provenance?: string }): Promise<number> {
+/** The name results are written under: broad, or the manifest's folder (eval-dev/repos.json → eval-dev). */
+export function setLabel(set: string): string {
+  return set === 'broad' ? 'broad' : path.basename(path.dirname(path.resolve(set))).replace(/[^A-Za-z0-9._-]+/g, '-') || 'set';
+}
+
+export async function mainSet(fns: EvalFns, opts: { set: string; corpora?: string; queries?: string; label?: string; repos: string[]; engines: string[]; record: boolean; outDir: string; compare?: string; provenance?: string }): Promise<number> {
   if (!opts.corpora) throw new Error('--set needs --corpora DIR (the folder npm run corpora wrote)');
-  const s = await runSet({ set: opts.set, fns, corpora: opts.corpora, repos: opts.repos, engines: opts.engines, provenance: opts.provenance, log: (l) => process.stderr.write(`${l}\n`) });
+  const s = await runSet({ set: opts.set, fns, corpora: opts.corpora, queries: opts.queries, repos: opts.repos, engines: opts.engines, provenance: opts.provenance, log: (l) => process.stderr.write(`${l}\n`) });
   let text = formatSet(s, fns);
   if (opts.compare) text += `\n\n${compareSets(s, opts.compare)}`;
-  const name = `eval-${path.basename(opts.set, '.json')}`;
+  const name = `eval-${opts.label ?? setLabel(opts.set)}`;
   const base = path.join(opts.outDir, name);
   writeJson(`${base}.json`, slimSet(s));
   fs.writeFileSync(`${base}.md`, `${text}\n`);

@@ -11,7 +11,7 @@
 //   options: --engines hci,plain,rg,orama,minisearch,hci-bm25 · --variants · --rg PATH · --out DIR · --record · --keep
 //            --provenance TEXT (what the set is: in-sample / held-out; printed with the figures)
 //            --semantic-sets sample,generated,dev | none (then bench/semantic-eval.ts: keyword / semantic / hybrid)
-//            with --set: --corpora DIR · --repo NAME (repeatable) · --compare PREVIOUS.json (see bench/eval-set.ts)
+//            with --set: --corpora DIR · --queries DIR · --label NAME · --repo NAME (repeatable) · --compare PREVIOUS.json (see bench/eval-set.ts)
 //
 // Recall@k is capped: |relevant ∩ top k| / min(k, |relevant|), so a perfect ranking scores 1 at
 // every k even when a query has several relevant files. MRR@10 is 1/rank of the first relevant file
@@ -317,7 +317,7 @@ export async function main(argv: string[]): Promise<number> {
     // Every repository of a query set (bench/eval-set.ts; imported when used, like semantic-eval.ts).
     const { mainSet } = await import('./eval-set.ts');
     return mainSet({ runEval, formatEval }, {
-      set, corpora: optString(opts, 'corpora'), repos: optList(opts, 'repo'), engines: optList(opts, 'engines'), record: opts.record === true,
+      set, corpora: optString(opts, 'corpora'), queries: optString(opts, 'queries'), label: optString(opts, 'label'), repos: optList(opts, 'repo'), engines: optList(opts, 'engines'), record: opts.record === true,
       outDir: path.resolve(optString(opts, 'out') ?? path.join(repoRoot(), 'bench-results')), compare: optString(opts, 'compare'), provenance: optString(opts, 'provenance'),
     });
   }

@@ -6,7 +6,7 @@ import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { compareSets, formatSet, runSet, slimSet } from '../bench/eval-set.ts';
+import { compareSets, formatSet, runSet, setLabel, slimSet } from '../bench/eval-set.ts';
 import { declarationAt1, shortPages } from '../bench/lib/page-checks.ts';
 import type { GoldenQuery } from '../bench/lib/queries.ts';
 import { formatEval, runEval } from '../bench/eval.ts';
@@ -64,8 +64,11 @@ describe('eval over a set of repositories', () => {
         { id: 'Sample-b-01', query: 'where are catalog categories cached', relevant: [CATALOG], kind: 'behaviour' },
         { id: 'Sample-c-01', query: 'GetCatalogItemsAsync', relevant: ['src/Contoso.Shop.Application/Catalog/ICatalogService.cs'], kind: 'commit' },
       ];
-      fs.writeFileSync(path.join(setDir, 'Sample.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n'));
-      const s = await runSet({ set: path.join(setDir, 'repos.json'), fns, corpora, engines: ['hci'] });
+      // The queries may live apart from the manifest (--queries), as the public dev set's do.
+      const queries = path.join(tmp, 'queries');
+      fs.mkdirSync(queries);
+      fs.writeFileSync(path.join(queries, 'Sample.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n'));
+      const s = await runSet({ set: path.join(setDir, 'repos.json'), fns, corpora, queries, engines: ['hci'] });
       expect(s.repos.map((r) => r.name)).toEqual(['Sample']);
       const r = s.repos[0];
       expect(r.report.declarations).toMatchObject({ total: 1 });
@@ -76,6 +79,7 @@ describe('eval over a set of repositories', () => {
       expect(Object.keys(s.aggregate.hciByKind)).toEqual(['behaviour', 'commit', 'symbol']);
       const text = formatSet(s, fns);
       expect(text).toMatch(/### Retrieval quality: Sample/);
+      expect(text).toMatch(/## set: 1 repositories/);
       expect(text).toMatch(/\|\s*Sample\s*\|\s*3\s*\|/);
       expect(text).toMatch(/Declaration at rank 1 for type-name queries: [01]\/1/);
       expect(text).toMatch(/Short pages: \d+\/3/);
@@ -92,7 +96,9 @@ describe('eval over a set of repositories', () => {
       expect(lostLines ? cmp.match(/^- Sample /gm)?.length : 0).toBe(lostLines);
       // A corpus at another commit than the set pins is refused.
       fs.writeFileSync(path.join(corpora, 'Sample.corpus.json'), JSON.stringify({ commit: 'd'.repeat(40) }));
-      await expect(runSet({ set: path.join(setDir, 'repos.json'), fns, corpora, engines: ['hci'] })).rejects.toThrow(/is at dddddddddddd/);
+      await expect(runSet({ set: path.join(setDir, 'repos.json'), fns, corpora, queries, engines: ['hci'] })).rejects.toThrow(/is at dddddddddddd/);
+      expect(setLabel(path.join(setDir, 'repos.json'))).toBe('set');
+      expect(setLabel('broad')).toBe('broad');
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }
