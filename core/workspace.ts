@@ -21,7 +21,7 @@ import { modelKeyString } from './vector/provider.ts';
 import type { SimilarRequest, SimilarResponse } from './search/similar.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, pageRange } from './search/page.ts';
 import { failedResponse, searchResponse } from './search/present.ts';
-import { countChunks, countFiles, SearchSession } from './search/session.ts';
+import { countChunks, countFiles, countParseErrors, SearchSession } from './search/session.ts';
 import type { DeflateCodec } from './index/file-data.ts';
 import type { ExplainResponse, IndexFreshness, OutlineResponse, ResolveResponse, SearchRequest, SearchResponse, StatusReport } from './contract/index.ts';
 import { QueryLog, queryKey } from './search/query-log.ts';
@@ -206,6 +206,7 @@ export class HciWorkspace {
       build_state: meta.build_state ?? 'unknown',
       files: session ? session.fileCount() : countFiles(db),
       chunks: session ? session.chunkCount() : countChunks(db),
+      parse_errors: session ? session.parseErrorCount() : countParseErrors(db),
       pending_changes: null,
       indexer_running: false,
     };

@@ -282,4 +282,35 @@ describe('Razor error tolerance', () => {
     expect(nodesOf(outline).find((n) => n.memberKey?.endsWith('.count'))).toMatchObject({ startLine: 4, endLine: 4 });
     for (const n of code.children) expect(n.memberKey?.startsWith('MyApp.Pages.Hi.') || n.memberKey === undefined).toBe(true);
   });
+
+  it('keeps every member of a code block after C# 14 syntax the grammar does not know, and counts it', async () => {
+    const text = [
+      '<MudButton @ref="_button">Close</MudButton>',
+      '',
+      '@code {',
+      '    private MudButton? _button;',
+      '    private List<string> _items = [];',
+      '',
+      '    protected override void OnAfterRender(bool firstRender)',
+      '    {',
+      '        _button?.Disabled = !firstRender;',
+      '        _items.Add("x");',
+      '    }',
+      '',
+      '    private void Close() => _button?.Text = "closed";',
+      '',
+      '    [Parameter] public string Title { get; set; } = "";',
+      '}',
+    ].join('\n');
+    const outline = await extractRazor(input('MyApp/Pages/Dialog.razor', text), ts);
+    const code = nodesOf(outline).find((n) => n.kind === 'code')!;
+    expect(code.children.map((n) => `${n.kind} ${n.memberKey} ${n.startLine}-${n.endLine}`)).toEqual([
+      'field MyApp.Pages.Dialog._button 4-4',
+      'field MyApp.Pages.Dialog._items 5-5',
+      'method MyApp.Pages.Dialog.OnAfterRender(bool) 7-11',
+      'method MyApp.Pages.Dialog.Close() 13-13',
+      'property MyApp.Pages.Dialog.Title 15-15',
+    ]);
+    expect(outline!.parseErrors).toBeGreaterThanOrEqual(2);
+  });
 });

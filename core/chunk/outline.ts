@@ -30,6 +30,11 @@ export interface FileOutline {
   fileContext?: string[];
   /** Coarser packing for languages of many small units (CSS rules): units below `belowLines` are packed up to `packLines`. */
   pack?: { belowLines: number; packLines: number };
+  /**
+   * Places where the parser met syntax its grammar does not know (absent: none). The outline was
+   * recovered around them (C#: csharp-repair.ts); the index counts such files (`parse_errors`).
+   */
+  parseErrors?: number;
 }
 
 /** Flattens an outline depth-first, with each node's parent index (-1 for roots). */

@@ -80,12 +80,15 @@ export class TreeSitterHost {
     return parser;
   }
 
-  /** Parses text (rows are \n-separated lines); throws ParseTimeout past the limit. */
-  async parse(name: GrammarName, text: string): Promise<Tree> {
+  /**
+   * Parses text (rows are \n-separated lines); throws ParseTimeout past the limit. `old`: an earlier
+   * tree of this text, already `edit`ed to match it, that tree-sitter re-parses incrementally.
+   */
+  async parse(name: GrammarName, text: string, old?: Tree): Promise<Tree> {
     const parser = await this.parser(name);
     const deadline = Date.now() + this.parseTimeoutMs;
     let timedOut = false;
-    const tree = parser.parse(text, null, {
+    const tree = parser.parse(text, old ?? null, {
       progressCallback: () => {
         if (Date.now() > deadline) timedOut = true;
         return timedOut;

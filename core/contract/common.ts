@@ -22,6 +22,7 @@ export const indexFreshness = z
     build_state: z.string().describe('complete | partial | empty'),
     files: z.number(),
     chunks: z.number(),
+    parse_errors: z.number().describe('indexed files whose syntax the grammar did not fully know (e.g. C# 14): members are recovered around the errors; the text is indexed whole'),
     pending_changes: z.number().nullable().describe('files changed on disk and not indexed yet (null: unknown, e.g. the watcher is off)'),
     indexer_running: z.boolean(),
   })

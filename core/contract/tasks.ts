@@ -15,6 +15,7 @@ export const indexSummary = z.object({
   bytes_read: z.number(),
   skipped: skipCounts,
   parse_fallback: z.number(),
+  parse_errors: z.number().describe('files indexed in this run whose syntax the grammar did not fully know (e.g. C# 14): their outline was recovered around the errors'),
   took_ms: z.number(),
   batches: z.number(),
   max_batch_ms: z.number(),

@@ -131,7 +131,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   const stale = (old: PriorFile) => full || old.generation < chunking.staleBefore;
   const summary: IndexSummary = {
     generation: Number(prior.meta.generation ?? 0), files_scanned: target?.scan.considered ?? scan.files.length, files_indexed: 0, files_unchanged: 0,
-    files_removed: 0, chunks_written: 0, bytes_read: 0, skipped, parse_fallback: 0, took_ms: 0, batches: 0, max_batch_ms: 0,
+    files_removed: 0, chunks_written: 0, bytes_read: 0, skipped, parse_fallback: 0, parse_errors: 0, took_ms: 0, batches: 0, max_batch_ms: 0,
     prepared_in_worker: 0,
   };
 
@@ -277,6 +277,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
             summary.chunks_written += r.file.chunks.length;
             progress.chunks += r.file.chunks.length;
             if (r.fallback) summary.parse_fallback++;
+            if (r.parseErrors) summary.parse_errors++;
             push({ kind: 'put', file: fileRows(r.file, store.codec) });
           }
         }

@@ -27,7 +27,7 @@ export function chunkLimits(s: Pick<Settings, 'chunk_lines' | 'chunk_overlap_lin
 /** `secretChunks` > 0 when chunks were dropped for secrets; `secretsFound` when any secret line was seen. */
 export type Prepared =
   | { kind: 'skip'; reason: SkipReason }
-  | { kind: 'file'; file: PreparedFile; bytes: number; fallback: boolean; secretsFound: boolean };
+  | { kind: 'file'; file: PreparedFile; bytes: number; fallback: boolean; parseErrors: boolean; secretsFound: boolean };
 
 /** A file read and classified, waiting for its chunks. */
 export interface ClassifiedFile {
@@ -84,10 +84,13 @@ export function finishFile(r: ClassifiedFile, chunked: ChunkResult, deflatedText
   if (project?.exe) flags |= FILE_FLAG.projectExe;
   if (r.invalidUtf8) flags |= FILE_FLAG.invalidUtf8;
   if (chunked.parseFallback) flags |= FILE_FLAG.parseFallback;
+  const parseErrors = (chunked.outline?.parseErrors ?? 0) > 0;
+  if (parseErrors) flags |= FILE_FLAG.parseErrors;
   return {
     kind: 'file',
     bytes: r.bytes,
     fallback: chunked.parseFallback,
+    parseErrors,
     secretsFound: r.secrets.length > 0,
     file: { path: f.path, lang: f.lang, size: r.bytes, mtimeMs: f.mtimeMs, hash: r.hash, flags, lines: r.input.lines, text: r.input.text, chunks: kept, secretChunks, outline, ...(deflatedText ? { deflatedText } : {}) },
   };

@@ -123,9 +123,11 @@ CREATE INDEX chunk_vectors_by_text ON chunk_vectors(model_id, text_hash);
 /**
  * File flags (files.flags bits). test/generated: the path rules or a content marker said so
  * (core/scan/roles.ts; `generatedContent` records that a content marker did); projectTest/projectExe:
- * facts of a project file, which search applies to the files under its folder (core/search/roles.ts).
+ * facts of a project file, which search applies to the files under its folder (core/search/roles.ts);
+ * parseErrors: its parser met syntax the grammar does not know and the outline was recovered around it
+ * (FileOutline.parseErrors; counted as `parse_errors` in every answer's index info).
  */
-export const FILE_FLAG = { test: 1, generated: 2, invalidUtf8: 4, parseFallback: 8, projectTest: 16, projectExe: 32, generatedContent: 64 } as const;
+export const FILE_FLAG = { test: 1, generated: 2, invalidUtf8: 4, parseFallback: 8, projectTest: 16, projectExe: 32, generatedContent: 64, parseErrors: 128 } as const;
 
 export interface Migration {
   from: number;

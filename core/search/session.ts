@@ -12,6 +12,7 @@ import type { DeflateCodec } from '../index/file-data.ts';
 import type { PathFilter } from './filters.ts';
 import { StoredFileCache } from './file-cache.ts';
 import { ProjectMap } from './roles.ts';
+import { FILE_FLAG } from '../index/schema.ts';
 
 /** The key of the literal channel's text cache among the per-generation values (literal/text-cache.ts). */
 export const LITERAL_TEXTS = 'literal-texts';
@@ -20,6 +21,9 @@ export const LITERAL_TEXTS = 'literal-texts';
 export const countFiles = (db: Database): number => Number(db.selectValue('SELECT count(*) FROM files'));
 /** The number of chunks in the index, read now (SearchSession.chunkCount keeps it per generation). */
 export const countChunks = (db: Database): number => Number(db.selectValue('SELECT count(*) FROM chunks'));
+
+/** The number of files parsed with syntax errors (FILE_FLAG.parseErrors), read now (SearchSession.parseErrorCount keeps it per generation). */
+export const countParseErrors = (db: Database): number => Number(db.selectValue(`SELECT count(*) FROM files WHERE flags & ${FILE_FLAG.parseErrors}`));
 
 /** How many channel answers `recent` keeps (a few hundred candidate rows each). */
 export const RECENT_ANSWERS = 64;
@@ -147,5 +151,10 @@ export class SearchSession {
   /** The number of chunks. */
   chunkCount(): number {
     return this.cached('chunks', () => countChunks(this.db));
+  }
+
+  /** The number of files parsed with syntax errors. */
+  parseErrorCount(): number {
+    return this.cached('parse-errors', () => countParseErrors(this.db));
   }
 }

@@ -28,6 +28,11 @@ export function formatSkipped(s: Record<string, number | undefined>): string {
   return parts.length ? parts.join(', ') : 'none';
 }
 
+/** `, 3 parsed with errors` when the index holds files parsed with syntax errors. */
+export function parseErrorsText(n: number | undefined): string {
+  return n ? `, ${n} parsed with errors` : '';
+}
+
 /** How a hit line names the channel that found it (keyword hits carry no label). */
 const HIT_KIND_LABEL: Record<SearchHit['hit_kind'], string> = { text_fts: 'keyword', hybrid: 'both', text_vector: 'meaning', text_literal: 'exact' };
 
@@ -49,7 +54,7 @@ export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Sty
     if (h.paired?.length) out.push(dim(`      + ${h.paired.join(', ')}`));
   }
   const idx = r.index;
-  const fresh = idx ? `index gen ${idx.generation}, ${idx.files} files, built ${ago(idx.indexed_at)}` : 'no index';
+  const fresh = idx ? `index gen ${idx.generation}, ${idx.files} files${parseErrorsText(idx.parse_errors)}, built ${ago(idx.indexed_at)}` : 'no index';
   const more = r.next_cursor ? ` · more: --cursor ${r.next_cursor}` : '';
   const mode = r.mode && r.mode !== 'keyword' ? `, ${r.mode}` : '';
   out.push(dim(`${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} (${r.status}, match ${r.match}${mode}) · ${r.took_ms} ms · ${fresh} · skipped: ${formatSkipped(r.skipped)}${more}`));
@@ -82,6 +87,7 @@ export function formatStatus(s: StatusReport, { bold, yellow }: Style): string {
     `${bold('contents')}   ${i.files} files, ${i.chunks} chunks${langs ? ` (${langs})` : ''}`,
     `${bold('skipped')}    ${formatSkipped(s.skipped)}`,
   ];
+  if (i.parse_errors) lines.push(`${bold('parse')}      ${i.parse_errors} file${i.parse_errors === 1 ? '' : 's'} with syntax the grammar does not know (outlines recovered around it)`);
   if (s.size) {
     const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
     const ratio = s.size.source_bytes > 0 ? ` (${(s.size.index_bytes / s.size.source_bytes).toFixed(2)}x the ${mb(s.size.source_bytes)} of indexed source)` : '';
@@ -197,7 +203,7 @@ export function formatIndexSummary(s: IndexSummary): string {
   return [
     `indexed ${s.files_indexed} files (${s.chunks_written} chunks), ${s.files_unchanged} unchanged, ${s.files_removed} removed` +
       ` in ${(s.took_ms / 1000).toFixed(2)} s · generation ${s.generation}`,
-    `scanned ${s.files_scanned} files · read ${(s.bytes_read / 1024).toFixed(0)} KiB · skipped: ${formatSkipped(s.skipped)}`,
+    `scanned ${s.files_scanned} files · read ${(s.bytes_read / 1024).toFixed(0)} KiB · skipped: ${formatSkipped(s.skipped)}${s.parse_errors ? ` · parsed with syntax errors: ${s.parse_errors}` : ''}`,
     ...(s.vectors ? [vectorLine(s.vectors)] : []),
   ].join('\n');
 }

@@ -11,6 +11,7 @@ import { rangeText, targetsText } from '../shared/intercom-text.ts';
 export function freshnessLine(i: IndexFreshness | null): string {
   if (!i) return 'index: none';
   const parts = [`index gen ${i.generation}`, `${i.files} files`, `built ${ago(i.indexed_at)}`];
+  if (i.parse_errors) parts.push(`${i.parse_errors} parsed with syntax errors (outlines recovered around them)`);
   if (i.build_state !== 'complete') parts.push(i.build_state);
   if (i.indexer_running) parts.push('indexing now');
   parts.push(i.pending_changes === null ? 'pending changes unknown' : `${i.pending_changes} pending changes`);

@@ -33,6 +33,7 @@ import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
 import type { TreeSitterHost } from '../treesitter.ts';
 import { DEFAULT_BUILD_PARAMS } from '../build.ts';
+import { EXTENSION_CLASS, parseCSharp } from './csharp-repair.ts';
 import {
   TOP_LEVEL_KEY,
   attributeShortName,
@@ -333,6 +334,7 @@ export class CSharpWalker {
       case 'namespace_declaration':
         return this.namespace(c, scope, topLevel);
       case 'class_declaration':
+        return this.nameOf(c) === EXTENSION_CLASS ? this.extension(c, lead, scope) : this.type(c, lead, scope);
       case 'struct_declaration':
       case 'interface_declaration':
       case 'enum_declaration':
@@ -407,6 +409,33 @@ export class CSharpWalker {
     };
   }
 
+  /**
+   * A C# 14 `extension(Receiver r) { … }` block, which the repair (csharp-repair.ts) hands over as a
+   * class named EXTENSION_CLASS: a container named by its header as written, keyed under the
+   * enclosing type by its receiver type (`Ns.E.extension(string)`), so blocks for different receivers
+   * keep their members apart.
+   */
+  private extension(c: Node, lead: number, scope: Scope): OutlineNode | null {
+    const body = c.childForFieldName('body');
+    const header = this.declarationLine(c, body);
+    const m = /extension\s*(<[^>]*>)?\s*\(([^)]*)\)/.exec(header);
+    if (!m) return null;
+    const receiver = normalizeSpelling(m[2].trim().replace(/\s*[A-Za-z_@]\w*$/, ''));
+    const generics = m[1] ? `<${m[1].slice(1, -1).split(',').map((x) => x.trim()).join(',')}>` : '';
+    const key = memberKeyIn(scope.typeKey ?? scope.namespace, `extension${generics}(${receiver})`);
+    const inner: Scope = { namespace: scope.namespace, typeKey: key, typeName: scope.typeName, routePrefix: null };
+    return {
+      kind: 'extension',
+      name: header.replace(/\s*where\b[\s\S]*$/, ''),
+      memberKey: key,
+      startLine: this.line(lead),
+      endLine: this.line(this.endRow(c)),
+      role: 'container',
+      context: header,
+      children: body ? this.walkList(body, inner, false) : [],
+    };
+  }
+
   private delegate(c: Node, lead: number, scope: Scope): OutlineNode | null {
     const name = this.nameOf(c);
     if (!name) return null;
@@ -470,7 +499,9 @@ export class CSharpWalker {
         return this.unit('indexer', 'this[]', memberKeyIn(owner, `${iface}this[${sig}]`), c, lead);
       }
       case 'operator_declaration': {
-        const op = c.childForFieldName('operator')?.text ?? '?';
+        const opNode = c.childForFieldName('operator');
+        // A compound-assignment operator (C# 14 `operator +=`) reaches here repaired to `operator +`: the source still says `+=`.
+        const op = opNode ? opNode.text + (this.src[opNode.endIndex] === '=' && opNode.text !== '=' ? '=' : '') : '?';
         const checked = c.children.some((x) => x && x.type === 'checked') ? 'checked ' : '';
         const sig = this.signature(c.childForFieldName('parameters'));
         const name = `operator ${checked}${op}`;
@@ -565,14 +596,21 @@ export class CSharpWalker {
     if (!list) return '';
     const parts: string[] = [];
     let seg: Node[] = [];
+    let sepEnd = list.startIndex;
     const flush = () => {
-      if (seg.length) parts.push(normalizeSpelling(this.parameterType(seg)));
+      if (seg.length) {
+        const type = this.parameterType(seg);
+        // `params` of a C# 13 collection parameter is blanked by the repair (csharp-repair.ts): the source still has it.
+        const repairedParams = !/^params\b/.test(type) && /\bparams\s+$/.test(this.src.slice(sepEnd, seg.find((x) => x.type !== 'attribute_list' && x.type !== 'comment')?.startIndex ?? sepEnd));
+        parts.push(normalizeSpelling(repairedParams ? `params ${type}` : type));
+      }
       seg = [];
     };
     for (const ch of list.children) {
       if (!ch) continue;
       const t = ch.type;
       if (t === ',') flush();
+      if (t === '(' || t === ',') sepEnd = ch.endIndex;
       else if (t === 'parameter') seg.push(...ch.children.filter((x): x is Node => !!x));
       else if (t !== '(' && t !== ')' && t !== '[' && t !== ']') seg.push(ch); // a `params` array sits in the list itself
     }
@@ -752,7 +790,7 @@ export function importantUsings(usings: readonly string[]): string[] {
   return usings.filter((u) => !/^(?:global\s+)?using\s+(?:static\s+)?System(?:\.|;|$)/.test(u)).slice(0, MAX_USINGS);
 }
 
-/** Outline of a parsed C# file. */
+/** Outline of a parsed C# file. `text`: the file's own (a repaired parse has the same offsets). */
 export function outlineFromCSharpTree(root: Node, text: string, lineCount: number): FileOutline | null {
   const walker = new CSharpWalker(text, { lineBase: 0, firstLine: 1, lastLine: lineCount });
   const nodes = clipOutline(walker.walkCompilationUnit(root), 1, lineCount);
@@ -767,11 +805,16 @@ export function outlineFromCSharpTree(root: Node, text: string, lineCount: numbe
   return fileContext.length ? { nodes, fileContext } : { nodes };
 }
 
-/** The `csharp` extractor: .cs files. */
+/**
+ * The `csharp` extractor: .cs files. Syntax the grammar does not know is repaired around (see
+ * csharp-repair.ts) and counted in the outline's `parseErrors`.
+ */
 export async function extractCSharp(input: ChunkInput, ts: TreeSitterHost): Promise<FileOutline | null> {
-  const tree = await ts.parse('c_sharp', input.text);
+  const { tree, errors } = await parseCSharp(ts, input.text);
   try {
-    return outlineFromCSharpTree(tree.rootNode, input.text, input.lines.length);
+    const outline = outlineFromCSharpTree(tree.rootNode, input.text, input.lines.length);
+    if (!errors) return outline;
+    return { ...(outline ?? { nodes: [] }), parseErrors: errors };
   } finally {
     tree.delete();
   }

@@ -22,6 +22,7 @@ import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
 import { ParseTimeout, type TreeSitterHost } from '../treesitter.ts';
 import { CSharpWalker, clipOutline, rollUpFacts } from './csharp.ts';
+import { parseCSharp } from './csharp-repair.ts';
 import { normalizeSpelling } from './csharp-keys.ts';
 import { splitRazor, type RazorCodeBlock, type RazorDirective, type RazorRegion } from './razor-blocks.ts';
 
@@ -325,7 +326,8 @@ async function markupNode(region: RazorRegion, lines: readonly string[], ts: Tre
 
 // ---- code blocks ----
 
-async function codeNode(block: RazorCodeBlock, text: string, key: string, className: string, ts: TreeSitterHost): Promise<OutlineNode> {
+/** A code block's outline node, and the places its C# needed repair (csharp-repair.ts). */
+async function codeNode(block: RazorCodeBlock, text: string, key: string, className: string, ts: TreeSitterHost): Promise<{ node: OutlineNode; errors: number }> {
   const node: OutlineNode = {
     kind: 'code',
     name: `@${block.keyword}`,
@@ -337,14 +339,14 @@ async function codeNode(block: RazorCodeBlock, text: string, key: string, classN
   };
   // Row 0 of the wrapper is the line of the opening brace, so rows shift by openLine - 1.
   const wrapped = `class ${WRAPPER_CLASS} {${text.slice(block.bodyStart, block.bodyEnd)}\n}`;
-  const tree = await ts.parse('c_sharp', wrapped); // a failure here falls the file back to line windows
+  const { tree, errors } = await parseCSharp(ts, wrapped); // a failure here falls the file back to line windows
   try {
     const walker = new CSharpWalker(wrapped, { lineBase: block.openLine - 1, firstLine: block.startLine, lastLine: block.endLine, transparentType: WRAPPER_CLASS });
     node.children = clipOutline(walker.walkMembers(tree.rootNode, key, className), block.startLine, block.endLine);
   } finally {
     tree.delete();
   }
-  return node;
+  return { node, errors };
 }
 
 /** Outline of a Razor file. `options.codeBehind` (the `.razor.cs` text) lets its namespace decide the key. */
@@ -359,6 +361,7 @@ export async function extractRazor(input: ChunkInput, ts: TreeSitterHost, option
   const kind = routes.length ? 'page' : cshtml ? 'view' : 'component';
 
   const children: OutlineNode[] = [];
+  let parseErrors = 0;
   for (const region of split.regions) {
     if (region.kind === 'directives') {
       const list = region.directives ?? [];
@@ -374,7 +377,9 @@ export async function extractRazor(input: ChunkInput, ts: TreeSitterHost, option
     } else if (region.kind === 'markup') {
       children.push(await markupNode(region, input.lines, ts));
     } else if (region.block) {
-      children.push(await codeNode(region.block, input.text, key, className, ts));
+      const code = await codeNode(region.block, input.text, key, className, ts);
+      children.push(code.node);
+      parseErrors += code.errors;
     }
   }
 
@@ -386,5 +391,5 @@ export async function extractRazor(input: ChunkInput, ts: TreeSitterHost, option
   fileContext.push(cshtml ? `${kind} ${className}` : `component ${key}`);
   const model = split.directives.find((d) => d.keyword === 'model');
   if (model) fileContext.push(`@model ${model.value}`);
-  return { nodes, fileContext };
+  return parseErrors ? { nodes, fileContext, parseErrors } : { nodes, fileContext };
 }
