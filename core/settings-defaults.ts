@@ -24,6 +24,8 @@ export const SETTING_DEFAULTS = {
   ignore_files: ['.gitignore', '.hciignore'],
   extra_include_roots: [] as string[],
   max_indexed_file_bytes: 512 * 1024,
+  large_file_max_bytes: 4 * 1024 * 1024,
+  large_file_langs: ['csharp', 'axaml', 'xaml', 'json'],
   max_files: 200_000,
   chunk_lines: 110,
   chunk_overlap_lines: 15,

@@ -33,6 +33,9 @@ const settingsShape = z
     ignore_files: z.array(z.string().min(1)).default(D.ignore_files),
     extra_include_roots: z.array(relPath).default(D.extra_include_roots),
     max_indexed_file_bytes: z.number().int().positive().default(D.max_indexed_file_bytes),
+    /** Files of `large_file_langs` over max_indexed_file_bytes and up to this are indexed as line windows (core/scan/size-policy.ts); 0: skipped. */
+    large_file_max_bytes: z.number().int().min(0).max(64 * 1024 * 1024, 'must be at most 67108864 (64 MiB)').default(D.large_file_max_bytes),
+    large_file_langs: z.array(z.string().min(1)).default(D.large_file_langs),
     max_files: z.number().int().positive().default(D.max_files),
     chunk_lines: z.number().int().min(5).max(2000).default(D.chunk_lines),
     chunk_overlap_lines: z.number().int().min(0).default(D.chunk_overlap_lines),

@@ -11,7 +11,7 @@ import { IndexStore } from './index/store.ts';
 import type { IndexOptions, IndexProgress, IndexSummary } from './index/indexer.ts';
 import { readMeta } from './index/writer.ts';
 import type { ParsePoolFactory } from './index/prepare.ts';
-import { FORMAT_VERSION } from './index/schema.ts';
+import { FILE_FLAG, FORMAT_VERSION } from './index/schema.ts';
 import type { SkipCounts } from './scan/walker.ts';
 import { prepareSearch, rankQuery, searchPage, type SearchContext } from './search/pipeline.ts';
 import { DEFAULT_MODES, MODE_UNAVAILABLE_HINT, semanticModes, type ModeTable } from './search/modes.ts';
@@ -28,6 +28,7 @@ import { QueryLog, queryKey } from './search/query-log.ts';
 import type { Chunker } from './chunk/chunker.ts';
 import { fileInfo, readOutline, resolveMemberKey, symbolAt, type SymbolLocation } from './search/symbols.ts';
 import { definitionsNamed } from './search/definitions.ts';
+import { skippedFilesHint, skippedFilesMatching } from './search/skipped-files.ts';
 import type { GrammarSource } from './chunk/treesitter.ts';
 
 export interface WorkspaceHost {
@@ -280,10 +281,16 @@ export class HciWorkspace {
       const { modes, unavailable } = this.modesIn(db, req, prepared);
       const ctx = this.searchContext(store, modes);
       const page = searchPage(ctx, req, range, key);
+      // A first page with few hits names the skipped files whose path names the query.
+      const skippedFiles = range.offset === 0 && !page.more && page.hits.length < range.limit ? skippedFilesMatching(db, req.query) : [];
       // The counts from the session's cache: searchPage has just checked the index generation.
-      return { page, index: this.freshnessIn(db, meta, ctx.session), skipped: parseSkipped(meta.skipped_counts), unavailable };
+      return { page, index: this.freshnessIn(db, meta, ctx.session), skipped: parseSkipped(meta.skipped_counts), skippedFiles, unavailable };
     });
     const res = searchResponse(req, out.page, this.withRunningFlag(out.index), out.skipped, t0);
+    if (out.skippedFiles.length) {
+      res.skipped_files = out.skippedFiles;
+      res.hint = [res.hint, skippedFilesHint(out.skippedFiles)].filter(Boolean).join('; ');
+    }
     if (out.unavailable) res.hint = [`vector channel unavailable (${out.unavailable.reason}): these are keyword results; ${out.unavailable.hint}`, res.hint].filter(Boolean).join('; ');
     return res;
   }
@@ -337,7 +344,10 @@ export class HciWorkspace {
         indexBytes: Number(db.selectValue('PRAGMA page_count')) * Number(db.selectValue('PRAGMA page_size')),
         vectors: semantic.enabled || db.selectValue('SELECT 1 FROM vector_models LIMIT 1') !== undefined ? semantic.status(db) : undefined,
         sourceBytes: Number(db.selectValue('SELECT coalesce(sum(size), 0) FROM files')),
+        windowed: Number(db.selectValue(`SELECT count(*) FROM files WHERE flags & ${FILE_FLAG.largeWindows}`)),
       }));
+      const s = this.settings;
+      report.large_files = { windowed: data.windowed, over_bytes: s.max_indexed_file_bytes, max_bytes: s.large_file_max_bytes, langs: [...s.large_file_langs] };
       report.size = { index_bytes: data.indexBytes, source_bytes: data.sourceBytes };
       if (data.vectors) report.vectors = data.vectors;
       report.index = this.withRunningFlag(data.index);

@@ -1,7 +1,8 @@
 // Picks how a file is cut, in two steps: extract (its language's outline extractor: tree-sitter or a
 // block splitter; the costly part, which a runtime may run in a worker) then cut (the chunk builder
-// over that outline); line windows for languages without one and whenever extraction fails or times
-// out (counted as a parse fallback, never a lost file).
+// over that outline); line windows for languages without one, for files the size rule windows
+// (ChunkInput.windowed), and whenever extraction fails or times out (counted as a parse fallback,
+// never a lost file).
 import type { ChunkLimits, ChunkResult } from './types.ts';
 import type { ChunkInput, Extracted } from './input.ts';
 import { lineWindows } from './line-windows.ts';
@@ -34,7 +35,7 @@ export class Chunker {
 
   /** The parse: the file's outline from its language's extractor (null without one). Throws only when an extractor module fails to load. */
   async extract(input: ChunkInput): Promise<Extracted> {
-    const extractor = this.ts && input.lines.length > 0 ? await extractorFor(input.lang) : undefined;
+    const extractor = this.ts && input.lines.length > 0 && !input.windowed ? await extractorFor(input.lang) : undefined;
     if (!extractor) return { outline: null, failed: false };
     try {
       return { outline: await extractor(input, this.ts!), failed: false };

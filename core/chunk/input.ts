@@ -11,6 +11,8 @@ export interface ChunkInput {
   lines: readonly string[];
   /** The lines joined with \n (what parsers see; row N is line N + 1). */
   text: string;
+  /** Cut into line windows without a parse: a file over max_indexed_file_bytes (core/scan/size-policy.ts). */
+  windowed?: boolean;
 }
 
 /** Builds a file's outline; null means "no structure found" (line windows are used). */

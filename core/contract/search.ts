@@ -75,6 +75,7 @@ export const searchResponse = z.object({
   hits: z.array(searchHit),
   took_ms: z.number(),
   skipped: skipCounts,
+  skipped_files: z.array(z.object({ path: z.string(), reason: z.string() })).optional().describe('a first page with few hits: files left out of the index whose path or name matches the query (the hint names them too)'),
   truncated: z.boolean().describe('true when max_tokens cut this page; next_cursor continues'),
   next_cursor: z.string().optional(),
   ...answerFields,

@@ -14,6 +14,12 @@ export const statusReport = z.object({
   files_by_lang: z.record(z.string(), z.number()),
   skipped: skipCounts,
   skipped_samples: z.array(z.object({ path: z.string(), reason: z.string() })),
+  large_files: z.object({
+    windowed: z.number().describe('files over over_bytes indexed as line windows, without their structure'),
+    over_bytes: z.number().describe('max_indexed_file_bytes: files up to this size are parsed'),
+    max_bytes: z.number().describe('large_file_max_bytes: the hard cap; larger files are skipped (too_large)'),
+    langs: z.array(z.string()).describe('large_file_langs: the languages windowed over over_bytes; others are skipped'),
+  }).optional().describe('how files too large to parse are indexed (settings large_file_max_bytes, large_file_langs)'),
   last_run: z.unknown().describe('the summary of the last indexing run, as stored with the index'),
   pending: z.object({ added: z.number(), modified: z.number(), deleted: z.number() }).nullable().describe('files changed on disk since the last run (null: not checked)'),
   size: z.object({ index_bytes: z.number(), source_bytes: z.number() }).optional().describe('the index file and the indexed source it was built from'),

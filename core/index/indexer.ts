@@ -8,6 +8,7 @@
 import { HciError, type WorkspaceFs } from '../platform.ts';
 import type { Settings } from '../settings.ts';
 import { scanWorkspace, addSkip, type SkipCounts, type ScannedFile } from '../scan/walker.ts';
+import { maxReadBytes } from '../scan/size-policy.ts';
 import type { Chunker } from '../chunk/chunker.ts';
 import type { IndexStore } from './store.ts';
 import type { Database } from '../sqlite/engine.ts';
@@ -246,7 +247,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     const old = prior.files.get(f.path);
     return !!old && !stale(old) && old.size === f.size && old.mtime_ms === Math.trunc(f.mtimeMs);
   };
-  const read = readAhead(fs, scan.files, settings.max_indexed_file_bytes + 1, (f) => !unchangedByStat(f));
+  const read = readAhead(fs, scan.files, maxReadBytes(settings) + 1, (f) => !unchangedByStat(f));
   const toPrepare = env.parsePool ? scan.files.filter((f) => !unchangedByStat(f)) : [];
   const prepared = toPrepare.length > POOL_MIN_FILES
     ? pooledPrepare(scan.files, read, env.parsePool!({ binaryProbeBytes: settings.binary_probe_bytes, langs: [...new Set(toPrepare.map((f) => f.lang))] }), settings, chunker, (f) => !unchangedByStat(f))

@@ -14,6 +14,7 @@ import type { ChunkLimits, ChunkResult } from '../chunk/types.ts';
 import type { FileOutline, OutlineNode } from '../chunk/outline.ts';
 import type { Settings } from '../settings.ts';
 import { FILE_FLAG } from './schema.ts';
+import { sizeVerdict, type SizeSettings } from '../scan/size-policy.ts';
 import type { PreparedFile } from './writer.ts';
 import { deflateFileText, type DeflateCodec, type DeflatedText } from './file-data.ts';
 import { sha256Hex } from './sha256.ts';
@@ -50,10 +51,13 @@ function chunkInput(file: { path: string; lang: string }, decoded: string): Chun
   return { path: file.path, lang: file.lang, lines, text: lines.join('\n') };
 }
 
-export function classifyFile(bytes: Uint8Array, f: ScannedFile, settings: Pick<Settings, 'max_indexed_file_bytes' | 'binary_probe_bytes'>): ClassifiedFile | { kind: 'skip'; reason: SkipReason } {
-  if (bytes.length > settings.max_indexed_file_bytes) return { kind: 'skip', reason: 'too_large' };
+export function classifyFile(bytes: Uint8Array, f: ScannedFile, settings: SizeSettings & Pick<Settings, 'binary_probe_bytes'>): ClassifiedFile | { kind: 'skip'; reason: SkipReason } {
+  const size = sizeVerdict(settings, f.lang, bytes.length);
+  if (size === 'too_large') return { kind: 'skip', reason: 'too_large' };
   const content = classifyContent(bytes, settings.binary_probe_bytes);
   if (content.kind === 'binary') return { kind: 'skip', reason: 'binary' };
+  const input = chunkInput(f, content.text);
+  if (size === 'windows') input.windowed = true;
   return {
     kind: 'text',
     file: f,
@@ -61,7 +65,7 @@ export function classifyFile(bytes: Uint8Array, f: ScannedFile, settings: Pick<S
     hash: sha256Hex(bytes, 16),
     invalidUtf8: content.invalidUtf8,
     secrets: findSecretLines(content.text, f.lang),
-    input: chunkInput(f, content.text),
+    input,
   };
 }
 
@@ -86,6 +90,7 @@ export function finishFile(r: ClassifiedFile, chunked: ChunkResult, deflatedText
   if (chunked.parseFallback) flags |= FILE_FLAG.parseFallback;
   const parseErrors = (chunked.outline?.parseErrors ?? 0) > 0;
   if (parseErrors) flags |= FILE_FLAG.parseErrors;
+  if (r.input.windowed) flags |= FILE_FLAG.largeWindows;
   return {
     kind: 'file',
     bytes: r.bytes,

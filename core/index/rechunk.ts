@@ -15,7 +15,9 @@ import { setMeta } from './writer.ts';
 
 /** What decides how files are cut: when it changes, every file is re-chunked. */
 export function chunkingFingerprint(s: Settings, chunker: Chunker): string {
-  return JSON.stringify({ v: CHUNKER_VERSION, structural: chunker.structural, lines: s.chunk_lines, overlap: s.chunk_overlap_lines });
+  // The size rule decides whether a big file is parsed or windowed (core/scan/size-policy.ts): a change re-cuts.
+  const large = [s.max_indexed_file_bytes, s.large_file_max_bytes, [...s.large_file_langs].sort()];
+  return JSON.stringify({ v: CHUNKER_VERSION, structural: chunker.structural, lines: s.chunk_lines, overlap: s.chunk_overlap_lines, large });
 }
 
 interface Rechunk {

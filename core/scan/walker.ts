@@ -1,6 +1,6 @@
 // The workspace walk: which files are candidates for indexing, and every skip counted by reason.
 // Owns traversal order, pruning (ignore rules, denied segments, extra include roots), symlink
-// policy, the file-name secret denylist and the file-count limit. Reading contents, the binary
+// policy, the file-name secret denylist, the file-count limit and the size rule (size-policy.ts). Reading contents, the binary
 // probe and content secret patterns are the indexer's (it adds 'binary' / 'secret_content').
 // The same rules also answer for some paths only (scanPaths: a watcher's changed files), walking
 // just the ancestors of each path and the subtrees of directory paths.
@@ -11,6 +11,7 @@ import type { IgnoreChain, IgnoreLayer } from './ignore-rules.ts';
 import { isIgnored, loadDirLayer, loadInfoExclude } from './ignore-rules.ts';
 import { extensionOf, languageOf } from './languages.ts';
 import { isSecretPath } from './secrets.ts';
+import { sizeVerdict } from './size-policy.ts';
 
 export type SkipReason =
   | 'ignored' | 'denied_path' | 'unsupported_ext' | 'too_large' | 'binary' | 'secret_name'
@@ -290,10 +291,11 @@ class Walk {
   }
 
   private accept(path: string, size: number, mtimeMs: number): void {
-    if (size > this.settings.max_indexed_file_bytes) return this.skip(path, 'too_large');
+    const lang = languageOf(path);
+    if (sizeVerdict(this.settings, lang, size) === 'too_large') return this.skip(path, 'too_large');
     this.indexable++;
     if (this.files.length < this.settings.max_files) {
-      this.files.push({ path, size, mtimeMs, ext: extensionOf(path), lang: languageOf(path) });
+      this.files.push({ path, size, mtimeMs, ext: extensionOf(path), lang });
     }
   }
 }

@@ -6,6 +6,7 @@ import type {
 } from '../../core/contract/index.ts';
 import type { IndexProgress } from '../../core/index/indexer.ts';
 import { ago } from '../shared/time-ago.ts';
+import { largeFilesText } from '../shared/large-files-text.ts';
 import { rangeText, targetsText } from '../shared/intercom-text.ts';
 
 export interface Style {
@@ -87,6 +88,7 @@ export function formatStatus(s: StatusReport, { bold, yellow }: Style): string {
     `${bold('contents')}   ${i.files} files, ${i.chunks} chunks${langs ? ` (${langs})` : ''}`,
     `${bold('skipped')}    ${formatSkipped(s.skipped)}`,
   ];
+  if (s.large_files) lines.push(`${bold('large')}      ${largeFilesText(s.large_files)}`);
   if (i.parse_errors) lines.push(`${bold('parse')}      ${i.parse_errors} file${i.parse_errors === 1 ? '' : 's'} with syntax the grammar does not know (outlines recovered around it)`);
   if (s.size) {
     const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;

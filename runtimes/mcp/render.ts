@@ -6,6 +6,7 @@ import type {
   ResolveResponse, SearchAnswer, SimilarAnswer, TaskView, WatchAnswer, WatcherView,
 } from '../../core/contract/index.ts';
 import { ago } from '../shared/time-ago.ts';
+import { largeFilesText } from '../shared/large-files-text.ts';
 import { rangeText, targetsText } from '../shared/intercom-text.ts';
 
 export function freshnessLine(i: IndexFreshness | null): string {
@@ -147,6 +148,7 @@ export function renderStatus(s: HostStatus): string {
     out.push(`${i.files} files, ${i.chunks} chunks${langs ? ` (${langs})` : ''}`);
     const skipped = Object.entries(s.skipped).filter(([, v]) => (v ?? 0) > 0).map(([k, v]) => `${k} ${v}`);
     out.push(`skipped: ${skipped.length ? skipped.join(', ') : 'none'}`);
+    if (s.large_files) out.push(`large files: ${largeFilesText(s.large_files)}`);
     if (s.pending) out.push(`on disk since the last run: ${s.pending.added} added, ${s.pending.modified} modified, ${s.pending.deleted} deleted`);
     const run = s.last_run as { took_ms?: number; files_indexed?: number; finished_at?: string } | null;
     if (run) out.push(`last run: ${run.files_indexed ?? 0} files indexed in ${run.took_ms ?? '?'} ms, ${ago(run.finished_at)}`);
