@@ -32,6 +32,8 @@ export interface SetOptions {
   fns: EvalFns;
   /** The folder of the <Repo>.jsonl files (default: the manifest's folder). */
   queries?: string;
+  /** Default: setLabel(set). */
+  label?: string;
   corpora: string;
   repos?: string[];
   engines?: string[];
@@ -52,6 +54,8 @@ export interface SetRepoResult {
 
 export interface SetReport {
   set: string;
+  /** What the results are named after (eval-<label>). */
+  label: string;
   manifest: string;
   provenance: string;
   commit: CommitInfo;
@@ -112,15 +116,16 @@ export async function runSet(o: SetOptions): Promise<SetReport> {
     }
   }
   const engines = o.engines?.length ? o.engines : SET_ENGINES;
-  const provenance = o.provenance ?? (o.set === 'broad'
+  // Stated, or known for the broad set; otherwise each repository's eval says what its query file is (provenanceOf).
+  const stated = o.provenance ?? (o.set === 'broad'
     ? 'broad tuning set (bench/golden/repos.json): public repositories, queries written before any hci ranking was seen; tuned on from then on, so gains here need the held-out check'
-    : `set ${path.basename(manifest)}`);
+    : undefined);
   const started = new Date().toISOString();
   const repos: SetRepoResult[] = [];
   for (const e of chosen) {
     o.log?.(`[${repos.length + 1}/${chosen.length}] ${e.name} (${e.github}@${e.commit.slice(0, 10)})`);
     const golden = path.join(dir, `${e.name}.jsonl`);
-    const report = await o.fns.runEval({ golden, root: path.join(corpora, e.name), label: e.name, engines, provenance, ...(o.log ? { log: o.log } : {}) });
+    const report = await o.fns.runEval({ golden, root: path.join(corpora, e.name), label: e.name, engines, ...(stated ? { provenance: stated } : {}), ...(o.log ? { log: o.log } : {}) });
     const rows = readGolden(golden);
     const hci = report.engines.find((x) => x.engine === 'hci');
     const declMiss = new Set(report.declarations?.misses.map((m) => m.id) ?? []);
@@ -135,7 +140,7 @@ export async function runSet(o: SetOptions): Promise<SetReport> {
   const kinds = [...new Set(repos.flatMap((r) => Object.keys(r.report.corpus.kinds)))].sort();
   const sum = (f: (r: SetRepoResult) => number) => repos.reduce((a, r) => a + f(r), 0);
   return {
-    set: o.set, manifest, provenance, commit: commitInfo(), started, engines,
+    set: o.set, label: o.label ?? setLabel(o.set), manifest, provenance: stated ?? [...new Set(repos.map((r) => r.report.provenance))].join('; '), commit: commitInfo(), started, engines,
     repos,
     aggregate: {
       pooled: Object.fromEntries(engines.map((eng) => [eng, weighted(byEngine(eng))])),
@@ -156,7 +161,7 @@ const ratio = (a: number, b: number) => (b ? `${a}/${b} (${f3(a / b)})` : '–')
 export function formatSet(s: SetReport, fns: Pick<EvalFns, 'formatEval'>, opts: { perRepo?: boolean } = {}): string {
   const out: string[] = [];
   if (opts.perRepo !== false) for (const r of s.repos) out.push(fns.formatEval(r.report, { misses: false }), '');
-  out.push(`## ${setLabel(s.set)}: ${s.repos.length} repositories, ${s.repos.reduce((a, r) => a + r.report.corpus.queries, 0)} queries`);
+  out.push(`## ${s.label}: ${s.repos.length} repositories, ${s.repos.reduce((a, r) => a + r.report.corpus.queries, 0)} queries`);
   out.push('');
   out.push(`Set: ${s.provenance}. Measured at ${s.commit.sha ? `commit ${s.commit.sha.slice(0, 10)}${s.commit.dirty ? ' + uncommitted changes' : ''}` : 'an unknown commit'}.`);
   out.push('');
@@ -255,10 +260,10 @@ export function setLabel(set: string): string {
 
 export async function mainSet(fns: EvalFns, opts: { set: string; corpora?: string; queries?: string; label?: string; repos: string[]; engines: string[]; record: boolean; outDir: string; compare?: string; provenance?: string }): Promise<number> {
   if (!opts.corpora) throw new Error('--set needs --corpora DIR (the folder npm run corpora wrote)');
-  const s = await runSet({ set: opts.set, fns, corpora: opts.corpora, queries: opts.queries, repos: opts.repos, engines: opts.engines, provenance: opts.provenance, log: (l) => process.stderr.write(`${l}\n`) });
+  const s = await runSet({ set: opts.set, fns, corpora: opts.corpora, queries: opts.queries, label: opts.label, repos: opts.repos, engines: opts.engines, provenance: opts.provenance, log: (l) => process.stderr.write(`${l}\n`) });
   let text = formatSet(s, fns);
   if (opts.compare) text += `\n\n${compareSets(s, opts.compare)}`;
-  const name = `eval-${opts.label ?? setLabel(opts.set)}`;
+  const name = `eval-${s.label}`;
   const base = path.join(opts.outDir, name);
   writeJson(`${base}.json`, slimSet(s));
   fs.writeFileSync(`${base}.md`, `${text}\n`);
