@@ -13,6 +13,8 @@
 //   npm run bench                                # the sample workspace and a generated 2,000-file solution
 //   npm run bench -- --corpus generated --files 5000
 //   npm run bench -- --corpus generated --files 13000 --repeat 1   # ≈ 50k chunks: the scale two targets name
+//   npm run bench -- --corpus avalonia --repeat 2   # a pinned public repository of bench/corpora.json (materialized once)
+//   npm run bench -- --corpus dotnet-8 --repeat 1   # eight .NET repositories side by side (~10x Avalonia)
 //   npm run bench -- --corpus ~/src/my-repo      # any folder (copied to a temp dir first)
 //   options: --repeat N (3) · --query-repeat N (5) · --cold-queries N (5 per run) · --reopen-queries N (10)
 //            --cli-queries N (5 per run) · --edits N (5) · --engines hci,native,wasm,orama,minisearch,rg,cli,latency,intercom,vectors,literal
@@ -30,6 +32,7 @@ import { shuffled, sliceQueries } from './lib/plan.ts';
 import { commitInfo, recordResult } from './lib/record.ts';
 import { formatBench, judgeTargets, latencyOf, type BenchReport, type EngineRow } from './lib/report.ts';
 import { copyTree, fmtMB, fmtMs, isMain, latencyStats, MB, median, now, optInt, optList, optString, parseArgs, repoRoot, sampleWorkspaceDir, slug, writeJson } from './lib/util.ts';
+import { folderInCorpus, materializeCorpus, readManifest } from './lib/materialize.ts';
 import { findRipgrep, ripgrepOnce, ripgrepVersion } from './baselines/grep-and-windows.ts';
 import { runTask, sqlStoreFile, type Task, type TaskResult } from './worker.ts';
 import { formatLatency, runLatency } from './latency.ts';
@@ -111,12 +114,14 @@ async function runWorker(task: Task, o: BenchOptions, work: string, extraNodeArg
 
 interface Corpus {
   label: string;
-  kind: 'sample' | 'generated' | 'path';
+  kind: 'sample' | 'generated' | 'path' | 'pinned';
   dir: string;
   queries: string[];
+  /** A pinned corpus: its repositories, commits, and how many files the mirror lacked. */
+  pins?: Array<{ repo: string; commit: string; missing: number }>;
 }
 
-function prepareCorpus(o: BenchOptions, work: string): Corpus {
+async function prepareCorpus(o: BenchOptions, work: string): Promise<Corpus> {
   const dir = path.join(work, 'corpus');
   fs.rmSync(dir, { recursive: true, force: true });
   if (o.corpus === 'sample') {
@@ -131,7 +136,15 @@ function prepareCorpus(o: BenchOptions, work: string): Corpus {
     return { label: `generated-${o.files}`, kind: 'generated', dir, queries: [...new Set([...gen.queries, ...shuffled(gen.golden.map((g) => g.query))])] };
   }
   const src = path.resolve(o.corpus);
-  if (!fs.statSync(src).isDirectory()) throw new Error(`${src} is not a folder`);
+  if (!fs.existsSync(src) && readManifest()[o.corpus]) {
+    // A named corpus of bench/corpora.json: pinned public repositories, materialized once into the
+    // cache (bench/lib/materialize.ts); one repository is the workspace, several sit side by side in it.
+    const c = await materializeCorpus(o.corpus, { log: o.log });
+    if (c.repos.length === 1) copyTree(c.repos[0].dir, dir);
+    else for (const r of c.repos) copyTree(r.dir, path.join(dir, folderInCorpus(r, c.entry.repos)));
+    return { label: o.corpus, kind: 'pinned', dir, queries: [], pins: c.repos.map((r) => ({ repo: r.repo, commit: r.commit, missing: r.missing.length })) };
+  }
+  if (!fs.existsSync(src) || !fs.statSync(src).isDirectory()) throw new Error(`${src} is not a folder, nor a corpus of bench/corpora.json (${Object.keys(readManifest()).join(', ')})`);
   copyTree(src, dir);
   return { label: slug(path.basename(src)), kind: 'path', dir, queries: [] };
 }
@@ -186,7 +199,7 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
   const notes: string[] = [];
   const want = (e: string) => o.engines.includes(e);
   try {
-    const corpus = prepareCorpus(o, work);
+    const corpus = await prepareCorpus(o, work);
     o.log(`corpus ${corpus.label}: ${corpus.dir}`);
     const rg = want('rg') ? findRipgrep(o.rg) : null;
     if (want('rg') && !rg) notes.push('ripgrep column skipped: `rg` was not found (install it with `apt-get install ripgrep`, or pass --rg PATH / set HCI_BENCH_RG).');
@@ -343,7 +356,7 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
 
     const os1 = os.cpus();
     const plan = slices?.plan;
-    const corpusInfo = { label: corpus.label, kind: corpus.kind, files: meta?.files ?? 0, chunks: meta?.chunks ?? 0, sourceBytes: meta?.sourceBytes ?? 0, queries: queries.length, path: corpus.dir };
+    const corpusInfo = { label: corpus.label, kind: corpus.kind, ...(corpus.pins ? { pins: corpus.pins } : {}), files: meta?.files ?? 0, chunks: meta?.chunks ?? 0, sourceBytes: meta?.sourceBytes ?? 0, queries: queries.length, path: corpus.dir };
     const report: BenchReport = {
       corpus: corpusInfo,
       commit,

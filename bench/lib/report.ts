@@ -45,7 +45,7 @@ export interface TargetCheck {
 }
 
 export interface BenchReport {
-  corpus: { label: string; kind: string; files: number; chunks: number; sourceBytes: number; queries: number; path: string };
+  corpus: { label: string; kind: string; files: number; chunks: number; sourceBytes: number; queries: number; path: string; pins?: Array<{ repo: string; commit: string; missing: number }> };
   commit: CommitInfo;
   machine: { node: string; platform: string; cpus: number; cpuModel: string; totalMemMB: number; loadAvgStart: number[]; loadAvgEnd: number[] };
   started: string;
