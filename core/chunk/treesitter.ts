@@ -14,6 +14,12 @@ export interface GrammarSource {
   /** The bytes of web-tree-sitter's own runtime wasm (tree-sitter.wasm). */
   runtime(): Promise<Uint8Array>;
   grammar(name: GrammarName): Promise<Uint8Array>;
+  /**
+   * Wraps each grammar's compilation (optional): Node compiles grammars without V8's tier-up
+   * (runtimes/node/wasm-tiering.ts), whose compile of a grammar's huge lexer function cost seconds
+   * and hundreds of MB.
+   */
+  compileGrammar?<T>(compile: () => Promise<T>): Promise<T>;
 }
 
 /** The bytes as they are, or inflated when they are a gzip stream (magic 1f 8b; wasm starts with 00 61 73 6d). */
@@ -69,7 +75,8 @@ export class TreeSitterHost {
     if (!parser) {
       let lang = this.languages.get(name);
       if (!lang) {
-        lang = this.source.grammar(name).then(inflateIfGzip).then((bytes) => Language.load(bytes));
+        const compile = (bytes: Uint8Array) => (this.source.compileGrammar ? this.source.compileGrammar(() => Language.load(bytes)) : Language.load(bytes));
+        lang = this.source.grammar(name).then(inflateIfGzip).then(compile);
         this.languages.set(name, lang);
         lang.catch(() => this.languages.delete(name));
       }

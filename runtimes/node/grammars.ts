@@ -3,11 +3,13 @@
 // put in `dist/grammars/` (the grammar packages are devDependencies, absent there); a clone run from
 // source reads `<package>/<file>` from node_modules. Owns only how an entry becomes a path and bytes;
 // which files exist is the table's. The Vite plugin resolves the same paths for the browser build.
+// Grammars are compiled without V8's tier-up (wasm-tiering.ts).
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { GrammarSource } from '../../core/chunk/treesitter.ts';
+import { baselineOnly } from './wasm-tiering.ts';
 import { GRAMMARS, TREE_SITTER_RUNTIME, packagedGrammarPath, wasmSpecifier, type WasmFile } from '../../core/languages/grammars.ts';
 
 const require = createRequire(import.meta.url);
@@ -32,5 +34,6 @@ export function createNodeGrammarSource(): GrammarSource {
   return {
     runtime: async () => new Uint8Array(await readFile(wasmFilePath(TREE_SITTER_RUNTIME))),
     grammar: async (name) => new Uint8Array(await readFile(grammarFilePath(GRAMMARS[name]))),
+    compileGrammar: baselineOnly,
   };
 }

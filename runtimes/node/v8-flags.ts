@@ -28,6 +28,9 @@ export const V8_DEFAULTS: Readonly<Record<string, string>> = {
   'semi-space-growth-factor': '2',
   'wasm-tiering-budget': '13000000',
   'wasm-lazy-validation': 'false',
+  'wasm-tier-up-filter': '-1',
+  'wasm-lazy-compilation': 'true',
+  'flush-liftoff-code': 'true',
 };
 
 /** The flag setting name=value, as V8 takes it (a boolean as --name / --no-name). */

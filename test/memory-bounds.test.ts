@@ -1,0 +1,79 @@
+// Memory bounds of an indexing pass on real code, each checked without timing: V8 never re-compiles a
+// tree-sitter grammar with TurboFan (its huge lexer function cost up to 545 MB of compiler memory),
+// also after the memory relief's last-resort collections (which dropped Liftoff code by default).
+// Real V8 in a child process, real grammars.
+import { describe, it, expect } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { ensureBuilt } from './helpers/hci-process.ts';
+import { GRAMMARS } from '../core/languages/grammars.ts';
+import { grammarFilePath } from '../runtimes/node/grammars.ts';
+
+const dist = (p: string) => JSON.stringify(new URL(`../dist/${p}`, import.meta.url).href);
+
+/** Body sizes of a wasm module's defined functions (its code section), largest first. */
+function functionBodySizes(file: string): number[] {
+  let b = fs.readFileSync(file);
+  if (b[0] === 0x1f) b = gunzipSync(b);
+  let p = 8;
+  const leb = () => {
+    let r = 0;
+    let s = 0;
+    for (;;) {
+      const x = b[p++];
+      r |= (x & 0x7f) << s;
+      s += 7;
+      if (!(x & 0x80)) return r >>> 0;
+    }
+  };
+  while (p < b.length) {
+    const id = b[p++];
+    const len = leb();
+    const end = p + len;
+    if (id === 10) {
+      const sizes: number[] = [];
+      for (let n = leb(), i = 0; i < n; i++) {
+        const s = leb();
+        sizes.push(s);
+        p += s;
+      }
+      return sizes.sort((x, y) => y - x);
+    }
+    p = end;
+  }
+  return [];
+}
+
+/** V8 12 (Node 22) hangs a tree-sitter parse under --wasm-sync-tier-up, the flag that makes the check below deterministic (the same run without it shows no grammar tier-up either). */
+const syncTierUp = Number(process.versions.v8.split('.')[0]) >= 13;
+
+describe('memory bounds of a pass', () => {
+  it.skipIf(!syncTierUp)('V8 never compiles a grammar with TurboFan, also after the memory relief collected', () => {
+    ensureBuilt();
+    const lexer = functionBodySizes(grammarFilePath(GRAMMARS.typescript))[0];
+    expect(lexer).toBeGreaterThan(50_000); // TypeScript's lexer: the function whose TurboFan compile took 545 MB
+    // A TypeScript file parsed until V8 would have tiered its lexer up many times over, with a
+    // last-resort collection (what the relief runs between write batches) after each parse.
+    const text = Array.from({ length: 150 }, (_, i) => `export class Widget${i}<T> extends Base { private value${i}: Map<string, T[]> = new Map(); async load${i}(x: number): Promise<T> { return await this.fetch(\`item-\${x}\`) as T; } }`).join('\n');
+    const script = `
+      const { TreeSitterHost } = await import(${dist('core/chunk/treesitter.js')});
+      const { createNodeGrammarSource } = await import(${dist('runtimes/node/grammars.js')});
+      const { createMemoryRelief } = await import(${dist('runtimes/node/memory-relief.js')});
+      const host = new TreeSitterHost(createNodeGrammarSource());
+      const relief = createMemoryRelief();
+      const text = ${JSON.stringify(text)};
+      for (let i = 0; i < 40; i++) {
+        (await host.parse('typescript', text)).delete();
+        relief.relieve(true);
+      }
+      process.stdout.write('parsed');`;
+    const r = spawnSync(process.execPath, ['--wasm-sync-tier-up', '--trace-wasm-compilation-times', '--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('parsed');
+    const turbofan = r.stdout.split('\n').filter((l) => l.includes('using TurboFan'));
+    // The tree-sitter runtime's functions still tier up (they are not huge): the trace is live.
+    expect(turbofan.length).toBeGreaterThan(0);
+    expect(turbofan.filter((l) => l.includes(`bodysize ${lexer} `))).toEqual([]);
+  });
+});
