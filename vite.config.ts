@@ -4,6 +4,9 @@
 // (test/browser) is built with this file; the web-demo build joins it later.
 import { defineConfig } from 'vitest/config';
 import { hciVitePlugin } from './runtimes/browser/vite-plugin.ts';
+import { filesByLane } from './test/lanes.ts';
+
+const lanes = filesByLane();
 
 export default defineConfig({
   plugins: [hciVitePlugin()],
@@ -11,7 +14,14 @@ export default defineConfig({
   optimizeDeps: { exclude: ['@sqlite.org/sqlite-wasm'] },
   build: { target: 'es2022' },
   test: {
-    include: ['test/**/*.test.ts'],
+    // One project per test lane (test/lanes.ts): `vitest run --project unit`. The unit lane may not start
+    // child processes: its setup file makes any such call throw. A file without a lane runs as `untagged`.
+    projects: Object.entries(lanes)
+      .filter(([, files]) => files.length > 0)
+      .map(([name, files]) => ({
+        extends: true as const,
+        test: { name, include: files, ...(name === 'unit' ? { setupFiles: ['test/helpers/unit-lane.ts'] } : {}) },
+      })),
     // Says at the end which runtime suites (Deno, Chromium) were skipped, and fails at once where they are required.
     globalSetup: ['test/helpers/runtime-summary.ts'],
     environment: 'node',

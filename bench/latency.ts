@@ -1,5 +1,6 @@
 // The latencies unit tests used to assert and now only bound generously (so a loaded machine fails
-// no test): chunking a 6,000-line C# file and a 500 KiB JSON file, scanning a 5,000-file tree, the
+// no test): chunking a 6,000-line C# file and a 500 KiB JSON file, the secret rules over a 500 KiB
+// C# file, scanning a 5,000-file tree, the
 // watcher's debounce cap, the MCP server's answers over stdio and HTTP (search round trip, a
 // reindex's task id, the first search of an unindexed workspace, an edit becoming visible through
 // the watcher), and how long readers wait while another process indexes. Part of `npm run bench`
@@ -18,6 +19,7 @@ import { extractCSharp } from '../core/chunk/lang/csharp.ts';
 import { extractorFor } from '../core/chunk/registry.ts';
 import { FreshnessTracker } from '../core/freshness.ts';
 import { scanWorkspace } from '../core/scan/walker.ts';
+import { findSecretLines } from '../core/scan/secrets.ts';
 import { defaultSettings } from '../core/settings.ts';
 import { createNodeGrammarSource } from '../runtimes/node/grammars.ts';
 import { createNodeWorkspaceFs } from '../runtimes/node/workspace-fs.ts';
@@ -93,6 +95,29 @@ async function chunkingFigures(): Promise<LatencyFigure[]> {
     { name: 'extract the outline of a 6,000-line C# file', test: 'chunk-csharp: the outline and chunks are well formed', stats: latencyStats(cs), unit: 'ms wall', note: 'after one warm-up; was asserted < 1 s' },
     { name: `extract a ${Math.round(text.length / 1024)} KiB JSON data file`, test: 'chunk-docs-config: bounded outline (≤ 2,000 nodes), well formed', stats: latencyStats(cpu), unit: 'ms CPU', note: 'after one warm-up; was asserted < 400 ms CPU' },
   ];
+}
+
+/** The secret rules over a 500 KiB C# file with one token at its end (test/secrets.test.ts asserted < 50 ms). */
+function secretsFigure(): LatencyFigure {
+  const block = [
+    'public sealed class AccountService(IUserStore store, IPasswordHasher hasher)',
+    '{',
+    '    public async Task<bool> CheckPasswordAsync(User user, string password)',
+    '        => hasher.Verify(user.PasswordHash, password);',
+    '    // the secret sauce: https://example.com/docs/task-runner',
+    '}',
+  ].join('\n') + '\n';
+  const input = block.repeat(Math.ceil((500 * 1024) / block.length)) + 'x = "' + 'gh' + 'p_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8' + '"\n';
+  findSecretLines(input); // warms the JIT up
+  const cpu: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const c = process.cpuUsage();
+    const found = findSecretLines(input);
+    const u = process.cpuUsage(c);
+    if (found.length !== 1) throw new Error(`latency bench: the secret scan found ${found.length} secrets, not 1`);
+    cpu.push((u.user + u.system) / 1000);
+  }
+  return { name: 'the secret rules over a 500 KiB C# file', test: 'secrets: finds the one token at the end of a 500 KiB file', stats: latencyStats(cpu), unit: 'ms CPU', note: 'after one warm-up; was asserted < 50 ms' };
 }
 
 async function scanFigure(tmp: string): Promise<LatencyFigure> {
@@ -280,6 +305,7 @@ export async function runLatency(o: { log?: (s: string) => void } = {}): Promise
     const figures: LatencyFigure[] = [];
     log('latency: chunking…');
     figures.push(...(await chunkingFigures()));
+    figures.push(secretsFigure());
     log('latency: scan…');
     figures.push(await scanFigure(tmp));
     log('latency: watcher debounce…');

@@ -1,6 +1,7 @@
 // asHciError, the one conversion from a thrown value to an answer's error (core/platform.ts): which
 // failures are the environment's (io_error, with what to check), which codes cross a boundary as
 // they are (a task's or a Worker's hci code), and what is a bug (internal).
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

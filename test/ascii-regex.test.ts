@@ -1,6 +1,7 @@
 // core/ascii-regex.ts: an ASCII twin matches exactly what its Unicode pattern matches on ASCII text
 // (every pattern core/ makes that way, found by scanning its sources, over random ASCII strings and the edges), and non-ASCII text
 // still gets the Unicode pattern.
+// @lane unit
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -5,6 +5,7 @@
 // or absolute. A `\` never carries a `..` out of the workspace, a Windows-style absolute path is never
 // read as a name below the current folder, and a workspace without real paths (the browser) still
 // reads `\` as a separator.
+// @lane cli
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -14,13 +15,14 @@ import { relativePathGuard } from '../core/service/paths.ts';
 import { HciError } from '../core/platform.ts';
 import { ensureBuilt, startStdio, type McpConn } from './helpers/mcp-harness.ts';
 import { CLI_RUNTIMES, cliJson, type CliRuntimeName } from './helpers/cli-json.ts';
+import { tmpDir } from './helpers/tmp-workspace.ts';
 
 const ODD = 'src/Odd\\Name.cs';
 const NESTED = 'src/Odd/Name.cs';
 const cs = (cls: string) => `namespace Shop.Odd;\n\npublic class ${cls}\n{\n    public void Place(int id) { }\n\n    public void Place(string code)\n    {\n        var trimmed = code.Trim();\n    }\n}\n`;
 
 function makeWorkspace(prefix: string): { root: string; cleanup(): void } {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const root = tmpDir(prefix);
   fs.mkdirSync(path.join(root, 'src', 'Odd'), { recursive: true });
   fs.writeFileSync(path.join(root, ODD), cs('BackslashNamed'));
   fs.writeFileSync(path.join(root, NESTED), cs('FolderNested'));

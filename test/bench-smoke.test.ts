@@ -1,8 +1,8 @@
 // A tiny in-process run of `npm run bench` and `npm run eval` (bench/), so the scripts never rot:
 // they must produce well-formed reports. Timings are never asserted.
+// @lane slow
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { runBench, formatBench } from '../bench/bench.ts';
 import { runEval, formatEval } from '../bench/eval.ts';
@@ -12,6 +12,7 @@ import { readGolden } from '../bench/lib/queries.ts';
 import { sliceQueries } from '../bench/lib/plan.ts';
 import { runIntercomBench } from '../bench/intercom-bench.ts';
 import { sampleFiles } from '../bench/web-demo-bench.ts';
+import { tmpDir } from './helpers/tmp-workspace.ts';
 
 const repo = path.resolve(import.meta.dirname, '..');
 const golden = path.join(repo, 'bench', 'golden', 'sample-workspace.jsonl');
@@ -31,8 +32,8 @@ describe('bench and eval scripts (smoke)', () => {
   });
 
   it('generates the same corpus for the same seed', () => {
-    const a = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-gen-a-'));
-    const b = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-gen-b-'));
+    const a = tmpDir('hci-gen-a-');
+    const b = tmpDir('hci-gen-b-');
     try {
       const ga = generateCorpus(a, { files: 60, seed: 3 });
       const gb = generateCorpus(b, { files: 60, seed: 3 });
@@ -123,7 +124,7 @@ describe('bench and eval scripts (smoke)', () => {
   });
 
   it('intercom: a small thread through the traceability bench (what `npm run bench` runs at 10,000 messages)', async () => {
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-intercom-smoke-'));
+    const out = tmpDir('hci-intercom-smoke-');
     try {
       const { result, markdown } = await runIntercomBench(['--messages', '200', '--attachments', '400', '--files', '4', '--runs', '2', '--queries', '20', '--relates', '10', '--out', out]);
       const r = result as { log: { messages: number; attachments: number }; rebuild: { median_ms: number }; find: { queries: number; all: { p95: number } }; rebuild_over_parse: number; find_over_outline_p50: number };

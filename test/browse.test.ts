@@ -2,13 +2,15 @@
 // resolve additions the explorer needs: the file list, one file's indexed text (secret lines blank,
 // paired files), counts per extension and language for a query, exclude_kinds, and resolve by name.
 // Every answer is checked against its contract schema, as a surface would send it.
+// @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as path from 'node:path';
 import { HciService } from '../core/service/index.ts';
 import { facetsResponse, fileResponse, filesResponse, resolveRequest, resolveResponse, searchAnswer } from '../core/contract/index.ts';
 import { nodeServiceHost } from '../runtimes/node/service-host.ts';
-import { copyWorkspace } from './helpers/browser.ts';
+
 import * as fs from 'node:fs';
+import { copyWorkspace } from './helpers/tmp-workspace.ts';
 
 const sample = path.resolve(import.meta.dirname, 'sample-workspace');
 const TOKEN = 'gh' + 'p_' + 'A1b2C3d4E5'.repeat(4).slice(0, 36);

@@ -2,6 +2,7 @@
 // module Worker runs the core with its index on OPFS (opfs-sahpool). Covers the three file sources
 // (zip, <input webkitdirectory>, a directory handle), progress and cancel over comlink, reloads,
 // a second tab, separate workspaces, and the index file crossing between the browser and Node.
+// @lane browser
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -10,11 +11,9 @@ import * as path from 'node:path';
 import type { SearchHit, SearchResponse } from '../core/search/contract.ts';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import { GRAMMARS } from '../core/languages/grammars.ts';
-import {
-  buildTestPage, serveStatic, launchChromium, zipFolder, copyWorkspace, listFiles, call, callError, ready, REPO,
-  type BrowserSession, type StaticServer,
-} from './helpers/browser.ts';
+import { buildTestPage, serveStatic, launchChromium, zipFolder, listFiles, call, callError, ready, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
 import { chromiumBinary, titled } from './helpers/runtimes.ts';
+import { copyWorkspace, tmpDir } from './helpers/tmp-workspace.ts';
 
 const sample = path.join(REPO, 'test/sample-workspace');
 const SQLITE3 = '/usr/bin/sqlite3';
@@ -233,7 +232,7 @@ describe.skipIf(!chromium)(titled('browser runtime (headless Chromium, module Wo
   it('parses a pass over many files in its parse worker, cutting the same chunks as Node; new indexes get 64 KiB pages', async () => {
     const page = session.page;
     // More files than the core's POOL_MIN_FILES (200): C# classes with members, and AXAML views.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-pool-'));
+    const dir = tmpDir('hci-pool-');
     tmp.push(dir);
     for (let i = 0; i < 230; i++) {
       const members = Array.from({ length: 4 }, (_, k) => `    public int Compute${k}(int x)\n    {\n        return x * ${i + k};\n    }\n`).join('\n');
@@ -293,7 +292,7 @@ describe.skipIf(!chromium)(titled('browser runtime (headless Chromium, module Wo
 
   it('a first pass (no journal) cut off by a closed tab leaves no half-built index: the next open starts from an empty one', async () => {
     // A pass long enough to be cut off half-way: 1,500 small C# files.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-cut-'));
+    const dir = tmpDir('hci-cut-');
     tmp.push(dir);
     for (let i = 0; i < 1500; i++) {
       fs.mkdirSync(path.join(dir, `src/P${i % 20}`), { recursive: true });
@@ -326,7 +325,7 @@ describe.skipIf(!chromium)(titled('browser runtime (headless Chromium, module Wo
 
   it('a finished first pass leaves a plain, journaled file: no pass mark in its header', async () => {
     const page = session.page;
-    const exported = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hci-mark-')), 'zip.sqlite');
+    const exported = path.join(tmpDir('hci-mark-'), 'zip.sqlite');
     tmp.push(path.dirname(exported));
     fs.writeFileSync(exported, Buffer.from(await call(page, 'exportIndex', 'zip-ws'), 'base64'));
     expect(execFileSync(SQLITE3, [exported, 'PRAGMA application_id'], { encoding: 'utf8' }).trim()).toBe('0');

@@ -1,5 +1,6 @@
 // The chunk builder on hand-made outlines: units become chunks, gaps join neighbours or stand
 // alone, small neighbours are packed, giants are split with their header and symbol kept.
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import { chunksFromOutline } from '../core/chunk/build.ts';
 import type { FileOutline, OutlineNode } from '../core/chunk/outline.ts';

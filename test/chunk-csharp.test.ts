@@ -1,6 +1,7 @@
 // C# outline extractor: golden outlines and chunks for realistic fixtures, member keys (overloads,
 // nesting, generics, operators, top-level statements, partial classes), search facts, error
 // recovery, key stability under line drift, speed, and a sweep over the sample workspace's C# and Razor.
+// @lane unit
 import { describe, it, expect, beforeAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -3,6 +3,7 @@
 // project files, .sln/.slnx solutions and .editorconfig sections — outlines with exact line ranges,
 // the chunks cut from them, their search facts, and broken input that degrades instead of failing.
 // Ends with a sweep over every sample-workspace file these extractors serve.
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,6 +1,7 @@
 // Properties every chunking must have, whatever the language: every line belongs to a chunk, no chunk
 // exceeds the limits, ranges are 1-based and inside the file, outlines nest inside their parents.
 // Checked over every file of the sample workspace and over large generated inputs.
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -2,6 +2,7 @@
 // with brace matching through every C# string and comment form), component keys and code-behind
 // pairing, markup facts, golden outlines and chunks for realistic .razor and .cshtml files, and
 // tolerance of malformed input.
+// @lane unit
 import { describe, it, expect, beforeAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

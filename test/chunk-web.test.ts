@@ -2,6 +2,7 @@
 // selectors, JavaScript classes and functions, TypeScript interfaces/types/enums/namespaces with
 // member keys, and HTML landmarks and ids (inline scripts outlined in place). Outlines with exact
 // line ranges, the chunks cut from them, and broken input that degrades instead of failing.
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

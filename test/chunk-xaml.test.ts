@@ -2,6 +2,7 @@
 // pairing; resources, styles, themes, templates, named elements and layout subtrees with exact
 // line ranges), the chunks cut from it, and the search facts (x:Name, bindings, commands, classes,
 // avares:// URIs, data types). Broken markup still yields a partial outline, never a lost file.
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -6,6 +6,7 @@
 // (HCI_UPDATE_GOLDEN=1, the same switch as the golden files) is refused while anything recorded
 // changed and the version did not: raising CHUNKER_VERSION is the only way to record new output.
 // New corpus files only need recording (no bump: nothing already indexed changes).
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';

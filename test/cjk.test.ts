@@ -3,6 +3,7 @@
 // every 2–6-character substring of every CJK run is found at rank ≤ 3; mixed CJK/Latin queries,
 // explain's bigram matches, the empty cjk column of code without CJK, and the format 5 → 6 migration
 // that rebuilds chunks_fts from the stored text.
+// @lane cli
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -2,6 +2,7 @@
 // a symlink loop (ELOOP), a long path through a file — with its structured answer (the failure JSON
 // with --json, one line and a hint without), never a stack trace and never the runtime's own crash
 // exit (issue 39 defect 6: `outline`/`resolve` printed a Node stack and exited 1 with no JSON).
+// @lane cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

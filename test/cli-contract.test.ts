@@ -2,6 +2,7 @@
 // Deno CLI (runtimes/deno/cli.ts, narrow permissions), parses with the contract schema of its answer
 // (core/contract/) and carries no field the schema does not declare; errors included. Both CLIs come
 // from one command table, so they also print the same answers and exit codes.
+// @lane cli
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -4,10 +4,10 @@
 // filter (a query word, not the --path option), usage errors and unopenable workspaces as the verb's
 // JSON, an `explain` of a hit id this index never had, and no raw SQLite text on stderr when a page
 // is damaged; the progress display's phase, elapsed time and ETA.
+// @lane cli
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { z } from 'zod';
 import { explainResponse, failureAnswer, outlineResponse, resolveResponse, searchResponse, statusReport } from '../core/contract/index.ts';
@@ -18,6 +18,7 @@ import { formatProgress } from '../runtimes/cli/format.ts';
 import { CLI_RUNTIMES, cliJson, expectContract, runHci, type CliRuntimeName } from './helpers/cli-json.ts';
 import { IndexStore } from '../core/index/store.ts';
 import { createNodeIndexStorage, loadEngine } from '../runtimes/node/index.ts';
+import { tmpDir } from './helpers/tmp-workspace.ts';
 
 const FILE = 'src/Contoso.Shop.Application/Catalog/CatalogService.cs';
 
@@ -36,7 +37,7 @@ async function damageTables(root: string, tables: string[]): Promise<void> {
 
 describe.each(CLI_RUNTIMES)('the %s CLI at its edges', (runtime: CliRuntimeName) => {
   const ws = copySample(`hci-cli-edges-${runtime}-`);
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `hci-cli-edges-${runtime}-x-`));
+  const scratch = tmpDir(`hci-cli-edges-${runtime}-x-`);
   const run = (args: string[], cwd?: string) => runHci(runtime, ws.root, args, { cwd, denoExtra: [`--allow-read=${scratch}`, `--allow-write=${scratch}`] });
   const json = (args: string[], schema: z.ZodType, code: number, cwd?: string) => {
     const r = cliJson(runtime, ws.root, [...args, '--json'], { cwd, denoExtra: [`--allow-read=${scratch}`, `--allow-write=${scratch}`] });

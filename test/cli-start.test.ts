@@ -4,13 +4,13 @@
 // `hci index` does load the chunkers (the probe sees what it should); `--version` prints the
 // package's version; the compile cache is used when its folder is writable and harmless when not; the
 // launcher keeps V8's young generation at its starting size (runtimes/node/young-generation.ts).
+// @lane cli
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+import { createTmpWorkspace, type TmpWorkspace, tmpDir } from './helpers/tmp-workspace.ts';
 import { PACKAGE } from './helpers/installed-package.ts';
 
 const bin = path.resolve(import.meta.dirname, '../bin/hci.js');
@@ -48,7 +48,7 @@ function distModules(loaded: string[]): string[] {
 }
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-cli-start-'));
+  tmp = tmpDir('hci-cli-start-');
   hook = path.join(tmp, 'record-loads.mjs');
   fs.writeFileSync(hook, [
     "import { registerHooks, createRequire, syncBuiltinESMExports } from 'node:module';",

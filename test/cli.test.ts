@@ -1,5 +1,6 @@
 // The `hci` CLI as a real child process (the built bin/hci.js): commands, --json contract output,
 // human output, exit codes and one-line errors with hints.
+// @lane cli
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

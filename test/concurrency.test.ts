@@ -5,6 +5,7 @@
 // bench/latency.ts; the design target is < 250 ms per wait).
 // Also: a second indexer is refused with "index busy" (exit 4), a lock left by a dead process is
 // recovered, and a live holder that never lets go makes readers fail cleanly after lock_timeout_ms.
+// @lane slow
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,6 @@
 // Keeps core/ platform-free: no node:* or bare Node built-in imports, no Deno, no DOM globals; and the
 // runtime-neutral protocol layers (runtimes/mcp, runtimes/cli) free of node:*, Deno and process.
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';

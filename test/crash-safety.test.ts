@@ -9,17 +9,15 @@
 // test will ever write (the original files plus each round's edited and added versions), keyed by
 // content hash — so the expectation is the real pipeline's, whatever chunker is configured.
 // Reproduce a run with HCI_CRASH_SEED=<seed printed in the log>.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// @lane slow
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWorkspace } from '../runtimes/node/index.ts';
-import { copyWorkspace, generateWorkspace, mutateWorkspace, prng, type GeneratedWorkspace } from './helpers/generate-workspace.ts';
-import {
-  ensureBuilt, fileRows, indexCounts, journalState, lockState, runCli, runCliScript, shapeByPath, shapesByHash, sqliteText, storedBodies,
-  startCli, type ExpectedFile, type IndexCounts,
-} from './helpers/hci-process.ts';
+import { generateWorkspace, mutateWorkspace, prng, type GeneratedWorkspace } from './helpers/generate-workspace.ts';
+import { ensureBuilt, fileRows, indexCounts, journalState, lockState, runCli, runCliScript, shapeByPath, shapesByHash, sqliteText, storedBodies, startCli, type ExpectedFile, type IndexCounts, dbOf } from './helpers/hci-process.ts';
+import { copyWorkspace, tmpDir } from './helpers/tmp-workspace.ts';
 
 const SEED = Number(process.env.HCI_CRASH_SEED ?? 20_240_611);
 const FILES = 500;
@@ -36,7 +34,6 @@ const BASE_RUNS = PLAN.length;
 while (PLAN.length < MAX_ITERATIONS) PLAN.push((['full', 'mutate-full', 'full'] as const)[PLAN.length % 3]);
 const MUTATION_ROUNDS = PLAN.filter((m) => m.startsWith('mutate')).length;
 
-const dbOf = (root: string) => path.join(root, '.hci', 'index.sqlite');
 
 let ws: GeneratedWorkspace;
 let cleanFullMs = 0;
@@ -127,7 +124,7 @@ async function checkIndexAfterCrash(root: string, probe: string): Promise<Pick<O
   // (b) SQLite's own check, by an independent sqlite3, after the product's first open.
   expect(sqliteText(db, 'PRAGMA integrity_check')).toBe('ok');
   // FTS5's structural check needs a writable database: run it on a copy.
-  const copyDir = mkdtempSync(path.join(tmpdir(), 'hci-crash-copy-'));
+  const copyDir = tmpDir('hci-crash-copy-');
   try {
     const copy = path.join(copyDir, 'index.sqlite');
     copyFileSync(db, copy);

@@ -1,5 +1,6 @@
 // The same file gives identical chunks and outlines in Node and in Deno: both run the same core
 // sources and grammar files, and this test holds them to it over the whole sample workspace.
+// @lane runtimes
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

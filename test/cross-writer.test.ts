@@ -5,14 +5,19 @@
 // through Node, and every query must give the same hits everywhere. mod.ts once answered
 // `index_corrupt` for all of them: importing it installed Node's zlib codec, which under Deno ignores
 // the preset deflate dictionary of the stored files.
+// @lane runtimes
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SearchRequest, SearchResponse } from '../core/search/contract.ts';
 import { openWorkspace } from '../runtimes/node/index.ts';
-import { openSamplePage, copyWorkspace, call, REPO, type SamplePage } from './helpers/browser.ts';
+import { openSamplePage, call, REPO, type SamplePage } from './helpers/browser.ts';
 import { denoSession, runDenoCli } from './helpers/deno.ts';
-import { chromiumBinary, denoBinary } from './helpers/runtimes.ts';
+import { chromiumBinary, denoBinary, titled } from './helpers/runtimes.ts';
+
+const deno = denoBinary();
+const chromium = chromiumBinary();
+import { copyWorkspace } from './helpers/tmp-workspace.ts';
 
 const sample = path.join(REPO, 'test/sample-workspace');
 const QUERIES: SearchRequest[] = [
@@ -36,9 +41,7 @@ async function nodeSearches(root: string): Promise<SearchResponse[]> {
   }
 }
 
-describe('cross-writer: indexes written by Node, the Deno CLI and the browser, read by Deno mod.ts and Node', () => {
-  const deno = denoBinary();
-  const chromium = chromiumBinary();
+describe.skipIf(!deno || !chromium)(titled('cross-writer: indexes written by Node, the Deno CLI and the browser, read by Deno mod.ts and Node', { Deno: deno, Chromium: chromium }), () => {
   const copies: string[] = [];
   let browser: SamplePage | undefined;
   const copy = (prefix: string) => copies[copies.push(copyWorkspace(sample, prefix)) - 1];
@@ -48,7 +51,6 @@ describe('cross-writer: indexes written by Node, the Deno CLI and the browser, r
   });
 
   it('gives the same hits for every writer and reader', async () => {
-    if (!deno || !chromium) return;
     const written: Record<string, string> = {};
 
     written.node = copy('hci-xw-node-');

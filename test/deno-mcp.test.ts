@@ -3,6 +3,7 @@
 // network only for --http, on one port), driven from Node by the MCP SDK's own clients over stdio and
 // Streamable HTTP: tools, search, a background reindex, path refusal, structured bad-argument answers,
 // the watcher's clear "not available", and the HTTP guard (a foreign Origin is refused).
+// @lane runtimes
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as http from 'node:http';

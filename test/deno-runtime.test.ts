@@ -2,6 +2,7 @@
 // (read the workspace and hci's node_modules, write only `.hci/`, the host name). The index file is shared
 // with Node: each runtime opens what the other built, and both follow one lock protocol (busy
 // answers, stale locks of dead processes, a Node reader during a Deno writer).
+// @lane runtimes
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -10,9 +11,10 @@ import * as path from 'node:path';
 import type { SearchHit, SearchResponse } from '../core/search/contract.ts';
 import { openWorkspace, createNodeIndexStorage } from '../runtimes/node/index.ts';
 import { DotLock } from '../runtimes/node/dot-lock.ts';
-import { copyWorkspace, listFiles } from './helpers/browser.ts';
+import { listFiles } from './helpers/browser.ts';
 import { denoFlags, denoSession, runDenoCli, startDeno, REPO } from './helpers/deno.ts';
 import { denoBinary, titled } from './helpers/runtimes.ts';
+import { copyWorkspace } from './helpers/tmp-workspace.ts';
 
 const sample = path.join(REPO, 'test/sample-workspace');
 const QUERIES = ['CatalogService', 'discount applied order', 'MaxItemsPerOrder ext:json', 'ShoppingCart', 'appsettings connection string'];

@@ -3,13 +3,15 @@
 // it could be left empty by a kill between open and write, and an unreadable breaker blocks every
 // breaker for 5 s — seen in CI as "another process is indexing this workspace" right after a SIGKILL.
 // Real files in a temp folder through Node's lock platform, with the kill injected into its writes.
+// @lane cli
 import { describe, it, expect, afterEach } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SharedDotLock, type LockPlatform } from '../runtimes/shared/dot-lock.ts';
 import { nodeLockPlatform } from '../runtimes/node/dot-lock.ts';
+import { tmpDir } from './helpers/tmp-workspace.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -18,7 +20,7 @@ afterEach(() => {
 
 /** A lock left by a process that has exited (its pid is gone). */
 function staleLock(): { lockPath: string; deadPid: number } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hci-lock-'));
+  const dir = tmpDir('hci-lock-');
   dirs.push(dir);
   const deadPid = spawnSync(process.execPath, ['-e', '0']).pid!;
   const lockPath = path.join(dir, 'indexer.lock');

@@ -2,6 +2,7 @@
 // pages (bench/eval-set.ts, bench/lib/page-checks.ts). Real indexing of the sample workspace as a
 // one-repository set; the pure checks on hand-made observations. Figures are never asserted, only
 // that they are computed and reported.
+// @lane cli
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -3,6 +3,7 @@
 // every value type, UTF-8 beyond ASCII and astral planes, strings and blobs larger than its scratch
 // buffer, integers past 32 bits; and a failing statement throws oo1's own error type, result code
 // included, leaving the statement usable.
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import { loadEngine } from '../core/sqlite/engine.ts';
 import { FastStatement, lastInsertRowId } from '../core/sqlite/fast-statement.ts';

@@ -3,6 +3,7 @@
 // standard raw deflate streams with the format's dictionary (the text readable without the meta;
 // the one-stream blobs of formats 3–6 still read), FTS values of stored chunks equal the inserted ones, and the
 // file-context lines are indexed once per file.
+// @lane cli
 import { describe, it, expect, vi } from 'vitest';
 import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';

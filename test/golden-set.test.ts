@@ -1,6 +1,7 @@
 // The broad tuning set's tooling on real git repositories in temp folders: materializing a pinned tree
 // from a bare mirror (bench/lib/corpora.ts), checking query rows against the pinned commit and mining
 // commit candidates (bench/lib/golden-set.ts, bench/lib/mine.ts); and the committed set's shape.
+// @lane cli
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';

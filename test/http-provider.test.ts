@@ -3,6 +3,7 @@
 // concurrency, the rate limit, 429 bursts (with Retry-After), 5xx, timeouts, refused connections,
 // malformed answers, auth failures, the API key (from an environment variable, never in a
 // message), cancellation and partial results. Every failure is a ProviderError value.
+// @lane unit
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -136,22 +137,29 @@ describe('http provider: both APIs', () => {
   });
 
   it('keeps to the request rate limit', async () => {
-    const p = provider({ batchSize: 10, concurrency: 4, requestsPerMinute: 600 }); // one start per 100 ms
+    // A clock that stands still and a sleep that records what it was asked: the five batches get
+    // start slots 100 ms apart (600 a minute), whatever the machine's load does to real timers.
+    const waits: number[] = [];
+    const p = new HttpEmbeddingProvider(settings({ batchSize: 10, concurrency: 4, requestsPerMinute: 600 }), {
+      fetch: globalThis.fetch, env: () => undefined, random: () => 0.5, now: () => 1_000, sleep: async (ms) => { waits.push(ms); },
+    });
     expect((await p.embed(texts)).ok).toBe(true);
     expect(seen).toHaveLength(5);
-    const starts = seen.map((s) => s.at).sort((a, b) => a - b);
-    // Lower bounds only (a loaded machine is only ever slower): 4 gaps of at least ~100 ms.
-    expect(starts[4] - starts[0]).toBeGreaterThanOrEqual(380);
+    expect(waits.sort((a, b) => a - b)).toEqual([100, 200, 300, 400]);
   });
 });
 
 describe('http provider: retries and failures', () => {
   it('rides out a 429 burst, honouring Retry-After', async () => {
     behaviour = (n) => (n < 3 ? { status: 429, headers: { 'retry-after': '0.02' }, body: '{"error":"slow down"}' } : null);
-    const r = await provider({ batchSize: 100 }).embed(texts);
+    const waits: number[] = [];
+    const p = new HttpEmbeddingProvider(settings({ batchSize: 100, retryBaseMs: 1 }), { fetch: globalThis.fetch, env: () => undefined, random: () => 0.5, sleep: async (ms) => { waits.push(ms); } });
+    const r = await p.embed(texts);
     expect(r.ok).toBe(true);
     expect(seen).toHaveLength(4);
-    expect(seen[3].at - seen[2].at).toBeGreaterThanOrEqual(15);
+    // Each retry waited for what Retry-After asked (20 ms), not its backoff (1-4 ms here).
+    expect(waits).toHaveLength(3);
+    for (const ms of waits) expect(ms).toBeGreaterThanOrEqual(20);
   });
 
   it('gives up on endless 429s as provider_rate_limited, after 1 + max_retries attempts', async () => {

@@ -3,6 +3,7 @@
 // (DELETEd) one, the bounds in total and per client with the least useful idle session evicted to
 // make room, never one in use (a stream open, or a request in the last minutes) — a refusal instead —
 // and idle expiry (never while a stream is open).
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import { clientKey, HttpSessions, SESSION_LIMITS, type Opening, type SessionTransport } from '../runtimes/mcp/http-sessions.ts';
 

@@ -2,6 +2,7 @@
 // type-only, re-exports and dynamic import() alike) is an edge, and a depth-first walk of that graph
 // must find no cycle. A circle is how core/chunk used to look (chunker → registry → each extractor →
 // chunker for its input type); types now live in core/chunk/input.ts.
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';

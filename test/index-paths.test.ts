@@ -2,6 +2,7 @@
 // verdict on single paths matches a whole walk exactly, and a targeted pass updates, adds and removes
 // rows without scanning the rest of the tree, refuses paths outside the workspace and falls back to a
 // whole pass when the index is not complete.
+// @lane cli
 import { describe, it, expect, afterEach } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -16,7 +17,7 @@ import { scanPaths, scanWorkspace, toWorkspacePath } from '../core/scan/walker.t
 import { FreshnessTracker, wholePassFilter, changeFilter } from '../core/freshness.ts';
 import { defaultSettings } from '../core/settings.ts';
 import { createNodeWorkspaceFs } from '../runtimes/node/workspace-fs.ts';
-import { createTmpWorkspace, type TmpWorkspace, type WorkspaceFiles } from './helpers/tmp-workspace.ts';
+import { createTmpWorkspace, type TmpWorkspace, type WorkspaceFiles, csharpClass } from './helpers/tmp-workspace.ts';
 
 const bin = path.resolve(import.meta.dirname, '../bin/hci.js');
 
@@ -29,10 +30,6 @@ async function tmp(files: WorkspaceFiles): Promise<TmpWorkspace> {
   const ws = await createTmpWorkspace(files);
   cleanups.push(() => ws.cleanup());
   return ws;
-}
-
-function csharp(name: string, body = ''): string {
-  return `namespace Demo;\n\npublic class ${name}\n{\n    public void Run${name}() { }\n${body}}\n`;
 }
 
 /** Every path below root (files, directories, symlinks), workspace-relative, without .hci. */
@@ -134,13 +131,13 @@ describe('scanPaths: the walker on single paths', () => {
 
 describe('index({ paths })', () => {
   it('re-indexes one edited file without scanning the tree: searchable, old text gone, files_scanned = paths given', async () => {
-    const files: WorkspaceFiles = { 'src/Alpha.cs': csharp('Alpha', '    // OldMarkerWalrus\n') };
-    for (let i = 0; i < 40; i++) files[`src/gen/F${i}.cs`] = csharp(`F${i}`);
+    const files: WorkspaceFiles = { 'src/Alpha.cs': csharpClass('Alpha', '    // OldMarkerWalrus\n') };
+    for (let i = 0; i < 40; i++) files[`src/gen/F${i}.cs`] = csharpClass(`F${i}`);
     const ws = await tmp(files);
     const w = await openWorkspace(ws.root);
     try {
       expect((await w.index()).files_scanned).toBe(41);
-      await ws.write({ 'src/Alpha.cs': csharp('Alpha', '    // NewMarkerNarwhal\n') });
+      await ws.write({ 'src/Alpha.cs': csharpClass('Alpha', '    // NewMarkerNarwhal\n') });
       const phases: Array<{ phase: string; total: number }> = [];
       const s = await w.index({ paths: ['src/Alpha.cs'], onProgress: (p) => phases.push({ phase: p.phase, total: p.filesTotal }) });
       expect(s).toMatchObject({ files_scanned: 1, files_indexed: 1, files_unchanged: 0, files_removed: 0 });
@@ -158,14 +155,14 @@ describe('index({ paths })', () => {
   });
 
   it('removes a deleted path, adds a new one, and keeps the last whole scan\'s skip counts', async () => {
-    const ws = await tmp({ 'src/A.cs': csharp('A'), 'src/B.cs': csharp('B'), 'notes.txt': 'not indexed', 'app.dll': 'x' });
+    const ws = await tmp({ 'src/A.cs': csharpClass('A'), 'src/B.cs': csharpClass('B'), 'notes.txt': 'not indexed', 'app.dll': 'x' });
     const w = await openWorkspace(ws.root);
     try {
       await w.index();
       const before = await indexRows(ws.root);
       expect(JSON.parse(before.meta.skipped_counts)).toMatchObject({ unsupported_ext: 2 });
       fs.rmSync(ws.abs('src/B.cs'));
-      await ws.write({ 'src/C.cs': csharp('Gamma') });
+      await ws.write({ 'src/C.cs': csharpClass('Gamma') });
       const s = await w.index({ paths: ['src/B.cs', 'src/C.cs', 'notes.txt'] });
       expect(s).toMatchObject({ files_scanned: 3, files_indexed: 1, files_removed: 1 });
       expect(s.skipped).toEqual({ unsupported_ext: 1 });
@@ -183,7 +180,7 @@ describe('index({ paths })', () => {
   });
 
   it('removes a path that is now ignored, or now too large', async () => {
-    const ws = await tmp({ 'src/A.cs': csharp('A'), 'src/Secretish.cs': csharp('Hidden'), 'docs/big.md': '# small\n' });
+    const ws = await tmp({ 'src/A.cs': csharpClass('A'), 'src/Secretish.cs': csharpClass('Hidden'), 'docs/big.md': '# small\n' });
     const w = await openWorkspace(ws.root, { settings: { max_indexed_file_bytes: 2000 } });
     try {
       await w.index();
@@ -199,13 +196,13 @@ describe('index({ paths })', () => {
   });
 
   it('a directory path stands for its subtree: new files added, files no longer there removed, the rest untouched', async () => {
-    const ws = await tmp({ 'src/Web/A.cs': csharp('A'), 'src/Web/B.cs': csharp('B'), 'src/Core/C.cs': csharp('C'), 'src/Old/D.cs': csharp('D') });
+    const ws = await tmp({ 'src/Web/A.cs': csharpClass('A'), 'src/Web/B.cs': csharpClass('B'), 'src/Core/C.cs': csharpClass('C'), 'src/Old/D.cs': csharpClass('D') });
     const w = await openWorkspace(ws.root);
     try {
       await w.index();
       fs.rmSync(ws.abs('src/Web/B.cs'));
       fs.rmSync(ws.abs('src/Core/C.cs')); // not in the paths: stays indexed until a pass covers it
-      await ws.write({ 'src/Web/Pages/E.cs': csharp('E'), 'src/Web/bin/F.cs': csharp('F') });
+      await ws.write({ 'src/Web/Pages/E.cs': csharpClass('E'), 'src/Web/bin/F.cs': csharpClass('F') });
       const s = await w.index({ paths: ['src/Web/'] });
       expect(s).toMatchObject({ files_scanned: 2, files_indexed: 1, files_unchanged: 1, files_removed: 1 });
       expect(s.skipped).toEqual({ denied_path: 1 });
@@ -224,7 +221,7 @@ describe('index({ paths })', () => {
   });
 
   it('refuses paths outside the workspace with a structured error, and `full` with paths', async () => {
-    const ws = await tmp({ 'a.cs': csharp('A') });
+    const ws = await tmp({ 'a.cs': csharpClass('A') });
     const w = await openWorkspace(ws.root);
     try {
       await w.index();
@@ -238,7 +235,7 @@ describe('index({ paths })', () => {
       w.close();
     }
     // Also without an index (when the pass would fall back to a whole scan).
-    const fresh = await tmp({ 'a.cs': csharp('A') });
+    const fresh = await tmp({ 'a.cs': csharpClass('A') });
     const w2 = await openWorkspace(fresh.root);
     try {
       await expectHciError(w2.index({ paths: ['../../x'] }), 'path_outside_workspace');
@@ -249,7 +246,7 @@ describe('index({ paths })', () => {
 
   it('falls back to a whole scan without a complete index: the first build, a cancelled run, other chunk settings', async () => {
     const files: WorkspaceFiles = {};
-    for (let i = 0; i < 300; i++) files[`src/F${i}.cs`] = csharp(`F${i}`, `    // ${'x'.repeat(200)}\n`.repeat(20));
+    for (let i = 0; i < 300; i++) files[`src/F${i}.cs`] = csharpClass(`F${i}`, `    // ${'x'.repeat(200)}\n`.repeat(20));
     const ws = await tmp(files);
     let w = await openWorkspace(ws.root);
     try {
@@ -257,7 +254,7 @@ describe('index({ paths })', () => {
       expect(first).toMatchObject({ files_scanned: 300, files_indexed: 300 });
       // A cancelled whole run leaves the index partial: the next targeted pass completes it.
       const abort = new AbortController();
-      await ws.write({ 'src/F7.cs': csharp('F7', '    // changed\n') });
+      await ws.write({ 'src/F7.cs': csharpClass('F7', '    // changed\n') });
       const err = await w.index({ full: true, signal: abort.signal, batchMs: 5, onProgress: (p) => p.filesDone >= 50 && abort.abort() }).catch((e: unknown) => e);
       expect((err as HciError).code).toBe('cancelled');
       expect((await indexRows(ws.root)).meta.build_state).toBe('partial');
@@ -279,11 +276,11 @@ describe('index({ paths })', () => {
   });
 
   it('a new file past max_files falls back to the whole scan, which fails loudly', async () => {
-    const ws = await tmp({ 'a.cs': csharp('A'), 'b.cs': csharp('B') });
+    const ws = await tmp({ 'a.cs': csharpClass('A'), 'b.cs': csharpClass('B') });
     const w = await openWorkspace(ws.root, { settings: { max_files: 2 } });
     try {
       await w.index();
-      await ws.write({ 'c.cs': csharp('C') });
+      await ws.write({ 'c.cs': csharpClass('C') });
       await expectHciError(w.index({ paths: ['c.cs'] }), 'file_limit');
     } finally {
       w.close();
@@ -291,13 +288,13 @@ describe('index({ paths })', () => {
   });
 
   it('a path through a symlinked directory takes a whole pass (its aliases depend on walk order)', async () => {
-    const ws = await tmp({ 'real/a.cs': csharp('A'), 'b.cs': csharp('B') });
+    const ws = await tmp({ 'real/a.cs': csharpClass('A'), 'b.cs': csharpClass('B') });
     await mkdir(ws.abs('links'));
     await symlink(ws.abs('real'), ws.abs('links/real'));
     const w = await openWorkspace(ws.root);
     try {
       expect((await w.index()).files_scanned).toBe(3);
-      await ws.write({ 'real/a.cs': csharp('A', '    // LinkedEdit\n') });
+      await ws.write({ 'real/a.cs': csharpClass('A', '    // LinkedEdit\n') });
       const s = await w.index({ paths: ['links/real/a.cs'] });
       expect(s).toMatchObject({ files_scanned: 3, files_indexed: 2 }); // the file and its alias
     } finally {
@@ -353,11 +350,11 @@ describe('hci index --path (child process)', () => {
   }
 
   it('updates the files given (relative or absolute inside the root), refuses paths outside with exit 2', async () => {
-    const files: WorkspaceFiles = { 'src/Order.cs': csharp('Order'), 'README.md': '# Shop\n' };
-    for (let i = 0; i < 20; i++) files[`src/more/M${i}.cs`] = csharp(`M${i}`);
+    const files: WorkspaceFiles = { 'src/Order.cs': csharpClass('Order'), 'README.md': '# Shop\n' };
+    for (let i = 0; i < 20; i++) files[`src/more/M${i}.cs`] = csharpClass(`M${i}`);
     const ws = await tmp(files);
     expect(hci(['index', ws.root, '-q']).code).toBe(0);
-    await ws.write({ 'src/Order.cs': csharp('Order', '    // CliPathMarkerOcelot\n'), 'src/New.cs': csharp('NewOne') });
+    await ws.write({ 'src/Order.cs': csharpClass('Order', '    // CliPathMarkerOcelot\n'), 'src/New.cs': csharpClass('NewOne') });
     const r = hci(['index', ws.root, '--path', 'src/Order.cs', ws.abs('src/New.cs'), '--json']);
     expect(r.code, r.err).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ status: 'ok', files_scanned: 2, files_indexed: 2, files_removed: 0 });

@@ -3,15 +3,19 @@
 // `hci index --full`, in a file Debian's sqlite3 finds sound; a directory, FIFO or symbolic link
 // where the index file (or its journal or lock) should be gives `index_path_blocked` with a hint
 // naming the path — from index, --full and search, under Node and under Deno — never `internal`.
+// @lane cli
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runCli, sqliteText } from './helpers/hci-process.ts';
-import { copyWorkspace } from './helpers/browser.ts';
+import { ensureBuilt, runCli, sqliteText, dbOf } from './helpers/hci-process.ts';
+
 import { runDenoCli, REPO } from './helpers/deno.ts';
-import { denoBinary } from './helpers/runtimes.ts';
+import { denoBinary, titled } from './helpers/runtimes.ts';
+
+const deno = denoBinary();
+import { copyWorkspace } from './helpers/tmp-workspace.ts';
 
 const SAMPLE = path.join(REPO, 'test/sample-workspace');
 const temp: string[] = [];
@@ -20,7 +24,6 @@ const fresh = () => {
   temp.push(d);
   return d;
 };
-const dbOf = (root: string) => path.join(root, '.hci', 'index.sqlite');
 const json = (stdout: string) => JSON.parse(stdout) as { status: string; error?: { code: string; message: string }; hint?: string; hits?: unknown[] };
 
 let built = '';
@@ -92,9 +95,7 @@ describe('something other than a file at the index path', () => {
     }, 60_000);
   }
 
-  it('under Deno too', async () => {
-    const deno = denoBinary();
-    if (!deno) return;
+  it.skipIf(!deno)(titled('under Deno too', { Deno: deno }), async () => {
     for (const o of [OBSTACLES[0], OBSTACLES[1], OBSTACLES[2]]) {
       const root = fresh();
       fs.mkdirSync(path.join(root, '.hci'));

@@ -1,6 +1,7 @@
 // The fast paths of indexing must produce exactly what the straightforward code did: the JS SHA-256
 // against crypto.subtle, the hand-rolled identsOf scan against the regex scan it replaced (its output
 // is stored in the FTS table and must be reproduced verbatim to delete rows).
+// @lane unit
 import { describe, expect, it } from 'vitest';
 import { sha256, sha256Hex } from '../core/index/sha256.ts';
 import { identsOf, splitIdentifier } from '../core/text/analyzer.ts';

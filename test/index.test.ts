@@ -1,5 +1,6 @@
 // The index on disk: incremental updates, cancellation, format versions and migrations, damaged
 // files, settings, and the file as other SQLite tools see it (Debian's sqlite3 CLI).
+// @lane cli
 import { describe, it, expect, afterEach } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -8,7 +9,7 @@ import { openWorkspace, createNodeIndexStorage, loadEngine } from '../runtimes/n
 import { IndexStore } from '../core/index/store.ts';
 import { FORMAT_VERSION } from '../core/index/schema.ts';
 import { HciError } from '../core/platform.ts';
-import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+import { createTmpWorkspace, type TmpWorkspace, csharpClass } from './helpers/tmp-workspace.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -19,10 +20,6 @@ async function tmp(files: Record<string, string | Uint8Array>): Promise<TmpWorks
   const ws = await createTmpWorkspace(files);
   cleanups.push(() => ws.cleanup());
   return ws;
-}
-
-function csharp(name: string, body = ''): string {
-  return `namespace Demo;\n\npublic class ${name}\n{\n    public void Run${name}() { }\n${body}}\n`;
 }
 
 function sqlite3(file: string, sql: string): string {
@@ -45,7 +42,7 @@ async function counts(root: string) {
 
 describe('incremental indexing', () => {
   it('adds, changes and deletes files, and skips unchanged ones', async () => {
-    const ws = await tmp({ 'src/Alpha.cs': csharp('Alpha'), 'src/Beta.cs': csharp('Beta'), 'docs/readme.md': '# Readme\n\nAlpha and beta.\n' });
+    const ws = await tmp({ 'src/Alpha.cs': csharpClass('Alpha'), 'src/Beta.cs': csharpClass('Beta'), 'docs/readme.md': '# Readme\n\nAlpha and beta.\n' });
     const w = await openWorkspace(ws.root);
     try {
       const first = await w.index();
@@ -54,7 +51,7 @@ describe('incremental indexing', () => {
       const again = await w.index();
       expect(again).toMatchObject({ files_indexed: 0, files_unchanged: 3, files_removed: 0, bytes_read: 0 });
 
-      await ws.write({ 'src/Gamma.cs': csharp('Gamma'), 'src/Alpha.cs': csharp('Alpha', '    public int AlphaChanged => 1;\n') });
+      await ws.write({ 'src/Gamma.cs': csharpClass('Gamma'), 'src/Alpha.cs': csharpClass('Alpha', '    public int AlphaChanged => 1;\n') });
       fs.rmSync(ws.abs('src/Beta.cs'));
       const third = await w.index();
       expect(third).toMatchObject({ files_indexed: 2, files_unchanged: 1, files_removed: 1 });
@@ -75,7 +72,7 @@ describe('incremental indexing', () => {
   });
 
   it('a touched file with the same content is not re-chunked', async () => {
-    const ws = await tmp({ 'a.cs': csharp('A') });
+    const ws = await tmp({ 'a.cs': csharpClass('A') });
     const w = await openWorkspace(ws.root);
     try {
       await w.index();
@@ -116,7 +113,7 @@ describe('incremental indexing', () => {
 
   it('cancellation leaves a consistent index that the next run completes', async () => {
     const files: Record<string, string> = {};
-    for (let i = 0; i < 400; i++) files[`src/F${i}.cs`] = csharp(`F${i}`, `    // ${'x'.repeat(200)}\n`.repeat(20));
+    for (let i = 0; i < 400; i++) files[`src/F${i}.cs`] = csharpClass(`F${i}`, `    // ${'x'.repeat(200)}\n`.repeat(20));
     const ws = await tmp(files);
     const w = await openWorkspace(ws.root);
     try {
@@ -146,7 +143,7 @@ describe('incremental indexing', () => {
 
 describe('the index file', () => {
   it('reports a damaged stored text as index_corrupt, and --full rebuilds past it', async () => {
-    const ws = await tmp({ 'src/A.cs': csharp('Alpha'), 'src/B.cs': csharp('Beta') });
+    const ws = await tmp({ 'src/A.cs': csharpClass('Alpha'), 'src/B.cs': csharpClass('Beta') });
     const w = await openWorkspace(ws.root);
     try {
       await w.index();
@@ -169,7 +166,7 @@ describe('the index file', () => {
   });
 
   it('links one owner record per open database into the lock, instead of writing one per transaction', async () => {
-    const ws = await tmp({ 'src/A.cs': csharp('Alpha') });
+    const ws = await tmp({ 'src/A.cs': csharpClass('Alpha') });
     const w = await openWorkspace(ws.root);
     const ownerFiles = () => fs.readdirSync(ws.abs('.hci')).filter((n) => /^index\.sqlite\.lock\.\d+\.[0-9a-f]{24}$/.test(n));
     try {
@@ -192,7 +189,7 @@ describe('the index file', () => {
     const files: Record<string, string> = {};
     // Distinct words, so neither deflate nor FTS5 can fold the files into a few pages.
     const words = (i: number) => Array.from({ length: 400 }, (_, j) => `w${((i * 7919 + j * 104729) % 999983).toString(36)}`).join(' ');
-    for (let i = 0; i < 60; i++) files[`src/S${i}.cs`] = csharp(`Service${i}`, `    // ${words(i)}\n`);
+    for (let i = 0; i < 60; i++) files[`src/S${i}.cs`] = csharpClass(`Service${i}`, `    // ${words(i)}\n`);
     const ws = await tmp(files);
     const w = await openWorkspace(ws.root);
     // One transaction per pass: batches are cut by time (batchMs), and how many FTS5 segments a pass
@@ -220,7 +217,7 @@ describe('the index file', () => {
   });
 
   it("is a plain SQLite file that Debian's sqlite3 CLI opens, checks and searches", async () => {
-    const ws = await tmp({ 'src/CatalogService.cs': csharp('CatalogService', '    public void GetCatalogItems() { }\n'), 'README.md': '# Shop\n' });
+    const ws = await tmp({ 'src/CatalogService.cs': csharpClass('CatalogService', '    public void GetCatalogItems() { }\n'), 'README.md': '# Shop\n' });
     const w = await openWorkspace(ws.root);
     await w.index();
     w.close();
@@ -234,7 +231,7 @@ describe('the index file', () => {
   });
 
   it('says no_index (status and search) before the first run', async () => {
-    const ws = await tmp({ 'a.cs': csharp('A') });
+    const ws = await tmp({ 'a.cs': csharpClass('A') });
     const w = await openWorkspace(ws.root);
     try {
       const r = await w.search({ query: 'A' });
@@ -252,7 +249,7 @@ describe('the index file', () => {
     ['99', 'index_too_new'],
     ['0', 'index_unrecognized'],
   ])('format_version %s is refused with %s, and `index --full` rebuilds it', async (version, code) => {
-    const ws = await tmp({ 'a.cs': csharp('Alpha') });
+    const ws = await tmp({ 'a.cs': csharpClass('Alpha') });
     let w = await openWorkspace(ws.root);
     await w.index();
     w.close();
@@ -272,7 +269,7 @@ describe('the index file', () => {
   });
 
   it('an older analyzer version needs a rebuild, said clearly', async () => {
-    const ws = await tmp({ 'a.cs': csharp('Alpha') });
+    const ws = await tmp({ 'a.cs': csharpClass('Alpha') });
     let w = await openWorkspace(ws.root);
     await w.index();
     w.close();
@@ -288,7 +285,7 @@ describe('the index file', () => {
   });
 
   it('a damaged index file gives index_corrupt, and `index --full` repairs it', async () => {
-    const ws = await tmp({ 'a.cs': csharp('Alpha') });
+    const ws = await tmp({ 'a.cs': csharpClass('Alpha') });
     let w = await openWorkspace(ws.root);
     await w.index();
     w.close();
@@ -307,7 +304,7 @@ describe('the index file', () => {
   });
 
   it('rejects invalid settings with the key and the reason', async () => {
-    const ws = await tmp({ 'a.cs': csharp('A'), '.hci/settings.toml': 'chunk_lines = "many"\nmax_indexed_file_bytes = 100\nbogus_key = 1\n' });
+    const ws = await tmp({ 'a.cs': csharpClass('A'), '.hci/settings.toml': 'chunk_lines = "many"\nmax_indexed_file_bytes = 100\nbogus_key = 1\n' });
     const err = await openWorkspace(ws.root).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HciError);
     expect((err as HciError).code).toBe('invalid_settings');
@@ -318,7 +315,7 @@ describe('the index file', () => {
   });
 
   it('bounds lock_timeout_ms (a huge wait on a stuck lock would hang every search)', async () => {
-    const ws = await tmp({ 'a.cs': csharp('A'), '.hci/settings.toml': 'lock_timeout_ms = 1e15\n' });
+    const ws = await tmp({ 'a.cs': csharpClass('A'), '.hci/settings.toml': 'lock_timeout_ms = 1e15\n' });
     const err = await openWorkspace(ws.root).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'invalid_settings', message: /lock_timeout_ms: must be at most 600000 \(10 minutes\)/ });
     expect((err as HciError).hint).toMatch(/lock_timeout_ms/);
@@ -331,7 +328,7 @@ describe('the index file', () => {
     const ws = await tmp({
       'bad.cs': new Uint8Array([...Buffer.from('class Bad { // caf'), 0xe9, 0xff, ...Buffer.from(' ValidAfterwards }\n')]),
       'blob.json': new Uint8Array([0x7b, 0x00, 0x01, 0x02, 0x7d]),
-      'ok.cs': csharp('Ok'),
+      'ok.cs': csharpClass('Ok'),
     });
     const w = await openWorkspace(ws.root);
     try {
@@ -394,7 +391,7 @@ INSERT INTO symbols VALUES (1, 1, NULL, 0, 0, 'class', 'A', 'Demo.A', 1, 3);
 
 describe('the v2 → v3 migration (compressed per-file text)', () => {
   it('replaces the content tables of a format-2 index on first open and re-indexes every file on the next run', async () => {
-    const ws = await tmp({ 'src/A.cs': csharp('Alpha'), 'docs/a.md': '# A\n\ntext\n' });
+    const ws = await tmp({ 'src/A.cs': csharpClass('Alpha'), 'docs/a.md': '# A\n\ntext\n' });
     const file = ws.abs('.hci/index.sqlite');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     sqlite3(file, FORMAT_2_DDL);

@@ -5,6 +5,7 @@
 // explicit error, exit 2; relate 3:5 → exactly one new NDJSON line, then find returns #3, #4, #5), the
 // --json answers against the contract schemas (nothing undeclared), the human lines, paths read from
 // the current folder, and every refusal with its exit code — leaving the log as it was.
+// @lane cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

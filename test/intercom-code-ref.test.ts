@@ -1,5 +1,6 @@
 // The code-ref and message-range syntax (core/intercom/code-ref.ts), case by case: every accepted
 // form parses to the value it names, every refused one fails with its stable code.
+// @lane unit
 import { describe, expect, it } from 'vitest';
 import { parseCodeRef, parseMessageRange, workspacePath } from '../core/intercom/code-ref.ts';
 

@@ -2,12 +2,15 @@
 // permissions) answers find on a log and a sidecar written by Node — from Node's sidecar rows, not a
 // rebuild — with Node's answers; a relate appended by Deno is read by Node, and a Node rebuild after a
 // Deno one reproduces the same rows.
+// @lane runtimes
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import { openIntercom, type FindResponse } from '../runtimes/node/index.ts';
 import { denoFlags, startDeno, REPO } from './helpers/deno.ts';
-import { denoBinary } from './helpers/runtimes.ts';
+import { denoBinary, titled } from './helpers/runtimes.ts';
+
+const deno = denoBinary();
 import { ADD_KEY, intercomWorkspace, logLines } from './helpers/intercom-fixture.ts';
 
 const SCRIPT = path.join(REPO, 'test/helpers/deno-intercom.ts');
@@ -20,18 +23,16 @@ async function runDeno(deno: string, root: string, calls: unknown[], extra: stri
   return r.json;
 }
 
-describe('intercom under Deno', () => {
-  const deno = denoBinary();
+describe.skipIf(!deno)(titled('intercom under Deno', { Deno: deno }), () => {
   let ws: Awaited<ReturnType<typeof intercomWorkspace>>;
   beforeAll(async () => {
-    if (deno) ws = await intercomWorkspace();
+    ws = await intercomWorkspace();
   });
   afterAll(async () => {
     await ws?.cleanup();
   });
 
   it('finds on a log and sidecar written by Node, without rebuilding, with the same answers', async () => {
-    if (!deno) return;
     const node = await openIntercom(ws.root);
     const nodeAnswers: FindResponse[] = [];
     try {
@@ -49,7 +50,6 @@ describe('intercom under Deno', () => {
   });
 
   it('a relate appended by Deno is one whole line that Node reads; rebuilds agree across runtimes', async () => {
-    if (!deno) return;
     const before = logLines(ws.log);
     const [rel, found] = await runDeno(
       deno, ws.root,
@@ -81,7 +81,6 @@ describe('intercom under Deno', () => {
   });
 
   it('without write access to the log\'s folder, relate fails with a structured error and writes nothing', async () => {
-    if (!deno) return;
     const before = logLines(ws.log);
     const [rel] = await runDeno(deno, ws.root, [{ op: 'relate', req: { log: 'events.ndjson', thread_id: 't1', range: '1', code_ref: 'src/Bar.cs:L5', source: 'agent' } }]);
     expect(rel.status).toBe('error');

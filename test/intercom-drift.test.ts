@@ -3,6 +3,7 @@
 // (stale), the sidecar rebuilt when the index generation moves and when a queried file changed on
 // disk, and rebuilds that are deterministic — the sidecar's rows, dumped by Debian's sqlite3, are
 // byte-identical after deleting the file or rebuilding in place. A damaged sidecar is recreated.
+// @lane cli
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -3,15 +3,16 @@
 // file, a linked folder, a link swapped in after the log was opened — is refused with
 // `path_outside_workspace` and nothing of it is read or appended, under Node and Deno and through
 // the MCP tools; links that stay inside, and a workspace reached through a symlink, still work.
+// @lane cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { createNodeLogOpener } from '../runtimes/node/intercom-log.ts';
 import { added, fooLines, intercomWorkspace } from './helpers/intercom-fixture.ts';
 import { REPO, startDeno } from './helpers/deno.ts';
 import { denoBinary } from './helpers/runtimes.ts';
 import { ensureBuilt, startStdio, type McpConn } from './helpers/mcp-harness.ts';
+import { tmpDir } from './helpers/tmp-workspace.ts';
 
 const LOG = `${added('m1', [{ file: 'src/Foo.cs', line_start: 10, line_end: 20, excerpt: fooLines(10, 11) }])}\n`;
 const SECRET = `${added('outside-secret')}\n`;
@@ -35,7 +36,7 @@ describe('intercom logs confined by real path', () => {
   let rootLink: string;
   beforeAll(async () => {
     ws = await intercomWorkspace();
-    outside = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-log-outside-'));
+    outside = tmpDir('hci-log-outside-');
     rootLink = `${ws.root}-link`;
     fs.symlinkSync(ws.root, rootLink);
     layout(ws.root, outside);

@@ -2,6 +2,7 @@
 // lines that are not JSON, events that break their schema, newer schema versions, unknown types,
 // replay errors) and never fails on it; appends are whole lines — after a torn tail, from concurrent
 // processes, and when the appender is SIGKILLed in the middle of a loop (real child processes).
+// @lane cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';

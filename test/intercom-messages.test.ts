@@ -2,6 +2,7 @@
 // projection.ts threadMessages): a thread's committed messages in ordinal order with their text as
 // last edited, paging, the log's threads, the first thread by default; an unknown thread and a
 // missing log are structured errors; every answer fits the contract's schema.
+// @lane unit
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import { openIntercom, type Intercom } from '../runtimes/node/index.ts';

@@ -1,6 +1,7 @@
 // The log format's JSON Schema files are generated from the zod declarations (core/intercom/events.ts)
 // and committed: this fails while a committed file differs from the generator's output, or one is
 // missing or left over. Regenerate with `npm run build && node dist/runtimes/node/intercom-schemas.js`.
+// @lane cli
 import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -2,6 +2,7 @@
 // folder indexed by the real indexer, a real NDJSON log, the sidecar in real WASM SQLite beside the
 // index. The seed's acceptance criteria (find by lines, an empty selection, relate 3:5), cross-file
 // and member-key finds, anchors by id, the gutter's markers, and every structured error.
+// @lane unit
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

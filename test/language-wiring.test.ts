@@ -4,6 +4,7 @@
 // Chromium (the Worker's grammar URLs from hciVitePlugin(), the Worker indexing every sample), each
 // grammar loads and parses, and each row's samples get a real outline through exactly the grammars
 // the row declares — a missing grammar would show as a line-window fallback, and fails here.
+// @lane runtimes
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -18,7 +19,9 @@ import { DEFAULT_INCLUDE_EXTENSIONS } from '../core/settings.ts';
 import { createNodeGrammarSource } from '../runtimes/node/grammars.ts';
 import { TEST_DIR, samplesByLanguage, wiringCheck, type WiringCheck } from './helpers/language-corpus.ts';
 import { buildTestPage, serveStatic, launchChromium, call, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
-import { chromiumBinary, denoBinary } from './helpers/runtimes.ts';
+import { chromiumBinary, denoBinary, titled } from './helpers/runtimes.ts';
+
+const chromium = chromiumBinary();
 
 const samples = samplesByLanguage();
 const sampleFiles = [...samples.values()].flat().sort();
@@ -108,14 +111,12 @@ describe('every row is wired in Node, Deno and Chromium', () => {
     for (const rel of sampleFiles) expect(fromDeno.files[rel], rel).toEqual(JSON.parse(JSON.stringify(fromNode.files[rel])));
   });
 
-  describe('Chromium', () => {
-    const chromium = chromiumBinary();
+  describe.skipIf(!chromium)(titled('Chromium', { Chromium: chromium }), () => {
     let server: StaticServer;
     let session: BrowserSession;
     let pageDir = '';
 
     beforeAll(async () => {
-      if (!chromium) return;
       const [out, launched] = await Promise.all([buildTestPage(), launchChromium(chromium)]);
       pageDir = out;
       session = launched;
@@ -130,7 +131,6 @@ describe('every row is wired in Node, Deno and Chromium', () => {
     });
 
     it('the Worker\'s grammar URLs cover the grammar table, each loads and parses; the Worker outlines every row\'s samples as Node does', async () => {
-      if (!chromium) return;
       const page = session.page;
       const roots = await call(page, 'loadGrammars');
       expect(roots).toEqual(fromNode.grammars);

@@ -3,6 +3,7 @@
 // odd and even sizes (the kernels' two-lane loops have scalar tails), the twin computes what the
 // products are (checked against naive loops), and a whole randomized SVD — so a whole trained model
 // — is bit-identical whichever backend runs it.
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import { denseOps, jsDense } from '../core/vector/learned/dense.ts';
 import { randomizedSvd } from '../core/vector/learned/svd.ts';

@@ -2,6 +2,7 @@
 // tokenizer reusing the analyzer's splitter, co-occurrence windows, PPMI, the SVD, training
 // (deterministic, embed = training vectors, meaningful neighbours), the byte layout, drift and the
 // provider's structured errors.
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import { ln, mulberry32, uniformSigned } from '../core/vector/learned/numeric.ts';
 import { ModelTokenizer } from '../core/vector/learned/tokens.ts';

@@ -4,6 +4,7 @@
 // cache answers as one that read every blob, and a commit that changes a file is seen by the next
 // search (the cache belongs to one index generation); the session's decoded-file cache takes a text
 // the literal channel read in the same generation instead of inflating it again.
+// @lane unit
 import { describe, it, expect, afterEach } from 'vitest';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import type { HciWorkspace } from '../core/workspace.ts';

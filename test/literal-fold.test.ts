@@ -4,6 +4,7 @@
 // the characters whose case folding could matter (ſ, K, İ, ı, ß, Å, Σ), line by line and over whole
 // texts (the line numbers of linesOf); and a workspace's literal search in a fresh process answers
 // without loading the engine, while a regex search loads it.
+// @lane cli
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';

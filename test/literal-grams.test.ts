@@ -5,6 +5,7 @@
 // trigrams hold the literal's but not in one place (the trigram index alone kept it); its rows stay
 // in step with the files through edits, deletes and the setting; format 6's index (trigrams only) is
 // migrated to format 7 and refilled by the next pass.
+// @lane cli
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -3,6 +3,7 @@
 // exactly the lines whose lowercase text satisfies the query — the narrowing that seeds an AND with
 // its first trigram's lines and sweeps the rest forward must keep no more and no fewer than
 // evaluating the query on each line.
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import { readRegex } from '../core/search/literal/regex-syntax.ts';
 import { satisfies, trigramQuery } from '../core/search/literal/trigrams.ts';

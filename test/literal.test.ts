@@ -5,10 +5,10 @@
 // the trigram analysis against the engine on random patterns; hostile patterns answered without a
 // hang; the time budget; refused patterns as structured errors; a page's hit cap and the cursor that
 // keeps it; the CLI and MCP surfaces.
+// @lane cli
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { RE2JS } from 're2js';
 import { openWorkspace } from '../runtimes/node/index.ts';
@@ -19,7 +19,7 @@ import { readRegex } from '../core/search/literal/regex-syntax.ts';
 import { satisfies, trigramQuery, trigramsIn } from '../core/search/literal/trigrams.ts';
 import { candidateLines, filterText, lineOf } from '../core/search/literal/line-filter.ts';
 import { parseQuery } from '../core/search/query.ts';
-import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+import { createTmpWorkspace, type TmpWorkspace, tmpDir } from './helpers/tmp-workspace.ts';
 import { copySample, startStdio } from './helpers/mcp-harness.ts';
 import { cliJson, expectContract } from './helpers/cli-json.ts';
 import { generateWorkspace, prng } from './helpers/generate-workspace.ts';
@@ -521,7 +521,7 @@ describe('surfaces', () => {
 
 describe("npm run bench's literal section", () => {
   it('runs on a small corpus: latency rows beside ripgrep, the trigram size, the oracle, the CJK figures', async () => {
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-lit-bench-'));
+    const out = tmpDir('hci-lit-bench-');
     try {
       const { result, markdown } = await runLiteralBench(['--files', '120', '--queries', '4', '--scan-queries', '2', '--out', out]);
       expect(markdown).toMatch(/\| literal, trigram index +\| +4 \|/);

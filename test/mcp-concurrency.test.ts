@@ -1,6 +1,7 @@
 // Two clients on one index at once, through the foundation's lock protocol: the MCP server indexing
 // while `hci search` child processes search, and `hci index` running while the MCP server searches
 // (and is told, as a structured answer, that another process is indexing).
+// @lane mcp
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';

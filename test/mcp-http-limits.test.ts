@@ -4,6 +4,7 @@
 // lock a real client out (the SDK's own Streamable HTTP client connects, lists the tools and searches
 // afterwards); a session the client DELETEs is gone; an oversize body inside an existing session
 // gets 413 (not 500) and the session keeps working.
+// @lane mcp
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as http from 'node:http';

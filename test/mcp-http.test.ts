@@ -2,6 +2,7 @@
 // own Streamable HTTP client: the basics (tools, search, reindex with progress, path refusal, bad
 // arguments), two clients at once, DNS-rebinding protection (Host and Origin; --allow-host and --allow-origin), the bearer token, and
 // the refusal to listen beyond loopback without one.
+// @lane mcp
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as http from 'node:http';
 import { spawn } from 'node:child_process';

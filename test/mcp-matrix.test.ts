@@ -6,6 +6,7 @@
 // schema it claims (core/contract/) with no undeclared field, and `isError` must agree with `status`.
 // The intercom tools run the seed's acceptance criteria on a conversation log in the workspace (the
 // Deno server also gets write access to the log's folder, which relate needs).
+// @lane mcp
 import { describe, it, expect, afterAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -3,6 +3,7 @@
 // waits for its task) among them — still gets an answer to every request, and the server then exits
 // by itself with code 0. Driven with raw JSON-RPC lines on a real child's stdin, because the SDK
 // client cannot close stdin while keeping stdout open.
+// @lane mcp
 import { describe, it, expect } from 'vitest';
 import { spawn } from 'node:child_process';
 import { copySample, ensureBuilt, HCI_BIN, REPO } from './helpers/mcp-harness.ts';

@@ -2,6 +2,7 @@
 // SDK's own client: the tool list and schemas, search on the sample workspace, explain, outline,
 // path refusal, structured answers for bad arguments, background reindex with progress and cancel,
 // the first search on a workspace without an index, and the token budget of a broad search.
+// @lane mcp
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -2,6 +2,7 @@
 // keys; Node's memory relief really collects (the garbage's ArrayBuffers are freed) and only past
 // its step; the indexer calls the relief after each write batch and once, forced, before the vector
 // phase. Real V8 collections, no timing.
+// @lane cli
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { HciWorkspace } from '../core/workspace.ts';

@@ -1,5 +1,6 @@
 // The core alone, with no file system: files from memory, the index in SQLite's memdb. This is the
 // seam the browser runtime builds on (uploaded files, unzipped archives).
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import { HciWorkspace } from '../core/workspace.ts';
 import { createMemoryWorkspaceFs } from '../core/memory-fs.ts';

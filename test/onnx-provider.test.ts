@@ -4,9 +4,9 @@
 // the mask, unit length), batching does not change them, the token budget truncates; a workspace
 // indexed with it answers hybrid searches; without onnxruntime-web the provider is
 // `provider_unavailable` naming the install command; and Node, Deno and Chromium give the same bits.
+// @lane runtimes
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 // @ts-expect-error: a plain .mjs script without types
 import { writeFixture, referenceEmbedding } from '../scripts/make-onnx-fixture.mjs';
@@ -18,13 +18,14 @@ import { LONG_TEXT, ONNX_TEXTS, onnxFingerprint, type OnnxFingerprint } from './
 import { buildTestPage, serveStatic, launchChromium, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
 import { startDeno } from './helpers/deno.ts';
 import { chromiumBinary, denoBinary } from './helpers/runtimes.ts';
+import { tmpDir } from './helpers/tmp-workspace.ts';
 
 const tmp: string[] = [];
 let modelDir: string;
 let node: OnnxFingerprint;
 
 beforeAll(async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-onnx-'));
+  const dir = tmpDir('hci-onnx-');
   tmp.push(dir);
   modelDir = writeFixture(path.join(dir, 'tiny-encoder')) as string;
   node = await onnxFingerprint(nodeVectorHost.onnx!, modelDir);
@@ -64,7 +65,7 @@ describe('the onnx provider (Node)', () => {
   });
 
   it('indexes a workspace with it (model folder relative to the root) and answers hybrid searches', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-onnx-ws-'));
+    const root = tmpDir('hci-onnx-ws-');
     tmp.push(root);
     fs.cpSync(path.join(REPO, 'test/sample-workspace/src/Contoso.Shop.Application'), path.join(root, 'src'), { recursive: true });
     fs.cpSync(modelDir, path.join(root, 'models/tiny'), { recursive: true });

@@ -1,11 +1,11 @@
 // Outlines in the index: `outline` answers a file's symbol tree, a member key resolves to the
 // member's current lines — the same key after lines are inserted above it, with the range shifted —
 // and a file:line resolves to the innermost member there.
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import { openWorkspace } from '../runtimes/node/index.ts';
-import { withTmpWorkspace } from './helpers/tmp-workspace.ts';
+import { withTmpWorkspace, tmpDir } from './helpers/tmp-workspace.ts';
 
 const source = `namespace Shop.Ordering;
 
@@ -90,7 +90,7 @@ describe('outline and member keys in the index', () => {
 
 describe('paths that outline and the path options take', () => {
   it('say nothing about what exists where a workspace symlink leads outside', async () => {
-    const outside = fs.mkdtempSync(`${os.tmpdir()}/hci-outline-outside-`);
+    const outside = tmpDir('hci-outline-outside-');
     fs.writeFileSync(`${outside}/Exists.cs`, source);
     try {
       await withTmpWorkspace({ 'src/OrderService.cs': source, 'src/NotIndexed.txt': 'plain\n' }, async (ws) => {

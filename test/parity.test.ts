@@ -2,14 +2,16 @@
 // the narrow permissions) and in headless Chromium (the module Worker on OPFS, files from a .zip)
 // gives identical ranked results for every query — paths, line ranges, scores, hit ids, snippets.
 // It also prints index time and search latency side by side.
+// @lane runtimes
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SearchRequest, SearchResponse } from '../core/search/contract.ts';
 import { openWorkspace } from '../runtimes/node/index.ts';
-import { openSamplePage, copyWorkspace, call, REPO, type SamplePage } from './helpers/browser.ts';
+import { openSamplePage, call, REPO, type SamplePage } from './helpers/browser.ts';
 import { denoSession } from './helpers/deno.ts';
 import { chromiumBinary, denoBinary, titled } from './helpers/runtimes.ts';
+import { copyWorkspace } from './helpers/tmp-workspace.ts';
 
 const sample = path.join(REPO, 'test/sample-workspace');
 const REPEATS = 3;

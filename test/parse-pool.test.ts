@@ -3,6 +3,7 @@
 // writes; small passes stay in-thread; a worker that dies mid-pass loses no file; a cancelled pass
 // stops the worker and the next pass completes. Runs the real CLI (bin/hci.js → dist/, where the
 // worker script lives) and compares index files with Debian's sqlite3.
+// @lane slow
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,8 +11,9 @@ import { HciWorkspace } from '../core/workspace.ts';
 import { HciError } from '../core/platform.ts';
 import { POOL_MIN_FILES, type IndexSummary } from '../core/index/indexer.ts';
 import { openWorkspace, createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource, createNodeParsePool, zlibCodec } from '../runtimes/node/index.ts';
-import { generateWorkspace, copyWorkspace } from './helpers/generate-workspace.ts';
+import { generateWorkspace } from './helpers/generate-workspace.ts';
 import { ensureBuilt, runCli, sqliteText } from './helpers/hci-process.ts';
+import { copyWorkspace } from './helpers/tmp-workspace.ts';
 
 const FILES = 600;
 const roots: string[] = [];

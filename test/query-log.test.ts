@@ -2,12 +2,13 @@
 // one line, a repeated one appends nothing, the log is compacted to the latest 200 once it holds 400
 // lines, a torn or foreign line is skipped (and the next append starts after it on a line of its own),
 // and a later process (a second QueryLog) recalls by key.
+// @lane unit
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { QueryLog, queryKey } from '../core/search/query-log.ts';
 import { createNodeIndexStorage } from '../runtimes/node/node-storage.ts';
+import { tmpDir } from './helpers/tmp-workspace.ts';
 
 let root: string;
 const logFile = () => path.join(root, '.hci', 'recent-queries.ndjson');
@@ -15,7 +16,7 @@ const lines = () => fs.readFileSync(logFile(), 'utf8').split('\n').filter(Boolea
 const remember = (log: QueryLog, query: string) => log.remember(queryKey({ query }), { query });
 
 beforeEach(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-query-log-'));
+  root = tmpDir('hci-query-log-');
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 

@@ -3,6 +3,7 @@
 // (HciWorkspace.search and explain), so the checks hold whatever the search pipeline looks like
 // inside: the factor is named by explain on the hits it applies to and on no other, it is what
 // multiplies the BM25 score into the final one, and it changes which hit ranks first.
+// @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { HciWorkspace } from '../core/workspace.ts';
 import type { SearchHit } from '../core/search/contract.ts';

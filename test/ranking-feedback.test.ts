@@ -4,6 +4,7 @@
 // a keyword search of the same words (quoted_literal_fallback); a `Scope: …` prefix weighs the
 // files named or foldered after the scope (scope_match_boost); identifier parts weigh as much as
 // body words in BM25 (the idents column weight).
+// @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { HciWorkspace } from '../core/workspace.ts';
 import { cs, RankingFixture } from './helpers/ranking-fixture.ts';

@@ -3,6 +3,7 @@
 // the query's words that a file's candidates hold together (query_coverage, coverage_boost) and a
 // bonus for a file's several matching chunks (file_chunks, file_chunks_bonus). Chunks of 12 lines,
 // so one file's words fall into different chunks.
+// @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { HciWorkspace } from '../core/workspace.ts';
 import { coverageWords } from '../core/search/file-evidence.ts';

@@ -5,6 +5,7 @@
 // score (partial_matches), compounds of neighbouring words matched as names, UI questions (views,
 // routes, titles), the view ↔ code-behind ↔ view model pairing, exact symbol names only for
 // declarations, and snippets/symbols that show the best-matching member.
+// @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { HciWorkspace } from '../core/workspace.ts';
 import type { SearchHit } from '../core/search/contract.ts';

@@ -3,6 +3,7 @@
 // of 1,100 files, past the channel's 1,000-chunk floor for "common") does not widen: chunks that hold
 // only it would be noise, and scoring them is what makes common-term queries slow. Needs an index
 // past that floor, so it has a fixture of its own.
+// @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { HciWorkspace } from '../core/workspace.ts';
 import { cs, RankingFixture } from './helpers/ranking-fixture.ts';

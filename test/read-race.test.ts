@@ -2,6 +2,7 @@
 // defect 3: the index kept the size seen at scan time, so `status` said the file was modified and
 // every incremental run (every watcher run) re-read it, forever. The index records what it read:
 // one incremental run after the race brings it back to "nothing pending, nothing read".
+// @lane unit
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

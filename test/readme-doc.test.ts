@@ -18,13 +18,15 @@
 //  - Tables. The README's CLI and MCP tables and docs/cli.md's and docs/mcp.md's list every command
 //    (from `hci --help`) and every tool (from the MCP server's listTools); docs/cli.md's row of a
 //    command names each of its options, docs/mcp.md's row of a tool each of its arguments.
+// @lane cli
 import { describe, it, expect, afterAll, beforeAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO, copyWorkspace } from './helpers/browser.ts';
+import { REPO } from './helpers/browser.ts';
 import { denoBinary } from './helpers/runtimes.ts';
 import { SAMPLE, copySample, ensureBuilt, startStdio } from './helpers/mcp-harness.ts';
+import { copyWorkspace } from './helpers/tmp-workspace.ts';
 
 /** Scripts of the create-vite app docs/runtimes.md builds, not of hci's package.json. */
 const APP_SCRIPTS = ['dev'];
@@ -124,7 +126,6 @@ const section = (h: string, title: string) => (h.split(`\n${title}:\n`)[1] ?? ''
 const commandsIn = (h: string) => [...section(h, 'Commands').matchAll(/^ {2}([a-z][\w-]*)/gm)].map((m) => m[1]).filter((c) => c !== 'help');
 /** A command's options as [long, short?] pairs, --help left out. */
 const optionPairs = (h: string) => [...section(h, 'Options').matchAll(/^ {2}(?:(-\w), )?(--[\w-]+)/gm)].map((m) => [m[2], m[1]] as const).filter(([long]) => long !== '--help');
-const optionsIn = (h: string) => optionPairs(h).flatMap(([long, short]) => (short ? [long, short] : [long]));
 
 /** The rows of the first table under a heading: first cell → the whole row. */
 function tableRows(md: string, heading: RegExp): Map<string, string> {

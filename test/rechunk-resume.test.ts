@@ -3,18 +3,19 @@
 // the files it had not reached on the old chunking; the next plain `hci index` must re-cut exactly
 // those, so every file ends with the chunks a `--full` build of the same tree and settings gives.
 // Real CLI processes, interrupted right after their k-th commit (test/helpers/signal-at-commit.mjs).
+// @lane cli
 import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyWorkspace, generateWorkspace } from './helpers/generate-workspace.ts';
-import { ensureBuilt, HCI_BIN, indexCounts, REPO, runCli, shapeByPath, sqliteText, type CliResult } from './helpers/hci-process.ts';
+import { generateWorkspace } from './helpers/generate-workspace.ts';
+import { ensureBuilt, HCI_BIN, indexCounts, REPO, runCli, shapeByPath, sqliteText, type CliResult, dbOf } from './helpers/hci-process.ts';
+import { copyWorkspace } from './helpers/tmp-workspace.ts';
 
 const PRELOAD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers', 'signal-at-commit.mjs');
 const FILES = 400;
 const SETTINGS = 'chunk_lines = 24\nchunk_overlap_lines = 4\n';
-const dbOf = (root: string) => path.join(root, '.hci', 'index.sqlite');
 const temp: string[] = [];
 
 /** `hci index <root>` that sends itself `signal` right after its k-th commit. */

@@ -1,19 +1,20 @@
 // The bundled sample workspace end to end: it indexes cleanly, and distinctive facts of each kind of
 // file (C# member, Razor route and injection, AXAML x:Name and binding, config key, CSS, CI job,
 // docs heading) rank the right file first.
+// @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import type { HciWorkspace } from '../core/workspace.ts';
+import { tmpDir } from './helpers/tmp-workspace.ts';
 
 const sample = path.resolve(import.meta.dirname, 'sample-workspace');
 let root: string;
 let w: HciWorkspace;
 
 beforeAll(async () => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-sample-'));
+  root = tmpDir('hci-sample-');
   fs.cpSync(sample, root, { recursive: true, filter: (src) => !src.includes(`${path.sep}.hci`) });
   w = await openWorkspace(root);
   await w.index();

@@ -1,5 +1,6 @@
 // The scanning layer over real temp folders: ignore semantics, every walker skip reason, symlinks,
 // extra include roots, limits, cancellation, content classification and line splitting.
+// @lane unit
 import { mkdir, symlink } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HciError } from '../core/platform.ts';

@@ -2,6 +2,7 @@
 // mode table contributes candidates that fusion, rerank, the per-file cap, the hit shape and explain
 // all carry; paging and the token budget; hints that read the parsed query; a damaged page met
 // during a search is `index_corrupt`; the blob codec and the path filter belong to each workspace.
+// @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import { openWorkspace, createNodeIndexStorage, createNodeWorkspaceFs, loadEngine, zlibCodec, HciWorkspace } from '../runtimes/node/index.ts';
@@ -18,15 +19,14 @@ import type { Fusion } from '../core/search/fuse.ts';
 import { explainChunk, loadChunk } from '../core/search/explain.ts';
 import { decodeCursor, encodeCursor, estimateTokens, fitTokenBudget, MAX_TEXT_HITS, MIN_TEXT_HITS, pageRange, textHitCap } from '../core/search/page.ts';
 import { defaultSettings } from '../core/settings.ts';
-import { createTmpWorkspace, withTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+import { createTmpWorkspace, withTmpWorkspace, type TmpWorkspace, csharpClass } from './helpers/tmp-workspace.ts';
 
-const csharp = (ns: string, cls: string, body: string) => `namespace ${ns};\npublic class ${cls}\n{\n${body}\n}\n`;
 
 const FILES = {
-  'src/Shipping/ShippingRates.cs': csharp('Demo.Shipping', 'ShippingRates', '    public decimal RateFor(string zone) => zone.Length;'),
-  'src/Shipping/Carrier.cs': csharp('Demo.Shipping', 'Carrier', '    public string Name { get; set; } = "shipping carrier";'),
+  'src/Shipping/ShippingRates.cs': csharpClass('ShippingRates', '    public decimal RateFor(string zone) => zone.Length;\n', 'Demo.Shipping'),
+  'src/Shipping/Carrier.cs': csharpClass('Carrier', '    public string Name { get; set; } = "shipping carrier";\n', 'Demo.Shipping'),
   // Holds no word "shipping", not even in its path: only the stand-in path channel finds it.
-  'src/Shippers/Zones.cs': csharp('Demo.Geo', 'Zones', '    public int Count => 3;'),
+  'src/Shippers/Zones.cs': csharpClass('Zones', '    public int Count => 3;\n', 'Demo.Geo'),
   'docs/billing.md': '# Billing\n\nInvoices are sent monthly.\n',
   'src/Web/appsettings.json': '{\n  "ConnectionStrings": {\n    "OrderingDb": "Server=.;Database=Ordering"\n  }\n}\n',
 };

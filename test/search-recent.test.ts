@@ -3,6 +3,7 @@
 // at most RECENT_ANSWERS are kept (least recently used goes first), a path filter is never served
 // from them, and a new generation (any index commit) starts empty — so an edit shows at once.
 // Through a real index on disk, the real WASM SQLite and a real workspace.
+// @lane unit
 import { describe, it, expect, afterEach } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -3,6 +3,7 @@
 // has run many searches through its cached statements — all-terms and any-term passes, with and
 // without a path filter, one after another — answers each exactly as a workspace that never ran one.
 // Through a real workspace on disk and the real WASM SQLite.
+// @lane unit
 import { describe, it, expect, afterEach } from 'vitest';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import type { HciWorkspace } from '../core/workspace.ts';

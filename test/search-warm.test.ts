@@ -3,6 +3,7 @@
 // cache (SearchSession.warmFiles): it goes on where the last slice stopped and says when every file is
 // in, a new index generation starts it over, and searches answer exactly as without it. Through a
 // real workspace on disk and the real WASM SQLite.
+// @lane unit
 import { describe, it, expect, afterEach } from 'vitest';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import type { HciWorkspace } from '../core/workspace.ts';

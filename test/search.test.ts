@@ -1,6 +1,7 @@
 // Keyword search: the contract shape, query analysis and escaping (hostile input never raises),
 // filters, ranking rules (identifier splitting, test-path penalty, per-file cap), paging and the
 // token budget, and explain.
+// @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import type { HciWorkspace } from '../core/workspace.ts';

@@ -4,6 +4,7 @@
 // of its text may reach the index: not the index folder's bytes, not the inflated file_data blobs,
 // not the FTS index (queried for the secret's tokens by Debian's sqlite3), not search snippets,
 // `explain`, nor the MCP server's answers; the rest of each file stays indexed and searchable.
+// @lane cli
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,7 @@
 // Secrets never enter the index, end to end: a workspace full of fake credentials (built by
 // concatenation, so this repository holds none) is indexed, and not one byte of any secret is found
 // in the index folder nor in any stored text once decompressed; the files and chunks left out are counted.
+// @lane cli
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,5 +1,6 @@
 // Secret detection: content patterns (right lines, right kind, no false positives) and the file-name
 // denylist. Every fake secret is assembled by concatenation so this file holds no literal token.
+// @lane unit
 import { describe, expect, it } from 'vitest';
 import { findSecretLines, isSecretPath } from '../core/scan/secrets.ts';
 
@@ -145,7 +146,7 @@ describe('findSecretLines', () => {
     expect(perLine('Password = "P@ss1";', 'csharp')).toEqual([{ line: 1, kind: 'generic_secret' }]);
   });
 
-  it('is fast on a 500 KiB file', () => {
+  it('finds the one token at the end of a 500 KiB file', () => {
     const block = [
       'public sealed class AccountService(IUserStore store, IPasswordHasher hasher)',
       '{',
@@ -156,15 +157,9 @@ describe('findSecretLines', () => {
     ].join('\n') + '\n';
     const big = block.repeat(Math.ceil((500 * 1024) / block.length));
     const input = big + 'x = "' + fake.ghp + '"\n';
-    let found = findSecretLines(input); // the first run warms the JIT up
-    let best = Infinity;
-    for (let i = 0; i < 3; i++) {
-      const started = performance.now();
-      found = findSecretLines(input);
-      best = Math.min(best, performance.now() - started);
-    }
+    // How long it takes is a row of `npm run bench` (bench/latency.ts), not an assertion here.
+    const found = findSecretLines(input);
     expect(found).toEqual([{ startLine: found[0].startLine, endLine: found[0].startLine, kind: 'github_token', rule: 'github-token' }]);
-    expect(best).toBeLessThan(50); // typically 2-6 ms
   });
 });
 

@@ -5,14 +5,14 @@
 // on; a model change re-embeds without re-chunking or touching FTS; the format 3 → 4 migration (and on); the
 // http provider (a stub on 127.0.0.1) wired through indexing, failing mid-run without harming
 // keyword search, with status saying what is missing, and resuming from what it kept.
+// @lane cli
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import { startEmbedStub, type EmbedStub } from './helpers/embed-stub.ts';
-import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+import { createTmpWorkspace, type TmpWorkspace, tmpDir } from './helpers/tmp-workspace.ts';
 import { FORMAT_VERSION } from '../core/index/schema.ts';
 import { IndexStore } from '../core/index/store.ts';
 import { loadEngine } from '../core/sqlite/engine.ts';
@@ -28,7 +28,7 @@ const SAMPLE = path.resolve(import.meta.dirname, 'sample-workspace');
 const QUERIES = ['GetCatalogItemsAsync', 'where is the discount applied', 'connection string', 'order total', 'MaxItemsPerOrder', 'how are prices rounded'];
 
 function copySample(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-sem-'));
+  const dir = tmpDir('hci-sem-');
   // Without the checkout's own .hci (`npm start` indexes the sample workspace in place).
   fs.cpSync(SAMPLE, dir, { recursive: true, filter: (src) => path.basename(src) !== '.hci' });
   return dir;

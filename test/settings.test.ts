@@ -1,6 +1,7 @@
 // Workspace settings: the schema's defaults are exactly the plain defaults a workspace without a
 // settings file opens with (core/settings-defaults.ts, which spares that open loading zod and the
 // TOML parser), and a settings file still applies and is still validated.
+// @lane unit
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

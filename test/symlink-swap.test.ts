@@ -4,15 +4,18 @@
 // just before their first read. Nothing of the outside files may reach the index (raw bytes, the
 // inflated file_data blobs, search); a plain read of a swapped path is refused with
 // path_outside_workspace; links inside the workspace that the scan accepted are still read.
+// @lane cli
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HciWorkspace, createNodeIndexStorage, createNodeWorkspaceFs } from '../runtimes/node/index.ts';
 import { swappingFs, type Swap } from './helpers/swap-fs.ts';
 import { storedPlainTexts } from './helpers/hci-process.ts';
 import { REPO, startDeno } from './helpers/deno.ts';
-import { denoBinary } from './helpers/runtimes.ts';
+import { denoBinary, titled } from './helpers/runtimes.ts';
+
+const deno = denoBinary();
+import { tmpDir } from './helpers/tmp-workspace.ts';
 
 const MARKER = 'OutsideMarkerQz7';
 const temp: string[] = [];
@@ -22,8 +25,8 @@ afterAll(() => {
 
 /** A workspace with inside links, and an outside folder the swaps point to. */
 function setup(): { root: string; outside: string; swaps: Swap[] } {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-swap-ws-'));
-  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-swap-outside-'));
+  const root = tmpDir('hci-swap-ws-');
+  const outside = tmpDir('hci-swap-outside-');
   temp.push(root, outside);
   const cs = (name: string, word: string) => `namespace Demo;\npublic class ${name}\n{\n    public void ${word}() { }\n}\n`;
   fs.mkdirSync(path.join(root, 'src', 'sub'), { recursive: true });
@@ -74,9 +77,7 @@ describe('a symlink swapped in after the scan', () => {
     await expect(plain.readFile('src/GammaLink.cs', 100)).resolves.toBeInstanceOf(Uint8Array);
   });
 
-  it('is not followed by the Deno file source', async () => {
-    const deno = denoBinary();
-    if (!deno) return;
+  it.skipIf(!deno)(titled('is not followed by the Deno file source', { Deno: deno }), async () => {
     const { root, swaps } = setup();
     // Unscoped read and write: Deno.symlinkSync (the helper's swap) needs them, and with read
     // permission on the outside folder the file source's own check is what must stop the read.

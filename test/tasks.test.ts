@@ -1,5 +1,6 @@
 // The platform-free background task registry (core/tasks.ts): ids, the state machine, one run at a
 // time in order, coalescing of waiting requests, progress, cancellation, errors and retention.
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import { TaskRegistry } from '../core/tasks.ts';
 

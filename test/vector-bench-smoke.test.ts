@@ -1,13 +1,14 @@
 // Tiny runs of the vector benchmark scripts (bench/knn-bench.ts's body and bench/vector-eval.ts on
 // the sample workspace), so they never rot: well-formed reports, both scan backends agreeing, and
 // fusion never losing a keyword rank-1 hit on the sample. Timings are never asserted.
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { runKnn } from '../bench/lib/knn-run.ts';
 import { formatKnn } from '../bench/knn-bench.ts';
 import { main as vectorEval, type CorpusRun } from '../bench/vector-eval.ts';
+import { tmpDir } from './helpers/tmp-workspace.ts';
 
 describe('vector benchmark scripts (smoke)', () => {
   it('knn-run measures every encoding and backend, and the backends agree', async () => {
@@ -20,7 +21,7 @@ describe('vector benchmark scripts (smoke)', () => {
   });
 
   it('vector-eval trains, ranks and fuses on the sample workspace', async () => {
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-veval-out-'));
+    const out = tmpDir('hci-veval-out-');
     try {
       expect(await vectorEval(['--corpus', 'sample', '--dims', '64', '--out', out])).toBe(0);
       const [run] = JSON.parse(fs.readFileSync(path.join(out, 'vector-eval.json'), 'utf8')) as CorpusRun[];

@@ -2,6 +2,7 @@
 // the WASM SIMD kernel and its JS twin return bit-identical scores (int8 and f32, any dims); exact
 // top-k with ties broken by id, masks and score floors; the per-generation cache; the sqlite-vec
 // blob layout and int8 quantization.
+// @lane cli
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -3,19 +3,21 @@
 // only) and headless Chromium (a Vite-built page, in the page and in a Worker) — model bytes,
 // training, query and later-chunk vectors — and the KNN hits and scores through the WASM SIMD
 // kernel and its JS twin are identical everywhere, for int8 and f32.
+// @lane runtimes
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildTestPage, serveStatic, launchChromium, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
 import { startDeno } from './helpers/deno.ts';
-import { chromiumBinary, denoBinary } from './helpers/runtimes.ts';
+import { chromiumBinary, denoBinary, titled } from './helpers/runtimes.ts';
+
+const deno = denoBinary();
+const chromium = chromiumBinary();
 import { sampleCorpus } from './helpers/vector-corpus.ts';
 import { vectorFingerprint, type VectorFingerprint } from './helpers/vector-fingerprint.ts';
+import { tmpDir } from './helpers/tmp-workspace.ts';
 
 describe('vector parity: Node, Deno and Chromium', () => {
-  const deno = denoBinary();
-  const chromium = chromiumBinary();
   const tmp: string[] = [];
   let session: BrowserSession | undefined;
   let server: StaticServer | undefined;
@@ -26,7 +28,7 @@ describe('vector parity: Node, Deno and Chromium', () => {
     for (const d of tmp) fs.rmSync(d, { recursive: true, force: true });
   });
 
-  it('learned model, vectors and KNN hits are bit-identical', async () => {
+  it('learned model, vectors and KNN hits are bit-identical', async (ctx) => {
     const corpus = sampleCorpus();
     const node = await vectorFingerprint(corpus);
     expect(node.embedMatchesTraining).toBe(true);
@@ -36,9 +38,10 @@ describe('vector parity: Node, Deno and Chromium', () => {
     expect(node.knn['f32/js']).toEqual(node.knn['f32/wasm-simd']);
     expect(node.knn['int8/wasm-simd'][0]).toHaveLength(10);
     expect(node.knn['int8/wasm-simd'][4]).toEqual([]); // an all-unknown query finds nothing
-    if (!deno || !chromium) return;
+    // Without Deno or Chromium (never in CI: runtimes required) the test says it was skipped.
+    if (!deno || !chromium) return ctx.skip(titled('the Deno and Chromium comparison', { Deno: deno, Chromium: chromium }));
 
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-vector-corpus-'));
+    const dir = tmpDir('hci-vector-corpus-');
     tmp.push(dir);
     const file = path.join(dir, 'corpus.json');
     fs.writeFileSync(file, JSON.stringify(corpus));

@@ -6,16 +6,17 @@
 // chunk; the removed file's rows are gone, the changed file's replaced, the added file's written;
 // the three files hold the same model and the same vector for the same chunk, and hybrid and
 // semantic answers after the edit are the same hit for hit.
+// @lane runtimes
 import { describe, it, expect, afterAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SearchRequest, SearchResponse } from '../core/search/contract.ts';
 import { openWorkspace } from '../runtimes/node/index.ts';
-import { openSamplePage, copyWorkspace, call, REPO, type SamplePage } from './helpers/browser.ts';
+import { openSamplePage, call, REPO, type SamplePage } from './helpers/browser.ts';
 import { denoSession } from './helpers/deno.ts';
 import { chromiumBinary, denoBinary, titled } from './helpers/runtimes.ts';
+import { copyWorkspace, tmpDir } from './helpers/tmp-workspace.ts';
 
 const sample = path.join(REPO, 'test/sample-workspace');
 const SETTINGS_TOML = '[semantic]\nenabled = true\ndims = 64\n';
@@ -134,7 +135,7 @@ describe.skipIf(!deno || !chromium)(titled('vector rows follow their files in No
     const b2 = await call(page, 'index', 'vec-rt-ws');
     expect(b2.summary).toMatchObject({ files_indexed: 2, files_removed: 1, vectors: { trained: false, error: null } });
     const browser = await call(page, 'searchMany', 'vec-rt-ws', QUERIES, 1);
-    const browserDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-vecrt-browser-'));
+    const browserDir = tmpDir('hci-vecrt-browser-');
     tmp.push(browserDir);
     const browserDb = path.join(browserDir, 'index.sqlite');
     fs.writeFileSync(browserDb, Buffer.from(await call(page, 'exportIndex', 'vec-rt-ws'), 'base64'));

@@ -2,6 +2,7 @@
 // `--check` fails while they differ), and that is what `hci --version` and the MCP serverInfo report
 // (the CLI in test/cli-start.test.ts, the MCP servers in test/mcp-stdio.test.ts and test/deno-mcp.test.ts,
 // the installed package in test/install.test.ts).
+// @lane cli
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

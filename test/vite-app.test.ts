@@ -7,16 +7,19 @@
 // page does not import: no SQLite glue, no core engine in it); the Worker, the SQLite wasm and every
 // grammar of the table are emitted, and no second sqlite3 Worker; and the built page, served from
 // 127.0.0.1, indexes the shipped sample zip in headless Chromium and finds the same first hit as the CLI.
+// @lane package
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { GRAMMARS } from '../core/languages/grammars.ts';
 import { REPO, PACKAGE, NETWORK_ENV } from './helpers/installed-package.ts';
 import { launchChromium, listFiles, serveStatic } from './helpers/browser.ts';
-import { chromiumBinary } from './helpers/runtimes.ts';
+import { chromiumBinary, titled } from './helpers/runtimes.ts';
+
+const chromium = chromiumBinary();
+import { tmpDir } from './helpers/tmp-workspace.ts';
 
 /** docs/runtimes.md, "In a Vite app": the page a web developer is told to write. */
 const GUIDE = fs.readFileSync(path.join(REPO, 'docs', 'runtimes.md'), 'utf8');
@@ -42,7 +45,7 @@ function run(cmd: string, args: string[], cwd: string, timeout = 240_000) {
 
 describe('a fresh create-vite app over the packed tarball', () => {
   beforeAll(() => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-vite-app-'));
+    tmp = tmpDir('hci-vite-app-');
     env = { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, HOME: process.env.HOME ?? tmp, NO_COLOR: '1' };
     for (const k of NETWORK_ENV) if (process.env[k]) env[k] = process.env[k]!;
     const pack = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string }>;
@@ -99,9 +102,7 @@ describe('a fresh create-vite app over the packed tarball', () => {
     expect(code.toString()).not.toContain('tree-sitter');
   });
 
-  it('runs in headless Chromium: indexes the shipped sample zip and searches as you type', async () => {
-    const chromium = chromiumBinary();
-    if (!chromium) return;
+  it.skipIf(!chromium)(titled('runs in headless Chromium: indexes the shipped sample zip and searches as you type', { Chromium: chromium }), async () => {
     const server = await serveStatic(path.join(app, 'dist'));
     const session = await launchChromium(chromium);
     try {

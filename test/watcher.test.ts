@@ -3,6 +3,7 @@
 // of watches. End to end: the real MCP server with its watcher sees edits, new files, renames, atomic
 // saves, deletions, renamed and deleted folders and a burst of files in search results, and ignores
 // `.hci/` and denied folders.
+// @lane mcp
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';

@@ -5,6 +5,7 @@
 // messages relate to (an explicit relation drawn apart from inferred attachments), and a click on a
 // marker scrolls the conversation panel to that message and selects it. Each screen is saved under
 // test-output/web-demo/ (looked at, not compared).
+// @lane browser
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -12,7 +13,9 @@ import { zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { listFiles, REPO, type StaticServer } from './helpers/browser.ts';
 import { indexZip, startWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
-import { chromiumBinary } from './helpers/runtimes.ts';
+import { chromiumBinary, titled } from './helpers/runtimes.ts';
+
+const chromium = chromiumBinary();
 
 const sample = path.join(REPO, 'test/sample-workspace');
 const WS = 'intercom-shop';
@@ -57,15 +60,13 @@ function inView(page: Page, selector: string): Promise<boolean> {
   }, selector);
 }
 
-describe('web-demo: message ↔ code (gutter markers, conversation panel)', () => {
-  const chromium = chromiumBinary();
+describe.skipIf(!chromium)(titled('web-demo: message ↔ code (gutter markers, conversation panel)', { Chromium: chromium }), () => {
   let demo: WebDemo | undefined;
   let server: StaticServer;
   let page: Page;
   const errors: string[] = [];
 
   beforeAll(async () => {
-    if (!chromium) return;
     demo = await startWebDemo(chromium);
     ({ server, page } = demo);
     page.on('pageerror', (e) => errors.push(String(e)));
@@ -84,7 +85,6 @@ describe('web-demo: message ↔ code (gutter markers, conversation panel)', () =
   });
 
   it('a picked log: markers on the file\'s lines, a click scrolls the panel to that message and selects it', async () => {
-    if (!chromium) return;
     await page.goto(`${server.url}/#/w/${WS}/f/${CATALOG}`);
     await page.waitForSelector('.code [data-line="26"]');
     // No conversation yet: no marker column at all.
@@ -140,7 +140,6 @@ describe('web-demo: message ↔ code (gutter markers, conversation panel)', () =
   }, 120_000);
 
   it('a log among the workspace\'s own files, on its second thread', async () => {
-    if (!chromium) return;
     await page.goto(`${server.url}/#/w/${WS}/f/${CATALOG}`);
     await page.waitForSelector('.code [data-line="26"]');
     if (!(await page.$('.conversation'))) await page.click('#conversation-toggle');

@@ -4,6 +4,7 @@
 // listed and those snippet lines stand out, checked line by line against the sample's own files; the
 // case and whole-word switches change the answer; the mode lives in the URL and survives a reload.
 // Screens are saved under test-output/web-demo/ (looked at, not compared).
+// @lane browser
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,7 +12,9 @@ import { zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { listFiles, REPO, type StaticServer } from './helpers/browser.ts';
 import { indexZip, startWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
-import { chromiumBinary } from './helpers/runtimes.ts';
+import { chromiumBinary, titled } from './helpers/runtimes.ts';
+
+const chromium = chromiumBinary();
 
 const sample = path.join(REPO, 'test/sample-workspace');
 const WS = 'regex-shop';
@@ -66,14 +69,12 @@ async function settled(page: Page): Promise<string> {
   return (await page.textContent('.statusline .badge')) ?? '';
 }
 
-describe('web-demo: regex and exact-text modes (match_lines highlighted)', () => {
-  const chromium = chromiumBinary();
+describe.skipIf(!chromium)(titled('web-demo: regex and exact-text modes (match_lines highlighted)', { Chromium: chromium }), () => {
   let demo: WebDemo | undefined;
   let server: StaticServer;
   let page: Page;
 
   beforeAll(async () => {
-    if (!chromium) return;
     demo = await startWebDemo(chromium);
     ({ server, page } = demo);
     await page.goto(`${server.url}/`);
@@ -90,7 +91,6 @@ describe('web-demo: regex and exact-text modes (match_lines highlighted)', () =>
   });
 
   it('a regex lists each hit\'s matching lines and marks them in the snippet, as the files say', async () => {
-    if (!chromium) return;
     // Before: words mode, the case and word switches are off and disabled.
     expect(await page.getAttribute('.mode-switch [data-mode=keyword]', 'aria-pressed')).toBe('true');
     expect(await page.isDisabled('.mode-switch [data-opt=case]')).toBe(true);
@@ -134,7 +134,6 @@ describe('web-demo: regex and exact-text modes (match_lines highlighted)', () =>
   });
 
   it('exact text finds punctuation and parts of identifiers; case and whole words change the answer', async () => {
-    if (!chromium) return;
     await page.click('.mode-switch [data-mode=literal]');
     await page.fill('#search-input', 'productbyidasync(');
     expect(await settled(page)).toBe('ok');
@@ -166,7 +165,6 @@ describe('web-demo: regex and exact-text modes (match_lines highlighted)', () =>
   });
 
   it('the mode, case and whole-word switches live in the URL and survive a reload', async () => {
-    if (!chromium) return;
     await page.click('.mode-switch [data-opt=word]'); // whole words off again
     await page.click('.mode-switch [data-mode=regex]');
     await page.fill('#search-input', 'Task<\\w+\\?>');

@@ -6,15 +6,18 @@
 // takes the workspace over; a long run is cancelled; and the app works offline after its first load.
 // On the home screen the Worker loads the indexing code and a parse worker ahead of a first pass.
 // Every screen is saved under test-output/web-demo/ (to be looked at, not compared).
+// @lane browser
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { listFiles, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
 import { indexZip, startWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
-import { chromiumBinary } from './helpers/runtimes.ts';
+import { chromiumBinary, titled } from './helpers/runtimes.ts';
+
+const chromium = chromiumBinary();
+import { tmpDir } from './helpers/tmp-workspace.ts';
 
 const sample = path.join(REPO, 'test/sample-workspace');
 const WS = 'sample-shop-main';
@@ -45,8 +48,7 @@ async function shot(page: Page, name: string): Promise<void> {
   await webDemoShot(page, name);
 }
 
-describe('web-demo explorer (built app, headless Chromium)', () => {
-  const chromium = chromiumBinary();
+describe.skipIf(!chromium)(titled('web-demo explorer (built app, headless Chromium)', { Chromium: chromium }), () => {
   let demo: WebDemo | undefined;
   let server: StaticServer;
   let session: BrowserSession;
@@ -54,7 +56,6 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
   const tmp: string[] = [];
 
   beforeAll(async () => {
-    if (!chromium) return;
     demo = await startWebDemo(chromium);
     ({ server, session, page } = demo);
   }, 180_000);
@@ -70,7 +71,6 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
   });
 
   it('opens a zip of the sample workspace and indexes it with progress; skipped files by reason include the secret', async () => {
-    if (!chromium) return;
     const bad: string[] = [];
     page.on('pageerror', (e) => bad.push(String(e)));
     const loaded: string[] = []; // scripts the page and its Workers asked for (not the service worker's precaching)
@@ -115,7 +115,6 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
   });
 
   it('searches as you type: grouped by file, terms marked, badges, status and hint; stale answers never shown', async () => {
-    if (!chromium) return;
     await page.click('#search-input');
     await page.keyboard.type('PricingEngine', { delay: 25 });
     await page.waitForFunction(() => document.querySelector('.statusline .status-row')?.textContent?.includes('hit'));
@@ -164,7 +163,6 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
   });
 
   it('filters: extension chips with counts, a folder prefix, hiding tests', async () => {
-    if (!chromium) return;
     await page.fill('#search-input', 'PricingEngine');
     await page.waitForSelector('.filters .chip .chip-count');
     const chips = await page.$$eval('.filters .chip', (els) => els.map((e) => e.textContent ?? ''));
@@ -189,7 +187,6 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
   });
 
   it('opens the viewer at the hit lines, with syntax colouring, outline and "why this result"', async () => {
-    if (!chromium) return;
     await page.waitForSelector('.hit');
     const first = await page.$eval('.hit .lines', (e) => e.textContent ?? '');
     const [, a, b] = /L(\d+)–(\d+)/.exec(first)!.map(Number);
@@ -230,7 +227,6 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
   });
 
   it('goes to a definition (Ctrl-click), switches to paired files, and a permalink survives a reload', async () => {
-    if (!chromium) return;
     // Ctrl-P finds the test file; Ctrl-click on PricingEngine there opens its definition.
     // The name is typed right after Ctrl-P, without waiting for the dialog, as a person does: every key
     // must reach the finder's box (focused after the next paint, as it was, the first letters went to
@@ -296,7 +292,6 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
   });
 
   it('is keyboard-first: / focuses, j/k move, Enter opens, Esc closes', async () => {
-    if (!chromium) return;
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => !document.querySelector('.viewer'));
     expect(new URL(page.url()).hash).toBe(`#/w/${WS}`);
@@ -319,11 +314,10 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
   });
 
   it('exports the index and imports it as another workspace; the list shows size, files, chunks and age', async () => {
-    if (!chromium) return;
     await page.click('.topbar .brand');
     await page.waitForSelector(`.ws-table tr[data-workspace="${WS}"]`);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click(`.ws-table tr[data-workspace="${WS}"] button:has-text("Export")`)]);
-    const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hci-export-')), 'imported-copy.sqlite');
+    const saved = path.join(tmpDir('hci-export-'), 'imported-copy.sqlite');
     tmp.push(path.dirname(saved));
     await download.saveAs(saved);
     expect(fs.readFileSync(saved).subarray(0, 15).toString()).toBe('SQLite format 3');
@@ -344,7 +338,6 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
   });
 
   it('on the home screen a parse worker waits for a first pass; opening a stored workspace to search ends it', async () => {
-    if (!chromium) return;
     const home = await session.context.newPage();
     try {
       await home.goto(`${server.url}/`);
@@ -364,7 +357,6 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
   });
 
   it('a second tab gets a take-over choice, not an error; the first tab hears it and can take it back', async () => {
-    if (!chromium) return;
     const second = await session.context.newPage();
     await second.setViewportSize({ width: 1440, height: 900 });
     await second.goto(`${server.url}/?q=PricingEngine#/w/imported-copy`);
@@ -383,7 +375,6 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
   });
 
   it('cancels a long indexing run and keeps what was committed', async () => {
-    if (!chromium) return;
     await page.fill('#search-input', '');
     await page.click('.topbar .brand');
     await page.setInputFiles('#zip-input', { name: 'big.zip', mimeType: 'application/zip', buffer: Buffer.from(bigZip(8000)) });
@@ -401,7 +392,6 @@ describe('web-demo explorer (built app, headless Chromium)', () => {
   }, 120_000);
 
   it('works offline after the first load (service worker), with no COOP/COEP headers', { timeout: 90_000 }, async () => {
-    if (!chromium) return;
     // The service worker has precached the build (the wasm files and every grammar among it).
     const cached = await page.evaluate(async () => {
       await navigator.serviceWorker.ready;

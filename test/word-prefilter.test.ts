@@ -1,6 +1,7 @@
 // The word index as a literal's prefilter (core/search/literal/word-prefilter.ts): only whole words
 // inside an ASCII literal count (a word at either edge may be part of a longer token), and the
 // expression asks chunk bodies for the words of the literal pattern with the most of them.
+// @lane unit
 import { describe, it, expect } from 'vitest';
 import { innerWords, wordPrefilter } from '../core/search/literal/word-prefilter.ts';
 

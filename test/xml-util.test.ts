@@ -1,6 +1,7 @@
 // The XML layer under the XAML, MSBuild and .slnx extractors (core/chunk/lang/xml-util.ts): element
 // lines, attributes with their lines and decoded values, character data split at references as the
 // XML grammar split it, CDATA sections whole, and broken documents as partial trees with `broken` set.
+// @lane unit
 import { describe, expect, it } from 'vitest';
 import { descendants, elementPath, parseXml } from '../core/chunk/lang/xml-util.ts';
 

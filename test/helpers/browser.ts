@@ -3,12 +3,12 @@
 // playwright-core with a fresh profile. Nothing here reaches beyond 127.0.0.1.
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { zipSync } from 'fflate';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Harness } from '../browser/page.ts';
+import { tmpDir } from './tmp-workspace.ts';
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
 
@@ -19,7 +19,7 @@ const CHROMIUM_ARGS = [
 
 /** Builds test/browser (or another page folder) with the repository's vite.config.ts into a fresh temp folder (about 2 s). */
 export async function buildTestPage(root = path.join(REPO, 'test/browser')): Promise<string> {
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-page-'));
+  const outDir = tmpDir('hci-page-');
   const { build } = await import('vite');
   await build({
     configFile: path.join(REPO, 'vite.config.ts'),
@@ -93,17 +93,6 @@ export function zipFolder(root: string, top = 'workspace'): Uint8Array {
   return zipSync(files, { level: 6 });
 }
 
-/** Copies a folder (without `.hci`) to a fresh temp folder. */
-export function copyWorkspace(src: string, prefix = 'hci-copy-'): string {
-  const dst = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  for (const rel of listFiles(src)) {
-    const to = path.join(dst, rel);
-    fs.mkdirSync(path.dirname(to), { recursive: true });
-    fs.copyFileSync(path.join(src, rel), to);
-  }
-  return dst;
-}
-
 export interface BrowserSession {
   context: BrowserContext;
   /** The first tab, on the test page once open() ran. */
@@ -121,7 +110,7 @@ export interface BrowserSession {
 /** Launches Chromium (headless, a fresh profile, only 127.0.0.1 is ever visited). */
 export async function launchChromium(executablePath: string): Promise<BrowserSession> {
   const { chromium } = await import('playwright-core');
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-chromium-'));
+  const userDataDir = tmpDir('hci-chromium-');
   const context = await chromium.launchPersistentContext(userDataDir, { executablePath, headless: true, args: CHROMIUM_ARGS });
   const requests: string[] = [];
   context.on('request', (r) => void requests.push(r.url()));

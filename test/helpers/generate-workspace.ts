@@ -4,12 +4,12 @@
 // indexing run lasting seconds. The same (seed, files) always yields byte-identical files, and the
 // mutation helper edits/adds/deletes files deterministically too, so a run can be reproduced from
 // its logged seed.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync, cpSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import * as path from 'node:path';
 
 /** Seeded PRNG shared with the benchmark's corpus generator. */
 import { mulberry32 as prng } from '../../bench/corpus-gen.ts';
+import { tmpDir } from './tmp-workspace.ts';
 export { prng };
 
 export type Rng = () => number;
@@ -164,7 +164,7 @@ function writeRel(root: string, rel: string, content: string): void {
  * fresh temp folder when root is omitted.
  */
 export function generateWorkspace(opts: { files: number; seed: number; root?: string }): GeneratedWorkspace {
-  const root = opts.root ?? mkdtempSync(path.join(tmpdir(), 'hci-gen-'));
+  const root = opts.root ?? tmpDir('hci-gen-');
   const paths: string[] = [];
   writeRel(root, 'README.md', `# Contoso platform (generated, seed ${opts.seed})\n\nA generated workspace for hci tests.\n`);
   paths.push('README.md');
@@ -235,9 +235,3 @@ export function mutateWorkspace(
   return result;
 }
 
-/** Copies a workspace's files (not its .hci folder) into a fresh temp folder. */
-export function copyWorkspace(root: string): string {
-  const dest = mkdtempSync(path.join(tmpdir(), 'hci-copy-'));
-  cpSync(root, dest, { recursive: true, filter: (src) => path.basename(src) !== '.hci' });
-  return dest;
-}

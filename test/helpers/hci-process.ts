@@ -13,6 +13,9 @@ export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const HCI_BIN = path.join(REPO, 'bin', 'hci.js');
 export const SQLITE3 = '/usr/bin/sqlite3';
 
+/** The index file of a workspace root. */
+export const dbOf = (root: string): string => path.join(root, '.hci', 'index.sqlite');
+
 /** Fails early, with the fix, when the CLI has not been compiled (`npm test` builds it first). */
 export function ensureBuilt(): void {
   if (!existsSync(path.join(REPO, 'dist', 'runtimes', 'node', 'cli.js'))) {

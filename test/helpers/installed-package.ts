@@ -6,8 +6,8 @@
 // what got installed; the claims about it are test/install.test.ts's.
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { tmpDir } from './tmp-workspace.ts';
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
 export const PACKAGE = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
@@ -63,7 +63,7 @@ function cleanEnv(binDir: string): Record<string, string> {
 }
 
 export function packAndInstall(): Installed {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-install-'));
+  const tmp = tmpDir('hci-install-');
   const binDir = path.join(tmp, 'bin');
   fs.mkdirSync(binDir);
   fs.symlinkSync(process.execPath, path.join(binDir, 'node'));

@@ -3,13 +3,13 @@
 // the sample workspace; generates larger workspaces; polls for a condition with a deadline.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as net from 'node:net';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { copyWorkspace, tmpDir } from './tmp-workspace.ts';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const HCI_BIN = path.join(REPO, 'bin', 'hci.js');
@@ -23,8 +23,7 @@ export function ensureBuilt(): void {
 
 /** A fresh copy of the bundled sample workspace, without any index it may carry. */
 export function copySample(prefix = 'hci-mcp-'): { root: string; cleanup(): void } {
-  const root = mkdtempSync(path.join(tmpdir(), prefix));
-  cpSync(SAMPLE, root, { recursive: true, filter: (src) => path.basename(src) !== '.hci' });
+  const root = copyWorkspace(SAMPLE, prefix);
   return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
@@ -32,7 +31,7 @@ const NOUNS = ['Order', 'Invoice', 'Customer', 'Shipment', 'Payment', 'Basket', 
 
 /** A workspace of `n` C# files (~60 lines each) that all mention orders: broad queries match many. */
 export function generateWorkspace(n: number, prefix = 'hci-mcp-gen-'): { root: string; cleanup(): void } {
-  const root = mkdtempSync(path.join(tmpdir(), prefix));
+  const root = tmpDir(prefix);
   for (let i = 0; i < n; i++) {
     const noun = NOUNS[i % NOUNS.length];
     const dir = path.join(root, 'src', `Module${i % 20}`);

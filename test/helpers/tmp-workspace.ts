@@ -1,8 +1,28 @@
-// Test helper: materialises a `{ 'path/to/file': content }` map as a temporary workspace folder and
-// removes it afterwards. Symlinks and permissions are the individual tests' business.
+// Test helper: temporary folders for tests — an empty one (tmpDir), a copy of a workspace without
+// its index (copyWorkspace), and a `{ 'path/to/file': content }` map materialised as a workspace that
+// removes itself (createTmpWorkspace); plus the small C# class most index tests write (csharpClass).
+// Symlinks and permissions are the individual tests' business.
+import { cpSync, mkdtempSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+
+/** A fresh empty folder in the OS temp folder (the caller removes it). */
+export function tmpDir(prefix = 'hci-'): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+/** Copies a workspace's files (not its `.hci` folder) into a fresh temp folder (the caller removes it). */
+export function copyWorkspace(src: string, prefix = 'hci-copy-'): string {
+  const dst = tmpDir(prefix);
+  cpSync(src, dst, { recursive: true, filter: (from) => path.basename(from) !== '.hci' });
+  return dst;
+}
+
+/** A one-class C# file: `namespace <ns>; public class <name> { public void Run<name>() { } <body> }`. */
+export function csharpClass(name: string, body = '', ns = 'Demo'): string {
+  return `namespace ${ns};\n\npublic class ${name}\n{\n    public void Run${name}() { }\n${body}}\n`;
+}
 
 export type WorkspaceFiles = Record<string, string | Uint8Array>;
 

@@ -2,10 +2,10 @@
 // vite.config.ts) in a temp folder, served from 127.0.0.1 with no COOP/COEP headers, and a fresh
 // headless Chromium at a 1440×900 viewport; screenshots go to test-output/web-demo/.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium, serveStatic, REPO, type BrowserSession, type StaticServer } from './browser.ts';
+import { tmpDir } from './tmp-workspace.ts';
 
 export const WEB_DEMO_SHOTS = path.join(REPO, 'test-output/web-demo');
 
@@ -18,7 +18,7 @@ export interface WebDemo {
 }
 
 export async function buildWebDemo(): Promise<string> {
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-web-demo-'));
+  const outDir = tmpDir('hci-web-demo-');
   const { build } = await import('vite');
   await build({ configFile: path.join(REPO, 'web-demo/vite.config.ts'), mode: 'production', logLevel: 'error', build: { outDir, emptyOutDir: true, reportCompressedSize: false } });
   return outDir;
