@@ -116,7 +116,8 @@ describe.skipIf(path.sep !== '/')('the MCP server with a file name holding a bac
   let mcp: McpConn;
   beforeAll(async () => {
     ensureBuilt();
-    mcp = await startStdio(ws.root, ['--watch', 'off']);
+    // The first search builds the index and waits for it (not the default 1.5 s, which a loaded machine can pass).
+    mcp = await startStdio(ws.root, ['--watch', 'off'], { HCI_MCP_FIRST_INDEX_WAIT_MS: '50000' });
     const r = await mcp.call('search', { query: 'BackslashNamed' });
     expect(r.structured.status, r.text).toBe('ok');
   }, 60_000);

@@ -109,14 +109,16 @@ describe('FreshnessTracker (core/freshness.ts)', () => {
 
     const failing = new FreshnessTracker({ debounceMs: 10, run: async () => ({ ok: false, retry: false, error: { code: 'index_corrupt', message: 'bad' } }) });
     failing.notify({ path: 'a.cs', kind: 'change' });
-    await sleep(60);
+    // Waits for the debounced run itself (a fixed pause raced it on a loaded machine).
+    await waitFor(async () => failing.stats().runs === 1, 20_000, 'the failing run');
     await failing.idle();
     expect(failing.pendingCount()).toBe(1);
     expect(failing.stats().last_error?.code).toBe('index_corrupt');
 
     const noIndex = new FreshnessTracker({ debounceMs: 10, run: async () => ({ ok: 'skipped', reason: 'no index yet' }) });
     noIndex.notify({ path: 'a.cs', kind: 'change' });
-    await sleep(60);
+    await waitFor(async () => noIndex.stats().runs === 1, 20_000, 'the skipped run');
+    await noIndex.idle();
     expect(noIndex.pendingCount()).toBe(1);
     expect(noIndex.stats().runs).toBe(1);
   });
