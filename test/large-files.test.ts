@@ -2,6 +2,7 @@
 // indexed as line windows (its keys are found where they are defined), a larger one is skipped, and
 // a query with few hits names the skipped files whose path names it (skipped_files and the hint, in
 // the CLI's and the MCP server's text too). Status shows the rule and how many files it windowed.
+// @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import type { HciWorkspace } from '../core/workspace.ts';

@@ -5,6 +5,7 @@
 // (F16 tensors, per-token weights, a vocabulary mapping); max_tokens cuts; a Unigram tokenizer
 // segments by highest score; a broken folder is a structured provider_config; a workspace indexed
 // with it embeds every chunk, answers semantic and hybrid searches and re-embeds an edited file.
+// @lane unit
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -1,6 +1,7 @@
 // Files parsed with syntax the grammar does not know (C# 14 here): the run's summary and every
 // answer's index info count them (`parse_errors`), the CLI and MCP renderings say so, the members
 // after the unknown syntax are in the index (resolve finds them), and a fixed file stops counting.
+// @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';

@@ -4,6 +4,7 @@
 // keyword pass (the model's int8 scale is known before any vector); semantic and hybrid searches
 // answer with the model's cosine; keyword results are the same with the channel on as off; and a
 // different model re-embeds every chunk without chunking anything again.
+// @lane unit
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
