@@ -2,6 +2,7 @@
 // tree-sitter grammar with TurboFan (its huge lexer function cost up to 545 MB of compiler memory),
 // also after the memory relief's last-resort collections (which dropped Liftoff code by default).
 // Real V8 in a child process, real grammars.
+// @lane cli
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
