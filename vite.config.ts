@@ -15,7 +15,8 @@ export default defineConfig({
   build: { target: 'es2022' },
   test: {
     // One project per test lane (test/lanes.ts): `vitest run --project unit`. The unit lane may not start
-    // child processes: its setup file makes any such call throw. A file without a lane runs as `untagged`.
+    // child processes: its setup file makes any such call throw. A file without a tag is in the cli lane;
+    // one with an unknown lane or two runs as `untagged` (and test/lanes.test.ts fails).
     projects: Object.entries(lanes)
       .filter(([, files]) => files.length > 0)
       .map(([name, files]) => ({

@@ -1,8 +1,9 @@
 // The test lanes: which test files run together, so a change can be checked by the lane it touches
 // and CI can pick lanes per Node version. A test file says its lane in one line of its own,
-// `// @lane <name>`, beside its header comment; vite.config.ts makes one vitest project per lane
-// (`vitest run --project unit`, `npm run test:unit`), and test/lanes.test.ts fails while a file
-// names no lane or an unknown one. `npm test` runs every lane. Owns the table and reading the tags;
+// `// @lane <name>`, beside its header comment; a file that says none is in the `cli` lane (it may
+// start processes and need the build; CI runs it on both Node versions, as it ran new files before
+// lanes). vite.config.ts makes one vitest project per lane (`vitest run --project unit`, `npm run
+// test:unit`); test/lanes.test.ts fails while a file names an unknown lane or two. `npm test` runs every lane. Owns the table and reading the tags;
 // what a lane's files may do is enforced by the lane's setup (unit: test/helpers/unit-lane.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -17,6 +18,9 @@ export const LANES = {
   package: 'the packed tarball installed and run as a user would (npm pack, npm install, a create-vite app)',
 } as const;
 export type Lane = keyof typeof LANES;
+
+/** The lane of a test file that names none: it may start processes, so it is not `unit`. */
+export const DEFAULT_LANE: Lane = 'cli';
 
 /** The lanes CI's Node 22 phase runs (.ci/run); Node 24 runs them all (`npm test`). */
 export const NODE22_LANES: readonly Lane[] = ['unit', 'cli'];
@@ -33,9 +37,11 @@ export function laneTags(testDir = TEST_DIR): { file: string; lanes: string[] }[
     .map((f) => ({ file: path.posix.join('test', f.split(path.sep).join('/')), lanes: [...fs.readFileSync(path.join(testDir, f), 'utf8').matchAll(TAG)].map((m) => m[1]) }));
 }
 
-/** The files of each lane. A file with no lane, or not exactly one known lane, is put in `untagged` (run by `npm test`, failed by lanes.test.ts). */
+/** The files of each lane: no tag is `cli` (DEFAULT_LANE); an unknown lane or two lanes is `untagged` (run by `npm test`, failed by lanes.test.ts). */
 export function filesByLane(testDir = TEST_DIR): Record<Lane | 'untagged', string[]> {
   const out = Object.fromEntries([...Object.keys(LANES), 'untagged'].map((l) => [l, [] as string[]])) as Record<Lane | 'untagged', string[]>;
-  for (const { file, lanes } of laneTags(testDir)) out[lanes.length === 1 && lanes[0] in LANES ? (lanes[0] as Lane) : 'untagged'].push(file);
+  for (const { file, lanes } of laneTags(testDir)) {
+    out[lanes.length === 0 ? DEFAULT_LANE : lanes.length === 1 && lanes[0] in LANES ? (lanes[0] as Lane) : 'untagged'].push(file);
+  }
   return out;
 }
