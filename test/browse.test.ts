@@ -36,7 +36,7 @@ describe('browse calls: files, file, facets; exclude_kinds; resolve by name', ()
   });
 
   it('lists the indexed files in path order, with kinds, under a prefix', async () => {
-    const all = filesResponse.parse(await svc.files());
+    const all = filesResponse.parse(await svc.call('files', {}));
     expect(all.status).toBe('ok');
     expect(all.files.length).toBe(all.total);
     expect(all.files.map((f) => f.path)).toEqual([...all.files.map((f) => f.path)].sort());
@@ -45,18 +45,18 @@ describe('browse calls: files, file, facets; exclude_kinds; resolve by name', ()
     expect(test).toMatchObject({ lang: 'csharp', kinds: ['test'] });
     expect(test!.lines).toBeGreaterThan(5);
 
-    const some = filesResponse.parse(await svc.files({ prefix: 'src/Contoso.Shop.Desktop/', limit: 3 }));
+    const some = filesResponse.parse(await svc.call('files', { prefix: 'src/Contoso.Shop.Desktop/', limit: 3 }));
     expect(some.files).toHaveLength(3);
     expect(some.truncated).toBe(true);
     expect(some.files.every((f) => f.path.startsWith('src/Contoso.Shop.Desktop/'))).toBe(true);
 
-    const outside = await svc.files({ prefix: '../elsewhere' });
+    const outside = await svc.call('files', { prefix: '../elsewhere' });
     expect(outside).toMatchObject({ status: 'error', error: { code: 'path_outside_workspace' } });
   });
 
   it('reads a file as indexed: its text by line, paired files, secret lines blank, ranges', async () => {
     const rel = 'src/Contoso.Shop.Web/Components/Pages/ProductDetails.razor';
-    const f = fileResponse.parse(await svc.file({ path: rel }));
+    const f = fileResponse.parse(await svc.call('file', { path: rel }));
     expect(f.status).toBe('ok');
     expect(f.text).toBe(fs.readFileSync(path.join(root, rel), 'utf8').replace(/\r\n/g, '\n').replace(/\n$/, ''));
     expect(f.line_count).toBe(f.text!.split('\n').length);
@@ -64,24 +64,24 @@ describe('browse calls: files, file, facets; exclude_kinds; resolve by name', ()
       { path: `${rel}.cs`, relation: 'code_behind' },
       { path: `${rel}.css`, relation: 'scoped_css' },
     ]);
-    const view = fileResponse.parse(await svc.file({ path: 'src/Contoso.Shop.Desktop/Views/InventoryView.axaml.cs' }));
+    const view = fileResponse.parse(await svc.call('file', { path: 'src/Contoso.Shop.Desktop/Views/InventoryView.axaml.cs' }));
     expect(view.paired_files).toContainEqual({ path: 'src/Contoso.Shop.Desktop/Views/InventoryView.axaml', relation: 'markup' });
 
-    const keys = fileResponse.parse(await svc.file({ path: 'src/Contoso.Shop.Web/DeployKeys.cs' }));
+    const keys = fileResponse.parse(await svc.call('file', { path: 'src/Contoso.Shop.Web/DeployKeys.cs' }));
     expect(keys.secret_chunks).toBeGreaterThan(0);
     expect(keys.text).not.toContain(TOKEN);
     expect(keys.text).toContain('DeployNames');
     expect(keys.hint).toMatch(/secret/);
 
-    const part = await svc.file({ path: rel, start_line: 2, end_line: 3 });
+    const part = await svc.call('file', { path: rel, start_line: 2, end_line: 3 });
     expect(part.text).toBe(f.text!.split('\n').slice(1, 3).join('\n'));
     expect(part).toMatchObject({ start_line: 2, end_line: 3 });
-    expect(await svc.file({ path: 'src/Nope.cs' })).toMatchObject({ status: 'error', error: { code: 'not_indexed' } });
+    expect(await svc.call('file', { path: 'src/Nope.cs' })).toMatchObject({ status: 'error', error: { code: 'not_indexed' } });
   });
 
   it('counts a query\'s matches per extension and language, ignoring ext filters, honouring kinds', async () => {
     const q = 'PricingEngine';
-    const all = facetsResponse.parse(await svc.facets({ query: `${q} ext:axaml` }));
+    const all = facetsResponse.parse(await svc.call('facets', { query: `${q} ext:axaml` }));
     expect(all.status).toBe('ok');
     expect(all.match).toBe('all');
     const cs = all.exts.find((e) => e.ext === '.cs')!;
@@ -92,35 +92,35 @@ describe('browse calls: files, file, facets; exclude_kinds; resolve by name', ()
     // The counts agree with search: the .cs files that search finds, page by page, are the facet's files.
     const paths = new Set<string>();
     for (let cursor: string | undefined, i = 0; i < 20; i++) {
-      const res = searchAnswer.parse(await svc.search({ query: q, exts: ['cs'], limit: 50, cursor }));
+      const res = searchAnswer.parse(await svc.call('search', { query: q, exts: ['cs'], limit: 50, cursor }));
       res.hits.forEach((h) => paths.add(h.path));
       cursor = res.next_cursor;
       if (!cursor) break;
     }
     expect(paths.size).toBe(cs.files);
 
-    const noTests = facetsResponse.parse(await svc.facets({ query: q, exclude_kinds: ['test'] }));
+    const noTests = facetsResponse.parse(await svc.call('facets', { query: q, exclude_kinds: ['test'] }));
     expect(noTests.files).toBeLessThan(all.files);
-    const hits = searchAnswer.parse(await svc.search({ query: q, limit: 50, exclude_kinds: ['test'] }));
+    const hits = searchAnswer.parse(await svc.call('search', { query: q, limit: 50, exclude_kinds: ['test'] }));
     expect(hits.hits.length).toBeGreaterThan(0);
     expect(hits.hits.some((h) => h.path.startsWith('tests/'))).toBe(false);
-    const withTests = await svc.search({ query: q, limit: 50 });
+    const withTests = await svc.call('search', { query: q, limit: 50 });
     expect(withTests.hits.some((h) => h.path.startsWith('tests/'))).toBe(true);
     // exclude_kinds is part of what a hit id remembers: explain ranks it within the same filters.
-    const why = await svc.explain({ hit_id: hits.hits[0].hit_id });
+    const why = await svc.call('explain', { hit_id: hits.hits[0].hit_id });
     expect(why.explanation?.rank).toBe(1);
 
-    expect(await svc.facets({ query: 'zzzqqqnothing' })).toMatchObject({ status: 'empty', files: 0 });
+    expect(await svc.call('facets', { query: 'zzzqqqnothing' })).toMatchObject({ status: 'empty', files: 0 });
   });
 
   it('resolves a name to the symbols defined with it (go to definition)', async () => {
-    const r = resolveResponse.parse(await svc.resolve({ name: 'PricingEngine' }));
+    const r = resolveResponse.parse(await svc.call('resolve', { name: 'PricingEngine' }));
     expect(r.status).toBe('ok');
     expect(r.locations.some((l) => l.path === 'src/Contoso.Shop.Application/Pricing/PricingEngine.cs' && l.kind === 'class')).toBe(true);
     expect(r.locations.every((l) => l.name === 'PricingEngine')).toBe(true);
-    expect(resolveResponse.parse(await svc.resolve({ name: 'NoSuchSymbolAnywhere' })).status).toBe('empty');
+    expect(resolveResponse.parse(await svc.call('resolve', { name: 'NoSuchSymbolAnywhere' })).status).toBe('empty');
     expect(resolveRequest.safeParse({ name: 'A', member_key: 'B' }).success).toBe(false);
     expect(resolveRequest.safeParse({ name: 'A' }).success).toBe(true);
-    expect(await svc.resolve({ name: 'A', member_key: 'B' } as never)).toMatchObject({ status: 'error', error: { code: 'invalid_request' } });
+    expect(await svc.call('resolve', { name: 'A', member_key: 'B' } as never)).toMatchObject({ status: 'error', error: { code: 'invalid_request' } });
   });
 });

@@ -65,6 +65,7 @@ export const ERRORS = {
   unknown_task: failure('no task with this id on this server'),
   no_task: failure('no indexing run to cancel'),
   not_available: failure('this runtime does not offer the feature (e.g. no file watcher under Deno)'),
+  no_source: failure('the workspace is open without its files (a browser workspace opened from its stored index): there is nothing to index'),
   permission_needed: failure('the runtime lacks a permission (Deno: a --allow-* flag)'),
   engine_failed: failure('the SQLite WebAssembly module did not start'),
   io_error: failure('a file or folder could not be read or written (the message has the system\'s words)'),

@@ -44,6 +44,9 @@ export const relateRequestSchema = z.object({
   source: relateSourceSchema.optional().describe('who declares it (default agent)'),
 });
 
+/** relate as a surface passes it: who declares the relation (`source`) is the surface's to say (core/service/). */
+export const relateCallSchema = relateRequestSchema.omit({ source: true });
+
 export const markersRequestSchema = z.object({
   log: refFields.log,
   thread_id: refFields.thread_id,
@@ -176,6 +179,7 @@ export const intercomMessagesAnswer = messagesResponseSchema.extend({ index: fre
 export type IntercomSelection = z.infer<typeof selectionSchema>;
 export type FindRequest = z.infer<typeof findRequestSchema>;
 export type RelateRequest = z.infer<typeof relateRequestSchema>;
+export type RelateCall = z.infer<typeof relateCallSchema>;
 export type MarkersRequest = z.infer<typeof markersRequestSchema>;
 export type FindMatch = z.infer<typeof matchSchema>;
 export type FindTarget = z.infer<typeof targetSchema>;

@@ -43,6 +43,9 @@ export const hostStatus = statusReport.extend({
   task: taskView.optional().describe('the task asked about (task_id)'),
 });
 
+/** The status verb's answer on every surface: the report, plus the host's fields where its surface shows them (MCP: hostStatus). */
+export const statusAnswer = hostStatus.partial({ watcher: true, tasks: true });
+
 export const statusRequest = z.strictObject({
   task_id: z.string().optional().describe('a task_id from reindex (or from a search that started the first build): report that task'),
   wait_ms: maxWait.optional().describe('with task_id: wait up to this long (max 50000) for the task to finish; progress notifications are sent meanwhile'),
@@ -52,3 +55,4 @@ export const statusRequest = z.strictObject({
 export type StatusRequest = z.infer<typeof statusRequest>;
 export type StatusReport = z.infer<typeof statusReport>;
 export type HostStatus = z.infer<typeof hostStatus>;
+export type StatusAnswer = z.infer<typeof statusAnswer>;

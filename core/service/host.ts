@@ -47,6 +47,12 @@ export interface ServiceHost {
    * answer `not_available`.
    */
   createIntercom?(workspace: HciWorkspace, root: string, logs: { roots?: string[] }): Promise<Intercom>;
+  /**
+   * False while the workspace's files are not at hand (a browser workspace opened from its stored
+   * index alone): indexing answers `no_source`, and status never scans for pending changes (every
+   * file would look deleted). Absent: always true.
+   */
+  hasSource?(): boolean;
 }
 
 export interface ServiceOptions {

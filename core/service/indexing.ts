@@ -1,7 +1,8 @@
 // Indexing runs through the task registry: queueing with coalescing (a waiting run that covers a new
 // request is returned instead of a second one), following a run with bounded waits and progress
 // notices, and running one pass to its end for callers that wait for it (the CLI, the browser
-// Worker). Owns these rules; the pass itself is HciWorkspace.index, the task states core/tasks.ts.
+// Worker), never without the workspace's files (a browser workspace opened from its stored index).
+// Owns these rules; the pass itself is HciWorkspace.index, the task states core/tasks.ts.
 import { HciError } from '../platform.ts';
 import { hintFor, type Surface } from '../contract/errors.ts';
 import type { IndexSummary, TaskProgress } from '../contract/tasks.ts';
@@ -38,6 +39,9 @@ export class IndexRuns {
     private readonly gate: WorkspaceGate,
     private readonly tracker: () => FreshnessTracker | null,
     private readonly surface: Surface,
+    /** Whether the workspace's files are at hand (ServiceHost.hasSource): no run starts without them. */
+    private readonly hasSource: () => boolean = () => true,
+    private readonly root = '',
   ) {}
 
   /**
@@ -46,6 +50,10 @@ export class IndexRuns {
    * `joinRunning`, a running task counts too (a first build for search).
    */
   start(full: boolean, trigger: ReindexParams['trigger'], joinRunning = false, paths?: string[], extra: RunExtras = {}): { task: ReindexTask; coalesced: boolean } {
+    if (!this.hasSource()) {
+      // A pass over no files would remove every file from the index.
+      throw new HciError('no_source', `workspace "${this.root}" has no files to index in this session`, 'open it with a source (a folder, a file list or a .zip); searching the stored index works without one');
+    }
     const active = this.tasks.active().filter((t) => t.kind === 'reindex') as ReindexTask[];
     const covers = (t: ReindexTask) => t.params.full || (!full && (!t.params.paths || (!!paths && paths.every((p) => t.params.paths!.includes(p)))));
     const covering = extra.alone ? undefined : active.find((t) => !t.cancel_requested && (t.state === 'queued' || joinRunning) && covers(t));

@@ -1,16 +1,11 @@
 // The page side of the hci Worker: waits for its ready message, wraps it with comlink and offers one
-// object per workspace. Owns nothing but the calls (progress callbacks become comlink proxies) and
-// two page helpers, saving an exported index as a download and reading a picked file.
+// object per workspace (its verbs through call(), indexing, export, import). Owns nothing but the
+// calls (progress callbacks become comlink proxies) and a page helper, saving an exported index as a
+// download.
 import * as Comlink from 'comlink';
 import type { IndexProgress } from '../../core/index/indexer.ts';
-import type {
-  ExplainResponse, FacetsRequest, FacetsResponse, FileRequest, FileResponse, FilesRequest, FilesResponse, IndexSummary, OutlineResponse, ResolveRequest,
-  ResolveResponse, SearchRequest, SearchResponse, SimilarRequest, SimilarResponse, StatusReport,
-} from '../../core/contract/index.ts';
-import type {
-  FindRequest, IntercomFindAnswer, IntercomMarkersAnswer, IntercomMessagesAnswer, IntercomRelateAnswer, MarkersRequest, MessagesRequest,
-} from '../../core/contract/intercom.ts';
-import type { IntercomRelateCall } from '../../core/service/intercom.ts';
+import type { IndexSummary, StatusReport } from '../../core/contract/index.ts';
+import type { VerbInput, VerbName, VerbOutput } from '../../core/service/verbs.ts';
 import {
   installErrorTransfer, READY_MESSAGE, HciWorkerError, type BrowserSource, type HciWorkerApi, type OpenRequest, type OpenResult,
   type StoredWorkspace, type WorkerEvent, type WorkspaceSummary,
@@ -74,44 +69,13 @@ export class BrowserWorkspace {
     return this.api.cancel(this.name) as Promise<boolean>;
   }
 
-  search(req: SearchRequest | string): Promise<SearchResponse> {
-    return this.api.search(this.name, typeof req === 'string' ? { query: req } : req) as Promise<SearchResponse>;
-  }
-
-  status(opts: { checkPending?: boolean } = {}): Promise<StatusReport> {
-    return this.api.status(this.name, opts) as Promise<StatusReport>;
-  }
-
-  /** More like this: chunks near a hit, a file's line or a snippet (semantic search on). */
-  similar(req: SimilarRequest): Promise<SimilarResponse> {
-    return this.api.similar(this.name, req) as Promise<SimilarResponse>;
-  }
-
-  explain(hitId: string, opts: { query?: string } = {}): Promise<ExplainResponse> {
-    return this.api.explain(this.name, hitId, opts) as Promise<ExplainResponse>;
-  }
-
-  outline(path: string): Promise<OutlineResponse> {
-    return this.api.outline(this.name, path) as Promise<OutlineResponse>;
-  }
-
-  resolve(query: ResolveRequest): Promise<ResolveResponse> {
-    return this.api.resolve(this.name, query) as Promise<ResolveResponse>;
-  }
-
-  /** The indexed files, in path order (a quick file finder). */
-  files(req: FilesRequest = {}): Promise<FilesResponse> {
-    return this.api.files(this.name, req) as Promise<FilesResponse>;
-  }
-
-  /** One file's indexed text (or a line range), its kinds and paired files. */
-  file(req: FileRequest | string): Promise<FileResponse> {
-    return this.api.file(this.name, typeof req === 'string' ? { path: req } : req) as Promise<FileResponse>;
-  }
-
-  /** Matching files and chunks per extension and language for a query (filter chips with counts). */
-  facets(req: FacetsRequest | string): Promise<FacetsResponse> {
-    return this.api.facets(this.name, typeof req === 'string' ? { query: req } : req) as Promise<FacetsResponse>;
+  /**
+   * One verb of the verb table (core/service/verbs.ts) with the contract's request:
+   * `ws.call('search', { query: 'GetCatalogItemsAsync', limit: 5 })`, `ws.call('file', { path })`,
+   * `ws.call('status', {})`… A failure is the verb's answer with status `error`.
+   */
+  call<V extends VerbName>(verb: V, req: VerbInput<V>): Promise<VerbOutput<V>> {
+    return this.api.call(this.name, verb, req) as Promise<VerbOutput<V>>;
   }
 
   setSource(source: BrowserSource | null): Promise<void> {
@@ -121,26 +85,6 @@ export class BrowserWorkspace {
   /** Hands an intercom event log (its NDJSON text) to the Worker under a workspace-relative name. */
   addLog(name: string, text: string): Promise<{ location: string; bytes: number }> {
     return this.api.addLog(this.name, name, text) as Promise<{ location: string; bytes: number }>;
-  }
-
-  /** A thread's committed messages with their text (a conversation panel). */
-  intercomMessages(req: MessagesRequest): Promise<IntercomMessagesAnswer> {
-    return this.api.intercomMessages(this.name, req) as Promise<IntercomMessagesAnswer>;
-  }
-
-  /** One file's gutter: line ranges that messages of the thread relate to. */
-  intercomMarkers(req: MarkersRequest): Promise<IntercomMarkersAnswer> {
-    return this.api.intercomMarkers(this.name, req) as Promise<IntercomMarkersAnswer>;
-  }
-
-  /** Which messages of the thread relate to a code ref, best first. */
-  intercomFind(req: FindRequest): Promise<IntercomFindAnswer> {
-    return this.api.intercomFind(this.name, req) as Promise<IntercomFindAnswer>;
-  }
-
-  /** Records that a contiguous range of committed messages relates to a code ref (appended to the Worker's copy of the log). */
-  intercomRelate(req: IntercomRelateCall): Promise<IntercomRelateAnswer> {
-    return this.api.intercomRelate(this.name, req) as Promise<IntercomRelateAnswer>;
   }
 
   /** The index file (a plain SQLite database, readable by Node's hci and any sqlite3). */

@@ -1,18 +1,14 @@
 // What the page and the hci Worker agree on: the API the Worker exposes through comlink, the shapes
 // of file sources, the "ready" handshake and how errors cross the boundary (code and hint survive,
-// so a page can branch on `index_busy` or `workspace_open_elsewhere`). Requests and answers are the
-// contract's types (core/contract/), as for the CLI and MCP. Owns no behaviour.
+// so a page can branch on `index_busy` or `workspace_open_elsewhere`). Every verb of the verb table
+// (core/service/verbs.ts) goes through one call(), its request and answer the contract's types
+// (core/contract/), as for the CLI and MCP; the rest is the Worker's own (workspaces on OPFS, their
+// sources, indexing with progress, export and import, events). Owns no behaviour.
 import * as Comlink from 'comlink';
 import { HciError } from '../../core/platform.ts';
 import type { IndexProgress } from '../../core/index/indexer.ts';
-import type {
-  ExplainResponse, FacetsRequest, FacetsResponse, FileRequest, FileResponse, FilesRequest, FilesResponse, IndexSummary, OutlineResponse, ResolveRequest,
-  ResolveResponse, SearchRequest, SearchResponse, SimilarRequest, SimilarResponse, StatusReport,
-} from '../../core/contract/index.ts';
-import type {
-  FindRequest, IntercomFindAnswer, IntercomMarkersAnswer, IntercomMessagesAnswer, IntercomRelateAnswer, MarkersRequest, MessagesRequest,
-} from '../../core/contract/intercom.ts';
-import type { IntercomRelateCall } from '../../core/service/intercom.ts';
+import type { IndexSummary, StatusReport } from '../../core/contract/index.ts';
+import type { VerbInput, VerbName, VerbOutput } from '../../core/service/verbs.ts';
 import type { Settings } from '../../core/settings.ts';
 
 /** Posted by the Worker once `Comlink.expose` runs (Deno drops messages sent before a listener exists). */
@@ -111,37 +107,23 @@ export interface HciWorkerApi {
   /** Cancels a running index(); it rejects with code `cancelled` and keeps every committed batch. */
   cancel(workspace: string): Promise<boolean>;
   /**
-   * `req.mode`: keyword (default), hybrid or semantic (the latter two need `[semantic] enabled = true` in the settings),
-   * literal or regex (exact text, with `case_sensitive` and `whole_word`; protocol 4).
+   * One verb of the verb table on an open workspace: `call(ws, 'search', { query: 'Foo' })`,
+   * `call(ws, 'status', { check_pending: true })`, `call(ws, 'file', { path })`… (protocol 5). The
+   * request and the answer are the contract's; a failure is the verb's answer with status `error`.
    */
-  search(workspace: string, req: SearchRequest): Promise<SearchResponse>;
-  /** More like this: chunks near a hit, a file's line or a snippet (protocol 3). */
-  similar(workspace: string, req: SimilarRequest): Promise<SimilarResponse>;
-  status(workspace: string, opts?: { checkPending?: boolean }): Promise<StatusReport>;
-  explain(workspace: string, hitId: string, opts?: { query?: string }): Promise<ExplainResponse>;
-  outline(workspace: string, path: string): Promise<OutlineResponse>;
-  resolve(workspace: string, query: ResolveRequest): Promise<ResolveResponse>;
-  /** The indexed files (a quick file finder). */
-  files(workspace: string, req?: FilesRequest): Promise<FilesResponse>;
-  /** One file's indexed text, with its kinds and paired files (a viewer). */
-  file(workspace: string, req: FileRequest): Promise<FileResponse>;
-  /** A query's matching files and chunks per extension and language (filter chips). */
-  facets(workspace: string, req: FacetsRequest): Promise<FacetsResponse>;
+  call<V extends VerbName>(workspace: string, verb: V, req: VerbInput<V>): Promise<VerbOutput<V>>;
   /** The index file's bytes: a plain SQLite database, the same format as `<workspace>/.hci/index.sqlite`. */
   exportIndex(workspace: string): Promise<Uint8Array>;
   /** Replaces the workspace's index with an exported file (from a browser or from Node). */
   importIndex(workspace: string, bytes: Uint8Array | ArrayBuffer): Promise<StatusReport>;
   /**
-   * Message ↔ code (core/intercom, the contract's requests and answers). A log is named by its path
-   * in the workspace: a file of the source, or one handed over with addLog() (kept in the Worker,
-   * where relate appends; a source file is copied there on its first relate). The sidecar lives in
-   * the workspace's OPFS area beside the index.
+   * Hands an intercom event log (its NDJSON text) to the Worker under a workspace-relative name, for
+   * the intercom verbs (intercomMessages, intercomMarkers, intercomFind, intercomRelate): a log is
+   * named by its path in the workspace, a file of the source or one handed over here (kept in the
+   * Worker, where relate appends; a source file is copied there on its first relate). The sidecar
+   * lives in the workspace's OPFS area beside the index.
    */
   addLog(workspace: string, name: string, text: string): Promise<{ location: string; bytes: number }>;
-  intercomMessages(workspace: string, req: MessagesRequest): Promise<IntercomMessagesAnswer>;
-  intercomMarkers(workspace: string, req: MarkersRequest): Promise<IntercomMarkersAnswer>;
-  intercomFind(workspace: string, req: FindRequest): Promise<IntercomFindAnswer>;
-  intercomRelate(workspace: string, req: IntercomRelateCall): Promise<IntercomRelateAnswer>;
   /** Closes the workspace and releases its OPFS area, so another tab can open it. */
   close(workspace: string): Promise<void>;
   /** Deletes the workspace's index from OPFS. */
@@ -157,9 +139,13 @@ export interface HciWorkerApi {
  * 2: the browse calls (files, file, facets) and events; 3: search takes `mode` (keyword | hybrid |
  * semantic), and `similar`; 4: search takes mode `literal` | `regex`, `case_sensitive` and
  * `whole_word` (the explorer's regex toggle), and its hits may be `text_literal` with `match_lines`;
- * regex errors arrive as `invalid_regex`, an exhausted time budget as `search_timeout`.
+ * regex errors arrive as `invalid_regex`, an exhausted time budget as `search_timeout`; 5: every verb
+ * goes through `call(workspace, verb, request)` with the contract's request (status takes
+ * `check_pending`, explain `{ hit_id, query }`, outline `{ path }`), replacing search, similar,
+ * status, explain, outline, resolve, files, file, facets and the intercom methods; answers are the
+ * service's (search's and similar's may carry the running `task`).
  */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 /** An error as it crosses the Worker boundary: message plus hci's stable code and hint. */
 export interface WireError {

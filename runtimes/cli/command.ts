@@ -1,15 +1,20 @@
-// What a verb of the command table is (commands.ts, intercom-command.ts, mcp-command.ts), how a
-// one-shot verb asks the service and prints its answer, and how any command reports a failure: one
-// line and a hint on stderr, or the error JSON, and the exit code from the contract's error table.
-// Owns these shapes and that wording.
+// What a row of the command table is (commands.ts, intercom-command.ts, mcp-command.ts) and the two
+// ways to write one: `command` (a command with its own run: index, demo, mcp) and `verbCommand` (the
+// presentation of a verb of the verb table, core/service/verbs.ts: its arguments and options, the
+// request they make, the human format; the call, the JSON and the exit code are derived). Both read
+// commander's values through typed argument and option specs (options.ts), so a row casts nothing.
+// Also how a one-shot verb asks the service and prints its answer, and how any command reports a
+// failure: one line and a hint on stderr, or the error JSON, and the exit code from the contract's
+// error table. Owns these shapes and that wording.
 import type { Option } from 'commander';
 import { asHciError } from '../../core/platform.ts';
 import { EXIT, exitCodeFor } from '../../core/contract/errors.ts';
 import type { FailureAnswer } from '../../core/contract/common.ts';
-import type { HciService } from '../../core/service/index.ts';
+import type { HciService, VerbInput, VerbName, VerbOutput } from '../../core/service/index.ts';
 import type { OpenOptions } from '../../core/workspace.ts';
 import type { CliRuntime } from './runtime.ts';
 import type { Style } from './format.ts';
+import type { Arg, ArgValues, Opt, OptValues } from './options.ts';
 
 /** What every verb's run gets. */
 export interface CommandContext {
@@ -30,8 +35,84 @@ export interface CommandRow {
   rewriteArgs?(args: string[]): string[];
   /** A group verb (`hci intercom find …`): its own rows; the group itself has no run. */
   subcommands?: CommandRow[];
-  /** Returns the exit code. */
-  run?(c: CommandContext, args: Array<string | string[] | undefined>, opts: Record<string, unknown>): Promise<number>;
+  /** Returns the exit code; `args` and `opts` as commander parsed them (the builders below read them typed). */
+  run?(c: CommandContext, args: unknown[], opts: Record<string, unknown>): Promise<number>;
+}
+
+/** What both builders take: the row's text and its typed arguments and options. */
+interface RowSpec<A extends readonly Arg<unknown>[], O extends Record<string, Opt<unknown>>> {
+  name: string;
+  description: string;
+  args: A;
+  options: O;
+  helpAfter?: string;
+  needs?: 'demo';
+  rewriteArgs?(args: string[]): string[];
+}
+
+function rowOf<A extends readonly Arg<unknown>[], O extends Record<string, Opt<unknown>>>(
+  spec: RowSpec<A, O>,
+  run: (c: CommandContext, args: ArgValues<A>, o: OptValues<O>) => Promise<number>,
+): CommandRow {
+  return {
+    name: spec.name,
+    description: spec.description,
+    args: spec.args.map((a) => [a.syntax, a.help]),
+    options: () => Object.values(spec.options).map((o) => o.make()),
+    helpAfter: spec.helpAfter,
+    needs: spec.needs,
+    rewriteArgs: spec.rewriteArgs,
+    run: (c, args, opts) => run(c, readArgs(spec.args, args), readOpts(spec.options, opts)),
+  };
+}
+
+/** The positional values, each read by its spec. */
+function readArgs<A extends readonly Arg<unknown>[]>(specs: A, values: unknown[]): ArgValues<A> {
+  return specs.map((a, i) => a.read(values[i])) as ArgValues<A>;
+}
+
+/** The option values, each read by its spec under commander's attribute name (`--max-tokens` → maxTokens). */
+function readOpts<O extends Record<string, Opt<unknown>>>(specs: O, values: Record<string, unknown>): OptValues<O> {
+  return Object.fromEntries(Object.entries(specs).map(([k, o]) => [k, o.read(values[o.make().attributeName()])])) as OptValues<O>;
+}
+
+/** A command with its own run (index, demo, mcp). */
+export function command<const A extends readonly Arg<unknown>[], O extends Record<string, Opt<unknown>>>(
+  spec: RowSpec<A, O> & { run(c: CommandContext, args: ArgValues<A>, o: OptValues<O>): Promise<number> },
+): CommandRow {
+  return rowOf(spec, (c, a, o) => spec.run(c, a, o));
+}
+
+/** What a verb's row makes of the command line: where the workspace is, and the verb's request. */
+export interface VerbAsk<V extends VerbName> {
+  root: string;
+  req: VerbInput<V>;
+}
+
+/**
+ * A verb of the verb table on the command line: the row says how its arguments make the request and
+ * how a person reads the answer; the call (one-shot service), `--json` (the contract answer) and the
+ * exit code (the error table's; `exit` for an answer without an error) are derived.
+ */
+export function verbCommand<V extends VerbName, const A extends readonly Arg<unknown>[], O extends Record<string, Opt<unknown>> & { json: Opt<boolean> }>(
+  spec: RowSpec<A, O> & {
+    verb: V;
+    /** Recent queries kept beside the index (search → explain in a later process). */
+    open?: OpenOptions;
+    /** The request names a file as the command line read it (fileArg): a refusal's hint says how (cliPathHint). */
+    fileHint?: boolean;
+    ask(c: CommandContext, args: ArgValues<A>, o: OptValues<O>): VerbAsk<V>;
+    format(r: VerbOutput<V>, style: Style): string;
+    /** The exit code of an answer without an error (default ok): withEmpty for answers that may be empty. */
+    exit?(r: VerbOutput<V>): number;
+  },
+): CommandRow {
+  return rowOf(spec, (c, a, o) => {
+    const { root, req } = spec.ask(c, a, o);
+    const hint = spec.fileHint ? cliPathHint<VerbOutput<V>>(root) : (r: VerbOutput<V>) => r;
+    return answer(c, root, { open: spec.open, json: o.json === true }, (svc) => svc.call(spec.verb, req).then(hint), spec.format, (r) =>
+      r.error ? exitCodeFor(r.error.code) : spec.exit ? spec.exit(r) : EXIT.ok);
+  });
 }
 
 // ── failures ───────────────────────────────────────────────────────────────────────────────────
@@ -123,5 +204,4 @@ export function cliPathHint<R extends { error?: { code: string }; hint?: string 
 }
 
 /** The exit code of an answer that may be empty: 1 when `count` is 0, like a search that found nothing. */
-export const withEmpty = <R extends { error?: { code: string } }>(count: (r: R) => number) => (r: R) =>
-  r.error ? exitCodeFor(r.error.code) : count(r) === 0 ? EXIT.empty : EXIT.ok;
+export const withEmpty = <R,>(count: (r: R) => number) => (r: R) => (count(r) === 0 ? EXIT.empty : EXIT.ok);

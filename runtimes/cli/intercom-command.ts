@@ -1,22 +1,15 @@
 // `hci intercom find|relate`, a group row of the command table: which messages of a conversation's
 // thread relate to a code ref, and recording that a range of them does (one message_range_related
-// line appended to the log, `source: "cli"`). Owns the verbs' arguments and options and how a
-// command line names things: the log relative to the current folder, a code ref's file relative to
-// the current folder when it is one there (else to the workspace root, as the contract says). The
-// answers are the service's (core/service/intercom.ts), the layout format.ts.
-import { Option } from 'commander';
-import { answer, rootFor, withEmpty, type CommandContext, type CommandRow } from './command.ts';
-import { jsonOption, positiveInt, rootOption } from './options.ts';
+// line appended to the log, `source: "cli"`): the presentation of the verbs intercomFind and
+// intercomRelate (core/service/verbs.ts). Owns their arguments and options and how a command line
+// names things: the log relative to the current folder, a code ref's file relative to the current
+// folder when it is one there (else to the workspace root, as the contract says). The answers are
+// the verbs', the layout format.ts.
+import { rootFor, verbCommand, withEmpty, type CommandContext, type CommandRow } from './command.ts';
+import { arg, jsonOption, opt, rootOption } from './options.ts';
 import { formatIntercomFind, formatIntercomRelate } from './format.ts';
 
 const REF_HELP = 'src/Foo.cs:L10-20 · src/Foo.cs (whole file) · L:10-20 with --file · "[M:<member key>]" · anchor:<id>';
-
-const options = () => [
-  new Option('--log <events.ndjson>', "the conversation's NDJSON event log (relative to the current folder)").makeOptionMandatory(),
-  new Option('--thread <id>', 'the thread (conversation branch) in the log').makeOptionMandatory(),
-  new Option('--file <file>', 'the file a bare L:10-20 refers to (the open file)'),
-  rootOption(),
-];
 
 /**
  * A path as the command line means it: relative to the current folder when it names a file there
@@ -37,44 +30,55 @@ function cliCodeRef(c: CommandContext, root: string, ref: string | undefined): s
   return m ? cliPath(c, root, m[1]) + (m[2] ?? '') : ref;
 }
 
+/** The options every intercom verb shares. */
+const shared = () => ({
+  log: opt.required('--log <events.ndjson>', "the conversation's NDJSON event log (relative to the current folder)"),
+  thread: opt.required('--thread <id>', 'the thread (conversation branch) in the log'),
+  file: opt.text('--file <file>', 'the file a bare L:10-20 refers to (the open file)'),
+  root: rootOption(),
+});
+
 /** The request fields every intercom verb shares, read from the command line. */
-function requestFields(c: CommandContext, root: string, ref: string | undefined, o: Record<string, unknown>) {
+function requestFields(c: CommandContext, root: string, ref: string | undefined, o: { log: string; thread: string; file: string | undefined }) {
   return {
-    log: c.rt.resolve(o.log as string),
-    thread_id: o.thread as string,
+    log: c.rt.resolve(o.log),
+    thread_id: o.thread,
     code_ref: cliCodeRef(c, root, ref),
-    ...(typeof o.file === 'string' ? { file: cliPath(c, root, o.file) } : {}),
+    ...(o.file !== undefined ? { file: cliPath(c, root, o.file) } : {}),
   };
 }
 
-const find: CommandRow = {
+const find = verbCommand({
+  verb: 'intercomFind',
   name: 'find',
   description: 'which messages of a thread relate to this code (best first; exit 1 when none)',
-  args: [['[code-ref]', `the code: ${REF_HELP}`]],
-  options: () => [...options(), new Option('-k, --limit <n>', 'most matches to show (default 100)').argParser(positiveInt), jsonOption('print the find contract as JSON')],
+  args: [arg.maybe('[code-ref]', `the code: ${REF_HELP}`)],
+  options: { ...shared(), limit: opt.int('-k, --limit <n>', 'most matches to show (default 100)'), json: jsonOption('print the find contract as JSON') },
   helpAfter: '\nExamples:\n  hci intercom find src/Foo.cs:L10-20 --log .sessions/abc.events.ndjson --thread t1\n  hci intercom find "[M:Demo.Shop.Foo.Add(int)]" --log events.ndjson --thread t1 --json',
-  run(c, [ref], o) {
+  ask: (c, [ref], o) => {
     const root = rootFor(c, o.root);
-    const req = { ...requestFields(c, root, ref as string | undefined, o), ...(o.limit ? { limit: o.limit as number } : {}) };
-    return answer(c, root, { json: !!o.json }, (svc) => svc.intercomFind(req), formatIntercomFind, withEmpty((r) => r.matches.length));
+    return { root, req: { ...requestFields(c, root, ref, o), ...(o.limit ? { limit: o.limit } : {}) } };
   },
-};
+  format: formatIntercomFind,
+  exit: withEmpty((r) => r.matches.length),
+});
 
-const relate: CommandRow = {
+const relate = verbCommand({
+  verb: 'intercomRelate',
   name: 'relate',
   description: 'record that a contiguous range of committed messages relates to this code (appends one line to the log)',
   args: [
-    ['<range>', 'the messages: n, "n m" or n:m (1-based ordinals, contiguous)'],
-    ['[code-ref]', `the code: ${REF_HELP}`],
+    arg.one('<range>', 'the messages: n, "n m" or n:m (1-based ordinals, contiguous)'),
+    arg.maybe('[code-ref]', `the code: ${REF_HELP}`),
   ],
-  options: () => [...options(), jsonOption('print the relate contract as JSON')],
+  options: { ...shared(), json: jsonOption('print the relate contract as JSON') },
   helpAfter: '\nExample:\n  hci intercom relate 3:5 src/Foo.cs:L12-15 --log .sessions/abc.events.ndjson --thread t1',
-  run(c, [range, ref], o) {
+  ask: (c, [range, ref], o) => {
     const root = rootFor(c, o.root);
-    const req = { ...requestFields(c, root, ref as string | undefined, o), range: range as string };
-    return answer(c, root, { json: !!o.json }, (svc) => svc.intercomRelate(req), formatIntercomRelate);
+    return { root, req: { ...requestFields(c, root, ref, o), range } };
   },
-};
+  format: formatIntercomRelate,
+});
 
 export const intercomCommand: CommandRow = {
   name: 'intercom',

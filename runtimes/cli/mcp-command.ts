@@ -2,15 +2,13 @@
 // HTTP (--http) for one workspace, fixed at start. Owns the command's options, refusing unsafe or
 // invalid setups before anything listens (exit 2), and the server's lifetime; the tools are
 // runtimes/mcp/, the answers core/service/, the transports and the watcher the runtime's (McpRuntime).
-import { Option } from 'commander';
 import { HciError } from '../../core/platform.ts';
 import { EXIT } from '../../core/contract/errors.ts';
 import { HCI_VERSION } from '../../core/version.ts';
-import type { WatchPreference } from '../../core/service/index.ts';
 import { checkHttpOptions, TOKEN_ENV } from '../mcp/http-guard.ts';
-import { fail, type CommandRow } from './command.ts';
+import { command, fail, type CommandRow } from './command.ts';
 import type { McpRuntime } from './runtime.ts';
-import { collect, oneOf, port, positiveInt } from './options.ts';
+import { arg, opt, port } from './options.ts';
 
 const DEFAULT_PORT = 7420;
 /** How long a search on a workspace without an index waits for the first build before answering `indexing`. */
@@ -24,28 +22,28 @@ function keepStdoutForProtocol(): void {
   console.debug = toErr;
 }
 
-export const mcpCommand: CommandRow = {
+export const mcpCommand: CommandRow = command({
   name: 'mcp',
   description: 'serve the workspace to MCP hosts (Claude Code, Cursor, VS Code): stdio by default, Streamable HTTP with --http',
-  args: [['[root]', 'workspace folder, fixed for the server\'s lifetime (default: the current folder)']],
-  options: () => [
-    new Option('--http', 'serve Streamable HTTP instead of stdio'),
-    new Option('--port <n>', 'HTTP port (0: any free port)').argParser(port).default(DEFAULT_PORT),
-    new Option('--host <addr>', `HTTP bind address; beyond loopback needs ${TOKEN_ENV}`).default('127.0.0.1'),
-    new Option('--watch <mode>', 're-index changed files: auto (OS events, polling fallback), poll, off').argParser(oneOf(['auto', 'poll', 'off'] as const)).default('auto'),
-    new Option('--poll-interval <ms>', 'polling interval when polling').argParser(positiveInt).default(2000),
-    new Option('--allow-host <name>', 'another Host header to accept over HTTP (repeatable)').argParser(collect).default([]),
-    new Option('--allow-origin <origin>', 'another Origin to accept over HTTP, e.g. http://localhost:5173 (repeatable)').argParser(collect).default([]),
-  ],
+  args: [arg.maybe('[root]', 'workspace folder, fixed for the server\'s lifetime (default: the current folder)')],
+  options: {
+    http: opt.flag('--http', 'serve Streamable HTTP instead of stdio'),
+    port: opt.intOr('--port <n>', 'HTTP port (0: any free port)', DEFAULT_PORT, port),
+    host: opt.textOr('--host <addr>', `HTTP bind address; beyond loopback needs ${TOKEN_ENV}`, '127.0.0.1'),
+    watch: opt.oneOfOr('--watch <mode>', 're-index changed files: auto (OS events, polling fallback), poll, off', ['auto', 'poll', 'off'] as const, 'auto'),
+    pollInterval: opt.intOr('--poll-interval <ms>', 'polling interval when polling', 2000),
+    allowHost: opt.list('--allow-host <name>', 'another Host header to accept over HTTP (repeatable)'),
+    allowOrigin: opt.list('--allow-origin <origin>', 'another Origin to accept over HTTP, e.g. http://localhost:5173 (repeatable)'),
+  },
   helpAfter: `\nHTTP clients send "Authorization: Bearer $${TOKEN_ENV}" when ${TOKEN_ENV} is set (required beyond loopback).\nLogs go to stderr; over stdio, stdout carries only the protocol.`,
   async run(c, [rootArg], o) {
-    const root = c.rt.resolve((rootArg as string | undefined) ?? '.');
+    const root = c.rt.resolve(rootArg ?? '.');
     let m: McpRuntime | undefined;
     try {
       if (!c.rt.isDirectory(root)) throw new HciError('root_not_found', `workspace folder not found: ${root}`, c.rt.missingRootHint);
       const token = c.rt.env(TOKEN_ENV) || undefined;
-      const http = !!o.http;
-      const listen = { host: o.host as string, port: o.port as number, token };
+      const http = o.http;
+      const listen = { host: o.host, port: o.port, token };
       if (http) checkHttpOptions(listen);
       // Before anything else loads (the SQLite WASM module binds console.log at init): over stdio,
       // stdout belongs to the protocol.
@@ -55,12 +53,12 @@ export const mcpCommand: CommandRow = {
       const wait = Number(c.rt.env(FIRST_INDEX_WAIT_ENV));
       const { HciService } = await import('../../core/service/index.ts');
       const svc = new HciService({
-        root, host: m.host, surface: 'mcp', watch: o.watch as WatchPreference, pollMs: o.pollInterval as number, log: m.log, open: m.open,
+        root, host: m.host, surface: 'mcp', watch: o.watch, pollMs: o.pollInterval, log: m.log, open: m.open,
         ...(Number.isFinite(wait) && wait >= 0 ? { firstIndexWaitMs: wait } : {}),
       });
       const server = { version: HCI_VERSION, checkOutput: true, log: m.log };
       if (http) {
-        const h = await m.serveHttp(svc, { ...server, ...listen, allowedHosts: o.allowHost as string[], allowedOrigins: o.allowOrigin as string[] });
+        const h = await m.serveHttp(svc, { ...server, ...listen, allowedHosts: o.allowHost, allowedOrigins: o.allowOrigin });
         m.log(`serving ${root} at ${h.url}${token ? ' (bearer token required)' : ''}`);
         void svc.start();
         await m.waitForSignal();
@@ -78,4 +76,4 @@ export const mcpCommand: CommandRow = {
       m?.finished();
     }
   },
-};
+});

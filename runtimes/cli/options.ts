@@ -1,5 +1,7 @@
-// Option values of the command table: parsers that turn a bad value into a usage error (exit 2), and
-// the options several commands share. Owns only these.
+// The arguments and options of the command table, typed: each names its commander syntax and help,
+// and reads what commander parsed into a value of its own type (a bad value is a usage error, exit
+// 2, before any verb runs), so a row's code gets typed values and casts nothing. Also the options
+// several commands share. Owns only these; turning rows into commander commands is program.ts.
 import { InvalidArgumentError, Option } from 'commander';
 
 export function positiveInt(v: string): number {
@@ -14,15 +16,85 @@ export function port(v: string): number {
   return n;
 }
 
-export function oneOf<T extends string>(values: readonly T[]): (v: string) => T {
-  return (v) => {
-    if (!values.includes(v as T)) throw new InvalidArgumentError(`expected ${values.slice(0, -1).join(', ')} or ${values.at(-1)}`);
-    return v as T;
-  };
-}
-
 /** Repeatable and comma-separated: `-e cs -e razor,css`. */
 export const collect = (v: string, prev: string[]) => [...prev, ...v.split(',').filter(Boolean)];
 
-export const rootOption = () => new Option('-r, --root <dir>', 'workspace folder (default: nearest indexed folder above the current one)');
-export const jsonOption = (what = 'print as JSON') => new Option('--json', what);
+/** One option of a row: its commander Option (made fresh for each program) and how its parsed value reads. */
+export interface Opt<T> {
+  make(): Option;
+  read(v: unknown): T;
+}
+
+/** The values of a row's options, by the names it gives them. */
+export type OptValues<O> = { [K in keyof O]: O[K] extends Opt<infer T> ? T : never };
+
+const asString = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const asNumber = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+
+export const opt = {
+  /** `--full`: true when given. */
+  flag: (flags: string, help: string, tune: (o: Option) => Option = (o) => o): Opt<boolean> => ({ make: () => tune(new Option(flags, help)), read: (v) => v === true }),
+  /** `--no-pending`: true unless the negation is given. */
+  negated: (flags: string, help: string): Opt<boolean> => ({ make: () => new Option(flags, help), read: (v) => v !== false }),
+  /** A string value (undefined when not given). */
+  text: (flags: string, help: string, tune: (o: Option) => Option = (o) => o): Opt<string | undefined> => ({ make: () => tune(new Option(flags, help)), read: asString }),
+  /** A string value that must be given. */
+  required: (flags: string, help: string): Opt<string> => ({ make: () => new Option(flags, help).makeOptionMandatory(), read: (v) => asString(v) ?? '' }),
+  /** A string value with a default. */
+  textOr: (flags: string, help: string, fallback: string): Opt<string> => ({ make: () => new Option(flags, help).default(fallback), read: (v) => asString(v) ?? fallback }),
+  /** A positive integer (undefined when not given). */
+  int: (flags: string, help: string): Opt<number | undefined> => ({ make: () => new Option(flags, help).argParser(positiveInt), read: asNumber }),
+  /** A positive integer with a default. */
+  intOr: (flags: string, help: string, fallback: number, parse: (v: string) => number = positiveInt): Opt<number> =>
+    ({ make: () => new Option(flags, help).argParser(parse).default(fallback), read: (v) => asNumber(v) ?? fallback }),
+  /** Repeatable, comma-separated (`collect`); [] when not given. */
+  list: (flags: string, help: string): Opt<string[]> => ({
+    make: () => new Option(flags, help).argParser(collect).default([]),
+    read: (v) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []),
+  }),
+  /** A repeatable value taken as it is (`--path a b`, variadic); undefined when not given. */
+  many: (flags: string, help: string): Opt<string[] | undefined> => ({
+    make: () => new Option(flags, help),
+    read: (v) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined),
+  }),
+  /** One of `values`, `fallback` when not given. */
+  oneOfOr: <T extends string>(flags: string, help: string, values: readonly T[], fallback: T): Opt<T> => ({
+    make: () => new Option(flags, help).argParser(oneOf(values)).default(fallback),
+    read: (v) => values.find((x) => x === v) ?? fallback,
+  }),
+  /** One of `values`, undefined when not given. */
+  oneOf: <T extends string>(flags: string, help: string, values: readonly T[], tune: (o: Option) => Option = (o) => o): Opt<T | undefined> => ({
+    make: () => tune(new Option(flags, help).argParser(oneOf(values))),
+    read: (v) => values.find((x) => x === v),
+  }),
+};
+
+export function oneOf<T extends string>(values: readonly T[]): (v: string) => T {
+  return (v) => {
+    const found = values.find((x) => x === v);
+    if (found === undefined) throw new InvalidArgumentError(`expected ${values.slice(0, -1).join(', ')} or ${values.at(-1)}`);
+    return found;
+  };
+}
+
+/** A positional argument of a row: its commander syntax (`<file>`, `[root]`, `<query...>`), help, and how its value reads. */
+export interface Arg<T> {
+  syntax: string;
+  help: string;
+  read(v: unknown): T;
+}
+
+/** The values of a row's positional arguments, in order. */
+export type ArgValues<A> = { [K in keyof A]: A[K] extends Arg<infer T> ? T : never };
+
+export const arg = {
+  /** `<name>`: one value, required (commander refuses the command without it). */
+  one: (syntax: string, help: string): Arg<string> => ({ syntax, help, read: (v) => asString(v) ?? '' }),
+  /** `[name]`: one value or none. */
+  maybe: (syntax: string, help: string): Arg<string | undefined> => ({ syntax, help, read: asString }),
+  /** `<name...>`: one or more values. */
+  words: (syntax: string, help: string): Arg<string[]> => ({ syntax, help, read: (v) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []) }),
+};
+
+export const rootOption = () => opt.text('-r, --root <dir>', 'workspace folder (default: nearest indexed folder above the current one)');
+export const jsonOption = (what = 'print as JSON') => opt.flag('--json', what);

@@ -44,11 +44,11 @@ export function buildProgram(rt: CliRuntime, setExit: (code: number) => void, op
     const run = row.run;
     if (!run) return; // a group: commander shows its help (exit 2 when no subcommand was given)
     cmd.action(async (...params: unknown[]) => {
-      // commander passes the positional arguments, then the options, then the command.
-      const args = params.slice(0, row.args.length) as Array<string | string[] | undefined>;
-      const opts = params[row.args.length] as Record<string, unknown>;
+      // commander passes the positional arguments, then the options, then the command; the row reads them typed (options.ts).
+      const args = params.slice(0, row.args.length);
+      const opts: Record<string, unknown> = cmd.opts();
       // A verb that throws (a path the system refuses before the service sees it) answers as any failure.
-      setExit(await run(c, args, opts).catch((e: unknown) => fail(c, e, !!opts.json)));
+      setExit(await run(c, args, opts).catch((e: unknown) => fail(c, e, opts.json === true)));
     });
   };
   for (const row of COMMANDS) add(program, row);

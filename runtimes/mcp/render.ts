@@ -2,8 +2,8 @@
 // Owns layout: about one line per hit (or intercom match) plus its snippet, one freshness line, a
 // hint line; the full structure is in structuredContent. No colour, no padding: every character costs context.
 import type {
-  ErrorInfo, ExplainResponse, HostStatus, IndexFreshness, IntercomFindAnswer, IntercomRelateAnswer, OutlineResponse, OutlineSymbol, ReindexAnswer,
-  ResolveResponse, SearchAnswer, SimilarAnswer, TaskView, WatchAnswer, WatcherView,
+  ErrorInfo, ExplainResponse, IndexFreshness, IntercomFindAnswer, IntercomRelateAnswer, OutlineResponse, OutlineSymbol, ReindexAnswer,
+  ResolveResponse, SearchAnswer, SimilarAnswer, StatusAnswer, TaskView, WatchAnswer, WatcherView,
 } from '../../core/contract/index.ts';
 import { ago } from '../shared/time-ago.ts';
 import { largeFilesText } from '../shared/large-files-text.ts';
@@ -133,9 +133,10 @@ function watcherLine(w: WatcherView): string {
   return parts.join(', ');
 }
 
-export function renderStatus(s: HostStatus): string {
+/** A status answer (MCP's always has the host's watcher and tasks; a line for each only where it has them). */
+export function renderStatus(s: StatusAnswer): string {
   if (s.status === 'error' || (!s.index && s.status !== 'no_index')) {
-    return [...errorLines(s.error, s.hint, s.status), ...(s.task ? [taskLine(s.task)] : []), watcherLine(s.watcher)].join('\n');
+    return [...errorLines(s.error, s.hint, s.status), ...(s.task ? [taskLine(s.task)] : []), ...(s.watcher ? [watcherLine(s.watcher)] : [])].join('\n');
   }
   const out: string[] = [];
   if (s.task) out.push(taskLine(s.task));
@@ -153,8 +154,8 @@ export function renderStatus(s: HostStatus): string {
     const run = s.last_run as { took_ms?: number; files_indexed?: number; finished_at?: string } | null;
     if (run) out.push(`last run: ${run.files_indexed ?? 0} files indexed in ${run.took_ms ?? '?'} ms, ${ago(run.finished_at)}`);
   }
-  out.push(watcherLine(s.watcher));
-  for (const t of s.tasks) if (t.task_id !== s.task?.task_id && (t.state === 'running' || t.state === 'queued')) out.push(taskLine(t));
+  if (s.watcher) out.push(watcherLine(s.watcher));
+  for (const t of s.tasks ?? []) if (t.task_id !== s.task?.task_id && (t.state === 'running' || t.state === 'queued')) out.push(taskLine(t));
   if (s.hint) out.push(`hint: ${s.hint}`);
   return out.join('\n');
 }

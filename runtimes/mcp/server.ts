@@ -2,11 +2,13 @@
 // same for every runtime and transport (runtimes/node and runtimes/deno own stdio and HTTP). Built on the SDK's
 // low-level Server (not McpServer) on purpose: McpServer validates arguments itself and answers a bad
 // one with a bare text error, while hci must answer every failure — invalid arguments included — with
-// its structured shape (status error, a stable code, the zod issues, a hint). So this module lists the
-// tools with JSON schemas generated from the same zod schemas it then validates with.
+// its structured shape (status error, a stable code, the zod issues, a hint: the verb's failure
+// answer). So this module lists the tools with JSON schemas generated from the same zod schemas it
+// then validates with — the verb table's, as each tool presents its verb (tool.ts, tools.ts).
 import { CallToolRequestSchema, ListToolsRequestSchema, Server, type CallToolResult, type Tool } from './sdk/server.ts';
-import { toErrorInfo, type CallContext, type HciService } from '../../core/service/index.ts';
-import { describeIssues, jsonSchema, toolDefs, type ToolDef, type WatcherPlan } from './tools.ts';
+import type { CallContext, HciService } from '../../core/service/index.ts';
+import { toolDefs, type WatcherPlan } from './tools.ts';
+import { boundTool, describeIssues, type BoundTool } from './tool.ts';
 
 export const SERVER_NAME = 'hci';
 
@@ -35,21 +37,13 @@ export interface McpServerOptions {
 }
 
 /** The tool table and its listing (JSON schemas), made once per service: every HTTP session shares them (~10 ms each to build). */
-const toolTables = new WeakMap<HciService, { defs: ToolDef[]; byName: Map<string, ToolDef>; tools: Tool[] }>();
+const toolTables = new WeakMap<HciService, { defs: BoundTool[]; byName: Map<string, BoundTool>; tools: Tool[] }>();
 
-function toolTable(svc: HciService): { defs: ToolDef[]; byName: Map<string, ToolDef>; tools: Tool[] } {
+function toolTable(svc: HciService): { defs: BoundTool[]; byName: Map<string, BoundTool>; tools: Tool[] } {
   let t = toolTables.get(svc);
   if (!t) {
-    const defs = toolDefs(svc.root, svc.watcherPlan);
-    const tools: Tool[] = defs.map((d) => ({
-      name: d.name,
-      title: d.title,
-      description: d.description,
-      inputSchema: jsonSchema(d.input, 'input') as Tool['inputSchema'],
-      outputSchema: jsonSchema(d.output, 'output') as Tool['outputSchema'],
-      annotations: { title: d.title, ...d.annotations },
-    }));
-    t = { defs, byName: new Map(defs.map((d) => [d.name, d])), tools };
+    const defs = toolDefs(svc.root, svc.watcherPlan).map(boundTool);
+    t = { defs, byName: new Map(defs.map((d) => [d.name, d])), tools: defs.map((d) => d.listing) };
     toolTables.set(svc, t);
   }
   return t;
@@ -82,32 +76,12 @@ export function createMcpServer(svc: HciService, opts: McpServerOptions): Server
           .catch(() => {});
       };
     }
-    const raw = (req.params.arguments ?? {}) as Record<string, unknown>;
-    let out: Record<string, unknown>;
-    const parsed = def.input.safeParse(def.coerce ? def.coerce(raw) : raw);
-    if (!parsed.success) {
-      const issues = describeIssues(parsed.error);
-      out = def.errorAnswer(
-        svc,
-        { code: 'invalid_arguments', message: `invalid arguments for ${def.name}: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`, issues },
-        `see the ${def.name} input schema; e.g. ${def.example}`,
-        raw,
-      );
-    } else {
-      try {
-        out = await def.call(svc, parsed.data as Record<string, unknown>, ctx);
-      } catch (e) {
-        // The service answers its own failures; this is the last line of defence.
-        const { error, hint } = toErrorInfo(e, 'mcp');
-        opts.log?.(`tool ${def.name} threw: ${error.message}`);
-        out = def.errorAnswer(svc, error, hint ?? 'this is a bug in hci; the server keeps running', raw);
-      }
-    }
-    // Every answer says how fresh the index is, errors included (null only when there is no index).
-    if ('index' in out && out.index == null) out.index = await svc.freshness();
+    // Every answer says how fresh the index is, errors included (null only when there is no index):
+    // the service's call and failure answer see to it.
+    const { out, text } = await def.call(svc, req.params.arguments ?? {}, ctx);
     if (opts.checkOutput) checkOutput(def, out, opts.log);
     return {
-      content: [{ type: 'text', text: def.render(out) }],
+      content: [{ type: 'text', text }],
       structuredContent: out,
       ...(out.status === 'error' ? { isError: true } : {}),
     };
@@ -117,7 +91,7 @@ export function createMcpServer(svc: HciService, opts: McpServerOptions): Server
 }
 
 /** Logs (never throws) when an answer does not fit its declared output schema: a bug to fix. */
-function checkOutput(def: ToolDef, out: unknown, log?: (msg: string) => void): void {
+function checkOutput(def: BoundTool, out: unknown, log?: (msg: string) => void): void {
   const r = def.output.safeParse(out);
   if (!r.success) log?.(`tool ${def.name}: answer does not match its output schema: ${describeIssues(r.error).map((i) => `${i.path}: ${i.message}`).join('; ')}`);
 }

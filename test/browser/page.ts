@@ -190,7 +190,7 @@ const harness = {
       return true;
     }),
 
-  search: (name: string, req: SearchRequest) => call(() => ws(name).search(req)),
+  search: (name: string, req: SearchRequest) => call(() => ws(name).call('search', req)),
 
   /** Runs each query `repeats` times; returns the first answer per query and every wall time (ms). */
   searchMany: (name: string, queries: SearchRequest[], repeats: number) =>
@@ -202,7 +202,7 @@ const harness = {
         let first = null;
         for (let i = 0; i < repeats; i++) {
           const t0 = performance.now();
-          const r = await w.search(q);
+          const r = await w.call('search', q);
           times.push(performance.now() - t0);
           first ??= r;
         }
@@ -211,9 +211,9 @@ const harness = {
       return { answers, times };
     }),
 
-  status: (name: string, checkPending = false) => call(() => ws(name).status({ checkPending })),
-  explain: (name: string, hitId: string) => call(() => ws(name).explain(hitId)),
-  outline: (name: string, path: string) => call(() => ws(name).outline(path)),
+  status: (name: string, checkPending = false) => call(() => ws(name).call('status', { check_pending: checkPending })),
+  explain: (name: string, hitId: string) => call(() => ws(name).call('explain', { hit_id: hitId })),
+  outline: (name: string, path: string) => call(() => ws(name).call('outline', { path })),
 
   exportIndex: (name: string) =>
     call(async () => {

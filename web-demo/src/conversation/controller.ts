@@ -35,7 +35,7 @@ let markerSeq = 0;
 export async function openLog(log: string, thread?: string): Promise<boolean> {
   const ws = current.value;
   if (!ws) return false;
-  const answer = await ws.intercomMessages({ log, thread_id: thread });
+  const answer = await ws.call('intercomMessages', { log, thread_id: thread });
   if (answer.status === 'error') {
     notice.value = { kind: 'error', text: answer.error?.message ?? 'the log could not be read', hint: answer.hint };
     return false;
@@ -82,7 +82,7 @@ export async function refreshMarkers(path = view.value?.path): Promise<void> {
     fileMarkers.value = null;
     return;
   }
-  const res = await ws.intercomMarkers({ log: c.log, thread_id: c.thread, file: path });
+  const res = await ws.call('intercomMarkers', { log: c.log, thread_id: c.thread, file: path });
   if (seq !== markerSeq) return;
   const starts = new Map<number, Marker[]>();
   const covered = new Map<number, Marker>();

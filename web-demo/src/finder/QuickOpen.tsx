@@ -15,7 +15,7 @@ async function loadFiles(): Promise<FileEntry[]> {
   if (!ws) return [];
   const key = `${ws.name}:${status.value?.index?.generation ?? '?'}`;
   if (cache?.key === key) return cache.files;
-  const res = await ws.files({ limit: 100_000 });
+  const res = await ws.call('files', { limit: 100_000 });
   cache = { key, files: res.files };
   return res.files;
 }

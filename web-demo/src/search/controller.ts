@@ -79,7 +79,7 @@ async function runLatest(): Promise<void> {
         continue;
       }
       searchStarted();
-      const res = await ws.search(request(q, f, searchOptions.value));
+      const res = await ws.call('search', request(q, f, searchOptions.value));
       // Typed on meanwhile: this answer is stale, the loop sends the newest query next.
       if (sent !== key(query.value.trim(), filters.value)) continue;
       batch(() => {
@@ -137,7 +137,7 @@ function scheduleIdle(q: string, f: Filters, sent: string, shown: SearchResponse
 async function loadRest(q: string, f: Filters, sent: string, shown: SearchResponse): Promise<void> {
   const ws = current.value;
   if (!ws || !shown.next_cursor || shown.hits.length >= PAGE || results.value !== shown) return;
-  const full = await ws.search(request(q, f, searchOptions.value, PAGE)).catch(() => null);
+  const full = await ws.call('search', request(q, f, searchOptions.value, PAGE)).catch(() => null);
   if (!full || results.value !== shown || sent !== key(query.value.trim(), filters.value)) return;
   const was = shown.hits[selected.value]?.hit_id;
   batch(() => {
@@ -159,7 +159,7 @@ async function loadFacets(q: string, f: Filters, sent: string): Promise<void> {
   const req: FacetsRequest = { query: q };
   if (f.under) req.paths = [f.under];
   if (f.hide.length) req.exclude_kinds = f.hide;
-  const res = await ws.facets(req);
+  const res = await ws.call('facets', req);
   if (sent === key(query.value.trim(), filters.value)) facets.value = res;
 }
 

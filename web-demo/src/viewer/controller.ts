@@ -30,7 +30,7 @@ export async function openFile(path: string, opts: { lines?: [number, number]; h
   writeRoute(route(path, opts.lines), opts.history ?? 'push');
   if (same && file.value?.path === path) return;
   const seq = ++loadSeq;
-  const [f, o] = await Promise.all([ws.file({ path }), ws.outline(path)]);
+  const [f, o] = await Promise.all([ws.call('file', { path }), ws.call('outline', { path })]);
   if (seq !== loadSeq) return;
   batch(() => {
     file.value = f;
@@ -60,7 +60,7 @@ export async function explainHit(): Promise<void> {
   const ws = current.value;
   const hitId = view.value?.hitId;
   if (!ws || !hitId) return;
-  explanation.value = await ws.explain(hitId, { query: query.value });
+  explanation.value = await ws.call('explain', { hit_id: hitId, query: query.value });
 }
 
 const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'record', 'record_struct', 'enum', 'delegate']);
@@ -70,7 +70,7 @@ const MEMBER_KINDS = new Set(['method', 'property', 'constructor', 'field', 'eve
 export async function goToDefinition(name: string): Promise<void> {
   const ws = current.value;
   if (!ws || !/^[\p{L}_][\p{L}\p{N}_]*$/u.test(name)) return;
-  const res = await ws.resolve({ name });
+  const res = await ws.call('resolve', { name });
   if (res.status === 'error') {
     notice.value = { kind: 'error', text: res.error?.message ?? 'resolve failed', hint: res.hint };
     return;

@@ -41,7 +41,7 @@ export async function refreshWorkspaces(): Promise<void> {
 
 export async function refreshStatus(): Promise<void> {
   const ws = current.value;
-  if (ws) status.value = await ws.status();
+  if (ws) status.value = await ws.call('status', {});
 }
 
 /** Asks the browser to keep this origin's storage (indexes) under storage pressure; once is enough. */

@@ -1,0 +1,94 @@
+// What the hci Worker does while the page is not asking: on its home screen, loading the code an
+// indexing run needs and starting the parse worker a first pass takes; with a workspace open,
+// warming its search — one search before the page hears it is open, then, in idle time, a step at a
+// time. Owns these policies and their timing; the sessions are sessions.ts, the warm-up steps
+// core/workspace.ts (warmUp, warmSearch), the parse pool parse-pool.ts.
+import { HciWorkspace } from '../../core/workspace.ts';
+import type { BrowserParsePoolFactory } from './parse-pool.ts';
+import type { Session, WorkerSessions } from './sessions.ts';
+
+/**
+ * Idle time warms the search (HciWorkspace.warmSearch: a few symbol names searched key by key and
+ * the single letters, then the stored files decoded ahead of the searches whose text signals read
+ * them), a step at a time (one warm-up search, or WARM_SLICE_MS of decoding), one after another, once
+ * no call has come for WARM_IDLE_MS, until every file is in. A call arriving meanwhile waits for one
+ * step at most, and pushes the next one back; an indexing run stops it (its end starts it again).
+ */
+const WARM_IDLE_MS = 120;
+const WARM_SLICE_MS = 6;
+
+/**
+ * With no workspace open this long after the Worker starts, the page waits on its home screen for a
+ * workspace to be picked — from a folder or a .zip, to index, more often than not — so the code an
+ * indexing run imports (HciWorkspace.preloadIndexing, and the sources) loads meanwhile, and the
+ * parse worker a first pass takes starts (parse-pool.ts warm(): it loads tree-sitter). A stored
+ * workspace opened without a source ends that worker; a page opening one from its route has it
+ * open by then anyway (so its searches never share the Worker with this). Chromium, 750 of
+ * FluentAvalonia's files as a .zip dropped on a fresh page (web bench, 2 interleaved pairs of 3
+ * runs): the code alone, scan began 153–158 ms after the drop instead of 247–267, and the run ended
+ * 180–194 ms after the indexer's own clock instead of 270–350; with the parse worker too, scan at
+ * 97–139 ms, run end 3107/2823 ms after the drop vs 3141/3124 (the indexer's own clock is noise-bound).
+ */
+const PRELOAD_IDLE_MS = 400;
+
+interface Warm {
+  timer?: ReturnType<typeof setTimeout>;
+  done: boolean;
+}
+
+export class IdleWork {
+  private readonly warm = new WeakMap<Session, Warm>();
+
+  constructor(
+    private readonly sessions: WorkerSessions,
+    private readonly parsePool: BrowserParsePoolFactory | undefined,
+  ) {
+    const preload = setTimeout(() => {
+      if (!this.sessions.idle) return;
+      void Promise.all([HciWorkspace.preloadIndexing(), import('./sources.ts')]).catch(() => {});
+      this.parsePool?.warm(); // a first pass takes it; a stored workspace opened without a source ends it (opened)
+    }, PRELOAD_IDLE_MS);
+    (preload as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * A workspace was opened (its queue's turn, before the page hears it): opened to be searched, not
+   * indexed from scratch, no first pass takes the parse worker the home screen started; with an
+   * index, one search first (HciWorkspace.warmUp: the first keystrokes then find the search code
+   * compiled and the index's pages read) and the idle warm-up after it.
+   */
+  async opened(s: Session, hasIndex: boolean, withSource: boolean): Promise<void> {
+    if (hasIndex && !withSource) this.parsePool?.cool();
+    if (!hasIndex) return;
+    // Only a warm-up: a failure shows at the first real search.
+    await (await s.svc.workspace()).warmUp().catch(() => null);
+    this.after(s, true);
+  }
+
+  /** A call was answered, or (`restart`) the index changed: the warm-up goes on once the Worker is idle again. */
+  after(s: Session, restart = false, delay = WARM_IDLE_MS): void {
+    let w = this.warm.get(s);
+    if (!w) this.warm.set(s, (w = { done: false }));
+    if (restart) w.done = false;
+    clearTimeout(w.timer);
+    if (w.done) return;
+    const state = w;
+    const timer = setTimeout(async () => {
+      if (!this.sessions.current(s) || s.svc.indexing()) return;
+      try {
+        state.done = (await (await s.svc.workspace()).warmSearch(WARM_SLICE_MS)).done;
+      } catch {
+        state.done = true; // no index yet (or closed meanwhile): the next index run starts it again
+      }
+      // The next slice at once (a message waiting is handled first), unless a call came meanwhile:
+      // it has set the timer again, WARM_IDLE_MS on.
+      if (!state.done && state.timer === timer) this.after(s, false, 0);
+    }, delay);
+    state.timer = timer;
+  }
+
+  /** A workspace is closing: its warm-up stops. */
+  stop(s: Session): void {
+    clearTimeout(this.warm.get(s)?.timer);
+  }
+}
