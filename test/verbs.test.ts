@@ -13,7 +13,7 @@ import type { Surface } from '../core/contract/errors.ts';
 import { nodeServiceHost } from '../runtimes/node/service-host.ts';
 import { toolDefs } from '../runtimes/mcp/tools.ts';
 import { boundTool, jsonSchema } from '../runtimes/mcp/tool.ts';
-import { copyWorkspace } from './helpers/browser.ts';
+import { copyWorkspace } from './helpers/tmp-workspace.ts';
 
 const sample = path.resolve(import.meta.dirname, 'sample-workspace');
 

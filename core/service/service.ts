@@ -84,19 +84,16 @@ export class HciService {
   // ── the verbs ─────────────────────────────────────────────────────────────────────────────────
 
   /**
-   * Answers one verb (verbs.ts). Never throws: a failure is the verb's failure answer, with the
-   * index's freshness (an answer with status error and no freshness of its own gets it here).
+   * Answers one verb (verbs.ts). Never throws: a failure thrown on the way is the verb's failure
+   * answer, with the index's freshness (failure()).
    */
   async call<V extends VerbName>(verb: V, req: VerbInput<V>, ctx: CallContext = {}): Promise<VerbOutput<V>> {
     const t0 = Date.now();
-    let out: VerbOutput<V>;
     try {
-      out = await VERBS[verb].run(this.cx, req, ctx);
+      return await VERBS[verb].run(this.cx, req, ctx);
     } catch (e) {
       return this.failure(verb, errorFields(e, this.surface), req, t0);
     }
-    if (out.status === 'error' && out.index === null) out.index = await this.cx.freshness();
-    return out;
   }
 
   /**

@@ -76,8 +76,6 @@ export function createMcpServer(svc: HciService, opts: McpServerOptions): Server
           .catch(() => {});
       };
     }
-    // Every answer says how fresh the index is, errors included (null only when there is no index):
-    // the service's call and failure answer see to it.
     const { out, text } = await def.call(svc, req.params.arguments ?? {}, ctx);
     if (opts.checkOutput) checkOutput(def, out, opts.log);
     return {

@@ -82,6 +82,8 @@ export function boundTool<V extends VerbName>(t: McpTool<V>): BoundTool {
         const error = { code: 'invalid_arguments', message: `invalid arguments for ${t.name}: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`, issues };
         out = await svc.failure(t.verb, { error, hint: `see the ${t.name} input schema; e.g. ${t.example}` }, raw);
       }
+      // Every answer says how fresh the index is, errors included (null only when there is no index).
+      if (out.index === null) out.index = await svc.freshness();
       return { out, text: t.render(out) };
     },
   };
