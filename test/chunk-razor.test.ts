@@ -314,4 +314,27 @@ describe('Razor error tolerance', () => {
     ]);
     expect(outline!.parseErrors).toBeGreaterThanOrEqual(2);
   });
+
+  it('reads a Razor template in a code block as one expression: its member spans it, the next member is its own', async () => {
+    const text = [
+      '@code {',
+      '    RenderFragment content = null;',
+      '    RenderFragment rf1 = @<MudText Typo="@Typo.h6">I Am <b>Field</b><br></MudText>;',
+      '    private RenderFragment<Row> Cells => row =>',
+      '        @<MudTd>',
+      '            @if (row.Visible) { <span>@row.Name</span> }',
+      '        </MudTd>;',
+      '    string color = "#6cf014";',
+      '}',
+    ].join('\n');
+    const outline = await extractRazor(input('MyApp/Pages/Field.razor', text), ts);
+    const code = nodesOf(outline).find((n) => n.kind === 'code')!;
+    expect(code.children.map((n) => `${n.kind} ${n.name} ${n.startLine}-${n.endLine}`)).toEqual([
+      'field content 2-2',
+      'field rf1 3-3',
+      'property Cells 4-7',
+      'field color 8-8',
+    ]);
+    expect(outline!.parseErrors).toBeUndefined();
+  });
 });

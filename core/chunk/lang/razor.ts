@@ -22,7 +22,7 @@ import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
 import { ParseTimeout, type TreeSitterHost } from '../treesitter.ts';
 import { CSharpWalker, clipOutline, rollUpFacts } from './csharp.ts';
-import { parseCSharp } from './csharp-repair.ts';
+import { blank, parseCSharp } from './csharp-repair.ts';
 import { normalizeSpelling } from './csharp-keys.ts';
 import { splitRazor, type RazorCodeBlock, type RazorDirective, type RazorRegion } from './razor-blocks.ts';
 
@@ -326,6 +326,49 @@ async function markupNode(region: RazorRegion, lines: readonly string[], ts: Tre
 
 // ---- code blocks ----
 
+const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+
+/**
+ * C# with each Razor template expression (`@<MudText Typo="@Typo.h6">Hi</MudText>`, `@<br/>`) turned
+ * into `0` and spaces, line breaks kept: an expression the C# grammar parses, at the same offsets.
+ */
+export function blankRazorTemplates(code: string): string {
+  let out = code;
+  for (let at = code.indexOf('@<'), from = 0; at >= 0; at = code.indexOf('@<', from)) {
+    const end = templateEnd(code, at + 1);
+    if (end < 0) break;
+    out = out.slice(0, at) + '0' + blank(code.slice(at + 1, end)) + out.slice(end);
+    from = end;
+  }
+  return out;
+}
+
+/** Where the markup element starting at `<` (offset i) ends, nested elements included; -1 if it does not. */
+function templateEnd(s: string, i: number): number {
+  let depth = 0;
+  while (i < s.length) {
+    if (s[i] !== '<') {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    for (let quote = ''; j < s.length; j++) {
+      const c = s[j];
+      if (quote) {
+        if (c === quote) quote = '';
+      } else if (c === '"' || c === "'") quote = c;
+      else if (c === '>') break;
+    }
+    if (j >= s.length) return -1;
+    const name = /^\/?([\w.:-]*)/.exec(s.slice(i + 1, j))![1].toLowerCase();
+    if (s[i + 1] === '/') depth--;
+    else if (s[j - 1] !== '/' && !VOID_ELEMENTS.has(name)) depth++;
+    i = j + 1;
+    if (depth <= 0) return i;
+  }
+  return -1;
+}
+
 /** A code block's outline node, and the places its C# needed repair (csharp-repair.ts). */
 async function codeNode(block: RazorCodeBlock, text: string, key: string, className: string, ts: TreeSitterHost): Promise<{ node: OutlineNode; errors: number }> {
   const node: OutlineNode = {
@@ -339,7 +382,8 @@ async function codeNode(block: RazorCodeBlock, text: string, key: string, classN
   };
   // Row 0 of the wrapper is the line of the opening brace, so rows shift by openLine - 1.
   const wrapped = `class ${WRAPPER_CLASS} {${text.slice(block.bodyStart, block.bodyEnd)}\n}`;
-  const { tree, errors } = await parseCSharp(ts, wrapped); // a failure here falls the file back to line windows
+  // Razor templates (`@<b>…</b>`) are not C#: the parse sees `0` and blanks there (same offsets), the walker the block as written.
+  const { tree, errors } = await parseCSharp(ts, blankRazorTemplates(wrapped)); // a failure here falls the file back to line windows
   try {
     const walker = new CSharpWalker(wrapped, { lineBase: block.openLine - 1, firstLine: block.startLine, lastLine: block.endLine, transparentType: WRAPPER_CLASS });
     node.children = clipOutline(walker.walkMembers(tree.rootNode, key, className), block.startLine, block.endLine);
