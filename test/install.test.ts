@@ -112,6 +112,12 @@ describe('the installed package', () => {
     expect(p).toContain('LICENSE');
     expect(p).toContain('bin/hci.js');
     expect(p).toContain('dist/sample-workspace.zip');
+    // The pretrained code model, what it was trained on, and the licences of those repositories.
+    expect(p).toEqual(expect.arrayContaining(['models/code-model.bin', 'models/manifest.json', 'NOTICE']));
+    // The installed Node runtime finds it (dist/runtimes/node/ → models/) and reads it whole.
+    const loaded = spawnSync(process.execPath, ['--input-type=module', '-e', `const { nodeVectorHost } = await import(${JSON.stringify(pathToFileURL(path.join(inst.pkgDir, 'dist/runtimes/node/vector-host.js')).href)}); process.stdout.write(String((await nodeVectorHost.codeModel()).length));`]);
+    expect(loaded.status, loaded.stderr.toString()).toBe(0);
+    expect(Number(loaded.stdout.toString())).toBe(fs.statSync(path.join(REPO, 'models/code-model.bin')).size);
     expect(p.filter((f) => /(^|\/)(bench|test)\//.test(f) || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
     const grammarFiles = Object.values(GRAMMARS).map((g) => `dist/${packagedGrammarPath(g)}`);
     const licences = [...new Set(Object.values(GRAMMARS).map((g) => `dist/grammars/${g.package}/LICENSE`))];

@@ -2,7 +2,9 @@
 // bit-identical in Node (in process), Deno (deno run on the sources, read access to the corpus
 // only) and headless Chromium (a Vite-built page, in the page and in a Worker) — model bytes,
 // training, query and later-chunk vectors — and the KNN hits and scores through the WASM SIMD
-// kernel and its JS twin are identical everywhere, for int8 and f32.
+// kernel and its JS twin are identical everywhere, for int8 and f32. The code model shipped in the
+// package (models/code-model.bin) is read by each runtime's own loader (Node's file read, Deno's,
+// the browser's fetch of the URL hciVitePlugin gives) and embeds the same bits everywhere.
 // @lane runtimes
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
@@ -14,7 +16,8 @@ import { chromiumBinary, denoBinary, titled } from './helpers/runtimes.ts';
 const deno = denoBinary();
 const chromium = chromiumBinary();
 import { sampleCorpus } from './helpers/vector-corpus.ts';
-import { vectorFingerprint, type VectorFingerprint } from './helpers/vector-fingerprint.ts';
+import { pretrainedFingerprint, vectorFingerprint, type PretrainedFingerprint, type VectorFingerprint } from './helpers/vector-fingerprint.ts';
+import { nodeVectorHost } from '../runtimes/node/vector-host.ts';
 import { tmpDir } from './helpers/tmp-workspace.ts';
 
 describe('vector parity: Node, Deno and Chromium', () => {
@@ -31,6 +34,9 @@ describe('vector parity: Node, Deno and Chromium', () => {
   it('learned model, vectors and KNN hits are bit-identical', async (ctx) => {
     const corpus = sampleCorpus();
     const node = await vectorFingerprint(corpus);
+    const nodePre: PretrainedFingerprint = await pretrainedFingerprint(nodeVectorHost.codeModel!, corpus);
+    expect(nodePre.key).toMatch(/^pretrained\/hci-code@[0-9a-f]{16}\/\d+$/);
+    expect(nodePre.vocab).toBeGreaterThan(10_000);
     expect(node.embedMatchesTraining).toBe(true);
     expect(node.backends).toEqual(['int8/wasm-simd', 'int8/js', 'f32/wasm-simd', 'f32/js']);
     // Both backends agree inside one runtime too.
@@ -45,12 +51,12 @@ describe('vector parity: Node, Deno and Chromium', () => {
     tmp.push(dir);
     const file = path.join(dir, 'corpus.json');
     fs.writeFileSync(file, JSON.stringify(corpus));
-    const run = startDeno(deno, ['--no-prompt', `--allow-read=${file}`], path.join(REPO, 'test/helpers/deno-vector.ts'), [file]);
+    const run = startDeno(deno, ['--no-prompt', `--allow-read=${file},${path.join(REPO, 'models/code-model.bin')}`], path.join(REPO, 'test/helpers/deno-vector.ts'), [file]);
     const [denoResult, out, launched] = await Promise.all([run.exited, buildTestPage(path.join(REPO, 'test/browser-vector')), launchChromium(chromium)]);
     tmp.push(out);
     session = launched;
     expect(denoResult.code, denoResult.stderr).toBe(0);
-    const fromDeno = denoResult.json as VectorFingerprint;
+    const fromDeno = denoResult.json as { learned: VectorFingerprint; pretrained: PretrainedFingerprint };
 
     server = await serveStatic(out);
     server.put('/fixtures/corpus.json', new TextEncoder().encode(JSON.stringify(corpus)));
@@ -59,12 +65,13 @@ describe('vector parity: Node, Deno and Chromium', () => {
     const fromChromium = (await session.page.evaluate(
       (u) => (window as unknown as { vectorFingerprint(u: string): Promise<unknown> }).vectorFingerprint(u),
       '/fixtures/corpus.json',
-    )) as { page: VectorFingerprint; worker: VectorFingerprint };
+    )) as Record<'page' | 'worker', { learned: VectorFingerprint; pretrained: PretrainedFingerprint }>;
 
-    expect(fromDeno).toEqual(node);
-    expect(fromChromium.page).toEqual(node);
-    expect(fromChromium.worker).toEqual(node);
+    const want = { learned: node, pretrained: nodePre };
+    expect(fromDeno).toEqual(want);
+    expect(fromChromium.page).toEqual(want);
+    expect(fromChromium.worker).toEqual(want);
     expect(session.requests.every((u) => u.startsWith(server!.url))).toBe(true);
-    console.log(`vector parity: model ${node.modelBytes} bytes (${node.vocab} tokens × ${node.dims} dims) sha ${node.modelSha.slice(0, 16)}, vectors ${node.vectorsSha.slice(0, 16)}, identical in Node, Deno and Chromium (page + Worker)`);
+    console.log(`vector parity: model ${node.modelBytes} bytes (${node.vocab} tokens × ${node.dims} dims) sha ${node.modelSha.slice(0, 16)}, vectors ${node.vectorsSha.slice(0, 16)}, identical in Node, Deno and Chromium (page + Worker); code model ${nodePre.bytes} bytes (${nodePre.vocab} tokens × ${nodePre.dims}) sha ${nodePre.sha.slice(0, 16)}, vectors ${nodePre.textsSha.slice(0, 16)}, identical too`);
   }, 180_000);
 });

@@ -5,17 +5,19 @@
 // hci's own files exactly as the Node runtime reads them (runtimes/node/grammars.ts: the packaged
 // gzipped copy in an installed hci, which the Worker's TreeSitterHost inflates), so Vite
 // copies every grammar the language table needs into the build and assets.ts hands the Worker their
-// URLs — a grammar added to the table reaches the browser with no other edit. (2) @sqlite.org/sqlite-wasm
+// URLs — a grammar added to the table reaches the browser with no other edit — and the pretrained code
+// model (models/code-model.bin, fetched only when that semantic provider runs). (2) @sqlite.org/sqlite-wasm
 // references its own "Worker1" helper worker (`new Worker(new URL('sqlite3-worker1.mjs', import.meta.url))`)
 // for an API hci never uses; Vite would bundle a second copy of SQLite for it (about 650 KB and most of
 // the build time). The plugin cuts that one reference.
 import type { Plugin } from 'vite';
 import { GRAMMARS, TREE_SITTER_RUNTIME } from '../../core/languages/grammars.ts';
 import { grammarFilePath, wasmFilePath } from '../node/grammars.ts';
+import { codeModelPath } from '../node/code-model.ts';
 
 const WORKER1 = 'new Worker(new URL("sqlite3-worker1.mjs", import.meta.url), { type: "module" })';
 
-/** The module id assets.ts imports; its default export is `{ treeSitter, grammars }` (URLs). */
+/** The module id assets.ts imports; its default export is `{ treeSitter, grammars, codeModel }` (URLs). */
 export const TREE_SITTER_URLS_MODULE = 'virtual:hci-tree-sitter-urls';
 const RESOLVED_URLS_MODULE = `\0${TREE_SITTER_URLS_MODULE}`;
 
@@ -26,7 +28,8 @@ function treeSitterUrlsModule(): string {
   return [
     `import treeSitter from ${url(wasmFilePath(TREE_SITTER_RUNTIME))};`,
     ...grammars.map(([, f], i) => `import grammar${i} from ${url(grammarFilePath(f))};`),
-    `export default { treeSitter, grammars: { ${grammars.map(([id], i) => `${JSON.stringify(id)}: grammar${i}`).join(', ')} } };`,
+    `import codeModel from ${url(codeModelPath())};`,
+    `export default { treeSitter, grammars: { ${grammars.map(([id], i) => `${JSON.stringify(id)}: grammar${i}`).join(', ')} }, codeModel };`,
   ].join('\n');
 }
 

@@ -6,6 +6,7 @@ import { sha256Hex } from '../../core/index/sha256.ts';
 import { KnnIndex } from '../../core/vector/knn.ts';
 import { quantizeInt8 } from '../../core/vector/quantize.ts';
 import { LearnedProvider } from '../../core/vector/learned/provider.ts';
+import { loadPretrained } from '../../core/vector/pretrained/provider.ts';
 
 export interface VectorCorpus {
   texts: string[];
@@ -60,5 +61,26 @@ export async function vectorFingerprint(c: VectorCorpus): Promise<VectorFingerpr
     embedMatchesTraining: sha256Hex(bytesOf(again)) === sha256Hex(bytesOf(trained.vectors)),
     queriesSha: sha256Hex(bytesOf(queries)), laterSha: sha256Hex(bytesOf(later.vectors)),
     knn, backends, drift: model.drift(later.coverage, { minTokens: 1 }),
+  };
+}
+
+export interface PretrainedFingerprint {
+  bytes: number;
+  sha: string;
+  key: string;
+  vocab: number;
+  dims: number;
+  textsSha: string;
+  queriesSha: string;
+}
+
+/** The shipped code model as this runtime's loader hands it over (VectorHost.codeModel), and its vectors of the corpus. */
+export async function pretrainedFingerprint(load: () => Promise<Uint8Array>, c: VectorCorpus): Promise<PretrainedFingerprint> {
+  const bytes = await load();
+  const p = await loadPretrained(load);
+  if ('code' in p) throw new Error(`${p.code}: ${p.message}`);
+  return {
+    bytes: bytes.length, sha: sha256Hex(bytes), key: `${p.key.provider}/${p.key.model}/${p.key.dims}`, vocab: p.model.vocab.length, dims: p.dims,
+    textsSha: sha256Hex(bytesOf(p.embedSync(c.texts))), queriesSha: sha256Hex(bytesOf(p.embedSync(c.queries))),
   };
 }

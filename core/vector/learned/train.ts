@@ -92,52 +92,70 @@ export function trainModelFromCorpus(corpus: TokenCorpus, params: Partial<Learne
   let counts: Csr | null = cooccurrence(corpus, p.window);
   const cooccurrences = counts.values.length;
   lap('cooccurrence');
-  const m = ppmi(counts, { alpha: 0.75, maxPerRow: p.maxPerRow });
+  const box = { matrix: ppmi(counts, { alpha: 0.75, maxPerRow: p.maxPerRow }) as Csr | null };
   counts = null;
   lap('ppmi');
-  return trainFromPpmi(corpus, m, p, clock, phases, backend, cooccurrences);
+  return trainFromPpmi(corpus, box, p, clock, phases, backend, cooccurrences);
 }
 
 /**
  * The recipe's second half, from a PPMI matrix over the corpus's vocabulary (this module's, or
  * one a caller built another way — the pretrained code model's trainer sums co-occurrences over
- * many repositories): word vectors by SVD, SIF weights, the common component and the int8 scale.
+ * many repositories): word vectors U·Σ^eigPower by SVD, then modelFromWordRows. The matrix comes
+ * in a box the factorization empties (so it is garbage once the SVD has it: none of the later
+ * steps' peaks holds it).
  */
-export function trainFromPpmi(corpus: TokenCorpus, ppmiMatrix: Csr, params: Partial<LearnedParams> = {}, clock: Clock = () => 0, phases: Record<string, number> = {}, backend: DenseBackend = 'auto', cooccurrences = 0): TrainedModel {
+export function trainFromPpmi(corpus: TokenCorpus, ppmiMatrix: { matrix: Csr | null }, params: Partial<LearnedParams> = {}, clock: Clock = () => 0, phases: Record<string, number> = {}, backend: DenseBackend = 'auto', cooccurrences = 0): TrainedModel {
   const p = learnedParams(params);
   const lap = lapper(clock, phases);
-  let m: Csr | null = ppmiMatrix;
+  const m = ppmiMatrix.matrix!;
+  ppmiMatrix.matrix = null;
   const ppmiEntries = m.values.length;
   const V = corpus.vocab.length;
+  let words: Float64Array | null = null;
+  let rank = 0;
+  if (V > 0 && ppmiEntries > 0) {
+    const svd = randomizedSvd(m, { rank: p.dims, oversample: p.oversample, powerIterations: p.powerIterations, seed: p.seed, backend });
+    lap('svd');
+    rank = svd.rank;
+    words = svd.u;
+    const sw = Float64Array.from(svd.s, (s) => sigmaPower(s, p.eigPower));
+    for (let w = 0; w < V; w++) for (let j = 0; j < rank; j++) words[w * rank + j] *= sw[j];
+  }
+  const { model, rows } = modelFromWordRows(corpus, words, rank, p, lap, backend);
+  return { model, rows, report: { chunks: corpus.chunks, tokens: corpus.totalTokens, vocab: V, cooccurrences, ppmiEntries, phases } };
+}
+
+/**
+ * A model from word vectors (`words`: V × rank, row-major, any length: each row becomes unit
+ * length, then int8 with its own scale; null: none): SIF weights from the corpus's counts, the
+ * common component and the int8 scale of chunk vectors from a sample of the corpus's chunks.
+ */
+export function modelFromWordRows(corpus: TokenCorpus, words: Float64Array | null, rank: number, p: LearnedParams, lap: (phase: string) => void = () => {}, backend: DenseBackend = 'auto'): { model: LearnedModel; rows: TrainedRows } {
+  const V = corpus.vocab.length;
   const dims = p.dims;
-  // Word vectors: U · Σ^eigPower, unit length, int8 per row.
   const vectors = new Int8Array(V * dims);
   const rowScale = new Float32Array(V);
-  if (V > 0 && ppmiEntries > 0) {
-    const svd = randomizedSvd(m, { rank: dims, oversample: p.oversample, powerIterations: p.powerIterations, seed: p.seed, backend });
-    m = null;
-    lap('svd');
-    const sw = Float64Array.from(svd.s, (s) => sigmaPower(s, p.eigPower));
-    const row = new Float64Array(dims);
+  if (words) {
+    const row = new Float64Array(rank);
     for (let w = 0; w < V; w++) {
       let n = 0;
-      for (let j = 0; j < svd.rank; j++) {
-        row[j] = svd.u[w * svd.rank + j] * sw[j];
+      for (let j = 0; j < rank; j++) {
+        row[j] = words[w * rank + j];
         n += row[j] * row[j];
       }
       if (!(n > 0)) continue;
       const inv = 1 / Math.sqrt(n);
       let max = 0;
-      for (let j = 0; j < svd.rank; j++) {
+      for (let j = 0; j < rank; j++) {
         row[j] *= inv;
         max = Math.max(max, Math.abs(row[j]));
       }
       const scale = Math.fround(max / 127);
       rowScale[w] = scale;
-      for (let j = 0; j < svd.rank; j++) vectors[w * dims + j] = Math.round(row[j] / scale);
+      for (let j = 0; j < rank; j++) vectors[w * dims + j] = Math.round(row[j] / scale);
     }
   }
-  m = null;
   lap('word vectors');
   const weights = new Float32Array(V);
   const total = Math.max(1, corpus.totalTokens);
@@ -171,10 +189,7 @@ export function trainFromPpmi(corpus: TokenCorpus, ppmiMatrix: Csr, params: Part
   header.vectorScale = fit.scale();
   const model = new LearnedModel(header, corpus.vocab, weights, rowScale, common, vectors);
   lap('chunk vectors');
-  return {
-    model, rows: new TrainedRows(model, corpus.seq, starts, sum),
-    report: { chunks: corpus.chunks, tokens: corpus.totalTokens, vocab: V, cooccurrences, ppmiEntries, phases },
-  };
+  return { model, rows: new TrainedRows(model, corpus.seq, starts, sum) };
 }
 
 /** The training chunks' vectors (projected, unit length, f32), computed from the corpus's ids when asked for. */

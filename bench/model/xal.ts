@@ -1,0 +1,121 @@
+// Text ↔ code alignment for the pretrained code model: from pairs the repositories hold — a doc
+// comment and the code it documents, a commit subject and the lines the commit changed — the
+// doc-word × code-token association matrix (each pair adds 1/√(|doc|·|code|) to every (doc word,
+// code token) it holds), its PPMI (row and column marginals, context smoothing 0.75, the largest
+// `maxPerRow` entries per row kept), and a truncated SVD M ≈ U·Σ·Vᵀ. Doc words get U·Σ^p (the
+// query side: how people describe code), code tokens V·Σ^p = Mᵀ·U·Σ^(p−1) (the chunk side): a
+// query's words and a chunk's code meet in one space even when they share no token. Owns the pair
+// matrix and the two sides' word rows; the models around them are train.ts's.
+import { ln } from '../../core/vector/learned/numeric.ts';
+import { transposeCsr, type Csr } from '../../core/vector/learned/sparse.ts';
+import { randomizedSvd } from '../../core/vector/learned/svd.ts';
+import { denseOps } from '../../core/vector/learned/dense.ts';
+import { largestInColumnOrder } from './cooc.ts';
+
+export interface PairIds {
+  /** Per pair: its distinct doc-side ids then its distinct code-side ids, in docStart/codeStart order. */
+  doc: Int32Array;
+  docStart: Int32Array;
+  code: Int32Array;
+  codeStart: Int32Array;
+  count: number;
+}
+
+export function pairIds(pairs: Iterable<[number[], number[]]>): PairIds {
+  const doc: number[] = [];
+  const code: number[] = [];
+  const docStart = [0];
+  const codeStart = [0];
+  for (const [d, c] of pairs) {
+    doc.push(...d);
+    code.push(...c);
+    docStart.push(doc.length);
+    codeStart.push(code.length);
+  }
+  return { doc: Int32Array.from(doc), docStart: Int32Array.from(docStart), code: Int32Array.from(code), codeStart: Int32Array.from(codeStart), count: docStart.length - 1 };
+}
+
+/** The PPMI of the pairs' doc × code association matrix (V × V over the shared vocabulary). */
+export function alignmentPpmi(p: PairIds, V: number, maxPerRow: number): Csr {
+  // Pairs of each doc word (an inverted index), each pair's weight.
+  const weight = new Float64Array(p.count);
+  const byWord = new Int32Array(V + 1);
+  for (let i = 0; i < p.count; i++) {
+    const nd = p.docStart[i + 1] - p.docStart[i];
+    const nc = p.codeStart[i + 1] - p.codeStart[i];
+    weight[i] = nd && nc ? 1 / Math.sqrt(nd * nc) : 0;
+    for (let k = p.docStart[i]; k < p.docStart[i + 1]; k++) byWord[p.doc[k] + 1]++;
+  }
+  for (let d = 0; d < V; d++) byWord[d + 1] += byWord[d];
+  const pairsOf = new Int32Array(byWord[V]);
+  const fill = byWord.slice(0, V);
+  for (let i = 0; i < p.count; i++) for (let k = p.docStart[i]; k < p.docStart[i + 1]; k++) pairsOf[fill[p.doc[k]]++] = i;
+  // Marginals: row d sums weight·|code| over its pairs, column c weight·|doc|.
+  const rowSum = new Float64Array(V);
+  const colSum = new Float64Array(V);
+  for (let i = 0; i < p.count; i++) {
+    const nd = p.docStart[i + 1] - p.docStart[i];
+    const nc = p.codeStart[i + 1] - p.codeStart[i];
+    for (let k = p.docStart[i]; k < p.docStart[i + 1]; k++) rowSum[p.doc[k]] += weight[i] * nc;
+    for (let k = p.codeStart[i]; k < p.codeStart[i + 1]; k++) colSum[p.code[k]] += weight[i] * nd;
+  }
+  let z = 0;
+  const lnRow = new Float64Array(V);
+  const lnCol = new Float64Array(V);
+  for (let c = 0; c < V; c++) {
+    if (colSum[c] > 0) {
+      z += Math.sqrt(colSum[c]) * Math.sqrt(Math.sqrt(colSum[c]));
+      lnCol[c] = ln(colSum[c]);
+    }
+    if (rowSum[c] > 0) lnRow[c] = ln(rowSum[c]);
+  }
+  const lnZ = ln(z);
+  const acc = new Float64Array(V);
+  const touched = new Int32Array(V);
+  const rowPtr = new Int32Array(V + 1);
+  const colIdx: number[] = [];
+  const values: number[] = [];
+  const candVal = new Float64Array(V);
+  const candCol = new Int32Array(V);
+  for (let d = 0; d < V; d++) {
+    let t = 0;
+    for (let q = byWord[d]; q < byWord[d + 1]; q++) {
+      const i = pairsOf[q];
+      const w = weight[i];
+      for (let k = p.codeStart[i]; k < p.codeStart[i + 1]; k++) {
+        const c = p.code[k];
+        if (acc[c] === 0) touched[t++] = c;
+        acc[c] += w;
+      }
+    }
+    let kept = 0;
+    for (let i = 0; i < t; i++) {
+      const c = touched[i];
+      const v = ln(acc[c]) + lnZ - lnRow[d] - 0.75 * lnCol[c];
+      acc[c] = 0;
+      if (v > 0) {
+        candVal[kept] = v;
+        candCol[kept++] = c;
+      }
+    }
+    for (const i of largestInColumnOrder(candVal, candCol, kept, maxPerRow)) {
+      colIdx.push(candCol[i]);
+      values.push(candVal[i]);
+    }
+    rowPtr[d + 1] = colIdx.length;
+  }
+  return { rows: V, cols: V, rowPtr, colIdx: Int32Array.from(colIdx), values: Float32Array.from(values) };
+}
+
+/** Both sides' word rows (V × rank each, row-major): doc words U·Σ^p, code tokens Mᵀ·U·Σ^(p−1). */
+export function alignmentRows(m: Csr, o: { rank: number; oversample: number; powerIterations: number; seed: number; eigPower: 0.5 | 1 }): { doc: Float64Array; code: Float64Array; rank: number; s: Float64Array } {
+  const svd = randomizedSvd(m, { rank: o.rank, oversample: o.oversample, powerIterations: o.powerIterations, seed: o.seed });
+  const k = svd.rank;
+  const V = m.rows;
+  const doc = new Float64Array(V * k);
+  const sp = Float64Array.from(svd.s, (s) => (o.eigPower === 1 ? s : Math.sqrt(s)));
+  for (let w = 0; w < V; w++) for (let j = 0; j < k; j++) doc[w * k + j] = svd.u[w * k + j] * sp[j];
+  const code = denseOps().mulSparse(transposeCsr(m), svd.u, k);
+  for (let w = 0; w < m.cols; w++) for (let j = 0; j < k; j++) code[w * k + j] = svd.s[j] > 0 ? (code[w * k + j] * sp[j]) / svd.s[j] : 0;
+  return { doc, code, rank: k, s: svd.s };
+}
