@@ -4,9 +4,9 @@
 // file-level Recall@5 / MRR@10 per kind (bench/eval.ts's metrics), keyword's rank-1 hits that hybrid
 // lost, and the build times. `npm run eval` runs it after the baselines; alone:
 //
-//   node dist/bench/semantic-eval.js [--sets sample,generated,dev] [--providers learned,http,onnx] [--files 2000] [--record]
+//   node dist/bench/semantic-eval.js [--sets sample,generated,dev] [--providers learned,pretrained,http,onnx] [--files 2000] [--record]
 //
-// Providers: `learned` always; `http` when HCI_EVAL_HTTP_URL (+ HCI_EVAL_HTTP_MODEL, _DIMS, _API
+// Providers: `learned` and `pretrained` (the code model in the package) always; `http` when HCI_EVAL_HTTP_URL (+ HCI_EVAL_HTTP_MODEL, _DIMS, _API
 // ollama|openai) names an endpoint; `onnx` when HCI_EVAL_ONNX_DIR names a model folder. The dev set:
 // golden files from $EVAL_DEV_DIR or ../shared/eval-dev, corpora from $EVAL_DEV_CORPUS or
 // ../devset-corpus (as bench/vector-eval.ts finds them). Corpora are copied: nothing is written into them.
@@ -66,6 +66,7 @@ export interface SetRun {
 
 function providerSettings(name: string): Record<string, unknown> | null {
   if (name === 'learned') return { enabled: true, provider: 'learned' };
+  if (name === 'pretrained') return { enabled: true, provider: 'pretrained' };
   if (name === 'http') {
     const url = process.env.HCI_EVAL_HTTP_URL;
     if (!url) return null;
@@ -196,7 +197,7 @@ export async function runSemanticEval(o: { sets?: string[]; providers?: string[]
   const log = o.log ?? (() => {});
   const runs: SetRun[] = [];
   for (const spec of setSpecs(o.sets ?? ['sample', 'generated', 'dev'], o.files ?? 2000)) {
-    const r = await runSet(spec, o.providers ?? ['learned', 'http', 'onnx'], log);
+    const r = await runSet(spec, o.providers ?? ['learned', 'pretrained', 'http', 'onnx'], log);
     if (r) runs.push(r);
   }
   return runs;
