@@ -19,6 +19,8 @@
 //   options: --repeat N (3) · --query-repeat N (5) · --cold-queries N (5 per run) · --reopen-queries N (10)
 //            --cli-queries N (5 per run) · --edits N (5) · --engines hci,native,wasm,orama,minisearch,rg,cli,latency,intercom,vectors,literal
 //            --rg PATH · --profile · --out DIR · --record · --keep
+//            --engines …,semantic (also a cold index with semantic search on: its peak RSS)
+//            --compare LABEL (a recorded bench/results/bench-LABEL.json: this corpus's figures over that one's)
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -30,7 +32,7 @@ import { summarizeProfile, type ProfileSummary } from './lib/cpu-profile.ts';
 import { deriveQueries, readGolden } from './lib/queries.ts';
 import { shuffled, sliceQueries } from './lib/plan.ts';
 import { commitInfo, recordResult } from './lib/record.ts';
-import { formatBench, judgeTargets, latencyOf, type BenchReport, type EngineRow } from './lib/report.ts';
+import { formatBench, judgeTargets, latencyOf, readRecorded, scaleAgainst, type BenchReport, type EngineRow } from './lib/report.ts';
 import { copyTree, fmtMB, fmtMs, isMain, latencyStats, MB, median, now, optInt, optList, optString, parseArgs, repoRoot, sampleWorkspaceDir, slug, writeJson } from './lib/util.ts';
 import { folderInCorpus, materializeCorpus, readManifest } from './lib/materialize.ts';
 import { findRipgrep, ripgrepOnce, ripgrepVersion } from './baselines/grep-and-windows.ts';
@@ -43,6 +45,8 @@ import { runLiteralBench } from './literal-bench.ts';
 export { formatBench };
 export type { BenchReport, EngineRow, TargetCheck } from './lib/report.ts';
 export const ALL_ENGINES = ['hci', 'native', 'wasm', 'orama', 'minisearch', 'rg', 'cli', 'latency', 'intercom', 'literal'] as const;
+/** Engines run only when named: `semantic` (a cold index with the semantic channel on, for its peak RSS). */
+export const EXTRA_ENGINES = ['semantic'] as const;
 
 export interface BenchOptions {
   /** 'sample', 'generated', or a folder. */
@@ -72,6 +76,8 @@ export interface BenchOptions {
   limit: number;
   maxQueries: number;
   profile: boolean;
+  /** A recorded result (bench/results/bench-<label>.json) this corpus's figures are compared with: how cost grows with size. */
+  compare?: string;
   log: (line: string) => void;
 }
 
@@ -244,6 +250,10 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
       const { plan, coldByRun } = slices!;
       const cold = coldByRun[rep] ?? [];
       const filesPerTxn = Math.max(1, Math.ceil(meta!.files / Math.max(1, hci.index?.transactions ?? 1)));
+      if (want('semantic')) {
+        o.log('  hci cold index, semantic search on…');
+        push('hci-semantic', await runWorker({ task: 'hci-index', root: corpus.dir, edits: 0, noops: 0, semantic: true }, o, work));
+      }
       if (want('hci')) {
         o.log('  hci search (in-process)…');
         push('hci-search', await runWorker({ task: 'hci-search', root: corpus.dir, plan }, o, work));
@@ -295,6 +305,7 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
     const hciRuns = all('hci');
     const hciRow = withCold(rowOf('hci', 'hci (WASM): scan, read, chunk, write', hciRuns, baselineRss, byEngine.get('hci-search')), all('hci-cold'));
     engines.push(hciRow);
+    if (byEngine.has('hci-semantic')) engines.push(rowOf('hci-semantic', 'hci (WASM), semantic search on: cold index', all('hci-semantic'), baselineRss));
     if (byEngine.has('wasm-store')) engines.push(rowOf('wasm-store', 'hci store only (WASM + hci VFS, same chunks)', all('wasm-store'), baselineRss));
     if (byEngine.has('native')) engines.push(withCold(rowOf('native', `native SQLite (${all('native')[0].label}, same chunks)`, all('native'), baselineRss), all('native-cold')));
     if (byEngine.has('orama')) engines.push(rowOf('orama', 'Orama 3.1 (same chunks, in memory)', all('orama'), baselineRss));
@@ -366,6 +377,7 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
       querySlices: { cold: slices?.coldByRun.flat().length ?? 0, reopen: plan?.reopen.length ?? 0, warmup: plan?.warmup.length ?? 0, measured: plan?.measured.length ?? 0, disjoint: slices?.disjoint ?? false },
       engines, incremental, ratios, targets: [], profile: profileSummary, notes, runs,
     };
+    if (o.compare) report.scale = scaleAgainst(report, readRecorded(o.compare));
     report.targets = judgeTargets(report);
     if (o.outDir) {
       const base = path.join(o.outDir, `bench-${corpus.label}`);
@@ -410,6 +422,7 @@ function cliSearch(bin: string, root: string, query: string, limit: number): Pro
 
 export async function main(argv: string[]): Promise<number> {
   const { opts, positional } = parseArgs(argv, ['in-process', 'profile', 'keep', 'record', 'help']);
+  const compare = optString(opts, 'compare');
   if (opts.help) {
     process.stdout.write(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n') + '\n');
     return 0;
@@ -439,7 +452,7 @@ export async function main(argv: string[]): Promise<number> {
       rg: optString(opts, 'rg'),
       limit: optInt(opts, 'limit', DEFAULT_BENCH.limit),
       maxQueries: optInt(opts, 'max-queries', DEFAULT_BENCH.maxQueries),
-      outDir, record, log,
+      outDir, record, log, compare,
     });
     process.stdout.write(`\n${formatBench(report)}\n\n(${fmtMs(report.tookMs)}; written to ${path.join(outDir, `bench-${report.corpus.label}.json`)} and .md)\n`);
   }

@@ -3,7 +3,9 @@
 // bench.ts runs the engines and fills a BenchReport; this module turns it into verdicts and text.
 import type { ProfileSummary } from './cpu-profile.ts';
 import { formatProfile } from './cpu-profile.ts';
-import type { CommitInfo } from './record.ts';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { RECORD_DIR, type CommitInfo } from './record.ts';
 import { fmtMB, fmtMs, fmtNum, fmtRatio, latencyStats, markdownTable, MB, type LatencyStats } from './util.ts';
 import type { TaskResult } from '../worker.ts';
 
@@ -63,15 +65,81 @@ export interface BenchReport {
   ratios: Record<string, number | null>;
   targets: TargetCheck[];
   profile?: ProfileSummary;
+  /** This corpus against a recorded smaller one (--compare): how each cost grew with size. */
+  scale?: ScaleComparison;
   notes: string[];
   runs: TaskResult[][];
 }
+
+/** Each figure of this run over the same figure of a recorded run on a smaller corpus. */
+export interface ScaleComparison {
+  base: string;
+  baseCommit: string | null;
+  files: number | null;
+  chunks: number | null;
+  sourceBytes: number | null;
+  peakRss: number | null;
+  /** hci's peak over the bare worker (the floor is the same process in both runs). */
+  peakRssOverBaseline: number | null;
+  indexWall: number | null;
+  indexCpu: number | null;
+  /** Native SQLite's load of the same chunks, in each run: how much the bare work grew. */
+  nativeIndexWall: number | null;
+  nativeIndexCpu: number | null;
+  warmNewP95: number | null;
+  afterOpenP95: number | null;
+}
+
+/** A result recorded with --record (bench/results/bench-<label>.json), or any report file path. */
+export function readRecorded(labelOrFile: string): BenchReport {
+  const file = labelOrFile.endsWith('.json') ? labelOrFile : path.join(RECORD_DIR(), `bench-${labelOrFile}.json`);
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as BenchReport;
+}
+
+export function scaleAgainst(r: Pick<BenchReport, 'engines' | 'corpus'>, base: BenchReport): ScaleComparison {
+  const q = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b > 0 ? a / b : null);
+  const row = (x: Pick<BenchReport, 'engines'>, e: string) => x.engines.find((y) => y.engine === e);
+  const [h, hb, n, nb] = [row(r, 'hci'), row(base, 'hci'), row(r, 'native'), row(base, 'native')];
+  return {
+    base: base.corpus.label,
+    baseCommit: base.commit?.sha ?? null,
+    files: q(r.corpus.files, base.corpus.files),
+    chunks: q(r.corpus.chunks, base.corpus.chunks),
+    sourceBytes: q(r.corpus.sourceBytes, base.corpus.sourceBytes),
+    peakRss: q(h?.memory?.peakRss, hb?.memory?.peakRss),
+    peakRssOverBaseline: q(h?.memory?.overBaseline, hb?.memory?.overBaseline),
+    indexWall: q(h?.index?.ms, hb?.index?.ms),
+    indexCpu: q(h?.index?.cpuMs, hb?.index?.cpuMs),
+    nativeIndexWall: q(n?.index?.ms, nb?.index?.ms),
+    nativeIndexCpu: q(n?.index?.cpuMs, nb?.index?.cpuMs),
+    warmNewP95: q(h?.latency?.warmFirst?.p95, hb?.latency?.warmFirst?.p95),
+    afterOpenP95: q(h?.latency?.afterOpen?.p95, hb?.latency?.afterOpen?.p95),
+  };
+}
+
+/**
+ * Targets stated on real repositories (issue 34, AvaloniaUI/Avalonia at a pinned commit), judged on
+ * every pinned corpus: memory of a cold `hci index`, cold-pass cost beside native SQLite in the same
+ * run, search latency, the CLI; and, with --compare, how each grows with the corpus.
+ */
+export const REAL_TARGETS = {
+  peakRssMB: 250,
+  peakRssSemanticMB: 300,
+  indexWallVsNative: 3,
+  indexCpuVsNative: 5,
+  warmNewP95Ms: 15,
+  afterOpenP95Ms: 30,
+  cliMedianMs: 150,
+  scalePeakRss: 1.2,
+  scaleIndexTime: 11,
+  scaleQueryP95: 2,
+} as const;
 
 /** The scale the "at 50k chunks" targets name, and the command that reaches it. */
 export const SCALE_50K = 50_000;
 export const SCALE_50K_COMMAND = 'npm run bench -- --corpus generated --files 13000 --repeat 1';
 
-export function judgeTargets(r: Pick<BenchReport, 'engines' | 'ratios' | 'incremental' | 'corpus'>): TargetCheck[] {
+export function judgeTargets(r: Pick<BenchReport, 'engines' | 'ratios' | 'incremental' | 'corpus' | 'scale'>): TargetCheck[] {
   const out: TargetCheck[] = [];
   const chunks = r.corpus.chunks;
   const get = (e: string) => r.engines.find((x) => x.engine === e);
@@ -113,6 +181,27 @@ export function judgeTargets(r: Pick<BenchReport, 'engines' | 'ratios' | 'increm
     `${fmtMs(cli?.p50)} median (p95 ${fmtMs(cli?.p95)}); \`node -e 0\` in the same run ${fmtMs(bare?.p50)}: ${fmtRatio(ratios.cli_search_p50_vs_node_start)}`, (v) => v <= 150,
     { note: r.corpus.kind === 'sample' ? undefined : `measured on ${r.corpus.label}; the target is stated on the sample workspace` });
   out.push({ target: 'better Recall@5 than Orama and MiniSearch', measured: 'see `npm run eval`', status: 'n/a', met: null });
+  if (r.corpus.kind === 'pinned') {
+    const T = REAL_TARGETS;
+    const on = `on ${r.corpus.label}`;
+    check(`real repository: peak RSS of a cold \`hci index\` ≤ ${T.peakRssMB} MB, keyword only (${on})`, hci?.memory?.peakRss, `${fmtMB(hci?.memory?.peakRss)} (${fmtMB(hci?.memory?.overBaseline)} over a bare worker)`, (v) => v <= T.peakRssMB * MB);
+    const sem = get('hci-semantic');
+    if (sem) check(`real repository: peak RSS ≤ ${T.peakRssSemanticMB} MB with semantic search on (${on})`, sem.memory?.peakRss, `${fmtMB(sem.memory?.peakRss)} (cold index ${fmtMs(sem.index?.ms)})`, (v) => v <= T.peakRssSemanticMB * MB);
+    check(`real repository: cold index ≤ ${T.indexWallVsNative}x native SQLite wall (${on})`, ratios.index_time_vs_native, `${fmtRatio(ratios.index_time_vs_native)} (${fmtMs(hci?.index?.ms)})`, (v) => v <= T.indexWallVsNative);
+    check(`real repository: cold index CPU ≤ ${T.indexCpuVsNative}x native SQLite CPU (${on})`, ratios.index_cpu_vs_native, `${fmtRatio(ratios.index_cpu_vs_native)} (${fmtMs(hci?.index?.cpuMs)})`, (v) => v <= T.indexCpuVsNative);
+    check(`real repository: warm new query p95 ≤ ${T.warmNewP95Ms} ms (${on})`, lat?.warmFirst?.p95, `${fmtMs(lat?.warmFirst?.p95)} (p50 ${fmtMs(lat?.warmFirst?.p50)})`, (v) => v <= T.warmNewP95Ms);
+    check(`real repository: first query after open p95 ≤ ${T.afterOpenP95Ms} ms (${on})`, lat?.afterOpen?.p95, `${fmtMs(lat?.afterOpen?.p95)} (p50 ${fmtMs(lat?.afterOpen?.p50)})`, (v) => v <= T.afterOpenP95Ms);
+    check(`real repository: \`hci search\` ≤ ${T.cliMedianMs} ms median (${on})`, cli?.p50, `${fmtMs(cli?.p50)} (\`node -e 0\`: ${fmtMs(bare?.p50)})`, (v) => v <= T.cliMedianMs);
+  }
+  const sc = r.scale;
+  if (sc) {
+    const T = REAL_TARGETS;
+    const size = `${fmtRatio(sc.files)} the files, ${fmtRatio(sc.sourceBytes)} the source, ${fmtRatio(sc.chunks)} the chunks of ${sc.base}`;
+    check(`growth: peak RSS ≤ ${T.scalePeakRss}x ${sc.base}'s`, sc.peakRss, `${fmtRatio(sc.peakRss)} (${size})`, (v) => v <= T.scalePeakRss);
+    check(`growth: cold index time ≤ ${T.scaleIndexTime}x ${sc.base}'s`, sc.indexWall, `${fmtRatio(sc.indexWall)} wall, ${fmtRatio(sc.indexCpu)} CPU`, (v) => v <= T.scaleIndexTime,
+      { note: `native SQLite on the same chunks grew ${fmtRatio(sc.nativeIndexWall)} wall, ${fmtRatio(sc.nativeIndexCpu)} CPU` });
+    check(`growth: warm new query p95 ≤ ${T.scaleQueryP95}x ${sc.base}'s`, sc.warmNewP95, `${fmtRatio(sc.warmNewP95)} (first after open: ${fmtRatio(sc.afterOpenP95)})`, (v) => v <= T.scaleQueryP95);
+  }
   return out;
 }
 
