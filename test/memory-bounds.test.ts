@@ -1,7 +1,8 @@
 // Memory bounds of an indexing pass on real code, each checked without timing: V8 never re-compiles a
 // tree-sitter grammar with TurboFan (its huge lexer function cost up to 545 MB of compiler memory),
-// also after the memory relief's last-resort collections (which dropped Liftoff code by default).
-// Real V8 in a child process, real grammars.
+// also after the memory relief's last-resort collections (which dropped Liftoff code by default);
+// Node's parse pool retires a worker whose tree-sitter memory grew (it never shrinks), and loses
+// nothing doing so. Real V8, real worker threads, real grammars.
 // @lane cli
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -9,7 +10,11 @@ import * as fs from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { ensureBuilt } from './helpers/hci-process.ts';
 import { GRAMMARS } from '../core/languages/grammars.ts';
-import { grammarFilePath } from '../runtimes/node/grammars.ts';
+import { createNodeGrammarSource, grammarFilePath } from '../runtimes/node/grammars.ts';
+import { createNodeParsePool } from '../runtimes/node/parse-pool.ts';
+import { Chunker } from '../core/chunk/chunker.ts';
+import { TreeSitterHost } from '../core/chunk/treesitter.ts';
+import { extractFromBytes } from '../core/index/prepare.ts';
 
 const dist = (p: string) => JSON.stringify(new URL(`../dist/${p}`, import.meta.url).href);
 
@@ -77,4 +82,39 @@ describe('memory bounds of a pass', () => {
     expect(turbofan.length).toBeGreaterThan(0);
     expect(turbofan.filter((l) => l.includes(`bodysize ${lexer} `))).toEqual([]);
   });
+
+  it('retires a parse worker whose tree-sitter memory grew past the bound; later files go to a new one, every answer intact', async () => {
+    ensureBuilt();
+    const MB = 1024 * 1024;
+    // A generated table of 600 KB: its tree takes tree-sitter's memory past its starting 32 MB.
+    const rows: string[] = ['namespace Gen;', 'public static class Table', '{', '    public static readonly int[] Data = new int[]', '    {'];
+    for (let i = 0, size = 0; size < 600 * 1024; i += 8) {
+      const row = `        ${Array.from({ length: 8 }, (_, k) => i + k).join(', ')},`;
+      rows.push(row);
+      size += row.length + 1;
+    }
+    rows.push('    };', '}');
+    const files = [
+      { path: 'Small1.cs', text: 'namespace A;\npublic class Small1 { public void Run() { } }\n' },
+      { path: 'Table.cs', text: rows.join('\n') },
+      ...Array.from({ length: 6 }, (_, i) => ({ path: `After${i}.cs`, text: `namespace A;\npublic class After${i}\n{\n    public int Value${i} => ${i};\n}\n` })),
+    ];
+    const pool = createNodeParsePool({ binaryProbeBytes: 8192, retireAfterBytes: 32 * MB });
+    const inThread = new Chunker(new TreeSitterHost(createNodeGrammarSource()));
+    try {
+      // Sent all at once, as the indexer's read-ahead does: the files after the table are queued in the worker that grows.
+      const answers = await Promise.all(files.map((f) => pool.extract({ path: f.path, lang: 'csharp' }, new TextEncoder().encode(f.text))));
+      expect(pool.retired).toBe(1);
+      // A file sent after the retirement is answered by a new worker.
+      const later = await pool.extract({ path: 'Later.cs', lang: 'csharp' }, new TextEncoder().encode('namespace A;\npublic class Later { }\n'));
+      expect(JSON.parse(later.extracted).outline.nodes.length).toBeGreaterThan(0);
+      expect(pool.retired).toBe(1); // the new worker's memory did not grow
+      for (const [i, f] of files.entries()) {
+        const expected = await extractFromBytes(new TextEncoder().encode(f.text), { path: f.path, lang: 'csharp' }, 8192, inThread);
+        expect(answers[i].extracted, f.path).toBe(expected.extracted);
+      }
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
 });

@@ -36,6 +36,17 @@ export class ParseTimeout extends Error {
 }
 
 let initialised: Promise<void> | null = null;
+/** The options object web-tree-sitter's Emscripten module was started with: it sets HEAP8 (the wasm memory's view) on it, also after each growth. */
+let emscripten: { wasmBinary: Uint8Array; HEAP8?: Int8Array } | null = null;
+
+/**
+ * Bytes of tree-sitter's WebAssembly memory in this thread (0 before it starts). It grows to hold the
+ * largest tree parsed so far and never shrinks: a runtime can end the thread after it grew (Node's
+ * parse pool retires its worker).
+ */
+export function treeSitterMemoryBytes(): number {
+  return emscripten?.HEAP8?.buffer.byteLength ?? 0;
+}
 
 export class TreeSitterHost {
   private readonly languages = new Map<GrammarName, Promise<Language>>();
@@ -47,7 +58,7 @@ export class TreeSitterHost {
   ) {}
 
   private async init(): Promise<void> {
-    initialised ??= this.source.runtime().then((wasmBinary) => Parser.init({ wasmBinary } as never));
+    initialised ??= this.source.runtime().then((wasmBinary) => Parser.init((emscripten = { wasmBinary }) as never));
     try {
       await initialised;
     } catch (e) {

@@ -1,13 +1,22 @@
-// Node's ParsePool: one worker_threads worker (parse-worker.js) that extracts files' outlines
-// (tree-sitter, most of a cold pass's CPU) while the main thread reads, hashes, cuts chunks and
-// writes SQLite, so a cold pass uses two cores. Owns the worker's life (started on the first file,
-// terminated on close) and the message bookkeeping. Ordering, fallback to in-thread parsing and
-// when a pool is worth starting are the indexer's (core/index/indexer.ts).
+// Node's ParsePool: a worker_threads worker (parse-worker.js) that extracts files' outlines
+// (tree-sitter, most of a cold pass's CPU) while the main thread reads,
+// hashes, cuts chunks and writes SQLite, so a cold pass uses two cores. Owns the worker's life:
+// started on the first file; retired once tree-sitter's WebAssembly memory in it grew past
+// RETIRE_AFTER_BYTES — a memory that never shrinks, so one huge file kept it large for the rest of the
+// pass: later files go to a new worker and the old one ends when its queue is done; terminated on
+// close — and the message bookkeeping. Ordering, fallback to in-thread parsing and when a pool is
+// worth starting are the indexer's (core/index/indexer.ts, read-ahead.ts).
 import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
 import type { ParsePool, PoolResult } from '../../core/index/prepare.ts';
 import { PendingReplies } from '../../core/index/pool-replies.ts';
 import type { ParseWorkerData, WorkerReply, WorkerRequest } from './parse-worker.ts';
+
+/**
+ * A worker whose tree-sitter memory grew past this is retired. Tree-sitter starts with 32 MB, and a
+ * whole pass over AvaloniaUI/Avalonia stays there; a file whose tree needs more grows it for good.
+ */
+export const RETIRE_AFTER_BYTES = 48 * 1024 * 1024;
 
 /**
  * The compiled worker script. A Worker cannot run .ts under Node 20: when this module runs from
@@ -19,38 +28,76 @@ export function parseWorkerUrl(): URL {
     : new URL('./parse-worker.js', import.meta.url);
 }
 
-/** `faults` is for tests only (see ParseWorkerFaults); the product passes just the probe size. */
-export function createNodeParsePool(opts: ParseWorkerData): ParsePool {
-  let worker: Worker | null = null;
+interface Running {
+  worker: Worker;
+  /** Requests sent to it and not answered yet. */
+  outstanding: number;
+  retired: boolean;
+}
+
+/**
+ * `faults` is for tests only (see ParseWorkerFaults); the product passes just the probe size.
+ * `retireAfterBytes` (tests): RETIRE_AFTER_BYTES by default. `retired`: workers retired so far.
+ */
+export function createNodeParsePool(opts: ParseWorkerData & { retireAfterBytes?: number }): ParsePool & { readonly retired: number } {
+  const { retireAfterBytes = RETIRE_AFTER_BYTES, ...data } = opts;
+  let current: Running | null = null;
+  const live = new Set<Running>();
+  let retired = 0;
+  let closed = false;
   const replies = new PendingReplies();
   const fail = (e: Error) => replies.fail(e);
-  const start = (): Worker => {
+  const start = (): Running => {
     // A small young generation: parsing makes short-lived garbage, and V8's default lets the
     // worker's heap grow ~50 MB more before collecting (peak RSS at 50k chunks 295-305 MB -> 240-255 MB,
     // same speed).
     // node:worker_threads is required when a pool starts, not when the CLI does.
     const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
-    const w = new Worker(parseWorkerUrl(), { workerData: opts, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
-    w.on('message', (m: WorkerReply) => replies.settle(m));
+    const w = new Worker(parseWorkerUrl(), { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+    const run: Running = { worker: w, outstanding: 0, retired: false };
+    live.add(run);
+    w.on('message', (m: WorkerReply) => {
+      run.outstanding--;
+      replies.settle(m);
+      if (!run.retired && m.memoryBytes > retireAfterBytes) {
+        // Later files go to a new worker; this one ends once it has answered what it holds.
+        run.retired = true;
+        retired++;
+        if (current === run) current = null;
+      }
+      if (run.retired && run.outstanding === 0) {
+        live.delete(run);
+        void w.terminate();
+      }
+    });
     w.on('error', (e) => fail(e instanceof Error ? e : new Error(String(e))));
-    w.on('exit', (code) => fail(new Error(`parse worker exited (code ${code})`)));
-    return w;
+    // A retired worker's own end (its queue done) is no failure.
+    w.on('exit', (code) => {
+      if (!closed && !(run.retired && run.outstanding === 0)) fail(new Error(`parse worker exited (code ${code})`));
+    });
+    return run;
   };
   return {
+    get retired() {
+      return retired;
+    },
     extract(file: { path: string; lang: string }, bytes: Uint8Array): Promise<PoolResult> {
       return replies.request((id) => {
-        worker ??= start();
+        current ??= start();
         // A copy is transferred: the caller keeps its bytes (it classifies them itself, and parses them if this fails).
         const copy = bytes.slice();
         const msg: WorkerRequest = { id, path: file.path, lang: file.lang, bytes: copy };
-        worker.postMessage(msg, [copy.buffer]);
+        current.worker.postMessage(msg, [copy.buffer]);
+        current.outstanding++;
       });
     },
     async close(): Promise<void> {
+      closed = true;
       fail(new Error('parse pool closed'));
-      const w = worker;
-      worker = null;
-      if (w) await w.terminate();
+      current = null;
+      const all = [...live];
+      live.clear();
+      await Promise.all(all.map((r) => r.worker.terminate()));
     },
   };
 }
