@@ -78,6 +78,11 @@ export class BrowserWorkspace {
     return this.api.call(this.name, verb, req) as Promise<VerbOutput<V>>;
   }
 
+  /** The search verb, as Node's `Workspace.search` has it: `ws.search({ query: 'Foo', limit: 5 })`. */
+  search(req: VerbInput<'search'>): Promise<VerbOutput<'search'>> {
+    return this.call('search', req);
+  }
+
   setSource(source: BrowserSource | null): Promise<void> {
     return this.api.setSource(this.name, source) as Promise<void>;
   }
