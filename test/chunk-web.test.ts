@@ -7,7 +7,9 @@ import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { resolveSelectors } from '../core/chunk/lang/css.ts';
-import { chunkFile, chunkLines, chunkText, expectWellFormed, findNode, outlineLines, sampleDir } from './helpers/chunk-golden.ts';
+import { chunkFile, chunkLines, chunkText, expectWellFormed, findNode, fixtureDir, outlineLines, sampleDir } from './helpers/chunk-golden.ts';
+import { languageOf } from '../core/scan/languages.ts';
+import { DEFAULT_INCLUDE_EXTENSIONS } from '../core/settings-defaults.ts';
 
 const wwwroot = 'sample-workspace/src/Contoso.Shop.Web/wwwroot';
 
@@ -246,6 +248,62 @@ describe('TypeScript', () => {
     expect(steps.length).toBeGreaterThan(1);
     expect(steps.every((c) => c.header === 'class Pipeline<T> extends Base implements Runner')).toBe(true);
     expect(findNode(r.outline, (n) => n.memberKey === 'Pipeline.step3')).toMatchObject({ kind: 'method', startLine: 35, endLine: 44 });
+  });
+});
+
+describe('TSX and JSX', () => {
+  it('order-table.tsx: props interface, components (function, arrow, memo, forwardRef), a TSX generic arrow, a class component', async () => {
+    const r = await chunkFile('fixtures/chunking/web/order-table.tsx');
+    expect(r.parseFallback).toBe(false);
+    expect(outlineLines(r.outline)).toEqual([
+      'interface OrderTableProps 5-9 key=OrderTableProps',
+      'type SortKey 11-11 key=SortKey',
+      'function firstOf 13-14 key=firstOf',
+      'function StatusBadge 16-18 key=StatusBadge',
+      'function OrderRow 20-29 key=OrderRow',
+      'function FilterInput 31-33 key=FilterInput',
+      'function OrderTable 35-51 key=OrderTable',
+      'class OrderTableErrorBoundary 53-63 key=OrderTableErrorBoundary',
+      '  field state 54-54 key=OrderTableErrorBoundary.state',
+      '  method getDerivedStateFromError 56-58 key=OrderTableErrorBoundary.getDerivedStateFromError',
+      '  method render 60-62 key=OrderTableErrorBoundary.render',
+    ]);
+    expect(chunkLines(r.chunks)).toEqual([
+      '1-10 interface OrderTableProps',
+      '11-19 members SortKey, firstOf, StatusBadge',
+      '20-30 function OrderRow',
+      '31-34 function FilterInput',
+      '35-52 function OrderTable',
+      '53-63 class OrderTableErrorBoundary',
+    ]);
+    expect(expectWellFormed(r)).toEqual([]);
+  });
+
+  it('TSX needs its own grammar: TypeScript\'s reads the same component as casts and loses it', async () => {
+    const text = fs.readFileSync(path.join(fixtureDir, 'web/order-table.tsx'), 'utf8');
+    const asTs = await chunkText('src/order-table.ts', text);
+    expect(outlineLines(asTs.outline)).not.toContain('function OrderTable 35-51 key=OrderTable');
+  });
+
+  it('cart-summary.jsx: function, arrow and default-exported components, an exported const', async () => {
+    const r = await chunkFile('fixtures/chunking/web/cart-summary.jsx');
+    expect(r.parseFallback).toBe(false);
+    expect(outlineLines(r.outline)).toEqual([
+      'const CART_EVENT 4-4 key=CART_EVENT',
+      'function LineItem 6-12 key=LineItem',
+      'function CartTotal 14-17 key=CartTotal',
+      'function CartSummary 19-32 key=CartSummary',
+    ]);
+    expect(chunkLines(r.chunks).slice(1)).toEqual(['6-13 function LineItem', '14-18 function CartTotal', '19-32 function CartSummary']);
+  });
+
+  it('.mts, .cts, .mjs and .cjs are TypeScript and JavaScript, indexed by default', async () => {
+    for (const [ext, lang] of [['.mts', 'typescript'], ['.cts', 'typescript'], ['.mjs', 'javascript'], ['.cjs', 'javascript'], ['.tsx', 'tsx'], ['.jsx', 'jsx']]) {
+      expect(languageOf(`src/a${ext}`), ext).toBe(lang);
+      expect(DEFAULT_INCLUDE_EXTENSIONS, ext).toContain(ext);
+    }
+    const r = await chunkText('lib/retry.cjs', 'const wait = (ms) => new Promise((r) => setTimeout(r, ms));\nmodule.exports.retry = async function retry(fn) {\n  await wait(1);\n  return fn();\n};\n');
+    expect(outlineLines(r.outline)).toEqual(['function wait 1-1 key=wait', 'function retry 2-5 key=retry']);
   });
 });
 

@@ -35,6 +35,7 @@ export const GRAMMARS = {
   html: cursorless('html'),
   javascript: cursorless('javascript'),
   typescript: cursorless('typescript'),
+  tsx: cursorless('tsx'),
   yaml: cursorless('yaml'),
 } as const satisfies Record<string, WasmFile>;
 

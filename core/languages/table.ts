@@ -80,9 +80,14 @@ const ROWS = [
     extractor: () => import('../chunk/lang/css.ts').then((m) => m.extractCss) },
   { id: 'scss', extensions: ['.scss'], grammars: [], code: true,
     extractor: () => import('../chunk/lang/css.ts').then((m) => m.extractCss) },
-  { id: 'javascript', extensions: ['.js'], otherExtensions: ['.mjs', '.cjs'], grammars: ['javascript'], code: true,
+  { id: 'javascript', extensions: ['.js', '.mjs', '.cjs'], grammars: ['javascript'], code: true,
     extractor: () => import('../chunk/lang/script.ts').then((m) => m.extractScript) },
-  { id: 'typescript', extensions: ['.ts'], otherExtensions: ['.mts', '.cts'], grammars: ['typescript'], code: true,
+  // JSX is JavaScript's grammar; TSX needs a grammar of its own (`<T>x` casts and JSX cannot share one).
+  { id: 'jsx', extensions: ['.jsx'], grammars: ['javascript'], code: true,
+    extractor: () => import('../chunk/lang/script.ts').then((m) => m.extractScript) },
+  { id: 'typescript', extensions: ['.ts', '.mts', '.cts'], grammars: ['typescript'], code: true,
+    extractor: () => import('../chunk/lang/script.ts').then((m) => m.extractScript) },
+  { id: 'tsx', extensions: ['.tsx'], grammars: ['tsx'], code: true,
     extractor: () => import('../chunk/lang/script.ts').then((m) => m.extractScript) },
 ] as const satisfies readonly LanguageRow[];
 

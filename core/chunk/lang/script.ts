@@ -1,5 +1,6 @@
-// JavaScript / TypeScript outlines through their grammars: functions, classes with their members
-// (`Class.method` member keys), consts holding functions or classes, exported consts, big top-level
+// JavaScript / TypeScript outlines (JSX and TSX too) through their grammars: functions and
+// components, classes with their members (`Class.method` member keys), consts holding functions,
+// wrapped functions (`memo(…)`, `forwardRef(…)`) or classes, exported consts, big top-level
 // declarations, TS interfaces, type aliases, enums and namespaces, CommonJS/prototype assignments,
 // and describe/it/test blocks in test files. Leading comments (JSDoc) belong to the node they precede.
 import type { ChunkInput } from '../input.ts';
@@ -148,6 +149,17 @@ function testCall(stmt: LiteNode, scope: Scope, start: number): OutlineNode | nu
   return node('test', name, undefined, start, lastLine(stmt), children, name);
 }
 
+/**
+ * A call whose arguments hold a function, directly or through one more such call: a wrapped
+ * component or callback (`memo(function Row …)`, `forwardRef((props, ref) => …)`,
+ * `React.memo(forwardRef(…))`, `debounce(() => …, 100)`). The const it initialises is a function.
+ */
+function wrapsFunction(value: LiteNode, depth = 0): boolean {
+  if (value.type !== 'call_expression' || depth > 1) return false;
+  const args = childByField(value, 'arguments');
+  return args?.children.some((a) => FUNCTION_VALUES.has(a.type) || wrapsFunction(a, depth + 1)) ?? false;
+}
+
 /** Nodes for the statements of a program, namespace or module body. */
 function statements(stmts: LiteNode[], scope: Scope, inExport = false): OutlineNode[] {
   const out: OutlineNode[] = [];
@@ -212,7 +224,7 @@ function declaration(s: LiteNode, scope: Scope, start: number, end: number, expo
         const name = nameOf(nameNode, src);
         const value = childByField(d, 'value');
         const [a, b] = decls.length === 1 ? [start, end] : [d === decls[0] ? start : firstLine(d), lastLine(d)];
-        if (value && FUNCTION_VALUES.has(value.type)) out.push(node('function', name, `${scope.prefix}${name}`, a, b));
+        if (value && (FUNCTION_VALUES.has(value.type) || wrapsFunction(value))) out.push(node('function', name, `${scope.prefix}${name}`, a, b));
         else if (value && CLASS_VALUES.has(value.type)) out.push(classNode(value, name, a, b, scope));
         else if (exported || b - a + 1 >= BIG_DECLARATION_LINES) {
           const kind = s.children.some((c) => !c.named && c.type === 'const') ? 'const' : 'variable';
@@ -268,7 +280,7 @@ export async function scriptOutline(ts: TreeSitterHost, grammar: GrammarName, te
 }
 
 export async function extractScript(input: ChunkInput, ts: TreeSitterHost): Promise<FileOutline | null> {
-  const grammar: GrammarName = input.lang === 'typescript' ? 'typescript' : 'javascript';
+  const grammar: GrammarName = input.lang === 'typescript' ? 'typescript' : input.lang === 'tsx' ? 'tsx' : 'javascript';
   const nodes = await scriptOutline(ts, grammar, input.text);
   return nodes.length ? { nodes } : null;
 }

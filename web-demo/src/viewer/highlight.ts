@@ -24,7 +24,7 @@ const GRAMMARS: Record<string, Loader> = {
 const FOR_LANG: Record<string, string> = {
   csharp: 'csharp', razor: 'xml', axaml: 'xml', xaml: 'xml', msbuild: 'xml', slnx: 'xml', html: 'xml',
   css: 'css', scss: 'scss', json: 'json', yaml: 'yaml', toml: 'ini', editorconfig: 'ini', markdown: 'markdown',
-  javascript: 'javascript', typescript: 'typescript',
+  javascript: 'javascript', jsx: 'javascript', typescript: 'typescript', tsx: 'typescript',
 };
 
 const MAX_BYTES = 400_000;
