@@ -10,9 +10,11 @@ import type { SemanticSettings } from './vector/settings.ts';
 /** Every language-table row's default extensions (core/languages/table.ts). */
 export const DEFAULT_INCLUDE_EXTENSIONS: string[] = [...DEFAULT_EXTENSIONS];
 
+// No `packages`: it is a JavaScript/TypeScript monorepo's source as often as NuGet's restore folder;
+// restored NuGet packages are known by what they hold (skip_nuget_packages, core/scan/nuget-folders.ts).
 export const DEFAULT_EXCLUDE_PATH_SEGMENTS = [
   'bin', 'obj', 'node_modules', '.git', '.vs', '.idea', '.hci', '.vscode-test',
-  'packages', '.nuget', 'TestResults', '.cache', '.angular', '.next', '.turbo', '.parcel-cache',
+  '.nuget', 'TestResults', '.cache', '.angular', '.next', '.turbo', '.parcel-cache',
   'coverage', '__pycache__', '.gradle', '.terraform',
 ];
 
@@ -23,6 +25,7 @@ export const SETTING_DEFAULTS = {
   exclude_path_segments: DEFAULT_EXCLUDE_PATH_SEGMENTS,
   ignore_files: ['.gitignore', '.hciignore'],
   extra_include_roots: [] as string[],
+  skip_nuget_packages: true,
   max_indexed_file_bytes: 512 * 1024,
   large_file_max_bytes: 4 * 1024 * 1024,
   large_file_langs: ['csharp', 'axaml', 'xaml', 'json'],

@@ -32,6 +32,8 @@ const settingsShape = z
     exclude_path_segments: z.array(z.string().min(1)).default(D.exclude_path_segments),
     ignore_files: z.array(z.string().min(1)).default(D.ignore_files),
     extra_include_roots: z.array(relPath).default(D.extra_include_roots),
+    /** Folders NuGet restored a package into (their `.nupkg` named after them: core/scan/nuget-folders.ts) are not walked. */
+    skip_nuget_packages: z.boolean().default(D.skip_nuget_packages),
     max_indexed_file_bytes: z.number().int().positive().default(D.max_indexed_file_bytes),
     /** Files of `large_file_langs` over max_indexed_file_bytes and up to this are indexed as line windows (core/scan/size-policy.ts); 0: skipped. */
     large_file_max_bytes: z.number().int().min(0).max(64 * 1024 * 1024, 'must be at most 67108864 (64 MiB)').default(D.large_file_max_bytes),

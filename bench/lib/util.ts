@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isRestoredNugetPackage } from '../../core/scan/nuget-folders.ts';
 
 /** The repository root (the folder with package.json), from both the source and the dist layout. */
 export function repoRoot(): string {
@@ -158,20 +159,27 @@ export function markdownTable(header: readonly string[], rows: ReadonlyArray<rea
 // ---------------------------------------------------------------------------------------------
 // Files
 
-/** Folders a corpus copy never needs (build output, VCS, caches, an existing hci index). */
-export const COPY_SKIP_SEGMENTS = new Set(['.git', '.hci', 'node_modules', 'bin', 'obj', '.vs', '.idea', 'TestResults', 'packages']);
+/**
+ * Folders a corpus copy never needs (build output, VCS, caches, an existing hci index). `packages`
+ * is not one of them (a JS/TS monorepo's source): folders NuGet restored a package into are left out
+ * by what they hold, as the walk does (core/scan/nuget-folders.ts).
+ */
+export const COPY_SKIP_SEGMENTS = new Set(['.git', '.hci', 'node_modules', 'bin', 'obj', '.vs', '.idea', 'TestResults']);
 
-/** Copies a source tree (without VCS folders, build output or an index) into `dest`. */
+/** Copies a source tree (without VCS folders, build output, restored NuGet packages or an index) into `dest`. */
 export function copyTree(src: string, dest: string): { files: number; bytes: number } {
   let files = 0;
   let bytes = 0;
-  const walk = (from: string, to: string) => {
+  // `segs`: the folder's path below `src`, to name it and its parent as the walk does.
+  const walk = (from: string, to: string, segs: string[]) => {
+    const entries = fs.readdirSync(from, { withFileTypes: true });
+    if (segs.length && isRestoredNugetPackage(segs[segs.length - 1], segs[segs.length - 2] ?? '', entries.map((e) => e.name))) return;
     fs.mkdirSync(to, { recursive: true });
-    for (const e of fs.readdirSync(from, { withFileTypes: true })) {
+    for (const e of entries) {
       if (COPY_SKIP_SEGMENTS.has(e.name)) continue;
       const a = path.join(from, e.name);
       const b = path.join(to, e.name);
-      if (e.isDirectory()) walk(a, b);
+      if (e.isDirectory()) walk(a, b, [...segs, e.name]);
       else if (e.isFile()) {
         fs.copyFileSync(a, b);
         files++;
@@ -179,7 +187,7 @@ export function copyTree(src: string, dest: string): { files: number; bytes: num
       }
     }
   };
-  walk(src, dest);
+  walk(src, dest, []);
   return { files, bytes };
 }
 

@@ -1,6 +1,6 @@
 // The workspace walk: which files are candidates for indexing, and every skip counted by reason.
-// Owns traversal order, pruning (ignore rules, denied segments, extra include roots), symlink
-// policy, the file-name secret denylist, the file-count limit and the size rule (size-policy.ts). Reading contents, the binary
+// Owns traversal order, pruning (ignore rules, denied segments, folders of restored NuGet packages
+// (nuget-folders.ts), extra include roots), symlink policy, the file-name secret denylist, the file-count limit and the size rule (size-policy.ts). Reading contents, the binary
 // probe and content secret patterns are the indexer's (it adds 'binary' / 'secret_content').
 // The same rules also answer for some paths only (scanPaths: a watcher's changed files), walking
 // just the ancestors of each path and the subtrees of directory paths.
@@ -10,6 +10,7 @@ import type { Settings } from '../settings.ts';
 import type { IgnoreChain, IgnoreLayer } from './ignore-rules.ts';
 import { isIgnored, loadDirLayer, loadInfoExclude } from './ignore-rules.ts';
 import { extensionOf, languageOf } from './languages.ts';
+import { isRestoredNugetPackage } from './nuget-folders.ts';
 import { isSecretPath } from './secrets.ts';
 import { sizeVerdict } from './size-policy.ts';
 
@@ -53,6 +54,9 @@ interface Dir {
   listing?: Promise<DirEntry[]>;
 }
 
+/** An opened directory: its sorted listing, the ignore chain of its entries, the directory as walked on. */
+interface OpenedDir { entries: DirEntry[]; chain: IgnoreChain; dir: Dir }
+
 class Walk {
   readonly files: ScannedFile[] = [];
   readonly skipped: SkipCounts = {};
@@ -95,8 +99,12 @@ class Walk {
     if (this.opts.signal?.aborted) throw new HciError('cancelled', 'scan cancelled', 'run the scan again when ready');
   }
 
-  /** A directory's listing (sorted) and the ignore chain that applies to its entries; null when unreadable. */
-  private async openDir(dir: Dir): Promise<{ entries: DirEntry[]; chain: IgnoreChain } | null> {
+  /**
+   * A directory's listing (sorted), the ignore chain that applies to its entries and the directory as
+   * the walk goes on in it (in transit when it is a restored package on the way to an extra include
+   * root); null when unreadable or a restored package and nothing more.
+   */
+  private async openDir(dir: Dir): Promise<OpenedDir | null> {
     let entries: DirEntry[];
     try {
       entries = await (dir.listing ?? this.fs.readDir(dir.rel));
@@ -109,9 +117,25 @@ class Walk {
     }
     this.dirs++;
     entries.sort((a, b) => byCodeUnit(a.name, b.name));
+    if (this.restoredPackage(dir, entries)) {
+      this.skip(dir.rel, 'denied_path');
+      // Still walked towards an extra include root below it, and nothing else.
+      if (!this.extraAncestors.has(dir.rel)) return null;
+      dir = { ...dir, transit: true };
+    }
     // A transit directory's own ignore files do not matter: only extra include roots below it are walked.
     const layer = dir.transit ? null : await loadDirLayer(this.fs, dir.rel, entries, this.settings.ignore_files);
-    return { entries, chain: layer ? [...dir.chain, layer] : dir.chain };
+    return { entries, chain: layer ? [...dir.chain, layer] : dir.chain, dir };
+  }
+
+  /**
+   * A folder NuGet restored a package into (nuget-folders.ts; setting skip_nuget_packages), known
+   * from its own listing; never the workspace root, a transit folder or an extra include root.
+   */
+  private restoredPackage(dir: Dir, entries: DirEntry[]): boolean {
+    if (!this.settings.skip_nuget_packages || dir.rel === '' || dir.transit || this.extraRoots.has(dir.rel)) return false;
+    const segs = dir.rel.split('/');
+    return isRestoredNugetPackage(segs[segs.length - 1], segs.length > 1 ? segs[segs.length - 2] : '', entries.map((e) => e.name));
   }
 
   async walkDir(dir: Dir): Promise<void> {
@@ -119,6 +143,7 @@ class Walk {
     const opened = await this.openDir(dir);
     if (!opened) return;
     const { entries, chain } = opened;
+    dir = opened.dir;
     const subdirs: Dir[] = [];
     const candidates: string[] = [];
 
@@ -235,7 +260,7 @@ class Walk {
   }
 
   /** Listings of the ancestors of probed paths, read once per probe run. */
-  private readonly probed = new Map<string, Promise<{ entries: DirEntry[]; chain: IgnoreChain } | null>>();
+  private readonly probed = new Map<string, Promise<OpenedDir | null>>();
 
   /**
    * The walk's verdict on one path, reached the way the walk would reach it: through its ancestors'
@@ -256,7 +281,8 @@ class Walk {
       this.checkCancel();
       if (!this.probed.has(dir.rel)) this.probed.set(dir.rel, this.openDir(dir));
       const opened = await this.probed.get(dir.rel)!;
-      if (!opened) return 1; // an unreadable ancestor: nothing below it is indexed
+      if (!opened) return 1; // an unreadable ancestor or a restored package: nothing below it is indexed
+      dir = opened.dir;
       const rel = join(dir.rel, segs[i]);
       const e = opened.entries.find((x) => x.name === segs[i]);
       const last = i === segs.length - 1;
