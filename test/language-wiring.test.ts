@@ -136,7 +136,7 @@ describe('every row is wired in Node, Deno and Chromium', () => {
       expect(roots).toEqual(fromNode.grammars);
 
       const texts = Object.fromEntries(sampleFiles.map((rel) => [rel, fs.readFileSync(path.join(TEST_DIR, rel), 'utf8')]));
-      // Every extension of every row, the recognised-only ones too (the TypeScript sample is a .mts).
+      // Every extension of every row, the recognised-only ones too.
       const settings = { include_extensions: allExtensions };
       await call(page, 'openMemory', 'languages', texts, settings);
       const { summary } = await call(page, 'index', 'languages');
