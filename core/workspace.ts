@@ -1,7 +1,8 @@
-// The library's front door: one workspace (its files, its index, its settings) and the calls every
-// surface shares — index, search, status, explain. Owns request validation, freshness and the
-// per-connection search sessions; the work itself is done by index/, search/ (the search pipeline,
-// search/pipeline.ts, and its answer wording, search/present.ts) and scan/.
+// The library's front door, a facade: one workspace (its files, its index, its settings) and the
+// calls every surface shares — index, search, similar, explain, outline, resolve, status. Owns
+// opening (settings, the engine, one index connection), freshness, the query log behind hit ids and
+// turning a failure into the call's answer; the work is done by index/ (indexing), search/ (one
+// Searcher per open index, search/searcher.ts: preparing and running searches) and scan/.
 import { asHciError, HciError, type WorkspaceFs } from './platform.ts';
 import type { Settings } from './settings.ts';
 import { settingDefaults } from './settings-defaults.ts';
@@ -12,23 +13,17 @@ import type { IndexOptions, IndexProgress, IndexSummary } from './index/indexer.
 import { readMeta } from './index/writer.ts';
 import type { ParsePoolFactory } from './index/prepare.ts';
 import { FILE_FLAG, FORMAT_VERSION } from './index/schema.ts';
-import type { SkipCounts } from './scan/walker.ts';
-import { prepareSearch, rankQuery, searchPage, type SearchContext } from './search/pipeline.ts';
-import { DEFAULT_MODES, MODE_UNAVAILABLE_HINT, semanticModes, type ModeTable } from './search/modes.ts';
-import { vectorChannel } from './search/channels/vector.ts';
-import type { SemanticIndex, QueryVector, VectorHost } from './vector/semantic.ts';
-import { modelKeyString } from './vector/provider.ts';
+import { checkMode, checkRequest, parseSkipped, Searcher } from './search/searcher.ts';
+import type { SemanticIndex, VectorHost } from './vector/semantic.ts';
 import type { SimilarRequest, SimilarResponse } from './search/similar.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT, pageRange } from './search/page.ts';
-import { failedResponse, searchResponse } from './search/present.ts';
-import { countChunks, countFiles, countParseErrors, SearchSession } from './search/session.ts';
+import { failedResponse } from './search/present.ts';
+import { countChunks, countFiles, countParseErrors, type SearchSession } from './search/session.ts';
 import type { DeflateCodec } from './index/file-data.ts';
 import type { ExplainResponse, IndexFreshness, OutlineResponse, ResolveResponse, SearchRequest, SearchResponse, StatusReport } from './contract/index.ts';
 import { QueryLog, queryKey } from './search/query-log.ts';
 import type { Chunker } from './chunk/chunker.ts';
 import { fileInfo, readOutline, resolveMemberKey, symbolAt, type SymbolLocation } from './search/symbols.ts';
 import { definitionsNamed } from './search/definitions.ts';
-import { skippedFilesHint, skippedFilesMatching } from './search/skipped-files.ts';
 import type { GrammarSource } from './chunk/treesitter.ts';
 
 export interface WorkspaceHost {
@@ -69,14 +64,12 @@ export class HciWorkspace {
   private store: IndexStore | null = null;
   private opening: Promise<IndexStore> | null = null;
   private readonly queries: QueryLog;
-  /** Per open connection: the path-filter SQL function, the decoded-file cache, chunk counts. */
-  private readonly sessions = new WeakMap<IndexStore, SearchSession>();
+  /** Per open connection: its searches (their session: the path-filter SQL function, the decoded-file cache, counts). */
+  private readonly searchers = new WeakMap<IndexStore, Searcher>();
   /** Made on the first index run: a search never loads the chunkers or tree-sitter. */
   private chunker: Promise<Chunker> | null = null;
   /** The semantic channel (off unless `[semantic] enabled = true`), loaded on first use: a keyword search never loads it. */
   private semanticIndex: Promise<SemanticIndex> | null = null;
-  /** Set once semanticFor() resolved: what the synchronous steps inside a read transaction use. */
-  private semantic: SemanticIndex | null = null;
 
   private constructor(
     readonly host: WorkspaceHost,
@@ -90,7 +83,7 @@ export class HciWorkspace {
   private semanticFor(): Promise<SemanticIndex> {
     return (this.semanticIndex ??= (async () => {
       const { SemanticIndex } = await import('./vector/semantic.ts');
-      return (this.semantic = new SemanticIndex(this.settings.semantic, this.host.vectors ?? {}, this.host.fs.rootLabel));
+      return new SemanticIndex(this.settings.semantic, this.host.vectors ?? {}, this.host.fs.rootLabel);
     })());
   }
 
@@ -218,98 +211,35 @@ export class HciWorkspace {
     return f;
   }
 
-  /** What the search pipeline needs of this workspace on one open index. */
-  private searchContext(store: IndexStore, modes?: ModeTable): SearchContext {
-    let session = this.sessions.get(store);
-    if (!session) this.sessions.set(store, (session = new SearchSession(store.db, store.codec)));
-    return { session, settings: this.settings, modes };
-  }
-
-  /** semantic and hybrid need the semantic channel: `mode_unavailable` (before the index is opened) when it is off. */
-  private checkMode(mode: SearchRequest['mode']): void {
-    if ((mode === 'semantic' || mode === 'hybrid') && !this.settings.semantic.enabled) {
-      throw new HciError('mode_unavailable', `mode "${mode}" needs semantic search, which is off for this workspace`, MODE_UNAVAILABLE_HINT);
+  /** The Searcher of the open index (opened read-only when it is not open yet: `no_index` without one). */
+  async searcher(): Promise<Searcher> {
+    const store = await this.openStore(false);
+    let s = this.searchers.get(store);
+    if (!s) {
+      s = new Searcher(store, {
+        settings: this.settings,
+        semantic: () => this.semanticFor(),
+        freshnessIn: (db, meta, session) => this.freshnessIn(db, meta, session),
+        withRunningFlag: (f) => this.withRunningFlag(f),
+      });
+      this.searchers.set(store, s);
     }
-  }
-
-  /**
-   * Inside a read transaction: the mode table with this search's vector channel (the scan of the
-   * current generation, the query's vector), or — when it cannot run — why (semantic mode fails with
-   * it; hybrid answers keyword's results and says so).
-   */
-  private modesIn(db: Database, req: SearchRequest, prepared: QueryVector | null, source?: { chunkId: number }): { modes?: ModeTable; unavailable?: { reason: string; hint: string } } {
-    if (!prepared) return {};
-    const vs = this.semantic!.vectorSearch(db, source ? null : req.query, prepared, source?.chunkId);
-    const s = this.settings.semantic;
-    if (!vs.ok) {
-      if (req.mode === 'semantic') throw new HciError('mode_unavailable', `semantic search cannot run: ${vs.reason}`, vs.hint);
-      // Hybrid without vectors is the keyword search (the answer says so).
-      return { modes: { ...DEFAULT_MODES, hybrid: DEFAULT_MODES.keyword }, unavailable: { reason: vs.reason, hint: vs.hint } };
-    }
-    const channel = vectorChannel({ knn: vs.knn, query: vs.query, model: modelKeyString(vs.model.key), minScore: s.min_vector_score, exclude: source ? new Set([source.chunkId]) : undefined });
-    return { modes: semanticModes(channel, { keywordWeight: s.keyword_weight, vectorWeight: s.vector_weight, guard: s.guard, routing: s.routing, minVectorScore: s.min_vector_score }) };
-  }
-
-  /** Before the read transaction: the query's vector where a remote provider makes it (null: keyword mode). */
-  private async prepareVectors(req: SearchRequest): Promise<QueryVector | null> {
-    if (req.mode !== 'semantic' && req.mode !== 'hybrid') return null;
-    return (await this.semanticFor()).prepare(req.query);
+    return s;
   }
 
   async search(req: SearchRequest): Promise<SearchResponse> {
     const t0 = Date.now();
     try {
-      validateRequest(req);
-      this.checkMode(req.mode); // an unavailable mode fails before the index is opened
-      const store = await this.openStore(false);
-      this.queries.remember(queryKey(req), req);
-      return await this.searchOn(store, req, t0);
+      // A bad request or an unavailable mode fails before the index is opened.
+      checkRequest(req);
+      checkMode(this.settings, req.mode);
+      const searcher = await this.searcher();
+      const key = queryKey(req);
+      this.queries.remember(key, req);
+      return await searcher.search(req, key, t0);
     } catch (e) {
       return failedResponse(req, e, t0);
     }
-  }
-
-  /** A valid request's answer on an open index (search without its checks and its query log). */
-  private async searchOn(store: IndexStore, req: SearchRequest, t0: number): Promise<SearchResponse> {
-    const range = pageRange(req);
-    const key = queryKey(req);
-    const prepared = await this.prepareVectors(req);
-    await prepareSearch(this, req);
-    // One read transaction: hits, counts and freshness all describe the same committed state.
-    const out = await store.read((db) => {
-      const meta = readMeta(db);
-      const { modes, unavailable } = this.modesIn(db, req, prepared);
-      const ctx = this.searchContext(store, modes);
-      const page = searchPage(ctx, req, range, key);
-      // A first page with few hits names the skipped files whose path names the query.
-      const skippedFiles = range.offset === 0 && !page.more && page.hits.length < range.limit ? skippedFilesMatching(db, req.query) : [];
-      // The counts from the session's cache: searchPage has just checked the index generation.
-      return { page, index: this.freshnessIn(db, meta, ctx.session), skipped: parseSkipped(meta.skipped_counts), skippedFiles, unavailable };
-    });
-    const res = searchResponse(req, out.page, this.withRunningFlag(out.index), out.skipped, t0);
-    if (out.skippedFiles.length) {
-      res.skipped_files = out.skippedFiles;
-      res.hint = [res.hint, skippedFilesHint(out.skippedFiles)].filter(Boolean).join('; ');
-    }
-    if (out.unavailable) res.hint = [`vector channel unavailable (${out.unavailable.reason}): these are keyword results; ${out.unavailable.hint}`, res.hint].filter(Boolean).join('; ');
-    return res;
-  }
-
-  /**
-   * Runs one keyword search (the first symbol named by an identifier, ten hits) on the index this workspace has open
-   * and says what it ran (null: no symbol to search for). For a host to call once when it opens a
-   * workspace, before it says it is searchable: a session's first searches otherwise run the search
-   * code before it is compiled and read the keyword index's pages from storage — in Chromium's Worker
-   * the first word typed after reopening FluentAvalonia took 12–35 ms a keystroke, the same words
-   * later 3–7 ms. Through the open store (never opens it again) and not remembered: explain does not
-   * know its hit ids, and it changes no later answer.
-   */
-  async warmUp(): Promise<{ query: string; hits: number } | null> {
-    const store = await this.openStore(false);
-    const name = await store.read((db) => db.selectValue("SELECT symbol_name FROM chunks WHERE symbol_name GLOB '[A-Za-z_]*' ORDER BY id LIMIT 1"));
-    if (typeof name !== 'string' || !name) return null;
-    const res = await this.searchOn(store, { query: name, limit: 10 }, Date.now());
-    return { query: name, hits: res.hits.length };
   }
 
   /** "More like this": the chunks nearest to a hit, to the innermost chunk at a file's line, or to a code snippet. */
@@ -317,14 +247,13 @@ export class HciWorkspace {
     // Loaded on first use: a search never needs it (a browser Worker starts without it).
     const { similarTo } = await import('./search/similar.ts');
     return similarTo(req, {
-      checkMode: () => this.checkMode('semantic'),
-      openStore: () => this.openStore(false),
-      prepare: async (text) => (await this.semanticFor()).prepare(text),
-      context: (store, modes) => this.searchContext(store, modes),
-      modesIn: (db, r, prepared, source) => this.modesIn(db, r, prepared, source),
+      searcher: () => {
+        checkMode(this.settings, 'semantic');
+        return this.searcher();
+      },
+      normalizePath: (p) => normalizeRelPath(p, this.host.fs.backslashInNames),
       freshnessIn: (db) => this.freshnessIn(db),
       withRunningFlag: (f) => this.withRunningFlag(f),
-      normalizePath: normalizeRelPath,
     });
   }
 
@@ -455,56 +384,14 @@ export class HciWorkspace {
     return { value: out.value, index: this.withRunningFlag(out.index) };
   }
 
-  /**
-   * One step of warming the search for a host's idle time, between requests. First a few of the
-   * index's own symbol names searched as they would be typed, key by key, then the single letters
-   * (typedWarmQueries, one search a step: `typed` says which), so the code a keystroke runs is
-   * compiled and a query's first keystroke answered before it comes; then the search cache filled
-   * with decoded files for at most `budgetMs` a step (SearchSession.warmFiles); `done` when nothing
-   * is left to warm. Only the session's caches keep anything (as warmUp remembers no query), and no
-   * later answer changes. In Chromium's Worker, 1.5 s after reopening
-   * FluentAvalonia, 121 keystrokes had a Worker p95 of 9 ms with these steps, 11 ms without.
-   */
-  async warmSearch(budgetMs: number): Promise<{ done: boolean; typed?: string }> {
-    const store = await this.openStore(false);
-    // One read a step: the next keystroke to type (the list is per generation: withPathFilter checks it), or a slice of files.
-    const step = await store.read((db): { query: string } | { done: boolean } => {
-      const { session } = this.searchContext(store);
-      const query = session.withPathFilter(null, () => session.cached('warm:typed', () => typedWarmQueries(db))).shift();
-      return query !== undefined ? { query } : { done: session.warmFiles(budgetMs) };
-    });
-    if (!('query' in step)) return step;
-    await this.searchOn(store, { query: step.query, limit: 10 }, Date.now());
-    return { done: false, typed: step.query };
-  }
-
   /** Explains a hit from a search; the query is recalled from the hit id (or passed in). */
   async explain(hitId: string, opts: { query?: string; mode?: SearchRequest['mode'] } = {}): Promise<ExplainResponse> {
     try {
       const m = /^(\d+)\.([0-9a-z]+)$/.exec(String(hitId ?? '').trim());
       if (!m) throw new HciError('invalid_hit_id', `"${hitId}" is not a hit id`, 'pass a hit_id exactly as a search returned it, e.g. 123.k4f9a2');
-      const [store, { explainChunk, loadChunk }] = await Promise.all([this.openStore(false), import('./search/explain.ts')]);
+      const searcher = await this.searcher();
       const req: SearchRequest | undefined = opts.query !== undefined ? { query: opts.query, ...(opts.mode ? { mode: opts.mode } : {}) } : this.queries.recall(m[2]);
-      if (req) this.checkMode(req.mode);
-      const prepared = req ? await this.prepareVectors(req) : null;
-      if (req) await prepareSearch(this, req);
-      const { result, index, everHad } = await store.read((db) => {
-        const row = loadChunk(db, Number(m[1]), store.codec);
-        const modes = req ? this.modesIn(db, req, prepared).modes : undefined;
-        const ranked = row && req ? rankQuery(this.searchContext(store, modes), req, 200) : null;
-        // Chunk ids only grow (AUTOINCREMENT): one above the highest ever given was never a hit here.
-        const everHad = row !== undefined || Number(m[1]) <= Number(db.selectValue("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'") ?? 0);
-        return { result: row ? explainChunk(db, row, ranked, store.codec) : null, index: this.withRunningFlag(this.freshnessIn(db)), everHad };
-      });
-      if (!result && !everHad) {
-        return { status: 'error', hit_id: hitId, index, error: { code: 'invalid_hit_id', message: `${hitId} is not a hit of this index (no chunk ${m[1]} was ever in it)` }, hint: 'pass a hit_id exactly as a search of this workspace returned it, or search again' };
-      }
-      if (!result) {
-        return { status: 'error', hit_id: hitId, index, error: { code: 'stale_hit', message: `hit ${hitId} is no longer in the index (its file was re-indexed or removed)` }, hint: 'search again for fresh hit ids' };
-      }
-      const res: ExplainResponse = { status: 'ok', hit_id: hitId, explanation: result, index };
-      if (!req) res.hint = 'the query behind this hit id is not remembered here; pass the query to see matched terms and scores';
-      return res;
+      return await searcher.explain(hitId, Number(m[1]), req);
     } catch (e) {
       const err = asHciError(e);
       return { status: 'error', hit_id: hitId, index: null, error: { code: err.code, message: err.message }, hint: err.hint };
@@ -520,55 +407,4 @@ function normalizeRelPath(p: string, backslashInNames = false): string | null {
   const rel = (backslashInNames ? p.trim() : p.trim().replace(/\\/g, '/')).replace(/^\.\//, '');
   if (!rel || rel.startsWith('/') || /^[a-zA-Z]:/.test(rel) || rel.split('/').includes('..')) return null;
   return rel.replace(/\/+$/, '');
-}
-
-function validateRequest(req: SearchRequest): void {
-  if (!req || typeof req.query !== 'string') throw new HciError('invalid_request', 'query must be a string', 'pass the words to look for, e.g. "GetCatalogItems"');
-  if (req.query.length > 2000) throw new HciError('invalid_request', `query is ${req.query.length} characters; the limit is 2000`, 'shorten the query');
-  if (req.limit !== undefined && (!Number.isInteger(req.limit) || req.limit < 1 || req.limit > MAX_LIMIT)) {
-    throw new HciError('invalid_request', `limit must be an integer from 1 to ${MAX_LIMIT}`, `use the default (${DEFAULT_LIMIT}) or page with next_cursor`);
-  }
-  if (req.max_tokens !== undefined && (!Number.isFinite(req.max_tokens) || req.max_tokens < 100)) {
-    throw new HciError('invalid_request', 'max_tokens must be a number ≥ 100', 'omit it for no budget');
-  }
-  if (req.mode !== undefined && !['keyword', 'semantic', 'hybrid', 'literal', 'regex'].includes(req.mode)) {
-    throw new HciError('invalid_request', `mode must be keyword, semantic, hybrid, literal or regex`, 'omit it for keyword');
-  }
-  for (const flag of ['case_sensitive', 'whole_word'] as const) {
-    if (req[flag] !== undefined && typeof req[flag] !== 'boolean') throw new HciError('invalid_request', `${flag} must be true or false`, 'omit it for the default (false)');
-  }
-}
-
-function parseSkipped(json: string | undefined): SkipCounts {
-  try {
-    return json ? (JSON.parse(json) as SkipCounts) : {};
-  } catch {
-    return {};
-  }
-}
-
-/** How many symbol names warmSearch types, and the longest it types of each. */
-const WARM_NAMES = 3;
-const WARM_NAME_CHARS = 14;
-const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
-
-/**
- * The warm-up keystrokes: the index's most frequent symbol names (6+ characters), each typed key by
- * key; then every letter not typed yet, those more symbol names begin with first. Every query starts
- * as one letter, and a one-letter word has the longest doclists (`c`, `i`, `t` from split
- * identifiers), so its answer is the slowest a keystroke waits for; searched here, it is one of the
- * session's recent answers (SearchSession.recent) when the first keystroke of a query comes.
- */
-function typedWarmQueries(db: Database): string[] {
-  const names = db.selectValues(
-    `SELECT symbol_name FROM chunks WHERE symbol_name GLOB '[A-Za-z_]*' AND length(symbol_name) >= 6
-     GROUP BY symbol_name ORDER BY count(*) DESC, symbol_name LIMIT ${WARM_NAMES}`,
-  ) as string[];
-  const typed = names.flatMap((n) => Array.from({ length: Math.min(n.length, WARM_NAME_CHARS) }, (_, i) => n.slice(0, i + 1)));
-  const seen = new Set(typed.map((q) => q.toLowerCase()));
-  const byUse = db.selectValues(
-    `SELECT lower(substr(symbol_name, 1, 1)) AS c FROM chunks WHERE c BETWEEN 'a' AND 'z' GROUP BY c ORDER BY count(*) DESC, c`,
-  ) as string[];
-  const letters = [...new Set([...byUse, ...LETTERS])].filter((c) => !seen.has(c));
-  return [...typed, ...letters];
 }

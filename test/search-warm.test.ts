@@ -1,4 +1,5 @@
-// Warming the search ahead of searches (HciWorkspace.warmSearch, the browser Worker's idle time):
+// Warming the search ahead of searches (the browser Worker's warm-up, runtimes/browser/warm-up.ts:
+// warmUp when a workspace opens, warmStep in idle time, through the core's Searcher):
 // first the index's most frequent symbol names typed key by key and the single letters, one search a step, then the search
 // cache (SearchSession.warmFiles): it goes on where the last slice stopped and says when every file is
 // in, a new index generation starts it over, and searches answer exactly as without it. Through a
@@ -7,9 +8,10 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import type { HciWorkspace } from '../core/workspace.ts';
+import { warmStep, warmUp } from '../runtimes/browser/warm-up.ts';
 import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
 
-describe('warmSearch', () => {
+describe('warm-up', () => {
   let ws: TmpWorkspace | undefined;
   const open: HciWorkspace[] = [];
   afterEach(async () => {
@@ -34,7 +36,7 @@ describe('warmSearch', () => {
     const w = await openWorkspace(ws.root);
     open.push(w);
     await w.index();
-    const warmed = await w.warmUp();
+    const warmed = await warmUp(w);
     // The first chunk's symbol, searched for real: it finds hits (its own chunk at least).
     expect(warmed?.query).toMatch(/^(Shop\.Orders|OrderStep\d+|Total\d+)$/);
     expect(warmed!.hits).toBeGreaterThan(0);
@@ -49,7 +51,7 @@ describe('warmSearch', () => {
     try {
       const e = await openWorkspace(empty.root);
       await e.index();
-      expect(await e.warmUp()).toBeNull(); // its one chunk's name, "(preamble)", is no identifier
+      expect(await warmUp(e)).toBeNull(); // its one chunk's name, "(preamble)", is no identifier
       e.close();
     } finally {
       await empty.cleanup();
@@ -66,14 +68,14 @@ describe('warmSearch', () => {
     // every other letter a query can start with (those symbol names start with first: here only
     // "s", typed already, so the rest in order), each step one search.
     const typed: string[] = [];
-    for (let step = await w.warmSearch(0); step.typed; step = await w.warmSearch(0)) typed.push(step.typed);
+    for (let step = await warmStep(w, 0); step.typed; step = await warmStep(w, 0)) typed.push(step.typed);
     const letters = [...'abcdefghijklmnopqrtuvwxyz'];
     expect(typed).toEqual(['S', 'Sh', 'Sho', 'Shop', 'Shop.', 'Shop.O', 'Shop.Or', 'Shop.Ord', 'Shop.Orde', 'Shop.Order', 'Shop.Orders', ...letters]);
     // No budget: nothing is decoded, so not done. Then slices until it is (40 small files: few).
-    expect(await w.warmSearch(0)).toEqual({ done: false });
+    expect(await warmStep(w, 0)).toEqual({ done: false });
     let slices = 0;
-    while (!(await w.warmSearch(5)).done) expect(++slices).toBeLessThan(200);
-    expect(await w.warmSearch(0)).toEqual({ done: true }); // done stays done for this generation
+    while (!(await warmStep(w, 5)).done) expect(++slices).toBeLessThan(200);
+    expect(await warmStep(w, 0)).toEqual({ done: true }); // done stays done for this generation
 
     // A warmed workspace answers as a cold one does (same hits, scores and snippets).
     const cold = await openWorkspace(ws.root);
@@ -83,8 +85,8 @@ describe('warmSearch', () => {
     // A commit bumps the generation: warming starts over, and sees the changed file.
     await ws.write({ 'src/Orders/OrderStep3.cs': 'namespace Shop.Orders;\n\npublic class OrderStep3\n{\n    // refunds the order\n}\n' });
     await w.index();
-    expect((await w.warmSearch(0)).typed).toBe('S'); // the typed warm-up again, then the files
-    while (!(await w.warmSearch(5)).done) expect(++slices).toBeLessThan(400);
+    expect((await warmStep(w, 0)).typed).toBe('S'); // the typed warm-up again, then the files
+    while (!(await warmStep(w, 5)).done) expect(++slices).toBeLessThan(400);
     const after = await w.search({ query: 'refunds', limit: 5 });
     expect(after.hits.map((h) => h.path)).toEqual(['src/Orders/OrderStep3.cs']);
     expect(after.hits[0].snippet).toContain('refunds the order');

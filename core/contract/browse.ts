@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { answerFields, fileKind } from './common.ts';
 import { pairedFile } from './explain.ts';
 import { matchKind } from './search.ts';
-import { FILES_LIMIT } from './limits.ts';
+import { FILES_LIMIT, QUERY_MAX_CHARS } from './limits.ts';
 
 export { FILES_LIMIT };
 
@@ -53,7 +53,7 @@ export const fileResponse = z.object({
 });
 
 export const facetsRequest = z.strictObject({
-  query: z.string().max(2000).describe('the search query (its inline path:/-path: filters apply; ext: filters do not, so every extension is counted)'),
+  query: z.string().max(QUERY_MAX_CHARS).describe('the search query (its inline path:/-path: filters apply; ext: filters do not, so every extension is counted)'),
   paths: z.array(z.string()).optional(),
   exclude_paths: z.array(z.string()).optional(),
   exclude_kinds: z.array(fileKind).optional(),

@@ -4,10 +4,11 @@
 import { z } from 'zod';
 import { answerFields, symbolRef } from './common.ts';
 import { hitKind, matchKind } from './search.ts';
+import { QUERY_MAX_CHARS } from './limits.ts';
 
 export const explainRequest = z.strictObject({
   hit_id: z.string().min(1).describe('a hit_id exactly as search returned it, e.g. "83.k4f9a2"'),
-  query: z.string().max(2000).optional().describe('the query, only if this hit_id did not come from a search on this server'),
+  query: z.string().max(QUERY_MAX_CHARS).optional().describe('the query, only if this hit_id did not come from a search on this server'),
   max_lines: z.number().int().min(1).max(200).optional().describe('lines of chunk text to return (default 60)'),
 });
 

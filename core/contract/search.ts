@@ -5,10 +5,11 @@
 import { z } from 'zod';
 import { answerFields, fileKind, skipCounts, symbolRef } from './common.ts';
 import { taskView } from './tasks.ts';
+import { MAX_TOKENS_MIN, QUERY_MAX_CHARS, SEARCH_LIMIT, SEARCH_MODES } from './limits.ts';
 
-export const SEARCH_LIMIT = { default: 8, max: 50 } as const;
+export { SEARCH_LIMIT };
 
-export const searchMode = z.enum(['keyword', 'semantic', 'hybrid', 'literal', 'regex']);
+export const searchMode = z.enum(SEARCH_MODES);
 export const searchStatus = z.enum(['ok', 'empty', 'no_index', 'indexing', 'error']);
 /**
  * What a hit is evidence of. `text_fts`: keyword match in text (C# symbol truth needs a compiler);
@@ -23,7 +24,7 @@ export const matchKind = z.enum(['all', 'all_then_any', 'any', 'none', 'similar'
 export const searchRequest = z.object({
   query: z
     .string()
-    .max(2000)
+    .max(QUERY_MAX_CHARS)
     .describe('identifiers (GetCatalogItemsAsync), words (all must match; camelCase is split), "quoted phrases", prefix*, and inline filters path:src/Web/ ext:cs,razor -path:tests/; ' +
       'a quoted phrase with punctuation ("?.Invoke(", "/api/v1/") is matched exactly, re:<regex> searches by RE2 regex; with mode literal or regex the whole query is the pattern'),
   limit: z.number().int().min(1).max(SEARCH_LIMIT.max).optional().describe(`hits per page, 1-${SEARCH_LIMIT.max} (default ${SEARCH_LIMIT.default})`),
@@ -38,7 +39,7 @@ export const searchRequest = z.object({
   ),
   case_sensitive: z.boolean().optional().describe('literal and regex matching: match case exactly (default: ignore case)'),
   whole_word: z.boolean().optional().describe('literal and regex matching: only where the match is not inside a longer word (like grep -w)'),
-  max_tokens: z.number().min(100).optional().describe('budget for the whole answer (~4 characters per token); hits beyond it are cut and truncated=true'),
+  max_tokens: z.number().min(MAX_TOKENS_MIN).optional().describe('budget for the whole answer (~4 characters per token); hits beyond it are cut and truncated=true'),
   cursor: z.string().optional().describe('next_cursor from a previous answer, for the next page'),
 });
 

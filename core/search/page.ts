@@ -4,9 +4,10 @@
 // rendering and wording in present.ts.
 import { HciError } from '../platform.ts';
 import type { SearchRequest } from './contract.ts';
+import { SEARCH_LIMIT } from '../contract/limits.ts';
 
-export const DEFAULT_LIMIT = 8;
-export const MAX_LIMIT = 50;
+export const DEFAULT_LIMIT = SEARCH_LIMIT.default;
+export const MAX_LIMIT = SEARCH_LIMIT.max;
 
 /**
  * Most chunks a literal or regex search collects before it stops checking files (in index order):

@@ -69,34 +69,32 @@ function calibrateAfter(complete: readonly Candidate[], partial: Candidate[]): C
   return partial;
 }
 
-function parseOptions(ctx: Pick<SearchContext, 'settings'>, req: SearchRequest) {
-  return { mode: req.mode, case_sensitive: req.case_sensitive, whole_word: req.whole_word, budget_ms: ctx.settings.literal_budget_ms, max_hits: textHitCap(req) };
+/** The request's query parsed as the pipeline reads it (its mode, case and word options, the literal budget and hit cap). Throws on a query that cannot be read. */
+export function parseRequest(settings: Settings, req: SearchRequest): ParsedQuery {
+  return parseQuery(req.query, { mode: req.mode, case_sensitive: req.case_sensitive, whole_word: req.whole_word, budget_ms: settings.literal_budget_ms, max_hits: textHitCap(req) });
 }
 
 /**
- * Before the read transaction: lets the channels of the mode this request is routed to do their
- * asynchronous preparation (Channel.prepare: the literal channel loads its code, and the regex engine
- * when a pattern needs it), so that rankQuery, which runs synchronously inside the transaction, finds
- * them ready; a keyword search loads nothing. The semantic modes' channels are built per search and
- * prepared by the workspace (its query vector). A query that does not parse prepares nothing:
- * rankQuery reports its error.
+ * Before the read transaction: loads the glob matcher the request's filters need and lets the
+ * channels of the mode the parsed query is routed to do their asynchronous preparation
+ * (Channel.prepare: the literal channel loads its code, and the regex engine when a pattern needs
+ * it), so that rankQuery, which runs synchronously inside the transaction, finds them ready; a
+ * keyword search loads nothing. The semantic modes' channels are built per search (searcher.ts: its
+ * query vector). `parsed` absent: the query does not parse (rankQuery reports that), and only the
+ * request's own filters are prepared.
  */
-export async function prepareSearch(ctx: Pick<SearchContext, 'settings'>, req: SearchRequest): Promise<void> {
-  let parsed: ParsedQuery | undefined;
-  try {
-    parsed = parseQuery(req.query, parseOptions(ctx, req));
-  } catch {
-    // rankQuery reports the query's error (the request's own filters still compile first)
-  }
+export async function prepareSearch(req: SearchRequest, parsed: ParsedQuery | undefined): Promise<void> {
   await prepareRequestGlobs(req, parsed);
   if (!parsed) return;
   const row = DEFAULT_MODES[routeMode(req.mode, parsed)];
   if (row) await Promise.all(row.channels.map((c) => c.prepare?.(parsed)));
 }
 
-/** Runs the query through every ranking stage; returns at least `needed` candidates when that many match. */
-export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number): RankedResult {
-  const written = parseQuery(req.query, parseOptions(ctx, req));
+/**
+ * Runs the query through every ranking stage; returns at least `needed` candidates when that many
+ * match. `written`: the query as parseRequest read it, when the caller has it already.
+ */
+export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number, written: ParsedQuery = parseRequest(ctx.settings, req)): RankedResult {
   const filter = compilePathFilter({
     paths: [...(req.paths ?? []), ...written.paths],
     exts: [...(req.exts ?? []), ...written.exts],
@@ -193,9 +191,9 @@ function rankPasses(ctx: SearchContext, mode: ModeRow, parsed: ParsedQuery, pool
   return done([...complete, ...calibrateAfter(complete, reranker.rank(mode.fuse(wider, parsed)))], complete.length);
 }
 
-/** Ranks the query and renders the range's hits. Runs inside the caller's read transaction. */
-export function searchPage(ctx: SearchContext, req: SearchRequest, range: PageRange, queryKey: string): SearchPage {
-  const ranked = rankQuery(ctx, req, range.offset + range.limit);
+/** Ranks the query and renders the range's hits. Runs inside the caller's read transaction. `parsed` as for rankQuery. */
+export function searchPage(ctx: SearchContext, req: SearchRequest, range: PageRange, queryKey: string, parsed?: ParsedQuery): SearchPage {
+  const ranked = rankQuery(ctx, req, range.offset + range.limit, parsed);
   const end = range.offset + range.limit;
   return {
     ranked,

@@ -127,7 +127,7 @@ export class SearchSession {
    * Decodes the index's files into the file cache ahead of searches, for at most `budgetMs`, going on
    * where the last call stopped: the text signals of a new query's best candidates then read bodies
    * from memory (inflating them was most of a search's tail in the browser Worker). Called by a host
-   * with idle time, one short slice at a time (runtimes/browser/worker-api.ts). True when every file
+   * with idle time, one short slice at a time (Searcher.idleStep, for runtimes/browser/warm-up.ts). True when every file
    * is cached or the cache is mostly full: nothing left to do for this index generation.
    */
   warmFiles(budgetMs: number): boolean {

@@ -1,15 +1,16 @@
 // What the hci Worker does while the page is not asking: on its home screen, loading the code an
 // indexing run needs and starting the parse worker a first pass takes; with a workspace open,
 // warming its search — one search before the page hears it is open, then, in idle time, a step at a
-// time. Owns these policies and their timing; the sessions are sessions.ts, the warm-up steps
-// core/workspace.ts (warmUp, warmSearch), the parse pool parse-pool.ts.
+// time. Owns when these run; what the warm-up searches is warm-up.ts, the sessions sessions.ts, the
+// parse pool parse-pool.ts.
 import { HciWorkspace } from '../../core/workspace.ts';
 import type { BrowserParsePoolFactory } from './parse-pool.ts';
 import type { Session, WorkerSessions } from './sessions.ts';
+import { warmStep, warmUp } from './warm-up.ts';
 
 /**
- * Idle time warms the search (HciWorkspace.warmSearch: a few symbol names searched key by key and
- * the single letters, then the stored files decoded ahead of the searches whose text signals read
+ * Idle time warms the search (warm-up.ts warmStep: a few symbol names searched key by key and the
+ * single letters, then the stored files decoded ahead of the searches whose text signals read
  * them), a step at a time (one warm-up search, or WARM_SLICE_MS of decoding), one after another, once
  * no call has come for WARM_IDLE_MS, until every file is in. A call arriving meanwhile waits for one
  * step at most, and pushes the next one back; an indexing run stops it (its end starts it again).
@@ -54,14 +55,14 @@ export class IdleWork {
   /**
    * A workspace was opened (its queue's turn, before the page hears it): opened to be searched, not
    * indexed from scratch, no first pass takes the parse worker the home screen started; with an
-   * index, one search first (HciWorkspace.warmUp: the first keystrokes then find the search code
-   * compiled and the index's pages read) and the idle warm-up after it.
+   * index, one search first (the first keystrokes then find the search code
+   * compiled and the index's pages read: warm-up.ts warmUp) and the idle warm-up after it.
    */
   async opened(s: Session, hasIndex: boolean, withSource: boolean): Promise<void> {
     if (hasIndex && !withSource) this.parsePool?.cool();
     if (!hasIndex) return;
     // Only a warm-up: a failure shows at the first real search.
-    await (await s.svc.workspace()).warmUp().catch(() => null);
+    await warmUp(await s.svc.workspace()).catch(() => null);
     this.after(s, true);
   }
 
@@ -76,7 +77,7 @@ export class IdleWork {
     const timer = setTimeout(async () => {
       if (!this.sessions.current(s) || s.svc.indexing()) return;
       try {
-        state.done = (await (await s.svc.workspace()).warmSearch(WARM_SLICE_MS)).done;
+        state.done = (await warmStep(await s.svc.workspace(), WARM_SLICE_MS)).done;
       } catch {
         state.done = true; // no index yet (or closed meanwhile): the next index run starts it again
       }
