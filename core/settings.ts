@@ -51,6 +51,7 @@ const settingsShape = z
     partial_matches: z.enum(['after_complete', 'by_score']).default(D.partial_matches),
     ui_view_boost: z.number().min(1).max(10).default(D.ui_view_boost),
     scope_match_boost: z.number().min(1).max(10).default(D.scope_match_boost),
+    /** A stylesheet or XAML style chunk weighs this for a question about how something looks (appearance.ts); 1: off (1.5 lost on 2 of 7 repositories, gained on 1). */
     style_query_boost: z.number().min(1).max(10).default(D.style_query_boost),
     paired_file_share: z.number().min(0).max(1).default(D.paired_file_share),
     /** A file holding every query word weighs (1 + this) times one holding none (file-evidence.ts); 0: off. */
@@ -58,6 +59,14 @@ const settingsShape = z
     /** Per other matching chunk of the same file, in proportion to its score (at most 5); 0: off. */
     file_chunks_bonus: z.number().min(0).max(1).default(D.file_chunks_bonus),
     max_hits_per_file: z.number().int().min(1).default(D.max_hits_per_file),
+    /** A file's second listed chunk weighs this, its third the square, … (distinct files first; rerank.ts); 1: off. */
+    same_file_factor: z.number().min(0).max(1).default(D.same_file_factor),
+    /** A declaration of a query name is raised to this × its tier × the best hit's score (definition-first; rerank.ts); 0: off. */
+    declaration_boost: z.number().min(0).max(10).default(D.declaration_boost),
+    /** In a question or mixed query (query-type.ts) a chunk named by a query identifier gains this share of a symbol query's exact_symbol_name boost. */
+    question_identifier_share: z.number().min(0).max(1).default(D.question_identifier_share),
+    /** A chunk wholly of commented-out code, `#if false` or a generated region weighs this (dead-code.ts); 1: off. */
+    dead_code_factor: z.number().min(0).max(1).default(D.dead_code_factor),
     // Bounded: a reader or indexer waits this long for another process's lock before `index_busy`;
     // past the bound a stuck lock would hang a search for good (timers cannot wait longer than ~24.8 days).
     lock_timeout_ms: z.number().int().min(0).max(MAX_LOCK_TIMEOUT_MS, `must be at most ${MAX_LOCK_TIMEOUT_MS} (10 minutes)`).default(D.lock_timeout_ms),

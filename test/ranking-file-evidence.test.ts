@@ -44,11 +44,12 @@ describe('query coverage', () => {
     // The first chunk holds "slider" and "thumb" only: the file's other chunk brings "color" (the share is the file's).
     expect(on.hits[0].start_line).toBe(1);
     expect(on.hits[0].end_line).toBeLessThan(20);
-    expect(await factorsOf(w, on.hits[0].hit_id)).toContainEqual({ name: 'query_coverage', factor: 2 });
-    // Two of three words: 2^(2/3).
+    // Every word: (1 + coverage_boost) = 4 by default.
+    expect(await factorsOf(w, on.hits[0].hit_id)).toContainEqual({ name: 'query_coverage', factor: 4 });
+    // Two of three words: 4^(2/3).
     const slider = on.hits.find((h) => h.path === 'src/Controls/Slider.cs')!;
     const f = (await factorsOf(w, slider.hit_id)).find((x) => x.name === 'query_coverage');
-    expect(f?.factor).toBeCloseTo(Math.pow(2, 2 / 3), 6);
+    expect(f?.factor).toBeCloseTo(Math.pow(4, 2 / 3), 6);
   });
 
   it('leaves a one-word query alone and counts the words of 3+ letters, inflections trimmed', async () => {

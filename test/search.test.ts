@@ -132,9 +132,15 @@ describe('the search contract', () => {
     expect(outside.error?.code).toBe('path_outside_workspace');
   });
 
-  it('caps hits per file so one file cannot fill the page', async () => {
+  it('lists a file’s chunks past max_hits_per_file only after every other file’s hits, and drops none of them', async () => {
     const r = await w.search({ query: 'widget', limit: 10 });
-    expect(r.hits.filter((h) => h.path === 'src/Big/Repetitive.cs').length).toBeLessThanOrEqual(2);
+    const big = r.hits.map((h, i) => (h.path === 'src/Big/Repetitive.cs' ? i : -1)).filter((i) => i >= 0);
+    const others = r.hits.map((h, i) => (h.path !== 'src/Big/Repetitive.cs' ? i : -1)).filter((i) => i >= 0);
+    // Its third chunk and later come after the last hit of any other file.
+    for (const i of big.slice(2)) expect(i).toBeGreaterThan(Math.max(-1, ...others));
+    // The page is full and says more exists (the file's 600 methods are all still there).
+    expect(r.hits).toHaveLength(10);
+    expect(r.next_cursor).toBeDefined();
   });
 
   it('pages with next_cursor and cuts to the token budget', async () => {

@@ -50,7 +50,8 @@ export const searchHit = z.object({
   start_line: z.number().describe('1-based, inclusive'),
   end_line: z.number().describe('1-based, inclusive'),
   hit_kind: hitKind.describe('text_fts: keyword match in text (for C#, symbol truth needs the compiler); text_vector: similar in meaning (embedding); hybrid: both; text_literal: the exact text or regex is on match_lines'),
-  score: z.number().describe('keyword: BM25 times the factors explain lists; semantic: cosine times those factors; hybrid: the fused score (weights × normalised channel scores); literal/regex: literal_score times the factors'),
+  score: z.number().describe('keyword: BM25 times the factors explain lists; semantic: cosine times those factors; hybrid: the fused score (weights × normalised channel scores); literal/regex: literal_score times the factors. ' +
+    'Hits come in rank order and their scores never rise down the list: a hit a rule places first (hybrid: keyword\'s top files) is raised to the score of the hit after it (factor `placement` in explain)'),
   fts_score: z.number().optional().describe('the keyword channel\'s score, when it found this chunk (contract 2: absent on vector-only and literal hits)'),
   vec_score: z.number().optional().describe('cosine similarity of the query and the chunk, when the vector channel found it'),
   fts_norm: z.number().optional().describe('hybrid: the keyword score min-max normalised over keyword\'s candidates (the chunk\'s or its file\'s best; 0: none)'),
@@ -70,7 +71,8 @@ export const searchResponse = z.object({
   query: z.string(),
   mode: z.string().describe('the mode that answered: keyword | semantic | hybrid | literal | regex (a keyword query with re: or a quoted literal is answered as regex or literal)'),
   match: matchKind.describe(
-    'all: every hit holds every term; all_then_any: the first hits hold every term, the ones after them (too few held all) hold some; ' +
+    'all: every hit holds every term; all_then_any: too few chunks held every term, so hits that hold some of them fill the page (ranked with the others by score; ' +
+      'with the setting partial_matches = "after_complete" every hit holding all terms comes first); ' +
       'any: no chunk holds all terms, every hit holds some; none: nothing matched',
   ),
   hits: z.array(searchHit),

@@ -52,6 +52,9 @@ function generatedPathReason(path: string): string | null {
   const name = baseName(path);
   if (GENERATED_FILE.test(name)) return `generated file name "${name}"`;
   if (/(?:^|\/)wwwroot\/lib\//i.test(path)) return 'vendored under wwwroot/lib';
+  // Lower case (and `ThirdParty`): a C# folder `Vendors/` is more likely a domain's than a copy of someone's code.
+  const vendored = /(?:^|\/)(vendors?|third[_-]?party|ThirdParty|3rdparty|bower_components)\//.exec(path);
+  if (vendored) return `vendored under ${vendored[1]}/`;
   // EF Core: model snapshots and timestamped migrations are tool output.
   if (/(?:^|\/)Migrations\/(?:[^/]*ModelSnapshot\.cs|\d{14}_[^/]*\.cs)$/.test(path)) return 'EF Core migration';
   return null;

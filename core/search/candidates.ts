@@ -9,6 +9,8 @@ import type { SearchSession } from './session.ts';
 import type { ParsedQuery } from './query.ts';
 import type { PageRange } from './page.ts';
 import type { RoleVerdict } from '../scan/roles.ts';
+import type { Declaration } from './declarations.ts';
+import type { QueryType } from './query-type.ts';
 import { sliceLines } from '../index/fts-row.ts';
 
 /** What a fused ranking tells explain and the answer's hint. */
@@ -58,6 +60,10 @@ export interface Candidate extends ChunkRow {
   role?: RoleVerdict;
   /** The lines where a text pattern matched (set when the literal channel found the chunk). */
   matchLines?: readonly number[];
+  /** 1 for the best chunk of its file in this search, 2 for the next, … (rerank.ts sets it). */
+  fileRank?: number;
+  /** The declaration of a query name this chunk holds (declarations.ts; rerank.ts sets it). */
+  declaration?: Declaration;
 }
 
 /** A candidate found by one channel, at `rank` in its list (fusions add the other channels' entries). */
@@ -70,7 +76,7 @@ export function candidateOf(hit: ChannelHit, channel: Channel, rank: number): Ca
     chunkId: r.chunkId, fileId: r.fileId, ordinal: r.ordinal, path: r.path, hash: r.hash, lang: r.lang, flags: r.flags,
     startLine: r.startLine, endLine: r.endLine, symbolKind: r.symbolKind, symbolName: r.symbolName,
     memberKey: null, body: undefined, hitKind: channel.hitKind, channels: [entry], base: hit.score, score: 0, factors: [], role: undefined,
-    matchLines: hit.lines,
+    matchLines: hit.lines, fileRank: undefined,
   };
 }
 
@@ -102,6 +108,8 @@ export interface RankedResult {
   parsed: ParsedQuery;
   /** The mode that answered (modes.ts routeMode: a `re:` query is answered in regex mode). */
   mode: SearchMode;
+  /** symbol / question / mixed (query-type.ts). */
+  queryType?: QueryType;
   match: MatchKind;
   /** Every ranked candidate after the per-file cap, best first. */
   ranked: Candidate[];

@@ -9,6 +9,7 @@ import { round } from './candidates.ts';
 import { channelEntry } from './candidates.ts';
 import { COLUMN_WEIGHTS } from './channels/fts.ts';
 import { ROLE_SETTING } from './roles.ts';
+import { declarationTier } from './rerank.ts';
 import { clauseExpr, clauseLabel, type ParsedQuery } from './query.ts';
 /** The explanation's shape is part of the contract (core/contract/explain.ts). */
 export type { Explanation, ChannelExplanation };
@@ -115,6 +116,9 @@ export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult |
     if (cand.role) out.role = { ...cand.role, factor: cand.factors.find((f) => f.name === ROLE_SETTING[cand.role!.role as keyof typeof ROLE_SETTING])?.factor ?? 1 };
   }
   if (ranked.parsed.compounds?.length) out.compounds = ranked.parsed.compounds.map((c) => c.token);
+  if (ranked.queryType) out.query_type = ranked.queryType;
+  const d = cand?.declaration;
+  if (d) out.declaration = { query: d.query, name: d.name, kind: d.kind, line: d.line, affix: d.affix, stem: d.stem, tier: round(declarationTier(d)) };
   out.matched_terms = matched;
   out.unmatched_terms = unmatched;
   if (ranked.parsed.dropped.length) out.dropped_stop_words = ranked.parsed.dropped;

@@ -8,6 +8,7 @@
 // Finding candidates is the channels', ordering within a channel rerank.ts's.
 import { HciError } from '../platform.ts';
 import { candidateOf, type Candidate, type FusedValues, type FusionReport } from './candidates.ts';
+import { capTail } from './file-tiers.ts';
 
 export type { FusedValues, FusionReport };
 import type { Channel, ChannelHit } from './channels/channel.ts';
@@ -105,7 +106,7 @@ function normalise(cands: readonly Candidate[], scoreOf: (c: Candidate) => numbe
  * of its file and not this one — its file's best ("file evidence": the measured prototype fused
  * files). Fused score = wk·keyword + wv·vector. The candidates that hold keyword's first `guard`
  * files come first, in keyword order (so keyword's top hits never move); the rest follow by fused
- * score (ties: keyword rank, then path and line); then the per-file cap. A chunk found by both
+ * score (ties: keyword rank, then path and line); then a file's chunks past the cap go last. A chunk found by both
  * channels is `hybrid`, by one its channel's kind.
  */
 export function hybridFusion(o: HybridOptions): RankFusion {
@@ -167,12 +168,8 @@ export function hybridFusion(o: HybridOptions): RankFusion {
     rest.sort((a, b) =>
       b.score - a.score || (kwRank.get(a.chunkId) ?? Infinity) - (kwRank.get(b.chunkId) ?? Infinity) ||
       (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine || a.chunkId - b.chunkId);
-    const perFile = new Map<number, number>();
-    const ranked = [...guarded, ...rest].filter((c) => {
-      const n = (perFile.get(c.fileId) ?? 0) + 1;
-      perFile.set(c.fileId, n);
-      return n <= ctx.maxHitsPerFile;
-    });
+    // A file's chunks past the cap follow all the others (file-tiers.ts): nothing is dropped.
+    const ranked = capTail([...guarded, ...rest], ctx.maxHitsPerFile);
     const match: MatchKind = kw.ranked.length ? kw.match : 'similar';
     return { ranked, match, complete: kw.complete, report };
   };

@@ -10,7 +10,11 @@ import { HciError } from '../platform.ts';
 import type { Settings } from '../settings.ts';
 import { isCorruption } from '../index/store.ts';
 import type { MatchKind, SearchMode, SearchRequest, SearchHit } from './contract.ts';
-import type { Candidate, RankedResult, SearchPage } from './candidates.ts';
+import { candidateOf, type Candidate, type RankedResult, type SearchPage } from './candidates.ts';
+import { findDeclarations } from './declarations.ts';
+import { agreeScores } from './placement.ts';
+import { headCount } from './file-tiers.ts';
+import { queryType } from './query-type.ts';
 import { AFTER_COMPLETE } from './rerank.ts';
 import { identityFusion, type ChannelList, type ChannelRanking } from './fuse.ts';
 import { compilePathFilter, prepareRequestGlobs } from './filters.ts';
@@ -36,11 +40,19 @@ function candidatePool(needed: number): number {
   return Math.min(2000, needed * 8 + 64);
 }
 
+/**
+ * The deepest pool a short page asks for (rankPasses): a query whose best few hundred chunks all lie
+ * in one or two files (`MudDataGrid`: every chunk of MudDataGrid.razor.cs holds it in its path) asks
+ * again, 4x deeper each time, until the ranking holds more hits than the page needs or the channels
+ * run out of matches.
+ */
+export const MAX_POOL = 8192;
+
 function matchKind(complete: number, partial: number): MatchKind {
   return complete ? (partial ? 'all_then_any' : 'all') : partial ? 'any' : 'none';
 }
 
-/** How many of the candidates the per-file cap keeps. */
+/** How many of the candidates are in the head tier (a file's first `cap`; file-tiers.ts). */
 function keptAfterCap(cands: readonly Candidate[], cap: number): number {
   const perFile = new Map<number, number>();
   let kept = 0;
@@ -119,7 +131,7 @@ export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number
   // that no chunk holds all together: the words are searched in the mode asked instead (keyword by
   // default; setting quoted_literal_fallback; the answer's mode says which one answered).
   if (result.ranked.length === 0 && fallsBack) return asWords('quoted_literal_not_found');
-  return result;
+  return { ...result, queryType: queryType(result.parsed) };
 }
 
 /** A keyword, hybrid or semantic query routed to the literal channel by quoted literals next to other words. */
@@ -129,7 +141,8 @@ function literalFallsBack(req: SearchRequest, q: ParsedQuery): boolean {
 
 function rankRouted(ctx: SearchContext, req: SearchRequest, written: ParsedQuery, modeName: SearchMode, filter: ReturnType<typeof compilePathFilter>, needed: number): RankedResult {
   const mode = modeRow(modeName, ctx.modes);
-  const rankCtx = mode.perFileCap === false ? { ...ctx, settings: { ...ctx.settings, max_hits_per_file: Number.MAX_SAFE_INTEGER } } : ctx;
+  // Text matches are listed like grep: every match of a file, in score order (no per-file tiers).
+  const rankCtx = mode.perFileCap === false ? { ...ctx, settings: { ...ctx.settings, max_hits_per_file: Number.MAX_SAFE_INTEGER, same_file_factor: 1 } } : ctx;
   const { session } = ctx;
   const pool = candidatePool(needed);
   try {
@@ -148,7 +161,8 @@ function rankRouted(ctx: SearchContext, req: SearchRequest, written: ParsedQuery
         return { channel, ...rankPasses(ctx, { channels: [channel], fuse: identityFusion }, parsed, pool, needed), ran: true };
       });
       const fused = mode.fuseRanked(rankings, parsed, { needed, maxHitsPerFile: ctx.settings.max_hits_per_file });
-      return { parsed, mode: modeName, match: fused.match, ranked: fused.ranked, complete: fused.complete, filtered: filter !== null, fusion: fused.report };
+      // The guard orders beyond the fused scores: the scores are made to agree with the order.
+      return { parsed, mode: modeName, match: fused.match, ranked: agreeScores(fused.ranked), complete: fused.complete, filtered: filter !== null, fusion: fused.report };
     });
   } catch (e) {
     // Damage is reported as such (the store maps it to index_corrupt with its location and hint).
@@ -157,11 +171,26 @@ function rankRouted(ctx: SearchContext, req: SearchRequest, written: ParsedQuery
   }
 }
 
+type Passes = { match: MatchKind; ranked: Candidate[]; complete: number };
+
 /**
  * A mode's channels asked, fused before rerank, ranked, then widened while the page is short; with
- * `partial_matches = "by_score"` complete and partial matches compete on one score.
+ * `partial_matches = "by_score"` complete and partial matches compete on one score. When the
+ * ranking's head (a file's first max_hits_per_file chunks, file-tiers.ts) holds no more hits than
+ * the page needs while a channel returned all it was asked for (one file's chunks filled the pool),
+ * it is done again with a pool 4x deeper (up to MAX_POOL): the page lists distinct files whenever
+ * enough match, is full whenever enough chunks match, and `more` (a next cursor) is true whenever
+ * more do (nothing is dropped).
  */
-function rankPasses(ctx: SearchContext, mode: ModeRow, parsed: ParsedQuery, pool: number, needed: number): { match: MatchKind; ranked: Candidate[]; complete: number } {
+function rankPasses(ctx: SearchContext, mode: ModeRow, parsed: ParsedQuery, pool: number, needed: number): Passes {
+  for (;;) {
+    const { saturated, ...passes } = rankPassesAt(ctx, mode, parsed, pool, needed);
+    if (headCount(passes.ranked, ctx.settings.max_hits_per_file) > needed || !saturated || pool >= MAX_POOL) return passes;
+    pool = Math.min(MAX_POOL, pool * 4);
+  }
+}
+
+function rankPassesAt(ctx: SearchContext, mode: ModeRow, parsed: ParsedQuery, pool: number, needed: number): Passes & { saturated: boolean } {
   const { session } = ctx;
   const reranker = new Reranker(session, ctx.settings, parsed);
   const lists: ChannelList[] = mode.channels.map((channel) => ({ channel, hits: channel.search(session, parsed, pool) }));
@@ -172,23 +201,50 @@ function rankPasses(ctx: SearchContext, mode: ModeRow, parsed: ParsedQuery, pool
     const hits = channel.widen?.(session, parsed, pool, page);
     if (hits) wider.push({ channel, hits });
   }
+  // A channel that returned its whole pool may hold more (a wider pass's list leaves out the first
+  // pass's chunks: it may have been full when it and those together reach the pool).
+  const saturated = lists.some((l) => l.hits.length >= pool) || wider.some((l) => l.hits.length + page.seen.size >= pool);
   // A channel that matches no terms (vectors) finds "similar" chunks, not term matches.
   const similarOnly = mode.channels.every((c) => c.hitKind === 'text_vector');
   const done = (ranked: Candidate[], complete: number, partial = ranked.length - complete) =>
-    ({ match: similarOnly ? (ranked.length ? 'similar' : 'none') as MatchKind : matchKind(complete, partial), ranked, complete });
+    ({ match: similarOnly ? (ranked.length ? 'similar' : 'none') as MatchKind : matchKind(complete, partial), ranked, complete, saturated });
+  // The declarations of the query's names join the pass they are ranked in (both passes when they
+  // compete on one score; a declaration's chunk outside them was scored by the channel).
+  const declared = (cands: Candidate[]) => withDeclarations(session, mode, parsed, reranker, cands, page.seen);
   if (!wider.length) {
-    const ranked = reranker.rank(first);
-    return done(ranked, ranked.length);
+    const ranked = reranker.rank(declared(first));
+    return done(ranked, ranked.filter((c) => page.seen.has(c.chunkId)).length);
   }
   if (ctx.settings.partial_matches === 'by_score') {
     // One ranking over both passes. `complete` counts the chunks that hold every term, also those the
     // per-file cap then drops (a file's two better partial chunks can hide its complete one): the
     // match is still all_then_any.
-    const ranked = reranker.rank([...first, ...mode.fuse(wider, parsed)].sort((a, b) => b.base - a.base));
+    const ranked = reranker.rank(declared([...first, ...mode.fuse(wider, parsed)]).sort((a, b) => b.base - a.base));
     return done(ranked, page.kept, ranked.filter((c) => !page.seen.has(c.chunkId)).length);
   }
-  const complete = reranker.rank(first);
+  const complete = reranker.rank(declared(first));
   return done([...complete, ...calibrateAfter(complete, reranker.rank(mode.fuse(wider, parsed)))], complete.length);
+}
+
+/**
+ * Definition-first (declarations.ts): the declarations of the query's names among the candidates'
+ * files go to the reranker, and a declaration's chunk the pool did not reach joins the candidates,
+ * scored by the first of the mode's channels that can score given chunks (keyword: FTS).
+ */
+function withDeclarations(session: SearchSession, mode: ModeRow, parsed: ParsedQuery, reranker: Reranker, cands: Candidate[], complete: Set<number>): Candidate[] {
+  if (!reranker.declarationNames.length || !cands.length) return cands;
+  const channel = mode.channels.find((c) => c.scoreChunks);
+  if (!channel) return cands;
+  const decls = findDeclarations(session, reranker.declarationNames, cands);
+  if (!decls.length) return cands;
+  reranker.declare(decls);
+  const have = new Set(cands.map((c) => c.chunkId));
+  const missing = [...new Set(decls.map((d) => d.chunkId))].filter((id) => !have.has(id));
+  if (!missing.length) return cands;
+  const added = channel.scoreChunks!(session, parsed, missing);
+  // One that holds every term counts as a complete match, as the first pass's do.
+  for (const h of added) if (h.detail?.terms === 'all') complete.add(h.row.chunkId);
+  return [...cands, ...added.map((h) => candidateOf(h, channel, 0))];
 }
 
 /** Ranks the query and renders the range's hits. Runs inside the caller's read transaction. `parsed` as for rankQuery. */

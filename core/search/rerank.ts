@@ -1,10 +1,12 @@
 // Rerank: orders fused candidates by their fused score times named factors — text signals on the
 // best few (the query verbatim, a definition of a query identifier; boosts.ts; the share of the
 // query's words their file holds, file-evidence.ts), the path role's
-// factor (tests, demos, docs, generated and build files; roles.ts), files in a commit-style query's
+// factor (tests, demos, docs, generated and build files; roles.ts), style chunks for a question about
+// how something looks (appearance.ts), files in a commit-style query's
 // `Scope:` (scope.ts), exact symbol and file names, a file's several matching chunks
-// (file-evidence.ts) — and caps hits per file across the passes of one
-// search. Every factor is named, so explain can show it. Owns the factors and their order; finding
+// (file-evidence.ts), declarations of the query's names (declarations.ts), dead code (dead-code.ts) —
+// then lists distinct files first across the passes of one search (file-tiers.ts). Every factor is
+// named, so explain can show it. Owns the factors and their order; finding
 // and fusing candidates is done before, paging after.
 import { languageById } from '../languages/table.ts';
 import type { Settings } from '../settings.ts';
@@ -16,9 +18,14 @@ import { hasViews, isUiQuestion, routeOrTitleMatches, uiTopicWords, viewFacts, t
 import { inScope, queryScope } from './scope.ts';
 import { coverageWords, fileChunkFactors, fileCoverage } from './file-evidence.ts';
 import { loadBodies, type Candidate } from './candidates.ts';
-import type { ParsedQuery } from './query.ts';
+import { tierByFile } from './file-tiers.ts';
+import { queryTerms, type ParsedQuery } from './query.ts';
 import type { SearchSession } from './session.ts';
 import { resolveRole, roleFactor, rolesNamedBy, ROLE_SETTING } from './roles.ts';
+import { bareWord, identifierWords, queryType, type QueryType } from './query-type.ts';
+import type { Declaration } from './declarations.ts';
+import { deadLinesOf, deadShare } from './dead-code.ts';
+import { appearanceWords, isStyleChunk } from './appearance.ts';
 import type { Role, RoleVerdict } from '../scan/roles.ts';
 
 /**
@@ -47,6 +54,15 @@ const TEXT_SIGNAL_POOL = 40;
  */
 const COVERAGE_POOL = 80;
 
+/**
+ * A declaration's tier, as a share of the raise (applyDeclarations): a type (or a function, or a
+ * Razor component) over a member; a file named after it and nothing more (`X.cs`, `X.razor.cs`) over
+ * one named after it with more (`X.properties.cs`, `X.TResult.cs`), over any other; the exact name
+ * over the name up to a repository affix; the number of type parameters written (`Outcome<TResult>`)
+ * over another.
+ */
+const DECLARATION_TIER = { type: 1, file: 0.95, member: 0.9, otherFile: 0.9, stemWithMore: 0.98, affix: 0.85, otherArity: 0.95 } as const;
+
 /** The key-path separator of a language's member keys (the language table: json `A:B`, yaml `a.b`). */
 function keyPathSeparator(lang: string): string | undefined {
   return languageById(lang)?.keyPathSeparator;
@@ -73,7 +89,13 @@ function nameShare(nameParts: readonly string[], words: readonly string[][]): nu
   return best;
 }
 
-/** Ranks the passes of one search; the per-file cap counts across them. */
+/** A declaration's share of the raise (DECLARATION_TIER). */
+export function declarationTier(d: Declaration): number {
+  const t = DECLARATION_TIER;
+  return t[d.level] * (d.stemExact ? 1 : d.stem ? t.stemWithMore : t.otherFile) * (d.affix ? t.affix : 1) * (d.arityMismatch ? t.otherArity : 1);
+}
+
+/** Ranks the passes of one search; a file's chunks are counted across them (file-tiers.ts). */
 export class Reranker {
   private readonly perFile = new Map<number, number>();
   private readonly targets: string[];
@@ -90,6 +112,18 @@ export class Reranker {
   private readonly scoped = new Map<string, boolean>();
   /** The words coverage counts (file-evidence.ts; empty: fewer than two, or coverage_boost 0). */
   private readonly coverage: string[];
+  /** The query asks how something looks (appearance.ts): style chunks weigh style_query_boost. */
+  private readonly appearance: boolean;
+  /** The query's words and identifier parts (lowercase, 3+ letters): the lines dead-code looks at. */
+  private readonly termWords: string[];
+  /** symbol / question / mixed (query-type.ts): how much a declaration of a query identifier weighs. */
+  readonly type: QueryType;
+  /** The query names whose declarations rank first (declarations.ts finds them; empty: none, or declaration_boost 0). */
+  readonly declarationNames: string[];
+  /** exact_symbol_name's factor: 1.5 in a symbol query, 1 + 0.5 × question_identifier_share in the others. */
+  private readonly nameFactor: number;
+  /** Declarations by chunk (the best tier when a chunk declares several names). */
+  private readonly declarations = new Map<number, Declaration>();
 
   constructor(
     private readonly session: SearchSession,
@@ -106,24 +140,75 @@ export class Reranker {
     this.ui = isUiQuestion(q) ? uiTopicWords(q) : null;
     this.scope = settings.scope_match_boost !== 1 ? queryScope(q.raw) : null;
     this.coverage = settings.coverage_boost > 0 ? coverageWords(q) : [];
+    this.type = queryType(q);
+    this.appearance = settings.style_query_boost !== 1 && appearanceWords(q).length > 0;
+    const terms = queryTerms(q);
+    this.termWords = [...terms.words, ...terms.parts].filter((t) => t.length >= 3);
+    const ids = identifierWords(q);
+    // A one-word query names what it is looking for even in lower case (`tariff`, `align`).
+    // (With its type parameters as written: `Outcome<TResult>`.)
+    const word = q.written.length === 1 ? bareWord(q.written[0]) : '';
+    const single = this.type === 'symbol' && /^[\p{L}_][\p{L}\p{N}_]{3,}(?:<.+>)?$/u.test(word) ? [word] : [];
+    this.declarationNames = settings.declaration_boost > 0 && !q.text && this.type === 'symbol' ? [...new Set([...ids, ...single])] : [];
+    // Identifiers embedded in a question or a mixed query get a smaller share of the name boost.
+    this.nameFactor = 1 + 0.5 * (this.type === 'symbol' ? 1 : settings.question_identifier_share);
+  }
+
+  /** The declarations of the query's names (declarations.ts), for the candidates that hold them. */
+  declare(decls: readonly Declaration[]): void {
+    for (const d of decls) {
+      const had = this.declarations.get(d.chunkId);
+      if (!had || declarationTier(d) > declarationTier(had)) this.declarations.set(d.chunkId, d);
+    }
   }
 
   /**
-   * Scores one pass's candidates (given in fused order), sorts them and drops those past the
-   * per-file cap. A later pass's candidates rank after this one's: call rank once per pass, in order.
+   * Scores one pass's candidates (given in fused order) and orders them distinct files first
+   * (file-tiers.ts: nothing is dropped). Call rank once per pass, in order: a file's chunks are
+   * counted across the passes.
    */
   rank(cands: Candidate[]): Candidate[] {
     this.applyTextSignals(cands);
     for (const c of cands) this.applyFactors(c);
     this.applyPairing(cands);
     this.applyFileChunks(cands);
-    // Deterministic order across runtimes: score, then path, then line.
-    cands.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine);
-    return cands.filter((c) => {
-      const n = (this.perFile.get(c.fileId) ?? 0) + 1;
-      this.perFile.set(c.fileId, n);
-      return n <= this.settings.max_hits_per_file;
-    });
+    // Last: a declaration's raise is to a share of the final best score, so its tier decides.
+    this.applyDeclarations(cands);
+    return tierByFile(cands, { maxHitsPerFile: this.settings.max_hits_per_file, sameFileFactor: this.settings.same_file_factor }, this.perFile);
+  }
+
+  /**
+   * Definition-first: the chunk that declares a query name (declarations.ts) is raised to
+   * declaration_boost × its tier × the best candidate's score (never lowered; factor `declaration`),
+   * times its path role's factor over the best role among the declarations, so a declaration
+   * outranks the usages and a test's declaration of a name the library declares stays below it.
+   * Among equal tiers the declarations keep their own order. Symbol queries only (query-type.ts):
+   * in a question or a mixed query the name is one part of what is asked (a raise, or a factor of
+   * 1.25–1.5, lost on most repositories of the dev and broad sets).
+   */
+  private applyDeclarations(cands: Candidate[]): void {
+    const boost = this.settings.declaration_boost;
+    if (boost <= 0 || !this.declarations.size) return;
+    let best = 0;
+    let bestRole = 0;
+    const roleOf = (c: Candidate) => (c.role ? roleFactor(c.role.role, this.settings, this.named) : 1);
+    for (const c of cands) {
+      if (c.score > best) best = c.score;
+      if (this.declarations.has(c.chunkId)) bestRole = Math.max(bestRole, roleOf(c));
+    }
+    if (best <= 0 || bestRole <= 0) return;
+    for (const c of cands) {
+      const d = this.declarations.get(c.chunkId);
+      if (!d) continue;
+      // A role weighs against the other declarations' (a test's declaration of a name the library
+      // declares too stays below it; a name only a test declares is the test's).
+      const role = roleOf(c) / bestRole;
+      const floor = best * boost * declarationTier(d) * role * (1 + 0.01 * Math.min(1, c.score / best));
+      const factor = floor > c.score ? floor / c.score : 1;
+      c.declaration = d;
+      c.factors.push({ name: 'declaration', factor });
+      c.score *= factor;
+    }
   }
 
   /**
@@ -214,11 +299,35 @@ export class Reranker {
       }
     }
     if (this.ui) this.applyUiSignals(top, this.ui);
+    const live = this.applyDeadCode(read);
     for (const c of top) {
-      const sig = textSignals(c.body ?? '', this.q.verbatim, this.targets, this.patterns, configKeyPath(c));
+      // The definition pattern reads live lines only: `//public void Tear()` declares nothing.
+      const sig = textSignals(live.get(c) ?? c.body ?? '', this.q.verbatim, this.targets, this.patterns, configKeyPath(c));
       if (sig.exact) c.factors.push({ name: 'exact_text', factor: 1.5 });
       if (sig.definition) c.factors.push({ name: 'definition_like', factor: 3.0 });
     }
+  }
+
+  /**
+   * Commented-out code, `#if false` blocks and generated regions (dead-code.ts) weigh below live
+   * code: a chunk whose dead share is s weighs 1 − (1 − dead_code_factor) × s (factor `dead_code`).
+   * Returns the live text of the chunks that hold dead lines (those lines blanked).
+   */
+  private applyDeadCode(cands: readonly Candidate[]): Map<Candidate, string> {
+    const live = new Map<Candidate, string>();
+    const f = this.settings.dead_code_factor;
+    if (f >= 1) return live;
+    for (const c of cands) {
+      const stored = this.session.files.get(c.fileId, c.hash);
+      if (!stored) continue;
+      const dead = deadLinesOf(this.session, c.fileId, c.hash, stored, c.lang);
+      const share = deadShare(dead, stored.lines, c.startLine, c.endLine, this.termWords);
+      if (share > 0) c.factors.push({ name: 'dead_code', factor: 1 - (1 - f) * share });
+      if (dead.subarray(c.startLine - 1, c.endLine).some((d) => d === 1)) {
+        live.set(c, stored.lines.slice(c.startLine - 1, c.endLine).map((l, i) => (dead[c.startLine - 1 + i] ? '' : l)).join('\n'));
+      }
+    }
+    return live;
   }
 
   private applyFactors(c: Candidate): void {
@@ -234,9 +343,11 @@ export class Reranker {
       if (hit === undefined) this.scoped.set(c.path, (hit = inScope(c.path, this.scope)));
       if (hit) c.factors.push({ name: 'query_scope', factor: settings.scope_match_boost });
     }
+    if (this.appearance && isStyleChunk(c)) c.factors.push({ name: 'style_query', factor: settings.style_query_boost });
     const name = c.symbolName?.toLowerCase();
-    if (name && words.includes(name) && !USAGE_KINDS.has(c.symbolKind ?? '')) c.factors.push({ name: 'exact_symbol_name', factor: 1.5 });
-    const stem = baseName(c.path).toLowerCase().split('.')[0];
+    if (name && words.includes(name) && !USAGE_KINDS.has(c.symbolKind ?? '')) c.factors.push({ name: 'exact_symbol_name', factor: this.nameFactor });
+    // (A Sass partial's leading `_` is no part of its name: `_table.scss` is named "table".)
+    const stem = baseName(c.path).toLowerCase().split('.')[0].replace(/^_+/, '');
     if (stem && words.includes(stem)) c.factors.push({ name: 'file_name_match', factor: 1.25 });
     else {
       const share = nameShare(splitIdentifier(baseName(c.path).split('.')[0]), this.wordParts);

@@ -34,6 +34,11 @@ export class RankingFixture {
     return w;
   }
 
+  /** The workspace folder (after create). */
+  get root(): string {
+    return this.ws!.root;
+  }
+
   async close(): Promise<void> {
     for (const w of this.opened) w.close();
     await this.ws?.cleanup();

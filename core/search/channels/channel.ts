@@ -60,6 +60,12 @@ export interface Channel {
    */
   widen?(session: SearchSession, q: ParsedQuery, pool: number, page: WidenRequest): readonly ChannelHit[] | null;
   /**
+   * This channel's hits among the given chunks, those that match the query (in the order given):
+   * for chunks a later stage adds to the candidates (declarations.ts: a declaration's chunk the
+   * pool did not reach). Their rank is 0 (not in the channel's list).
+   */
+  scoreChunks?(session: SearchSession, q: ParsedQuery, chunkIds: readonly number[]): readonly ChannelHit[];
+  /**
    * Asynchronous work before a search that reaches this channel, awaited outside the read
    * transaction (search itself is synchronous): loading code or an engine the query needs.
    */

@@ -32,9 +32,39 @@ function runFts(session: SearchSession, expr: string, pool: number, terms: 'all'
   return queryFts(session, expr, pool, terms);
 }
 
+const COLS = 'c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.hash, f.lang, f.flags, c.start_line, c.end_line, c.symbol_kind, c.symbol_name';
+
+/** A row in COLS order, then bm, as a hit. */
+function hitOf(raw: ReturnType<typeof rawRows>, detail: ChannelHit['detail']): ChannelHit {
+  const row = {
+    chunkId: raw.double(0), fileId: raw.double(1), ordinal: raw.int(2), path: raw.text(3) ?? '', hash: raw.text(4) ?? '', lang: raw.text(5) ?? '',
+    flags: raw.int(6), startLine: raw.int(7), endLine: raw.int(8), symbolKind: raw.text(9), symbolName: raw.text(10),
+  };
+  return { row, score: -raw.double(11), detail };
+}
+
+/** One chunk's hit for an expression (the path filter applies), or null when it does not match. */
+function scoreOne(session: SearchSession, expr: string, chunkId: number, detail: ChannelHit['detail']): ChannelHit | null {
+  const st = session.statement(
+    `SELECT ${COLS}, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm
+     FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
+     WHERE chunks_fts MATCH ? AND chunks_fts.rowid = ? AND hci_path_ok(f.path)`,
+  );
+  try {
+    st.bind([expr, chunkId]);
+    const raw = rawRows(session.db, st);
+    return raw.step() ? hitOf(raw, detail) : null;
+  } finally {
+    st.reset(true);
+  }
+}
+
+const ALL_TERMS_ADDED = Object.freeze({ terms: 'all', added: 'declaration' });
+const ANY_TERM_ADDED = Object.freeze({ terms: 'any', added: 'declaration' });
+
 function queryFts(session: SearchSession, expr: string, pool: number, terms: 'all' | 'any'): readonly ChannelHit[] {
   const { db, filtered } = session;
-  const cols = 'c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.hash, f.lang, f.flags, c.start_line, c.end_line, c.symbol_kind, c.symbol_name';
+  const cols = COLS;
   // Unfiltered: rank inside FTS5 first and join only the pool (not every matching chunk) to its rows.
   const sql = filtered
     ? `SELECT ${cols}, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm
@@ -52,13 +82,7 @@ function queryFts(session: SearchSession, expr: string, pool: number, terms: 'al
     // Straight from WASM memory, in `cols` order, then bm (oo1's getters cost as much as the query).
     const raw = rawRows(db, st);
     const out: ChannelHit[] = [];
-    while (raw.step()) {
-      const row = {
-        chunkId: raw.double(0), fileId: raw.double(1), ordinal: raw.int(2), path: raw.text(3) ?? '', hash: raw.text(4) ?? '', lang: raw.text(5) ?? '',
-        flags: raw.int(6), startLine: raw.int(7), endLine: raw.int(8), symbolKind: raw.text(9), symbolName: raw.text(10),
-      };
-      out.push({ row, score: -raw.double(11), detail });
-    }
+    while (raw.step()) out.push(hitOf(raw, detail));
     return out;
   } finally {
     st.reset(true);
@@ -107,11 +131,25 @@ export const ftsChannel: Channel = {
    * that holds a common word is what makes common-term queries slow.
    */
   widen(session, q, pool, page: WidenRequest) {
-    if (page.kept >= page.needed || q.clauses.length < 2) return null;
+    // (Also when exactly the page's worth hold every term: whether more hits exist decides the next cursor.)
+    if (page.kept > page.needed || q.clauses.length < 2) return null;
     const clauses = informativeClauses(session, q, page.kept > 0);
     if (clauses.length === 0) return null;
     const anyExpr = ftsExpression(q, 'any', clauses)!;
     return runFts(session, anyExpr, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId));
+  },
+
+  /** The chunks that hold every clause, else any (a declaration's chunk in a mixed query holds its name, not the words). */
+  scoreChunks(session, q, chunkIds) {
+    const all = ftsExpression(q, 'all');
+    const any = ftsExpression(q, 'any');
+    if (!all || !any) return [];
+    const out: ChannelHit[] = [];
+    for (const id of chunkIds) {
+      const hit = scoreOne(session, all, id, ALL_TERMS_ADDED) ?? (q.clauses.length > 1 ? scoreOne(session, any, id, ANY_TERM_ADDED) : null);
+      if (hit) out.push(hit);
+    }
+    return out;
   },
 
   /** The raw BM25 (lower is better; the score is its negation), the pass that found it, the weights. */

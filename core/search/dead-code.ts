@@ -1,0 +1,150 @@
+// Lines that are not live code, by file: commented-out code (`//private void Tear() { }`, markup in
+// `<!-- -->`, Razor in `@* *@`, statements in `/* */`), `#if false` / `#if 0` blocks, and regions a
+// designer generated (`#region … generated code`). Prose comments and doc comments are live: they
+// describe the code next to them and questions match them. Rerank weighs a chunk by how dead the
+// lines that hold the query's words are (rerank.ts, setting dead_code_factor). Owns the line classification; where the
+// factor goes is rerank.ts's.
+
+import type { SearchSession } from './session.ts';
+import type { StoredFile } from '../index/file-data.ts';
+
+/** Files whose dead-line maps a session keeps, per index generation. */
+const CACHED_FILES = 2000;
+
+/** A stored file's dead lines (deadLines), kept per index generation in the session. */
+export function deadLinesOf(session: SearchSession, fileId: number, hash: string, stored: StoredFile, lang: string): Uint8Array {
+  const maps = session.cached('dead-lines', () => new Map<string, Uint8Array>());
+  const key = `${fileId}:${hash}`;
+  let dead = maps.get(key);
+  if (!dead) {
+    if (maps.size >= CACHED_FILES) maps.clear();
+    maps.set(key, (dead = deadLines(stored.lines, lang)));
+  }
+  return dead;
+}
+
+/** After the comment marker, code ends a statement or a block: `Tear();`, `{`, `}`. */
+const CODE_END = /(?:;|\{|\})$/;
+/** … or is a call or a signature: a name right before `(`, the line ending at its `)` (or in `=> …`). */
+const CALL = /[\w>\]]\([^()]*(?:\([^()]*\)[^()]*)*\)\s*(?:=>.*)?$/;
+/** … or starts with a modifier or statement keyword and holds code punctuation. */
+const KEYWORD_START = /^(?:public|private|protected|internal|static|override|virtual|abstract|sealed|readonly|async|await|var|let|const|return|if|else|for|foreach|while|switch|case|throw|try|catch|using|new|class|interface|void|int|bool|string|double|float|object|import|export|function)\b.*[(={<]/;
+/** … or is an assignment (`a.b = c`, `x += 1`). */
+const ASSIGNMENT = /^[\w.[\]]+\s*[+\-*/]?=\s*[^=\s]/;
+/** A line that opens markup or a Razor construct (commented-out markup). */
+const MARKUP_START = /^\s*(?:<\/?[A-Za-z][\w.:-]*[\s>/]|@\w)/;
+
+/** Whether the text of a `//` comment (marker removed) is code, not prose (prose may end in `)`: "(the thumb of every slider)"). */
+export function looksLikeCode(text: string): boolean {
+  const t = text.trim();
+  if (!t) return false;
+  return CODE_END.test(t) || CALL.test(t) || KEYWORD_START.test(t) || ASSIGNMENT.test(t);
+}
+
+/** Languages whose `//` and `/* *\/` comments, and `#if` directives, are read here. */
+const C_LIKE = new Set(['csharp', 'razor', 'javascript', 'typescript', 'tsx', 'jsx', 'css', 'scss', 'less']);
+const MARKUP = new Set(['axaml', 'xaml', 'xml', 'html', 'razor', 'msbuild']);
+
+/**
+ * 1 for each line (0-based) that is dead: commented-out code or markup, inside a `#if false`/`#if 0`
+ * block (up to its `#else`, `#elif` or `#endif`), or inside a `#region` whose name says generated.
+ */
+export function deadLines(lines: readonly string[], lang: string): Uint8Array {
+  const dead = new Uint8Array(lines.length);
+  const cLike = C_LIKE.has(lang);
+  const markup = MARKUP.has(lang);
+  if (!cLike && !markup) return dead;
+  // #if nesting: each open directive's state (true: dead).
+  const ifs: boolean[] = [];
+  let regionDepth = 0;
+  const regions: boolean[] = [];
+  let block: 'c' | 'xml' | 'razor' | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const t = line.trim();
+    if (cLike && t.startsWith('#')) {
+      const m = /^#\s*(if|elif|else|endif|region|endregion)\b\s*(.*)$/.exec(t);
+      if (m) {
+        const arg = m[2].trim();
+        if (m[1] === 'if') ifs.push(/^(?:false|0)\b/i.test(arg));
+        else if ((m[1] === 'else' || m[1] === 'elif') && ifs.length) ifs[ifs.length - 1] = m[1] === 'elif' ? /^(?:false|0)\b/i.test(arg) : false;
+        else if (m[1] === 'endif') ifs.pop();
+        else if (m[1] === 'region') {
+          regionDepth++;
+          regions.push(/generated/i.test(arg));
+        } else if (m[1] === 'endregion' && regionDepth) {
+          regionDepth--;
+          regions.pop();
+        }
+        continue;
+      }
+    }
+    if (ifs.some(Boolean) || regions.some(Boolean)) {
+      dead[i] = 1;
+      continue;
+    }
+    if (block) {
+      const close = block === 'c' ? '*/' : block === 'xml' ? '-->' : '*@';
+      const at = line.indexOf(close);
+      const inner = at < 0 ? line : line.slice(0, at);
+      if (block === 'c' ? looksLikeCode(inner.replace(/^\s*\*?/, '')) : MARKUP_START.test(inner) || looksLikeCode(inner)) dead[i] = 1;
+      if (at >= 0) block = null;
+      continue;
+    }
+    if (cLike && t.startsWith('//') && !t.startsWith('///')) {
+      if (looksLikeCode(t.slice(2))) dead[i] = 1;
+      continue;
+    }
+    if (cLike && t.startsWith('/*') && !t.startsWith('/**')) {
+      const rest = t.slice(2);
+      const closed = rest.includes('*/');
+      if (looksLikeCode(closed ? rest.slice(0, rest.indexOf('*/')) : rest)) dead[i] = 1;
+      if (!closed) block = 'c';
+      continue;
+    }
+    if (markup && t.startsWith('<!--')) {
+      const rest = t.slice(4);
+      const closed = rest.includes('-->');
+      const inner = closed ? rest.slice(0, rest.indexOf('-->')) : rest;
+      if (MARKUP_START.test(inner)) dead[i] = 1;
+      if (!closed) block = 'xml';
+      continue;
+    }
+    if (lang === 'razor' && t.startsWith('@*')) {
+      const rest = t.slice(2);
+      const closed = rest.includes('*@');
+      const inner = closed ? rest.slice(0, rest.indexOf('*@')) : rest;
+      if (MARKUP_START.test(inner) || looksLikeCode(inner)) dead[i] = 1;
+      if (!closed) block = 'razor';
+    }
+  }
+  return dead;
+}
+
+/**
+ * How dead the lines `start`…`end` (1-based, inclusive) are for a query: the share of the lines that
+ * hold one of `words` (lowercase) which are dead — a chunk whose matches are all commented out is
+ * dead for it, a live method with one commented-out line is not — or, when no line holds one (the
+ * match was in the path or the symbol), the share of the non-blank lines that are dead.
+ */
+export function deadShare(dead: Uint8Array, lines: readonly string[], start: number, end: number, words: readonly string[] = []): number {
+  let n = 0;
+  let d = 0;
+  let hitN = 0;
+  let hitD = 0;
+  for (let l = start; l <= Math.min(end, lines.length); l++) {
+    const line = lines[l - 1];
+    if (!line?.trim()) continue;
+    n++;
+    d += dead[l - 1];
+    if (words.length) {
+      const lower = line.toLowerCase();
+      if (words.some((w) => lower.includes(w))) {
+        hitN++;
+        hitD += dead[l - 1];
+      }
+    }
+  }
+  if (hitN) return hitD / hitN;
+  return n ? d / n : 0;
+}

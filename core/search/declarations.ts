@@ -1,0 +1,270 @@
+// Definition-first for names: where the query's identifiers are declared, by the stored outlines
+// (tree-sitter's symbols, not a regex over text) of the files the search found. A declaration's
+// chunk is the one holding the declaration's name line; it may lie outside the candidates (a class
+// declared in a file's head, among its usings, scores low on BM25 while every member chunk of the
+// file holds the name in its path), so those chunks are handed back for the keyword channel to
+// score (channels/fts.ts scoreChunks) and join the candidates. Each declaration has a tier: the
+// name equal to the query or up to one of the repository's affixes (affixes.ts), declared by a type
+// or by a member, in a file whose name is the declared name or not. Owns finding declarations and
+// their tiers; what a tier weighs is rerank.ts's.
+import type { SearchSession } from './session.ts';
+import { affixBetween, learnAffixes, readDeclaredNames, type Affixes } from './affixes.ts';
+import type { Candidate } from './candidates.ts';
+import type { OutlineSymbol } from '../contract/outline.ts';
+import { splitIdentifier } from '../text/analyzer.ts';
+import { deadLinesOf } from './dead-code.ts';
+
+/** Kinds that declare a type-level name: the answer to a query that names a type. */
+const TYPE_LEVEL = new Set(['class', 'interface', 'record', 'struct', 'enum', 'delegate', 'type', 'function', 'module']);
+/** Kinds that declare a member (a method's name, a property's). Constructors are left out: their type is the answer. */
+const MEMBER_LEVEL = new Set(['method', 'property', 'event', 'field', 'local_function', 'indexer', 'enum_member', 'constant']);
+/** Razor components and pages: a type too, declared by the file (after the code's own class). */
+const FILE_LEVEL = new Set(['component', 'page', 'view']);
+
+/** A file the declarations are looked for in. */
+type FileRef = { fileId: number; hash: string; path: string; lang: string };
+
+/** Distinct files whose outlines are read, best first: those the page's candidates come from. */
+const MAX_FILES = 30;
+/** A name declared in more files than this names no one place (`Dispose`, `Value`): not looked up further. */
+const MAX_DECLARING_FILES = 12;
+
+export interface Declaration {
+  /** The chunk that holds the declaration's name line. */
+  chunkId: number;
+  fileId: number;
+  /** The query identifier it answers, and the name declared (they differ by `affix`). */
+  query: string;
+  name: string;
+  kind: string;
+  /** The 1-based line of the name. */
+  line: number;
+  affix: string | null;
+  /** The file's name (before its first dot) is the declared name. */
+  stem: boolean;
+  /** …and nothing more: `X.cs`, `X.razor.cs` (a code-behind), not `X.properties.cs` or `X.TResult.cs`. */
+  stemExact: boolean;
+  /** The query gave type parameters (`Outcome<TResult>`) and the declaration has another number of them. */
+  arityMismatch: boolean;
+  level: 'type' | 'member' | 'file';
+}
+
+/** The affixes of this index (learned once per generation). */
+export function sessionAffixes(session: SearchSession): Affixes {
+  return session.cached('affixes', () => learnAffixes(readDeclaredNames(session.db)));
+}
+
+function levelOf(kind: string): Declaration['level'] | null {
+  if (TYPE_LEVEL.has(kind)) return 'type';
+  if (FILE_LEVEL.has(kind)) return 'file';
+  if (MEMBER_LEVEL.has(kind)) return 'member';
+  return null;
+}
+
+/** The file's name without its extension and a view's (`X.razor.cs` → X; `X.properties.cs` → X.properties). */
+function fullStemOf(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  const noExt = dot < 0 ? base : base.slice(0, dot);
+  return noExt.replace(/\.(?:razor|cshtml|axaml|xaml)$/i, '');
+}
+
+/** A name as written with its type parameters: `Outcome<TResult>` → Outcome and 1 (null: none written). */
+export function genericName(written: string): { name: string; arity: number | null } {
+  const m = /^([^<]+)<(.*)>$/.exec(written);
+  return m ? { name: m[1], arity: typeParameterCount(`<${m[2]}>`) } : { name: written, arity: null };
+}
+
+/** The number of type parameters in a trailing `<…>` (top-level commas + 1; 0 when none). */
+function typeParameterCount(s: string): number {
+  const open = s.lastIndexOf('<');
+  if (open < 0 || !s.endsWith('>')) return 0;
+  let depth = 0;
+  let n = 1;
+  for (const ch of s.slice(open + 1, -1)) {
+    if (ch === '<') depth++;
+    else if (ch === '>') depth--;
+    else if (ch === ',' && depth === 0) n++;
+  }
+  return n;
+}
+
+function stemOf(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.indexOf('.');
+  return dot < 0 ? base : base.slice(0, dot);
+}
+
+/** The line, from `from`, where `name` first appears as a whole word (the declaration's name line; `from` when none). */
+function nameLine(lines: readonly string[], from: number, to: number, name: string): number {
+  const re = new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
+  for (let l = from; l <= Math.min(to, lines.length); l++) if (re.test(lines[l - 1] ?? '')) return l;
+  return from;
+}
+
+/**
+ * Declarations of `names` (query identifiers) in the files of `cands` (the first MAX_FILES distinct
+ * files, in candidate order) and the files the index names it in (namedFiles): the exact name, and
+ * up to the repository's affixes when the exact name declares no type there. The caller asks for
+ * the names of a symbol query only (in a sentence, `ContentDialog` is as likely the control's style
+ * file, ContentDialogStyles.axaml, as FAContentDialog). Each declaration is placed in the chunk holding its name line.
+ */
+export function findDeclarations(session: SearchSession, names: readonly string[], cands: readonly Candidate[]): Declaration[] {
+  if (!names.length) return [];
+  const files: FileRef[] = [];
+  const seen = new Set<number>();
+  for (const c of cands) {
+    if (seen.has(c.fileId)) continue;
+    seen.add(c.fileId);
+    files.push(c);
+    if (files.length >= MAX_FILES) break;
+  }
+  const out: Declaration[] = [];
+  for (const text of names) {
+    const name = genericName(text).name;
+    // The files that may declare the name beyond the candidates' (a name's own file can sit deep
+    // in a pool of its usages: `Align` among every chunk that says "align").
+    const more = namedFiles(session, name).filter((f) => !seen.has(f.fileId));
+    const where = more.length ? [...files, ...more] : files;
+    let found = declarationsIn(session, where, text, null);
+    // Up to an affix (the files named after an affixed name are read too: RadzenTextBox.razor.cs
+    // for "TextBox"),
+    // also when the exact name declares only members (a property `Scheduler` of type RadzenScheduler):
+    // a type is what a type-like name asks for, and its tier ranks above a member's elsewhere.
+    if (!found.some((d) => d.level !== 'member')) {
+      const affixes = sessionAffixes(session);
+      const named = affixedStemFiles(session, name, affixes).filter((f) => !seen.has(f.fileId) && !more.some((m) => m.fileId === f.fileId));
+      found = [...found, ...declarationsIn(session, named.length ? [...where, ...named] : where, text, affixes)];
+    }
+    // A name declared in many files names no one place, unless files are named after it (a partial
+    // class over 35 files, one of them HumanizerSourceGenerator.cs): then those are.
+    if (new Set(found.map((d) => d.fileId)).size <= MAX_DECLARING_FILES) out.push(...found);
+    else out.push(...found.filter((d) => d.stem));
+  }
+  return out;
+}
+
+function declarationsIn(session: SearchSession, files: readonly FileRef[], text: string, affixes: Affixes | null): Declaration[] {
+  const g = genericName(text);
+  const query = g.name;
+  const written = { text, arity: g.arity };
+  if (affixes && !affixes.prefixes.length && !affixes.suffixes.length) return [];
+  // A name with a capital matches as written (C# is case-sensitive: `TextBox` is no field `textBox`);
+  // one in lower case (`tariff`) matches any case.
+  const cased = /\p{Lu}/u.test(query);
+  const q = cased ? query : query.toLowerCase();
+  const out: Declaration[] = [];
+  for (const f of files) {
+    const stored = session.files.get(f.fileId, f.hash);
+    if (!stored) continue;
+    const hits: Array<{ s: OutlineSymbol; affix: string | null }> = [];
+    const walk = (syms: readonly OutlineSymbol[]) => {
+      for (const s of syms) {
+        if (levelOf(s.kind)) {
+          if (!affixes) {
+            if ((cased ? s.name : s.name.toLowerCase()) === q) hits.push({ s, affix: null });
+          } else {
+            const affix = affixBetween(query, s.name, affixes);
+            if (affix) hits.push({ s, affix });
+          }
+        }
+        if (s.children) walk(s.children);
+      }
+    };
+    walk(stored.outline);
+    if (!hits.length) continue;
+    const dead = deadLinesOf(session, f.fileId, f.hash, stored, f.lang);
+    for (const { s, affix } of hits) {
+      const line = nameLine(stored.lines, s.start_line, s.end_line, s.name);
+      // A declaration in commented-out code or under `#if false` declares nothing.
+      if (dead[line - 1]) continue;
+      const chunk = chunkAt(session, f.fileId, line);
+      if (chunk === null) continue;
+      const arity = written.arity === null ? null : typeParameterCount(s.member_key ?? '');
+      out.push({
+        chunkId: chunk, fileId: f.fileId, query: written.text, name: s.name, kind: s.kind, line, affix,
+        stem: stemOf(f.path).toLowerCase() === s.name.toLowerCase(), stemExact: fullStemOf(f.path).toLowerCase() === s.name.toLowerCase(),
+        arityMismatch: arity !== null && arity !== written.arity, level: levelOf(s.kind)!,
+      });
+    }
+  }
+  return out;
+}
+
+/** Files read at most per name by each lookup. */
+const LOOKUP_FILES = 8;
+/** Chunks the symbol lookup's FTS query ranks at most. */
+const LOOKUP_ROWS = 200;
+
+/**
+ * Files that may declare the name: those named after it (the part of the name before the first
+ * dot, any case: `Align.cs` for "Align", `FATabView.properties.cs`), and those whose chunk symbols
+ * hold it (a chunk named after it or keyed inside it: `DocsJsApiService` declared in
+ * DocsJsApi.cs), the best LOOKUP_FILES by FTS5's own rank over that column. Kept per generation
+ * among the session's recent answers.
+ */
+function namedFiles(session: SearchSession, name: string): FileRef[] {
+  const word = name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  if (!word) return [];
+  return session.recent(`declared-in:${word}`, () => {
+    const out: FileRef[] = (filesByStem(session).get(name.toLowerCase()) ?? []).filter((f) => session.filtered ? pathOk(session, f.path) : true).slice(0, LOOKUP_FILES);
+    const seen = new Set(out.map((f) => f.fileId));
+    const rows = session.db.selectArrays(
+      `SELECT c.file_id, f.hash, f.path, f.lang FROM (SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ${LOOKUP_ROWS}) t
+       JOIN chunks c ON c.id = t.id JOIN files f ON f.id = c.file_id WHERE hci_path_ok(f.path) ORDER BY t.rank`,
+      [`{symbol} : "${word}"`],
+    ) as Array<[number, string, string, string]>;
+    let added = 0;
+    for (const [fileId, hash, path, lang] of rows) {
+      if (seen.has(fileId)) continue;
+      seen.add(fileId);
+      out.push({ fileId, hash, path, lang });
+      if (++added >= LOOKUP_FILES) break;
+    }
+    return out;
+  });
+}
+
+/** The files named after the name with one of the affixes (`RadzenTextBox.*` for "TextBox"), at most LOOKUP_FILES. */
+function affixedStemFiles(session: SearchSession, name: string, affixes: Affixes): FileRef[] {
+  const stems = filesByStem(session);
+  const out: FileRef[] = [];
+  for (const stem of [...affixes.prefixes.map((p) => p + name), ...affixes.suffixes.map((x) => name + x)]) {
+    for (const f of stems.get(stem.toLowerCase()) ?? []) {
+      if (session.filtered && !pathOk(session, f.path)) continue;
+      out.push(f);
+      if (out.length >= LOOKUP_FILES) return out;
+    }
+  }
+  return out;
+}
+
+/** Whether the search's path filter lets a path through (hci_path_ok, asked of SQL as the channels do). */
+function pathOk(session: SearchSession, path: string): boolean {
+  return Number(session.db.selectValue('SELECT hci_path_ok(?)', [path])) === 1;
+}
+
+/** The index's files by the lowercase part of their name before the first dot (read once per generation). */
+function filesByStem(session: SearchSession): Map<string, FileRef[]> {
+  return session.cached('files-by-stem', () => {
+    const map = new Map<string, FileRef[]>();
+    for (const [fileId, hash, path, lang] of session.db.selectArrays('SELECT id, hash, path, lang FROM files') as Array<[number, string, string, string]>) {
+      const stem = stemOf(path).toLowerCase();
+      const list = map.get(stem);
+      if (list) list.push({ fileId, hash, path, lang });
+      else map.set(stem, [{ fileId, hash, path, lang }]);
+    }
+    return map;
+  });
+}
+
+/** The id of the file's first chunk that holds `line` (null when no chunk does: a dropped secret chunk). */
+function chunkAt(session: SearchSession, fileId: number, line: number): number | null {
+  const st = session.statement('SELECT id FROM chunks WHERE file_id = ? AND start_line <= ? AND end_line >= ? ORDER BY ordinal LIMIT 1');
+  try {
+    st.bind([fileId, line, line]);
+    return st.step() ? Number(st.get(0)) : null;
+  } finally {
+    st.reset(true);
+  }
+}

@@ -1,0 +1,89 @@
+// A ranked list of chunks as answers list them: distinct files first, no chunk dropped. A file's
+// k-th chunk (k ≥ 2, counted across the passes of one search) weighs same_file_factor^(k−1)
+// (factor `same_file`), so the next file's best chunk goes before a further chunk of a file already
+// listed unless that chunk is much better; a file's chunks past max_hits_per_file follow every other
+// hit, in their order, scaled to score no higher than the last of those (factor `past_file_cap`):
+// still there for the next pages, so a page is short only when nothing more matches. Owns the
+// per-file counting, the demotion and the tail; the scores it starts from are rerank's and the fusions'.
+import type { Candidate } from './candidates.ts';
+
+/** Deterministic order across runtimes: score, then path, then line. */
+export function byScore(a: Candidate, b: Candidate): number {
+  return b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine;
+}
+
+export const SAME_FILE = 'same_file';
+export const PAST_FILE_CAP = 'past_file_cap';
+
+export interface FileTierOptions {
+  /** A file's chunks ranked with the others; those past it come after all of them. */
+  maxHitsPerFile: number;
+  /** The weight of a file's second chunk (its third: the square, …); 1: no demotion. */
+  sameFileFactor: number;
+}
+
+/**
+ * Orders `cands` (scores final but for this) into distinct-files-first tiers (see the header).
+ * `perFile` counts each file's chunks already listed by earlier passes of the same search, and is
+ * updated. Sorts in place; returns the new order.
+ */
+export function tierByFile(cands: Candidate[], o: FileTierOptions, perFile = new Map<number, number>()): Candidate[] {
+  cands.sort(byScore);
+  for (const c of cands) {
+    const n = (perFile.get(c.fileId) ?? 0) + 1;
+    perFile.set(c.fileId, n);
+    c.fileRank = n;
+    if (n >= 2 && o.sameFileFactor < 1) {
+      const factor = Math.pow(o.sameFileFactor, n - 1);
+      c.factors.push({ name: SAME_FILE, factor });
+      c.score *= factor;
+    }
+  }
+  cands.sort(byScore);
+  const head: Candidate[] = [];
+  const tail: Candidate[] = [];
+  for (const c of cands) (c.fileRank! <= o.maxHitsPerFile ? head : tail).push(c);
+  if (!tail.length) return cands;
+  const floor = head.length ? head[head.length - 1].score : Infinity;
+  const best = tail[0].score;
+  if (best > floor && best > 0) {
+    const factor = floor / best;
+    for (const c of tail) {
+      c.factors.push({ name: PAST_FILE_CAP, factor });
+      c.score *= factor;
+    }
+  }
+  return [...head, ...tail];
+}
+
+/**
+ * A ranked list whose order stays (a fusion's: the guard's files first): a file's chunks past
+ * `maxHitsPerFile` move after all the others, in their order, scaled as tierByFile's tail (not dropped).
+ */
+export function capTail(ranked: readonly Candidate[], maxHitsPerFile: number): Candidate[] {
+  const perFile = new Map<number, number>();
+  const head: Candidate[] = [];
+  const tail: Candidate[] = [];
+  for (const c of ranked) {
+    const n = (perFile.get(c.fileId) ?? 0) + 1;
+    perFile.set(c.fileId, n);
+    (n <= maxHitsPerFile ? head : tail).push(c);
+  }
+  if (!tail.length) return [...ranked];
+  const floor = head.length ? Math.min(...head.map((c) => c.score)) : Infinity;
+  const best = Math.max(...tail.map((c) => c.score));
+  if (best > floor && best > 0) {
+    for (const c of tail) {
+      c.factors.push({ name: PAST_FILE_CAP, factor: floor / best });
+      c.score *= floor / best;
+    }
+  }
+  return [...head, ...tail];
+}
+
+/** How many of the candidates are in the head tier (a file's first max_hits_per_file). */
+export function headCount(ranked: readonly Candidate[], maxHitsPerFile: number): number {
+  let n = 0;
+  for (const c of ranked) if ((c.fileRank ?? 1) <= maxHitsPerFile) n++;
+  return n;
+}
