@@ -28,6 +28,26 @@ export function splitIdentifier(word: string): string[] {
 }
 
 /**
+ * Where tokens and identifier parts begin and end in `text` (UTF-16 offsets): the words unicode61
+ * keeps and, inside each, the parts splitIdentifier cuts it into (`OverrideDefaultValue` → 0, 8, 15,
+ * 20). A query term matches text only from one of these offsets to another (a prefix term: from
+ * one), which is what the explorer marks by.
+ */
+export function tokenBoundaries(text: string): Set<number> {
+  const at = new Set<number>();
+  for (const w of text.matchAll(WORD.for(text))) {
+    const base = w.index;
+    at.add(base);
+    at.add(base + w[0].length);
+    for (const m of w[0].matchAll(IDENT_PART.for(w[0]))) {
+      at.add(base + m.index);
+      at.add(base + m.index + m[0].length);
+    }
+  }
+  return at;
+}
+
+/**
  * The extra token stream indexed beside the text: the parts of every identifier that splits into
  * two or more parts, in order of first occurrence. unicode61 already splits snake_case, so those add
  * nothing here.

@@ -4,7 +4,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchChromium, serveStatic, REPO, type BrowserSession, type StaticServer } from './browser.ts';
+import { zipSync } from 'fflate';
+import { launchChromium, listFiles, serveStatic, REPO, type BrowserSession, type StaticServer } from './browser.ts';
 import { tmpDir } from './tmp-workspace.ts';
 
 export const WEB_DEMO_SHOTS = path.join(REPO, 'test-output/web-demo');
@@ -49,4 +50,22 @@ export async function indexZip(page: Page, name: string, zip: Uint8Array, timeou
 
 export function webDemoShot(page: Page, name: string): Promise<Buffer> {
   return page.screenshot({ path: path.join(WEB_DEMO_SHOTS, `${name}.png`) });
+}
+
+/** The sample workspace as a zip under one top folder (a GitHub-style archive), with extra files beside it. */
+export function sampleWorkspaceZip(top: string, extra: Record<string, string> = {}): Uint8Array {
+  const sample = path.join(REPO, 'test/sample-workspace');
+  const files: Record<string, Uint8Array> = {};
+  for (const rel of listFiles(sample)) files[`${top}/${rel}`] = fs.readFileSync(path.join(sample, rel));
+  for (const [rel, text] of Object.entries(extra)) files[`${top}/${rel}`] = new TextEncoder().encode(text);
+  return zipSync(files, { level: 6 });
+}
+
+/** The built app in a fresh Chromium with `zip` opened and indexed as workspace `name` (its top folder). */
+export async function startIndexedWebDemo(chromium: string, name: string, zip: Uint8Array): Promise<WebDemo> {
+  const demo = await startWebDemo(chromium);
+  await demo.page.goto(`${demo.server.url}/`);
+  await demo.page.waitForSelector('html[data-ready="true"]');
+  await indexZip(demo.page, `${name}.zip`, zip);
+  return demo;
 }

@@ -12,6 +12,9 @@ import { Results } from '../search/Results.tsx';
 import { Viewer } from '../viewer/Viewer.tsx';
 import { QuickOpen } from '../finder/QuickOpen.tsx';
 import { count } from './format.ts';
+import { narrow, panes } from './layout.ts';
+import { Splitter } from './Splitter.tsx';
+import { ThemeToggle } from './ThemeToggle.tsx';
 
 function TopBar() {
   const ws = current.value;
@@ -31,6 +34,7 @@ function TopBar() {
         </span>
       )}
       <SearchBar />
+      <ThemeToggle />
     </header>
   );
 }
@@ -86,12 +90,16 @@ export function App() {
       {home ? (
         <Home />
       ) : (
-        <main class={`explorer${view.value ? ' with-viewer' : ''}`}>
-          <section class="results-pane">
+        <main
+          class={`explorer${view.value ? ' with-viewer' : ''}${view.value && panes.value.resultsHidden && !narrow.value ? ' results-hidden' : ''}`}
+          style={{ '--results-w': `${panes.value.results}px` }}
+        >
+          <section class="results-pane" aria-label="Search results">
             <StatusLine />
             <Filters />
             <Results />
           </section>
+          {view.value && !panes.value.resultsHidden && !narrow.value && <Splitter pane="results" dir={1} label="Resize the results" collapse="resultsHidden" />}
           {view.value && <Viewer />}
         </main>
       )}

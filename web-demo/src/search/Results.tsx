@@ -71,7 +71,7 @@ export function Results() {
   return (
     <>
       {!hasQuery.value && <StartHere />}
-      <div class={shown ? 'results' : 'results idle'} ref={list} role="list" aria-hidden={!shown}>
+      <div class={shown ? 'results' : 'results idle'} ref={list} role="list" aria-label="Hits (j/k to move, Enter to open)" tabIndex={shown ? 0 : -1} aria-hidden={!shown}>
       {groups.map((g) => {
         const { dir, name } = splitPath(g.path);
         const first = g.hits[0].h;

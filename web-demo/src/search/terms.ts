@@ -1,10 +1,13 @@
 // Marking the query's terms in text: the terms are the core's own (core/search/query.ts: words,
-// identifier parts, phrase tokens), matched as case-insensitive substrings, as the core picks snippet
-// lines; for exact text and regex queries, the pattern itself (RE2 syntax read by JavaScript's
+// identifier parts, phrase tokens), matched case-insensitively where the core would match them — from
+// a token or identifier-part boundary to another (core/text tokenBoundaries: `Pane` is not marked in
+// `Panel`, `fa` not in `OverrideDefaultValue`; `Pricing` is in `ToPricingLines`; a prefix term `Catal*`
+// only needs to start at one); for exact text and regex queries, the pattern itself (RE2 syntax read by JavaScript's
 // RegExp, which agrees on what a search pattern usually holds; a pattern it cannot read marks
 // nothing, the lines the Worker matched are still shown). Owns turning a string into marked pieces;
 // no rendering.
 import { parseQuery, queryTerms } from '../../../core/search/query.ts';
+import { tokenBoundaries } from '../../../core/text/analyzer.ts';
 import type { SearchOptions } from '../app/state.ts';
 
 export interface Piece {
@@ -12,17 +15,45 @@ export interface Piece {
   mark: boolean;
 }
 
-let cached: { q: string; re: RegExp | null } = { q: '', re: null };
+interface Term {
+  text: string;
+  prefix: boolean;
+}
 
-function termPattern(q: string): RegExp | null {
-  if (cached.q === q) return cached.re;
-  const { words, parts } = queryTerms(parseQuery(q));
-  const terms = [...words, ...parts]
+let cached: { q: string; terms: Term[] } = { q: '', terms: [] };
+
+/** The query's terms, longest first (a longer term wins where two start at the same place). */
+function termsOf(q: string): Term[] {
+  if (cached.q === q) return cached.terms;
+  const parsed = parseQuery(q);
+  const { words, parts } = queryTerms(parsed);
+  const prefixes = new Set(parsed.clauses.flatMap((c) => (c.kind === 'word' && c.prefix ? [c.token] : [])));
+  const terms = [...new Set([...words, ...parts])]
     .filter((t) => t.length >= 2)
     .sort((a, b) => b.length - a.length)
-    .map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  cached = { q, re: terms.length ? new RegExp(terms.join('|'), 'giu') : null };
-  return cached.re;
+    .map((t) => ({ text: t.toLowerCase(), prefix: prefixes.has(t) }));
+  cached = { q, terms };
+  return terms;
+}
+
+/** The query's terms in `text`, each from a token boundary to another (a prefix term: from one). */
+function markWords(text: string, q: string): Piece[] {
+  const terms = termsOf(q);
+  if (!terms.length) return [{ text, mark: false }];
+  const at = tokenBoundaries(text);
+  const starts = [...at].sort((a, b) => a - b);
+  const out: Piece[] = [];
+  let done = 0;
+  for (const s of starts) {
+    if (s < done) continue;
+    const t = terms.find((t) => text.slice(s, s + t.text.length).toLowerCase() === t.text && (t.prefix || at.has(s + t.text.length)));
+    if (!t) continue;
+    if (s > done) out.push({ text: text.slice(done, s), mark: false });
+    out.push({ text: text.slice(s, s + t.text.length), mark: true });
+    done = s + t.text.length;
+  }
+  if (done < text.length) out.push({ text: text.slice(done), mark: false });
+  return out;
 }
 
 let cachedExact: { key: string; re: RegExp | null } = { key: '', re: null };
@@ -51,7 +82,8 @@ function exactPattern(q: string, o: SearchOptions): RegExp | null {
 
 /** Marks the query in `text`: its terms (keyword mode), or where the exact text or regex matches. */
 export function markTerms(text: string, q: string, o?: SearchOptions): Piece[] {
-  const re = o && o.mode !== 'keyword' ? exactPattern(q, o) : termPattern(q);
+  if (!o || o.mode === 'keyword') return markWords(text, q);
+  const re = exactPattern(q, o);
   if (!re) return [{ text, mark: false }];
   const out: Piece[] = [];
   let at = 0;

@@ -11,14 +11,17 @@ function Node({ s, depth, at }: { s: OutlineSymbol; depth: number; at: number | 
   const innermost = holds && !(s.children ?? []).some((c) => c.start_line <= at! && at! <= c.end_line);
   return (
     <>
-      <li
-        class={`sym${innermost ? ' here' : ''}`}
-        style={{ paddingLeft: `${0.4 + depth * 0.9}em` }}
-        title={s.member_key ?? s.name}
-        onClick={() => selectLines([s.start_line, s.end_line])}
-      >
-        <span class={`sym-kind k-${s.kind}`}>{s.kind}</span> <span class="sym-name">{s.name}</span>
-        <span class="sym-lines">{s.start_line}</span>
+      <li>
+        <button
+          class={`sym${innermost ? ' here' : ''}`}
+          style={{ paddingLeft: `${0.4 + depth * 0.9}em` }}
+          title={s.member_key ?? s.name}
+          aria-current={innermost ? 'location' : undefined}
+          onClick={() => selectLines([s.start_line, s.end_line])}
+        >
+          <span class={`sym-kind k-${s.kind}`}>{s.kind}</span> <span class="sym-name">{s.name}</span>
+          <span class="sym-lines">{s.start_line}</span>
+        </button>
       </li>
       {s.children?.map((c) => <Node s={c} depth={depth + 1} at={at} />)}
     </>

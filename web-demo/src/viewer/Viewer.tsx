@@ -12,6 +12,8 @@ import { Outline } from './Outline.tsx';
 import { Explain } from './Explain.tsx';
 import { ConversationPanel } from '../conversation/Conversation.tsx';
 import { conversation, panelOpen } from '../conversation/controller.ts';
+import { narrow, outlineShown, panes, setPanes, toggleOutline } from '../app/layout.ts';
+import { Splitter } from '../app/Splitter.tsx';
 
 /** The identifier under a click (the caret position the browser computes for the point). */
 function wordAt(x: number, y: number): string | null {
@@ -41,6 +43,7 @@ export function Viewer() {
   const ws = current.value;
   const [html, setHtml] = useState<{ path: string; lines: string[]; grammar: string | null } | null>(null);
   const [anchor, setAnchor] = useState<number | null>(null);
+  const [copied, setCopied] = useState(false);
   const code = useRef<HTMLDivElement>(null);
   const gutterVersion = useGutterVersion();
 
@@ -88,7 +91,12 @@ export function Viewer() {
   return (
     <section class="viewer" aria-label="File viewer">
       <header class="viewer-head">
-        <div class="tabs" role="tablist">
+        {(narrow.value || panes.value.resultsHidden) && (
+          <button class="back-to-results" onClick={() => (narrow.value ? closeViewer() : setPanes({ resultsHidden: false }))} title={narrow.value ? 'Back to the hits (Esc)' : 'Show the hits beside the file'}>
+            ← Results
+          </button>
+        )}
+        <div class="tabs" role="tablist" aria-label="This file and its paired files">
           {group.map((p) => (
             <button role="tab" aria-selected={p === v.path} class={`tab${p === v.path ? ' on' : ''}`} onClick={() => p !== v.path && void openFile(p)} title={p}>
               {p === markup ? p.slice(p.lastIndexOf('/') + 1) : pairLabel(p, markup)}
@@ -114,9 +122,27 @@ export function Viewer() {
           <button id="conversation-toggle" title="Messages of a conversation that relate to this code" aria-pressed={panelOpen.value} onClick={() => (panelOpen.value = !panelOpen.value)}>
             Conversation{conversation.value ? ` (${conversation.value.answer.total})` : ''}
           </button>
-          <button title="Copy a link to these lines" onClick={() => void navigator.clipboard?.writeText(location.href).catch(() => {})}>
-            Link
+          <button aria-pressed={outlineShown()} title="Show the outline of the file" onClick={toggleOutline}>
+            Outline
           </button>
+          <button aria-pressed={panes.value.wrap} title="Wrap long lines" onClick={() => setPanes({ wrap: !panes.value.wrap })}>
+            Wrap
+          </button>
+          <button
+            title="Copy a link to these lines"
+            onClick={() =>
+              void (navigator.clipboard ? navigator.clipboard.writeText(location.href) : Promise.reject(new Error('no clipboard'))).then(
+                () => {
+                  setCopied(true);
+                  setTimeout(() => setCopied(false), 2500);
+                },
+                () => prompt('Copy this link', location.href),
+              )
+            }
+          >
+            {copied ? 'Copied ✓' : 'Link'}
+          </button>
+          <span class="sr-only" role="status">{copied ? 'Link copied to the clipboard' : ''}</span>
           <button class="icon" aria-label="Close viewer (Esc)" onClick={() => closeViewer()}>×</button>
         </span>
       </header>
@@ -124,11 +150,19 @@ export function Viewer() {
         {v.path}
         {lines && <span class="range"> L{lines[0]}{lines[1] !== lines[0] ? `–${lines[1]}` : ''}</span>}
         {f?.hint && <span class="hint"> · {f.hint}</span>}
-        <span class="muted"> · Ctrl-click an identifier: go to definition</span>
+        <span class="muted ctrl-tip"> · Ctrl-click an identifier: go to definition</span>
       </div>
-      <div class="viewer-body">
-        <Outline />
-        <div class="code" ref={code} onClick={onCodeClick} data-grammar={html?.grammar ?? ''}>
+      <div
+        class={`viewer-body${panes.value.wrap ? ' wrap' : ''}`}
+        style={{ '--outline-w': `${panes.value.outline}px`, '--side-w': `${panes.value.side}px` }}
+      >
+        {outlineShown() && (
+          <>
+            <Outline />
+            {!narrow.value && <Splitter pane="outline" dir={1} label="Resize the outline" collapse="outlineHidden" />}
+          </>
+        )}
+        <div class="code" ref={code} onClick={onCodeClick} data-grammar={html?.grammar ?? ''} tabIndex={0} role="region" aria-label={`Code of ${v.path}`}>
           {!ready ? (
             <p class="muted pad">{f?.status === 'error' ? `${f.error?.code}: ${f.error?.message}` : 'loading…'}</p>
           ) : (
@@ -145,8 +179,15 @@ export function Viewer() {
             })
           )}
         </div>
-        <Explain onClose={() => (explanation.value = null)} />
-        <ConversationPanel />
+        {(explanation.value || panelOpen.value) && (
+          <>
+            {!narrow.value && <Splitter pane="side" dir={-1} label="Resize the side panel" />}
+            <div class="side-panels">
+              <Explain onClose={() => (explanation.value = null)} />
+              <ConversationPanel />
+            </div>
+          </>
+        )}
       </div>
       {definitions.value && definitions.value.locations.length > 1 && (
         <div class="popover definitions" role="dialog" aria-label="Definitions">
@@ -155,8 +196,10 @@ export function Viewer() {
           </h4>
           <ul>
             {definitions.value.locations.map((l) => (
-              <li onClick={() => void openFile(l.path, { lines: [l.start_line, l.end_line] })}>
-                <span class="sym-kind">{l.kind}</span> {l.path}:{l.start_line}
+              <li>
+                <button class="def-loc" onClick={() => void openFile(l.path, { lines: [l.start_line, l.end_line] })}>
+                  <span class="sym-kind">{l.kind}</span> {l.path}:{l.start_line}
+                </button>
               </li>
             ))}
           </ul>

@@ -105,6 +105,7 @@ export function Home() {
         {workspaces.value.length === 0 ? (
           <p class="muted">None yet.</p>
         ) : (
+          <div class="ws-scroll">
           <table class="ws-table">
             <thead>
               <tr>
@@ -148,6 +149,7 @@ export function Home() {
               ))}
             </tbody>
           </table>
+          </div>
         )}
         {current.value && (
           <p>

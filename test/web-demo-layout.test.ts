@@ -1,0 +1,260 @@
+// The explorer from 390 px to wide screens, light and dark (issue 37), built and driven in headless
+// Chromium: at phone width the page never scrolls sideways and an opened file's code is on screen
+// (one column: the hits or the file, "← Results" between them); at 1440 px the results, outline and
+// side panel are resized by dragging or by keys on their splitters and folded, long lines wrap on
+// request; the theme follows the system and the toggle overrides it across a reload, code colours
+// included; and axe-core finds no serious or critical violation on the home screen, the results, the
+// file view and the conversation panel, in both themes. The screens are saved under
+// test-output/web-demo/ (to be looked at), and into docs/explorer/ when HCI_EXPLORER_SHOTS=1.
+// @lane browser
+import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { REPO, type StaticServer } from './helpers/browser.ts';
+import { sampleWorkspaceZip, startIndexedWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
+import { chromiumBinary, titled } from './helpers/runtimes.ts';
+
+const chromium = chromiumBinary();
+const WS = 'layout-shop';
+const AXE = path.join(REPO, 'node_modules/axe-core/axe.min.js');
+const DOCS_SHOTS = process.env.HCI_EXPLORER_SHOTS === '1' ? path.join(REPO, 'docs/explorer') : null;
+
+/** One file whose lines are far wider than any screen. */
+const WIDE = `namespace Contoso.Shop.Web;\n\npublic static class WideLines\n{\n    public const string Banner = "${'a very long banner text that keeps going '.repeat(12)}";\n}\n`;
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[]; failureSummary?: string }>;
+}
+
+/** axe-core's serious and critical violations on the page as it is now (WCAG 2.x A/AA rules and best practices). */
+async function axeSerious(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** How far the page itself scrolls sideways (0: not at all). */
+const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+async function shot(page: Page, name: string): Promise<void> {
+  await webDemoShot(page, name);
+  if (DOCS_SHOTS) {
+    fs.mkdirSync(DOCS_SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(DOCS_SHOTS, `${name}.png`) });
+  }
+}
+
+const idle = (page: Page) => page.waitForFunction(() => !document.querySelector('.searchbar[data-searching]'));
+
+describe.skipIf(!chromium)(titled('web-demo layout, themes and accessibility (built app, headless Chromium)', { Chromium: chromium }), () => {
+  let demo: WebDemo | undefined;
+  let server: StaticServer;
+  let page: Page;
+
+  beforeAll(async () => {
+    demo = await startIndexedWebDemo(chromium, WS, sampleWorkspaceZip(WS, { 'src/Contoso.Shop.Web/WideLines.cs': WIDE }));
+    ({ server, page } = demo);
+  }, 180_000);
+
+  afterEach(async (ctx) => {
+    if (page && ctx.task.result?.state === 'fail') await webDemoShot(page, `FAIL-layout-${ctx.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => {});
+  });
+
+  afterAll(async () => {
+    await demo?.close();
+  });
+
+  it('at 390 px: no sideways scrolling on any screen; the file opens in one column with its code on screen; "← Results" goes back', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.click('.topbar .brand');
+    await page.waitForSelector('.home');
+    expect(await sideways(page)).toBe(0);
+    await page.click(`.ws-table tr[data-workspace="${WS}"] .ws-name`);
+    await page.waitForSelector('.results-pane');
+    await page.fill('#search-input', 'PricingEngine');
+    await page.waitForSelector('.hit');
+    await idle(page);
+    expect(await sideways(page)).toBe(0);
+    // The search box spans the screen.
+    const box = await page.$eval('#search-input', (e) => e.getBoundingClientRect().width);
+    expect(box).toBeGreaterThan(300);
+    await page.click('.hit');
+    await page.waitForSelector('.viewer .row.hl');
+    expect(await sideways(page)).toBe(0);
+    // One column: the hits give way to the file, whose code fills the screen's width and is in view.
+    expect(await page.isVisible('.results-pane')).toBe(false);
+    const code = await page.$eval('.viewer .code', (e) => {
+      const r = e.getBoundingClientRect();
+      return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    });
+    expect(code.left).toBeGreaterThanOrEqual(0);
+    expect(code.right).toBeLessThanOrEqual(390);
+    expect(code.right - code.left).toBeGreaterThan(340);
+    expect(code.top).toBeLessThan(844 - 200);
+    const hl = await page.$eval('.viewer .row.hl .src', (e) => e.getBoundingClientRect());
+    expect(hl.top).toBeGreaterThanOrEqual(code.top);
+    expect(hl.bottom).toBeLessThanOrEqual(844);
+    expect(hl.left).toBeLessThan(390);
+    // The outline is folded until asked for.
+    expect(await page.isVisible('.outline')).toBe(false);
+    await page.click('.viewer-head button:has-text("Outline")');
+    await page.waitForSelector('.outline .sym');
+    expect(await sideways(page)).toBe(0);
+    await page.click('.viewer-head button:has-text("Outline")');
+    await page.click('.back-to-results');
+    await page.waitForSelector('.results-pane .hit');
+    expect(await page.isVisible('.viewer')).toBe(false);
+  });
+
+  it('at 1440 px: the results, outline and side panel resize by drag and by keys, fold, and keep their sizes over a reload; wrap keeps long lines on screen', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.click('.group:has(.file-head .name:text-is("PricingEngine.cs")) .hit');
+    await page.waitForSelector('.viewer .row.hl');
+    const width = (sel: string) => page.$eval(sel, (e) => Math.round(e.getBoundingClientRect().width));
+    const before = await width('.results-pane');
+    // Drag the results' splitter 200 px to the left.
+    const s = (await page.$('.splitter-results'))!;
+    const b = (await s.boundingBox())!;
+    await page.mouse.move(b.x + b.width / 2, b.y + 200);
+    await page.mouse.down();
+    await page.mouse.move(b.x + b.width / 2 - 200, b.y + 200, { steps: 5 });
+    await page.mouse.up();
+    expect(Math.abs((await width('.results-pane')) - (before - 200))).toBeLessThanOrEqual(2);
+    // Keys: → widens by 20 px, Shift+→ by 80; the separator says its value.
+    await page.focus('.splitter-results');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Shift+ArrowRight');
+    const now = await width('.results-pane');
+    expect(Math.abs(now - (before - 100))).toBeLessThanOrEqual(2);
+    expect(Number(await page.getAttribute('.splitter-results', 'aria-valuenow'))).toBe(Math.round(before - 100));
+    // The outline's splitter, and the side panel's (explain open), which sits on the code's right.
+    const outline = await width('.outline');
+    await page.focus('.splitter-outline');
+    await page.keyboard.press('Shift+ArrowRight');
+    expect(await width('.outline')).toBe(outline + 80);
+    await page.click('button:has-text("Why this result?")');
+    await page.waitForSelector('.explain dl');
+    const side = await width('.side-panels');
+    await page.focus('.splitter-side');
+    await page.keyboard.press('ArrowLeft');
+    expect(await width('.side-panels')).toBe(side + 20);
+    // Sizes survive a reload.
+    await page.reload();
+    await page.waitForSelector('.viewer .row.hl');
+    expect(Math.abs((await width('.results-pane')) - now)).toBeLessThanOrEqual(2);
+    expect(await width('.outline')).toBe(outline + 80);
+    // Folding: Enter on the results' splitter hides the hits; "← Results" brings them back. The outline folds from its button.
+    await page.focus('.splitter-results');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => !document.querySelector('.results-pane') || getComputedStyle(document.querySelector('.results-pane')!).display === 'none');
+    const codeWide = await width('.viewer .code');
+    await page.click('.viewer-head button:has-text("Outline")');
+    await page.waitForFunction(() => !document.querySelector('.outline'));
+    expect(await width('.viewer .code')).toBeGreaterThan(codeWide);
+    await shot(page, 'layout-folded-1440');
+    await page.click('.viewer-head button:has-text("Outline")');
+    await page.click('.back-to-results');
+    await page.waitForSelector('.results-pane .hit');
+    // Wrap: a line far wider than the code column is cut without it, wholly on screen with it.
+    await page.keyboard.press('Control+p');
+    await page.keyboard.type('WideLines');
+    await page.waitForFunction(() => document.querySelector('.quick-list li.sel .qname')?.textContent === 'WideLines.cs');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.viewer .row[data-line="5"] .src');
+    const overflow = () => page.$eval('.viewer .code', (c) => {
+      const src = c.querySelector('.row[data-line="5"] .src')!.getBoundingClientRect();
+      return src.right - c.getBoundingClientRect().right;
+    });
+    if (await page.getAttribute('.viewer-head button:has-text("Wrap")', 'aria-pressed') === 'true') await page.click('.viewer-head button:has-text("Wrap")');
+    expect(await overflow()).toBeGreaterThan(100);
+    await page.click('.viewer-head button:has-text("Wrap")');
+    expect(await page.getAttribute('.viewer-head button:has-text("Wrap")', 'aria-pressed')).toBe('true');
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    expect(await page.$eval('.viewer .row[data-line="5"]', (e) => e.getBoundingClientRect().height)).toBeGreaterThan(40);
+    await page.click('.viewer-head button:has-text("Wrap")');
+  });
+
+  it('follows the system theme; the toggle overrides it across a reload, code colours included', async () => {
+    const colours = () => page.evaluate(() => ({
+      bg: getComputedStyle(document.documentElement).backgroundColor,
+      panel: getComputedStyle(document.querySelector('.viewer')!).backgroundColor,
+      keyword: getComputedStyle(document.querySelector('.viewer .hljs-keyword')!).color,
+    }));
+    const dark = (rgb: string) => {
+      const [r, g, b] = rgb.match(/\d+/g)!.map(Number);
+      return (r * 299 + g * 587 + b * 114) / 1000 < 80;
+    };
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.waitForSelector('.viewer .hljs-keyword');
+    const light = await colours();
+    expect(dark(light.bg)).toBe(false);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const sys = await colours();
+    expect(dark(sys.bg)).toBe(true);
+    expect(dark(sys.panel)).toBe(true);
+    expect(sys.keyword).not.toBe(light.keyword);
+    expect(await page.getAttribute('.theme-toggle', 'aria-pressed')).toBe('true');
+    // The toggle picks light while the system is dark, and that choice outlives a reload.
+    await page.click('.theme-toggle');
+    expect(dark((await colours()).bg)).toBe(false);
+    await page.reload();
+    await page.waitForSelector('.viewer .hljs-keyword');
+    expect(dark((await colours()).bg)).toBe(false);
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    // Toggling back to what the system says follows the system again.
+    await page.click('.theme-toggle');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
+    expect(dark((await colours()).bg)).toBe(true);
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(dark((await colours()).bg)).toBe(false);
+  });
+
+  it('axe-core: no serious or critical violation on home, results, file and conversation, light and dark, at 1440 and 390 px; screens saved', async () => {
+    const found: Record<string, AxeViolation[]> = {};
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const w of [1440, 390]) {
+        await page.setViewportSize({ width: w, height: w > 500 ? 900 : 844 });
+        await page.goto(`${server.url}/#/w/${WS}`);
+        await page.waitForSelector('.results-pane .start-here');
+        await page.click('.topbar .brand');
+        await page.waitForSelector('.home .ws-table');
+        found[`home-${scheme}-${w}`] = await axeSerious(page);
+        await shot(page, `home-${w}-${scheme}`);
+        await page.click('.topbar .brand');
+        await page.fill('#search-input', 'PricingEngine');
+        await page.waitForSelector('.hit');
+        await idle(page);
+        await page.waitForSelector('.filters .chip-count');
+        found[`results-${scheme}-${w}`] = await axeSerious(page);
+        await shot(page, `results-${w}-${scheme}`);
+        await page.click('.group:has(.file-head .name:text-is("PricingEngine.cs")) .hit');
+        await page.waitForSelector('.viewer .row.hl .hljs-keyword');
+        if (w > 500) {
+          await page.click('button:has-text("Why this result?")');
+          await page.waitForSelector('.explain dl');
+        }
+        found[`file-${scheme}-${w}`] = await axeSerious(page);
+        await shot(page, `file-${w}-${scheme}`);
+        if (w > 500) await page.click('.explain button[aria-label="Close"]');
+        await page.click('#conversation-toggle');
+        await page.waitForSelector('.conversation');
+        found[`conversation-${scheme}-${w}`] = await axeSerious(page);
+        await shot(page, `conversation-${w}-${scheme}`);
+        await page.click('.conversation button[aria-label="Close conversation"]');
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const bad = Object.fromEntries(Object.entries(found).filter(([, v]) => v.length));
+    expect(bad).toEqual({});
+  }, 240_000);
+});
