@@ -4,8 +4,9 @@
 // channels for candidates (channels/, modes.ts) → fuse their lists (fuse.ts) → rerank (rerank.ts: factors,
 // per-file cap) → widen with a second pass while the page is short → page (page.ts) → present
 // (present.ts). Owns the order of the stages, the candidate pool size, the match kind, and turning
-// an unexpected SQL failure into `query_failed` (damage stays `index_corrupt`). Freshness, request
-// validation and the read transaction belong to the caller (the workspace).
+// an unexpected SQL failure into `query_failed` (damage stays `index_corrupt`). Preparing a search
+// (checked, parsed once, its channels and query vector ready), freshness and the read transaction
+// belong to the caller (searcher.ts).
 import { HciError } from '../platform.ts';
 import type { Settings } from '../settings.ts';
 import { isCorruption } from '../index/store.ts';

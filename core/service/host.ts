@@ -1,7 +1,7 @@
 // What a runtime hands the service: how to open the workspace with its adapters, how path arguments
 // are checked against the root, (where it has them) a file watcher and the intercom engine; and what
 // each surface does beyond the core calls. Owns these seams and the per-surface policy table; the
-// calls are service.ts.
+// verbs are verbs.ts, the service that answers them service.ts.
 import type { HciWorkspace } from '../workspace.ts';
 import type { WorkspaceFs } from '../platform.ts';
 import type { Settings } from '../settings.ts';

@@ -3,7 +3,7 @@
 // a log the page handed over (addLog: kept in the Worker's memory, relate appends there) or a log
 // file of the workspace's own source (a folder, a zip), read through its WorkspaceFs; the first
 // relate on such a file copies it into memory, since a zip or an uploaded folder cannot be written.
-// Loaded by the Worker on the first intercom call (worker-api.ts imports it lazily: the engine's
+// Loaded by the Worker on the first intercom call (sessions.ts imports it lazily: the engine's
 // schemas are zod). Owns only this wiring and the browser's log-path rule.
 import { HciError, type WorkspaceFs } from '../../core/platform.ts';
 import { Intercom } from '../../core/intercom/intercom.ts';

@@ -1,7 +1,7 @@
 // Handing a workspace from one tab to another. A workspace's OPFS area can be held by one Worker of the
 // origin at a time (opfs-storage.ts); a tab that wants it anyway asks on a BroadcastChannel, and the
 // Worker holding it closes it (the page there hears `released`). Owns only the asking and hearing; the
-// taking (Web Lock, access handles, waiting) is opfs-storage.ts, what closing means worker-api.ts.
+// taking (Web Lock, access handles, waiting) is opfs-storage.ts, what closing means sessions.ts.
 const CHANNEL = 'hci-workspaces';
 
 interface ReleaseRequest {
