@@ -10,6 +10,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SearchHit, SearchResponse } from '../core/search/contract.ts';
 import { openWorkspace } from '../runtimes/node/index.ts';
+import { HciService } from '../core/service/index.ts';
+import { nodeServiceHost } from '../runtimes/node/service-host.ts';
+import type { TreeResponse } from '../core/contract/tree.ts';
 import { GRAMMARS } from '../core/languages/grammars.ts';
 import { buildTestPage, serveStatic, launchChromium, zipFolder, listFiles, call, callError, ready, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
 import { chromiumBinary, titled } from './helpers/runtimes.ts';
@@ -70,6 +73,20 @@ describe.skipIf(!chromium)(titled('browser runtime (headless Chromium, module Wo
     expect(why.explanation?.rank).toBe(1);
     const outline = await call(page, 'outline', 'zip-ws', 'src/Contoso.Shop.Application/Catalog/CatalogService.cs');
     expect(outline.status).toBe('ok');
+    // A verb through the Worker's one call() with the contract's request: the tree of the same files, as Node's service answers it.
+    const node = new HciService({ root: copyWorkspace(sample, 'hci-browser-tree-'), host: nodeServiceHost(), surface: 'cli', watch: 'off' });
+    tmp.push(node.root);
+    try {
+      await node.index();
+      for (const folder of ['', 'src/', 'tests/Contoso.Shop.Tests']) {
+        const inWorker = (await call(page, 'verb', 'zip-ws', 'tree', { folder })) as TreeResponse;
+        const inNode = await node.call('tree', { folder });
+        expect(inWorker.status).toBe('ok');
+        expect({ ...inWorker, index: null }).toEqual({ ...inNode, index: null });
+      }
+    } finally {
+      await node.close();
+    }
     const before = await call(page, 'status', 'zip-ws');
     expect(before.index?.build_state).toBe('complete');
 

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { z } from 'zod';
 import {
-  explainResponse, failureAnswer, indexAnswer, outlineResponse, resolveResponse, searchResponse, statusReport,
+  explainResponse, failureAnswer, indexAnswer, outlineResponse, resolveResponse, searchResponse, statusReport, treeResponse,
 } from '../core/contract/index.ts';
 import { copySample, ensureBuilt, firstMethod } from './helpers/mcp-harness.ts';
 import { CLI_RUNTIMES, cliJson, expectContract } from './helpers/cli-json.ts';
@@ -60,6 +60,14 @@ describe.each(CLI_RUNTIMES)('the %s CLI prints the contract with --json', (runti
     const byLine = run(['resolve', `${path.join(root, file)}:${member.start_line}`], resolveResponse, 0);
     expect(byLine.locations[0]).toMatchObject({ path: file, member_key: member.member_key });
     expect(run(['resolve', 'No.Such.Type.Member()', '--root', root], resolveResponse, 1).status).toBe('empty');
+
+    // tree: the root (the current folder is outside it), a folder by its absolute path, nothing indexed there, outside.
+    const top = run(['tree', '--root', root], treeResponse, 0);
+    expect(top.folders.map((f: { path: string }) => f.path)).toContain('src/');
+    const catalog = run(['tree', path.join(root, path.dirname(file))], treeResponse, 0);
+    expect(catalog.files.map((f: { path: string }) => f.path)).toContain(file);
+    expect(run(['tree', 'no/such/folder', '--root', root], treeResponse, 1).status).toBe('empty');
+    expect(run(['tree', '../elsewhere', '--root', root], treeResponse, 2).error.code).toBe('path_outside_workspace');
 
     // A settings file the workspace cannot be opened with: the verb's own answer with the error, exit 2.
     fs.writeFileSync(path.join(root, '.hci', 'settings.toml'), 'max_files = -3\n');

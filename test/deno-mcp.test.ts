@@ -16,7 +16,7 @@ import { denoFlags, REPO } from './helpers/deno.ts';
 import { denoBinary, titled } from './helpers/runtimes.ts';
 
 const ENTRY = path.join(REPO, 'runtimes/deno/mcp.ts');
-const TOOLS = ['explain_result', 'intercom_message_relate', 'intercom_messages_for_code', 'outline', 'reindex', 'resolve', 'search', 'similar', 'status', 'watch'];
+const TOOLS = ['explain_result', 'intercom_message_relate', 'intercom_messages_for_code', 'outline', 'reindex', 'resolve', 'search', 'similar', 'status', 'tree', 'watch'];
 
 interface Answer {
   structured: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -50,7 +50,7 @@ describe('hci mcp --http (with HCI_MCP_TOKEN set)', () => {
   it('listens on loopback and serves the tools', async () => {
     expect(srv.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['explain_result', 'intercom_message_relate', 'intercom_messages_for_code', 'outline', 'reindex', 'resolve', 'search', 'similar', 'status', 'watch']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['explain_result', 'intercom_message_relate', 'intercom_messages_for_code', 'outline', 'reindex', 'resolve', 'search', 'similar', 'status', 'tree', 'watch']);
     for (const t of tools) expect(t.outputSchema?.type).toBe('object');
   });
 

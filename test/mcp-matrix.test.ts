@@ -16,7 +16,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
-  explainResponse, hostStatus, intercomFindAnswer, intercomRelateAnswer, outlineResponse, reindexAnswer, resolveResponse, searchAnswer, similarAnswer, watchAnswer,
+  explainResponse, hostStatus, intercomFindAnswer, intercomRelateAnswer, outlineResponse, reindexAnswer, resolveResponse, searchAnswer, similarAnswer, watchAnswer, treeResponse,
 } from '../core/contract/index.ts';
 import { copySample, ensureBuilt, firstMethod, freePort, HCI_BIN, REPO, waitFor } from './helpers/mcp-harness.ts';
 import { denoFlags } from './helpers/deno.ts';
@@ -35,6 +35,7 @@ const CONTRACT: Record<string, z.ZodType> = {
   status: hostStatus,
   reindex: reindexAnswer,
   watch: watchAnswer,
+  tree: treeResponse,
   intercom_messages_for_code: intercomFindAnswer,
   intercom_message_relate: intercomRelateAnswer,
 };
@@ -177,6 +178,14 @@ describe.each(COMBOS)('every MCP tool validates: %s over %s', (runtime, transpor
     expect(outline.symbols.length).toBeGreaterThan(0);
     expect((await call('outline', { path: '../../etc/passwd' })).error.code).toBe('path_outside_workspace');
     expect((await call('outline', { path: 'src/NoSuchFile.cs' })).error.code).toBe('not_indexed');
+
+    // tree: a folder's subfolders and files, a folder with nothing indexed, one outside, bad arguments.
+    const top = await call('tree');
+    expect(top.folders.map((f: { path: string }) => f.path)).toContain('src/');
+    expect((await call('tree', { folder: 'src/Contoso.Shop.Application/Catalog/' })).files.map((f: { path: string }) => f.path)).toContain(file);
+    expect((await call('tree', { folder: 'no/such/folder' })).status).toBe('empty');
+    expect((await call('tree', { folder: '../elsewhere' })).error.code).toBe('path_outside_workspace');
+    expect((await call('tree', { limit: 0 })).error.code).toBe('invalid_arguments');
 
     // resolve: a member key to its location, a line to its member, a key that is gone, bad arguments.
     const member = firstMethod(outline.symbols);

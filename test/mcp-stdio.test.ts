@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { copySample, ensureBuilt, generateWorkspace, startStdio, waitFor, type McpConn } from './helpers/mcp-harness.ts';
 import { HCI_VERSION } from '../core/version.ts';
 
-const TOOLS = ['search', 'similar', 'explain_result', 'outline', 'resolve', 'status', 'reindex', 'watch', 'intercom_messages_for_code', 'intercom_message_relate'];
+const TOOLS = ['search', 'similar', 'explain_result', 'outline', 'resolve', 'tree', 'status', 'reindex', 'watch', 'intercom_messages_for_code', 'intercom_message_relate'];
 
 describe('hci mcp over stdio: the sample workspace', () => {
   let ws: { root: string; cleanup(): void };

@@ -21,6 +21,17 @@ export function kindsOf(flags: number): FileKind[] | undefined {
 
 type Listing = Pick<FilesResponse, 'status' | 'files' | 'total' | 'truncated' | 'hint'>;
 
+/** A files row as the listings read it: path, lang, size, line_count, flags. */
+export type FileRow = [string, string, number, number, number];
+
+/** A files row as the answer's file entry (its kinds from its flags). */
+export function fileEntryOf([path, lang, size, lines, flags]: FileRow): FileEntry {
+  const f: FileEntry = { path, lang, size: Number(size), lines: Number(lines) };
+  const kinds = kindsOf(Number(flags));
+  if (kinds) f.kinds = kinds;
+  return f;
+}
+
 /** Indexed files under a folder prefix, in path order. */
 export function listFiles(db: Database, req: FilesRequest): Listing {
   const prefix = (req.prefix ?? '').replace(/^\/+/, '');
@@ -28,15 +39,8 @@ export function listFiles(db: Database, req: FilesRequest): Listing {
   const where = prefix ? 'WHERE substr(path, 1, ?) = ?' : '';
   const bind = prefix ? [prefix.length, prefix] : [];
   const total = Number(db.selectValue(`SELECT count(*) FROM files ${where}`, bind.length ? bind : undefined));
-  const rows = db.selectArrays(`SELECT path, lang, size, line_count, flags FROM files ${where} ORDER BY path LIMIT ?`, [...bind, limit]) as Array<
-    [string, string, number, number, number]
-  >;
-  const files = rows.map(([path, lang, size, lines, flags]): FileEntry => {
-    const f: FileEntry = { path, lang, size: Number(size), lines: Number(lines) };
-    const kinds = kindsOf(Number(flags));
-    if (kinds) f.kinds = kinds;
-    return f;
-  });
+  const rows = db.selectArrays(`SELECT path, lang, size, line_count, flags FROM files ${where} ORDER BY path LIMIT ?`, [...bind, limit]) as FileRow[];
+  const files = rows.map(fileEntryOf);
   const out: Listing = { status: files.length ? 'ok' : 'empty', files, total, truncated: total > files.length };
   if (!files.length) out.hint = prefix ? `no indexed file under ${prefix}` : 'the index holds no files yet: run `hci index`';
   return out;

@@ -14,3 +14,4 @@ export * from './watch.ts';
 export * from './intercom.ts';
 export * from './errors.ts';
 export * from './similar.ts';
+export * from './tree.ts';

@@ -1,11 +1,12 @@
 // The handlers of the verbs that read the index without ranking (rows of verbs.ts): a file's outline,
-// where a symbol is (resolve), and the browse calls (files, file, facets: core/browse/), as the
+// where a symbol is (resolve), and the browse calls (files, file, facets, tree: core/browse/), as the
 // service answers them — paths checked against the root, freshness with pending changes, hints
 // worded for the surface. Each throws on failure: the table's caller answers with the verb's failure
 // answer. The reads are the workspace's (core/workspace.ts) and core/browse/'s.
 import { HciError } from '../platform.ts';
 import type { OutlineRequest, OutlineResponse, ResolveRequest, ResolveResponse } from '../contract/outline.ts';
 import type { FacetsRequest, FacetsResponse, FileRequest, FileResponse, FilesRequest, FilesResponse } from '../contract/browse.ts';
+import type { TreeRequest, TreeResponse } from '../contract/tree.ts';
 import type { ServiceContext } from './context.ts';
 
 export async function outline(cx: ServiceContext, args: OutlineRequest): Promise<OutlineResponse> {
@@ -58,5 +59,13 @@ export async function facets(cx: ServiceContext, args: FacetsRequest): Promise<F
   const [ws, { countFacets, prepareFacets }] = await Promise.all([cx.gate.workspace(), import('../browse/facets.ts')]);
   await prepareFacets(req);
   const { value, index } = await cx.gate.serialized(() => ws.read((db) => countFacets(db, req)));
+  return cx.current({ ...value, index });
+}
+
+/** One folder of the index, a level at a time: its subfolders with counts and its own files (a file tree). */
+export async function tree(cx: ServiceContext, args: TreeRequest): Promise<TreeResponse> {
+  const folder = args.folder === undefined ? undefined : cx.paths.toRelative(args.folder, 'folder');
+  const [ws, { listFolder }] = await Promise.all([cx.gate.workspace(), import('../browse/tree.ts')]);
+  const { value, index } = await cx.gate.serialized(() => ws.read((db) => listFolder(db, { ...args, folder })));
   return cx.current({ ...value, index });
 }

@@ -19,7 +19,7 @@ import { CONTRACT_VERSION, INTERCOM_CONTRACT_VERSION } from '../contract/version
 import type { CallContext } from './host.ts';
 import type { ServiceContext } from './context.ts';
 import { explain, search, similar } from './search-calls.ts';
-import { facets, file, files, outline, resolve } from './read-calls.ts';
+import { facets, file, files, outline, resolve, tree } from './read-calls.ts';
 import { reindex, status, watch } from './index-calls.ts';
 
 /** What every answer of the contract has: a status, freshness, and the error and hint of a failure. */
@@ -115,6 +115,11 @@ const ROWS = {
     schemas: (c) => ({ input: c.facetsRequest, output: c.facetsResponse }),
     run: (cx, req) => facets(cx, req),
     failed: (f, req) => ({ ...failure(f), query: field(req, 'query'), match: 'none' as const, files: 0, chunks: 0, exts: [], langs: [] }),
+  }),
+  tree: verb({
+    schemas: (c) => ({ input: c.treeRequest, output: c.treeResponse }),
+    run: (cx, req) => tree(cx, req),
+    failed: (f, req) => ({ ...failure(f), folder: field(req, 'folder'), folders: [], files: [], total: 0, truncated: false }),
   }),
   status: verb({
     schemas: (c) => ({ input: c.statusRequest, output: c.statusAnswer }),

@@ -189,8 +189,17 @@ export function rootFor(c: CommandContext, root: unknown, from = c.rt.cwd()): st
  */
 export function fileArg(c: CommandContext, root: string, p: string): string {
   const abs = c.rt.resolve(p);
-  const inside = abs.length > root.length && abs.startsWith(root) && /[\\/]/.test(abs[root.length]);
-  return inside && c.rt.isFile(abs) ? abs : p;
+  return inside(root, abs) && c.rt.isFile(abs) ? abs : p;
+}
+
+/** A folder argument as fileArg reads a file's: a folder there inside `root` (or the root itself) as its absolute path, else as typed. */
+export function folderArg(c: CommandContext, root: string, p: string): string {
+  const abs = c.rt.resolve(p);
+  return (abs === root || inside(root, abs)) && c.rt.isDirectory(abs) ? abs : p;
+}
+
+function inside(root: string, abs: string): boolean {
+  return abs.length > root.length && abs.startsWith(root) && /[\\/]/.test(abs[root.length]);
 }
 
 /** The hint of a path refusal, as the command line reads paths (fileArg). */

@@ -7,11 +7,12 @@
 // CliRuntime, the human formats format.ts.
 import { HciError } from '../../core/platform.ts';
 import { EXIT } from '../../core/contract/errors.ts';
+import { FILES_LIMIT } from '../../core/contract/limits.ts';
 import type { SearchRequest } from '../../core/contract/search.ts';
 import type { SimilarRequest } from '../../core/contract/similar.ts';
-import { command, fail, fileArg, oneShot, printJson, rootFor, verbCommand, withEmpty, type CommandContext, type CommandRow } from './command.ts';
+import { command, fail, fileArg, folderArg, oneShot, printJson, rootFor, verbCommand, withEmpty, type CommandContext, type CommandRow } from './command.ts';
 import { arg, jsonOption, opt, rootOption } from './options.ts';
-import { formatExplain, formatIndexSummary, formatOutline, formatResolve, formatSearch, formatSimilar, formatStatus } from './format.ts';
+import { formatExplain, formatIndexSummary, formatOutline, formatResolve, formatSearch, formatSimilar, formatStatus, formatTree } from './format.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { intercomCommand } from './intercom-command.ts';
 
@@ -184,6 +185,19 @@ export const COMMANDS: CommandRow[] = [
     },
     format: formatResolve,
     exit: withEmpty((r) => r.locations.length),
+  }),
+  verbCommand({
+    verb: 'tree',
+    name: 'tree',
+    description: 'one folder of the index: its subfolders (with how many files are below each) and its files',
+    args: [arg.maybe('[folder]', 'a folder inside the workspace: relative to the current folder or to the workspace root, or absolute (default: the current folder)')],
+    options: { root: rootOption(), limit: opt.int('-k, --limit <n>', `most of the folder's own files to list (default ${FILES_LIMIT.default})`), json: jsonOption('print the tree contract as JSON') },
+    ask: (c, [folder], o) => {
+      const root = rootFor(c, o.root, c.rt.resolve(folder ?? '.'));
+      return { root, req: { folder: folderArg(c, root, folder ?? '.'), ...(o.limit ? { limit: o.limit } : {}) } };
+    },
+    format: formatTree,
+    exit: withEmpty((r) => r.total),
   }),
   command({
     name: 'demo',

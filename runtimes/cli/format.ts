@@ -2,7 +2,7 @@
 // Owns layout only (colour when the runtime says the terminal takes it); --json output is the
 // contract shape printed as is, by the commands (commands.ts).
 import type {
-  ExplainResponse, IndexSummary, IntercomFindAnswer, IntercomRelateAnswer, OutlineResponse, OutlineSymbol, ResolveResponse, SearchHit, SearchResponse, SimilarResponse, StatusReport,
+  ExplainResponse, IndexSummary, IntercomFindAnswer, IntercomRelateAnswer, OutlineResponse, OutlineSymbol, ResolveResponse, SearchHit, SearchResponse, SimilarResponse, StatusReport, TreeResponse,
 } from '../../core/contract/index.ts';
 import type { IndexProgress } from '../../core/index/indexer.ts';
 import { ago } from '../shared/time-ago.ts';
@@ -127,6 +127,17 @@ export function formatExplain(r: ExplainResponse, { dim, bold, cyan, yellow }: S
   if (e.text_truncated) lines.push(dim(`… (${e.end_line - e.start_line + 1} lines in all)`));
   if (r.hint) lines.push(yellow(`hint: ${r.hint}`));
   return lines.join('\n');
+}
+
+/** A folder: its subfolders (with file counts) then its files, by name. */
+export function formatTree(r: TreeResponse, { dim, bold, cyan, yellow }: Style): string {
+  if (r.status === 'error') return [`error: ${r.error?.message}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
+  const out = [bold(r.folder || '.') + dim(`  ${r.total} indexed file${r.total === 1 ? '' : 's'}`)];
+  for (const f of r.folders) out.push(`  ${cyan(`${f.name}/`)}  ${dim(String(f.files))}`);
+  for (const f of r.files) out.push(`  ${f.path.slice(r.folder.length)}  ${dim(`${f.lang} ${f.lines} lines${f.kinds ? ` ${f.kinds.join(',')}` : ''}`)}`);
+  if (r.truncated) out.push(dim('  … more files (--limit)'));
+  if (r.hint) out.push(yellow(`hint: ${r.hint}`));
+  return out.join('\n');
 }
 
 export function formatOutline(r: OutlineResponse, { dim, bold, cyan, yellow }: Style): string {

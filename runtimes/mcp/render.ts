@@ -3,7 +3,7 @@
 // hint line; the full structure is in structuredContent. No colour, no padding: every character costs context.
 import type {
   ErrorInfo, ExplainResponse, IndexFreshness, IntercomFindAnswer, IntercomRelateAnswer, OutlineResponse, OutlineSymbol, ReindexAnswer,
-  ResolveResponse, SearchAnswer, SimilarAnswer, StatusAnswer, TaskView, WatchAnswer, WatcherView,
+  ResolveResponse, SearchAnswer, SimilarAnswer, StatusAnswer, TaskView, TreeResponse, WatchAnswer, WatcherView,
 } from '../../core/contract/index.ts';
 import { ago } from '../shared/time-ago.ts';
 import { largeFilesText } from '../shared/large-files-text.ts';
@@ -109,6 +109,18 @@ export function renderOutline(r: OutlineResponse): string {
     }
   };
   walk(r.symbols, 0);
+  out.push(freshnessLine(r.index));
+  if (r.hint) out.push(`hint: ${r.hint}`);
+  return out.join('\n');
+}
+
+/** A folder: one line for it, one per subfolder (its file count) and per file (language, lines, kinds). */
+export function renderTree(r: TreeResponse): string {
+  if (r.status === 'error') return errorLines(r.error, r.hint, 'error').join('\n');
+  const out = [`${r.folder || '.'} ${r.total} file${r.total === 1 ? '' : 's'}`];
+  for (const f of r.folders) out.push(`  ${f.name}/ ${f.files}`);
+  for (const f of r.files) out.push(`  ${f.path.slice(r.folder.length)} ${f.lang} ${f.lines} lines${f.kinds ? ` ${f.kinds.join(',')}` : ''}`);
+  if (r.truncated) out.push(`  … more files (limit)`);
   out.push(freshnessLine(r.index));
   if (r.hint) out.push(`hint: ${r.hint}`);
   return out.join('\n');

@@ -6,7 +6,7 @@
 // intercom-tools.ts; what a tool is, tool.ts. Names and field meanings never change silently.
 import { z } from 'zod';
 import { SEARCH_LIMIT } from '../../core/contract/index.ts';
-import { renderExplain, renderOutline, renderReindex, renderResolve, renderSearch, renderSimilar, renderStatus, renderWatch } from './render.ts';
+import { renderExplain, renderOutline, renderReindex, renderResolve, renderSearch, renderSimilar, renderStatus, renderTree, renderWatch } from './render.ts';
 import { intercomTools } from './intercom-tools.ts';
 import { coerceLists, readOnly, stringList, writes, type AnyMcpTool } from './tool.ts';
 
@@ -108,6 +108,19 @@ export function toolDefs(root: string, watcher: WatcherPlan = 'on'): AnyMcpTool[
       input: (s) => s,
       render: renderResolve,
       example: '{"member_key": "Shop.OrderService.PlaceOrder(int)"} or {"path": "src/OrderService.cs", "line": 12}',
+    },
+    {
+      verb: 'tree',
+      name: 'tree',
+      title: 'List one folder',
+      description:
+        'One folder of the index, a level at a time: its subfolders, each with how many indexed files are below it, and its own files ' +
+        '(language, lines, test/generated), by name. Omit folder for the workspace root; pass a subfolder\'s path to go down. ' +
+        'Use it to see how the repository is laid out; to find where something is, search.',
+      annotations: readOnly,
+      input: (s) => s,
+      render: renderTree,
+      example: '{"folder": "src/Web/"}',
     },
     {
       verb: 'status',

@@ -6,6 +6,7 @@
 import { unzipSync } from 'fflate';
 import { connectHci, type BrowserWorkspace, type HciClient } from '../../runtimes/browser/client.ts';
 import type { SearchRequest } from '../../core/search/contract.ts';
+import type { VerbInput, VerbName } from '../../core/service/verbs.ts';
 import type { Settings } from '../../core/settings.ts';
 import { TreeSitterHost, type GrammarName } from '../../core/chunk/treesitter.ts';
 import { defaultWasmUrls } from '../../runtimes/browser/assets.ts';
@@ -214,6 +215,8 @@ const harness = {
   status: (name: string, checkPending = false) => call(() => ws(name).call('status', { check_pending: checkPending })),
   explain: (name: string, hitId: string) => call(() => ws(name).call('explain', { hit_id: hitId })),
   outline: (name: string, path: string) => call(() => ws(name).call('outline', { path })),
+  /** Any verb of the verb table through the Worker's one call(). */
+  verb: <V extends VerbName>(name: string, verb: V, req: VerbInput<V>) => call(() => ws(name).call(verb, req)),
 
   exportIndex: (name: string) =>
     call(async () => {
