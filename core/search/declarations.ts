@@ -9,7 +9,6 @@
 // their tiers; what a tier weighs is rerank.ts's.
 import type { SearchSession } from './session.ts';
 import { affixBetween, learnAffixes, readDeclaredNames, type Affixes } from './affixes.ts';
-import type { Candidate } from './candidates.ts';
 import type { OutlineSymbol } from '../contract/outline.ts';
 import { splitIdentifier } from '../text/analyzer.ts';
 import { deadLinesOf } from './dead-code.ts';
@@ -109,7 +108,7 @@ function nameLine(lines: readonly string[], from: number, to: number, name: stri
  * the names of a symbol query only (in a sentence, `ContentDialog` is as likely the control's style
  * file, ContentDialogStyles.axaml, as FAContentDialog). Each declaration is placed in the chunk holding its name line.
  */
-export function findDeclarations(session: SearchSession, names: readonly string[], cands: readonly Candidate[]): Declaration[] {
+export function findDeclarations(session: SearchSession, names: readonly string[], cands: readonly FileRef[]): Declaration[] {
   if (!names.length) return [];
   const files: FileRef[] = [];
   const seen = new Set<number>();
