@@ -17,6 +17,7 @@ import { readManifest } from './lib/corpora.ts';
 import { markdownTable, fmtNum, repoRoot, writeJson } from './lib/util.ts';
 import { commitInfo, RECORD_DIR, type CommitInfo } from './lib/record.ts';
 import { readGolden } from './lib/queries.ts';
+import { hybridCheck } from './lib/hybrid-check.ts';
 // Types only: eval.ts imports this module when --set is given, and a value import back into eval.ts
 // (the entry point, with a top-level await) would be a cycle Node never settles (exit 13). The eval
 // functions come in as arguments.
@@ -39,6 +40,8 @@ export interface SetOptions {
   engines?: string[];
   provenance?: string;
   log?: (line: string) => void;
+  /** Semantic search on (bench/eval.ts --semantic): every repository also runs hci-hybrid. */
+  semantic?: Record<string, unknown>;
 }
 
 /** Per query, what a later run is compared on. */
@@ -115,7 +118,7 @@ export async function runSet(o: SetOptions): Promise<SetReport> {
       if (m.commit && m.commit !== e.commit) throw new Error(`${e.name}: the corpus in ${corpora} is at ${m.commit.slice(0, 12)}, the set pins ${e.commit.slice(0, 12)} (re-run npm run corpora)`);
     }
   }
-  const engines = o.engines?.length ? o.engines : SET_ENGINES;
+  const engines = [...(o.engines?.length ? o.engines : SET_ENGINES), ...(o.semantic ? ['hci-hybrid'] : [])];
   // Stated, or known for the broad set; otherwise each repository's eval says what its query file is (provenanceOf).
   const stated = o.provenance ?? (o.set === 'broad'
     ? 'broad tuning set (bench/golden/repos.json): public repositories, queries written before any hci ranking was seen; tuned on from then on, so gains here need the held-out check'
@@ -125,7 +128,7 @@ export async function runSet(o: SetOptions): Promise<SetReport> {
   for (const e of chosen) {
     o.log?.(`[${repos.length + 1}/${chosen.length}] ${e.name} (${e.github}@${e.commit.slice(0, 10)})`);
     const golden = path.join(dir, `${e.name}.jsonl`);
-    const report = await o.fns.runEval({ golden, root: path.join(corpora, e.name), label: e.name, engines, ...(stated ? { provenance: stated } : {}), ...(o.log ? { log: o.log } : {}) });
+    const report = await o.fns.runEval({ golden, root: path.join(corpora, e.name), label: e.name, engines, ...(o.semantic ? { semantic: o.semantic } : {}), ...(stated ? { provenance: stated } : {}), ...(o.log ? { log: o.log } : {}) });
     const rows = readGolden(golden);
     const hci = report.engines.find((x) => x.engine === 'hci');
     const declMiss = new Set(report.declarations?.misses.map((m) => m.id) ?? []);
@@ -185,6 +188,17 @@ export function formatSet(s: SetReport, fns: Pick<EvalFns, 'formatEval'>, opts: 
       }),
     ],
   ));
+  const checks = s.repos.map((r) => ({ name: r.name, c: hybridCheck(r.report.engines), hy: r.report.engines.find((x) => x.engine === 'hci-hybrid')?.overall, kw: r.report.engines.find((x) => x.engine === 'hci')?.overall }));
+  if (checks.some((x) => x.c)) {
+    const d = (a?: number, b?: number) => (a === undefined || b === undefined ? '–' : `${a - b >= 0 ? '+' : ''}${f3(a - b)}`);
+    out.push('');
+    out.push('hci-hybrid against hci (keyword), per repository:');
+    out.push('');
+    out.push(markdownTable(['repository', 'keyword R@5 / MRR', 'hybrid R@5 / MRR', 'Δ R@5', 'Δ MRR', 'better / worse', 'rank-1 lost'], checks.map((x) => [
+      x.name, x.kw ? `${f3(x.kw.recall5)} / ${f3(x.kw.mrr10)}` : '–', x.hy ? `${f3(x.hy.recall5)} / ${f3(x.hy.mrr10)}` : '–', d(x.hy?.recall5, x.kw?.recall5), d(x.hy?.mrr10, x.kw?.mrr10),
+      x.c ? `${x.c.better} / ${x.c.worse}` : '–', x.c ? `${x.c.lost.length} of ${x.c.rank1Keyword}${x.c.lost.length ? `: ${x.c.lost.map((l) => `${l.id || l.query} (${l.kind})`).join(', ')}` : ''}` : '–',
+    ])));
+  }
   out.push('');
   out.push('hci by kind over every repository (R@1 / R@5 / MRR@10 / nDCG@10):');
   out.push('');
@@ -258,9 +272,9 @@ export function setLabel(set: string): string {
   return set === 'broad' ? 'broad' : path.basename(path.dirname(path.resolve(set))).replace(/[^A-Za-z0-9._-]+/g, '-') || 'set';
 }
 
-export async function mainSet(fns: EvalFns, opts: { set: string; corpora?: string; queries?: string; label?: string; repos: string[]; engines: string[]; record: boolean; outDir: string; compare?: string; provenance?: string }): Promise<number> {
+export async function mainSet(fns: EvalFns, opts: { set: string; corpora?: string; queries?: string; label?: string; repos: string[]; engines: string[]; record: boolean; outDir: string; compare?: string; provenance?: string; semantic?: Record<string, unknown> }): Promise<number> {
   if (!opts.corpora) throw new Error('--set needs --corpora DIR (the folder npm run corpora wrote)');
-  const s = await runSet({ set: opts.set, fns, corpora: opts.corpora, queries: opts.queries, label: opts.label, repos: opts.repos, engines: opts.engines, provenance: opts.provenance, log: (l) => process.stderr.write(`${l}\n`) });
+  const s = await runSet({ set: opts.set, fns, corpora: opts.corpora, queries: opts.queries, label: opts.label, repos: opts.repos, engines: opts.engines, provenance: opts.provenance, semantic: opts.semantic, log: (l) => process.stderr.write(`${l}\n`) });
   let text = formatSet(s, fns);
   if (opts.compare) text += `\n\n${compareSets(s, opts.compare)}`;
   const name = `eval-${s.label}`;

@@ -8,7 +8,8 @@
 //   npm run eval -- --golden my-set.jsonl --root ~/src/my-repo
 //   npm run eval -- --variants                            # every set-up of every baseline (what was tried)
 //   npm run eval -- --set broad --corpora DIR             # every repository of bench/golden/repos.json (bench/eval-set.ts)
-//   options: --engines hci,plain,rg,orama,minisearch,hci-bm25 · --variants · --rg PATH · --out DIR · --record · --keep
+//   npm run eval -- --semantic pretrained [--set broad …]   # + hci-hybrid: the index built with semantic search on, hybrid mode
+//   options: --engines hci,plain,rg,orama,minisearch,hci-bm25 · --variants · --semantic PROVIDER · --semantic-settings JSON · --rg PATH · --out DIR · --record · --keep
 //            --provenance TEXT (what the set is: in-sample / held-out; printed with the figures)
 //            --semantic-sets sample,generated,dev | none (then bench/semantic-eval.ts: keyword / semantic / hybrid)
 //            with --set: --corpora DIR · --queries DIR · --label NAME · --repo NAME (repeatable) · --compare PREVIOUS.json (see bench/eval-set.ts)
@@ -32,8 +33,12 @@ import { commitInfo, recordResult, type CommitInfo } from './lib/record.ts';
 import { distinct, scoreQuery, TOP, type Metrics } from './lib/metrics.ts';
 import { declarationAt1, shortPages, type DeclarationCheck, type HitSpan, type PageObservation, type ShortPageCheck } from './lib/page-checks.ts';
 import { SEARCH_LIMIT } from '../core/contract/search.ts';
+import { formatHybridCheck, hybridCheck } from './lib/hybrid-check.ts';
 
 export const EVAL_ENGINES = ['hci', 'plain', 'rg', 'orama', 'minisearch', 'hci-bm25'] as const;
+
+/** With --semantic PROVIDER: hci's hybrid mode on the same index (keyword + the vector channel, fused). */
+export const HYBRID_ENGINE = 'hci-hybrid';
 
 export interface EvalOptions {
   golden: string;
@@ -49,6 +54,11 @@ export interface EvalOptions {
   outDir: string | null;
   keep: boolean;
   log: (line: string) => void;
+  /**
+   * Index with semantic search on (the `[semantic]` table: provider and any fusion setting) and add
+   * the hci-hybrid engine; `hci` stays keyword mode on the same index.
+   */
+  semantic?: Record<string, unknown>;
 }
 
 export interface QueryOutcome {
@@ -130,7 +140,7 @@ export async function runEval(opts: Partial<EvalOptions> & { golden: string; roo
     copyTree(src, root);
     const engines: EngineEval[] = [];
     o.log(`hci: indexing ${src} (copy in ${root})…`);
-    const ws = await openWorkspace(root);
+    const ws = await openWorkspace(root, o.semantic ? { settings: { semantic: { enabled: true, ...o.semantic } } as never } : undefined);
     let files: string[];
     let chunks = 0;
     const firstHit = new Map<string, HitSpan | undefined>();
@@ -148,6 +158,14 @@ export async function runEval(opts: Partial<EvalOptions> & { golden: string; roo
           firstHit.set(q, h && { path: h.path, start_line: h.start_line, end_line: h.end_line });
           return r.hits.map((h) => h.path);
         }));
+        if (o.semantic) {
+          const provider = String(o.semantic.provider ?? 'learned');
+          engines.push(await evaluate(HYBRID_ENGINE, `hci hybrid (keyword + ${provider} vectors, fused)`, golden, 0, async (q) => {
+            const r = await ws.search({ query: q, limit: 50, mode: 'hybrid' });
+            if (r.status === 'error') throw new Error(`hci hybrid search "${q}" failed: ${r.error?.message}`);
+            return r.hits.map((h) => h.path);
+          }));
+        }
         // What an agent sees first: the page at the default limit, and whether it carries a cursor.
         for (const g of golden) {
           const r = await ws.search({ query: g.query });
@@ -260,6 +278,8 @@ export function formatEval(r: EvalReport, opts: { misses?: boolean } = {}): stri
     ['kind (queries)', ...r.engines.map((e) => e.engine)],
     kinds.map((k) => [`${k} (${r.corpus.kinds[k]})`, ...r.engines.map((e) => (e.byKind[k] ? `${f(e.byKind[k].recall5)} / ${f(e.byKind[k].mrr10)}` : ''))]),
   ));
+  const hc = hybridCheck(r.engines);
+  if (hc) out.push('', formatHybridCheck(hc));
   if (r.identifierAtRank1) {
     const i = r.identifierAtRank1;
     out.push('');
@@ -308,6 +328,14 @@ export function provenanceOf(golden: string): string {
   return 'provenance not stated (pass --provenance "in-sample: …" or "held-out: …")';
 }
 
+/** `--semantic PROVIDER` and `--semantic-settings JSON` (more keys of the `[semantic]` table, e.g. fusion settings). */
+function semanticOption(opts: ReturnType<typeof parseArgs>['opts']): Record<string, unknown> | undefined {
+  const provider = optString(opts, 'semantic');
+  const extra = optString(opts, 'semantic-settings');
+  if (!provider && !extra) return undefined;
+  return { ...(provider ? { provider } : {}), ...(extra ? (JSON.parse(extra) as Record<string, unknown>) : {}) };
+}
+
 export async function main(argv: string[]): Promise<number> {
   const { opts } = parseArgs(argv, ['keep', 'help', 'variants', 'record']);
   if (opts.help) {
@@ -315,12 +343,14 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const set = optString(opts, 'set');
+  const semantic = semanticOption(opts);
   if (set) {
     // Every repository of a query set (bench/eval-set.ts; imported when used, like semantic-eval.ts).
     const { mainSet } = await import('./eval-set.ts');
     return mainSet({ runEval, formatEval }, {
       set, corpora: optString(opts, 'corpora'), queries: optString(opts, 'queries'), label: optString(opts, 'label'), repos: optList(opts, 'repo'), engines: optList(opts, 'engines'), record: opts.record === true,
       outDir: path.resolve(optString(opts, 'out') ?? path.join(repoRoot(), 'bench-results')), compare: optString(opts, 'compare'), provenance: optString(opts, 'provenance'),
+      semantic,
     });
   }
   const golden = optString(opts, 'golden') ?? path.join(repoRoot(), 'bench', 'golden', 'sample-workspace.jsonl');
@@ -331,7 +361,7 @@ export async function main(argv: string[]): Promise<number> {
   const report = await runEval({
     golden, root, label: root === sampleWorkspaceDir() ? 'sample-workspace' : undefined,
     engines: engines.length ? engines : [...EVAL_ENGINES], rg: optString(opts, 'rg'), outDir, keep: opts.keep === true,
-    variants: opts.variants === true, record: opts.record === true, provenance: optString(opts, 'provenance'),
+    variants: opts.variants === true, record: opts.record === true, provenance: optString(opts, 'provenance'), semantic,
     log: (s) => process.stderr.write(`${s}\n`),
   });
   process.stdout.write(`\n${formatEval(report)}\n\n(written to ${path.join(outDir, `eval-${report.corpus.label}.json`)} and .md)\n`);
