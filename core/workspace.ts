@@ -9,6 +9,7 @@ import { settingDefaults } from './settings-defaults.ts';
 import { loadEngine, type Database, type EngineLoader, type SqliteEngine } from './sqlite/engine.ts';
 import type { IndexStorage } from './index/storage.ts';
 import { IndexStore } from './index/store.ts';
+import { checkedPages, damaged } from './index/health.ts';
 import type { IndexOptions, IndexProgress, IndexSummary } from './index/indexer.ts';
 import { readMeta } from './index/writer.ts';
 import type { ParsePoolFactory } from './index/prepare.ts';
@@ -144,11 +145,18 @@ export class HciWorkspace {
     }
   }
 
-  /** Builds or updates the index. `full` rebuilds, and also recovers an outdated or damaged index. */
+  /**
+   * Builds or updates the index. `full` rebuilds, and also recovers an outdated or damaged index:
+   * a damaged file is moved aside (where the runtime keeps files) and rebuilt from an empty one, and
+   * the summary's `repaired` says so.
+   */
   async index(opts: IndexOptions = {}): Promise<IndexSummary> {
-    const fromEmptyFile = async () => {
+    let repaired: IndexSummary['repaired'];
+    const fromEmptyFile = async (why: HciError) => {
       this.close();
-      await this.host.storage.remove();
+      const damaged = why.code === 'index_corrupt' || why.code === 'index_unrecognized';
+      const movedTo = damaged && this.host.storage.moveAside ? await this.host.storage.moveAside() : (await this.host.storage.remove(), null);
+      repaired = { reason: why.message, moved_to: movedTo };
       return this.openStore(true);
     };
     let store: IndexStore;
@@ -157,7 +165,7 @@ export class HciWorkspace {
     } catch (e) {
       const rebuildable = e instanceof HciError && ['index_outdated', 'index_too_new', 'index_corrupt', 'index_unrecognized'].includes(e.code);
       if (!opts.full || !rebuildable) throw e;
-      store = await fromEmptyFile();
+      store = await fromEmptyFile(e as HciError);
     }
     const [{ indexWorkspace }, chunker, semantic] = await Promise.all([import('./index/indexer.ts'), this.chunkerFor(), this.semanticFor()]);
     let last: IndexProgress = { phase: 'scan', filesTotal: 0, filesDone: 0, chunks: 0, bytes: 0 };
@@ -178,13 +186,15 @@ export class HciWorkspace {
       if (deferDone) opts.onProgress?.({ ...last, phase: 'done' });
       return summary;
     };
+    const withRepair = (summary: IndexSummary) => (repaired ? { ...summary, repaired } : summary);
     try {
-      return await pass(store);
+      return withRepair(await pass(store));
     } catch (e) {
-      // Damage found while rewriting rows (a stored blob that cannot be read, so its FTS rows cannot
-      // be removed): a full rebuild starts from an empty file instead.
-      if (!opts.full || !(e instanceof HciError && e.code === 'index_corrupt')) throw e;
-      return pass(await fromEmptyFile());
+      // Damage found by the check before a full pass, or while rewriting rows (a stored blob that
+      // cannot be read, so its FTS rows cannot be removed): a full rebuild starts from an empty file
+      // instead — once: damage found again in a new file is not the old file's.
+      if (!opts.full || repaired || !(e instanceof HciError && e.code === 'index_corrupt')) throw e;
+      return withRepair(await pass(await fromEmptyFile(e)));
     }
   }
 
@@ -257,7 +267,11 @@ export class HciWorkspace {
     });
   }
 
-  async status(opts: { checkPending?: boolean } = {}): Promise<StatusReport> {
+  /**
+   * The index's state. `checkPages`: also SQLite's page check (health.ts; once per change of the
+   * file), so damage no other read of status meets is reported: status `damaged`, with the remedy.
+   */
+  async status(opts: { checkPending?: boolean; checkPages?: boolean } = {}): Promise<StatusReport> {
     const report: StatusReport = {
       status: 'ok', index: null, format_version: null, engine: this.engine.label, files_by_lang: {}, skipped: {},
       skipped_samples: [], last_run: null, pending: null,
@@ -284,7 +298,7 @@ export class HciWorkspace {
       for (const l of data.langs) report.files_by_lang[l.lang] = Number(l.n);
       report.skipped = parseSkipped(data.meta.skipped_counts);
       report.skipped_samples = data.samples;
-      report.last_run = data.meta.last_run ? JSON.parse(data.meta.last_run) : null;
+      report.last_run = parseLastRun(data.meta.last_run);
       if (opts.checkPending) {
         const { scanWorkspace } = await import('./scan/walker.ts');
         const scan = await scanWorkspace(this.host.fs, this.settings);
@@ -304,9 +318,13 @@ export class HciWorkspace {
         report.status = report.index.indexer_running ? 'indexing' : 'ok';
         report.hint = report.index.indexer_running ? 'an indexing run is in progress' : 'the last indexing run did not finish; run `hci index`';
       }
+      if (opts.checkPages) {
+        const problems = await checkedPages(store);
+        if (problems.length) throw damaged(this.host.storage.location, problems);
+      }
     } catch (e) {
       const err = asHciError(e);
-      report.status = err.code === 'no_index' ? 'no_index' : 'error';
+      report.status = err.code === 'no_index' ? 'no_index' : err.code === 'index_corrupt' || err.code === 'index_unrecognized' ? 'damaged' : 'error';
       report.error = { code: err.code, message: err.message };
       report.hint = err.hint;
     }
@@ -407,4 +425,13 @@ function normalizeRelPath(p: string, backslashInNames = false): string | null {
   const rel = (backslashInNames ? p.trim() : p.trim().replace(/\\/g, '/')).replace(/^\.\//, '');
   if (!rel || rel.startsWith('/') || /^[a-zA-Z]:/.test(rel) || rel.split('/').includes('..')) return null;
   return rel.replace(/\/+$/, '');
+}
+
+/** The last run's stored summary; null when missing or unreadable (a record for people, not a reason to fail). */
+function parseLastRun(json: string | undefined): unknown {
+  try {
+    return json ? JSON.parse(json) : null;
+  } catch {
+    return null;
+  }
 }

@@ -8,7 +8,7 @@ import { maxWait, taskView } from './tasks.ts';
 import { watcherView } from './watch.ts';
 
 export const statusReport = z.object({
-  status: z.enum(['ok', 'no_index', 'indexing', 'error']),
+  status: z.enum(['ok', 'no_index', 'indexing', 'damaged', 'error']).describe('damaged: the index file fails a check (error says what; `hci index --full` moves it aside and rebuilds)'),
   format_version: z.number().nullable(),
   engine: z.string(),
   files_by_lang: z.record(z.string(), z.number()),

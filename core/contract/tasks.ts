@@ -21,6 +21,16 @@ export const indexSummary = z.object({
   max_batch_ms: z.number(),
   prepared_in_worker: z.number().describe("files parsed by the runtime's worker pool rather than in-thread; 0 without a pool or for small passes"),
   vectors: z.lazy(() => vectorRun).optional().describe('the vector phase after the keyword pass (semantic search on)'),
+  repaired: z.object({
+    reason: z.string().describe('what was wrong with the index file'),
+    moved_to: z.string().nullable().describe('where the damaged file was moved (null: removed, or an outdated format)'),
+  }).optional().describe('a --full run found the index damaged or of another format and rebuilt it from an empty file'),
+  compacted: z.object({
+    took_ms: z.number(),
+    steps: z.number().describe('merge steps, each one short write transaction'),
+    bytes_before: z.number(),
+    bytes_after: z.number(),
+  }).optional().describe('the keyword index\'s segments were merged and freed pages handed back (after passes that replaced many rows, e.g. --full)'),
 });
 
 /** What a run's vector phase did (core/vector/indexing.ts). */

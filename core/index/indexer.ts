@@ -19,6 +19,7 @@ import type { IndexSummary } from '../contract/tasks.ts';
 import { chunkingFingerprint, planChunking, recordChunking } from './rechunk.ts';
 import type { ParsePoolFactory } from './prepare.ts';
 import { pooledPrepare, prepareRead, readAhead } from './read-ahead.ts';
+import { addChurn, compactIfDue, releaseFreePages } from './compact.ts';
 
 export interface IndexProgress {
   phase: 'scan' | 'index' | 'vectors' | 'done';
@@ -155,15 +156,21 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   };
   const batchDue = () => batchCost / costPerMs >= batchMs || batch.length >= 2000;
 
+  /** Source bytes whose FTS rows this pass deleted or replaced (compact.ts merges when they add up). */
+  let churn = 0;
   const apply = (rows: RowWriter, db: Database, op: Op, gen: number) => {
     if (op.kind === 'touch') {
       // Flags too: the same content can be read with newer rules (a format migration asks for that).
       db.exec('UPDATE files SET size = ?, mtime_ms = ?, flags = ? WHERE id = ?', { bind: [op.size, Math.trunc(op.mtimeMs), op.flags, op.id] });
     } else if (op.kind === 'delete') {
       rows.deleteFile(op.id);
+      churn += op.size ?? 0;
     } else {
       const old = prior.files.get(op.file.path);
-      if (old) rows.deleteFile(old.id);
+      if (old) {
+        rows.deleteFile(old.id);
+        churn += old.size;
+      }
       rows.insertFile(op.file, gen);
     }
   };
@@ -226,6 +233,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     const secretChunks = Number(db.selectValue('SELECT coalesce(sum(secret_chunks), 0) FROM files'));
     if (!target) setSecretCount(skipped, secretChunks);
     else setMeta(db, { skipped_counts: JSON.stringify(setSecretCount(storedSkipCounts(db), secretChunks)) });
+    addChurn(db, churn);
     releaseFreePages(db);
     setMeta(db, {
       indexed_at: new Date().toISOString(),
@@ -296,6 +304,9 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     }
     summary.took_ms = Date.now() - t0;
     await commit(true);
+    // Segments merged once deleted rows add up (a --full pass always): the file stays near a clean build's size.
+    const compacted = await compactIfDue(store, { batchMs, signal: opts.signal });
+    if (compacted) summary.compacted = compacted;
   } catch (e) {
     await prepared.close();
     if (e instanceof HciError && e.code === 'cancelled') await commit(false);
@@ -329,19 +340,3 @@ function storedSkipCounts(db: Database): SkipCounts {
   }
 }
 
-/**
- * Hands pages freed by this pass back to the file (indexes created with auto_vacuum=incremental).
- * FTS5 writes its pending segments (and merges old ones, freeing pages) when a transaction commits
- * or a savepoint is released: release one first, so the pages it frees are returned too.
- */
-function releaseFreePages(db: Database): void {
-  db.exec('SAVEPOINT hci_fts_flush; RELEASE hci_fts_flush');
-  if (Number(db.selectValue('PRAGMA freelist_count')) === 0) return;
-  // Each step frees one page and yields a row without columns: step to the end.
-  const st = db.prepare('PRAGMA incremental_vacuum');
-  try {
-    while (st.step()) { /* one page per step */ }
-  } finally {
-    st.finalize();
-  }
-}

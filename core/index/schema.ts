@@ -214,6 +214,31 @@ function addGramFilter(db: Database): void {
   db.exec("INSERT OR REPLACE INTO meta(key, value) VALUES ('literal_index', 'off')");
 }
 
+/** An object of the current format: a table (its columns), a virtual table (its columns) or an index. */
+export interface SchemaObject {
+  type: 'table' | 'index';
+  name: string;
+  /** Column names, in order (tables and virtual tables). */
+  columns?: string[];
+  /** FTS5: the shadow tables SQLite keeps for it. */
+  shadows?: string[];
+}
+
+/** Every object the current format creates, read from the DDL above (core/index/health.ts checks a file against it). */
+export function currentSchema(): SchemaObject[] {
+  const ddl = [META_TABLE, FILES_TABLE, SKIPPED_TABLE, CONTENT, VECTORS_V4].join('\n');
+  const out: SchemaObject[] = [];
+  for (const m of ddl.matchAll(/CREATE (VIRTUAL TABLE|TABLE|INDEX) (\w+)(?: USING fts5)?\s*(?:ON [^;]*|\(([\s\S]*?)\)(?: WITHOUT ROWID)?);/g)) {
+    if (m[1] === 'INDEX') {
+      out.push({ type: 'index', name: m[2] });
+      continue;
+    }
+    const columns = m[3].split(',').map((c) => c.trim().split(/\s+/)[0]).filter((c) => c && !c.includes('='));
+    out.push({ type: 'table', name: m[2], columns, ...(m[1] === 'VIRTUAL TABLE' ? { shadows: ['data', 'idx', 'docsize', 'config'].map((x) => `${m[2]}_${x}`) } : {}) });
+  }
+  return out;
+}
+
 export type SchemaState = 'fresh' | 'current' | 'migrated';
 
 /** Creates the schema in an empty database, or migrates an older one. Call inside a write transaction. */
@@ -259,9 +284,12 @@ export function ensureSchema(db: Database, plan: FormatPlan = PLAN, codec?: Defl
 }
 
 function readFormatVersion(db: Database): number {
-  const v = Number(db.selectValue("SELECT value FROM meta WHERE key = 'format_version'"));
-  if (!Number.isInteger(v) || v < 1) {
-    throw new HciError('index_unrecognized', 'the index has no valid format version', 'run `hci index --full` to rebuild it');
+  const raw = db.selectValue("SELECT value FROM meta WHERE key = 'format_version'");
+  const v = Number(raw);
+  if (/^\d+$/.test(String(raw)) && v < 1) throw new HciError('index_unrecognized', 'the index has no valid format version', 'run `hci index --full` to rebuild it');
+  if (!/^\d+$/.test(String(raw))) {
+    // hci's own meta table without a readable version: damage (a flipped byte, a hand edit).
+    throw new HciError('index_corrupt', `the index is damaged: meta format_version is ${raw === undefined ? 'missing' : `not well formed (${JSON.stringify(String(raw).slice(0, 40))})`}`, 'run `hci index --full` to rebuild it');
   }
   return v;
 }

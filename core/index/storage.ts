@@ -11,6 +11,17 @@ export interface IndexStorage {
   /** Deletes the index file and its sidecars (a rebuild of an unreadable or outdated index). */
   remove(): Promise<void>;
   /**
+   * Moves a damaged index (and its journal) aside, replacing the last one moved aside, so a rebuild
+   * starts from an empty file and the damaged one can still be looked at; returns where it went.
+   * Absent where there is no file to keep (memory, the browser's OPFS): the rebuild removes it.
+   */
+  moveAside?(): Promise<string>;
+  /**
+   * What changes whenever the index file's bytes do (its size and modification time), for a check
+   * that need not run twice over the same bytes; absent where the runtime cannot tell.
+   */
+  fileStamp?(): string | null;
+  /**
    * Claims the right to run an indexing pass (one indexer per index at a time). Returns a release
    * function, or null when another live process is indexing (its pid in `holder`).
    */

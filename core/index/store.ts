@@ -9,6 +9,7 @@ import type { IndexStorage } from './storage.ts';
 import { checkVersions, ensureSchema, FORMAT_VERSION, type SchemaState } from './schema.ts';
 import { SqliteConnection, toHciError, type StoreOptions } from '../sqlite/connection.ts';
 import { registerEngine } from '../sqlite/raw-rows.ts';
+import { damaged, pageProblems, structureProblems } from './health.ts';
 
 export { isCorruption, toHciError } from '../sqlite/connection.ts';
 
@@ -72,6 +73,9 @@ export class IndexStore extends SqliteConnection {
         // An older format that can be migrated is migrated by its first opener, reader or writer.
         if (version < FORMAT_VERSION) state = await probe.write((d) => ensureSchema(d, undefined, probe.codec));
       }
+      // A table, a column or a meta value gone (a flipped byte, a hand edit) fails here, as damage, not in a query.
+      const problems = await probe.read(structureProblems);
+      if (problems.length) throw damaged(storage.location, problems);
     } catch (e) {
       try {
         db.close();
@@ -84,13 +88,15 @@ export class IndexStore extends SqliteConnection {
   }
 
   /**
-   * Throws HciError `index_corrupt` unless SQLite's quick_check finds the file sound. Damage that
-   * no query of a pass reads (a pointer-map page, a page of an index it only appends to) is
-   * otherwise carried through a rebuild in place.
+   * Throws HciError `index_corrupt` unless the schema and meta are whole and SQLite's quick_check
+   * finds every page sound (health.ts). Damage that no query of a pass reads (a pointer-map page, a
+   * page of an index it only appends to) is otherwise carried through a rebuild in place.
    */
   async verify(): Promise<void> {
-    const problems = await this.read((db) => db.selectValues('PRAGMA quick_check(3)').map(String));
-    if (problems.length === 1 && problems[0] === 'ok') return;
-    throw new HciError('index_corrupt', `the index at ${this.storage.location} fails SQLite's check: ${problems.join('; ')}`, 'run `hci index --full` to rebuild it');
+    const problems = await this.read((db) => {
+      const structure = structureProblems(db);
+      return structure.length ? structure : pageProblems(db).map((p) => `SQLite's page check: ${p}`);
+    });
+    if (problems.length) throw damaged(this.storage.location, problems);
   }
 }

@@ -22,7 +22,7 @@ export async function status(cx: ServiceContext, args: StatusRequest, ctx: CallC
   const ws = await cx.gate.workspace();
   // Without the workspace's files every indexed file would count as deleted.
   const checkPending = (args.check_pending ?? !cx.watching.active) && cx.hasSource();
-  const r = await cx.gate.serialized(() => ws.status({ checkPending }));
+  const r = await cx.gate.serialized(() => ws.status({ checkPending, checkPages: true }));
   const out: StatusAnswer = { ...r, index: cx.watching.withPending(r.index), hint: cx.hint(r.hint), ...hostFields(cx) };
   if (task && cx.policy.hostFields) out.task = task;
   if (!out.error) delete out.error;

@@ -36,23 +36,50 @@ export function resultCode(e: unknown): number | undefined {
 }
 
 /**
+ * SQLite's words when hci's own, fixed SQL meets a file that lacks what it was written with: a table,
+ * a column or a module gone, the schema unreadable. Only damage (or a hand edit) does that.
+ */
+const SCHEMA_DAMAGE = /no such (?:table|column|index|module)|malformed database schema|vtable constructor failed|no such savepoint|fts5: corrupt/i;
+
+/**
  * Whether a SQLite failure says the file is damaged or not a database: SQLITE_CORRUPT (also FTS5's
- * SQLITE_CORRUPT_VTAB), SQLITE_NOTADB, or their messages when no result code came with the error.
+ * SQLITE_CORRUPT_VTAB), SQLITE_NOTADB, a schema that lacks what hci's SQL names, or their messages
+ * when no result code came with the error.
  */
 export function isCorruption(e: unknown): boolean {
   if (e instanceof HciError) return false;
   const rc = resultCode(e);
   if (rc === SQLITE_CORRUPT || rc === SQLITE_NOTADB) return true;
-  return /database disk image is malformed|file is not a database|SQLITE_CORRUPT|SQLITE_NOTADB/.test(String((e as Error)?.message ?? ''));
+  const message = String((e as Error)?.message ?? '');
+  if (rc !== undefined && SCHEMA_DAMAGE.test(message)) return true;
+  return /database disk image is malformed|file is not a database|SQLITE_CORRUPT|SQLITE_NOTADB/.test(message);
 }
 
-/** Maps a SQLite exception to a user-facing error (or returns it unchanged). */
+/** What other SQLite failures mean for a user, in hci's words (their own text stays out of answers). */
+const SQLITE_FAILURES: Record<number, [code: 'io_error' | 'internal', what: string]> = {
+  3: ['io_error', 'permission to the index file was denied'],
+  7: ['internal', 'SQLite ran out of memory'],
+  8: ['io_error', 'the index file is read-only'],
+  10: ['io_error', 'a read or write of the index file failed'],
+  13: ['io_error', 'the disk holding the index is full'],
+  14: ['io_error', 'the index file could not be opened'],
+  23: ['io_error', 'access to the index file was refused'],
+};
+
+/**
+ * Maps a SQLite exception to a user-facing error: damage is `index_corrupt` (with SQLite's reason
+ * and the remedy), a disk or permission failure `io_error`, anything else from SQLite `internal`
+ * naming only its result code. Other errors are returned unchanged.
+ */
 export function toHciError(e: unknown, location: string): unknown {
   if (e instanceof HciError) return e;
   if (isCorruption(e)) {
     return new HciError('index_corrupt', `the index at ${location} is damaged or not an SQLite file (${sqliteReason(e)})`, 'run `hci index --full` to rebuild it');
   }
-  return e;
+  const rc = resultCode(e);
+  if (rc === undefined) return e;
+  const [code, what] = SQLITE_FAILURES[rc] ?? ['internal', `an index statement failed (SQLite result code ${rc})`];
+  return new HciError(code, `${what}: ${location}`, code === 'io_error' ? 'check the disk and the permissions of the .hci folder, then retry' : 'run `hci index --full`; if this happens again, report it with the output of `hci status --json`');
 }
 
 /** SQLite's own words for a failure, without the result-code prefix oo1 puts before them ("SQLITE_CORRUPT: sqlite3 result code 11: "). */

@@ -104,6 +104,7 @@ export function formatStatus(s: StatusReport, { bold, yellow }: Style): string {
   if (s.pending) lines.push(`${bold('pending')}    ${s.pending.added} added, ${s.pending.modified} modified, ${s.pending.deleted} deleted since the last run`);
   const run = s.last_run as { took_ms?: number; files_indexed?: number } | null;
   if (run) lines.push(`${bold('last run')}   ${run.files_indexed ?? 0} files indexed in ${run.took_ms ?? '?'} ms`);
+  if (s.status === 'damaged') lines.push(yellow(`damaged: ${s.error?.message ?? 'the index file fails a check'}`));
   if (s.hint) lines.push(yellow(`hint: ${s.hint}`));
   return lines.join('\n');
 }
@@ -217,6 +218,7 @@ export function formatIndexSummary(s: IndexSummary): string {
     `indexed ${s.files_indexed} files (${s.chunks_written} chunks), ${s.files_unchanged} unchanged, ${s.files_removed} removed` +
       ` in ${(s.took_ms / 1000).toFixed(2)} s · generation ${s.generation}`,
     `scanned ${s.files_scanned} files · read ${(s.bytes_read / 1024).toFixed(0)} KiB · skipped: ${formatSkipped(s.skipped)}${s.parse_errors ? ` · parsed with syntax errors: ${s.parse_errors}` : ''}`,
+    ...(s.repaired ? [`repaired: ${s.repaired.reason}; ${s.repaired.moved_to ? `the damaged file was moved to ${s.repaired.moved_to} and` : 'the index was'} rebuilt from an empty file`] : []),
     ...(s.vectors ? [vectorLine(s.vectors)] : []),
   ].join('\n');
 }

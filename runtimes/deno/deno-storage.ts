@@ -90,6 +90,26 @@ export function createDenoIndexStorage(workspaceRoot: string, fileName: string =
     async remove() {
       for (const f of [file, `${file}-journal`]) removeForce(f);
     },
+    async moveAside() {
+      const aside = `${file}.damaged`;
+      for (const f of [aside, `${aside}-journal`]) removeForce(f);
+      for (const [from, to] of [[`${file}-journal`, `${aside}-journal`], [file, aside]]) {
+        try {
+          deno().renameSync(from, to);
+        } catch (e) {
+          if (errorName(e) !== 'NotFound') throw e;
+        }
+      }
+      return aside;
+    },
+    fileStamp() {
+      try {
+        const st = deno().statSync(file);
+        return `${st.size}:${st.mtime?.getTime() ?? 0}:${st.ino ?? 0}`;
+      } catch {
+        return null;
+      }
+    },
     claimIndexer() {
       mkdir();
       if (!permissionGuard(dir, () => indexer.tryAcquire('index'))) return null;

@@ -147,7 +147,7 @@ function watcherLine(w: WatcherView): string {
 
 /** A status answer (MCP's always has the host's watcher and tasks; a line for each only where it has them). */
 export function renderStatus(s: StatusAnswer): string {
-  if (s.status === 'error' || (!s.index && s.status !== 'no_index')) {
+  if (s.status === 'error' || s.status === 'damaged' || (!s.index && s.status !== 'no_index')) {
     return [...errorLines(s.error, s.hint, s.status), ...(s.task ? [taskLine(s.task)] : []), ...(s.watcher ? [watcherLine(s.watcher)] : [])].join('\n');
   }
   const out: string[] = [];

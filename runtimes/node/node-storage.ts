@@ -58,6 +58,21 @@ export function createNodeIndexStorage(workspaceRoot: string, fileName: string =
     async remove() {
       for (const f of [file, `${file}-journal`]) fs.rmSync(f, { force: true });
     },
+    async moveAside() {
+      const aside = `${file}.damaged`;
+      for (const f of [aside, `${aside}-journal`]) fs.rmSync(f, { force: true });
+      if (fs.existsSync(`${file}-journal`)) fs.renameSync(`${file}-journal`, `${aside}-journal`);
+      if (fs.existsSync(file)) fs.renameSync(file, aside);
+      return aside;
+    },
+    fileStamp() {
+      try {
+        const st = fs.statSync(file);
+        return `${st.size}:${st.mtimeMs}:${st.ino}`;
+      } catch {
+        return null;
+      }
+    },
     claimIndexer() {
       fs.mkdirSync(dir, { recursive: true });
       if (!indexer.tryAcquire('index')) return null;
