@@ -15,6 +15,8 @@ import { count } from './format.ts';
 import { narrow, panes } from './layout.ts';
 import { Splitter } from './Splitter.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
+import { missingLink } from './navigate.ts';
+import { MissingLink } from '../workspaces/MissingLink.tsx';
 
 function TopBar() {
   const ws = current.value;
@@ -87,7 +89,9 @@ export function App() {
       <TopBar />
       <Notices />
       {hasIndexRun.value && <IndexPanel />}
-      {home ? (
+      {missingLink.value && !ws ? (
+        <MissingLink />
+      ) : home ? (
         <Home />
       ) : (
         <main

@@ -3,6 +3,8 @@
 //   &mode=literal|regex&case=1&word=1                           exact text or a regex, case, whole words
 //   #/w/<workspace>                                             a workspace
 //   #/w/<workspace>/f/<path>#L10-20                             a file, lines 10–20 marked
+//   &why=<hit_id>                                               with "why this result" for that hit open
+//   ?index=<url>                                                a hosted index (workspaces/hosted.ts)
 // Owns parsing and writing that format; what the app does with a route is state.ts's.
 export interface Route {
   workspace?: string;
@@ -15,6 +17,10 @@ export interface Route {
   mode?: 'literal' | 'regex';
   caseSensitive?: boolean;
   wholeWord?: boolean;
+  /** The hit whose "why this result" is open (with a file). */
+  why?: string;
+  /** A hosted index's URL (issue 36). */
+  index?: string;
 }
 
 const enc = (s: string) => s.split('/').map(encodeURIComponent).join('/');
@@ -38,6 +44,10 @@ export function parseRoute(loc: { search: string; hash: string } = location): Ro
   if (mode === 'literal' || mode === 'regex') route.mode = mode;
   if (params.get('case') === '1') route.caseSensitive = true;
   if (params.get('word') === '1') route.wholeWord = true;
+  const why = params.get('why');
+  if (why) route.why = why;
+  const index = params.get('index');
+  if (index) route.index = index;
   const m = /^#\/w\/([^/#]+)(?:\/f\/([^#]+))?(?:#L(\d+)(?:-(\d+))?)?$/.exec(loc.hash);
   if (m) {
     route.workspace = dec(m[1]);
@@ -60,6 +70,8 @@ export function formatRoute(r: Route): string {
   if (r.mode) params.set('mode', r.mode);
   if (r.mode && r.caseSensitive) params.set('case', '1');
   if (r.mode && r.wholeWord) params.set('word', '1');
+  if (r.why && r.path) params.set('why', r.why);
+  if (r.index) params.set('index', r.index);
   const search = params.toString();
   let hash = '';
   if (r.workspace) {
@@ -75,7 +87,35 @@ export function formatRoute(r: Route): string {
 /** Writes the route into the URL: push for a new place (a file opened), replace while typing. */
 export function writeRoute(r: Route, mode: 'push' | 'replace'): void {
   const url = formatRoute(r);
+  if (r.workspace) rememberPlace(r.workspace, url);
   if (url === `${location.pathname}${location.search}${location.hash}`) return;
   if (mode === 'push') history.pushState(null, '', url);
   else history.replaceState(null, '', url);
+}
+
+const PLACES = 'hci-last-places';
+
+/** The last place (URL) visited in each workspace, newest first: the workspaces screen offers to go back. */
+export function lastPlaces(): Array<{ workspace: string; url: string }> {
+  try {
+    return (JSON.parse(localStorage.getItem(PLACES) ?? '[]') as Array<{ workspace: string; url: string }>).filter((p) => p && typeof p.url === 'string');
+  } catch {
+    return [];
+  }
+}
+
+function rememberPlace(workspace: string, url: string): void {
+  try {
+    localStorage.setItem(PLACES, JSON.stringify([{ workspace, url }, ...lastPlaces().filter((p) => p.workspace !== workspace)].slice(0, 20)));
+  } catch {
+    /* storage refused: nothing to go back to */
+  }
+}
+
+export function forgetPlace(workspace: string): void {
+  try {
+    localStorage.setItem(PLACES, JSON.stringify(lastPlaces().filter((p) => p.workspace !== workspace)));
+  } catch {
+    /* nothing kept */
+  }
 }

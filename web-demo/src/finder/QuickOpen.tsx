@@ -1,24 +1,13 @@
-// Ctrl-P: the quick file finder over the index's file list (core/service files, fetched once per
+// Ctrl-P: the quick file finder over the index's file list (app/file-list.ts, fetched once per
 // index generation), fuzzy-ranked as you type; arrows or Ctrl-N/Ctrl-P move, Enter opens, Esc
 // closes. Owns the dialog; opening is viewer/controller.ts.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { FileEntry } from '../../../core/contract/index.ts';
-import { current, overlay, status } from '../app/state.ts';
+import { overlay } from '../app/state.ts';
+import { loadFiles } from '../app/file-list.ts';
 import { splitPath } from '../app/format.ts';
 import { openFile } from '../viewer/controller.ts';
 import { fuzzyMatch } from './fuzzy.ts';
-
-let cache: { key: string; files: FileEntry[] } | null = null;
-
-async function loadFiles(): Promise<FileEntry[]> {
-  const ws = current.value;
-  if (!ws) return [];
-  const key = `${ws.name}:${status.value?.index?.generation ?? '?'}`;
-  if (cache?.key === key) return cache.files;
-  const res = await ws.call('files', { limit: 100_000 });
-  cache = { key, files: res.files };
-  return res.files;
-}
 
 function Marked({ text, at, offset }: { text: string; at: Set<number>; offset: number }) {
   return <>{[...text].map((c, i) => (at.has(i + offset) ? <b>{c}</b> : c))}</>;

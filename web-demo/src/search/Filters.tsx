@@ -1,5 +1,6 @@
 // Filter chips: one per extension the query's matches fall in, with their file counts (core facets,
-// which count every extension whatever is chosen), a folder prefix, and hiding test or generated
+// which count every extension whatever is chosen; a label says what is counted — files holding every
+// term, over the whole index — so the counts are not read as the hits on the page), a folder prefix, and hiding test or generated
 // files. Owns these controls; the request they make is controller.ts's.
 import { useEffect, useState } from 'preact/hooks';
 import { facets, filters, hasQuery } from '../app/state.ts';
@@ -22,12 +23,16 @@ export function Filters() {
   for (const ext of f.exts) if (!shown.has(ext.startsWith('.') ? ext : `.${ext}`)) chips.push({ ext, lang: '', files: null });
   // The most common extensions, and any chosen one; the rest behind "+N".
   const visible = all ? chips : chips.filter((c, i) => i < SHOWN || f.exts.includes(c.ext));
+  // What the counts are: files whose chunks hold every term (or, when none does, some), over the whole
+  // index — not the hits on this page, which also rank in definitions and near matches.
+  const counted = fc && fc.status === 'ok' ? `${fc.files} ${fc.files === 1 ? 'file holds' : 'files hold'} ${fc.match === 'all' ? 'every term' : 'some terms'}:` : null;
   return (
-    <div class="filters">
+    <div class="filters" role="group" aria-label="Filters">
+      {counted && <span class="facet-label" title="Counted over the whole index by extension, not over the hits on this page">{counted}</span>}
       {visible.map((c) => {
         const on = f.exts.includes(c.ext);
         return (
-          <button key={c.ext} class={`chip${on ? ' on' : ''}`} aria-pressed={on} title={c.lang ? `${c.lang}: ${c.files} files` : 'chosen'} onClick={() => toggleExt([c.ext])}>
+          <button key={c.ext} class={`chip${on ? ' on' : ''}`} aria-pressed={on} title={c.lang ? `${c.files} ${c.lang} files (${c.ext}) hold ${fc?.match === 'all' ? 'every term' : 'some terms'}: show only these` : 'chosen'} onClick={() => toggleExt([c.ext])}>
             {c.ext || '(none)'}
             {c.lang && <span class="chip-lang">{c.lang}</span>}
             {c.files !== null && <span class="chip-count">{c.files}</span>}

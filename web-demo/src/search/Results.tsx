@@ -9,6 +9,8 @@ import { current, hasQuery, results, searchOptions, selected, status, view, type
 import { pairLabel, splitPath } from '../app/format.ts';
 import { openFile } from '../viewer/controller.ts';
 import { markTerms } from './terms.ts';
+import { examples, loadExamples } from './examples.ts';
+import { setQuery, setSearchOptions } from './controller.ts';
 
 export function openHit(h: SearchHit): Promise<void> {
   return openFile(h.path, { lines: [h.start_line, h.end_line], hitId: h.hit_id });
@@ -125,12 +127,16 @@ export function Results() {
   );
 }
 
-const EXAMPLES = ['PricingEngine', 'order total', '"shopping cart"', 'Catal*', 'path:src/ ext:razor', 'how is the cart priced'];
-
-/** Before the first query: what the index holds, and a few queries to start from. */
+/** Before the first query: what the index holds, and a few queries to start from, taken from it. */
 function StartHere() {
   const st = status.value;
+  const ws = current.value;
   const langs = Object.entries(st?.files_by_lang ?? {});
+  const generation = st?.index?.generation;
+  useEffect(() => {
+    if (ws && st?.status === 'ok') void loadExamples(ws, generation);
+  }, [ws, st?.status, generation]);
+  const ex = examples.value?.key === `${ws?.name}:${generation ?? '?'}` ? examples.value.list : [];
   return (
     <div class="start-here">
       <h3>{current.value?.name}</h3>
@@ -144,11 +150,16 @@ function StartHere() {
         </p>
       )}
       <p class="muted">Type an identifier, words or a phrase; every keystroke searches. Ctrl-P goes to a file by name; ? shows the query syntax.</p>
-      <p class="examples">
-        {EXAMPLES.map((q) => (
-          <code>{q}</code>
-        ))}
-      </p>
+      {ex.length > 0 && (
+        <p class="examples">
+          <span class="muted">Try: </span>
+          {ex.map((e) => (
+            <button class="example" title={e.what} onClick={() => (setSearchOptions({ mode: e.mode }), setQuery(e.q))}>
+              {e.q}
+            </button>
+          ))}
+        </p>
+      )}
     </div>
   );
 }

@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { current, view } from '../app/state.ts';
 import { bytes, pairLabel } from '../app/format.ts';
-import { closeViewer, definitions, explainHit, explanation, file, goToDefinition, openFile, selectLines } from './controller.ts';
+import { closeExplain, closeViewer, definitions, explainHit, explanation, file, goToDefinition, openFile, selectLines } from './controller.ts';
 import { gutterColumns, onGutterChange, type GutterContext } from './gutter.ts';
 import { highlightLines } from './highlight.ts';
 import { Outline } from './Outline.tsx';
@@ -115,7 +115,7 @@ export function Viewer() {
         </span>
         <span class="actions">
           {v.hitId && (
-            <button onClick={() => void (explanation.value ? (explanation.value = null) : explainHit())} aria-pressed={!!explanation.value}>
+            <button onClick={() => void (explanation.value ? closeExplain() : explainHit())} aria-pressed={!!explanation.value}>
               Why this result?
             </button>
           )}
@@ -183,7 +183,7 @@ export function Viewer() {
           <>
             {!narrow.value && <Splitter pane="side" dir={-1} label="Resize the side panel" />}
             <div class="side-panels">
-              <Explain onClose={() => (explanation.value = null)} />
+              <Explain onClose={closeExplain} />
               <ConversationPanel />
             </div>
           </>

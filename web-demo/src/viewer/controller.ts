@@ -1,6 +1,6 @@
 // The file on screen: opening a file (from a hit, the outline, a paired file, Ctrl-P, a permalink),
 // loading its indexed text and outline from the Worker (core/service file and outline), marking lines,
-// "why this result" (explain) and go to definition (resolve by name). Owns these flows and the URL's
+// "why this result" (explain, kept in the permalink as &why=<hit_id>) and go to definition (resolve by name). Owns these flows and the URL's
 // #/w/<workspace>/f/<path>#L… part; drawing is Viewer.tsx.
 import { batch, signal } from '@preact/signals';
 import type { ExplainResponse, FileResponse, OutlineResponse, SymbolLocation } from '../../../core/contract/index.ts';
@@ -15,7 +15,8 @@ export const definitions = signal<{ name: string; locations: SymbolLocation[] } 
 let loadSeq = 0;
 
 function route(path?: string, lines?: [number, number]) {
-  return { ...parseRoute(), workspace: current.value?.name, path, lines, q: query.value, exts: filters.value.exts, under: filters.value.under, hide: filters.value.hide };
+  const why = path && explanation.value && view.value?.hitId ? view.value.hitId : undefined;
+  return { ...parseRoute(), workspace: current.value?.name, path, lines, why, q: query.value, exts: filters.value.exts, under: filters.value.under, hide: filters.value.hide };
 }
 
 export async function openFile(path: string, opts: { lines?: [number, number]; hitId?: string; history?: 'push' | 'replace' } = {}): Promise<void> {
@@ -61,6 +62,14 @@ export async function explainHit(): Promise<void> {
   const hitId = view.value?.hitId;
   if (!ws || !hitId) return;
   explanation.value = await ws.call('explain', { hit_id: hitId, query: query.value });
+  // The permalink holds it (&why=…), so a shared link opens with the same explanation.
+  if (view.value?.hitId === hitId) writeRoute(route(view.value.path, view.value.lines), 'replace');
+}
+
+export function closeExplain(): void {
+  explanation.value = null;
+  const v = view.value;
+  if (v) writeRoute(route(v.path, v.lines), 'replace');
 }
 
 const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'record', 'record_struct', 'enum', 'delegate']);

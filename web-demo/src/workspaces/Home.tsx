@@ -9,6 +9,42 @@ import { age, bytes, count } from '../app/format.ts';
 import { canPickDirectory, fromFolderUpload, fromZip, isZip, pickDirectory } from './sources.ts';
 import { exportWorkspace, importIndexFile, openPicked, openWorkspace, refreshWorkspaces, reindex, removeWorkspace, toNotice } from './actions.ts';
 import { notice } from '../app/state.ts';
+import { lastPlaces, parseRoute } from '../app/router.ts';
+import { go } from '../app/navigate.ts';
+
+/** Where the user was last in each stored workspace (newest first): one click goes back there. */
+function Resume() {
+  const stored = new Set(workspaces.value.map((w) => w.workspace));
+  const places = lastPlaces().filter((p) => stored.has(p.workspace)).slice(0, 3);
+  if (!places.length) return null;
+  return (
+    <section class="resume" aria-label="Continue where you were">
+      <h2>Continue where you were</h2>
+      <ul>
+        {places.map((p) => {
+          const u = new URL(p.url, location.href);
+          const r = parseRoute({ search: u.search, hash: u.hash });
+          return (
+            <li>
+              <a
+                href={p.url}
+                onClick={(e) => {
+                  e.preventDefault();
+                  overlay.value = 'none';
+                  void go(p.url);
+                }}
+              >
+                <b>{p.workspace}</b>
+                {r.path && <code> {r.path}{r.lines ? `#L${r.lines[0]}` : ''}</code>}
+                {r.q && <span class="muted"> “{r.q}”</span>}
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
 
 /** A hidden one-file input, clicked by a button; cleared after each pick so the same file can be picked again. */
 function FilePicker(p: { inputRef: Ref<HTMLInputElement>; id: string; accept: string; onFile: (f: File) => void }) {
@@ -58,6 +94,7 @@ export function Home() {
       onDragLeave={() => setDragging(false)}
       onDrop={onDrop}
     >
+      <Resume />
       <section class="open">
         <h2>Open a workspace</h2>
         <p class="muted">Your code is indexed in this browser (OPFS) and never leaves it. C#, Razor, AXAML, configs, docs and web files.</p>

@@ -1,7 +1,7 @@
 // What the user does with workspaces: open one (a folder, an upload, a zip, a stored index, an imported
 // .sqlite), index it with progress and cancel, re-index, export, delete, and take one over from another
 // tab. Owns these flows and the state they write (app/state.ts); the Worker does the work.
-import { batch } from '@preact/signals';
+import { batch, effect } from '@preact/signals';
 import { downloadBytes, type BrowserSource, type BrowserWorkspace } from '../../../runtimes/browser/client.ts';
 import { hci, onWorkerEvent } from '../app/hci.ts';
 import {
@@ -240,9 +240,31 @@ export async function exportWorkspace(name: string): Promise<void> {
   });
 }
 
-/** Imports an index file (exported here, or built by hci under Node) as the workspace named after the file. */
-export async function importIndexFile(file: File): Promise<void> {
-  const name = file.name.replace(/\.(sqlite3?|db)$/i, '') || 'imported';
+/** Resolves once the indexing run of `workspace` has ended (done, cancelled or failed), or at once when none runs. */
+export function whenIndexed(workspace: string): Promise<void> {
+  return new Promise((resolve) => {
+    let stop: (() => void) | undefined = undefined;
+    stop = effect(() => {
+      const run = indexRun.value;
+      if (!run || run.workspace !== workspace || ['done', 'cancelled', 'failed'].includes(run.phase)) {
+        queueMicrotask(() => stop?.());
+        resolve();
+      }
+    });
+  });
+}
+
+/**
+ * Imports an index file (exported here, or built by hci under Node) as a workspace: `name`, or the
+ * file's name — asked for when that says nothing (index.sqlite, as `hci index` writes it).
+ */
+export async function importIndexFile(file: File, name?: string): Promise<void> {
+  const base = file.name.replace(/\.(sqlite3?|db)$/i, '');
+  if (!name && /^(index|hci|export|db|data|imported)?$/i.test(base)) {
+    name = prompt(`A name for the workspace of ${file.name} (the repository's, say)`, base || 'imported')?.trim() || undefined;
+    if (!name) return;
+  }
+  name ??= base;
   const ws = await openWorkspace(name);
   if (!ws) return;
   await guarded(async () => {
