@@ -1,13 +1,12 @@
 // Paging: which slice of the ranked list a request asks for (limit and cursor), and cutting a page
-// to the answer's token budget. Owns the cursor format, the page limits, the literal channel's hit
-// cap a first page chooses (and its cursor keeps) and the token estimate; ranking happens before,
-// rendering and wording in present.ts.
+// to the answer's token budget. Owns the cursor format, the page size (its bounds are the contract's:
+// core/contract/limits.ts), the literal channel's hit cap a first page chooses (and its cursor keeps)
+// and the token estimate; ranking happens before, rendering and wording in present.ts.
 import { HciError } from '../platform.ts';
 import type { SearchRequest } from './contract.ts';
 import { SEARCH_LIMIT } from '../contract/limits.ts';
 
 export const DEFAULT_LIMIT = SEARCH_LIMIT.default;
-export const MAX_LIMIT = SEARCH_LIMIT.max;
 
 /**
  * Most chunks a literal or regex search collects before it stops checking files (in index order):

@@ -1,6 +1,6 @@
 // `hci` under Deno: the Deno side of the shared command table (runtimes/cli/) — the same verbs,
 // options, help, output and exit codes as the Node CLI, with Deno's streams, signals, permissions and
-// adapters. Narrowest permissions that work (see the README):
+// adapters. Narrowest permissions that work (docs/runtimes.md, "Deno, the browser and a Vite app"):
 //
 //   deno run --no-prompt --allow-read=<workspace>,<hci folder>/node_modules \
 //     --allow-write=<workspace>/.hci --allow-sys=hostname <hci folder>/runtimes/deno/cli.ts index <workspace>

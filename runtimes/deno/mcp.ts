@@ -1,7 +1,7 @@
 // The hci MCP server under Deno: `hci mcp` of the shared command table (runtimes/cli/), with Deno's
 // runtime pieces (mcp-server.ts) — the same tools, answers, options and HTTP guard as under Node,
 // over stdio (default) or Streamable HTTP with `Deno.serve` (--http). Narrowest permissions that work
-// (see the README, "Deno and the browser"):
+// (see docs/runtimes.md, "MCP under Deno"):
 //
 //   deno run --no-prompt --allow-read=<workspace>,<hci folder>/node_modules \
 //     --allow-write=<workspace>/.hci --allow-sys=hostname <hci folder>/runtimes/deno/mcp.ts <workspace>

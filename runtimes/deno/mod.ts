@@ -3,7 +3,7 @@
 // the same index file and the same dot-file lock protocol as Node, so a Deno process and a Node
 // process share one index. Permissions: read the workspace and hci's node_modules, write only the
 // workspace's `.hci/`, and the host name (lock owner records); --allow-run is optional (it lets Deno
-// clear locks left by crashed processes). See the README, "Deno and the browser".
+// clear locks left by crashed processes). See docs/runtimes.md, "Deno, the browser and a Vite app".
 export { openWorkspace, findIndexedRoot } from './workspace.ts';
 export { openIntercom, createDenoIntercom, type DenoIntercomOptions } from './intercom.ts';
 export { createDenoLogOpener } from './intercom-log.ts';

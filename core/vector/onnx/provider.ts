@@ -11,7 +11,7 @@ import { providerError, type EmbedOptions, type EmbedResult, type EmbeddingProvi
 import type { OnnxSettings } from '../settings.ts';
 import { WordPieceTokenizer } from './tokenizer.ts';
 
-/** The version of onnxruntime-web hci is tested with (the README's install command names it). */
+/** The version of onnxruntime-web hci is tested with (docs/semantic.md's install command names it). */
 export const ONNXRUNTIME_WEB_VERSION = '1.30.0';
 export const ONNX_INSTALL_HINT = `install onnxruntime-web next to hci: npm install onnxruntime-web@${ONNXRUNTIME_WEB_VERSION} (it is an optional peer dependency: only the onnx provider needs it)`;
 
