@@ -213,6 +213,32 @@ describe('hci mcp --http (Node): session flood and body bound', () => {
     ws?.cleanup();
   });
   limitsSuite(() => srv.url);
+
+  it('keeps an idle client connection past the 5 s node:http default, so a host pausing between calls does not send one into a closing socket', async () => {
+    // node:http's default keepAliveTimeout (5 s) closed the SDK client's connection while a tool call went
+    // out after a pause ("other side closed"). One pooled connection, a 7 s pause, a second request on it.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (headers: Record<string, string>, body: string) =>
+      new Promise<{ status: number; reused: boolean; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+        const req = http.request(srv.url, { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket, headers: res.headers }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      const first = await post({}, JSON.stringify(INIT));
+      expect(first.status).toBe(200);
+      const sid = first.headers['mcp-session-id'] as string;
+      await new Promise((r) => setTimeout(r, 7_000));
+      const second = await post({ 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      expect(second.status).toBe(202);
+      expect(second.reused, 'the idle connection was still open and carried the second request').toBe(true);
+    } finally {
+      agent.destroy();
+    }
+  }, 30_000);
 });
 
 const deno = denoBinary();

@@ -12,6 +12,9 @@ import type { HciService } from '../../../core/service/index.ts';
 import { checkHttpOptions, MCP_PATH, refusalBody, type MachineNames } from '../../mcp/http-guard.ts';
 import { BODY_TOO_LARGE, createHttpEndpoint, MAX_BODY_BYTES, type EndpointOptions } from '../../mcp/http-endpoint.ts';
 
+/** How long an idle keep-alive connection stays open (what the `Keep-Alive: timeout=` header announces). */
+export const KEEP_ALIVE_MS = 65_000;
+
 export { checkHttpOptions, isLoopback, MCP_PATH, TOKEN_ENV } from '../../mcp/http-guard.ts';
 
 export type HttpOptions = EndpointOptions;
@@ -124,6 +127,12 @@ export async function serveHttp(svc: HciService, o: HttpOptions): Promise<HttpHa
       else reject(res, 500, 'internal error');
     });
   });
+
+  // A host's client (undici's fetch in the SDK) keeps its connection between calls and reuses it after a
+  // pause; with Node's 5 s default the server could close it just as a call went out ("other side
+  // closed", a failed tool call). Idle connections cost a socket each; sessions are bounded elsewhere.
+  httpServer.keepAliveTimeout = KEEP_ALIVE_MS;
+  httpServer.headersTimeout = KEEP_ALIVE_MS + 1_000;
 
   await new Promise<void>((resolve, rejectListen) => {
     httpServer.once('error', (e: NodeJS.ErrnoException) =>
