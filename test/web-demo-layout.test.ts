@@ -4,7 +4,8 @@
 // side panel are resized by dragging or by keys on their splitters and folded, long lines wrap on
 // request; the theme follows the system and the toggle overrides it across a reload, code colours
 // included; and axe-core finds no serious or critical violation on the home screen, the results, the
-// file view and the conversation panel, in both themes. The screens are saved under
+// file view and the conversation panel, in both themes; the file tree (role=tree) opens folders a
+// level at a time with their file counts, moves by the ARIA tree keys, filters, and opens a file. The screens are saved under
 // test-output/web-demo/ (to be looked at), and into docs/explorer/ when HCI_EXPLORER_SHOTS=1.
 // @lane browser
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
@@ -215,6 +216,63 @@ describe.skipIf(!chromium)(titled('web-demo layout, themes and accessibility (bu
     expect(dark((await colours()).bg)).toBe(true);
     await page.emulateMedia({ colorScheme: 'light' });
     expect(dark((await colours()).bg)).toBe(false);
+  });
+
+  it('a file tree: folders with file counts opened a level at a time, keyboard as the ARIA tree pattern, a filter, Enter opens a file', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${server.url}/#/w/${WS}`);
+    await page.waitForSelector('.results-pane .start-here');
+    await page.click('.pane-tabs [role=tab]:text-is("Files")');
+    await page.waitForSelector('[role=tree] [role=treeitem][data-path="src/"]');
+    const item = (p: string) => `[role=tree] [role=treeitem][data-path="${p}"]`;
+    // The root: its folders (with the files below each) and its own files add up to the index's files.
+    const top = await page.$$eval('[role=tree] > [role=treeitem][aria-level="1"]', (els) =>
+      els.map((e) => ({ path: (e as HTMLElement).dataset.path!, folder: e.hasAttribute('aria-expanded'), n: parseInt(e.querySelector('.tree-n')?.textContent ?? '', 10) })));
+    const total = Number((await page.textContent('.tree-count'))!.replace(/[^\d]/g, ''));
+    expect(total).toBe(Number((await page.textContent('.topbar .ws-current .muted'))!.replace(/[^\d]/g, '')));
+    expect(top.filter((t) => t.folder).map((t) => t.path)).toEqual(['.github/', 'docs/', 'src/', 'tests/', 'tools/']);
+    expect(top.filter((t) => t.folder).reduce((a, t) => a + t.n, 0) + top.filter((t) => !t.folder).length).toBe(total);
+    // Keys: from the filter ↓ enters the tree; ↓ moves; → opens a folder, → again steps into it; ← steps out, ← closes.
+    await page.focus('.tree-filter');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-path') === '.github/');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-path') === 'src/');
+    expect(await page.getAttribute(item('src/'), 'aria-expanded')).toBe('false');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector(item('src/Contoso.Shop.Application/'));
+    expect(await page.getAttribute(item('src/'), 'aria-expanded')).toBe('true');
+    expect(await page.getAttribute(item('src/Contoso.Shop.Application/'), 'aria-level')).toBe('2');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-path') === 'src/Contoso.Shop.Application/');
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-path') === 'src/');
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => !document.querySelector('[data-path="src/Contoso.Shop.Application/"]'));
+    // One item is in the tab order.
+    expect(await page.$$eval('[role=treeitem][tabindex="0"]', (els) => els.length)).toBe(1);
+    // A filter shows the matching files under their folders; Enter opens one, which the tree marks.
+    await page.fill('.tree-filter', 'pricingengine');
+    await page.waitForSelector(item('tests/Contoso.Shop.Tests/PricingEngineTests.cs'));
+    const files = await page.$$eval('[role=treeitem]:not([aria-expanded])', (els) => els.map((e) => (e as HTMLElement).dataset.path));
+    expect(files).toEqual(['src/Contoso.Shop.Application/Pricing/PricingEngine.cs', 'tests/Contoso.Shop.Tests/PricingEngineTests.cs']);
+    expect(await page.textContent('.tree-count')).toMatch(/^2 of \d+ files$/);
+    await page.focus(item('src/Contoso.Shop.Application/Pricing/PricingEngine.cs'));
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.viewer .row .src');
+    expect(page.url()).toContain('/f/src/Contoso.Shop.Application/Pricing/PricingEngine.cs');
+    expect(await page.getAttribute(item('src/Contoso.Shop.Application/Pricing/PricingEngine.cs'), 'aria-selected')).toBe('true');
+    await shot(page, 'tree-1440-light');
+    expect(await axeSerious(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await axeSerious(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
+    // Typing a query goes back to the hits.
+    await page.click('#search-input');
+    await page.keyboard.type('Pricing');
+    await page.waitForSelector('.results-pane .hit');
+    expect(await page.getAttribute('.pane-tabs [role=tab]:text-is("Hits")', 'aria-selected')).toBe('true');
   });
 
   it('axe-core: no serious or critical violation on home, results, file and conversation, light and dark, at 1440 and 390 px; screens saved', async () => {

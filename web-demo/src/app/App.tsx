@@ -12,7 +12,8 @@ import { Results } from '../search/Results.tsx';
 import { Viewer } from '../viewer/Viewer.tsx';
 import { QuickOpen } from '../finder/QuickOpen.tsx';
 import { count } from './format.ts';
-import { narrow, panes } from './layout.ts';
+import { narrow, paneTab, panes } from './layout.ts';
+import { FileTree } from '../tree/FileTree.tsx';
 import { Splitter } from './Splitter.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 import { missingLink } from './navigate.ts';
@@ -81,6 +82,38 @@ function TakeOverDialog() {
   );
 }
 
+/** The left column's two views: the hits of the search, or the file tree. */
+function PaneTabs() {
+  const tab = paneTab.value;
+  const tabs = [
+    { id: 'hits', label: 'Hits' },
+    { id: 'files', label: 'Files' },
+  ] as const;
+  return (
+    <div class="pane-tabs" role="tablist" aria-label="Left column">
+      {tabs.map((t) => (
+        <button
+          role="tab"
+          id={`tab-${t.id}`}
+          aria-selected={tab === t.id}
+          aria-controls={`pane-${t.id}`}
+          tabIndex={tab === t.id ? 0 : -1}
+          class={`pane-tab${tab === t.id ? ' on' : ''}`}
+          onClick={() => (paneTab.value = t.id)}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+              paneTab.value = tab === 'hits' ? 'files' : 'hits';
+              requestAnimationFrame(() => document.getElementById(`tab-${paneTab.value}`)?.focus());
+            }
+          }}
+        >
+          {t.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 export function App() {
   const ws = current.value;
   const home = !ws || overlay.value === 'workspaces';
@@ -98,10 +131,19 @@ export function App() {
           class={`explorer${view.value ? ' with-viewer' : ''}${view.value && panes.value.resultsHidden && !narrow.value ? ' results-hidden' : ''}`}
           style={{ '--results-w': `${panes.value.results}px` }}
         >
-          <section class="results-pane" aria-label="Search results">
-            <StatusLine />
-            <Filters />
-            <Results />
+          <section class="results-pane" aria-label={paneTab.value === 'files' ? 'Files' : 'Search results'}>
+            <PaneTabs />
+            {paneTab.value === 'files' ? (
+              <div class="tab-panel" role="tabpanel" id="pane-files" aria-labelledby="tab-files">
+                <FileTree />
+              </div>
+            ) : (
+              <div class="tab-panel" role="tabpanel" id="pane-hits" aria-labelledby="tab-hits">
+                <StatusLine />
+                <Filters />
+                <Results />
+              </div>
+            )}
           </section>
           {view.value && !panes.value.resultsHidden && !narrow.value && <Splitter pane="results" dir={1} label="Resize the results" collapse="resultsHidden" />}
           {view.value && <Viewer />}

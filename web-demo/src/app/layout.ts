@@ -1,6 +1,6 @@
 // The explorer's pane layout: whether the screen is narrow (one column: the hits or the file), the
 // widths of the resizable panes (results, outline, the side panel: explain / conversation), which are
-// collapsed, and whether long code lines wrap. Kept in localStorage so a reload keeps the layout.
+// collapsed, whether long code lines wrap, and whether the left column shows the hits or the files. Kept in localStorage so a reload keeps the layout.
 // Owns these preferences; App.tsx and Viewer.tsx draw them, Splitter.tsx changes the widths.
 import { signal } from '@preact/signals';
 
@@ -67,3 +67,6 @@ export function toggleOutline(): void {
   if (narrow.value) narrowOutline.value = !narrowOutline.value;
   else setPanes({ outlineHidden: !panes.value.outlineHidden });
 }
+
+/** What the left column shows: the hits, or the file tree. */
+export const paneTab = signal<'hits' | 'files'>('hits');

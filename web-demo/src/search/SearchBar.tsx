@@ -4,6 +4,7 @@
 import type { ComponentChild } from 'preact';
 import { current, overlay, query, results, searchOptions, searching, searchingSlowly, type QueryMode } from '../app/state.ts';
 import { setQuery, setSearchOptions } from './controller.ts';
+import { paneTab } from '../app/layout.ts';
 
 const MODES: Array<{ mode: QueryMode; label: string; title: string }> = [
   { mode: 'keyword', label: 'words', title: 'Words, identifiers and phrases, ranked by BM25 (the keyword channel)' },
@@ -46,7 +47,10 @@ export function SearchBar() {
         disabled={!ws}
         placeholder={ws ? (searchOptions.value.mode === 'regex' ? `Regex over ${ws.name}  ( / )` : searchOptions.value.mode === 'literal' ? `Exact text in ${ws.name}  ( / )` : `Search ${ws.name}  ( / )`) : 'Open a workspace to search'}
         value={query.value}
-        onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
+        onInput={(e) => {
+          paneTab.value = 'hits';
+          setQuery((e.target as HTMLInputElement).value);
+        }}
       />
       {searchingSlowly.value && <span class="spinner" aria-label="searching" />}
       <ModeSwitch />
