@@ -11,7 +11,7 @@ import type { IndexStorage } from './index/storage.ts';
 import { IndexStore } from './index/store.ts';
 import { checkedPages, damaged } from './index/health.ts';
 import type { IndexOptions, IndexProgress, IndexSummary } from './index/indexer.ts';
-import { readMeta } from './index/writer.ts';
+import { readMeta, setMeta } from './index/writer.ts';
 import type { ParsePoolFactory } from './index/prepare.ts';
 import { FILE_FLAG, FORMAT_VERSION } from './index/schema.ts';
 import { checkMode, checkRequest, parseSkipped, Searcher } from './search/searcher.ts';
@@ -26,6 +26,8 @@ import type { Chunker } from './chunk/chunker.ts';
 import { fileInfo, readOutline, resolveMemberKey, symbolAt, type SymbolLocation } from './search/symbols.ts';
 import { definitionsNamed } from './search/definitions.ts';
 import type { GrammarSource } from './chunk/treesitter.ts';
+import { headMovedNote, readGitHead, readOriginName, type GitHead, type GitTextReader } from './git/head.ts';
+import type { PackManifest, PackTarget } from './index/pack.ts';
 
 export interface WorkspaceHost {
   fs: WorkspaceFs;
@@ -44,7 +46,15 @@ export interface WorkspaceHost {
   vectors?: VectorHost;
   /** Called between an indexing pass's batches (core/index/indexer.ts IndexEnv.relieveMemory). */
   relieveMemory?: (force: boolean) => void;
+  /**
+   * Reads the checkout's git files (core/git/head.ts), also outside the workspace (a linked
+   * worktree's git dir). Default: the workspace's own `.git` through `fs`.
+   */
+  git?: GitTextReader;
 }
+
+/** How long a read of the checkout's HEAD is reused (every call re-reads it after that). */
+const HEAD_TTL_MS = 250;
 
 export interface OpenOptions {
   /** Overrides on top of `.hci/settings.toml`. */
@@ -71,6 +81,8 @@ export class HciWorkspace {
   private chunker: Promise<Chunker> | null = null;
   /** The semantic channel (off unless `[semantic] enabled = true`), loaded on first use: a keyword search never loads it. */
   private semanticIndex: Promise<SemanticIndex> | null = null;
+  /** The checkout's HEAD as last read (freshness compares it with the commit the index was built at). */
+  private head: { at: number; value: GitHead | null } | null = null;
 
   private constructor(
     readonly host: WorkspaceHost,
@@ -124,10 +136,56 @@ export class HciWorkspace {
   close(): void {
     this.store?.close();
     this.store = null;
+    this.host.storage.close?.();
+  }
+
+  /** The checkout's HEAD now (null: not a git checkout, or an index without its files). */
+  async gitHead(): Promise<GitHead | null> {
+    if (this.host.storage.readOnly) return null;
+    try {
+      return await readGitHead(this.gitReader());
+    } catch {
+      return null;
+    }
+  }
+
+  private gitReader(): GitTextReader {
+    return this.host.git ?? (async (p) => {
+      if (p.startsWith('/') || /^[a-zA-Z]:/.test(p)) return null;
+      try {
+        return new TextDecoder().decode(await this.host.fs.readFile(p, 1 << 20));
+      } catch {
+        return null;
+      }
+    });
+  }
+
+  /** Re-reads HEAD when the last read is older than HEAD_TTL_MS (freshnessIn reads it synchronously). */
+  private async refreshHead(): Promise<void> {
+    if (this.head && Date.now() - this.head.at < HEAD_TTL_MS) return;
+    this.head = { at: Date.now(), value: await this.gitHead() };
+  }
+
+  /**
+   * Writes a read-only copy of the index for publishing, and its manifest (core/index/pack.ts):
+   * the repository's name from the git remote (else the folder's), the commit and branch of HEAD.
+   */
+  async pack(target: PackTarget, opts: { pageSize?: number; fileName: string; repository?: string }): Promise<PackManifest> {
+    const [store, { packIndex }] = await Promise.all([this.openStore(false), import('./index/pack.ts')]);
+    const git = await this.gitHead();
+    const origin = await readOriginName(this.gitReader()).catch(() => null);
+    const folder = this.host.fs.rootLabel.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || 'workspace';
+    return packIndex(store, target, { pageSize: opts.pageSize, fileName: opts.fileName, repository: opts.repository ?? origin ?? folder, git });
   }
 
   /** One connection per workspace, even when several calls ask for it at once. */
   private async openStore(create: boolean): Promise<IndexStore> {
+    await this.refreshHead();
+    // A published index replaced under its URL: this call reads the new file.
+    if (this.store && this.host.storage.stale?.()) {
+      this.store.close();
+      this.store = null;
+    }
     for (;;) {
       if (this.store) return this.store;
       if (!this.opening) {
@@ -151,6 +209,10 @@ export class HciWorkspace {
    * the summary's `repaired` says so.
    */
   async index(opts: IndexOptions = {}): Promise<IndexSummary> {
+    if (this.host.storage.readOnly) {
+      throw new HciError('not_available', `the index at ${this.host.storage.location} is read-only (a published index): it is not indexed here`, 'index the repository where its files are, then pack and publish it again');
+    }
+    const headBefore = await this.gitHead();
     let repaired: IndexSummary['repaired'];
     const fromEmptyFile = async (why: HciError) => {
       this.close();
@@ -181,6 +243,7 @@ export class HciWorkspace {
         onProgress: (p) => opts.onProgress?.({ ...last, phase: 'vectors', vectorsDone: p.done, vectorsTotal: p.total, vectorsPerS: Math.round(p.rate), etaS: Math.round(p.etaS) }),
       });
       const summary = await indexWorkspace(this.host.fs, s, this.settings, chunker, keywordOpts, { parsePool: this.host.parsePool, vectors: vectors.vectors, afterPass: vectors.afterPass, relieveMemory: this.host.relieveMemory });
+      await this.recordHead(s, headBefore);
       const run = vectors.summary();
       if (run) summary.vectors = run as IndexSummary['vectors'];
       if (deferDone) opts.onProgress?.({ ...last, phase: 'done' });
@@ -199,6 +262,19 @@ export class HciWorkspace {
   }
 
   /**
+   * After a finished pass: the commit HEAD was at when it began, as the commit the index is built at
+   * (a switch during the pass leaves the record as it was: the next run takes it in).
+   */
+  private async recordHead(store: IndexStore, before: GitHead | null): Promise<void> {
+    const after = await this.gitHead();
+    if (before?.commit !== after?.commit || before?.branch !== after?.branch) return;
+    await store.write((db) => {
+      if (after) setMeta(db, { git_commit: after.commit ?? '', git_branch: after.branch ?? '' });
+      else db.exec("DELETE FROM meta WHERE key IN ('git_commit', 'git_branch')");
+    });
+  }
+
+  /**
    * Freshness as seen inside the caller's read transaction (the same snapshot as its results);
    * `session`: the counts from its per-generation cache (only right after it ran a search in this transaction).
    */
@@ -213,7 +289,26 @@ export class HciWorkspace {
       parse_errors: session ? session.parseErrorCount() : countParseErrors(db),
       pending_changes: null,
       indexer_running: false,
+      ...this.gitFreshness(meta),
+      ...(this.host.storage.readOnly ? { read_only: true } : {}),
     };
+  }
+
+  /** The commit the index was built at (meta, or a pack's record) beside the checkout's HEAD now. */
+  private gitFreshness(meta: Record<string, string>): Pick<IndexFreshness, 'git'> {
+    let built: GitHead | null = meta.git_commit !== undefined ? { commit: meta.git_commit || null, branch: meta.git_branch || null } : null;
+    if (!built && meta.pack) {
+      try {
+        const p = JSON.parse(meta.pack) as { commit?: string | null; branch?: string | null };
+        if (p.commit) built = { commit: p.commit, branch: p.branch ?? null };
+      } catch {
+        // a pack record this version cannot read: no commit to report
+      }
+    }
+    const now = this.head?.value ?? null;
+    if (!built && !now) return {};
+    const note = headMovedNote(built, now);
+    return { git: { commit: built?.commit ?? null, branch: built?.branch ?? null, head: now?.commit ?? null, head_branch: now?.branch ?? null, ...(note ? { note } : {}) } };
   }
 
   private withRunningFlag(f: IndexFreshness): IndexFreshness {

@@ -25,6 +25,17 @@ export const indexFreshness = z
     parse_errors: z.number().describe('indexed files whose syntax the grammar did not fully know (e.g. C# 14): members are recovered around the errors; the text is indexed whole'),
     pending_changes: z.number().nullable().describe('files changed on disk and not indexed yet (null: unknown, e.g. the watcher is off)'),
     indexer_running: z.boolean(),
+    git: z
+      .object({
+        commit: z.string().nullable().describe('the HEAD commit of the checkout when the index was last built'),
+        branch: z.string().nullable().describe('its branch (null: a detached HEAD)'),
+        head: z.string().nullable().describe('the checkout\'s HEAD commit now (null: unknown, e.g. an index read over HTTP)'),
+        head_branch: z.string().nullable(),
+        note: z.string().optional().describe('"built at <commit>; HEAD is <commit>": present when HEAD moved since the index was built (the next incremental run re-indexes what differs)'),
+      })
+      .optional()
+      .describe('the git commit the index was built at, and the checkout\'s HEAD now (absent: not a git checkout)'),
+    read_only: z.boolean().optional().describe('true for a published index read over HTTP: nothing indexes it here'),
   })
   .describe('how current the index is');
 

@@ -60,6 +60,10 @@ export const ERRORS = {
   index_too_new: failure('the index was written by a newer hci'),
   index_corrupt: failure('the index file is damaged'),
   index_unrecognized: failure('the file is not an hci index'),
+  index_incomplete: failure('the index is partial (a run did not finish): it cannot be packed'),
+  remote_unreachable: failure('the index URL could not be fetched (network, HTTP status, timeout)'),
+  remote_no_ranges: failure('the server of the index URL does not answer HTTP range requests'),
+  remote_changed: failure('the file under the index URL changed while it was read (its ETag or Last-Modified moved)'),
   stale_hit: failure('the hit is no longer in the index (its file was re-indexed)'),
   // Host and platform.
   unknown_task: failure('no task with this id on this server'),

@@ -1,10 +1,13 @@
 // Where an index lives: the interface a runtime implements to open the index database file and to
 // guard whole indexing runs. Owns no I/O itself (Node: a file plus dot-locks; browser: OPFS).
 import type { Database, SqliteEngine } from '../sqlite/engine.ts';
+import type { HciError } from '../platform.ts';
 
 export interface IndexStorage {
   /** Where the index is, for humans ("/repo/.hci/index.sqlite", "opfs:/hci/repo"). */
   readonly location: string;
+  /** A published index read over HTTP (runtimes/shared/http-vfs.ts): opened read-only, never indexed, no sidecars kept. */
+  readonly readOnly?: boolean;
   exists(): Promise<boolean>;
   /** Opens the database, creating the file (and its folder) when missing. */
   open(engine: SqliteEngine): Database;
@@ -34,4 +37,13 @@ export interface IndexStorage {
   writeSidecar(name: string, text: string): void;
   /** Appends `text` and a newline to a sidecar, creating it: one O_APPEND write, no rename. */
   appendSidecar(name: string, text: string): void;
+  /**
+   * Why the last I/O error SQLite met in this storage happened, when the storage knows better than
+   * SQLite's "disk I/O error" (a remote index: the URL unreachable, or the file changed under it).
+   */
+  failure?(): HciError | null;
+  /** Lets go of what the storage holds beyond its connections (a remote index's helper worker and page cache). */
+  close?(): void;
+  /** True when the open file no longer describes the index (it changed under its URL): the next call reopens it. */
+  stale?(): boolean;
 }

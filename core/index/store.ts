@@ -7,11 +7,11 @@ import { HciError } from '../platform.ts';
 import type { DeflateCodec } from './file-data.ts';
 import type { IndexStorage } from './storage.ts';
 import { checkVersions, ensureSchema, FORMAT_VERSION, type SchemaState } from './schema.ts';
-import { SqliteConnection, toHciError, type StoreOptions } from '../sqlite/connection.ts';
+import { isIoError, SqliteConnection, toHciError, type StoreOptions } from '../sqlite/connection.ts';
 import { registerEngine } from '../sqlite/raw-rows.ts';
 import { damaged, pageProblems, structureProblems } from './health.ts';
 
-export { isCorruption, toHciError } from '../sqlite/connection.ts';
+export { isCorruption, isIoError, toHciError } from '../sqlite/connection.ts';
 
 export interface IndexStoreOptions extends StoreOptions {
   /** How the per-file blobs are (de)compressed (default: fflate, pure JS; any codec reads any other's). */
@@ -71,6 +71,9 @@ export class IndexStore extends SqliteConnection {
           return Number(d.selectValue("SELECT value FROM meta WHERE key = 'format_version'"));
         });
         // An older format that can be migrated is migrated by its first opener, reader or writer.
+        if (version < FORMAT_VERSION && storage.readOnly) {
+          throw new HciError('index_outdated', `the index at ${storage.location} has format ${version}; this hci reads format ${FORMAT_VERSION}`, 'pack it again with this version of hci (hci index, then hci pack) and publish it');
+        }
         if (version < FORMAT_VERSION) state = await probe.write((d) => ensureSchema(d, undefined, probe.codec));
       }
       // A table, a column or a meta value gone (a flipped byte, a hand edit) fails here, as damage, not in a query.
@@ -82,9 +85,19 @@ export class IndexStore extends SqliteConnection {
       } catch {
         // already unusable
       }
-      throw toHciError(e, storage.location);
+      throw (isIoError(e) && storage.failure?.()) || toHciError(e, storage.location);
     }
     return new IndexStore(db, storage, engine, opts, state);
+  }
+
+  /**
+   * Writes a compacted copy of the index to `path` (VACUUM INTO: one read transaction of this file)
+   * in `pageSize` pages and without auto-vacuum's pointer maps: core/index/pack.ts's first step.
+   * Waits for another process's lock like any read.
+   */
+  async vacuumInto(path: string, pageSize: number, autoVacuum: 'none'): Promise<void> {
+    const target = `'${path.replace(/'/g, "''")}'`;
+    await this.retryBusy(() => this.execQuiet(`PRAGMA page_size = ${Math.trunc(pageSize)}; PRAGMA auto_vacuum = ${autoVacuum.toUpperCase()}; VACUUM INTO ${target}`));
   }
 
   /**

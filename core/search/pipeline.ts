@@ -9,7 +9,7 @@
 // belong to the caller (searcher.ts).
 import { HciError } from '../platform.ts';
 import type { Settings } from '../settings.ts';
-import { isCorruption } from '../index/store.ts';
+import { isCorruption, isIoError } from '../index/store.ts';
 import { resultCode } from '../sqlite/connection.ts';
 import type { MatchKind, SearchMode, SearchRequest, SearchHit } from './contract.ts';
 import { candidateOf, type Candidate, type RankedResult, type SearchPage } from './candidates.ts';
@@ -168,7 +168,7 @@ function rankRouted(ctx: SearchContext, req: SearchRequest, written: ParsedQuery
     });
   } catch (e) {
     // Damage is reported as such (the store maps it to index_corrupt with its location and hint).
-    if (e instanceof HciError || isCorruption(e)) throw e;
+    if (e instanceof HciError || isCorruption(e) || isIoError(e)) throw e;
     const rc = resultCode(e);
     throw new HciError('query_failed', rc === undefined ? `the query could not run: ${(e as Error).message}` : `the query could not run (SQLite result code ${rc})`, 'report this: queries are escaped and should never fail');
   }

@@ -17,13 +17,22 @@ import { FILE_FLAG } from '../index/schema.ts';
 /** The key of the literal channel's text cache among the per-generation values (literal/text-cache.ts). */
 export const LITERAL_TEXTS = 'literal-texts';
 
+/**
+ * A count a packed index records in meta (core/index/pack.ts: a reader over HTTP must not scan a
+ * table to count it), else `count` run now.
+ */
+function recorded(db: Database, key: string, count: string): number {
+  const v = db.selectValue('SELECT value FROM meta WHERE key = ?', [key]);
+  return Number(v !== undefined ? v : db.selectValue(count));
+}
+
 /** The number of files in the index, read now (SearchSession.fileCount keeps it per generation). */
-export const countFiles = (db: Database): number => Number(db.selectValue('SELECT count(*) FROM files'));
+export const countFiles = (db: Database): number => recorded(db, 'count_files', 'SELECT count(*) FROM files');
 /** The number of chunks in the index, read now (SearchSession.chunkCount keeps it per generation). */
-export const countChunks = (db: Database): number => Number(db.selectValue('SELECT count(*) FROM chunks'));
+export const countChunks = (db: Database): number => recorded(db, 'count_chunks', 'SELECT count(*) FROM chunks');
 
 /** The number of files parsed with syntax errors (FILE_FLAG.parseErrors), read now (SearchSession.parseErrorCount keeps it per generation). */
-export const countParseErrors = (db: Database): number => Number(db.selectValue(`SELECT count(*) FROM files WHERE flags & ${FILE_FLAG.parseErrors}`));
+export const countParseErrors = (db: Database): number => recorded(db, 'count_parse_errors', `SELECT count(*) FROM files WHERE flags & ${FILE_FLAG.parseErrors}`);
 
 /** How many channel answers `recent` keeps (a few hundred candidate rows each). */
 export const RECENT_ANSWERS = 64;

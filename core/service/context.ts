@@ -37,9 +37,10 @@ export class ServiceContext {
     this.paths = opts.host.pathGuard(opts.root);
     this.tasks = new TaskRegistry({ keepFinished: 20 });
     this.firstIndexWaitMs = opts.firstIndexWaitMs ?? DEFAULT_FIRST_INDEX_WAIT_MS;
-    this.hasSource = () => opts.host.hasSource?.() ?? true;
+    const readOnly = opts.host.readOnly?.(opts.root) ?? false;
+    this.hasSource = () => !readOnly && (opts.host.hasSource?.() ?? true);
     this.gate = new WorkspaceGate(() => (opts.open ?? ((r: string) => opts.host.openWorkspace(r)))(this.root));
-    this.runs = new IndexRuns(this.tasks, this.gate, () => this.watching.tracker, this.surface, this.hasSource, this.root);
+    this.runs = new IndexRuns(this.tasks, this.gate, () => this.watching.tracker, this.surface, this.hasSource, this.root, readOnly);
     this.watching = new WatchControl(opts, this.gate, this.runs, this.tasks, closed);
     this.intercom = new IntercomCalls({
       root: this.root, host: opts.host, surface: this.surface, policy: this.policy, gate: this.gate, freshness: () => this.freshness(), hint: (h) => this.hint(h),

@@ -53,6 +53,11 @@ export interface ServiceHost {
    * file would look deleted). Absent: always true.
    */
   hasSource?(): boolean;
+  /**
+   * True when `root` names a published index read over HTTP (runtimes/shared/http-vfs.ts): reindex,
+   * watch and index answer `not_available`, and status never scans for pending changes. Absent: false.
+   */
+  readOnly?(root: string): boolean;
 }
 
 export interface ServiceOptions {

@@ -42,6 +42,8 @@ export class IndexRuns {
     /** Whether the workspace's files are at hand (ServiceHost.hasSource): no run starts without them. */
     private readonly hasSource: () => boolean = () => true,
     private readonly root = '',
+    /** A published index (ServiceHost.readOnly): no run starts. */
+    private readonly readOnly = false,
   ) {}
 
   /**
@@ -50,6 +52,9 @@ export class IndexRuns {
    * `joinRunning`, a running task counts too (a first build for search).
    */
   start(full: boolean, trigger: ReindexParams['trigger'], joinRunning = false, paths?: string[], extra: RunExtras = {}): { task: ReindexTask; coalesced: boolean } {
+    if (this.readOnly) {
+      throw new HciError('not_available', `the index at ${this.root} is a published, read-only index: nothing indexes it here`, 'index the repository where its files are, pack it again (hci pack) and publish the new file');
+    }
     if (!this.hasSource()) {
       // A pass over no files would remove every file from the index.
       throw new HciError('no_source', `workspace "${this.root}" has no files to index in this session`, 'open it with a source (a folder, a file list or a .zip); searching the stored index works without one');

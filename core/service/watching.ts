@@ -26,13 +26,18 @@ export class WatchControl {
     this.pref = opts.watch ?? 'auto';
   }
 
+  /** A published index read over HTTP (ServiceHost.readOnly): nothing to watch. */
+  private get readOnly(): boolean {
+    return this.opts.host.readOnly?.(this.opts.root) ?? false;
+  }
+
   get active(): boolean {
     return !!this.watcher?.active;
   }
 
   /** Whether the service should start watching when it starts. */
   get wanted(): boolean {
-    return this.pref !== 'off' && !!this.opts.host.createWatcher;
+    return this.pref !== 'off' && !!this.opts.host.createWatcher && !this.readOnly;
   }
 
   /** The freshness with the watcher's count of changes not indexed yet (when it is watching). */
@@ -56,7 +61,8 @@ export class WatchControl {
       last_error: fs?.last_error ?? null,
     };
     if (on && fs && fs.pending > 0) v.pending_sample = this.tracker!.pendingSample(5);
-    if (!this.opts.host.createWatcher && !st.reason) v.reason = `no file watcher in the ${this.opts.host.name} server: call reindex after editing files`;
+    if (this.readOnly && !st.reason) v.reason = 'a published, read-only index: nothing to watch';
+    else if (!this.opts.host.createWatcher && !st.reason) v.reason = `no file watcher in the ${this.opts.host.name} server: call reindex after editing files`;
     if (!on && this.pref === 'off' && !st.reason && !v.reason) v.reason = 'call watch with enabled: true to turn it on';
     return v;
   }
@@ -72,6 +78,9 @@ export class WatchControl {
     if (!on) {
       await this.watcher?.stop();
       return;
+    }
+    if (this.readOnly) {
+      throw new HciError('not_available', `the index at ${this.opts.root} is a published, read-only index: there are no files here to watch`, 'index and pack it again where its files are; answers describe the published file');
     }
     const createWatcher = this.opts.host.createWatcher;
     if (!createWatcher) {

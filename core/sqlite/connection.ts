@@ -11,6 +11,12 @@ export const SQLITE_BUSY = 5;
 export const SQLITE_LOCKED = 6;
 export const SQLITE_CORRUPT = 11;
 export const SQLITE_NOTADB = 26;
+export const SQLITE_IOERR = 10;
+
+/** Whether a SQLite failure is an I/O error (the VFS could not read: a remote index's storage says why, IndexStorage.failure). */
+export function isIoError(e: unknown): boolean {
+  return !(e instanceof HciError) && resultCode(e) === SQLITE_IOERR;
+}
 /** Longest pause between two attempts to take another process's lock. */
 const MAX_POLL_MS = 4;
 
@@ -195,7 +201,7 @@ export class SqliteConnection {
             `retry in a moment; if no hci process is running, a stale lock file may be left on another host: delete \`${this.label.lockFile}\``,
           );
         }
-        throw toHciError(e, this.storage.location);
+        throw (isIoError(e) && this.storage.failure?.()) || toHciError(e, this.storage.location);
       }
     }
   }

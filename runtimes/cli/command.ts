@@ -7,7 +7,7 @@
 // failure: one line and a hint on stderr, or the error JSON, and the exit code from the contract's
 // error table. Owns these shapes and that wording.
 import type { Option } from 'commander';
-import { asHciError } from '../../core/platform.ts';
+import { asHciError, HciError } from '../../core/platform.ts';
 import { EXIT, exitCodeFor } from '../../core/contract/errors.ts';
 import type { FailureAnswer } from '../../core/contract/common.ts';
 import type { HciService, VerbInput, VerbName, VerbOutput } from '../../core/service/index.ts';
@@ -107,7 +107,7 @@ export function verbCommand<V extends VerbName, const A extends readonly Arg<unk
     exit?(r: VerbOutput<V>): number;
   },
 ): CommandRow {
-  return rowOf(spec, (c, a, o) => {
+  return rowOf(spec, async (c, a, o) => {
     const { root, req } = spec.ask(c, a, o);
     const hint = spec.fileHint ? cliPathHint<VerbOutput<V>>(root) : (r: VerbOutput<V>) => r;
     return answer(c, root, { open: spec.open, json: o.json === true }, (svc) => svc.call(spec.verb, req).then(hint), spec.format, (r) =>
@@ -176,9 +176,20 @@ export async function answer<R extends { error?: { code: string }; hint?: string
   }
 }
 
-/** --root if given, else the nearest indexed folder at or above `from` (the cwd), else the cwd. */
-export function rootFor(c: CommandContext, root: unknown, from = c.rt.cwd()): string {
-  if (typeof root === 'string') return c.rt.resolve(root);
+/** Whether a root names a published index (hci pack) by its http(s) URL rather than a folder. */
+export const isIndexUrl = (root: string): boolean => /^https?:\/\/./i.test(root);
+
+/**
+ * --index (a published index's URL) or --root if given, else the nearest indexed folder at or above
+ * `from` (the cwd), else the cwd.
+ */
+export function rootFor(c: CommandContext, root: unknown, from = c.rt.cwd(), index?: string): string {
+  if (index !== undefined) {
+    if (!isIndexUrl(index)) throw new HciError('usage', `--index takes the http(s) URL of a packed index, not "${index}"`, 'e.g. --index https://example.org/hci/index.sqlite; a folder goes to --root');
+    if (typeof root === 'string') throw new HciError('usage', '--index and --root do not go together', 'search a published index with --index, a workspace folder with --root');
+    return index;
+  }
+  if (typeof root === 'string') return isIndexUrl(root) ? root : c.rt.resolve(root);
   return c.rt.findIndexedRoot(from) ?? c.rt.cwd();
 }
 

@@ -10,9 +10,9 @@ import { EXIT } from '../../core/contract/errors.ts';
 import { FILES_LIMIT } from '../../core/contract/limits.ts';
 import type { SearchRequest } from '../../core/contract/search.ts';
 import type { SimilarRequest } from '../../core/contract/similar.ts';
-import { command, fail, fileArg, folderArg, oneShot, printJson, rootFor, verbCommand, withEmpty, type CommandContext, type CommandRow } from './command.ts';
-import { arg, jsonOption, opt, rootOption } from './options.ts';
-import { formatExplain, formatIndexSummary, formatOutline, formatResolve, formatSearch, formatSimilar, formatStatus, formatTree } from './format.ts';
+import { command, fail, fileArg, folderArg, isIndexUrl, oneShot, printJson, rootFor, verbCommand, withEmpty, type CommandContext, type CommandRow } from './command.ts';
+import { arg, indexOption, jsonOption, opt, rootOption } from './options.ts';
+import { formatExplain, formatIndexSummary, formatOutline, formatPack, formatResolve, formatSearch, formatSimilar, formatStatus, formatTree } from './format.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { intercomCommand } from './intercom-command.ts';
 
@@ -20,10 +20,12 @@ import { intercomCommand } from './intercom-command.ts';
  * `<file>:<line>` when the part before the colon names a file (relative to the current folder or to
  * the root, see fileArg), with the root it belongs to; else null (a member key).
  */
-function fileAndLine(c: CommandContext, target: string, rootOpt: string | undefined): { root: string; path: string; line: number } | null {
+function fileAndLine(c: CommandContext, target: string, rootOpt: string | undefined, index?: string): { root: string; path: string; line: number } | null {
   const m = /^(.+):(\d+)$/.exec(target);
   if (!m) return null;
-  const root = rootFor(c, rootOpt, c.rt.dirname(c.rt.resolve(m[1])));
+  const root = rootFor(c, rootOpt, c.rt.dirname(c.rt.resolve(m[1])), index);
+  // A published index has no files here: <path>:<line> names one of its paths.
+  if (isIndexUrl(root)) return { root, path: m[1], line: Number(m[2]) };
   if (!c.rt.isFile(c.rt.resolve(m[1])) && !c.rt.isFile(c.rt.resolve(root, m[1]))) return null;
   return { root, path: fileArg(c, root, m[1]), line: Number(m[2]) };
 }
@@ -90,6 +92,7 @@ export const COMMANDS: CommandRow[] = [
     args: [arg.words('<query...>', 'words, identifiers, "quoted phrases", "?.literal(" (exact), re:<regex>, path:<prefix|glob>, ext:<ext>, -path:<prefix|glob>')],
     options: {
       root: rootOption(),
+      index: indexOption(),
       ...filterOptions(),
       maxTokens: opt.int('--max-tokens <n>', 'cut the answer to about this many tokens'),
       cursor: opt.text('--cursor <cursor>', 'next page, from a previous answer'),
@@ -109,7 +112,7 @@ export const COMMANDS: CommandRow[] = [
         ...(o.caseSensitive ? { case_sensitive: true } : {}),
         ...(o.word ? { whole_word: true } : {}),
       };
-      return { root: rootFor(c, o.root), req };
+      return { root: rootFor(c, o.root, undefined, o.index), req };
     },
     format: formatSearch,
     exit: withEmpty((r) => r.hits.length),
@@ -121,6 +124,7 @@ export const COMMANDS: CommandRow[] = [
     args: [arg.maybe('[target]', 'a hit_id from a search, or <file>:<line> (the file relative to the current folder, or absolute)')],
     options: {
       root: rootOption(),
+      index: indexOption(),
       snippet: opt.text('-s, --snippet <text>', 'chunks like this code or text (instead of a target)'),
       ...filterOptions(),
       json: jsonOption('print the answer (the search contract plus source) as JSON'),
@@ -129,12 +133,12 @@ export const COMMANDS: CommandRow[] = [
     open: { persistQueries: true },
     fileHint: true,
     ask: (c, [target], o) => {
-      const at = target !== undefined ? fileAndLine(c, target, o.root) : null;
+      const at = target !== undefined ? fileAndLine(c, target, o.root, o.index) : null;
       const filters = { limit: o.k, paths: o.path, exts: o.ext, exclude_paths: o.exclude };
       const req: SimilarRequest = o.snippet !== undefined ? { snippet: o.snippet, ...filters }
         : at ? { path: at.path, line: at.line, ...filters }
         : { hit_id: target ?? '', ...filters };
-      return { root: at ? at.root : rootFor(c, o.root), req };
+      return { root: at ? at.root : rootFor(c, o.root, undefined, o.index), req };
     },
     format: formatSimilar,
     exit: withEmpty((r) => r.hits.length),
@@ -144,8 +148,8 @@ export const COMMANDS: CommandRow[] = [
     name: 'status',
     description: 'where the index is, how fresh, what it holds and what was skipped',
     args: [],
-    options: { root: rootOption(), pending: opt.negated('--no-pending', 'skip the scan that counts files changed since the last run'), json: jsonOption() },
-    ask: (c, _args, o) => ({ root: rootFor(c, o.root), req: { check_pending: o.pending } }),
+    options: { root: rootOption(), index: indexOption(), pending: opt.negated('--no-pending', 'skip the scan that counts files changed since the last run'), json: jsonOption() },
+    ask: (c, _args, o) => ({ root: rootFor(c, o.root, undefined, o.index), req: { check_pending: o.pending } }),
     format: formatStatus,
   }),
   verbCommand({
@@ -153,9 +157,9 @@ export const COMMANDS: CommandRow[] = [
     name: 'explain',
     description: 'show one hit: its text, which terms matched where, and how its score was made',
     args: [arg.one('<hit_id>', 'a hit_id from a search')],
-    options: { root: rootOption(), query: opt.text('--query <query>', 'the query, if this hit id came from elsewhere'), json: jsonOption() },
+    options: { root: rootOption(), index: indexOption(), query: opt.text('--query <query>', 'the query, if this hit id came from elsewhere'), json: jsonOption() },
     open: { persistQueries: true },
-    ask: (c, [hitId], o) => ({ root: rootFor(c, o.root), req: { hit_id: hitId, ...(o.query !== undefined ? { query: o.query } : {}) } }),
+    ask: (c, [hitId], o) => ({ root: rootFor(c, o.root, undefined, o.index), req: { hit_id: hitId, ...(o.query !== undefined ? { query: o.query } : {}) } }),
     format: formatExplain,
   }),
   verbCommand({
@@ -163,10 +167,10 @@ export const COMMANDS: CommandRow[] = [
     name: 'outline',
     description: 'the symbol tree of a file (types, members, sections, keys) with member keys and line ranges',
     args: [arg.one('<file>', 'a file inside the workspace: relative to the current folder or to the workspace root, or absolute')],
-    options: { root: rootOption(), json: jsonOption() },
+    options: { root: rootOption(), index: indexOption(), json: jsonOption() },
     fileHint: true,
     ask: (c, [file], o) => {
-      const root = rootFor(c, o.root, c.rt.dirname(c.rt.resolve(file)));
+      const root = rootFor(c, o.root, c.rt.dirname(c.rt.resolve(file)), o.index);
       return { root, req: { path: fileArg(c, root, file) } };
     },
     format: formatOutline,
@@ -176,12 +180,12 @@ export const COMMANDS: CommandRow[] = [
     name: 'resolve',
     description: 'where a member key is now, or which member holds <file>:<line>',
     args: [arg.one('<target>', 'a member key (from outline or a hit), or <file>:<line> (the file relative to the current folder or to the workspace root, or absolute)')],
-    options: { root: rootOption(), json: jsonOption() },
+    options: { root: rootOption(), index: indexOption(), json: jsonOption() },
     helpAfter: '\nExamples:\n  hci resolve "Contoso.Shop.Catalog.CatalogService.GetAsync(int)"\n  hci resolve src/Catalog/CatalogService.cs:42',
     fileHint: true,
     ask: (c, [target], o) => {
-      const at = fileAndLine(c, target, o.root);
-      return { root: at?.root ?? rootFor(c, o.root), req: at ? { path: at.path, line: at.line } : { member_key: target } };
+      const at = fileAndLine(c, target, o.root, o.index);
+      return { root: at?.root ?? rootFor(c, o.root, undefined, o.index), req: at ? { path: at.path, line: at.line } : { member_key: target } };
     },
     format: formatResolve,
     exit: withEmpty((r) => r.locations.length),
@@ -198,6 +202,35 @@ export const COMMANDS: CommandRow[] = [
     },
     format: formatTree,
     exit: withEmpty((r) => r.total),
+  }),
+  command({
+    name: 'pack',
+    description: 'write a read-only copy of the index for publishing (compacted, paged for HTTP range reads) and its manifest <file>.json',
+    args: [],
+    options: {
+      root: rootOption(),
+      out: opt.required('-o, --out <file>', 'the packed index to write (its manifest goes beside it as <file>.json)'),
+      pageSize: opt.int('--page-size <bytes>', 'SQLite page size of the packed file: 4096, 8192, 16384 (default), 32768 or 65536'),
+      repository: opt.text('--repository <name>', 'the repository\'s name in the manifest (default: owner/name of the git remote origin, else the folder\'s name)'),
+      json: jsonOption('print the manifest as JSON'),
+    },
+    helpAfter: '\nServe the file from any static host that answers HTTP range requests; then: hci search <query> --index <url>',
+    async run(c, _args, o) {
+      const root = rootFor(c, o.root);
+      const svc = await oneShot(c, root);
+      try {
+        const ws = await svc.workspace();
+        const out = c.rt.resolve(o.out);
+        const manifest = await ws.pack(c.rt.packTarget(out), { pageSize: o.pageSize, fileName: out.split(/[\\/]/).pop() ?? out, repository: o.repository });
+        if (o.json) printJson(c, { status: 'ok', path: out, manifest: `${out}.json`, ...manifest });
+        else c.rt.write('out', `${formatPack(out, manifest)}\n`);
+        return EXIT.ok;
+      } catch (e) {
+        return fail(c, e, o.json);
+      } finally {
+        await svc.close();
+      }
+    },
   }),
   command({
     name: 'demo',

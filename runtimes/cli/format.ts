@@ -1,6 +1,7 @@
 // Human-readable rendering of the contract's answers for the terminal, the same under Node and Deno.
 // Owns layout only (colour when the runtime says the terminal takes it); --json output is the
 // contract shape printed as is, by the commands (commands.ts).
+import type { PackManifest } from '../../core/index/pack.ts';
 import type {
   ExplainResponse, IndexSummary, IntercomFindAnswer, IntercomRelateAnswer, OutlineResponse, OutlineSymbol, ResolveResponse, SearchHit, SearchResponse, SimilarResponse, StatusReport, TreeResponse,
 } from '../../core/contract/index.ts';
@@ -55,7 +56,7 @@ export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Sty
     if (h.paired?.length) out.push(dim(`      + ${h.paired.join(', ')}`));
   }
   const idx = r.index;
-  const fresh = idx ? `index gen ${idx.generation}, ${idx.files} files${parseErrorsText(idx.parse_errors)}, built ${ago(idx.indexed_at)}` : 'no index';
+  const fresh = idx ? `index gen ${idx.generation}, ${idx.files} files${parseErrorsText(idx.parse_errors)}, built ${ago(idx.indexed_at)}${idx.git?.note ? ` (${idx.git.note})` : ''}` : 'no index';
   const more = r.next_cursor ? ` · more: --cursor ${r.next_cursor}` : '';
   const mode = r.mode && r.mode !== 'keyword' ? `, ${r.mode}` : '';
   out.push(dim(`${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} (${r.status}, match ${r.match}${mode}) · ${r.took_ms} ms · ${fresh} · skipped: ${formatSkipped(r.skipped)}${more}`));
@@ -88,6 +89,8 @@ export function formatStatus(s: StatusReport, { bold, yellow }: Style): string {
     `${bold('contents')}   ${i.files} files, ${i.chunks} chunks${langs ? ` (${langs})` : ''}`,
     `${bold('skipped')}    ${formatSkipped(s.skipped)}`,
   ];
+  if (i.git?.commit) lines.push(`${bold('git')}        ${i.git.note ?? `built at ${i.git.commit.slice(0, 12)}${i.git.branch ? ` (${i.git.branch})` : ''}${i.git.head === i.git.commit ? ', HEAD' : ''}`}`);
+  if (i.read_only) lines.push(`${bold('published')}  read-only: searched over HTTP, indexed where it was built`);
   if (s.large_files) lines.push(`${bold('large')}      ${largeFilesText(s.large_files)}`);
   if (i.parse_errors) lines.push(`${bold('parse')}      ${i.parse_errors} file${i.parse_errors === 1 ? '' : 's'} with syntax the grammar does not know (outlines recovered around it)`);
   if (s.size) {
@@ -211,6 +214,16 @@ export function tickClock(clock: ProgressClock | null, p: IndexProgress, now: nu
   const c = clock ?? { startedAt: now, indexStartedAt: null };
   if (p.phase === 'index' && c.indexStartedAt === null) c.indexStartedAt = now;
   return c;
+}
+
+/** What `hci pack` wrote. */
+export function formatPack(path: string, m: PackManifest): string {
+  const mb = (m.bytes / 1048576).toFixed(1);
+  const at = m.commit ? ` at ${m.commit.slice(0, 12)}${m.branch ? ` (${m.branch})` : ''}` : '';
+  return [
+    `packed ${m.repository}${at}: ${m.files} files, ${m.chunks} chunks → ${path} (${mb} MB, ${m.page_size}-byte pages)`,
+    `manifest ${path}.json · ${m.digest}`,
+  ].join('\n');
 }
 
 export function formatIndexSummary(s: IndexSummary): string {

@@ -6,7 +6,7 @@ import { HciError } from '../../core/platform.ts';
 import { EXIT } from '../../core/contract/errors.ts';
 import { HCI_VERSION } from '../../core/version.ts';
 import { checkHttpOptions, TOKEN_ENV } from '../mcp/http-guard.ts';
-import { command, fail, type CommandRow } from './command.ts';
+import { command, fail, isIndexUrl, type CommandRow } from './command.ts';
 import type { McpRuntime } from './runtime.ts';
 import { arg, opt, port } from './options.ts';
 
@@ -25,7 +25,7 @@ function keepStdoutForProtocol(): void {
 export const mcpCommand: CommandRow = command({
   name: 'mcp',
   description: 'serve the workspace to MCP hosts (Claude Code, Cursor, VS Code): stdio by default, Streamable HTTP with --http',
-  args: [arg.maybe('[root]', 'workspace folder, fixed for the server\'s lifetime (default: the current folder)')],
+  args: [arg.maybe('[root]', 'workspace folder, fixed for the server\'s lifetime (default: the current folder); or the http(s) URL of a published index (hci pack), served read-only')],
   options: {
     http: opt.flag('--http', 'serve Streamable HTTP instead of stdio'),
     port: opt.intOr('--port <n>', 'HTTP port (0: any free port)', DEFAULT_PORT, port),
@@ -37,10 +37,10 @@ export const mcpCommand: CommandRow = command({
   },
   helpAfter: `\nHTTP clients send "Authorization: Bearer $${TOKEN_ENV}" when ${TOKEN_ENV} is set (required beyond loopback).\nLogs go to stderr; over stdio, stdout carries only the protocol.`,
   async run(c, [rootArg], o) {
-    const root = c.rt.resolve(rootArg ?? '.');
+    const root = rootArg !== undefined && isIndexUrl(rootArg) ? rootArg : c.rt.resolve(rootArg ?? '.');
     let m: McpRuntime | undefined;
     try {
-      if (!c.rt.isDirectory(root)) throw new HciError('root_not_found', `workspace folder not found: ${root}`, c.rt.missingRootHint);
+      if (!isIndexUrl(root) && !c.rt.isDirectory(root)) throw new HciError('root_not_found', `workspace folder not found: ${root}`, c.rt.missingRootHint);
       const token = c.rt.env(TOKEN_ENV) || undefined;
       const http = o.http;
       const listen = { host: o.host, port: o.port, token };

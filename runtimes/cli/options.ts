@@ -97,4 +97,5 @@ export const arg = {
 };
 
 export const rootOption = () => opt.text('-r, --root <dir>', 'workspace folder (default: nearest indexed folder above the current one)');
+export const indexOption = () => opt.text('--index <url>', 'a published index (hci pack) read over HTTP range requests, instead of a workspace folder');
 export const jsonOption = (what = 'print as JSON') => opt.flag('--json', what);

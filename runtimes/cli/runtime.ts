@@ -7,6 +7,7 @@ import type { IndexProgress } from '../../core/index/indexer.ts';
 import type { HciService, ServiceHost } from '../../core/service/index.ts';
 import type { McpServerOptions } from '../mcp/server.ts';
 import type { EndpointOptions } from '../mcp/http-endpoint.ts';
+import type { PackTarget } from '../../core/index/pack.ts';
 
 export interface ProgressDisplay {
   update(p: IndexProgress): void;
@@ -51,6 +52,8 @@ export interface CliRuntime {
   readonly missingRootHint: string;
   /** The MCP server pieces of this runtime, for `hci mcp <root>` (loaded on demand). */
   mcp(root: string): Promise<McpRuntime>;
+  /** Where `hci pack --out <file>` writes (the file, its scratch copy, the manifest beside it). */
+  packTarget(out: string): PackTarget;
   /** `hci demo` (Node only: it needs the bundled sample workspace). */
   demo?(root: string | undefined): Promise<void>;
 }

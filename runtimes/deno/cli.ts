@@ -19,6 +19,7 @@ import { uncheckedHolders } from './dot-lock.ts';
 import { absolutePath } from './deno-storage.ts';
 import { findIndexedRoot } from './workspace.ts';
 import { denoServiceHost } from './service-host.ts';
+import { denoPackTarget } from './pack-target.ts';
 export { EXIT };
 
 const enc = new TextEncoder();
@@ -103,6 +104,7 @@ export const denoCliRuntime: CliRuntime = {
   progress: progressLine,
   advice: lockAdvice,
   missingRootHint: 'pass an existing folder and grant --allow-read on it',
+  packTarget: denoPackTarget,
   mcp: async () => (await import('./mcp-server.ts')).denoMcpRuntime(onInterrupt),
 };
 

@@ -70,6 +70,8 @@ export interface DenoApi {
   realPathSync(path: string): string;
   readFile(path: string | URL): Promise<Uint8Array>;
   readTextFileSync(path: string): string;
+  readFileSync(path: string | URL): Uint8Array;
+  readTextFile(path: string | URL): Promise<string>;
   writeTextFileSync(path: string, data: string, opts?: { append?: boolean; createNew?: boolean; mode?: number }): void;
   open(path: string, opts?: DenoOpenOptions): Promise<DenoFsFile>;
   openSync(path: string, opts?: DenoOpenOptions): DenoFsFile;

@@ -4,7 +4,7 @@
 // process share one index. Permissions: read the workspace and hci's node_modules, write only the
 // workspace's `.hci/`, and the host name (lock owner records); --allow-run is optional (it lets Deno
 // clear locks left by crashed processes). See docs/runtimes.md, "Deno, the browser and a Vite app".
-export { openWorkspace, findIndexedRoot } from './workspace.ts';
+export { openWorkspace, openRemoteIndex, findIndexedRoot } from './workspace.ts';
 export { openIntercom, createDenoIntercom, type DenoIntercomOptions } from './intercom.ts';
 export { createDenoLogOpener } from './intercom-log.ts';
 export { createDenoIndexStorage, absolutePath } from './deno-storage.ts';

@@ -15,7 +15,9 @@ export function freshnessLine(i: IndexFreshness | null): string {
   if (i.parse_errors) parts.push(`${i.parse_errors} parsed with syntax errors (outlines recovered around them)`);
   if (i.build_state !== 'complete') parts.push(i.build_state);
   if (i.indexer_running) parts.push('indexing now');
-  parts.push(i.pending_changes === null ? 'pending changes unknown' : `${i.pending_changes} pending changes`);
+  if (i.git?.note) parts.push(`${i.git.note} (the next reindex takes in what differs)`);
+  if (i.read_only) parts.push('a published, read-only index');
+  else parts.push(i.pending_changes === null ? 'pending changes unknown' : `${i.pending_changes} pending changes`);
   return parts.join(', ');
 }
 

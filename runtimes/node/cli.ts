@@ -15,6 +15,7 @@ import type { CliRuntime, McpRuntime, ProgressDisplay } from '../cli/runtime.ts'
 import { findIndexedRoot, openWorkspace } from './workspace.ts';
 import { nodeServiceHost } from './service-host.ts';
 import { tuneForShortRun } from './short-run.ts';
+import { nodePackTarget } from './pack-target.ts';
 export { EXIT };
 // bin/hci.js applies it once this module's graph has loaded (runtimes/node/v8-flags.ts says why then).
 export { keepYoungGenerationSmall } from './young-generation.ts';
@@ -125,6 +126,7 @@ export const nodeCliRuntime: CliRuntime = {
   progress: progressBar,
   missingRootHint: 'pass an existing folder: hci mcp /path/to/repo',
   mcp: mcpRuntime,
+  packTarget: nodePackTarget,
   demo: async (root) => (await import('./demo.ts')).runDemo(root),
 };
 

@@ -8,7 +8,7 @@ import { createNodeParsePool } from './parse-pool.ts';
 import { nodeVectorHost } from './vector-host.ts';
 
 export { createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource, createNodeParsePool, nodeVectorHost };
-export { openWorkspace, findIndexedRoot, zlibCodec } from './workspace.ts';
+export { openWorkspace, openRemoteIndex, findIndexedRoot, zlibCodec } from './workspace.ts';
 export * from '../../core/index.ts';
 export { openIntercom, createNodeIntercom, type NodeIntercomOptions } from './intercom.ts';
 export { createNodeLogOpener } from './intercom-log.ts';

@@ -14,6 +14,8 @@ import { createNodeParsePool } from './parse-pool.ts';
 import { nodeVectorHost } from './vector-host.ts';
 import { createMemoryRelief } from './memory-relief.ts';
 import { checkWorkspaceRoot, type RootKind } from '../shared/workspace-root.ts';
+import { indexUrl } from '../shared/index-url.ts';
+import type { RemoteOpenOptions } from '../shared/remote-index.ts';
 
 const require = createRequire(import.meta.url);
 let zlibModule: typeof import('node:zlib') | null = null;
@@ -48,11 +50,39 @@ export const zlibCodec: DeflateCodec = {
   inflateRaw: (data, dictionary, size) => zlib().inflateRawSync(data, size === undefined ? { dictionary } : { dictionary, chunkSize: chunkFor(size) }),
 };
 
-/** Opens a workspace folder (HciError `root_not_found` when it is missing or not a folder: nothing is created). */
+/**
+ * Opens a workspace folder (HciError `root_not_found` when it is missing or not a folder: nothing is
+ * created), or, given an http(s) URL, the published index there (openRemoteIndex).
+ */
 export async function openWorkspace(root: string, opts: OpenOptions = {}): Promise<HciWorkspace> {
+  if (indexUrl(root)) return openRemoteIndex(root, opts);
   const abs = path.resolve(root);
   checkWorkspaceRoot(abs, rootKind(abs), path.dirname(abs));
-  return HciWorkspace.open({ fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs), grammars: createNodeGrammarSource(), parsePool: createNodeParsePool, deflate: zlibCodec, vectors: nodeVectorHost, relieveMemory: memoryRelief() }, opts);
+  return HciWorkspace.open({
+    fs: createNodeWorkspaceFs(abs), storage: createNodeIndexStorage(abs), grammars: createNodeGrammarSource(), parsePool: createNodeParsePool, deflate: zlibCodec, vectors: nodeVectorHost,
+    relieveMemory: memoryRelief(), git: gitReader(abs),
+  }, opts);
+}
+
+/**
+ * A published index (`hci pack`, served by any static host that answers HTTP range requests), read
+ * page by page over HTTP: every read verb of a workspace; indexing answers `not_available`.
+ */
+export async function openRemoteIndex(url: string, opts: RemoteOpenOptions = {}): Promise<HciWorkspace> {
+  // Loaded when a URL is opened: a command over a folder never loads the remote reader.
+  const [{ openPublishedIndex }, { createNodeRangeReader }] = await Promise.all([import('../shared/remote-index.ts'), import('./http-reader.ts')]);
+  return openPublishedIndex(url, opts, { reader: () => createNodeRangeReader(), host: { deflate: zlibCodec, vectors: nodeVectorHost } });
+}
+
+/** Reads the checkout's git files: workspace-relative, or absolute (a linked worktree's git dir). */
+function gitReader(root: string): (p: string) => Promise<string | null> {
+  return async (p) => {
+    try {
+      return await fs.promises.readFile(path.resolve(root, p), 'utf8');
+    } catch {
+      return null;
+    }
+  };
 }
 
 /** One relief per workspace: the step counts across its passes. */

@@ -64,7 +64,8 @@ interface OpenFile {
 }
 
 const installed = new WeakMap<object, Set<string>>();
-const sleepCell = new Int32Array(new SharedArrayBuffer(4));
+/** What xSleep waits on: made on the first sleep (a browser Worker without cross-origin isolation has no SharedArrayBuffer, and a read-only remote index never sleeps). */
+let sleepCell: Int32Array | null = null;
 
 /** Installs the VFS under `name` into one loaded sqlite3 module (idempotent) and returns the name. */
 export function installSyncVfs(
@@ -72,6 +73,7 @@ export function installSyncVfs(
   name: string,
   fs: SyncFileSystem,
   lockFor: (lockPath: string) => VfsLock,
+  opts: { asDefault?: boolean } = {},
 ): string {
   const names = installed.get(sqlite3) ?? new Set<string>();
   installed.set(sqlite3, names);
@@ -277,7 +279,9 @@ export function installSyncVfs(
       return n;
     },
     xSleep(_pVfs: number, micros: number): number {
-      Atomics.wait(sleepCell, 0, 0, Math.max(1, Math.round(micros / 1000)));
+      const ms = Math.max(1, Math.round(micros / 1000));
+      if (typeof SharedArrayBuffer === 'function') Atomics.wait((sleepCell ??= new Int32Array(new SharedArrayBuffer(4))), 0, 0, ms);
+      else for (const until = Date.now() + ms; Date.now() < until;);
       return micros;
     },
     xCurrentTime(_pVfs: number, pOut: number): number {
@@ -297,12 +301,12 @@ export function installSyncVfs(
       return 0;
     },
   };
-  // Registered as the default VFS: SQLite seeds its PRNG once, inside the first sqlite3_open_v2,
+  // Registered as the default VFS (unless opts.asDefault is false: the read-only hci-http VFS): SQLite seeds its PRNG once, inside the first sqlite3_open_v2,
   // from the *default* VFS's xRandomness — in the WASM build that is Emscripten's unix VFS reading
   // its /dev/urandom, which under Node loads node:crypto (7–25 ms of every CLI start). As the default,
   // this VFS answers through the adapter's randomFill instead. hci opens every file-backed database
   // with this VFS by name anyway; `:memory:` databases use no VFS file.
-  sqlite3.vfs.installVfs({ vfs: { struct: vfs, methods: vfsMethods as never, name, asDefault: true } });
+  sqlite3.vfs.installVfs({ vfs: { struct: vfs, methods: vfsMethods as never, name, asDefault: opts.asDefault ?? true } });
   names.add(name);
   return name;
 }

@@ -1,0 +1,157 @@
+// Remote search bench (issue 36): a workspace's index packed at each page size (hci pack), served
+// from a local HTTP server that answers range requests (test/helpers/range-server-thread.mjs, in a
+// worker thread), and searched over HTTP — per query kind, the first query after opening (range
+// requests, bytes, wall ms), the same query warm, and the local index's warm time beside it; plus
+// the packed size against the live index. Run: `npm run build && node dist/bench/remote.js --root
+// <indexed workspace> [--page-sizes 4096,16384] [--record]` (writes bench/results/remote-<name>.{md,json}).
+// Owns these measurements; what they measure is runtimes/shared/{remote-file,http-vfs}.ts and core/index/pack.ts.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { openRemoteIndex, openWorkspace } from '../runtimes/node/workspace.ts';
+import { nodePackTarget } from '../runtimes/node/pack-target.ts';
+import type { HttpIndexStorage } from '../runtimes/shared/http-vfs.ts';
+import { fmtMB, isMain, markdownTable, median, now, optString, parseArgs, repoRoot } from './lib/util.ts';
+import { commitInfo, recordResult } from './lib/record.ts';
+
+/** Queries by kind (general code-search shapes; none tuned to a repository). */
+const QUERIES: Record<string, string[]> = {
+  symbol: ['TextBox', 'AvaloniaProperty', 'Dispatcher', 'StyledElement'],
+  words: ['render loop timer', 'keyboard focus navigation', 'pointer pressed event', 'layout measure arrange'],
+  phrase: ['"public static readonly"', '"protected override void"'],
+  filtered: ['ext:axaml Button', 'path:src Window'],
+};
+
+interface KindFigures {
+  kind: string;
+  queries: number;
+  /** Medians over the kind's queries. */
+  firstRequests: number;
+  firstBytes: number;
+  firstMs: number;
+  warmRemoteMs: number;
+  warmLocalMs: number;
+}
+
+interface PageSizeReport {
+  pageSize: number;
+  packedBytes: number;
+  /** Opening (the probe and the schema): requests and bytes. */
+  openRequests: number;
+  openBytes: number;
+  kinds: KindFigures[];
+}
+
+async function startServer(dir: string): Promise<{ origin: string; close(): Promise<void> }> {
+  const worker = new Worker(path.join(repoRoot(), 'test', 'helpers', 'range-server-thread.mjs'), { workerData: { root: dir, opts: {}, stats: new SharedArrayBuffer(32) } });
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once('message', (m: { port: number }) => resolve(m.port));
+    worker.once('error', reject);
+  });
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        worker.once('message', () => resolve());
+        worker.postMessage('close');
+      });
+      await worker.terminate();
+    },
+  };
+}
+
+export async function runRemoteBench(root: string, pageSizes: number[]): Promise<{ name: string; liveBytes: number; sizes: PageSizeReport[] }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-remote-bench-'));
+  const local = await openWorkspace(root);
+  const liveBytes = fs.statSync(path.join(root, '.hci', 'index.sqlite')).size;
+  const server = await startServer(dir);
+  const sizes: PageSizeReport[] = [];
+  try {
+    const localMs = new Map<string, number>();
+    for (const qs of Object.values(QUERIES)) {
+      for (const q of qs) {
+        await local.search({ query: q, limit: 10 });
+        const t = now();
+        await local.search({ query: q, limit: 10 });
+        localMs.set(q, now() - t);
+      }
+    }
+    for (const pageSize of pageSizes) {
+      const file = `index-${pageSize}.sqlite`;
+      const m = await local.pack(nodePackTarget(path.join(dir, file)), { fileName: file, pageSize });
+      const url = `${server.origin}/${file}`;
+      let openRequests = 0;
+      let openBytes = 0;
+      const kinds: KindFigures[] = [];
+      for (const [kind, qs] of Object.entries(QUERIES)) {
+        const first: Array<{ requests: number; bytes: number; ms: number }> = [];
+        const warm: number[] = [];
+        for (const q of qs) {
+          // Each query on a fresh reader: nothing cached but what opening read.
+          const ws = await openRemoteIndex(url);
+          const storage = ws.host.storage as HttpIndexStorage;
+          await ws.status({ checkPending: false });
+          const opened = storage.stats();
+          openRequests = opened.requests;
+          openBytes = opened.bytes;
+          let t = now();
+          await ws.search({ query: q, limit: 10 });
+          const ms = now() - t;
+          const s = storage.stats();
+          first.push({ requests: s.requests - opened.requests, bytes: s.bytes - opened.bytes, ms });
+          t = now();
+          await ws.search({ query: q, limit: 10 });
+          warm.push(now() - t);
+          ws.close();
+        }
+        kinds.push({
+          kind,
+          queries: qs.length,
+          firstRequests: median(first.map((f) => f.requests)),
+          firstBytes: median(first.map((f) => f.bytes)),
+          firstMs: median(first.map((f) => f.ms)),
+          warmRemoteMs: median(warm),
+          warmLocalMs: median(qs.map((q) => localMs.get(q)!)),
+        });
+      }
+      sizes.push({ pageSize, packedBytes: m.bytes, openRequests, openBytes, kinds });
+      fs.rmSync(path.join(dir, file), { force: true });
+    }
+  } finally {
+    local.close();
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return { name: path.basename(root), liveBytes, sizes };
+}
+
+function render(r: Awaited<ReturnType<typeof runRemoteBench>>, commit: ReturnType<typeof commitInfo>): string {
+  const lines = [
+    `# Remote search over HTTP ranges: ${r.name}`,
+    '',
+    `Commit ${commit.sha?.slice(0, 12) ?? '?'}${commit.dirty ? ' (uncommitted changes)' : ''}; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)} at the end. Live index ${fmtMB(r.liveBytes)}.`,
+    'Loopback HTTP server (a worker thread), one fresh reader per query (first = the query after opening, opening excluded); medians over the kind\'s queries.',
+    '',
+  ];
+  for (const s of r.sizes) {
+    lines.push(`## Page size ${s.pageSize}: packed ${fmtMB(s.packedBytes)} (${(s.packedBytes / r.liveBytes).toFixed(3)}x the live index); opening: ${s.openRequests} requests, ${fmtMB(s.openBytes)}`, '');
+    lines.push(markdownTable(
+      ['kind', 'queries', 'first: requests', 'first: bytes', 'first: ms', 'warm remote ms', 'warm local ms'],
+      s.kinds.map((k) => [k.kind, String(k.queries), String(k.firstRequests), fmtMB(k.firstBytes), k.firstMs.toFixed(0), k.warmRemoteMs.toFixed(1), k.warmLocalMs.toFixed(1)]),
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ), '');
+  }
+  return lines.join('\n');
+}
+
+if (isMain(import.meta.url)) {
+  const { opts } = parseArgs(process.argv.slice(2), ['record']);
+  const root = path.resolve(optString(opts, 'root') ?? '.');
+  const pageSizes = (optString(opts, 'page-sizes') ?? '4096,8192,16384,32768,65536').split(',').map(Number);
+  const commit = commitInfo();
+  const report = await runRemoteBench(root, pageSizes);
+  const md = render(report, commit);
+  console.log(md);
+  if (opts.record) console.log(`recorded ${recordResult(`remote-${report.name}`, { commit, ...report }, md)}`);
+}

@@ -1,0 +1,164 @@
+// `hci pack`: a workspace's index turned into a read-only artifact for publishing — a compacted copy
+// (VACUUM INTO, twice: once out of the live file, once after merging the keyword index into one
+// segment), with a page size chosen for reading it over HTTP ranges, no auto-vacuum pointer maps,
+// the stored file text kept (the explorer shows files), the counts every answer reports recorded in
+// `meta` (a remote reader must not scan the chunk table to count it), and a manifest beside it. Owns
+// what goes into the packed file and the manifest; the file operations are the runtime's PackTarget,
+// the live index's connection core/index/store.ts's.
+import type { Database, SqliteEngine } from '../sqlite/engine.ts';
+import { HciError } from '../platform.ts';
+import { HCI_VERSION } from '../version.ts';
+import type { GitHead } from '../git/head.ts';
+import { readMeta, setMeta } from './writer.ts';
+import { FILE_FLAG } from './schema.ts';
+import { sha256Hex } from './sha256.ts';
+
+/** The manifest's own version (`hci_pack`): a reader refuses a newer one. */
+export const PACK_MANIFEST_VERSION = 1;
+/** Page sizes SQLite accepts that make sense for range reads. */
+export const PACK_PAGE_SIZES = [4096, 8192, 16384, 32768, 65536] as const;
+/** The default page size of a packed index (bench/remote.ts measures bytes and requests per query for each page size). */
+export const DEFAULT_PACK_PAGE_SIZE = 16384;
+
+/** meta keys a packed index carries (read by core/search/session.ts and core/workspace.ts). */
+export const PACK_META = { pack: 'pack', files: 'count_files', chunks: 'count_chunks', parseErrors: 'count_parse_errors' } as const;
+
+/** Indexes only a packed file has: covering the queries that would scan a table (see packIndex). */
+export const PACK_INDEXES = ['CREATE INDEX IF NOT EXISTS files_by_lang ON files(lang, path, flags)'];
+
+/** What the runtime lends a pack: where the file goes and the file operations around it. */
+export interface PackTarget {
+  /** The packed file (the runtime's VFS path for it). */
+  path: string;
+  /** A scratch file beside it (removed at the end). */
+  tempPath: string;
+  /** Opens (creating) a database file through the runtime's VFS, read-write, without the index's cross-process lock. */
+  open(path: string, engine: SqliteEngine): Database;
+  /** Removes a file if it exists. */
+  remove(path: string): void;
+  readBytes(path: string): Uint8Array;
+  writeText(path: string, text: string): void;
+}
+
+export interface PackManifest {
+  hci_pack: number;
+  /** The packed file's name, beside this manifest. */
+  file: string;
+  repository: string;
+  commit: string | null;
+  branch: string | null;
+  format_version: number;
+  analyzer_version: number;
+  chunking: string | null;
+  /** Embedding models whose vectors the index holds (provider/model/dims/quantization). */
+  models: string[];
+  created_at: string;
+  indexed_at: string | null;
+  files: number;
+  chunks: number;
+  parse_errors: number;
+  page_size: number;
+  bytes: number;
+  /** `sha256:<hex>` of the packed file. */
+  digest: string;
+  hci_version: string;
+}
+
+export interface PackOptions {
+  pageSize?: number;
+  /** The repository's name (owner/name from the git remote, else the folder's name). */
+  repository: string;
+  git: GitHead | null;
+  /** The packed file's name as the manifest names it (its base name). */
+  fileName: string;
+  now?: () => Date;
+}
+
+/** What the live index's connection offers a pack (IndexStore.vacuumInto). */
+export interface PackSource {
+  readonly engine: SqliteEngine;
+  vacuumInto(path: string, pageSize: number, autoVacuum: 'none'): Promise<void>;
+}
+
+export function checkPageSize(n: number): number {
+  if (!PACK_PAGE_SIZES.includes(n as (typeof PACK_PAGE_SIZES)[number])) {
+    throw new HciError('invalid_request', `page size ${n} is not one of ${PACK_PAGE_SIZES.join(', ')}`, `omit it for ${DEFAULT_PACK_PAGE_SIZE}`);
+  }
+  return n;
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/** Writes the packed index and its manifest (`<path>.json`); returns the manifest. */
+export async function packIndex(source: PackSource, target: PackTarget, opts: PackOptions): Promise<PackManifest> {
+  const pageSize = checkPageSize(opts.pageSize ?? DEFAULT_PACK_PAGE_SIZE);
+  const now = opts.now ?? (() => new Date());
+  for (const p of [target.tempPath, `${target.tempPath}-journal`, target.path, `${target.path}-journal`]) target.remove(p);
+  // 1. A consistent copy of the live index (VACUUM INTO reads it in one read transaction).
+  await source.vacuumInto(target.tempPath, pageSize, 'none');
+  let manifest: Omit<PackManifest, 'bytes' | 'digest'>;
+  const tmp = target.open(target.tempPath, source.engine);
+  try {
+    tmp.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF');
+    // 2. Each keyword index as one segment: a term's doclist is in one place, read in one run of pages.
+    tmp.exec("INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')");
+    if (tmp.selectValue('SELECT 1 FROM files_tri_docsize LIMIT 1') !== undefined) tmp.exec("INSERT INTO files_tri(files_tri) VALUES('optimize')");
+    // Reads a remote reader would otherwise answer by scanning a table (core/search/roles.ts's project
+    // files: `WHERE lang = 'msbuild'`) get a covering index: a few pages instead of the whole table.
+    for (const sql of PACK_INDEXES) tmp.exec(sql);
+    const meta = readMeta(tmp);
+    const files = Number(tmp.selectValue('SELECT count(*) FROM files'));
+    const chunks = Number(tmp.selectValue('SELECT count(*) FROM chunks'));
+    const parseErrors = Number(tmp.selectValue(`SELECT count(*) FROM files WHERE flags & ${FILE_FLAG.parseErrors}`));
+    const models = (tmp.selectObjects('SELECT provider, model, dims, quantization FROM vector_models ORDER BY id') as Array<Record<string, unknown>>)
+      .map((m) => `${m.provider}/${m.model}/${m.dims}/${m.quantization}`);
+    if (meta.build_state !== 'complete') {
+      throw new HciError('index_incomplete', `the index is not complete (build state ${meta.build_state ?? 'unknown'}): a pack would publish a partial index`, 'run `hci index` to finish it, then pack');
+    }
+    manifest = {
+      hci_pack: PACK_MANIFEST_VERSION,
+      file: opts.fileName,
+      repository: opts.repository,
+      commit: opts.git?.commit ?? meta.git_commit ?? null,
+      branch: opts.git?.branch ?? meta.git_branch ?? null,
+      format_version: Number(meta.format_version),
+      analyzer_version: Number(meta.analyzer_version ?? 0),
+      chunking: meta.chunking_fingerprint ?? null,
+      models,
+      created_at: now().toISOString(),
+      indexed_at: meta.indexed_at ?? null,
+      files,
+      chunks,
+      parse_errors: parseErrors,
+      page_size: pageSize,
+      hci_version: HCI_VERSION,
+    };
+    tmp.exec('BEGIN');
+    setMeta(tmp, {
+      [PACK_META.files]: files,
+      [PACK_META.chunks]: chunks,
+      [PACK_META.parseErrors]: parseErrors,
+      [PACK_META.pack]: JSON.stringify({ repository: manifest.repository, commit: manifest.commit, branch: manifest.branch, created_at: manifest.created_at, page_size: pageSize }),
+    });
+    // Nothing in a packed index is rebuilt in place: no pass's leftovers.
+    tmp.exec("DELETE FROM meta WHERE key IN ('rechunk')");
+    tmp.exec('COMMIT');
+    // 3. The final file: compacted again after the merge, in the chosen page size.
+    tmp.exec(`PRAGMA page_size = ${pageSize}; PRAGMA auto_vacuum = NONE; VACUUM INTO ${quote(target.path)}`);
+  } finally {
+    tmp.close();
+    target.remove(target.tempPath);
+    target.remove(`${target.tempPath}-journal`);
+  }
+  const out = target.open(target.path, source.engine);
+  try {
+    const problems = out.selectValues('PRAGMA quick_check(3)').map(String);
+    if (problems.length !== 1 || problems[0] !== 'ok') throw new HciError('internal', `the packed index fails SQLite's check: ${problems.join('; ')}`);
+  } finally {
+    out.close();
+  }
+  const bytes = target.readBytes(target.path);
+  const full: PackManifest = { ...manifest, bytes: bytes.length, digest: `sha256:${sha256Hex(bytes)}` };
+  target.writeText(`${target.path}.json`, `${JSON.stringify(full, null, 2)}\n`);
+  return full;
+}

@@ -1,0 +1,144 @@
+// A published index read over HTTP: the read-only `hci-http` SQLite VFS (the shared synchronous VFS,
+// sync-vfs.ts, over RemoteFile: pages come from range requests, through its cache and read-ahead)
+// and the IndexStorage over it, for every runtime — Node and Deno pass a RangeReader over a helper
+// worker (range-channel.ts), the browser Worker a synchronous XMLHttpRequest. Owns opening the URL
+// (the probe happens in exists(), so a bad URL is an answer before SQLite starts), the registry
+// that lets the VFS find a file by the name SQLite opens, re-checking the file as each read
+// transaction starts (the VFS lock), and the storage's read-only rules: nothing indexes, claims or
+// removes it, sidecars (recent queries) live in memory. Imports no platform module.
+import type { Sqlite3Static } from '@sqlite.org/sqlite-wasm';
+import { HciError } from '../../core/platform.ts';
+import type { IndexStorage } from '../../core/index/storage.ts';
+import type { Database, SqliteEngine } from '../../core/sqlite/engine.ts';
+import { installSyncVfs, type SyncFileSystem } from './sync-vfs.ts';
+export { indexUrl } from './index-url.ts';
+import { RemoteFile, type RangeReader, type RemoteFileOptions, type RemoteStats } from './remote-file.ts';
+
+export const HTTP_VFS_NAME = 'hci-http';
+
+/** Open remote files by the name SQLite opens them under (`/hci-http/<n>`). */
+const files = new Map<string, RemoteFile>();
+let nextName = 1;
+
+const readOnly = () => new HciError('not_available', 'a published index is read-only', 'index the repository where its files are');
+
+const remoteFileSystem: SyncFileSystem = {
+  open(path, { readwrite }) {
+    const file = files.get(path);
+    if (!file) throw new Error(`no remote file is open as ${path}`);
+    if (readwrite) throw readOnly();
+    return {
+      read: (dest, offset) => file.read(dest, offset),
+      write: () => {
+        throw readOnly();
+      },
+      truncate: () => {
+        throw readOnly();
+      },
+      sync: () => {},
+      size: () => file.size,
+      close: () => {},
+    };
+  },
+  exists: (path) => files.has(path),
+  remove: () => false,
+  existsNonEmpty: () => false, // no journal is ever beside a remote file
+  isWritable: () => false,
+  resolve: (path) => path,
+  dirname: (path) => path.replace(/\/[^/]*$/, '') || '/',
+  syncDir: () => {},
+  tempPath: () => {
+    throw readOnly();
+  },
+  randomFill: (out) => {
+    for (let i = 0; i < out.length; i++) out[i] = (Math.random() * 256) | 0;
+  },
+};
+
+/** Installs the read-only VFS into a loaded sqlite3 module (idempotent) and returns its name. */
+export function installHttpVfs(sqlite3: Sqlite3Static): string {
+  return installSyncVfs(sqlite3, HTTP_VFS_NAME, remoteFileSystem, (lockPath) => {
+    const file = files.get(lockPath.replace(/\.lock$/, ''));
+    return {
+      // A read transaction starts: re-check the file when the last reply is old (throws remote_changed).
+      tryAcquire: () => {
+        file?.revalidate();
+        return true;
+      },
+      release: () => {},
+      holder: () => null,
+    };
+  }, { asDefault: false });
+}
+
+export interface HttpStorageOptions extends RemoteFileOptions {
+  /** A RangeReader for this storage (made on first use; closed with the storage's last file). */
+  reader: () => RangeReader;
+}
+
+/** What a remote storage adds to IndexStorage: its counts of requests and bytes (the bench reads them). */
+export interface HttpIndexStorage extends IndexStorage {
+  stats(): RemoteStats;
+  close(): void;
+}
+
+/** The IndexStorage of a published index at `url` (read-only). */
+export function createHttpIndexStorage(url: string, opts: HttpStorageOptions): HttpIndexStorage {
+  let reader: RangeReader | null = null;
+  let file: RemoteFile | null = null;
+  const names: string[] = [];
+  const sidecars = new Map<string, string>();
+  const totals: RemoteStats = { requests: 0, bytes: 0, pageReads: 0, cacheHits: 0 };
+  /** The open file, or a new one when there is none or the last one changed under its URL. */
+  const current = (): RemoteFile => {
+    if (file && !file.failed) return file;
+    if (file) addStats(totals, file.stats);
+    reader ??= opts.reader();
+    file = RemoteFile.open(url, reader, opts);
+    return file;
+  };
+  return {
+    location: url,
+    readOnly: true,
+    async exists() {
+      current();
+      return true;
+    },
+    open(engine: SqliteEngine): Database {
+      const f = current();
+      const name = `/hci-http/${nextName++}`;
+      files.set(name, f);
+      names.push(name);
+      return new engine.sqlite3.oo1.DB({ filename: name, flags: 'r', vfs: installHttpVfs(engine.sqlite3) }) as Database;
+    },
+    async remove() {
+      throw readOnly();
+    },
+    claimIndexer: () => null,
+    indexerHolder: () => null,
+    readSidecar: (name) => sidecars.get(name) ?? null,
+    writeSidecar: (name, text) => void sidecars.set(name, text),
+    appendSidecar: (name, text) => void sidecars.set(name, `${sidecars.get(name) ?? ''}${text}\n`),
+    failure: () => file?.takeError() ?? null,
+    stale: () => file?.failed?.code === 'remote_changed',
+    stats() {
+      const out = { ...totals };
+      if (file) addStats(out, file.stats);
+      return out;
+    },
+    close() {
+      for (const n of names.splice(0)) files.delete(n);
+      file?.close();
+      file = null;
+      reader?.close?.();
+      reader = null;
+    },
+  };
+}
+
+function addStats(into: RemoteStats, s: RemoteStats): void {
+  into.requests += s.requests;
+  into.bytes += s.bytes;
+  into.pageReads += s.pageReads;
+  into.cacheHits += s.cacheHits;
+}

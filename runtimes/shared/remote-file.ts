@@ -1,0 +1,289 @@
+// A read-only database file behind a URL, read in HTTP ranges: what the hci-http VFS (http-vfs.ts)
+// serves SQLite's page reads from. Owns the probe (the first range: the header, the page size, the
+// size, the validator), the page cache (LRU under a byte budget), read-ahead (runs of pages read in
+// order — a keyword's doclist, an overflow chain, a range of rows — are fetched in growing runs,
+// per read head), checking every reply against the validator the probe saw (ETag, else
+// Last-Modified and the size: a file replaced under the URL is `remote_changed`, never read mixed),
+// re-checking it when a read transaction starts after `revalidateMs`, and the counts of requests
+// and bytes. The synchronous range request itself is the runtime's RangeReader (Node and Deno: a
+// helper worker, range-channel.ts; a browser Worker: a synchronous XMLHttpRequest).
+import { HciError } from '../../core/platform.ts';
+
+/** One reply to `GET url` with `Range: bytes=start-end`. */
+export interface RangeReply {
+  /** The HTTP status (206 for a range); 0 when no answer came (network failure, timeout). */
+  status: number;
+  /** The body of a 206 reply; null otherwise (a 200's body is not read: it is the whole file). */
+  bytes: Uint8Array | null;
+  etag: string | null;
+  lastModified: string | null;
+  /** The file's size from Content-Range (`bytes a-b/size`); null when absent or not readable (CORS). */
+  size: number | null;
+  /** What went wrong, when status is 0. */
+  error?: string;
+}
+
+/** A synchronous range request: the runtime's (it blocks the caller until the reply is in). */
+export interface RangeReader {
+  read(url: string, start: number, end: number): RangeReply;
+  close?(): void;
+}
+
+export interface RemoteFileOptions {
+  /** Bytes of pages kept (default 32 MiB). */
+  cacheBytes?: number;
+  /** The longest run of pages one request reads ahead, in bytes (default 1 MiB). */
+  maxReadAhead?: number;
+  /** The first request's length: the header and the first pages (default 64 KiB, the largest page). */
+  probeBytes?: number;
+  /** A read transaction re-checks the validator when the last reply is older than this (default 5 s; 0: every time). */
+  revalidateMs?: number;
+  now?: () => number;
+}
+
+export interface RemoteStats {
+  requests: number;
+  bytes: number;
+  /** Page reads SQLite asked for, and how many the cache answered. */
+  pageReads: number;
+  cacheHits: number;
+}
+
+interface ReadHead {
+  /** The page after the last one this head read. */
+  next: number;
+  /** Pages its next request reads (doubles while reads stay in order). */
+  run: number;
+  used: number;
+}
+
+const HEADS = 4;
+const SQLITE_MAGIC = 'SQLite format 3\0';
+
+/** Where the index URL fails, as the user reads it. */
+export function remoteError(url: string, reply: RangeReply): HciError {
+  if (reply.status === 0) {
+    const permission = /NotCapable|Requires net access|--allow-net/i.test(reply.error ?? '');
+    if (permission) return new HciError('permission_needed', `hci under Deno cannot fetch ${url}: ${reply.error}`, `grant --allow-net=${hostOf(url)}`);
+    return new HciError('remote_unreachable', `cannot fetch ${url}: ${reply.error ?? 'no answer'}`, 'check the URL and that the server is up');
+  }
+  if (reply.status === 200) {
+    return new HciError('remote_no_ranges', `the server of ${url} answered a range request with the whole file (HTTP 200, not 206): it does not serve byte ranges`, 'publish the index on a host that answers HTTP range requests (GitHub Pages, S3, nginx, `npx http-server`…), or download it and open the file');
+  }
+  if (reply.status === 404 || reply.status === 410) return new HciError('remote_unreachable', `no index at ${url} (HTTP ${reply.status})`, 'check the URL: it names the packed .sqlite file (hci pack --out)');
+  if (reply.status === 412) return changed(url, 'its validator no longer matches');
+  return new HciError('remote_unreachable', `fetching ${url} failed with HTTP ${reply.status}`, reply.status === 401 || reply.status === 403 ? 'the server refuses access: check the URL\'s permissions' : 'retry later, or check the server');
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+function changed(url: string, why: string): HciError {
+  return new HciError('remote_changed', `the index at ${url} changed while it was read (${why})`, 'it was replaced by a new version: ask again (the next call opens the new one)');
+}
+
+/** The validator a reply carries: its ETag, else its Last-Modified; with the size, when known. */
+function validatorOf(r: RangeReply): string | null {
+  return r.etag ?? (r.lastModified ? `lm:${r.lastModified}` : null);
+}
+
+export class RemoteFile {
+  readonly stats: RemoteStats = { requests: 0, bytes: 0, pageReads: 0, cacheHits: 0 };
+  /** Set once a reply disagreed with the probe: every later read fails the same way. */
+  private failure: HciError | null = null;
+  private readonly pages = new Map<number, Uint8Array>();
+  private cachedBytes = 0;
+  private readonly heads: ReadHead[] = [];
+  private lastReply = 0;
+  private readonly opts: Required<Omit<RemoteFileOptions, 'now'>> & { now: () => number };
+
+  private constructor(
+    readonly url: string,
+    private readonly reader: RangeReader,
+    readonly size: number,
+    readonly pageSize: number,
+    private readonly validator: string | null,
+    opts: RemoteFileOptions,
+  ) {
+    this.opts = {
+      cacheBytes: opts.cacheBytes ?? 32 << 20,
+      maxReadAhead: opts.maxReadAhead ?? 1 << 20,
+      probeBytes: opts.probeBytes ?? 65536,
+      revalidateMs: opts.revalidateMs ?? 5000,
+      now: opts.now ?? (() => Date.now()),
+    };
+  }
+
+  /**
+   * Reads the first range and checks it is an SQLite database served in ranges. Throws HciError
+   * (`remote_unreachable`, `remote_no_ranges`, `index_unrecognized`) when not.
+   */
+  static open(url: string, reader: RangeReader, opts: RemoteFileOptions = {}): RemoteFile {
+    const probe = opts.probeBytes ?? 65536;
+    const reply = reader.read(url, 0, probe - 1);
+    if (reply.status !== 206 || !reply.bytes) {
+      if (reply.status === 416) throw new HciError('index_unrecognized', `${url} is empty`, 'pack the index again (hci pack) and publish the file');
+      throw remoteError(url, reply);
+    }
+    const head = reply.bytes;
+    if (head.length < 100 || new TextDecoder().decode(head.subarray(0, 16)) !== SQLITE_MAGIC) {
+      throw new HciError('index_unrecognized', `${url} is not an SQLite database`, 'the URL names the packed .sqlite file that `hci pack --out` wrote');
+    }
+    const dv = new DataView(head.buffer, head.byteOffset, head.byteLength);
+    const rawPage = dv.getUint16(16);
+    const pageSize = rawPage === 1 ? 65536 : rawPage;
+    // The header's page count is valid when its "version-valid-for" equals the change counter.
+    const pagesInHeader = dv.getUint32(92) === dv.getUint32(24) ? dv.getUint32(28) : 0;
+    const size = reply.size ?? pagesInHeader * pageSize;
+    if (!size) throw new HciError('index_unrecognized', `the size of ${url} is unknown (no Content-Range, no page count in its header)`, 'pack the index with `hci pack`, which writes both');
+    const file = new RemoteFile(url, reader, size, pageSize, validatorOf(reply), opts);
+    file.count(reply);
+    file.lastReply = file.opts.now();
+    file.store(0, head.subarray(0, Math.min(head.length, size)));
+    return file;
+  }
+
+  /** Why reads fail now (a changed file), or null. */
+  get failed(): HciError | null {
+    return this.failure;
+  }
+
+  /** The failure behind the last I/O error SQLite got from this file (then forgotten, unless the file changed), or null. */
+  takeError(): HciError | null {
+    const e = this.failure ?? this.last;
+    this.last = null;
+    return e;
+  }
+
+  private last: HciError | null = null;
+
+  /** Copies `dest.length` bytes from `offset`; returns how many the file holds there (fewer at its end). */
+  read(dest: Uint8Array, offset: number): number {
+    if (this.failure) throw this.failure;
+    const end = Math.min(offset + dest.length, this.size);
+    if (end <= offset) return 0;
+    const first = Math.floor(offset / this.pageSize);
+    const last = Math.floor((end - 1) / this.pageSize);
+    this.stats.pageReads += last - first + 1;
+    for (let p = first; p <= last; p++) {
+      let page = this.touch(p);
+      if (page) this.stats.cacheHits++;
+      else page = this.fetchFrom(p);
+      const pageStart = p * this.pageSize;
+      const from = Math.max(offset, pageStart) - pageStart;
+      const to = Math.min(end, pageStart + page.length) - pageStart;
+      dest.set(page.subarray(from, to), Math.max(offset, pageStart) - offset);
+    }
+    this.advanceHead(first, last);
+    return end - offset;
+  }
+
+  /**
+   * Called as a read transaction starts: when the last reply is older than revalidateMs, one small
+   * range request checks the file is still the one the probe saw (throws `remote_changed`).
+   */
+  revalidate(): void {
+    if (this.failure) throw this.failure;
+    if (this.opts.now() - this.lastReply < this.opts.revalidateMs) return;
+    this.request(0, 99);
+  }
+
+  /** A page from the cache (moved to the LRU end), or undefined. */
+  private touch(p: number): Uint8Array | undefined {
+    const page = this.pages.get(p);
+    if (page) {
+      this.pages.delete(p);
+      this.pages.set(p, page);
+    }
+    return page;
+  }
+
+  /** Fetches page p and the pages after it that its read head expects next (not cached yet); returns page p. */
+  private fetchFrom(p: number): Uint8Array {
+    const head = this.heads.find((h) => h.next === p);
+    const pagesTotal = Math.ceil(this.size / this.pageSize);
+    const maxRun = Math.max(1, Math.floor(this.opts.maxReadAhead / this.pageSize));
+    let run = Math.min(head ? head.run : 1, maxRun, pagesTotal - p);
+    for (let i = 1; i < run; i++) {
+      if (this.pages.has(p + i)) {
+        run = i;
+        break;
+      }
+    }
+    const start = p * this.pageSize;
+    const end = Math.min(this.size, (p + run) * this.pageSize) - 1;
+    const bytes = this.request(start, end);
+    this.store(p, bytes);
+    return this.pages.get(p)!;
+  }
+
+  /** The read heads: a read that continues one doubles its next run; any other read starts a new one (LRU of HEADS). */
+  private advanceHead(first: number, last: number): void {
+    const now = ++this.clock;
+    const head = this.heads.find((h) => h.next === first || h.next === last);
+    if (head) {
+      head.run = Math.min(head.run * 2, 1 << 12);
+      head.next = last + 1;
+      head.used = now;
+      return;
+    }
+    const fresh: ReadHead = { next: last + 1, run: 1, used: now };
+    if (this.heads.length < HEADS) this.heads.push(fresh);
+    else this.heads.sort((a, b) => a.used - b.used)[0] = fresh;
+  }
+
+  private clock = 0;
+
+  /** One range request, checked: a 206 of the asked length from the same file. */
+  private request(start: number, end: number): Uint8Array {
+    const reply = this.reader.read(this.url, start, end);
+    this.count(reply);
+    if (reply.status !== 206 || !reply.bytes) throw this.fail(remoteError(this.url, reply), reply.status === 412);
+    const v = validatorOf(reply);
+    if ((v !== null && this.validator !== null && v !== this.validator) || (reply.size !== null && reply.size !== this.size)) {
+      throw this.fail(changed(this.url, v !== this.validator ? `${reply.etag ? 'ETag' : 'Last-Modified'} ${v?.replace(/^lm:/, '')} is not ${this.validator?.replace(/^lm:/, '')}` : `its size is now ${reply.size} bytes, not ${this.size}`), true);
+    }
+    if (reply.bytes.length !== end - start + 1) throw this.fail(new HciError('remote_unreachable', `${this.url} answered ${reply.bytes.length} bytes for a range of ${end - start + 1}`, 'check the server: it cut the range short'), false);
+    this.lastReply = this.opts.now();
+    return reply.bytes;
+  }
+
+  /** A failure for the caller; a changed file keeps failing (the VFS reports it; the next open reads the new file). */
+  private fail(e: HciError, sticky: boolean): HciError {
+    if (sticky) this.failure = e;
+    this.last = e;
+    return e;
+  }
+
+  private count(reply: RangeReply): void {
+    this.stats.requests++;
+    this.stats.bytes += reply.bytes?.length ?? 0;
+  }
+
+  /** Cuts a run of bytes from page `first` on into pages and caches them, dropping the least recently used past the budget. */
+  private store(first: number, bytes: Uint8Array): void {
+    for (let i = 0; i * this.pageSize < bytes.length; i++) {
+      const page = bytes.subarray(i * this.pageSize, Math.min(bytes.length, (i + 1) * this.pageSize));
+      const old = this.pages.get(first + i);
+      if (old) this.cachedBytes -= old.length;
+      this.pages.delete(first + i);
+      this.pages.set(first + i, page);
+      this.cachedBytes += page.length;
+    }
+    for (const [p, page] of this.pages) {
+      if (this.cachedBytes <= this.opts.cacheBytes) break;
+      this.pages.delete(p);
+      this.cachedBytes -= page.length;
+    }
+  }
+
+  close(): void {
+    this.pages.clear();
+    this.cachedBytes = 0;
+  }
+}

@@ -1,0 +1,71 @@
+// The HTTP server of test/helpers/range-server.ts, in its own worker thread: a remote index's reads
+// block the thread that asks (Atomics.wait while its range worker fetches), so a server on the test's
+// own thread would never answer. Plain JavaScript: a worker thread cannot load TypeScript.
+import * as http from 'node:http';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+
+const { root, opts } = workerData;
+// requests, bytes, ranges (206), full (200)
+const stats = new Float64Array(workerData.stats);
+
+const TYPES = { '.json': 'application/json', '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+
+const server = http.createServer((req, res) => {
+  const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname).replace(/^\/+/, '');
+  const file = path.resolve(root, rel);
+  if (!file.startsWith(path.resolve(root)) || rel.split('/').includes('..')) {
+    res.writeHead(403).end();
+    return;
+  }
+  let body;
+  let mtime;
+  try {
+    const st = statSync(file);
+    if (!st.isFile()) throw new Error('not a file');
+    body = readFileSync(file);
+    mtime = st.mtime;
+  } catch {
+    res.writeHead(404).end();
+    return;
+  }
+  stats[0]++;
+  const common = {
+    'Accept-Ranges': opts.ranges === false ? 'none' : 'bytes',
+    'Last-Modified': mtime.toUTCString(),
+    'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+    ...(opts.noEtag ? {} : { ETag: `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"` }),
+    ...opts.headers,
+  };
+  if (req.method === 'HEAD') {
+    res.writeHead(200, { ...common, 'Content-Length': String(body.length) }).end();
+    return;
+  }
+  const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
+  if (!range || opts.ranges === false) {
+    stats[3]++;
+    stats[1] += body.length;
+    res.writeHead(200, { ...common, 'Content-Length': String(body.length) }).end(body);
+    return;
+  }
+  const start = Number(range[1]);
+  const end = Math.min(range[2] ? Number(range[2]) : body.length - 1, body.length - 1);
+  if (start >= body.length || start > end) {
+    res.writeHead(416, { ...common, 'Content-Range': `bytes */${body.length}` }).end();
+    return;
+  }
+  const part = body.subarray(start, end + 1);
+  stats[2]++;
+  stats[1] += part.length;
+  res.writeHead(206, { ...common, 'Content-Range': `bytes ${start}-${end}/${body.length}`, 'Content-Length': String(part.length) }).end(part);
+});
+
+server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
+parentPort.on('message', (m) => {
+  if (m === 'close') {
+    server.closeAllConnections();
+    server.close(() => parentPort.postMessage('closed'));
+  }
+});

@@ -1,0 +1,51 @@
+// Test helper: a real static file server on 127.0.0.1 for published indexes — serves a folder's files
+// with HTTP range requests (206, Content-Range, ETag from the content, Last-Modified) or, with
+// `ranges: false`, the whole file for every request (200), as a server that does not honour ranges.
+// Counts requests and bytes (all files); a file replaced on disk gets a new ETag. The server runs in
+// a worker thread (range-server-thread.mjs): a remote index blocks the thread that reads it. Used
+// by the remote index tests and the bench.
+import { Worker } from 'node:worker_threads';
+
+export interface RangeServer {
+  url(file: string): string;
+  origin: string;
+  /** Requests and body bytes served since the last reset (all files): 206 range replies and 200 whole-file replies. */
+  readonly stats: { requests: number; bytes: number; ranges: number; full: number };
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export interface RangeServerOptions {
+  /** false: answer every GET with the whole file (HTTP 200), ignoring Range. */
+  ranges?: boolean;
+  /** Extra headers on every reply (e.g. CORS or cross-origin isolation for a browser page). */
+  headers?: Record<string, string>;
+  /** Send no ETag (Last-Modified only). */
+  noEtag?: boolean;
+}
+
+export async function startRangeServer(root: string, opts: RangeServerOptions = {}): Promise<RangeServer> {
+  const shared = new SharedArrayBuffer(4 * 8);
+  const counts = new Float64Array(shared);
+  const worker = new Worker(new URL('./range-server-thread.mjs', import.meta.url), { workerData: { root, opts, stats: shared } });
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once('message', (m: { port: number }) => resolve(m.port));
+    worker.once('error', reject);
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    url: (f) => `${origin}/${f.split('/').map(encodeURIComponent).join('/')}`,
+    get stats() {
+      return { requests: counts[0], bytes: counts[1], ranges: counts[2], full: counts[3] };
+    },
+    reset: () => counts.fill(0),
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        worker.once('message', () => resolve());
+        worker.postMessage('close');
+      });
+      await worker.terminate();
+    },
+  };
+}
