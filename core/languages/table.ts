@@ -2,10 +2,10 @@
 // by default), its outline extractor (loaded on first use), the tree-sitter grammars that extractor
 // parses with (ids of the grammar table, grammars.ts), how its member keys spell a key path, which
 // files pair with it (view ↔ code-behind ↔ scoped CSS), whether its text is code for the secrets
-// scan, whether its hits need a compiler's word on symbol facts, and how its files are views. Everything
-// that used to list languages reads this table: the scanner (languageOf), the settings' default
-// include_extensions, the chunker's registry, search (key paths, pairs, the compiler note, views), the
-// secrets scan, and every runtime's grammar loader through the grammar table. It imports no extractor
+// scan, whether its hits need a compiler's word on symbol facts, how its files are views, its comment
+// syntaxes and whether it is a stylesheet. Everything that used to list languages reads this table:
+// the scanner (languageOf), the settings' default include_extensions, the chunker's registry, search
+// (key paths, pairs, the compiler note, views, commented-out code, style chunks), the secrets scan, and every runtime's grammar loader through the grammar table. It imports no extractor
 // eagerly, so settings and search can read it without loading the chunkers or tree-sitter.
 //
 // Adding a language: a row here, an extractor in core/chunk/lang/, a grammar-table entry if it needs
@@ -45,18 +45,28 @@ export interface LanguageRow {
    * page, view or window, titled by its `Title="…"`.
    */
   view?: 'routed' | 'markup';
+  /**
+   * The comment syntaxes of its files, for telling commented-out code from live lines
+   * (core/search/dead-code.ts): `c` (`//`, `/* *\/`, and `#if` / `#region` directives), `markup`
+   * (`<!-- -->`), `razor` (`@* *@`).
+   */
+  comments?: readonly CommentSyntax[];
+  /** Its files are stylesheets: every chunk styles something (core/search/appearance.ts). */
+  stylesheet?: boolean;
 }
+
+export type CommentSyntax = 'c' | 'markup' | 'razor';
 
 // Row order is the order of the default include_extensions list.
 const ROWS = [
-  { id: 'csharp', extensions: ['.cs'], grammars: ['c_sharp'], code: true, compilerNote: true,
+  { id: 'csharp', extensions: ['.cs'], grammars: ['c_sharp'], code: true, compilerNote: true, comments: ['c'],
     extractor: () => import('../chunk/lang/csharp.ts').then((m) => m.extractCSharp) },
   { id: 'razor', extensions: ['.razor', '.cshtml'], grammars: ['c_sharp', 'html'], code: true, compilerNote: true, view: 'routed',
-    companions: { codeBehind: '.cs', scopedCss: '.css' },
+    companions: { codeBehind: '.cs', scopedCss: '.css' }, comments: ['c', 'markup', 'razor'],
     extractor: () => import('../chunk/lang/razor.ts').then((m) => m.extractRazor) },
-  { id: 'axaml', extensions: ['.axaml'], grammars: [], code: true, view: 'markup', companions: { codeBehind: '.cs' },
+  { id: 'axaml', extensions: ['.axaml'], grammars: [], code: true, view: 'markup', companions: { codeBehind: '.cs' }, comments: ['markup'],
     extractor: () => import('../chunk/lang/xaml.ts').then((m) => m.extractXaml) },
-  { id: 'xaml', extensions: ['.xaml'], grammars: [], code: true, view: 'markup', companions: { codeBehind: '.cs' },
+  { id: 'xaml', extensions: ['.xaml'], grammars: [], code: true, view: 'markup', companions: { codeBehind: '.cs' }, comments: ['markup'],
     extractor: () => import('../chunk/lang/xaml.ts').then((m) => m.extractXaml) },
   { id: 'markdown', extensions: ['.md', '.mdx'], grammars: [],
     extractor: () => import('../chunk/lang/markdown.ts').then((m) => m.extractMarkdown) },
@@ -64,7 +74,7 @@ const ROWS = [
     extractor: () => import('../chunk/lang/sln.ts').then((m) => m.extractSln) },
   { id: 'slnx', extensions: ['.slnx'], grammars: [],
     extractor: () => import('../chunk/lang/sln.ts').then((m) => m.extractSlnx) },
-  { id: 'msbuild', extensions: ['.csproj', '.props', '.targets'], otherExtensions: ['.vbproj', '.fsproj', '.proj'], grammars: [],
+  { id: 'msbuild', extensions: ['.csproj', '.props', '.targets'], otherExtensions: ['.vbproj', '.fsproj', '.proj'], grammars: [], comments: ['markup'],
     extractor: () => import('../chunk/lang/msbuild.ts').then((m) => m.extractMsbuild) },
   { id: 'json', extensions: ['.json'], otherExtensions: ['.jsonc'], grammars: [], keyPathSeparator: ':',
     extractor: () => import('../chunk/lang/json.ts').then((m) => m.extractJson) },
@@ -74,20 +84,20 @@ const ROWS = [
     extractor: () => import('../chunk/lang/toml.ts').then((m) => m.extractToml) },
   { id: 'editorconfig', extensions: ['.editorconfig'], grammars: [],
     extractor: () => import('../chunk/lang/editorconfig.ts').then((m) => m.extractEditorconfig) },
-  { id: 'html', extensions: ['.html'], otherExtensions: ['.htm'], grammars: ['html', 'javascript'], code: true,
+  { id: 'html', extensions: ['.html'], otherExtensions: ['.htm'], grammars: ['html', 'javascript'], code: true, comments: ['markup'],
     extractor: () => import('../chunk/lang/web.ts').then((m) => m.extractHtml) },
-  { id: 'css', extensions: ['.css'], grammars: [], code: true,
+  { id: 'css', extensions: ['.css'], grammars: [], code: true, comments: ['c'], stylesheet: true,
     extractor: () => import('../chunk/lang/css.ts').then((m) => m.extractCss) },
-  { id: 'scss', extensions: ['.scss'], grammars: [], code: true,
+  { id: 'scss', extensions: ['.scss'], grammars: [], code: true, comments: ['c'], stylesheet: true,
     extractor: () => import('../chunk/lang/css.ts').then((m) => m.extractCss) },
-  { id: 'javascript', extensions: ['.js', '.mjs', '.cjs'], grammars: ['javascript'], code: true,
+  { id: 'javascript', extensions: ['.js', '.mjs', '.cjs'], grammars: ['javascript'], code: true, comments: ['c'],
     extractor: () => import('../chunk/lang/script.ts').then((m) => m.extractScript) },
   // JSX is JavaScript's grammar; TSX needs a grammar of its own (`<T>x` casts and JSX cannot share one).
-  { id: 'jsx', extensions: ['.jsx'], grammars: ['javascript'], code: true,
+  { id: 'jsx', extensions: ['.jsx'], grammars: ['javascript'], code: true, comments: ['c'],
     extractor: () => import('../chunk/lang/script.ts').then((m) => m.extractScript) },
-  { id: 'typescript', extensions: ['.ts', '.mts', '.cts'], grammars: ['typescript'], code: true,
+  { id: 'typescript', extensions: ['.ts', '.mts', '.cts'], grammars: ['typescript'], code: true, comments: ['c'],
     extractor: () => import('../chunk/lang/script.ts').then((m) => m.extractScript) },
-  { id: 'tsx', extensions: ['.tsx'], grammars: ['tsx'], code: true,
+  { id: 'tsx', extensions: ['.tsx'], grammars: ['tsx'], code: true, comments: ['c'],
     extractor: () => import('../chunk/lang/script.ts').then((m) => m.extractScript) },
 ] as const satisfies readonly LanguageRow[];
 

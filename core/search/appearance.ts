@@ -2,10 +2,12 @@
 // "Hide blue tap highlight on mobile", "Table: avoid checkbox overflow", "add dark mode support") is
 // answered by a stylesheet or a XAML style or theme more often than by the component's code, which
 // holds the component's name many more times. Such a query holds an appearance word; a style chunk
-// is one of a stylesheet (CSS, SCSS, Less) or a XAML style, control theme or resource dictionary.
+// is one of a stylesheet (a language row with `stylesheet`: CSS, SCSS) or a XAML style, control
+// theme or resource dictionary.
 // Owns the vocabulary and the two tests; the factor (setting style_query_boost, explain
 // `style_query`) is applied by rerank.ts.
 import type { ParsedQuery } from './query.ts';
+import { languageById } from '../languages/table.ts';
 
 /** Words that ask how something looks (lower case, as query tokens are). */
 const APPEARANCE = new Set((
@@ -18,7 +20,6 @@ const APPEARANCE = new Set((
   'black white red green blue yellow orange purple gray grey pink'
 ).split(' '));
 
-const STYLE_LANGS = new Set(['css', 'scss', 'less', 'sass']);
 /** Chunk kinds of XAML styling: a style, a control theme, a resource dictionary (theme resources). */
 const STYLE_KINDS = new Set(['style', 'styles', 'theme', 'resources', 'resource']);
 
@@ -34,5 +35,5 @@ export function appearanceWords(q: Pick<ParsedQuery, 'clauses'>): string[] {
 
 /** Whether a chunk styles something: a stylesheet's, or a XAML style, theme or resource chunk. */
 export function isStyleChunk(c: { lang: string; symbolKind: string | null }): boolean {
-  return STYLE_LANGS.has(c.lang) || STYLE_KINDS.has(c.symbolKind ?? '');
+  return languageById(c.lang)?.stylesheet === true || STYLE_KINDS.has(c.symbolKind ?? '');
 }

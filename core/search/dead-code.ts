@@ -7,6 +7,7 @@
 
 import type { SearchSession } from './session.ts';
 import type { StoredFile } from '../index/file-data.ts';
+import { languageById } from '../languages/table.ts';
 
 /** Files whose dead-line maps a session keeps, per index generation. */
 const CACHED_FILES = 2000;
@@ -41,9 +42,6 @@ export function looksLikeCode(text: string): boolean {
   return CODE_END.test(t) || CALL.test(t) || KEYWORD_START.test(t) || ASSIGNMENT.test(t);
 }
 
-/** Languages whose `//` and `/* *\/` comments, and `#if` directives, are read here. */
-const C_LIKE = new Set(['csharp', 'razor', 'javascript', 'typescript', 'tsx', 'jsx', 'css', 'scss', 'less']);
-const MARKUP = new Set(['axaml', 'xaml', 'xml', 'html', 'razor', 'msbuild']);
 
 /**
  * 1 for each line (0-based) that is dead: commented-out code or markup, inside a `#if false`/`#if 0`
@@ -51,9 +49,12 @@ const MARKUP = new Set(['axaml', 'xaml', 'xml', 'html', 'razor', 'msbuild']);
  */
 export function deadLines(lines: readonly string[], lang: string): Uint8Array {
   const dead = new Uint8Array(lines.length);
-  const cLike = C_LIKE.has(lang);
-  const markup = MARKUP.has(lang);
-  if (!cLike && !markup) return dead;
+  // Which comments a language has is its row's (the language table's `comments`).
+  const syntax = languageById(lang)?.comments ?? [];
+  const cLike = syntax.includes('c');
+  const markup = syntax.includes('markup');
+  const razor = syntax.includes('razor');
+  if (!cLike && !markup && !razor) return dead;
   // #if nesting: each open directive's state (true: dead).
   const ifs: boolean[] = [];
   let regionDepth = 0;
@@ -110,7 +111,7 @@ export function deadLines(lines: readonly string[], lang: string): Uint8Array {
       if (!closed) block = 'xml';
       continue;
     }
-    if (lang === 'razor' && t.startsWith('@*')) {
+    if (razor && t.startsWith('@*')) {
       const rest = t.slice(2);
       const closed = rest.includes('*@');
       const inner = closed ? rest.slice(0, rest.indexOf('*@')) : rest;
