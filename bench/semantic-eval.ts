@@ -67,6 +67,7 @@ export interface SetRun {
 function providerSettings(name: string): Record<string, unknown> | null {
   if (name === 'learned') return { enabled: true, provider: 'learned' };
   if (name === 'pretrained') return { enabled: true, provider: 'pretrained' };
+  if (name === 'combined') return { enabled: true, provider: 'combined' };
   if (name === 'http') {
     const url = process.env.HCI_EVAL_HTTP_URL;
     if (!url) return null;
@@ -197,7 +198,7 @@ export async function runSemanticEval(o: { sets?: string[]; providers?: string[]
   const log = o.log ?? (() => {});
   const runs: SetRun[] = [];
   for (const spec of setSpecs(o.sets ?? ['sample', 'generated', 'dev'], o.files ?? 2000)) {
-    const r = await runSet(spec, o.providers ?? ['learned', 'pretrained', 'http', 'onnx'], log);
+    const r = await runSet(spec, o.providers ?? ['learned', 'pretrained', 'combined', 'http', 'onnx'], log);
     if (r) runs.push(r);
   }
   return runs;

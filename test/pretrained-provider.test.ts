@@ -9,31 +9,16 @@ import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { HciWorkspace } from '../core/workspace.ts';
-import { LearnedProvider } from '../core/vector/learned/provider.ts';
 import { LearnedModel } from '../core/vector/learned/model.ts';
 import { loadPretrained } from '../core/vector/pretrained/provider.ts';
-import { createNodeGrammarSource, createNodeIndexStorage, createNodeWorkspaceFs, nodeVectorHost, openWorkspace, zlibCodec } from '../runtimes/node/index.ts';
+import { openWorkspace } from '../runtimes/node/index.ts';
 import { REPO } from './helpers/browser.ts';
+import { openWithCodeModel, trainModel } from './helpers/code-model-fixture.ts';
 
 const tmp: string[] = [];
 afterAll(() => {
   for (const d of tmp) fs.rmSync(d, { recursive: true, force: true });
 });
-
-/** Every text file of the sample workspace, as training texts. */
-function sampleTexts(): string[] {
-  const root = path.join(REPO, 'test/sample-workspace');
-  return fs.readdirSync(root, { recursive: true }).map(String).filter((f) => /\.(cs|razor|axaml|md|json)$/.test(f)).sort().map((f) => `${f}\n${fs.readFileSync(path.join(root, f), 'utf8')}`);
-}
-
-function trainModel(seed: number, dims: number): Uint8Array {
-  return new LearnedProvider({ dims, seed }).train(sampleTexts()).model.toBytes();
-}
-
-async function open(root: string, codeModel: () => Promise<Uint8Array>): Promise<HciWorkspace> {
-  return HciWorkspace.open({ fs: createNodeWorkspaceFs(root), storage: createNodeIndexStorage(root), grammars: createNodeGrammarSource(), deflate: zlibCodec, vectors: { ...nodeVectorHost, codeModel } });
-}
 
 function workspace(semantic: boolean): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-pre-ws-'));
@@ -52,7 +37,7 @@ describe('the pretrained provider', () => {
 
   it('embeds every chunk inline with a first pass, and answers semantic and hybrid searches', async () => {
     const root = workspace(true);
-    const w = await open(root, async () => first);
+    const w = await openWithCodeModel(root, async () => first);
     try {
       const phases: string[] = [];
       const s = await w.index({ onProgress: (p) => phases.push(p.phase) });
@@ -75,7 +60,7 @@ describe('the pretrained provider', () => {
   });
 
   it('keyword results are the same with the channel on as off', async () => {
-    const on = await open(workspace(true), async () => first);
+    const on = await openWithCodeModel(workspace(true), async () => first);
     const off = await openWorkspace(workspace(false));
     try {
       await on.index();
@@ -93,14 +78,14 @@ describe('the pretrained provider', () => {
 
   it('another model re-embeds every chunk without chunking a file again', async () => {
     const root = workspace(true);
-    const a = await open(root, async () => first);
+    const a = await openWithCodeModel(root, async () => first);
     let chunks = 0;
     try {
       chunks = (await a.index()).vectors!.chunks;
     } finally {
       a.close();
     }
-    const b = await open(root, async () => second);
+    const b = await openWithCodeModel(root, async () => second);
     try {
       const s = await b.index();
       expect(s.files_indexed).toBe(0);
@@ -116,7 +101,7 @@ describe('the pretrained provider', () => {
   it('bytes that are not a model are provider_unavailable, and keyword search goes on', async () => {
     expect(await loadPretrained(async () => new Uint8Array([1, 2, 3]))).toMatchObject({ code: 'provider_unavailable', message: expect.stringContaining('bad magic') });
     expect(await loadPretrained(undefined)).toMatchObject({ code: 'provider_unavailable' });
-    const w = await open(workspace(true), async () => new Uint8Array(8));
+    const w = await openWithCodeModel(workspace(true), async () => new Uint8Array(8));
     try {
       const s = await w.index();
       expect(s.vectors).toMatchObject({ error: { code: 'provider_unavailable' } });

@@ -4,7 +4,8 @@
 // training, query and later-chunk vectors — and the KNN hits and scores through the WASM SIMD
 // kernel and its JS twin are identical everywhere, for int8 and f32. The code model shipped in the
 // package (models/code-model.bin) is read by each runtime's own loader (Node's file read, Deno's,
-// the browser's fetch of the URL hciVitePlugin gives) and embeds the same bits everywhere.
+// the browser's fetch of the URL hciVitePlugin gives) and embeds the same bits everywhere, alone and
+// as the combined provider's vectors (beside a learned model trained on the corpus).
 // @lane runtimes
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
@@ -37,6 +38,7 @@ describe('vector parity: Node, Deno and Chromium', () => {
     const nodePre: PretrainedFingerprint = await pretrainedFingerprint(nodeVectorHost.codeModel!, corpus);
     expect(nodePre.key).toMatch(/^pretrained\/hci-code@[0-9a-f]{16}\/\d+$/);
     expect(nodePre.vocab).toBeGreaterThan(10_000);
+    expect(nodePre.combined.key).toMatch(/^combined\/hci-code@[0-9a-f]{16}\+ppmi-svd-sif-1@[0-9a-f]{16}\/320$/);
     expect(node.embedMatchesTraining).toBe(true);
     expect(node.backends).toEqual(['int8/wasm-simd', 'int8/js', 'f32/wasm-simd', 'f32/js']);
     // Both backends agree inside one runtime too.

@@ -12,6 +12,7 @@ import { openWorkspace } from '../../runtimes/node/index.ts';
 import { KnnIndex } from '../../core/vector/knn.ts';
 import { LearnedModel } from '../../core/vector/learned/model.ts';
 import { LearnedProvider } from '../../core/vector/learned/provider.ts';
+import { concatHalves } from '../../core/vector/combined/embedder.ts';
 import { readIndexChunks } from '../lib/index-chunks.ts';
 import { filesOf, fuse, SEED_FUSION, type ScoredFile } from '../lib/fusion-proto.ts';
 import { readGolden, type GoldenQuery } from '../lib/queries.ts';
@@ -30,32 +31,8 @@ function agg(xs: readonly Outcome[]): M {
   return { n: xs.length, r5: mean(xs.map((x) => x.r5)), mrr: mean(xs.map((x) => x.mrr)) };
 }
 
-/** Row-major unit vectors [√w·a | √(1−w)·b], renormalized (a row with one side zero keeps the other). */
-export function concatRows(a: Float32Array, da: number, b: Float32Array, db: number, w: number): Float32Array {
-  const n = a.length / da;
-  const d = da + db;
-  const out = new Float32Array(n * d);
-  const wa = Math.sqrt(w);
-  const wb = Math.sqrt(1 - w);
-  for (let i = 0; i < n; i++) {
-    let s = 0;
-    for (let j = 0; j < da; j++) {
-      const v = wa * a[i * da + j];
-      out[i * d + j] = v;
-      s += v * v;
-    }
-    for (let j = 0; j < db; j++) {
-      const v = wb * b[i * db + j];
-      out[i * d + da + j] = v;
-      s += v * v;
-    }
-    if (s > 0) {
-      const inv = 1 / Math.sqrt(s);
-      for (let j = 0; j < d; j++) out[i * d + j] *= inv;
-    }
-  }
-  return out;
-}
+/** Row-major unit vectors [√w·a | √(1−w)·b], renormalized: the combined provider's arithmetic. */
+export const concatRows = concatHalves;
 
 const models = new Map<string, LearnedModel>();
 async function modelFile(file: string): Promise<LearnedModel> {

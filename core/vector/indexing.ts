@@ -2,7 +2,9 @@
 // indexer claim; core/index/indexer.ts IndexEnv.afterPass). `learned`: train a model from the
 // index's own chunks — streamed from short read transactions, never all texts at once — when there
 // is none, on --full, when the settings' dims changed, or past the drift verdict; else embed the
-// chunks still without a vector with the current vocabulary. `http` / `onnx`: make the provider's
+// chunks still without a vector with the current vocabulary. `combined`: the same training, each
+// vector the pretrained model's and the learned model's side by side (combined/embedder.ts; a new
+// pretrained model retrains). `pretrained` / `model2vec` / `http` / `onnx`: make the provider's
 // model key current (a new key drops the old vectors) and embed every chunk still without one, in
 // batches, each batch's vectors committed on their own. A provider failure is recorded (meta
 // vector_state: status shows it) and ends the phase: keyword data is never touched. Owns the
@@ -16,6 +18,7 @@ import { ModelTokenizer } from './learned/tokens.ts';
 import { trainModelFromCorpus, type Clock } from './learned/train.ts';
 import { LearnedProvider, LEARNED_RECIPE } from './learned/provider.ts';
 import { LearnedModel, type Coverage, DEFAULT_LEARNED_PARAMS } from './learned/model.ts';
+import { CombinedEmbedder, combinedPrefix } from './combined/embedder.ts';
 import { modelKeyString, providerError, type EmbeddingProvider, type ModelKey, type ProviderError } from './provider.ts';
 import type { InlineStats, TrainingCollector } from './inline.ts';
 import {
@@ -49,17 +52,18 @@ export interface VectorPhaseOptions {
 
 /** What the phase embeds with. */
 export type PhaseProvider =
-  | { kind: 'learned'; dims: number }
+  /** With `pretrained`: the combined provider (the learned model trained here beside the shipped one). */
+  | { kind: 'learned'; dims: number; pretrained?: LearnedModel }
   | { kind: 'remote'; provider: EmbeddingProvider };
 
 const now = (): number => (typeof performance === 'object' ? performance.now() : Date.now());
 
 export async function runVectorPhase(store: IndexStore, p: PhaseProvider, o: VectorPhaseOptions = {}): Promise<VectorRun> {
   const t0 = now();
-  const run: VectorRun = { provider: p.kind === 'learned' ? 'learned' : p.provider.id, model: null, trained: false, train_reason: null, embedded: 0, reused: o.inline?.reused ?? 0, chunks: 0, with_vectors: 0, took_ms: 0, error: null };
+  const run: VectorRun = { provider: p.kind === 'learned' ? (p.pretrained ? 'combined' : 'learned') : p.provider.id, model: null, trained: false, train_reason: null, embedded: 0, reused: o.inline?.reused ?? 0, chunks: 0, with_vectors: 0, took_ms: 0, error: null };
   run.embedded += o.inline?.embedded ?? 0;
   try {
-    if (p.kind === 'learned') await learnedPhase(store, p.dims, o, run);
+    if (p.kind === 'learned') await learnedPhase(store, p.dims, p.pretrained ?? null, o, run);
     else await remotePhase(store, p.provider, o, run);
   } catch (e) {
     if (e instanceof HciError && e.code === 'cancelled') throw e;
@@ -91,16 +95,19 @@ function checkCancel(signal?: AbortSignal): void {
 
 // ── learned ────────────────────────────────────────────────────────────────────────────────────
 
-async function learnedPhase(store: IndexStore, dims: number, o: VectorPhaseOptions, run: VectorRun): Promise<void> {
+async function learnedPhase(store: IndexStore, dims: number, pre: LearnedModel | null, o: VectorPhaseOptions, run: VectorRun): Promise<void> {
+  const family = pre ? 'combined' : 'learned';
+  const preDims = pre?.dims ?? 0;
   const cur = await store.read((db) => {
     const m = currentModel(db);
-    return m && m.key.provider === 'learned' ? { model: m, data: modelData(db, m.id) } : null;
+    return m && m.key.provider === family ? { model: m, data: modelData(db, m.id) } : null;
   });
   let reason: string | null = null;
   let provider: LearnedProvider | null = null;
   if (!cur || !cur.data) reason = 'no model yet';
   else if (o.full) reason = 'full rebuild';
-  else if (cur.model.key.dims !== dims) reason = `dims changed (${cur.model.key.dims} → ${dims})`;
+  else if (pre && !cur.model.key.model.startsWith(combinedPrefix(pre))) reason = 'the pretrained model changed';
+  else if (cur.model.key.dims !== dims + preDims) reason = `dims changed (${cur.model.key.dims - preDims} → ${dims})`;
   else {
     try {
       provider = LearnedProvider.fromBytes(cur.data);
@@ -111,9 +118,10 @@ async function learnedPhase(store: IndexStore, dims: number, o: VectorPhaseOptio
   if (provider && cur) {
     const since = addCoverage(cur.model.info.since ?? { texts: 0, tokens: 0, oov: 0 }, o.inline?.coverage);
     const model = provider.model!;
+    const embedder = pre ? new CombinedEmbedder(pre, model) : model;
     // New chunks the pass could not embed inline (none, normally), with the current vocabulary.
     const embed = (texts: readonly string[]) => {
-      const r = model.embed(texts);
+      const r = embedder.embed(texts);
       addCoverage(since, r.coverage);
       return Promise.resolve({ ok: true as const, vectors: r.vectors });
     };
@@ -125,7 +133,7 @@ async function learnedPhase(store: IndexStore, dims: number, o: VectorPhaseOptio
   }
   run.trained = true;
   run.train_reason = reason;
-  await trainFromIndex(store, dims, o, run);
+  await trainFromIndex(store, dims, pre, o, run);
 }
 
 function addCoverage(into: Coverage, add?: Coverage): Coverage {
@@ -138,7 +146,7 @@ function addCoverage(into: Coverage, add?: Coverage): Coverage {
 }
 
 /** Streams every chunk text through the corpus builder (a read transaction per `filesPerRead` files), trains, stores the model and every vector. */
-async function trainFromIndex(store: IndexStore, dims: number, o: VectorPhaseOptions, run: VectorRun): Promise<void> {
+async function trainFromIndex(store: IndexStore, dims: number, pre: LearnedModel | null, o: VectorPhaseOptions, run: VectorRun): Promise<void> {
   const filesPerRead = o.filesPerRead ?? 200;
   const params = { ...DEFAULT_LEARNED_PARAMS, dims };
   const phases: Record<string, number> = {};
@@ -177,13 +185,22 @@ async function trainFromIndex(store: IndexStore, dims: number, o: VectorPhaseOpt
   const trained = trainModelFromCorpus(corpus, params, o.clock ?? now, phases);
   t = now();
   const model: LearnedModel = trained.model;
-  const key: ModelKey = { provider: 'learned', model: `${LEARNED_RECIPE}@${model.fingerprint}`, dims: model.dims, quantization: 'int8' };
-  const scale = model.header.vectorScale;
+  const combined = pre ? new CombinedEmbedder(pre, model) : null;
+  const key: ModelKey = combined ? combined.key : { provider: 'learned', model: `${LEARNED_RECIPE}@${model.fingerprint}`, dims: model.dims, quantization: 'int8' };
+  const scale = combined ? combined.scale : model.header.vectorScale;
   const modelId = await store.write((db) => {
     const id = setCurrentModel(db, key, { scale, data: model.toBytes(), info: { trainedChunks: corpus.chunks, since: { texts: 0, tokens: 0, oov: 0 }, textHash: CURRENT_TEXT_HASH } });
     bumpVectorGeneration(db);
     return id;
   });
+  if (combined) {
+    // The trainer's rows are the learned half only: every chunk is embedded again with both models.
+    const stored = (await store.read((db) => currentModel(db)))!;
+    await backfill(store, stored, (texts) => Promise.resolve({ ok: true as const, vectors: combined.embed(texts).vectors }), o, run);
+    phases.write = now() - t;
+    run.phases = Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v)]));
+    return;
+  }
   const batch = o.batchChunks ?? 4000;
   const t0 = now();
   // The trained vectors a batch at a time (the trainer computes them on demand: never all at once).

@@ -1,4 +1,4 @@
-// The embedding provider seam: what every provider (learned, pretrained, model2vec, http, onnx) offers the indexer
+// The embedding provider seam: what every provider (learned, pretrained, combined, model2vec, http, onnx) offers the indexer
 // and the search pipeline, the model key that says which vectors are comparable, the structured
 // error a failing provider answers with (it never throws into indexing), and the text a chunk is
 // embedded from. Owns only these shapes; each provider lives in its own module.
@@ -10,7 +10,7 @@ export type VectorQuantization = 'int8' | 'f32';
  * vectors; the embedding cache is keyed by (chunk content hash, model key string).
  */
 export interface ModelKey {
-  /** 'learned' | 'pretrained' | 'model2vec' | 'http' | 'onnx'. */
+  /** 'learned' | 'pretrained' | 'combined' | 'model2vec' | 'http' | 'onnx'. */
   provider: string;
   /** Provider-specific: the learned model's fingerprint, an endpoint's model name … */
   model: string;
@@ -59,7 +59,7 @@ export interface EmbedOptions {
 }
 
 export interface EmbeddingProvider {
-  /** 'learned' | 'pretrained' | 'model2vec' | 'http' | 'onnx'. */
+  /** 'learned' | 'pretrained' | 'combined' | 'model2vec' | 'http' | 'onnx'. */
   readonly id: string;
   readonly dims: number;
   /** The key of the vectors this provider gives now (a learned provider's changes when it retrains). */

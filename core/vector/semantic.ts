@@ -1,5 +1,5 @@
 // One workspace's semantic channel: the provider its settings name (learned, pretrained — the code
-// model shipped in the package —, model2vec, http, onnx), what an indexing pass gets from it (inline
+// model shipped in the package —, combined — both side by side —, model2vec, http, onnx), what an indexing pass gets from it (inline
 // vectors, the vector phase), and what a search or a "more like this" gets (a query vector and the
 // loaded scan of the current index generation, cached until a commit changes either). Off when the
 // settings say so: then it gives nothing and the workspace is keyword-only. Owns these caches and
@@ -13,7 +13,8 @@ import { httpSettingsOf, type SemanticSettings } from './settings.ts';
 import { HttpEmbeddingProvider } from './http/provider.ts';
 import { createOnnxProvider, type OnnxHost } from './onnx/provider.ts';
 import { createModel2VecProvider, type ModelFiles } from './static/provider.ts';
-import { loadPretrained } from './pretrained/provider.ts';
+import { loadPretrained, type PretrainedProvider } from './pretrained/provider.ts';
+import { CombinedEmbedder, combinedPrefix } from './combined/embedder.ts';
 import { LearnedProvider } from './learned/provider.ts';
 import { KnnIndex } from './knn.ts';
 import { kernelModule } from './scan.ts';
@@ -52,6 +53,9 @@ export type VectorSearch =
 
 export class SemanticIndex {
   private remote: Promise<EmbeddingProvider | ProviderError> | null = null;
+  private pre: Promise<PretrainedProvider | ProviderError> | null = null;
+  /** The shipped model once loaded (combined: the query's pretrained half inside the read transaction). */
+  private preLoaded: PretrainedProvider | null = null;
   private learned: { modelId: number; created: string; provider: LearnedProvider } | null = null;
   private knn: { key: string; index: KnnIndex } | null = null;
   private kernel: WebAssembly.Module | null | undefined;
@@ -66,11 +70,25 @@ export class SemanticIndex {
     return this.settings.provider;
   }
 
-  /** The provider other than learned (built once); a ProviderError when it cannot be built. */
+  /** Whether the vector phase trains a model on this index (learned, and combined's learned half). */
+  private get trains(): boolean {
+    return this.settings.provider === 'learned' || this.settings.provider === 'combined';
+  }
+
+  /** The shipped code model (pretrained, and combined's other half), loaded once. */
+  private pretrained(): Promise<PretrainedProvider | ProviderError> {
+    this.pre ??= loadPretrained(this.host.codeModel).then((p) => {
+      if (!('code' in p)) this.preLoaded = p;
+      return p;
+    });
+    return this.pre;
+  }
+
+  /** The provider other than learned and combined (built once); a ProviderError when it cannot be built. */
   private remoteProvider(): Promise<EmbeddingProvider | ProviderError> {
     this.remote ??= (async () => {
       const s = this.settings;
-      if (s.provider === 'pretrained') return loadPretrained(this.host.codeModel);
+      if (s.provider === 'pretrained') return this.pretrained();
       if (s.provider === 'model2vec') return createModel2VecProvider(s.model2vec!, this.host.files, this.root);
       if (s.provider === 'http') {
         if (!this.host.fetch) return providerError('provider_config', 'this runtime gave hci no fetch', 'embedding over HTTP needs a runtime with fetch', false);
@@ -86,14 +104,24 @@ export class SemanticIndex {
     if (!this.enabled) return { summary: () => undefined };
     const model = await store.read((db) => currentModel(db));
     let inline: InlineVectors | undefined;
-    const isLearned = this.settings.provider === 'learned';
-    const current = isLearned && model?.key.provider === 'learned' && !opts.full && model.key.dims === this.settings.dims;
-    if (isLearned && !current) {
+    const s = this.settings;
+    const isLearned = this.trains;
+    // combined: the shipped half first (without it the phase only records why).
+    const pre = s.provider === 'combined' ? await this.pretrained() : null;
+    const preModel = pre && !('code' in pre) ? pre.model : null;
+    const current = isLearned && model?.key.provider === s.provider && !opts.full && model.key.dims === s.dims + (preModel?.dims ?? 0) && (!preModel || model.key.model.startsWith(combinedPrefix(preModel)));
+    if (pre && 'code' in pre) {
+      // Nothing to embed with: the vector phase records the failure.
+    } else if (isLearned && !current) {
       // A model will be trained after this pass: collect the texts the pass writes.
       inline = new InlineVectors(null, undefined, new TrainingCollector());
     } else if (current && model) {
       const p = await store.read((db) => this.learnedFor(db, model));
-      inline = new InlineVectors(model, p ? (texts) => p.embedWithCoverage(texts) : undefined);
+      const learned = p?.model;
+      if (learned && preModel) {
+        const both = new CombinedEmbedder(preModel, learned);
+        inline = new InlineVectors(model, (texts) => both.embed(texts));
+      } else inline = new InlineVectors(model, p ? (texts) => p.embedWithCoverage(texts) : undefined);
     } else if (!isLearned) {
       const remote = await this.remoteProvider();
       if (!('code' in remote)) {
@@ -117,8 +145,10 @@ export class SemanticIndex {
     return {
       vectors: inline,
       afterPass: async () => {
-        if (isLearned) {
-          run = await runVectorPhase(store, { kind: 'learned', dims: this.settings.dims }, { full: opts.full, signal: opts.signal, onProgress: opts.onProgress, inline: inline?.stats, collected: inline?.collector });
+        if (pre && 'code' in pre) {
+          run = await recordFailure(store, s.provider, pre);
+        } else if (isLearned) {
+          run = await runVectorPhase(store, { kind: 'learned', dims: s.dims, ...(preModel ? { pretrained: preModel } : {}) }, { full: opts.full, signal: opts.signal, onProgress: opts.onProgress, inline: inline?.stats, collected: inline?.collector });
         } else {
           const remote = await this.remoteProvider();
           if ('code' in remote) {
@@ -149,6 +179,11 @@ export class SemanticIndex {
    */
   async prepare(query: string | null): Promise<QueryVector> {
     if (this.kernel === undefined) this.kernel = await kernelModule();
+    if (this.settings.provider === 'combined') {
+      // Both halves are embedded inside the transaction (the learned half is the index's); the shipped half is loaded here.
+      const pre = await this.pretrained();
+      return 'code' in pre ? { ok: false, error: pre } : { ok: true, vector: null };
+    }
     if (query === null || this.settings.provider === 'learned') return { ok: true, vector: null };
     const remote = await this.remoteProvider();
     if ('code' in remote) return { ok: false, error: remote };
@@ -178,8 +213,13 @@ export class SemanticIndex {
       if (!query) return { ok: false, reason: 'this chunk has no vector yet', hint: 'run `hci index` to finish the vectors' };
     } else if (!query && text !== null) {
       const p = this.learnedFor(db, model);
-      if (!p) return { ok: false, reason: 'the learned model is missing', hint: 'run `hci index --full`' };
-      query = p.embedWithCoverage([text]).vectors;
+      if (!p?.model) return { ok: false, reason: 'the learned model is missing', hint: 'run `hci index --full`' };
+      if (wanted === 'combined') {
+        const pre = this.preLoaded;
+        if (!pre) return { ok: false, reason: 'the shipped code model is not loaded', hint: 'search again (it loads before the search)' };
+        if (!model.key.model.startsWith(combinedPrefix(pre.model))) return { ok: false, reason: 'the stored vectors were made with another shipped code model', hint: 'run `hci index` to embed with this one' };
+        query = new CombinedEmbedder(pre.model, p.model).embed([text]).vectors;
+      } else query = p.embedWithCoverage([text]).vectors;
     }
     if (!query) return { ok: false, reason: 'nothing to embed', hint: 'pass a query' };
     return { ok: true, knn: this.scanFor(db, model), query, model };

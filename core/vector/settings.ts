@@ -1,7 +1,8 @@
 // The `[semantic]` table of `.hci/settings.toml`: whether the semantic channel is on (off by
 // default: then nothing is trained, embedded or stored, and every search is the keyword search),
-// which provider embeds (`learned` when on; `pretrained`, the code model in the package;
-// `model2vec`, a static model folder; `http`; `onnx`), the learned model's dims, the fusion
+// which provider embeds (`learned` when on; `pretrained`, the code model in the package; `combined`,
+// both, each vector half one model's; `model2vec`, a static model folder; `http`; `onnx`), the
+// learned model's dims (combined: its learned half's), the fusion
 // settings (weights, the guard, routing, a minimum vector score) and each provider's own table
 // (`[semantic.http]`: core/vector/http/settings.ts; `[semantic.onnx]`; `[semantic.model2vec]`). snake_case keys, validated:
 // a wrong key or value is `invalid_settings` naming it. Owns the shape and defaults; what the
@@ -9,7 +10,7 @@
 import { z } from 'zod';
 import { parseHttpSettings, type HttpProviderSettings } from './http/settings.ts';
 
-export const PROVIDERS = ['learned', 'pretrained', 'model2vec', 'http', 'onnx'] as const;
+export const PROVIDERS = ['learned', 'pretrained', 'combined', 'model2vec', 'http', 'onnx'] as const;
 
 /**
  * `[semantic.http]`: checked by the http provider's own parser (every key and range) and kept as

@@ -1,12 +1,14 @@
 // What the learned-embedding parity test compares across Node, Deno and Chromium: digests of the
 // trained model's bytes, of the training chunks' vectors and of query and later-chunk vectors, and
-// the KNN hits (ids and scores) of every query through both scan backends for int8 and f32. Pure
+// the KNN hits (ids and scores) of every query through both scan backends for int8 and f32; the
+// shipped code model's vectors alone and combined with a learned model. Pure
 // (core imports only), so the same module runs in all three runtimes.
 import { sha256Hex } from '../../core/index/sha256.ts';
 import { KnnIndex } from '../../core/vector/knn.ts';
 import { quantizeInt8 } from '../../core/vector/quantize.ts';
 import { LearnedProvider } from '../../core/vector/learned/provider.ts';
 import { loadPretrained } from '../../core/vector/pretrained/provider.ts';
+import { CombinedEmbedder } from '../../core/vector/combined/embedder.ts';
 
 export interface VectorCorpus {
   texts: string[];
@@ -72,6 +74,8 @@ export interface PretrainedFingerprint {
   dims: number;
   textsSha: string;
   queriesSha: string;
+  /** The combined provider's vectors: the code model beside a learned model trained on the corpus. */
+  combined: { key: string; scale: number; textsSha: string; queriesSha: string };
 }
 
 /** The shipped code model as this runtime's loader hands it over (VectorHost.codeModel), and its vectors of the corpus. */
@@ -79,8 +83,10 @@ export async function pretrainedFingerprint(load: () => Promise<Uint8Array>, c: 
   const bytes = await load();
   const p = await loadPretrained(load);
   if ('code' in p) throw new Error(`${p.code}: ${p.message}`);
+  const both = new CombinedEmbedder(p.model, new LearnedProvider({ dims: 64 }).train(c.texts).model);
   return {
     bytes: bytes.length, sha: sha256Hex(bytes), key: `${p.key.provider}/${p.key.model}/${p.key.dims}`, vocab: p.model.vocab.length, dims: p.dims,
     textsSha: sha256Hex(bytesOf(p.embedSync(c.texts))), queriesSha: sha256Hex(bytesOf(p.embedSync(c.queries))),
+    combined: { key: `${both.key.provider}/${both.key.model}/${both.key.dims}`, scale: both.scale, textsSha: sha256Hex(bytesOf(both.embed(c.texts).vectors)), queriesSha: sha256Hex(bytesOf(both.embed(c.queries).vectors)) },
   };
 }

@@ -1,0 +1,174 @@
+// Fusion variants replayed on fusion-dump.ts's lists (keyword's finished ranking and the vector
+// channel's neighbours by cosine, per golden query, as the search path gave them): the product's
+// hybrid fusion (core/search/fuse.ts: min-max over each channel's first 50, file evidence,
+// 0.65 / 0.35, keyword's first 3 files kept, routing) rebuilt over those lists, and variants of it,
+// each scored at file level against keyword per repository (R@5, MRR@10, rank-1 hits lost). How far
+// the rebuild agrees with the product's own hybrid answer is printed first (its top 5 files).
+// Seconds per run; what is kept is then measured end to end (`fusion-dump.ts`, `npm run eval -- --semantic`).
+//
+//   node dist/bench/model/fusion-replay.js --dump /tmp/fusion-dump [--provider pretrained] [--variants default,bounded:2,...]
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseQuery } from '../../core/search/query.ts';
+import { keywordRoute } from '../../core/search/fuse.ts';
+import { distinct, scoreQuery } from '../lib/metrics.ts';
+import { fmtNum, isMain, markdownTable, mean, optList, optString, parseArgs } from '../lib/util.ts';
+
+type Row = [string, number, number, number, number | null];
+interface DumpQuery { id?: string; query: string; kind: string; relevant: string[]; keyword: Row[]; vector: Row[]; hybrid: Row[] }
+interface Dump { set: string; repo: string; provider: string; queries: DumpQuery[] }
+
+export interface FusionVariant {
+  weights: [number, number];
+  guard: number;
+  /** Keyword's file at file rank r (past the guard) ends no lower than r + bound (null: no bound). */
+  bound: number | null;
+  /** A file only the vector channel found enters only when its cosine reaches this share of the best cosine of a keyword top-`agreeK` file. */
+  agree: number | null;
+  agreeK: number;
+}
+
+export const DEFAULT_VARIANT: FusionVariant = { weights: [0.65, 0.35], guard: 3, bound: null, agree: null, agreeK: 10 };
+
+const DEPTH = 50;
+const CAP = 2;
+
+/** A variant from its name: `default`, `bounded:N`, `agree:S[:K]`, `guard:N`, `w:K`, joined with `+`. */
+export function parseVariant(name: string): FusionVariant {
+  const v: FusionVariant = { ...DEFAULT_VARIANT };
+  for (const part of name.split('+')) {
+    const [k, a, b] = part.split(':');
+    if (k === 'default') continue;
+    else if (k === 'bounded') v.bound = Number(a);
+    else if (k === 'agree') {
+      v.agree = Number(a);
+      if (b) v.agreeK = Number(b);
+    } else if (k === 'guard') v.guard = Number(a);
+    else if (k === 'w') v.weights = [Number(a), 1 - Number(a)];
+    else throw new Error(`unknown variant part ${part}`);
+  }
+  return v;
+}
+
+const keyOf = (r: Row) => `${r[0]}:${r[1]}-${r[2]}`;
+
+/** The files of a fused answer, best first. */
+export function replay(q: DumpQuery, v: FusionVariant): string[] {
+  const kw = q.keyword;
+  if (keywordRoute(parseQuery(q.query)) || q.vector.length === 0) return distinct(kw.map((r) => r[0]));
+  // The vector channel's list as the product caps it (2 chunks a file), its first DEPTH.
+  const perFile = new Map<string, number>();
+  const vec: Row[] = [];
+  for (const r of q.vector) {
+    const n = (perFile.get(r[0]) ?? 0) + 1;
+    perFile.set(r[0], n);
+    if (n <= CAP) vec.push(r);
+    if (vec.length >= DEPTH) break;
+  }
+  const kwList = kw.slice(0, DEPTH);
+  const norm = (rows: Row[], s: (r: Row) => number) => {
+    const xs = rows.map(s);
+    const lo = Math.min(...xs);
+    const hi = Math.max(...xs);
+    const byChunk = new Map<string, number>();
+    const byFile = new Map<string, number>();
+    rows.forEach((r, i) => {
+      const x = hi > lo ? (xs[i] - lo) / (hi - lo) : 1;
+      byChunk.set(keyOf(r), x);
+      if (!(byFile.get(r[0])! >= x)) byFile.set(r[0], x);
+    });
+    return { byChunk, byFile };
+  };
+  const nk = norm(kwList, (r) => r[3]);
+  const nv = norm(vec, (r) => r[4] ?? 0);
+  const kwFiles = distinct(kw.map((r) => r[0]));
+  const guardFiles = new Set(kwFiles.slice(0, v.guard));
+  // Agreement gate: the best cosine among keyword's first agreeK files' chunks in the vector list.
+  let gate = -Infinity;
+  if (v.agree !== null) {
+    const top = new Set(kwFiles.slice(0, v.agreeK));
+    const cos = q.vector.filter((r) => top.has(r[0])).map((r) => r[4] ?? 0);
+    gate = cos.length ? Math.max(...cos) * v.agree : Infinity;
+  }
+  const kwRank = new Map(kw.map((r, i) => [keyOf(r), i]));
+  const cands = new Map<string, Row>();
+  for (const r of kwList) cands.set(keyOf(r), r);
+  for (const r of vec) {
+    if (cands.has(keyOf(r))) continue;
+    if (!nk.byFile.has(r[0]) && (r[4] ?? 0) < gate) continue;
+    cands.set(keyOf(r), r);
+  }
+  const val = (n: ReturnType<typeof norm>, r: Row) => n.byChunk.get(keyOf(r)) ?? n.byFile.get(r[0]) ?? 0;
+  const held = kw.filter((r) => guardFiles.has(r[0]));
+  const heldKeys = new Set(held.map(keyOf));
+  const rest = [...cands.values()].filter((r) => !heldKeys.has(keyOf(r))).map((r) => ({ r, s: v.weights[0] * val(nk, r) + v.weights[1] * val(nv, r) }));
+  rest.sort((a, b) => b.s - a.s || (kwRank.get(keyOf(a.r)) ?? Infinity) - (kwRank.get(keyOf(b.r)) ?? Infinity) || (a.r[0] < b.r[0] ? -1 : a.r[0] > b.r[0] ? 1 : 0) || a.r[1] - b.r[1]);
+  let files = distinct([...held, ...rest.map((x) => x.r)].map((r) => r[0]));
+  if (v.bound !== null) {
+    // Keyword's file at file rank i (0-based) must stand at i + bound or higher.
+    const due = new Map(kwFiles.map((f, i) => [f, i + v.bound!]));
+    const out: string[] = [];
+    const placed = new Set<string>();
+    const queue = files.slice();
+    while (out.length < files.length) {
+      const pos = out.length;
+      const late = kwFiles.find((f) => !placed.has(f) && due.get(f)! <= pos);
+      const next = late ?? queue.find((f) => !placed.has(f))!;
+      out.push(next);
+      placed.add(next);
+    }
+    files = out;
+  }
+  return files;
+}
+
+interface Score { r5: number; mrr: number; r1: boolean }
+const score = (files: readonly string[], rel: readonly string[]): Score => {
+  const s = scoreQuery(files, rel);
+  return { r5: s.recall5, mrr: s.mrr10, r1: s.recall1 > 0 };
+};
+
+export function main(argv: string[]): number {
+  const { opts } = parseArgs(argv);
+  const dir = path.resolve(optString(opts, 'dump') ?? 'bench-results/fusion-dump');
+  const provider = optString(opts, 'provider');
+  const variants = optList(opts, 'variants');
+  const dumps = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Dump)
+    .filter((d) => !provider || d.provider === provider);
+  const f3 = (x: number) => fmtNum(x, 3);
+  const sgn = (x: number) => `${x >= 0 ? '+' : ''}${f3(x)}`;
+  // How close the rebuild is to the product's own answer (top 5 files).
+  let same = 0;
+  let all = 0;
+  for (const d of dumps) for (const q of d.queries) {
+    all++;
+    if (JSON.stringify(replay(q, DEFAULT_VARIANT).slice(0, 5)) === JSON.stringify(distinct(q.hybrid.map((r) => r[0])).slice(0, 5))) same++;
+  }
+  process.stdout.write(`rebuild = product's hybrid (top 5 files) on ${same} of ${all} queries\n\n`);
+  const summary: string[][] = [];
+  for (const name of ['product', ...(variants.length ? variants : ['default'])]) {
+    const rows: string[][] = [];
+    let gain = 0;
+    let loss = 0;
+    let lostAll = 0;
+    for (const d of dumps) {
+      const kw = d.queries.map((q) => score(distinct(q.keyword.map((r) => r[0])), q.relevant));
+      const hy = d.queries.map((q) => score(name === 'product' ? distinct(q.hybrid.map((r) => r[0])) : replay(q, parseVariant(name)), q.relevant));
+      const k = { r5: mean(kw.map((x) => x.r5)), mrr: mean(kw.map((x) => x.mrr)) };
+      const h = { r5: mean(hy.map((x) => x.r5)), mrr: mean(hy.map((x) => x.mrr)) };
+      const lost = kw.filter((x, i) => x.r1 && !hy[i].r1).length;
+      lostAll += lost;
+      const dr = h.r5 - k.r5;
+      const dm = h.mrr - k.mrr;
+      if (dr < -1e-9 || dm < -1e-9) loss++;
+      else if (dr > 1e-9 || dm > 1e-9) gain++;
+      rows.push([d.repo, `${f3(k.r5)} / ${f3(k.mrr)}`, `${f3(h.r5)} / ${f3(h.mrr)}`, sgn(dr), sgn(dm), String(lost)]);
+    }
+    process.stdout.write(`#### ${name}\n\n${markdownTable(['repository', 'keyword', 'hybrid', 'Δ R@5', 'Δ MRR', 'rank-1 lost'], rows)}\n\n`);
+    summary.push([name, String(gain), String(loss), String(dumps.length - gain - loss), String(lostAll)]);
+  }
+  process.stdout.write(`${markdownTable(['variant', 'repositories ahead of keyword', 'behind (R@5 or MRR)', 'level', 'rank-1 lost'], summary)}\n`);
+  return 0;
+}
+
+if (isMain(import.meta.url)) process.exitCode = main(process.argv.slice(2));
