@@ -1,7 +1,8 @@
 // The explorer's links and start screen (issue 37), built and driven in headless Chromium: the start
 // screen's example queries come from the open index (a type, a word, a route, a settings key, a
 // folder — here of a small "Gadgets" project, nothing of the bundled sample), and a click searches
-// one; the filter chips say what they count; a permalink keeps "why this result" open; Link says the
+// one; the filter chips say what they count; a workspace with vectors offers hybrid and meaning modes
+// and "more like this" on a hit (one without offers none); a permalink keeps "why this result" open; Link says the
 // link was copied (and it was); the workspaces screen offers to go back where the user was; and a
 // link opened in another browser, which does not hold the workspace, says so in plain words (no
 // library call, no re-index) and offers a folder, a .zip or an index file — a .zip given there is
@@ -27,9 +28,9 @@ const GADGETS: Record<string, string> = {
   'tests/Gadgets.Tests/GadgetStoreTests.cs': `namespace Gadgets.Tests;\n\npublic class GadgetStoreTests\n{\n    public void FindsNothing() { }\n}\n`,
 };
 
-function gadgetsZip(): Uint8Array {
+function gadgetsZip(top = WS, extra: Record<string, string> = {}): Uint8Array {
   const files: Record<string, Uint8Array> = {};
-  for (const [rel, text] of Object.entries(GADGETS)) files[`${WS}/${rel}`] = new TextEncoder().encode(text);
+  for (const [rel, text] of Object.entries({ ...GADGETS, ...extra })) files[`${top}/${rel}`] = new TextEncoder().encode(text);
   return zipSync(files, { level: 6 });
 }
 
@@ -64,6 +65,8 @@ describe.skipIf(!chromium)(titled('web-demo links and start screen (built app, h
     expect(qs).toContain('MaxGadgetsPerShelf');
     expect(qs).toContain('path:src/Gadgets.Api/ gadget');
     expect(qs).not.toContain('PricingEngine');
+    // No vectors here: no meaning modes, no "more like this".
+    expect(await page.$('.mode-switch [data-mode=hybrid]')).toBeNull();
     await webDemoShot(page, 'links-01-examples');
     await page.click('.start-here .example:text-is("MaxGadgetsPerShelf")');
     await page.waitForSelector('.group .file-head .name:text-is("appsettings.json")');
@@ -106,6 +109,36 @@ describe.skipIf(!chromium)(titled('web-demo links and start screen (built app, h
     await page.waitForSelector('.viewer .row.hl');
     expect(page.url()).toBe(place);
   });
+
+  it('with vectors (semantic search on): hybrid and meaning modes, and "more like this" from a hit', async () => {
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector('.home');
+    await page.setInputFiles('#zip-input', { name: 'gadgets-semantic.zip', mimeType: 'application/zip', buffer: Buffer.from(gadgetsZip('gadgets-semantic', { '.hci/settings.toml': '[semantic]\nenabled = true\ndims = 64\n' })) });
+    await page.waitForSelector('.index-panel.phase-done', { timeout: 90_000 });
+    await page.waitForSelector('.mode-switch [data-mode=hybrid]');
+    await page.click('.mode-switch [data-mode=hybrid]');
+    await page.fill('#search-input', 'gadget shelf capacity');
+    await page.waitForSelector('.hit');
+    await idle(page);
+    expect(new URL(page.url()).searchParams.get('mode')).toBe('hybrid');
+    expect(await page.textContent('.searchbar .mode')).toBe('hybrid');
+    await page.click('.mode-switch [data-mode=semantic]');
+    await page.waitForFunction(() => document.querySelector('.searchbar .mode')?.textContent === 'semantic');
+    expect(await page.$$eval('.hit .badge.hitkind-text_vector', (els) => els.length)).toBeGreaterThan(0);
+    await page.click('.mode-switch [data-mode=keyword]');
+    await page.fill('#search-input', 'GadgetShelf');
+    await page.waitForSelector('.group .file-head .name:text-is("GadgetShelf.cs")');
+    await idle(page);
+    const before = await page.$$eval('.hit', (els) => els.length);
+    await page.click('.group:has(.file-head .name:text-is("GadgetShelf.cs")) .hit .more-like');
+    await page.waitForSelector('.similar-head');
+    expect(await page.textContent('.similar-head')).toContain('src/Gadgets.Api/GadgetShelf.cs');
+    await page.waitForFunction(() => document.querySelectorAll('.hit .badge.hitkind-text_vector').length > 0);
+    await webDemoShot(page, 'links-04-more-like-this');
+    await page.click('.similar-head button:has-text("back to the search")');
+    await page.waitForFunction(() => !document.querySelector('.similar-head') && !document.querySelector('.hit .badge.hitkind-text_vector'));
+    expect(await page.$$eval('.hit', (els) => els.length)).toBe(before);
+  }, 120_000);
 
   it('a link opened in another browser says, in plain words, the workspace is not there; a .zip given there opens the linked lines', async () => {
     const link = `${server.url}/?q=GadgetStore#/w/${WS}/f/src/Gadgets.Api/GadgetStore.cs#L4-6`;

@@ -1,6 +1,6 @@
 // Permalinks: the app's place in the URL, so a reload or a shared link opens the same view.
 //   ?q=<query>&ext=.cs,.razor&under=src/&hide=test,generated   the search (history.replaceState as you type)
-//   &mode=literal|regex&case=1&word=1                           exact text or a regex, case, whole words
+//   &mode=literal|regex|hybrid|semantic&case=1&word=1           exact text or a regex, case, whole words; meaning
 //   #/w/<workspace>                                             a workspace
 //   #/w/<workspace>/f/<path>#L10-20                             a file, lines 10–20 marked
 //   &why=<hit_id>                                               with "why this result" for that hit open
@@ -14,7 +14,7 @@ export interface Route {
   exts: string[];
   under: string;
   hide: Array<'test' | 'generated'>;
-  mode?: 'literal' | 'regex';
+  mode?: 'literal' | 'regex' | 'hybrid' | 'semantic';
   caseSensitive?: boolean;
   wholeWord?: boolean;
   /** The hit whose "why this result" is open (with a file). */
@@ -41,7 +41,7 @@ export function parseRoute(loc: { search: string; hash: string } = location): Ro
     hide: (params.get('hide') ?? '').split(',').filter((k): k is 'test' | 'generated' => k === 'test' || k === 'generated'),
   };
   const mode = params.get('mode');
-  if (mode === 'literal' || mode === 'regex') route.mode = mode;
+  if (mode === 'literal' || mode === 'regex' || mode === 'hybrid' || mode === 'semantic') route.mode = mode;
   if (params.get('case') === '1') route.caseSensitive = true;
   if (params.get('word') === '1') route.wholeWord = true;
   const why = params.get('why');

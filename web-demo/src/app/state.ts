@@ -49,9 +49,12 @@ export interface Filters {
 
 /**
  * How the query is read: words (the keyword channel, BM25), exact text, or an RE2 regex (the literal
- * channel: every hit lists its match_lines); case and whole-word apply to the last two.
+ * channel: every hit lists its match_lines); case and whole-word apply to those two. With vectors in
+ * the workspace (semantic search on), also hybrid (words plus meaning) and semantic (meaning only).
  */
-export type QueryMode = 'keyword' | 'literal' | 'regex';
+export type QueryMode = 'keyword' | 'literal' | 'regex' | 'hybrid' | 'semantic';
+/** The modes that read the whole box as a pattern (case and whole-word apply to them). */
+export const isExact = (m: QueryMode) => m === 'literal' || m === 'regex';
 export interface SearchOptions {
   mode: QueryMode;
   caseSensitive: boolean;
@@ -91,6 +94,10 @@ export const facets = signal<FacetsResponse | null>(null);
 export const searching = signal(false);
 /** The running search has taken long enough to show the spinner (search/controller.ts SPINNER_MS). */
 export const searchingSlowly = signal(false);
+/** Whether the workspace has vectors (semantic search on and built): hybrid, semantic and "more like this" are offered. */
+export const semanticOn = computed(() => ['ready', 'partial'].includes(status.value?.vectors?.state ?? 'off'));
+/** "More like this": the hit the list shows chunks similar to (the similar verb), instead of a search's hits. */
+export const similarTo = signal<{ hitId: string; label: string } | null>(null);
 /** Index of the selected hit in results.hits (j/k, Enter). */
 export const selected = signal(0);
 

@@ -5,12 +5,12 @@
 // selected hit (j/k) is kept in view; a click or Enter opens it in the viewer. Owns this list.
 import { useEffect, useRef } from 'preact/hooks';
 import type { SearchHit, SearchResponse } from '../../../core/contract/index.ts';
-import { current, hasQuery, results, searchOptions, selected, status, view, type SearchOptions } from '../app/state.ts';
+import { current, hasQuery, results, searchOptions, selected, semanticOn, similarTo, status, view, type SearchOptions } from '../app/state.ts';
 import { pairLabel, splitPath } from '../app/format.ts';
 import { openFile } from '../viewer/controller.ts';
 import { markTerms } from './terms.ts';
 import { examples, loadExamples } from './examples.ts';
-import { setQuery, setSearchOptions } from './controller.ts';
+import { backToSearch, moreLikeThis, setQuery, setSearchOptions } from './controller.ts';
 
 export function openHit(h: SearchHit): Promise<void> {
   return openFile(h.path, { lines: [h.start_line, h.end_line], hitId: h.hit_id });
@@ -70,9 +70,16 @@ export function Results() {
   });
   const openPath = view.value?.path;
   const o = searchOptions.value;
+  const more = semanticOn.value;
+  const like = similarTo.value;
   return (
     <>
       {!hasQuery.value && <StartHere />}
+      {like && shown && (
+        <div class="similar-head" role="status">
+          Chunks like <code>{like.label}</code> (by meaning) <button class="link" onClick={backToSearch}>← back to the search</button>
+        </div>
+      )}
       <div class={shown ? 'results' : 'results idle'} ref={list} role="list" aria-label="Hits (j/k to move, Enter to open)" tabIndex={shown ? 0 : -1} aria-hidden={!shown}>
       {groups.map((g) => {
         const { dir, name } = splitPath(g.path);
@@ -108,6 +115,18 @@ export function Results() {
                   )}
                   <span class={`badge hitkind-${h.hit_kind}`} title={h.note ?? 'keyword match in text'}>{h.hit_kind}</span>
                   <span class="score" title={`fts ${h.fts_score}`}>{h.score.toFixed(2)}</span>
+                  {more && (
+                    <button
+                      class="link more-like"
+                      title="Chunks similar in meaning to this one"
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        void moreLikeThis(h.hit_id, `${h.path}:${h.start_line}`);
+                      }}
+                    >
+                      more like this
+                    </button>
+                  )}
                 </div>
                 {h.match_lines && h.match_lines.length > 0 && (
                   <div class="match-lines" title="the lines where the exact text or regex matches">

@@ -1,23 +1,26 @@
 // The search box (search as you type), the query mode — words (keyword channel), exact text or a
-// regex (the literal channel, with case and whole-word switches) — the mode that answered, and the
+// regex (the literal channel, with case and whole-word switches), and with vectors hybrid and
+// meaning (semantic) — the mode that answered, and the
 // query-syntax help popover. Owns these controls; the request they make is controller.ts's.
 import type { ComponentChild } from 'preact';
-import { current, overlay, query, results, searchOptions, searching, searchingSlowly, type QueryMode } from '../app/state.ts';
+import { current, isExact, overlay, query, results, searchOptions, searching, searchingSlowly, semanticOn, type QueryMode } from '../app/state.ts';
 import { setQuery, setSearchOptions } from './controller.ts';
 import { paneTab } from '../app/layout.ts';
 
-const MODES: Array<{ mode: QueryMode; label: string; title: string }> = [
+const MODES: Array<{ mode: QueryMode; label: string; title: string; semantic?: true }> = [
   { mode: 'keyword', label: 'words', title: 'Words, identifiers and phrases, ranked by BM25 (the keyword channel)' },
   { mode: 'literal', label: '""', title: 'Exact text: punctuation and parts of identifiers too (like grep -F)' },
   { mode: 'regex', label: '.*', title: 'A regular expression (RE2 syntax, like grep -E); the matching lines are listed' },
+  { mode: 'hybrid', label: 'hybrid', title: 'Words plus meaning: keyword hits, then chunks similar in meaning (the workspace has vectors)', semantic: true },
+  { mode: 'semantic', label: 'meaning', title: 'Meaning only: chunks nearest to the query by the embedding model', semantic: true },
 ];
 
 function ModeSwitch() {
   const o = searchOptions.value;
-  const exact = o.mode !== 'keyword';
+  const exact = isExact(o.mode);
   return (
     <span class="mode-switch" role="group" aria-label="Query mode">
-      {MODES.map((m) => (
+      {MODES.filter((m) => !m.semantic || semanticOn.value || o.mode === m.mode).map((m) => (
         <button key={m.mode} class={`seg${o.mode === m.mode ? ' on' : ''}`} data-mode={m.mode} aria-pressed={o.mode === m.mode} title={m.title} onClick={() => setSearchOptions({ mode: m.mode })}>
           {m.label}
         </button>

@@ -8,7 +8,7 @@
 // Worker's (core/service search and facets).
 import { batch, effect } from '@preact/signals';
 import type { FacetsRequest, SearchRequest, SearchResponse } from '../../../core/contract/index.ts';
-import { current, facets, filters, query, results, searchOptions, searching, searchingSlowly, selected, type Filters, type SearchOptions } from '../app/state.ts';
+import { current, facets, filters, isExact, query, results, searchOptions, searching, searchingSlowly, selected, similarTo, type Filters, type SearchOptions } from '../app/state.ts';
 import { parseRoute, writeRoute } from '../app/router.ts';
 import { notePainted, noteTyped } from '../app/perf.ts';
 
@@ -45,8 +45,8 @@ function searchEnded(): void {
 
 function request(q: string, f: Filters, o: SearchOptions, limit = TYPING_PAGE): SearchRequest {
   const req: SearchRequest = { query: q, limit };
-  if (o.mode !== 'keyword') {
-    req.mode = o.mode;
+  if (o.mode !== 'keyword') req.mode = o.mode;
+  if (isExact(o.mode)) {
     if (o.caseSensitive) req.case_sensitive = true;
     if (o.wholeWord) req.whole_word = true;
   }
@@ -151,8 +151,9 @@ async function loadFacets(q: string, f: Filters, sent: string): Promise<void> {
   const ws = current.value;
   if (!ws || facetsKey === sent) return;
   facetsKey = sent;
-  // Facets count keyword matches: for exact text and regex there are no counts (chosen chips stay).
-  if (searchOptions.value.mode !== 'keyword') {
+  // Facets count keyword matches: for exact text and regex there are no counts (chosen chips stay);
+  // hybrid's keyword side is counted as words.
+  if (searchOptions.value.mode !== 'keyword' && searchOptions.value.mode !== 'hybrid') {
     facets.value = null;
     return;
   }
@@ -167,7 +168,7 @@ function syncUrl(): void {
   typedSinceUrl = false;
   const r = parseRoute();
   const o = searchOptions.value;
-  const mode = o.mode === 'keyword' ? {} : { mode: o.mode, caseSensitive: o.caseSensitive, wholeWord: o.wholeWord };
+  const mode = o.mode === 'keyword' ? {} : isExact(o.mode) ? { mode: o.mode, caseSensitive: o.caseSensitive, wholeWord: o.wholeWord } : { mode: o.mode };
   writeRoute({ ...r, q: query.value, exts: filters.value.exts, under: filters.value.under, hide: filters.value.hide, mode: undefined, caseSensitive: undefined, wholeWord: undefined, ...mode }, 'replace');
 }
 
@@ -178,7 +179,29 @@ export function setSearchOptions(o: Partial<SearchOptions>): void {
   void runLatest();
 }
 
+/**
+ * "More like this": the chunks nearest in meaning to a hit's (the similar verb) take the list's place
+ * until the next keystroke or "back to the search".
+ */
+export async function moreLikeThis(hitId: string, label: string): Promise<void> {
+  const ws = current.value;
+  if (!ws) return;
+  similarTo.value = { hitId, label };
+  const res = await ws.call('similar', { hit_id: hitId, limit: PAGE });
+  if (similarTo.value?.hitId !== hitId) return;
+  batch(() => {
+    results.value = { ...res, query: query.value.trim() };
+    selected.value = 0;
+  });
+}
+
+export function backToSearch(): void {
+  similarTo.value = null;
+  void runLatest();
+}
+
 export function setQuery(q: string): void {
+  similarTo.value = null;
   noteTyped(q);
   query.value = q;
   // The URL follows once the answer is painted (runLatest).

@@ -82,7 +82,7 @@ function exactPattern(q: string, o: SearchOptions): RegExp | null {
 
 /** Marks the query in `text`: its terms (keyword mode), or where the exact text or regex matches. */
 export function markTerms(text: string, q: string, o?: SearchOptions): Piece[] {
-  if (!o || o.mode === 'keyword') return markWords(text, q);
+  if (!o || (o.mode !== 'literal' && o.mode !== 'regex')) return markWords(text, q);
   const re = exactPattern(q, o);
   if (!re) return [{ text, mark: false }];
   const out: Piece[] = [];
