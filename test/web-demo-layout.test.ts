@@ -237,6 +237,7 @@ describe.skipIf(!chromium)(titled('web-demo layout, themes and accessibility (bu
     await page.keyboard.press('ArrowDown');
     await page.waitForFunction(() => document.activeElement?.getAttribute('data-path') === '.github/');
     await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-path') === 'docs/');
     await page.keyboard.press('ArrowDown');
     await page.waitForFunction(() => document.activeElement?.getAttribute('data-path') === 'src/');
     expect(await page.getAttribute(item('src/'), 'aria-expanded')).toBe('false');
@@ -282,6 +283,7 @@ describe.skipIf(!chromium)(titled('web-demo layout, themes and accessibility (bu
       for (const w of [1440, 390]) {
         await page.setViewportSize({ width: w, height: w > 500 ? 900 : 844 });
         await page.goto(`${server.url}/#/w/${WS}`);
+        await page.click('.pane-tabs [role=tab]:text-is("Hits")');
         await page.waitForSelector('.results-pane .start-here');
         await page.click('.topbar .brand');
         await page.waitForSelector('.home .ws-table');

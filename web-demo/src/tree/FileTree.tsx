@@ -122,7 +122,11 @@ export function FileTree() {
     const r = rows[Math.max(0, Math.min(rows.length - 1, i))];
     if (!r) return;
     setFocus(r.path);
-    requestAnimationFrame(() => tree.current?.querySelector<HTMLElement>(`[data-path="${CSS.escape(r.path)}"]`)?.focus());
+    // At once when the row is drawn (a key pressed right after must reach it), else after the next frame.
+    const el = () => tree.current?.querySelector<HTMLElement>(`[data-path="${CSS.escape(r.path)}"]`);
+    const now = el();
+    if (now) now.focus();
+    else requestAnimationFrame(() => el()?.focus());
   };
   const activate = (r: Row) => (r.folder ? toggle(r.path) : void openFile(r.path));
   const onKey = (e: KeyboardEvent) => {
