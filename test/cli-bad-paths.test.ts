@@ -38,6 +38,8 @@ describe.each(CLI_RUNTIMES)('the %s CLI given a path it cannot use', (runtime: C
     ['explain', '1.abc', '--root', p],
     ['similar', 'src/A.cs', '--root', p],
     ['index', p],
+    ['tree', p, '--root', ws.root],
+    ['tree', '--root', p],
   ];
 
   it('answers every verb with the failure or an answer, as JSON with --json', () => {
