@@ -100,6 +100,12 @@ const FIXTURE: Array<[string, string | null]> = [
   ['  "PublicKeyToken": "31bf3856ad364e35a1b2",', null],
   ['token = "gh' + 'p_' + 'x'.repeat(36) + '"', null],
   ['    var resourceKey = "ScrollBarCornerRadius2";', null],
+  // an icon named Password (MudBlazor's Icons/Material/Filled.cs): SVG markup, not a password
+  ['    public const string Password = "<g><path d=\\"M0,0h24v24H0V0z\\" fill=\\"none\\"/></g><g><path d=\\"M2,17h20v2H2V17z M3.15,12.95L4,11.47\\"/></g>";', null],
+  ['    public const string Key = "M7 14c-1.66 0-3 1.34-3 3 0 1.31-1.16 2-2 2";', null],
+  // values made of words holding the key's own word: a name, not a secret (excalidraw, v2rayN)
+  ['  OAI_API_KEY: "excalidraw-oai-api-key",', null],
+  ['          "password": "custom_password"', null],
 ];
 
 const expected = (fixture: Array<[string, string | null]>) =>

@@ -1,29 +1,34 @@
 // The key-name rules' matcher: finds `key <sep> value` where the key ends in a secret word
 // (password, secret, token, key…), reads the value the way the file's language writes a literal,
 // and hands (key, word, value) to the first KEY_RULES row that takes it. Owns assignment syntax
-// (= : := =>, a C# auto-property initializer, XML elements and <add key=… value=…>, connection
-// strings); which keys and values count is secret-rules.ts's table.
+// (= : := =>, a C# auto-property or object initializer, XML elements and <add key=… value=…>,
+// connection strings, a Dockerfile's `ENV KEY value`, `-e KEY=value` on a command line); which keys
+// and values count is secret-rules.ts's table.
 import { KEY_RULES, type KeyRule } from './secret-rules.ts';
 import { isPlaceholder, randomEnough, tokenLike } from './secret-values.ts';
 import { LANGUAGES } from '../languages/table.ts';
 
 // One case-insensitive probe finds every secret word; sticky checks right after it decide whether
 // it ends the key of an assignment or an XML name.
-const PROBE = /password|passwd|passphrase|pwd|secret[_-]?key|secret|api[_-]?key|access[_-]?token|auth[_-]?token|credentials?|token|key|auth|pat|signature|sas|login/gi;
+const WORDS = 'password|passwd|passphrase|pwd|secret[_-]?key|secret|api[_-]?key|access[_-]?token|auth[_-]?token|credentials?|token|key|auth|pat|signature|sas|login';
+const PROBE = new RegExp(WORDS, 'gi');
+/** The secret word a key ends with. */
+const LAST_WORD = new RegExp(`(?:${WORDS})$`, 'i');
 const AFTER_KEY = /(?![A-Za-z0-9_])["']?(?:[ \t]*\{[ \t]*get;[^}\r\n]*\})?[ \t]*(?:=>|:=|=(?!=)|:(?!:))[ \t]*/y;
 const AFTER_XML = /(?![A-Za-z0-9_])(?:>|"[^>\r\n]*?\bvalue\s*=)/y;
 const KEY_CHARS = /[A-Za-z0-9_.-]*$/;
-const KEY_PREFIX = /^\s*(?:-\s+|export\s+)?["']?$/;
+/** What may stand before a key whose value is written bare: a YAML list dash, `export`, `set`, a command's env option. */
+const KEY_PREFIX = /^\s*(?:-\s+|export\s+|set\s+|(?:ENV|ARG)\s+|[^\r\n]*\s(?:-e|--env|--build-arg|--set(?:-string)?)[ \t]+)?["']?$/;
 const QUOTED = /^[@$]?(["'])((?:\\.|(?!\1)[^\\])*)\1/;
-const XML_ELEMENT = /<([A-Za-z0-9_.:-]*(?:password|pwd|secret|api[_-]?key|access[_-]?token))>([^<]+)<\/\1>/i;
-const XML_ADD = /key\s*=\s*"[^"]*(?:password|pwd|secret|api[_-]?key|access[_-]?token)"[^>]*?\bvalue\s*=\s*"([^"]*)"/i;
+const XML_ELEMENT = /<([A-Za-z0-9_.:-]+)>([^<\r\n]+)<\/\1>/g;
+const XML_ADD = /key\s*=\s*"([^"]*)"[^>]*?\bvalue\s*=\s*"([^"]*)"/gi;
+/** A Dockerfile's `ENV KEY value` (no `=`): the key, then the value to the end of the line. */
+const DOCKER_ENV = /^[ \t]*(?:ENV|ARG)[ \t]+([A-Za-z_][A-Za-z0-9_.-]*)[ \t]+([^=\s][^\r\n]*)$/gm;
 const CONN_CONTEXT = /(?:^|[;"'\s])(?:server|data source|host|user id|uid|user|username|database|initial catalog|address|addr)\s*=/i;
 
 /** Languages where an unquoted right-hand side is code (an expression), never a secret literal. */
 const CODE_LANGS = new Set(LANGUAGES.filter((r) => r.code).map((r) => r.id));
 
-/** The rule that generic XML elements and <add> entries with a strong secret name answer to. */
-const XML_RULE = KEY_RULES.find((r) => r.id === 'secret-named-key')!;
 const CONNECTION_RULE = KEY_RULES.find((r) => r.form === 'connection-string')!;
 
 const normWord = (w: string) => w.toLowerCase().replace(/[_-]/g, '');
@@ -34,15 +39,42 @@ function bareLiteral(rhs: string): string | null {
   const v = rhs.replace(/\s+#.*$/, '').trim();
   if (v === '' || /^[!|>&*[{(<$%`@]/.test(v)) return null;
   if (/[;,(]$/.test(v) || v.includes('(') || v.includes('=>')) return null;
-  if (/^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+!?$/.test(v)) return null; // member access
+  if (/^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+!?$/.test(v) && !(v.length >= 20 && /\d/.test(v))) return null; // member access (not a token with a dot: s.…)
   if (/^[A-Za-z_][A-Za-z0-9_.]*\[/.test(v)) return null; // indexer: env["X"], config['Y']
   return isPlaceholder(v) ? null : v;
 }
 
+/** Markup or drawing data (an icon's SVG under `const string Password`): a tag with its attributes or an SVG path's commands. */
+const MARKUP = /<[A-Za-z][\w:-]*[\s/>][^\r\n]*>|(?:^|[\s"'])[MmLlHhVvCcZz]\s?-?\d+(?:\.\d+)?[, ]-?\d/;
+
 function valueAccepted(rule: KeyRule, v: string): boolean {
-  if (rule.value === 'literal') return !isPlaceholder(v);
+  if (rule.value === 'literal') return !isPlaceholder(v) && !MARKUP.test(v);
   if (rule.value === 'token') return tokenLike(v);
   return rule.value.test(v) && randomEnough(v, 3);
+}
+
+/**
+ * A value made of words that holds the key's own secret word (`custom_password`, `excalidraw-oai-api-key`,
+ * `db-secret`): a name (a storage key, a setting's name) or a filler, not a secret.
+ */
+function namesItself(value: string, word: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)*$/.test(value) || !/[_.-]/.test(value)) return false;
+  const parts = value.toLowerCase().split(/[_.-]/);
+  return parts.join('').includes(word) && parts.every((p) => /^[a-z]+\d{0,2}$/.test(p));
+}
+
+/** The first rule that takes `value` under `key` (whose last secret word is `word`), or null. */
+function ruleFor(key: string, word: string, value: string): KeyRule | null {
+  const w = normWord(word);
+  if (namesItself(value, w)) return null;
+  for (const rule of KEY_RULES) {
+    const words = RULE_WORDS.get(rule);
+    if (rule.form || (words && !words.has(w))) continue;
+    if (rule.key && !rule.key.test(key)) continue;
+    if (rule.notKey?.test(key)) continue;
+    if (valueAccepted(rule, value)) return rule;
+  }
+  return null;
 }
 
 /**
@@ -54,8 +86,9 @@ function judgeAssignment(line: string, keyStart: number, word: string, sep: stri
   const w = normWord(word);
   const before = line.slice(0, keyStart);
   if (/[A-Za-z0-9]:$/.test(before)) return null; // a namespaced XML attribute (x:Key="…") names a resource
-  // Connection strings: `…;Password=value;…` with other connection-string keys on the line.
-  if ((w === 'password' || w === 'pwd') && sep.trim() === '=' && /(?:^|[;"'\s])$/.test(before) && line.includes(';') && CONN_CONTEXT.test(line)) {
+  // Connection strings: `…;Password=value;…` inside a string, with other connection-string keys on the line
+  // (not `Password = "…"` in code that also sets a UserName: that is an assignment).
+  if ((w === 'password' || w === 'pwd') && sep.trim() === '=' && !/^[@$]?["']/.test(rhs) && /(?:^|[;"'])[ \t]*$/.test(before) && line.includes(';') && CONN_CONTEXT.test(line)) {
     const value = /^[^;"'\r\n]*/.exec(rhs)![0];
     return isPlaceholder(value) ? null : CONNECTION_RULE;
   }
@@ -67,20 +100,18 @@ function judgeAssignment(line: string, keyStart: number, word: string, sep: stri
   else if (!KEY_PREFIX.test(before)) return null; // bare values only in `key: value` / `KEY=value` lines
   else value = bareLiteral(rhs);
   if (value === null) return null;
-  for (const rule of KEY_RULES) {
-    const words = RULE_WORDS.get(rule);
-    if (rule.form || (words && !words.has(w))) continue;
-    if (rule.key && !rule.key.test(key)) continue;
-    if (rule.notKey?.test(key)) continue;
-    if (valueAccepted(rule, value)) return rule;
-  }
-  return null;
+  return ruleFor(key, word, value);
 }
 
+/** XML: an element or an <add key=… value=…> whose name ends in a secret word, with a literal value. */
 function xmlRule(line: string): KeyRule | null {
-  const xml = XML_ELEMENT.exec(line) ?? XML_ADD.exec(line);
-  const value = xml ? xml[xml.length - 1] : undefined;
-  return value !== undefined && !isPlaceholder(value) ? XML_RULE : null;
+  for (const [, name, value] of [...line.matchAll(XML_ELEMENT), ...line.matchAll(XML_ADD)]) {
+    const word = LAST_WORD.exec(name.replace(/^.*:/, ''))?.[0];
+    if (!word || isPlaceholder(value)) continue;
+    const rule = ruleFor(name, word, value.trim());
+    if (rule) return rule;
+  }
+  return null;
 }
 
 export interface KeyFinding {
@@ -121,6 +152,22 @@ export function findKeySecrets(
     if (rule) {
       out.push({ line: l, rule });
       flagged.add(l);
+    }
+  }
+  // Dockerfiles: `ENV DB_PASSWORD hunter2` (the `=` form is an assignment above).
+  if (!lang || !CODE_LANGS.has(lang)) {
+    DOCKER_ENV.lastIndex = 0;
+    for (let m: RegExpExecArray | null; (m = DOCKER_ENV.exec(text)); ) {
+      const l = lineOf(m.index);
+      const word = LAST_WORD.exec(m[1])?.[0];
+      if (flagged.has(l) || !word) continue;
+      const q = QUOTED.exec(m[2].trim());
+      const value = q ? q[2] : bareLiteral(m[2]);
+      const rule = value === null ? null : ruleFor(m[1], word, value);
+      if (rule) {
+        out.push({ line: l, rule });
+        flagged.add(l);
+      }
     }
   }
   return out;

@@ -24,11 +24,16 @@ const PLACEHOLDER_WORDS = new Set([
   'changeme', 'change_me', 'change-me', 'password', 'passwd', 'pwd', 'secret', 'example', 'sample', 'placeholder',
   'todo', 'tbd', 'none', 'null', 'nil', 'undefined', 'true', 'false', 'yes', 'no', 'string', 'redacted', 'dummy',
   'your_password', 'yourpassword', 'mypassword', 'my_password', 'test', 'empty', 'token', 'apikey', 'api_key',
+  // Dictionary defaults every scanner's wordlist opens with: public knowledge, and what samples and tests use.
+  'pass', 'admin', 'root', 'guest', 'demo', 'default', 'letmein', 'qwerty', '123456', '12345678', 'password1', 'password123', 'pass123',
+  'admin123', 'test123',
 ]);
 const PLACEHOLDER_SHAPES = [
   /^\$\{[^}]*\}$/, /^\$\{\{.*\}\}$/, /^\{\{.*\}\}$/, /^\{[^}]*\}$/, /^<[^>]*>$/, /^%[^%]+%$/, /^\$\(.*\)$/,
   /^\$[A-Za-z_][A-Za-z0-9_]*$/, /^#\{.*\}#?$/, /^__[A-Za-z0-9_]+__$/, /^[*xX.•-]+$/, /\byour[-_ ]/i, /^env\(/i,
   /^\[[A-Za-z0-9_ -]+\]$/, /^@[A-Za-z0-9_]+@$/,
+  // A version (a lock file's `registry-auth-token: 5.1.1`), a Razor expression (`ApiKey="@apiKey"`).
+  /^[~^]?\d+(?:\.\d+){1,3}(?:-[\w.]+)?$/, /^@[A-Za-z_(][\w.()]*$/,
 ];
 
 export function isPlaceholder(value: string): boolean {
@@ -38,9 +43,9 @@ export function isPlaceholder(value: string): boolean {
   return PLACEHOLDER_SHAPES.some((re) => re.test(v));
 }
 
-/** A run of one repeated character, or an obvious filler (`xxxx…`, `0000…`, `****…`). */
+/** A run of one repeated character, or an obvious filler (`xxxx…`, `0000…`, `****…`, AWS's `…EXAMPLE`, `your-token`). */
 function isFiller(v: string): boolean {
-  return /^(.)\1+$/.test(v) || /x{6,}|X{6,}|0{8,}|\*{4,}/.test(v);
+  return /^(.)\1+$/.test(v) || /x{6,}|X{6,}|0{8,}|\*{4,}|EXAMPLE|example|your[-_]/i.test(v);
 }
 
 /**

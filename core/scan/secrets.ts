@@ -1,5 +1,6 @@
 // Secret detection: the file-name denylist (layer a) and content rules (layer c: the table in
-// secret-rules.ts, pattern rules matched here, key rules by secret-keys.ts). Layer b, the ignore
+// secret-rules.ts, pattern rules — an expression, a block to an end marker, or a rule's own scan —
+// matched here, key rules by secret-keys.ts). Layer b, the ignore
 // rules, is the walker's. Content findings are line ranges, a kind and the rule's id only — the
 // matched text is never returned, so nothing downstream can log it. Leaving chunks out is the
 // indexer's job.
@@ -40,30 +41,50 @@ export interface SecretFinding {
   rule: string;
 }
 
-// Every rule's triggers found in one pass over the text, by their first two characters (with ~130
-// triggers, one `includes` scan each cost ~20 ms on a 500 KiB file, one alternation regex 3–9 ms,
-// this pass about 1–4 ms, on a loaded machine).
+// Every rule's triggers found in one pass over the text, each by one of its three-character runs —
+// the rarest (characters that are not letters first: `ss:` of `pass:`, `et_` of `secret_`; then rare
+// letters), as plain words are everywhere in code — hashed into 64 Ki buckets; a hit is confirmed with startsWith,
+// and a bucket is dropped once its triggers are all found. (With ~250 triggers, one `includes` scan
+// each costs ~190 ms on a 500 KiB file; keyed by their first two characters, which C# meets 150,000
+// times — "as", "se", "pa" — ~45 ms; this way a few ms.)
 const TRIGGERS = [...new Set(PATTERN_RULES.flatMap((r) => r.triggers))];
-/** Index: the first two characters' codes (c0 << 7 | c1); a hit is confirmed with startsWith. */
-const PAIR_HIT = new Uint8Array(128 * 128);
-const BY_PAIR = new Map<number, string[]>();
+const CONTEXT_RULES = new Set(PATTERN_RULES.filter((r) => r.class === 'context').map((r) => r.id));
+const BUCKETS = 1 << 16;
+/** English letters, commonest first: a run of rare letters is met less often. */
+const LETTERS_BY_FREQUENCY = 'etaoinsrhldcumfpgwybvkxjqz';
+const bucketOf = (c0: number, c1: number, c2: number) => (c0 * 961 + c1 * 31 + c2) & (BUCKETS - 1);
+/** Buckets holding a trigger, and which triggers each holds, with the offset of the run they are keyed by. */
+const BUCKET_HIT = new Uint8Array(BUCKETS);
+const BY_BUCKET: Array<Array<{ t: string; at: number }> | undefined> = new Array(BUCKETS);
 for (const t of TRIGGERS) {
-  if (t.length < 2 || t.charCodeAt(0) > 127 || t.charCodeAt(1) > 127) throw new Error(`secret trigger "${t}" must start with 2 ASCII characters`);
-  const key = (t.charCodeAt(0) << 7) | t.charCodeAt(1);
-  PAIR_HIT[key] = 1;
-  BY_PAIR.set(key, [...(BY_PAIR.get(key) ?? []), t]);
+  if (t.length < 3 || t !== t.toLowerCase()) throw new Error(`secret trigger "${t}" must be lower case, 3 characters or more`);
+  let at = 0;
+  const score = (k: number) => [...t.slice(k, k + 3)].reduce((n, c) => n + (/[a-z]/.test(c) ? LETTERS_BY_FREQUENCY.indexOf(c) : 100), 0);
+  for (let k = 1; k + 3 <= t.length; k++) if (score(k) > score(at)) at = k;
+  const b = bucketOf(t.charCodeAt(at), t.charCodeAt(at + 1), t.charCodeAt(at + 2));
+  BUCKET_HIT[b] = 1;
+  (BY_BUCKET[b] ??= []).push({ t, at });
 }
 
 /** The triggers a (lower-cased) text holds. */
 function triggersIn(lower: string): Set<string> {
   const present = new Set<string>();
+  const hot = BUCKET_HIT.slice();
   let c0 = lower.charCodeAt(0);
-  for (let i = 1, n = lower.length; i < n; i++) {
-    const c1 = lower.charCodeAt(i);
-    const key = (c0 << 7) | c1; // a non-ASCII c1 may alias another pair: startsWith below decides
+  let c1 = lower.charCodeAt(1);
+  for (let i = 2, n = lower.length; i < n; i++) {
+    const c2 = lower.charCodeAt(i);
+    const b = bucketOf(c0, c1, c2);
     c0 = c1;
-    if (key >= PAIR_HIT.length || PAIR_HIT[key] === 0) continue;
-    for (const t of BY_PAIR.get(key)!) if (!present.has(t) && lower.startsWith(t, i - 1)) present.add(t);
+    c1 = c2;
+    if (hot[b] === 0) continue;
+    let left = 0;
+    for (const { t, at } of BY_BUCKET[b]!) {
+      if (present.has(t)) continue;
+      if (lower.startsWith(t, i - 2 - at)) present.add(t);
+      else left++;
+    }
+    if (left === 0) hot[b] = 0; // every trigger of this bucket is found: its hits need no more checks
   }
   return present;
 }
@@ -83,13 +104,19 @@ export function findSecretLines(text: string, lang?: string): SecretFinding[] {
 
   for (const rule of PATTERN_RULES) {
     if (rule.triggers.length && !rule.triggers.some((t) => present.has(t))) continue;
+    if (rule.scan) {
+      for (const [start, end] of rule.scan(text)) found.push({ startLine: line(start), endLine: line(Math.max(start, end - 1)), kind: rule.kind, rule: rule.id });
+      continue;
+    }
     rule.re.lastIndex = 0;
     for (let m: RegExpExecArray | null; (m = rule.re.exec(text)); ) {
       if (m[0].length === 0) rule.re.lastIndex++;
       if (rule.endMarker) {
         const marker = rule.endMarker(m);
         const end = text.indexOf(marker, m.index + m[0].length);
-        found.push({ startLine: line(m.index), endLine: end < 0 ? lastLine() : line(end), kind: rule.kind, rule: rule.id });
+        if (!rule.blockAccept || rule.blockAccept(text.slice(m.index, end < 0 ? text.length : end))) {
+          found.push({ startLine: line(m.index), endLine: end < 0 ? lastLine() : line(end), kind: rule.kind, rule: rule.id });
+        }
         if (end < 0) break;
         rule.re.lastIndex = end + marker.length;
         continue;
@@ -101,7 +128,8 @@ export function findSecretLines(text: string, lang?: string): SecretFinding[] {
     }
   }
 
-  const flagged = new Set(found.filter((f) => f.startLine === f.endLine).map((f) => f.startLine));
+  // Lines a shape or a structure already flagged need no key rule; a context rule's guess leaves the key rules their say.
+  const flagged = new Set(found.filter((f) => f.startLine === f.endLine && !CONTEXT_RULES.has(f.rule)).map((f) => f.startLine));
   const span = (l: number): [number, number] => {
     const st = lines();
     const end = l < st.length ? st[l] : text.length;
@@ -113,6 +141,6 @@ export function findSecretLines(text: string, lang?: string): SecretFinding[] {
 
   found.sort((a, b) => a.startLine - b.startLine || a.endLine - b.endLine || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0));
   return found.filter(
-    (f, i) => i === 0 || f.startLine !== found[i - 1].startLine || f.endLine !== found[i - 1].endLine || f.kind !== found[i - 1].kind,
+    (f, i) => i === 0 || f.startLine !== found[i - 1].startLine || f.endLine !== found[i - 1].endLine || f.rule !== found[i - 1].rule,
   );
 }

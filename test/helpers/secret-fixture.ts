@@ -1,26 +1,37 @@
-// Test helper: a workspace of fake secrets, one per file, of every kind the content rules know, in
-// C#, JSON, YAML, Markdown, GitHub Actions and Azure Pipelines files. Each secret is generated here
-// from a seeded PRNG with its real prefix, length and alphabet (nothing real, nothing stored in the
-// repository), placed in the line shape it is met in (a connection string, `docker login -p`, an
-// env block, `.WithClientSecret("…")`), after ~130 lines of padding holding a marker word, so the
-// file keeps an indexed chunk next to the dropped one.
+// Test helper: a workspace of fake secrets, one per file, of every kind the content rules know: every
+// rule's own sample from the rule table (core/scan/secret-rules.ts, with weak variable names), plus
+// the placements below (a connection string, `docker login -p`, an env block, `.WithClientSecret("…")`,
+// a Dockerfile ENV, an .env line, an XML <add>, a command line's password flag), in C#, JSON, YAML,
+// Markdown, GitHub Actions, Azure Pipelines, MSBuild XML, shell, Dockerfile and .env files. Each secret
+// is generated here from a seeded PRNG with its real prefix, length and alphabet (nothing real, nothing
+// stored in the repository), after ~130 lines of padding holding a marker word, so the file keeps an
+// indexed chunk next to the dropped one. Shell, Dockerfile and .env files are indexed as text: the
+// workspace's settings include their extensions (SECRET_FIXTURE_SETTINGS; a Dockerfile is written as `app.dockerfile`, as an extension-less name cannot be included).
 import { mulberry32 } from '../../bench/corpus-gen.ts';
+import { SECRET_RULES, type SampleFormat } from '../../core/scan/secret-rules.ts';
+import { DEFAULT_EXTENSIONS } from '../../core/languages/table.ts';
+import { expand, generator } from './secret-samples.ts';
 
-export type Format = 'cs' | 'json' | 'yaml' | 'md' | 'gha' | 'azp';
+export type Format = SampleFormat;
 
 export interface SecretCase {
   /** The rule that must find it. */
   rule: string;
   kind: string;
   format: Format;
-  /** The secret's text (what must never reach the index). */
-  secret: string;
+  /** The secret's generated text, whole and in its random runs (what must never reach the index). */
+  pieces: string[];
+  /** The 1-based line holding the first of them. */
+  line: number;
   /** The file's path and content. */
   path: string;
   content: string;
   /** A word that occurs in the file's padding only. */
   marker: string;
 }
+
+/** The settings the fixture is indexed with: the default extensions plus shell, .env and .dockerfile files. */
+export const SECRET_FIXTURE_SETTINGS = { include_extensions: [...DEFAULT_EXTENSIONS, '.sh', '.env', '.dockerfile'] };
 
 const D = '0123456789';
 const HEX = '0123456789abcdef';
@@ -142,7 +153,7 @@ const SPECS: Spec[] = [
   ['twilio-auth-token', 'twilio_auth_token', 'json', (r) => r(HEX, 32), (s) => `"TwilioAuthToken": "${s}"`],
   ['heroku-api-key', 'heroku_api_key', 'yaml', (_r, uuid) => uuid(), (s) => `deploy:\n  HEROKU_API_KEY: ${s}`],
   ['datadog-api-key', 'datadog_api_key', 'gha', (r) => r(HEX, 32), (s) => `      - run: ./ship-metrics.sh\n        env:\n          DD_API_KEY: ${s}`],
-  ['discord-bot-token', 'discord_bot_token', 'json', (r) => r(URL, 24) + '.' + r(URL, 6) + '.' + r(URL, 27), (s) => `"DiscordBotToken": "${s}"`],
+  ['discord-api-key', 'discord_token', 'json', (r) => r(URL, 24) + '.' + r(URL, 6) + '.' + r(URL, 27), (s) => `"DiscordBotToken": "${s}"`],
   ['cloudflare-api-token', 'cloudflare_api_token', 'gha', (r) => r(URL, 40), (s) => `      - run: wrangler deploy\n        env:\n          CLOUDFLARE_API_TOKEN: ${s}`],
   ['okta-api-token', 'okta_api_token', 'json', (r) => '00' + r(URL, 40), (s) => `"OktaApiToken": "${s}"`],
   ['snyk-token', 'snyk_token', 'gha', (_r, uuid) => uuid(), (s) => `      - run: snyk test\n        env:\n          SNYK_TOKEN: ${s}`],
@@ -154,6 +165,29 @@ const SPECS: Spec[] = [
   ['algolia-api-key', 'algolia_api_key', 'json', (r) => r(HEX, 32), (s) => `"AlgoliaAdminApiKey": "${s}"`],
   ['facebook-app-secret', 'facebook_app_secret', 'json', (r) => r(HEX, 32), (s) => `"FacebookAppSecret": "${s}"`],
   ['azure-devops-pat-legacy', 'azure_devops_pat', 'azp', (r) => r(B32, 52), (s) => `- script: az pipelines run --name release\n  env:\n    AZURE_DEVOPS_EXT_PAT: ${s}`],
+  // Contexts of issue 39 (each besides its rule's own sample): XML, Dockerfile, .env, command lines, manifests, C#.
+  ['secret-named-key', 'generic_secret', 'xml', (r) => r(AN, 14), (s) => `<PropertyGroup><SmtpPassword>${s}</SmtpPassword></PropertyGroup>`],
+  ['secret-named-key', 'generic_secret', 'xml', (r) => r(AN, 14), (s) => `<ItemGroup><add key="MailPassword" value="${s}" /></ItemGroup>`],
+  ['secret-named-key', 'generic_secret', 'docker', (r) => r(AN, 16), (s) => `ENV DB_PASSWORD ${s}`],
+  ['secret-named-key', 'generic_secret', 'env', (r) => r(AN, 16), (s) => `DB_PASSWORD=${s}`],
+  ['secret-named-key', 'generic_secret', 'cs', (r) => r(AN, 14), (s) => `    static SqlConnectionStringBuilder V() => new() { DataSource = "db", UserID = "app", Password = "${s}" };`],
+  ['sqlcmd-password', 'database_password', 'sh', (r) => r(AN, 14), (s) => `sqlcmd -S db -U sa -P '${s}' -i seed.sql`],
+  ['mysql-password', 'database_password', 'docker', (r) => r(AN, 14), (s) => `RUN mysql -u root -p${s} -e "create database shop"`],
+  ['stdin-fed-secret', 'generic_secret', 'sh', (r) => r(AN, 20), (s) => `echo -n ${s} | docker login registry.example.com -u ci --password-stdin`],
+  ['kubernetes-secret-data', 'kubernetes_secret', 'yaml', (r) => r(AN, 18), (s) => `---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: api\nstringData:\n  value: ${s}`],
+  ['cli-secret-option', 'generic_secret', 'azp', (r) => r(AN, 18), (s) => `- script: az login --service-principal -u http://deploy --password ${s} --tenant contoso.onmicrosoft.com`],
+  ['azure-storage-key-argument', 'azure_storage_account_key', 'gha', (r) => r(B64, 86) + '==', (s) => `      - run: az storage blob upload-batch --account-name contoso --account-key ${s} -d drops -s out`],
+  ['url-token-userinfo', 'url_credentials', 'gha', (r) => r(B32, 52), (s) => `      - run: git push https://${s}@dev.azure.com/contoso/shop/_git/shop HEAD:main`],
+  ['api-key-header', 'api_key_header', 'md', (r) => r(HEX, 32), (s) => '```sh\ncurl -X POST -H "DD-API-KEY: ' + s + '" https://api.datadoghq.com/api/v2/series\n```'],
+  ['http-basic-auth', 'http_basic_auth', 'cs', (r) => b64('deploy:' + r(AN, 12)), (s) => `    static readonly string V = "Basic ${s}";`],
+  ['basic-credentials-base64', 'http_basic_auth', 'json', (r) => b64('ci:' + r(AN, 16)), (s) => `"auths": { "ghcr.io": { "auth": "${s}" } }`],
+  // Shapes and contexts only (issue 39): no secret-named key anywhere near them.
+  ['dropbox-short-lived-token', 'dropbox_token', 'json', (r) => 's' + 'l.' + r(URL, 138), (s) => `"Sync": "${s}"`],
+  ['azure-storage-key-context', 'azure_storage_account_key', 'cs', (r) => r(B64, 86) + '==', (s) => `    // blob storage of the contoso account\n    public const string Primary = "${s}";`],
+  ['datadog-key-context', 'datadog_api_key', 'yaml', (r) => r(HEX, 32), (s) => `metrics:\n  provider: datadog\n  value: ${s}`],
+  ['azure-devops-pat-context', 'azure_devops_pat', 'gha', (r) => r(B32, 52), (s) => `      - run: git clone https://dev.azure.com/contoso/shop/_git/shop\n        env:\n          V: ${s}`],
+  ['basic-credentials-literal', 'http_basic_auth', 'json', (r) => b64('ops:' + r(AN, 14)), (s) => `"Probe": "${s}"`],
+  ['dotnet-rsa-private-key', 'private_key', 'xml', (r) => r(B64, 86) + '==', (s) => `<RSAKeyValue>\n    <Modulus>${s}</Modulus>\n    <Exponent>AQAB</Exponent>\n    <D>${s.slice(0, 40)}==</D>\n  </RSAKeyValue>`],
 ];
 
 const FILE: Record<Format, (n: number) => string> = {
@@ -163,6 +197,10 @@ const FILE: Record<Format, (n: number) => string> = {
   md: (n) => `docs/case${n}.md`,
   gha: (n) => `.github/workflows/case${n}.yml`,
   azp: (n) => `pipelines/case${n}/azure-pipelines.yml`,
+  xml: (n) => `config/case${n}/Directory.Build.props`,
+  sh: (n) => `scripts/case${n}.sh`,
+  docker: (n) => `docker/case${n}/app.dockerfile`,
+  env: (n) => `config/case${n}.env`,
 };
 
 const PAD = 130;
@@ -184,17 +222,38 @@ function wrap(format: Format, n: number, marker: string, line: string): string {
         pad((i) => `      - run: echo step ${i}`) + `\n  deploy:\n    runs-on: ubuntu-latest\n    steps:\n${line}\n`;
     case 'azp':
       return `trigger:\n- main\n# ${marker} pipeline\nsteps:\n` + pad((i) => `- script: echo step ${i}`) + `\n${line}\n`;
+    case 'xml':
+      return `<Project>\n  <!-- ${marker} settings -->\n  <PropertyGroup>\n` + pad((i) => `    <Padding${i}>${i}</Padding${i}>`) + `\n  </PropertyGroup>\n  ${line}\n</Project>\n`;
+    case 'sh':
+      return `#!/bin/sh\n# ${marker} script\n` + pad((i) => `echo "step ${i}"`) + `\n${line}\n`;
+    case 'docker':
+      return `FROM alpine:3.20\n# ${marker} image\n` + pad((i) => `RUN echo step ${i}`) + `\n${line}\n`;
+    case 'env':
+      return `# ${marker} settings\n` + pad((i) => `SETTING_${i}=value${i}`) + `\n${line}\n`;
   }
 }
 
-/** The fixture: every case with its file, secret and marker (deterministic for a seed). */
+/** The fixture: every case with its file, secret and marker (deterministic for a seed): the placements above, then every rule's own sample. */
 export function secretCases(seed = 17_001): SecretCase[] {
   const next = mulberry32(seed);
   const r: Gen = (alphabet, n) => Array.from({ length: n }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
   const uuid = () => [8, 4, 4, 4, 12].map((n) => r(HEX, n)).join('-');
-  return SPECS.map(([rule, kind, format, secret, line], n) => {
-    const s = secret(r, uuid);
+  const cases: SecretCase[] = [];
+  const add = (rule: string, kind: string, format: Format, pieces: string[], line: string) => {
+    const n = cases.length;
     const marker = `Marker${n}q${r(LOW, 6)}`;
-    return { rule, kind, format, secret: s, path: FILE[format](n), content: wrap(format, n, marker, line(s)), marker };
-  });
+    const content = wrap(format, n, marker, line);
+    const at = content.split('\n').findIndex((l) => pieces.some((p) => l.includes(p.split('\n')[0]))) + 1;
+    cases.push({ rule, kind, format, pieces, line: at, path: FILE[format](n), content, marker });
+  };
+  for (const [rule, kind, format, secret, line] of SPECS) {
+    const v = secret(r, uuid);
+    add(rule, kind, format, [v, v.slice(-16)], line(v));
+  }
+  const gen = generator(seed + 1);
+  for (const rule of SECRET_RULES) {
+    const x = expand(rule.sample.hit, gen);
+    add(rule.id, rule.kind, rule.sample.in, x.pieces.length ? x.pieces : x.runs, x.text);
+  }
+  return cases;
 }
