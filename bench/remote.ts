@@ -17,8 +17,8 @@ import { commitInfo, recordResult } from './lib/record.ts';
 
 /** Queries by kind (general code-search shapes; none tuned to a repository). */
 const QUERIES: Record<string, string[]> = {
-  symbol: ['TextBox', 'AvaloniaProperty', 'Dispatcher', 'StyledElement'],
-  words: ['render loop timer', 'keyboard focus navigation', 'pointer pressed event', 'layout measure arrange'],
+  symbol: ['TextBox', 'AvaloniaProperty', 'Dispatcher'],
+  words: ['render loop timer', 'keyboard focus navigation', 'layout measure arrange'],
   phrase: ['"public static readonly"', '"protected override void"'],
   filtered: ['ext:axaml Button', 'path:src Window'],
 };
@@ -100,6 +100,7 @@ export async function runRemoteBench(root: string, pageSizes: number[]): Promise
           const ms = now() - t;
           const s = storage.stats();
           first.push({ requests: s.requests - opened.requests, bytes: s.bytes - opened.bytes, ms });
+          process.stderr.write(`${pageSize} ${kind} ${q}: open ${opened.requests} req ${opened.bytes} B; first ${s.requests - opened.requests} req ${s.bytes - opened.bytes} B ${ms.toFixed(0)} ms\n`);
           t = now();
           await ws.search({ query: q, limit: 10 });
           warm.push(now() - t);

@@ -3,7 +3,7 @@
 // own thread would never answer. Plain JavaScript: a worker thread cannot load TypeScript.
 import * as http from 'node:http';
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 
@@ -20,46 +20,56 @@ const server = http.createServer((req, res) => {
     res.writeHead(403).end();
     return;
   }
-  let body;
-  let mtime;
+  let st;
   try {
-    const st = statSync(file);
+    st = statSync(file);
     if (!st.isFile()) throw new Error('not a file');
-    body = readFileSync(file);
-    mtime = st.mtime;
   } catch {
     res.writeHead(404).end();
     return;
   }
   stats[0]++;
+  const size = st.size;
+  /** Bytes [start, end] of the file, read from disk for this request (a file replaced meanwhile is the new one). */
+  const slice = (start, end) => {
+    const fd = openSync(file, 'r');
+    try {
+      const out = Buffer.alloc(end - start + 1);
+      readSync(fd, out, 0, out.length, start);
+      return out;
+    } finally {
+      closeSync(fd);
+    }
+  };
   const common = {
     'Accept-Ranges': opts.ranges === false ? 'none' : 'bytes',
-    'Last-Modified': mtime.toUTCString(),
+    'Last-Modified': st.mtime.toUTCString(),
     'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-    ...(opts.noEtag ? {} : { ETag: `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"` }),
+    // As static servers make it: from the file's identity, size and modification time (a replaced file gets a new one).
+    ...(opts.noEtag ? {} : { ETag: `"${createHash('sha256').update(`${st.ino}-${size}-${st.mtimeMs}`).digest('hex').slice(0, 16)}"` }),
     ...opts.headers,
   };
   if (req.method === 'HEAD') {
-    res.writeHead(200, { ...common, 'Content-Length': String(body.length) }).end();
+    res.writeHead(200, { ...common, 'Content-Length': String(size) }).end();
     return;
   }
   const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
   if (!range || opts.ranges === false) {
     stats[3]++;
-    stats[1] += body.length;
-    res.writeHead(200, { ...common, 'Content-Length': String(body.length) }).end(body);
+    stats[1] += size;
+    res.writeHead(200, { ...common, 'Content-Length': String(size) }).end(size ? slice(0, size - 1) : Buffer.alloc(0));
     return;
   }
   const start = Number(range[1]);
-  const end = Math.min(range[2] ? Number(range[2]) : body.length - 1, body.length - 1);
-  if (start >= body.length || start > end) {
-    res.writeHead(416, { ...common, 'Content-Range': `bytes */${body.length}` }).end();
+  const end = Math.min(range[2] ? Number(range[2]) : size - 1, size - 1);
+  if (start >= size || start > end) {
+    res.writeHead(416, { ...common, 'Content-Range': `bytes */${size}` }).end();
     return;
   }
-  const part = body.subarray(start, end + 1);
+  const part = slice(start, end);
   stats[2]++;
   stats[1] += part.length;
-  res.writeHead(206, { ...common, 'Content-Range': `bytes ${start}-${end}/${body.length}`, 'Content-Length': String(part.length) }).end(part);
+  res.writeHead(206, { ...common, 'Content-Range': `bytes ${start}-${end}/${size}`, 'Content-Length': String(part.length) }).end(part);
 });
 
 server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));

@@ -1,5 +1,5 @@
 // Test helper: a real static file server on 127.0.0.1 for published indexes — serves a folder's files
-// with HTTP range requests (206, Content-Range, ETag from the content, Last-Modified) or, with
+// with HTTP range requests (206, Content-Range, ETag from the file's identity, size and mtime, Last-Modified) or, with
 // `ranges: false`, the whole file for every request (200), as a server that does not honour ranges.
 // Counts requests and bytes (all files); a file replaced on disk gets a new ETag. The server runs in
 // a worker thread (range-server-thread.mjs): a remote index blocks the thread that reads it. Used
