@@ -48,6 +48,7 @@ export const SETTING_DEFAULTS = {
   file_chunks_bonus: 0.03,
   max_hits_per_file: 2,
   same_file_factor: 0.1,
+  collapse_copies: true,
   declaration_boost: 1.5,
   question_identifier_share: 1,
   dead_code_factor: 0.3,

@@ -61,6 +61,7 @@ const settingsShape = z
     max_hits_per_file: z.number().int().min(1).default(D.max_hits_per_file),
     /** A file's second listed chunk weighs this, its third the square, … (distinct files first; rerank.ts); 1: off. */
     same_file_factor: z.number().min(0).max(1).default(D.same_file_factor),
+    collapse_copies: z.boolean().default(D.collapse_copies),
     /** A declaration of a query name is raised to this × its tier × the best hit's score (definition-first; rerank.ts); 0: off. */
     declaration_boost: z.number().min(0).max(10).default(D.declaration_boost),
     /** In a question or mixed query (query-type.ts) a chunk named by a query identifier gains this share of a symbol query's exact_symbol_name boost. */

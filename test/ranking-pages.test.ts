@@ -45,7 +45,14 @@ beforeAll(async () => {
     // Distinct files: one file with two strong chunks, another with one a little weaker.
     'src/Kiln/KilnPlan.cs': cs('Kiln', `public sealed class KilnPlan\n{\n${method('Fire', 5)}\n${method('Cool', 5)}}`),
     'src/Kiln/Pottery.cs': cs('Kiln', `public sealed class Pottery\n{\n${method('Dip', 4)}}`),
+    // A docs site's per-version copies of one page (equal content) and two code files that say the word less.
+    ...Object.fromEntries(['v1', 'v2', 'v3'].map((v) => [`website/versioned_docs/${v}/lacquer.md`, `# Lacquer\n\nThe lacquer coat: apply lacquer thinly, let the lacquer dry, then lacquer again.\n`])),
+    'src/Kiln/Finish.cs': cs('Kiln', `public sealed class Finish\n{\n    // the lacquer is applied here\n    public void Apply() { }\n}`),
+    'src/Kiln/Coat.cs': cs('Kiln', `public sealed class Coat\n{\n    // a lacquer coat\n    public void Dry() { }\n}`),
   };
+  // One page declares the route; more files speak of the checkout page in words.
+  files['src/Pages/Checkout.razor'] = '@page "/checkout"\n\n<h1>Checkout</h1>\n';
+  for (let i = 0; i < 6; i++) files[`src/Pages/CheckoutStep${i}.cs`] = cs('Pages', `public sealed class CheckoutStep${i}\n{\n    // step ${i} of the checkout page\n}`);
   for (let i = 0; i < USERS; i++) files[`src/Pages/Page${i}.cs`] = cs('Pages', `public sealed class Page${i}\n{\n    private readonly ZapGrid _grid = new();\n}`);
   w = await fixture.create(files);
 });
@@ -100,6 +107,34 @@ describe('full pages and honest cursors', () => {
     const grouped = await page('glaze', 3, undefined, off);
     expect(grouped.hits.slice(0, 2).map((h) => h.path)).toEqual(['src/Kiln/KilnPlan.cs', 'src/Kiln/KilnPlan.cs']);
     for (const hits of [distinct.hits, grouped.hits, (await page('ZapGrid', 50)).hits]) expectFalling(hits);
+  });
+});
+
+describe('quoted text among words', () => {
+  it('fills the page with the words’ hits after the few chunks that hold the quoted text, says so, and carries a cursor when more exist', async () => {
+    const r = await page('@page "/checkout"', 4);
+    expect(r.hits[0].path).toBe('src/Pages/Checkout.razor');
+    expect(r.hits).toHaveLength(4);
+    expect(r.next_cursor).toBeTruthy();
+    expect(r.hint).toMatch(/only 1 chunk holds the quoted text with the other words/);
+    expect(r.hits[0].hit_kind).toBe('text_literal');
+    expect(r.hits.slice(1).every((h) => h.hit_kind !== 'text_literal')).toBe(true);
+    expectFalling(r.hits);
+  });
+});
+
+describe('copies count as one file', () => {
+  it('lists one copy of a page a docs site keeps per version, then the other files, then the further copies (collapse_copies)', async () => {
+    const r = await page('lacquer', 5);
+    const paths = r.hits.map((h) => h.path);
+    expect(paths.slice(0, 3).filter((p) => p.endsWith('lacquer.md')), paths.join(', ')).toHaveLength(1);
+    expect(paths.slice(0, 3)).toEqual(expect.arrayContaining(['src/Kiln/Finish.cs', 'src/Kiln/Coat.cs']));
+    const copy = r.hits.find((h, i) => i >= 3 && h.path.endsWith('lacquer.md'))!;
+    const e = await w.explain(copy.hit_id, { query: 'lacquer' });
+    expect(e.explanation?.factors?.find((f) => f.name === 'copy_of_listed')?.factor).toBeCloseTo(0.1, 5);
+    const off = await fixture.open({ collapse_copies: false });
+    const copies = (await page('lacquer', 5, undefined, off)).hits.map((h) => h.path);
+    expect(copies.slice(0, 3).every((p) => p.endsWith('lacquer.md')), copies.join(', ')).toBe(true);
   });
 });
 

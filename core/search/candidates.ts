@@ -126,7 +126,7 @@ export interface RankedResult {
    * Set when the routed mode found nothing, or ran out of its time budget, and another answered
    * (pipeline.ts: quoted literals → the words in the mode asked).
    */
-  fallback?: 'quoted_literal_not_found' | 'quoted_literal_timeout';
+  fallback?: 'quoted_literal_not_found' | 'quoted_literal_timeout' | 'quoted_literal_filled';
 }
 
 export interface SearchPage {

@@ -3,8 +3,11 @@
 // (factor `same_file`), so the next file's best chunk goes before a further chunk of a file already
 // listed unless that chunk is much better; a file's chunks past max_hits_per_file follow every other
 // hit, in their order, scaled to score no higher than the last of those (factor `past_file_cap`):
-// still there for the next pages, so a page is short only when nothing more matches. Owns the
-// per-file counting, the demotion and the tail; the scores it starts from are rerank's and the fusions'.
+// still there for the next pages, so a page is short only when nothing more matches. Copies count
+// as one file (setting collapse_copies): a file whose content equals one already listed (a docs
+// site's per-version copies of a page, a vendored duplicate) has its chunks counted as that file's,
+// so its best chunk weighs same_file_factor (factor `copy_of_listed`) and follows the other files.
+// Owns the per-file counting, the demotion and the tail; the scores it starts from are rerank's and the fusions'.
 import type { Candidate } from './candidates.ts';
 
 /** Deterministic order across runtimes: score, then path, then line. */
@@ -14,12 +17,25 @@ export function byScore(a: Candidate, b: Candidate): number {
 
 export const SAME_FILE = 'same_file';
 export const PAST_FILE_CAP = 'past_file_cap';
+export const COPY_OF_LISTED = 'copy_of_listed';
 
 export interface FileTierOptions {
   /** A file's chunks ranked with the others; those past it come after all of them. */
   maxHitsPerFile: number;
   /** The weight of a file's second chunk (its third: the square, …); 1: no demotion. */
   sameFileFactor: number;
+  /** Files of equal content (their hash) count as one file. */
+  collapseCopies?: boolean;
+}
+
+/** Per search: how many chunks each file (or group of copies) has listed, and which file listed first. */
+export interface FileCounts {
+  n: Map<string, number>;
+  first: Map<string, number>;
+}
+
+export function newFileCounts(): FileCounts {
+  return { n: new Map(), first: new Map() };
 }
 
 /**
@@ -27,15 +43,18 @@ export interface FileTierOptions {
  * `perFile` counts each file's chunks already listed by earlier passes of the same search, and is
  * updated. Sorts in place; returns the new order.
  */
-export function tierByFile(cands: Candidate[], o: FileTierOptions, perFile = new Map<number, number>()): Candidate[] {
+export function tierByFile(cands: Candidate[], o: FileTierOptions, perFile: FileCounts = newFileCounts()): Candidate[] {
   cands.sort(byScore);
   for (const c of cands) {
-    const n = (perFile.get(c.fileId) ?? 0) + 1;
-    perFile.set(c.fileId, n);
+    const key = o.collapseCopies && c.hash ? `h${c.hash}` : `f${c.fileId}`;
+    const n = (perFile.n.get(key) ?? 0) + 1;
+    perFile.n.set(key, n);
+    const first = perFile.first.get(key) ?? c.fileId;
+    perFile.first.set(key, first);
     c.fileRank = n;
     if (n >= 2 && o.sameFileFactor < 1) {
       const factor = Math.pow(o.sameFileFactor, n - 1);
-      c.factors.push({ name: SAME_FILE, factor });
+      c.factors.push({ name: first === c.fileId ? SAME_FILE : COPY_OF_LISTED, factor });
       c.score *= factor;
     }
   }

@@ -133,8 +133,32 @@ export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number
   // that no chunk holds all together: the words are searched in the mode asked instead (keyword by
   // default; setting quoted_literal_fallback; the answer's mode says which one answered).
   if (result.ranked.length === 0 && fallsBack) return asWords('quoted_literal_not_found');
+  // Fewer chunks hold the quoted text with the other words than the page needs: the page is filled
+  // with the words' hits, after every exact one (a page is full whenever more matches; issue 32).
+  if (fallsBack && result.ranked.length < needed) return { ...withWordsAfter(result, asWords('quoted_literal_filled')), queryType: queryType(result.parsed) };
   return { ...result, queryType: queryType(result.parsed) };
 }
+
+/**
+ * The exact-text hits, then the words' hits that are not among them, scaled (factor
+ * `after_quoted_text`) so the best of them scores no higher than the last exact hit.
+ */
+function withWordsAfter(exact: RankedResult, words: RankedResult): RankedResult {
+  const have = new Set(exact.ranked.map((c) => c.chunkId));
+  const rest = words.ranked.filter((c) => !have.has(c.chunkId));
+  if (!rest.length) return exact;
+  const floor = exact.ranked[exact.ranked.length - 1].score;
+  const best = rest[0].score;
+  if (best > floor && best > 0) {
+    for (const c of rest) {
+      c.factors.push({ name: AFTER_QUOTED_TEXT, factor: floor / best });
+      c.score *= floor / best;
+    }
+  }
+  return { ...exact, ranked: [...exact.ranked, ...rest], match: 'all_then_any', fallback: 'quoted_literal_filled' };
+}
+
+const AFTER_QUOTED_TEXT = 'after_quoted_text';
 
 /** A keyword, hybrid or semantic query routed to the literal channel by quoted literals next to other words. */
 function literalFallsBack(req: SearchRequest, q: ParsedQuery): boolean {

@@ -109,6 +109,9 @@ export function searchResponse(req: SearchRequest, page: SearchPage, index: Inde
       'narrow it with path:, ext: or -path: (or a longer pattern) to see the rest';
   } else if (ranked.fallback === 'quoted_literal_not_found') {
     res.hint = 'no line holds the quoted text together with the other words; these hits match the same words as search terms, not as exact text';
+  } else if (ranked.fallback === 'quoted_literal_filled') {
+    const n = ranked.complete;
+    res.hint = `only ${n === 1 ? '1 chunk holds' : `${n} chunks hold`} the quoted text with the other words; the other hits match the same words as search terms, not as exact text`;
   } else if (ranked.fallback === 'quoted_literal_timeout') {
     res.hint = 'the quoted text could not be checked in every file within the time budget; these hits match the same words as search terms, not as exact text ' +
       '(turn on literal_index = true in .hci/settings.toml and run `hci index` for exact text at this size, or raise literal_budget_ms)';

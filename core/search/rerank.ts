@@ -18,7 +18,7 @@ import { hasViews, isUiQuestion, routeOrTitleMatches, uiTopicWords, viewFacts, t
 import { inScope, queryScope } from './scope.ts';
 import { coverageWords, fileChunkFactors, fileCoverage } from './file-evidence.ts';
 import { loadBodies, type Candidate } from './candidates.ts';
-import { tierByFile } from './file-tiers.ts';
+import { newFileCounts, tierByFile } from './file-tiers.ts';
 import { queryTerms, type ParsedQuery } from './query.ts';
 import type { SearchSession } from './session.ts';
 import { resolveRole, roleFactor, rolesNamedBy, ROLE_SETTING } from './roles.ts';
@@ -97,7 +97,7 @@ export function declarationTier(d: Declaration): number {
 
 /** Ranks the passes of one search; a file's chunks are counted across them (file-tiers.ts). */
 export class Reranker {
-  private readonly perFile = new Map<number, number>();
+  private readonly perFile = newFileCounts();
   private readonly targets: string[];
   private readonly words: string[];
   private readonly wordParts: string[][];
@@ -174,7 +174,7 @@ export class Reranker {
     this.applyFileChunks(cands);
     // Last: a declaration's raise is to a share of the final best score, so its tier decides.
     this.applyDeclarations(cands);
-    return tierByFile(cands, { maxHitsPerFile: this.settings.max_hits_per_file, sameFileFactor: this.settings.same_file_factor }, this.perFile);
+    return tierByFile(cands, { maxHitsPerFile: this.settings.max_hits_per_file, sameFileFactor: this.settings.same_file_factor, collapseCopies: this.settings.collapse_copies }, this.perFile);
   }
 
   /**
