@@ -44,6 +44,11 @@ beforeAll(async () => {
     'src/Kiln/OldKiln.cs': cs('Kiln', `public sealed class OldKiln\n{\n${Array.from({ length: 6 }, (_, i) => `    //var t${i} = Vitrify(${i});`).join('\n')}\n#if false\n    public void Vitrify() { Vitrify(); Vitrify(); }\n#endif\n}`),
     'src/Kiln/Kiln.cs': cs('Kiln', 'public sealed class Kiln\n{\n    public void Heat()\n    {\n        // start by heating slowly, then\n        Vitrify();\n        Vitrify();\n    }\n}'),
   };
+  // A method declared in a file not named after it, below a pool of data files that say the word and
+  // chunks whose symbols hold it more often than its own does.
+  files['src/Metal/Finishes.cs'] = cs('Metal', `public static class Finishes\n{\n${members('polish', 4, 'Polish')}\n    public static string Tarnish(this int n) => n.ToString();\n}`);
+  for (let i = 0; i < 40; i++) files[`data/tarnish${i}.yml`] = `surfaces:\n  tarnish:\n    tarnish: tarnish ${i}\n    note: tarnish tarnish\n`;
+  for (let i = 0; i < 12; i++) files[`src/Notes/TarnishTarnishNote${i}.cs`] = cs('Notes', `public class TarnishTarnishNote${i}\n{\n    public void TarnishTarnish() { }\n}`);
   // The prefix the repository uses often: seven types start with Qx.
   for (const name of QX) if (!files[`src/Tabs/${name}.cs`]) files[`src/Controls/${name}.cs`] = cs('Controls', `public class ${name} : Control\n{\n${members('layout', 2)}}`);
   w = await fixture.create(files);
@@ -80,6 +85,13 @@ describe('definition-first for names', () => {
     expect(e.explanation?.declaration).toMatchObject({ query: 'TabView', name: 'QxTabView', affix: 'Qx' });
     const off = await top('TabView', await fixture.open({ declaration_boost: 0 }));
     expect(off[0].path).toBe('src/Tabs/TabViewHelper.cs');
+  });
+
+  it('finds a member declared in a file named otherwise when neither the pool nor the symbol rank reaches it', async () => {
+    const r = await w.search({ query: 'Tarnish', limit: 3 });
+    expect(r.hits[0]?.path, r.hits.map((h) => h.path).join(', ')).toBe('src/Metal/Finishes.cs');
+    const e = await w.explain(r.hits[0].hit_id, { query: 'Tarnish' });
+    expect(e.explanation?.declaration).toMatchObject({ name: 'Tarnish', kind: 'method' });
   });
 
   it('puts a member’s declaration above the places that call it, as a member (a lower tier than a type)', async () => {

@@ -108,7 +108,7 @@ function nameLine(lines: readonly string[], from: number, to: number, name: stri
  * the names of a symbol query only (in a sentence, `ContentDialog` is as likely the control's style
  * file, ContentDialogStyles.axaml, as FAContentDialog). Each declaration is placed in the chunk holding its name line.
  */
-export function findDeclarations(session: SearchSession, names: readonly string[], cands: readonly FileRef[]): Declaration[] {
+export function findDeclarations(session: SearchSession, names: readonly string[], cands: ReadonlyArray<FileRef & { symbolName?: string | null }>): Declaration[] {
   if (!names.length) return [];
   const files: FileRef[] = [];
   const seen = new Set<number>();
@@ -123,7 +123,12 @@ export function findDeclarations(session: SearchSession, names: readonly string[
     const name = genericName(text).name;
     // The files that may declare the name beyond the candidates' (a name's own file can sit deep
     // in a pool of its usages: `Align` among every chunk that says "align").
-    const more = namedFiles(session, name).filter((f) => !seen.has(f.fileId));
+    // And the files of candidates past those whose chunk is named after it (a method `Ordinalize` ranked
+    // below thirty files of locale data that say "ordinal").
+    const lower = name.toLowerCase();
+    const symbolFiles = new Map<number, FileRef>();
+    for (const c of cands) if (!seen.has(c.fileId) && c.symbolName?.toLowerCase() === lower) symbolFiles.set(c.fileId, c);
+    const more = [...symbolFiles.values(), ...namedFiles(session, name).filter((f) => !seen.has(f.fileId) && !symbolFiles.has(f.fileId))];
     const where = more.length ? [...files, ...more] : files;
     let found = declarationsIn(session, where, text, null);
     // Up to an affix (the files named after an affixed name are read too: RadzenTextBox.razor.cs
@@ -208,6 +213,18 @@ function namedFiles(session: SearchSession, name: string): FileRef[] {
   return session.recent(`declared-in:${word}`, () => {
     const out: FileRef[] = (filesByStem(session).get(name.toLowerCase()) ?? []).filter((f) => session.filtered ? pathOk(session, f.path) : true).slice(0, LOOKUP_FILES);
     const seen = new Set(out.map((f) => f.fileId));
+    // Chunks named exactly after it first (a method `Ordinalize` among a hundred test chunks keyed
+    // `OrdinalizeTests.…`, which FTS5's rank puts ahead of it).
+    const exact = session.db.selectArrays(
+      `SELECT c.file_id, f.hash, f.path, f.lang FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
+       WHERE chunks_fts MATCH ? AND lower(c.symbol_name) = ? AND hci_path_ok(f.path) LIMIT ${LOOKUP_ROWS}`,
+      [`{symbol} : "${word}"`, name.toLowerCase()],
+    ) as Array<[number, string, string, string]>;
+    for (const [fileId, hash, path, lang] of exact) {
+      if (seen.has(fileId) || out.length >= 2 * LOOKUP_FILES) continue;
+      seen.add(fileId);
+      out.push({ fileId, hash, path, lang });
+    }
     const rows = session.db.selectArrays(
       `SELECT c.file_id, f.hash, f.path, f.lang FROM (SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ${LOOKUP_ROWS}) t
        JOIN chunks c ON c.id = t.id JOIN files f ON f.id = c.file_id WHERE hci_path_ok(f.path) ORDER BY t.rank`,
