@@ -32,6 +32,7 @@ import { summarizeProfile, type ProfileSummary } from './lib/cpu-profile.ts';
 import { deriveQueries, readGolden } from './lib/queries.ts';
 import { shuffled, sliceQueries } from './lib/plan.ts';
 import { commitInfo, recordResult } from './lib/record.ts';
+import { arenaCapEnv } from '../runtimes/node/malloc-arenas.ts';
 import { formatBench, judgeTargets, latencyOf, readRecorded, scaleAgainst, type BenchReport, type EngineRow } from './lib/report.ts';
 import { copyTree, fmtMB, fmtMs, isMain, latencyStats, MB, median, now, optInt, optList, optString, parseArgs, repoRoot, sampleWorkspaceDir, slug, writeJson } from './lib/util.ts';
 import { folderInCorpus, materializeCorpus, readManifest } from './lib/materialize.ts';
@@ -108,7 +109,10 @@ async function runWorker(task: Task, o: BenchOptions, work: string, extraNodeArg
   if (!fs.existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` first`);
   const stderr: string[] = [];
   const code = await new Promise<number>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', ...extraNodeArgs, script, taskFile, resultFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+    // Every engine's process runs under the malloc arena cap `hci index` gives itself on Linux
+    // (runtimes/node/malloc-arenas.ts), the bare floor included: the same process set-up for all.
+    const env = arenaCapEnv(['index'], process.env, process.platform) ?? process.env;
+    const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', ...extraNodeArgs, script, taskFile, resultFile], { stdio: ['ignore', 'ignore', 'pipe'], env });
     child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
     child.on('error', reject);
     child.on('exit', (c) => resolve(c ?? 1));

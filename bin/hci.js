@@ -17,6 +17,14 @@ const module = process.getBuiltinModule('node:module');
 const { existsSync } = process.getBuiltinModule('node:fs');
 const { fileURLToPath } = process.getBuiltinModule('node:url');
 
+// The commands that index run under a cap on glibc's malloc arenas (runtimes/node/malloc-arenas.ts:
+// on Linux this process is replaced by the same command with MALLOC_ARENA_MAX=2, before anything
+// else is loaded); the module is loaded only when the arguments may name such a command.
+if (process.platform === 'linux' && process.env.MALLOC_ARENA_MAX === undefined && (process.argv.includes('index') || process.argv.includes('mcp'))) {
+  const arenas = new URL('../dist/runtimes/node/malloc-arenas.js', import.meta.url);
+  if (existsSync(fileURLToPath(arenas))) (await import(arenas.href)).relaunchWithArenaCap();
+}
+
 try {
   module.enableCompileCache?.();
 } catch {
