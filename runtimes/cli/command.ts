@@ -30,7 +30,7 @@ export interface CommandRow {
   options(): Option[];
   helpAfter?: string;
   /** The row exists only where the runtime offers this. */
-  needs?: 'demo';
+  needs?: 'demo' | 'setup';
   /** Rewrites the verb's arguments before they are parsed (search: query filters that look like options). */
   rewriteArgs?(args: string[]): string[];
   /** A group verb (`hci intercom find …`): its own rows; the group itself has no run. */
@@ -46,7 +46,7 @@ interface RowSpec<A extends readonly Arg<unknown>[], O extends Record<string, Op
   args: A;
   options: O;
   helpAfter?: string;
-  needs?: 'demo';
+  needs?: 'demo' | 'setup';
   rewriteArgs?(args: string[]): string[];
 }
 

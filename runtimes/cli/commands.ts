@@ -15,6 +15,7 @@ import { arg, indexOption, jsonOption, opt, rootOption } from './options.ts';
 import { formatExplain, formatIndexSummary, formatOutline, formatPack, formatResolve, formatSearch, formatSimilar, formatStatus, formatTree } from './format.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { intercomCommand } from './intercom-command.ts';
+import { setupCommand } from './setup-command.ts';
 
 /**
  * `<file>:<line>` when the part before the colon names a file (relative to the current folder or to
@@ -249,4 +250,5 @@ export const COMMANDS: CommandRow[] = [
   }),
   intercomCommand,
   mcpCommand,
+  setupCommand,
 ];

@@ -56,6 +56,22 @@ export interface CliRuntime {
   packTarget(out: string): PackTarget;
   /** `hci demo` (Node only: it needs the bundled sample workspace). */
   demo?(root: string | undefined): Promise<void>;
+  /** `hci setup` (Node): the files it reads and writes, and how this hci is started. */
+  setup?: SetupIo;
+}
+
+/** What `hci setup` needs of a runtime: the user's home, files to read and write, and this hci's own command. */
+export interface SetupIo {
+  home(): string;
+  join(...parts: string[]): string;
+  /** A file's text, or null when there is none. */
+  read(p: string): string | null;
+  /** Writes a file, making its folders. */
+  write(p: string, text: string): void;
+  /** Removes a file, then its folders while they are empty, up to (not including) `stopAt`. */
+  remove(p: string, stopAt: string): void;
+  /** The absolute command and arguments that start this hci (`hci` itself: node and its bin/hci.js). */
+  hci(): { command: string; args: string[] };
 }
 
 /** How a runtime serves MCP: its host (with a watcher where it has one), transports and lifetime. */

@@ -11,7 +11,7 @@ import type { IndexProgress } from '../../core/index/indexer.ts';
 import { EXIT } from '../../core/contract/errors.ts';
 import { runCli } from '../cli/program.ts';
 import { formatProgress, progressCount, tickClock, type ProgressClock } from '../cli/format.ts';
-import type { CliRuntime, McpRuntime, ProgressDisplay } from '../cli/runtime.ts';
+import type { CliRuntime, McpRuntime, ProgressDisplay, SetupIo } from '../cli/runtime.ts';
 import { findIndexedRoot, openWorkspace } from './workspace.ts';
 import { nodeServiceHost } from './service-host.ts';
 import { tuneForShortRun } from './short-run.ts';
@@ -104,6 +104,32 @@ function statOf(p: string): fs.Stats | null {
 
 const isTerminal = (s: NodeJS.WriteStream) => s.isTTY === true;
 
+/** `hci setup`'s files, and this hci as a host starts it: this Node and the real path of bin/hci.js (through an npm link or a global install's symlink). */
+const setupIo: SetupIo = {
+  // node:os and node:url load only when setup runs (an ES import of a builtin costs every start: bin/hci.js).
+  home: () => process.getBuiltinModule('node:os').homedir(),
+  join: (...parts) => path.join(...parts),
+  read: (p) => (statOf(p)?.isFile() ? fs.readFileSync(p, 'utf8') : null),
+  write: (p, text) => {
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, text);
+  },
+  remove: (p, stopAt) => {
+    fs.rmSync(p, { force: true });
+    for (let dir = path.dirname(p); dir.startsWith(stopAt + path.sep) && dir !== stopAt; dir = path.dirname(dir)) {
+      try {
+        fs.rmdirSync(dir); // only when empty
+      } catch {
+        break;
+      }
+    }
+  },
+  hci: () => {
+    const entry = process.argv[1] ? fs.realpathSync(process.argv[1]) : process.getBuiltinModule('node:url').fileURLToPath(new URL('../../../bin/hci.js', import.meta.url));
+    return { command: process.execPath, args: [entry] };
+  },
+};
+
 export const nodeCliRuntime: CliRuntime = {
   name: 'Node',
   write: (stream, text) => void (stream === 'out' ? process.stdout : process.stderr).write(text),
@@ -128,6 +154,7 @@ export const nodeCliRuntime: CliRuntime = {
   mcp: mcpRuntime,
   packTarget: nodePackTarget,
   demo: async (root) => (await import('./demo.ts')).runDemo(root),
+  setup: setupIo,
 };
 
 export function main(argv: string[]): Promise<number> {
