@@ -212,18 +212,25 @@ export class FreshnessTracker {
     for (const [p, e] of this.pending) if (e.seq <= mark && covers(p)) this.pending.delete(p);
   }
 
+  /**
+   * Changes seen and not indexed yet. A check due without a notice (markUnknown: the watcher just
+   * started) is no change: it is run, not counted — counted, every answer of a fresh server said
+   * "1 pending changes" until the catch-up ended, which status {check_pending} then denied.
+   */
   pendingCount(): number {
-    return this.pending.size;
+    let n = 0;
+    for (const p of this.pending.keys()) if (!p.startsWith(UNKNOWN_PREFIX)) n++;
+    return n;
   }
 
   /** A few pending paths (for status), oldest first. */
   pendingSample(limit = 10): string[] {
-    return [...this.pending.keys()].slice(0, limit);
+    return [...this.pending.keys()].filter((p) => !p.startsWith(UNKNOWN_PREFIX)).slice(0, limit);
   }
 
   stats(): FreshnessStats {
     const state = this.stopped ? 'stopped' : this.running ? 'running' : this.retrying ? 'retrying' : this.timer ? 'debouncing' : 'idle';
-    return { state, pending: this.pending.size, ...this.s, last_error: this.s.last_error ? { ...this.s.last_error } : null };
+    return { state, pending: this.pendingCount(), ...this.s, last_error: this.s.last_error ? { ...this.s.last_error } : null };
   }
 
   /** Resolves when no run is due or running (pending changes may remain after a failed run). */

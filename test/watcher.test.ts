@@ -72,6 +72,27 @@ describe('FreshnessTracker (core/freshness.ts)', () => {
     expect(tracker.stats()).toMatchObject({ runs: 2, runs_ok: 2, relevant: 3001, state: 'idle' });
   });
 
+  it('a check due at start (markUnknown) runs but is no pending change: a fresh server reports 0, not a phantom 1', async () => {
+    let release: (() => void) | undefined;
+    const runs: Array<{ pending: number; paths: string[] | null }> = [];
+    const tracker = new FreshnessTracker({ debounceMs: 10, run: (info) => new Promise((r) => { runs.push(info); release = () => r({ ok: true }); }) });
+    tracker.markUnknown('catch-up');
+    expect(tracker.pendingCount()).toBe(0);
+    expect(tracker.stats().pending).toBe(0);
+    expect(tracker.pendingSample()).toEqual([]);
+    // The catch-up still runs (a whole pass), and a real change during it is counted.
+    await waitFor(async () => runs.length === 1, 20_000, 'the catch-up run');
+    expect(runs[0].paths).toBeNull();
+    tracker.notify({ path: 'src/A.cs', kind: 'change' });
+    expect(tracker.pendingCount()).toBe(1);
+    expect(tracker.pendingSample()).toEqual(['src/A.cs']);
+    release!();
+    await waitFor(async () => runs.length === 2, 20_000, 'the run for the change');
+    release!();
+    await tracker.idle();
+    expect(tracker.pendingCount()).toBe(0);
+  });
+
   it('settles what a run started elsewhere (a tool, a first search) has indexed', () => {
     const tracker = new FreshnessTracker({ debounceMs: 10_000, run: async () => ({ ok: 'skipped', reason: 'no index yet' }) });
     tracker.notify([{ path: 'a.cs', kind: 'change' }, { path: 'b.cs', kind: 'add' }]);
