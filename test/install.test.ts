@@ -1,13 +1,15 @@
 // The package as a user installs it (test/helpers/installed-package.ts: `npm pack`, then `npm install`
 // of the tarball into an empty project with --foreground-scripts and a PATH of node, npm, npx and sh only).
-// Claims: nothing compiles or runs at install (no install script banner, no dependency with an
+// Claims: nothing compiles or runs at install, and npm warns of no install script (no install script
+// banner or warning, no `prepare` in the shipped manifest, no dependency with an
 // install script or a binding.gyp, so none could have run); the tarball holds no bench, test or
 // source-map files, and exactly the grammar table's grammars; node_modules stays within 30 MiB; and
 // from that folder the installed `hci` prints its version, indexes, searches and outlines the shipped
 // sample workspace with the same hits as the source tree, runs `hci demo` on it, the MCP server
 // (reporting the package version) answers the SDK's Client (after
-// listTools) started by exactly the README's host command, a real Deno process runs the package's
-// Deno entry and its MCP server (the bundled SDK), Vite builds a page from its browser entries that indexes the sample in headless
+// listTools) started exactly as the installed `hci setup` writes a host's configuration, a real Deno
+// process runs the package's Deno entry, its CLI by the documented command and its MCP server (the
+// bundled SDK), Vite builds a page from its browser entries that indexes the sample in headless
 // Chromium with the same hits, and TypeScript type-checks a consumer of every export from the
 // shipped .d.ts.
 // @lane package
@@ -88,6 +90,10 @@ describe('the installed package', () => {
     // --foreground-scripts prints `> name@version script` for every lifecycle script it runs.
     const banners = inst.installLog.split('\n').filter((l) => /^> \S+@\S+ (preinstall|install|postinstall|prepare)\b/.test(l));
     expect(banners).toEqual([]);
+    // No install-script warning either: the shipped manifest has no `prepare` (scripts/pack-manifest.mjs).
+    expect(inst.installLog).not.toMatch(/allowScripts|install-scripts|install scripts/i);
+    const shipped = JSON.parse(fs.readFileSync(path.join(inst.pkgDir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    expect(Object.keys(shipped.scripts ?? {}).filter((k) => /^(pre|post)?(install|prepare|pack)$|^prepack$|^postpack$/.test(k))).toEqual([]);
     const packages = installedPackages(path.join(inst.app, 'node_modules'));
     const installed = new Set(packages.map((p) => path.relative(path.join(inst.app, 'node_modules'), p)));
     // The probe sees every dependency (so the checks below looked at something), and none of the MCP
@@ -200,16 +206,17 @@ describe('the installed package', () => {
     expect(fs.readdirSync(demoTmp).filter((f) => !before.has(f) && f !== 'node-compile-cache'), 'the unpacked sample is removed').toEqual([]);
   }, 90_000);
 
-  it('serves MCP to the SDK Client, started by the README\'s host command', async () => {
-    const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
-    const cursorLine = readme.split('\n').find((l) => l.includes('"mcpServers"'));
-    expect(cursorLine, 'the README\'s Cursor snippet').toBeDefined();
-    const server = (JSON.parse(cursorLine!) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers.hci;
-    expect(server.args).toContain(PACKAGE.name);
+  it('serves MCP to the SDK Client, started exactly as the installed `hci setup` writes a host\'s configuration', async () => {
+    const project = unpackSample(path.join(inst.pkgDir, 'dist/sample-workspace.zip'), path.join(inst.tmp, 'ws-setup'));
+    const setup = hciInstalled('setup', 'cursor', project, '--no-instructions');
+    expect(setup.code, setup.stderr).toBe(0);
+    const server = (JSON.parse(fs.readFileSync(path.join(project, '.cursor', 'mcp.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers.hci;
+    // This node and the installed package's own bin/hci.js (through node_modules/.bin's link), by absolute path.
+    expect(server.args).toEqual([fs.realpathSync(path.join(inst.pkgDir, 'bin', 'hci.js')), 'mcp', project]);
     const transport = new StdioClientTransport({
       command: server.command,
-      args: server.args.map((a) => a.replace('${workspaceFolder}', ws)),
-      cwd: inst.app,
+      args: server.args,
+      cwd: inst.tmp,
       env: inst.env,
       stderr: 'pipe',
     });
@@ -254,6 +261,15 @@ describe('the installed package', () => {
     const built = runDeno(copy, 'index');
     expect(built.summary).toMatchObject({ files_indexed: nodeSummary.files_indexed, parse_fallback: 0 });
     expect(hitsOf(built.res)).toEqual(hitsOf(node));
+  }, 90_000);
+
+  it.skipIf(!deno)(titled('runs the Deno CLI from the installed package with the documented command (docs/runtimes.md), same hits', { Deno: deno }), () => {
+    const nm = path.join(inst.app, 'node_modules');
+    const cli = path.join(inst.pkgDir, 'dist/runtimes/deno/cli.js');
+    const r = run(deno, ['run', '--node-modules-dir=manual', '--no-prompt', `--allow-read=${ws},${nm}`, `--allow-write=${path.join(ws, '.hci')}`, '--allow-sys=hostname', cli, 'search', 'GetCatalogItemsAsync', '--root', ws, '--json'], { cwd: inst.tmp, env: { ...inst.env, DENO_NO_UPDATE_CHECK: '1' } });
+    expect(r.code, r.stderr).toBe(0);
+    const node = JSON.parse(hciInstalled('search', 'GetCatalogItemsAsync', '--root', ws, '--json').stdout);
+    expect(hitsOf(JSON.parse(r.stdout))).toEqual(hitsOf(node));
   }, 90_000);
 
   it.skipIf(!deno)(titled('serves MCP under Deno from the installed package (bundled SDK), to the SDK Client', { Deno: deno }), async () => {

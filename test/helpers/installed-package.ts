@@ -8,6 +8,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tmpDir } from './tmp-workspace.ts';
+// @ts-expect-error -- a build script in plain JavaScript, without types
+import { shippedManifest } from '../../scripts/pack-manifest.mjs';
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
 export const PACKAGE = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { name: string; version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
@@ -72,8 +74,17 @@ export function packAndInstall(): Installed {
   fs.symlinkSync('/bin/sh', path.join(binDir, 'sh'));
   const env = cleanEnv(binDir);
 
-  // Packs the dist/ that `npm test` just built (--ignore-scripts: no second build in `prepare`).
-  const pack = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  // Packs the dist/ that `npm test` just built (--ignore-scripts: no second build in `prepare`), with
+  // the manifest `npm pack` ships (its prepack step: scripts/pack-manifest.mjs), from a staging copy
+  // of the package's files so that the repository's package.json is never rewritten under other tests.
+  const stage = path.join(tmp, 'stage');
+  fs.mkdirSync(stage);
+  const manifest = fs.readFileSync(path.join(REPO, 'package.json'), 'utf8');
+  fs.writeFileSync(path.join(stage, 'package.json'), shippedManifest(manifest));
+  for (const entry of [...(JSON.parse(manifest) as { files: string[] }).files.filter((f) => !f.startsWith('!')), 'README.md']) {
+    fs.cpSync(path.join(REPO, entry), path.join(stage, entry), { recursive: true });
+  }
+  const pack = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: stage, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const tarball = path.join(tmp, pack[0].filename);
 
   const app = path.join(tmp, 'app');
