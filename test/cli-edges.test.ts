@@ -146,7 +146,7 @@ describe.each(CLI_RUNTIMES)('the %s CLI at its edges', (runtime: CliRuntimeName)
       expect(json(['resolve', 'A.B()', '--root', ws.root], resolveResponse, 2).error.code).toBe('invalid_settings');
       const human = run(['search', 'catalog', '--root', ws.root]);
       expect(human.code).toBe(2);
-      expect(human.stderr).toMatch(/^error: .*settings\.toml/m);
+      expect(human.stderr).toMatch(/^hci: .*settings\.toml/m);
       expect(human.stderr).toMatch(/^hint: /m);
     } finally {
       fs.rmSync(settings);

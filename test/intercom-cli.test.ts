@@ -70,7 +70,7 @@ describe.each(CLI_RUNTIMES)('hci intercom under %s', (runtime: CliRuntimeName) =
     }
     const human = hci(['intercom', 'find', ...log]);
     expect(human.code).toBe(2);
-    expect(human.stderr).toMatch(/^error: no code ref and no selection: nothing to look up\nhint: pass a code ref/);
+    expect(human.stderr).toMatch(/^hci: no code ref and no selection: nothing to look up\nhint: pass a code ref/);
     expect(human.stdout).toBe('');
 
     const empty = json(['intercom', 'find', 'src/Foo.cs:L5', ...log], intercomFindAnswer, 1);

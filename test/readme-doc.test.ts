@@ -227,7 +227,8 @@ describe('README doc test', () => {
             const hasSub = sub.get(m[1])!.length > 0;
             if (hasSub && !sub.get(m[1])!.includes(m[2] ?? '')) { wrong.push(`${page}:${line}: hci ${m[1]} ${m[2] ?? ''} (no such subcommand)`); continue; }
             const key = hasSub ? `${m[1]} ${m[2]}` : m[1];
-            const rest = hasSub ? m[3] : `${m[2] ?? ''}${m[3]}`;
+            // After a bare `--` come arguments, not options (a query that starts with "-").
+            const rest = (hasSub ? m[3] : `${m[2] ?? ''}${m[3]}`).split(/(?:^|\s)--(?=\s|$)/)[0];
             for (const o of rest.match(/(?<=^|[\s[(])--?[a-zA-Z][\w-]*(?=$|[\s=\])|,])/g) ?? []) {
               checked++;
               if (!optionsOf.get(key)!.includes(o) && o !== '--help') wrong.push(`${page}:${line}: hci ${key} ${o} (no such option)`);

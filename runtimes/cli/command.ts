@@ -101,19 +101,30 @@ export function verbCommand<V extends VerbName, const A extends readonly Arg<unk
     open?: OpenOptions;
     /** The request names a file as the command line read it (fileArg): a refusal's hint says how (cliPathHint). */
     fileHint?: boolean;
-    ask(c: CommandContext, args: ArgValues<A>, o: OptValues<O>): VerbAsk<V>;
+    /** May load what reading the arguments needs (search: smart case, for an exact-text query only). */
+    ask(c: CommandContext, args: ArgValues<A>, o: OptValues<O>): VerbAsk<V> | Promise<VerbAsk<V>>;
     format(r: VerbOutput<V>, style: Style): string;
+    /**
+     * An output the options ask for instead of `format` for an answer without an error (search's
+     * grep shapes, --quiet, --no-footer); it may read more through the service (file lines, pages).
+     */
+    render?(o: OptValues<O>, req: VerbInput<V>): ((r: VerbOutput<V>, svc: HciService, style: Style) => Promise<Shown>) | null;
     /** The exit code of an answer without an error (default ok): withEmpty for answers that may be empty. */
     exit?(r: VerbOutput<V>): number;
   },
 ): CommandRow {
   return rowOf(spec, async (c, a, o) => {
-    const { root, req } = spec.ask(c, a, o);
+    const { root, req } = await spec.ask(c, a, o);
     const hint = spec.fileHint ? cliPathHint<VerbOutput<V>>(root) : (r: VerbOutput<V>) => r;
-    return answer(c, root, { open: spec.open, json: o.json === true }, (svc) => svc.call(spec.verb, req).then(hint), spec.format, (r) =>
+    const render = spec.render?.(o, req) ?? null;
+    const human = (r: VerbOutput<V>, style: Style, svc: HciService) => (render && !r.error ? render(r, svc, style) : spec.format(r, style));
+    return answer(c, root, { open: spec.open, json: o.json === true }, (svc) => svc.call(spec.verb, req).then(hint), human, (r) =>
       r.error ? exitCodeFor(r.error.code) : spec.exit ? spec.exit(r) : EXIT.ok);
   });
 }
+
+/** What a command shows: its text (stdout, or stderr for an error), and a note for stderr. */
+export type Shown = string | { out: string; note?: string };
 
 // ── failures ───────────────────────────────────────────────────────────────────────────────────
 
@@ -155,7 +166,7 @@ export async function answer<R extends { error?: { code: string }; hint?: string
   root: string,
   opts: { open?: OpenOptions; json: boolean },
   ask: (svc: HciService) => Promise<R>,
-  human: (r: R, style: Style) => string,
+  human: (r: R, style: Style, svc: HciService) => Shown | Promise<Shown>,
   exitOf: (r: R) => number = (r) => exitCodeFor(r.error?.code),
 ): Promise<number> {
   c.rt.shortRun?.();
@@ -167,7 +178,12 @@ export async function answer<R extends { error?: { code: string }; hint?: string
       if (hint !== undefined) r.hint = hint;
     }
     if (opts.json) printJson(c, r);
-    else c.rt.write(r.error ? 'err' : 'out', `${human(r, c.style)}\n`);
+    else {
+      const shown = await human(r, c.style, svc);
+      const { out, note } = typeof shown === 'string' ? { out: shown, note: undefined } : shown;
+      if (out) c.rt.write(r.error ? 'err' : 'out', `${out}\n`);
+      if (note) c.rt.write('err', `${note}\n`);
+    }
     return exitOf(r);
   } catch (e) {
     return fail(c, e, opts.json);

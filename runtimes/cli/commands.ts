@@ -41,13 +41,18 @@ function queryFiltersAsWords(args: string[]): string[] {
   return [...options.filter((a) => !isFilter(a)), '--', ...(end < 0 ? [] : args.slice(end + 1)), ...filters];
 }
 
+/** An identifier as written in code (letters, digits, `_`, a leading `@` of C#): what `resolve` reads as a name. */
+const BARE_NAME = /^@?[\p{L}_][\p{L}\p{N}_]*$/u;
+
 // ── the table ──────────────────────────────────────────────────────────────────────────────────
 
 const MODES = ['keyword', 'semantic', 'hybrid', 'literal', 'regex'] as const;
 
+const DEFAULT_K = 8;
+
 /** The filters search and similar share. */
 const filterOptions = () => ({
-  k: opt.intOr('-k, --k <n>', 'number of hits (1-50)', 8),
+  k: opt.int('-k, --k <n>', `number of hits (1-50; default ${DEFAULT_K}; --vimgrep, -l and -C of a literal or regex search list every match unless it is given)`),
   path: opt.list('-p, --path <prefix|glob>', 'only paths under this prefix or matching this glob (repeatable)'),
   ext: opt.list('-e, --ext <ext>', 'only these extensions (repeatable, comma-separated)'),
   exclude: opt.list('-x, --exclude <prefix|glob>', 'leave out these paths (repeatable)'),
@@ -100,22 +105,50 @@ export const COMMANDS: CommandRow[] = [
       mode: opt.oneOf('-m, --mode <mode>', 'keyword (default) | hybrid (keyword + meaning, for questions in words) | semantic (meaning only) | literal | regex (exact text, like -F / -E); hybrid and semantic need [semantic] enabled = true', MODES),
       literal: opt.flag('-F, --literal', 'the query is exact text (no filters or words read out of it); lists matching lines', (x) => x.conflicts('mode')),
       regex: opt.flag('-E, --regex', 'the query is an RE2 regex (ripgrep\'s syntax); lists matching lines', (x) => x.conflicts(['literal', 'mode'])),
-      caseSensitive: opt.flag('-s, --case-sensitive', 'literal and regex matching: match case exactly (default: ignore case)'),
+      caseSensitive: opt.flag('-s, --case-sensitive', 'literal and regex matching: match case exactly (default: smart case, as rg -S: case-sensitive when the pattern has an upper-case letter)'),
+      ignoreCase: opt.flag('-i, --ignore-case', 'literal and regex matching: ignore case', (x) => x.conflicts('caseSensitive')),
       word: opt.flag('-w, --word', 'literal and regex matching: whole words only'),
+      vimgrep: opt.flag('--vimgrep', 'one line per match: path:line:column:text (as rg --vimgrep; a literal or regex search lists every match)'),
+      files: opt.flag('-l, --files-with-matches', 'only the paths of the files with hits, once each, best first'),
+      context: opt.int('-C, --context <n>', 'grep\'s lines: path:line:text for each matching line, path-line-text for the n lines around it'),
+      quiet: opt.flag('-q, --quiet', 'print nothing; the exit code says whether anything was found (0) or not (1)'),
+      footer: opt.negated('--no-footer', 'no summary, hint or note lines after the hits'),
       json: jsonOption('print the search contract as JSON'),
     },
     open: { persistQueries: true },
-    ask: (c, [words], o) => {
+    ask: async (c, [words], o) => {
       const mode: SearchRequest['mode'] = o.literal ? 'literal' : o.regex ? 'regex' : o.mode;
+      const query = words.join(' ');
+      // Smart case for exact text (rg -S): -s and -i decide, else an upper-case letter in the pattern asks
+      // for case (loaded here: a keyword search loads nothing of the literal channel).
+      const exact = mode === 'literal' || mode === 'regex';
+      const smart = exact && !o.caseSensitive && !o.ignoreCase ? (await import('../../core/search/literal/smart-case.ts')).smartCaseSensitive : null;
+      const caseSensitive = o.caseSensitive || (smart !== null && smart(query, mode as 'literal' | 'regex'));
+      const grepShaped = o.vimgrep || o.files || o.context !== undefined;
+      // A grep of exact text lists every match (pages of 50 followed to the end) unless -k says how many.
+      const limit = o.k ?? (grepShaped && exact ? 50 : DEFAULT_K);
       const req: SearchRequest = {
-        query: words.join(' '), limit: o.k, paths: o.path, exts: o.ext, exclude_paths: o.exclude, max_tokens: o.maxTokens, cursor: o.cursor,
+        query, limit, paths: o.path, exts: o.ext, exclude_paths: o.exclude, max_tokens: o.maxTokens, cursor: o.cursor,
         ...(mode ? { mode } : {}),
-        ...(o.caseSensitive ? { case_sensitive: true } : {}),
+        ...(caseSensitive ? { case_sensitive: true } : {}),
         ...(o.word ? { whole_word: true } : {}),
       };
       return { root: rootFor(c, o.root, undefined, o.index), req };
     },
     format: formatSearch,
+    render: (o, req) => {
+      if (o.quiet) return async () => '';
+      if (o.vimgrep || o.files || o.context !== undefined) {
+        const exact = req.mode === 'literal' || req.mode === 'regex';
+        const shape = { vimgrep: o.vimgrep, files: o.files, context: o.context ?? 0 };
+        return async (r, svc) => {
+          const { grepLines } = await import('./grep-output.ts');
+          const shown = await grepLines(svc, req, r, shape, exact && o.k === undefined);
+          return o.footer ? shown : { out: shown.out };
+        };
+      }
+      return o.footer ? null : async (r, _svc, style) => formatSearch(r, style, false);
+    },
     exit: withEmpty((r) => r.hits.length),
   }),
   verbCommand({
@@ -126,7 +159,7 @@ export const COMMANDS: CommandRow[] = [
     options: {
       root: rootOption(),
       index: indexOption(),
-      snippet: opt.text('-s, --snippet <text>', 'chunks like this code or text (instead of a target)'),
+      snippet: opt.text('--snippet <text>', 'chunks like this code or text (instead of a target)'),
       ...filterOptions(),
       json: jsonOption('print the answer (the search contract plus source) as JSON'),
     },
@@ -135,7 +168,7 @@ export const COMMANDS: CommandRow[] = [
     fileHint: true,
     ask: (c, [target], o) => {
       const at = target !== undefined ? fileAndLine(c, target, o.root, o.index) : null;
-      const filters = { limit: o.k, paths: o.path, exts: o.ext, exclude_paths: o.exclude };
+      const filters = { limit: o.k ?? DEFAULT_K, paths: o.path, exts: o.ext, exclude_paths: o.exclude };
       const req: SimilarRequest = o.snippet !== undefined ? { snippet: o.snippet, ...filters }
         : at ? { path: at.path, line: at.line, ...filters }
         : { hit_id: target ?? '', ...filters };
@@ -179,14 +212,16 @@ export const COMMANDS: CommandRow[] = [
   verbCommand({
     verb: 'resolve',
     name: 'resolve',
-    description: 'where a member key is now, or which member holds <file>:<line>',
-    args: [arg.one('<target>', 'a member key (from outline or a hit), or <file>:<line> (the file relative to the current folder or to the workspace root, or absolute)')],
+    description: 'go to definition: every symbol defined with a name; where a member key is now; or which member holds <file>:<line>',
+    args: [arg.one('<target>', 'a name as written in code (CatalogService), a member key (from outline or a hit), or <file>:<line> (the file relative to the current folder or to the workspace root, or absolute)')],
     options: { root: rootOption(), index: indexOption(), json: jsonOption() },
-    helpAfter: '\nExamples:\n  hci resolve "Contoso.Shop.Catalog.CatalogService.GetAsync(int)"\n  hci resolve src/Catalog/CatalogService.cs:42',
+    helpAfter: '\nExamples:\n  hci resolve CatalogService\n  hci resolve "Contoso.Shop.Catalog.CatalogService.GetAsync(int)"\n  hci resolve src/Catalog/CatalogService.cs:42',
     fileHint: true,
     ask: (c, [target], o) => {
       const at = fileAndLine(c, target, o.root, o.index);
-      return { root: at?.root ?? rootFor(c, o.root, undefined, o.index), req: at ? { path: at.path, line: at.line } : { member_key: target } };
+      // A bare identifier is a name (every definition of it, like MCP's resolve {name}); a dotted or parenthesised one a member key.
+      const req = at ? { path: at.path, line: at.line } : BARE_NAME.test(target) ? { name: target } : { member_key: target };
+      return { root: at?.root ?? rootFor(c, o.root, undefined, o.index), req };
     },
     format: formatResolve,
     exit: withEmpty((r) => r.locations.length),

@@ -38,10 +38,11 @@ export function parseErrorsText(n: number | undefined): string {
 /** How a hit line names the channel that found it (keyword hits carry no label). */
 const HIT_KIND_LABEL: Record<SearchHit['hit_kind'], string> = { text_fts: 'keyword', hybrid: 'both', text_vector: 'meaning', text_literal: 'exact' };
 
-export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Style): string {
+/** The ranked hits; `footer` false leaves out the summary, hint and note lines after them (--no-footer). */
+export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Style, footer = true): string {
   const out: string[] = [];
   if (r.status === 'error' || r.status === 'no_index') {
-    out.push(`error: ${r.error?.message ?? r.status}`);
+    out.push(`hci: ${r.error?.message ?? r.status}`);
     if (r.hint) out.push(`hint: ${r.hint}`);
     return out.join('\n');
   }
@@ -55,6 +56,7 @@ export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Sty
     if (h.match_lines && h.match_lines.length > shown) out.push(dim(`      + ${h.match_lines.length - shown} more matching lines: ${moreLines(h.match_lines.slice(shown))}`));
     if (h.paired?.length) out.push(dim(`      + ${h.paired.join(', ')}`));
   }
+  if (!footer) return out.join('\n');
   const idx = r.index;
   const fresh = idx ? `index gen ${idx.generation}, ${idx.files} files${parseErrorsText(idx.parse_errors)}, built ${ago(idx.indexed_at)}${idx.git?.note ? ` (${idx.git.note})` : ''}` : 'no index';
   const more = r.next_cursor ? ` · more: --cursor ${r.next_cursor}` : '';
@@ -79,7 +81,7 @@ export function formatSimilar(r: SimilarResponse, style: Style): string {
 }
 
 export function formatStatus(s: StatusReport, { bold, yellow }: Style): string {
-  if (!s.index) return [`error: ${s.error?.message ?? s.status}`, s.hint ? `hint: ${s.hint}` : ''].filter(Boolean).join('\n');
+  if (!s.index) return [`hci: ${s.error?.message ?? s.status}`, s.hint ? `hint: ${s.hint}` : ''].filter(Boolean).join('\n');
   const i = s.index;
   const langs = Object.entries(s.files_by_lang).map(([l, n]) => `${l} ${n}`).join(', ');
   const lines = [
@@ -113,7 +115,7 @@ export function formatStatus(s: StatusReport, { bold, yellow }: Style): string {
 }
 
 export function formatExplain(r: ExplainResponse, { dim, bold, cyan, yellow }: Style): string {
-  if (r.status !== 'ok' || !r.explanation) return [`error: ${r.error?.message}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
+  if (r.status !== 'ok' || !r.explanation) return [`hci: ${r.error?.message}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
   const e = r.explanation;
   const lines = [bold(`${e.path}:${e.start_line}-${e.end_line}`) + dim(`  ${e.lang} · ${e.chunk_kind}${e.symbol ? ` · ${e.symbol.kind} ${e.symbol.name}` : ''}`)];
   if (e.query !== null) {
@@ -145,7 +147,7 @@ export function formatTree(r: TreeResponse, { dim, bold, cyan, yellow }: Style):
 }
 
 export function formatOutline(r: OutlineResponse, { dim, bold, cyan, yellow }: Style): string {
-  if (r.status !== 'ok') return [`error: ${r.error?.message}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
+  if (r.status !== 'ok') return [`hci: ${r.error?.message}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
   const out = [bold(r.path) + dim(`  ${r.lang ?? ''}`)];
   const walk = (nodes: OutlineSymbol[], depth: number) => {
     for (const n of nodes) {
@@ -242,7 +244,7 @@ function vectorLine(v: NonNullable<IndexSummary['vectors']>): string {
 }
 
 export function formatResolve(r: ResolveResponse, { dim, bold, cyan, yellow }: Style): string {
-  if (r.status === 'error') return [`error: ${r.error?.message}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
+  if (r.status === 'error') return [`hci: ${r.error?.message}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
   const out = r.locations.map((l) => `${bold(`${l.path}:${l.start_line}-${l.end_line}`)}  ${cyan(l.kind)} ${l.name}${l.member_key ? dim(`  ${l.member_key}`) : ''}`);
   if (!out.length) out.push(dim('no location'));
   if (r.hint) out.push(yellow(`hint: ${r.hint}`));
@@ -250,7 +252,7 @@ export function formatResolve(r: ResolveResponse, { dim, bold, cyan, yellow }: S
 }
 
 function errorText(r: { error?: { message: string }; hint?: string; status: string }): string {
-  return [`error: ${r.error?.message ?? r.status}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
+  return [`hci: ${r.error?.message ?? r.status}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
 }
 
 /** One line per match (ordinal, message, match kind, how, fresh or stale, where), then a summary line. */

@@ -22,7 +22,8 @@ export function buildProgram(rt: CliRuntime, setExit: (code: number) => void, op
       writeOut: (s) => rt.write('out', s),
       writeErr: (s) => rt.write('err', s),
       // With --json a usage error is the failure JSON on stdout (runCli), not commander's text.
-      outputError: (s, write) => (opts.json ? opts.usageError?.(s) : write(s)),
+      // One error prefix for every failure (`hci: …`, then a `hint:` line: runCli).
+      outputError: (s, write) => (opts.json ? opts.usageError?.(s) : write(s.replace(/^error: /, 'hci: '))),
       // undefined (not a terminal): commander's default width
       getOutHelpWidth: () => rt.columns('out') as number,
       getErrHelpWidth: () => rt.columns('err') as number,
@@ -32,7 +33,6 @@ export function buildProgram(rt: CliRuntime, setExit: (code: number) => void, op
     .version(HCI_VERSION, '-V, --version', 'print the version of hci')
     .exitOverride() // before the subcommands, which inherit it: usage errors become exit code 2
     .addHelpText('after', EXIT_HELP);
-  if (!opts.json) program.showHelpAfterError('(run with --help for usage)');
 
   const add = (parent: Command, row: CommandRow) => {
     if (row.needs && !rt[row.needs]) return;
@@ -61,6 +61,21 @@ function rewritten(argv: string[]): string[] {
   return row?.rewriteArgs ? [argv[0], ...row.rewriteArgs(argv.slice(1))] : argv;
 }
 
+/** commander's codes for help it printed itself (a group run without its subcommand): no hint after it. */
+const HELP_SHOWN = new Set(['commander.help', 'commander.helpDisplayed', 'commander.version']);
+
+/**
+ * The hint after a usage error: an unknown option given to a verb that takes a query is most likely
+ * a query that starts with `-` (a CSS variable, a flag name): it goes after `--`.
+ */
+function usageHint(verb: string | undefined, e: CommanderError): string {
+  const flag = /unknown option '([^']+)'/.exec(e.message)?.[1];
+  if (flag && (verb === 'search' || verb === 'similar')) {
+    return `a query that starts with "-" goes after "--": hci ${verb} [options] -- ${flag}; else run \`hci ${verb} --help\` for the options`;
+  }
+  return `run \`hci ${verb ? `${verb} ` : ''}--help\` for usage`;
+}
+
 /** Runs `hci <argv>` and returns the exit code. */
 export async function runCli(argv: string[], rt: CliRuntime): Promise<number> {
   let code = 0;
@@ -75,15 +90,12 @@ export async function runCli(argv: string[], rt: CliRuntime): Promise<number> {
   } catch (e) {
     if (!(e instanceof CommanderError)) throw e;
     if (e.exitCode === 0) return 0;
+    const verb = COMMANDS.some((r) => r.name === argv[0]) ? argv[0] : undefined;
+    const hint = usageHint(verb, e);
     if (json) {
-      const verb = COMMANDS.some((r) => r.name === argv[0]) ? argv[0] : undefined;
-      const answer: FailureAnswer = {
-        status: 'error',
-        error: { code: 'usage', message: (usage || e.message).trim().replace(/^error: /, '') },
-        hint: `run \`hci ${verb ? `${verb} ` : ''}--help\` for usage`,
-      };
+      const answer: FailureAnswer = { status: 'error', error: { code: 'usage', message: (usage || e.message).trim().replace(/^error: /, '') }, hint };
       rt.write('out', `${JSON.stringify(answer, null, 2)}\n`);
-    }
+    } else if (!HELP_SHOWN.has(e.code)) rt.write('err', `hint: ${hint}\n`);
     return EXIT.usage;
   }
   return code;
