@@ -228,8 +228,12 @@ describe('the installed package', () => {
       expect(client.getServerVersion()).toMatchObject({ name: 'hci', version: PACKAGE.version });
       const tools = (await client.listTools()).tools.map((t) => t.name);
       expect(tools).toEqual(expect.arrayContaining(['search', 'explain_result', 'outline', 'status', 'reindex']));
-      const r = await client.callTool({ name: 'search', arguments: { query: 'GetCatalogItemsAsync' } }, undefined, { timeout: 60_000 });
-      const sc = r.structuredContent as { status: string; hits: Array<{ path: string }> };
+      // A project set up before its first index: the server builds it in the background; search until it is done.
+      let sc = { status: 'indexing', hits: [] as Array<{ path: string }> };
+      for (const deadline = Date.now() + 60_000; sc.status === 'indexing' && Date.now() < deadline; await new Promise((r) => setTimeout(r, 300))) {
+        const r = await client.callTool({ name: 'search', arguments: { query: 'GetCatalogItemsAsync' } }, undefined, { timeout: 60_000 });
+        sc = r.structuredContent as typeof sc;
+      }
       expect(sc.status, stderr).toBe('ok');
       expect(sc.hits[0].path).toBe(CATALOG);
     } finally {
