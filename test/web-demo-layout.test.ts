@@ -160,7 +160,7 @@ describe.skipIf(!chromium)(titled('web-demo layout, themes and accessibility (bu
     await page.click('.viewer-head button:has-text("Outline")');
     await page.waitForFunction(() => !document.querySelector('.outline'));
     expect(await width('.viewer .code')).toBeGreaterThan(codeWide);
-    await shot(page, 'layout-folded-1440');
+    await webDemoShot(page, 'layout-folded-1440');
     await page.click('.viewer-head button:has-text("Outline")');
     await page.click('.back-to-results');
     await page.waitForSelector('.results-pane .hit');

@@ -13,11 +13,13 @@ import { Viewer } from '../viewer/Viewer.tsx';
 import { QuickOpen } from '../finder/QuickOpen.tsx';
 import { count } from './format.ts';
 import { narrow, paneTab, panes } from './layout.ts';
-import { FileTree } from '../tree/FileTree.tsx';
+import { lazyComponent } from './lazy.tsx';
 import { Splitter } from './Splitter.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 import { missingLink } from './navigate.ts';
-import { MissingLink } from '../workspaces/MissingLink.tsx';
+
+const FileTree = lazyComponent(() => import('../tree/FileTree.tsx').then((m) => m.FileTree));
+const MissingLink = lazyComponent(() => import('../workspaces/MissingLink.tsx').then((m) => m.MissingLink));
 
 function TopBar() {
   const ws = current.value;

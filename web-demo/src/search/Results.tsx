@@ -3,13 +3,13 @@
 // exact text and regex hits, the lines the Worker matched — match_lines — stand out, and the matches
 // in them are marked). The
 // selected hit (j/k) is kept in view; a click or Enter opens it in the viewer. Owns this list.
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { SearchHit, SearchResponse } from '../../../core/contract/index.ts';
 import { current, hasQuery, results, searchOptions, selected, semanticOn, similarTo, status, view, type SearchOptions } from '../app/state.ts';
 import { pairLabel, splitPath } from '../app/format.ts';
 import { openFile } from '../viewer/controller.ts';
 import { markTerms } from './terms.ts';
-import { examples, loadExamples } from './examples.ts';
+import type { Example } from './examples.ts';
 import { backToSearch, moreLikeThis, setQuery, setSearchOptions } from './controller.ts';
 
 export function openHit(h: SearchHit): Promise<void> {
@@ -152,10 +152,14 @@ function StartHere() {
   const ws = current.value;
   const langs = Object.entries(st?.files_by_lang ?? {});
   const generation = st?.index?.generation;
+  // The examples' module loads once the start screen is up (it is not needed to search).
+  const [ex, setEx] = useState<Example[]>([]);
   useEffect(() => {
-    if (ws && st?.status === 'ok') void loadExamples(ws, generation);
+    if (!ws || st?.status !== 'ok') return;
+    let live = true;
+    void import('./examples.ts').then((m) => m.examplesFor(ws, generation)).then((list) => live && setEx(list));
+    return () => void (live = false);
   }, [ws, st?.status, generation]);
-  const ex = examples.value?.key === `${ws?.name}:${generation ?? '?'}` ? examples.value.list : [];
   return (
     <div class="start-here">
       <h3>{current.value?.name}</h3>

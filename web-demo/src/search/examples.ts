@@ -4,7 +4,6 @@
 // Map*), a key of a settings file (its outline), and a word under the folder with the most code
 // files. Each comes from a call the Worker answers (files, search in regex mode, outline); an
 // example whose source the workspace lacks is left out. Owns choosing them; StartHere draws them.
-import { signal } from '@preact/signals';
 import type { FileEntry, OutlineSymbol } from '../../../core/contract/index.ts';
 import type { BrowserWorkspace } from '../../../runtimes/browser/client.ts';
 import { splitIdentifier } from '../../../core/text/analyzer.ts';
@@ -18,7 +17,7 @@ export interface Example {
   what: string;
 }
 
-export const examples = signal<{ key: string; list: Example[] } | null>(null);
+let cache: { key: string; list: Promise<Example[]> } | null = null;
 
 const CODE = new Set(['csharp', 'razor', 'typescript', 'tsx', 'javascript', 'jsx', 'axaml', 'xaml']);
 const ROUTE = String.raw`@page\s+"[^"]+"|\[(?:Route|Http(?:Get|Post|Put|Delete|Patch))\("[^"]+"|\.Map(?:Get|Post|Put|Delete|Patch)\("[^"]+"`;
@@ -78,13 +77,16 @@ function underFolder(files: FileEntry[], word: string | undefined): Example[] {
   return top && word ? [{ q: `path:${top[0]} ${word}`, mode: 'keyword', what: `under ${top[0]}` }] : [];
 }
 
-/** Fills `examples` for the workspace (once per index generation). */
-export async function loadExamples(ws: BrowserWorkspace, generation: number | undefined): Promise<void> {
-  const key = `${ws.name}:${generation ?? '?'}`;
-  if (examples.value?.key === key) return;
+async function choose(ws: BrowserWorkspace): Promise<Example[]> {
   const files = await loadFiles();
   const first = typeAndWord(files);
   const more = await Promise.all([route(ws).catch(() => []), settingKey(ws, files).catch(() => [])]);
-  const list = [...first, ...more.flat(), ...underFolder(files, first[1]?.q)];
-  examples.value = { key, list };
+  return [...first, ...more.flat(), ...underFolder(files, first[1]?.q)];
+}
+
+/** The workspace's examples (chosen once per index generation). */
+export function examplesFor(ws: BrowserWorkspace, generation: number | undefined): Promise<Example[]> {
+  const key = `${ws.name}:${generation ?? '?'}`;
+  if (cache?.key !== key) cache = { key, list: choose(ws) };
+  return cache.list;
 }
