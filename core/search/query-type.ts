@@ -4,6 +4,10 @@
 // `tariff`), a `question` is words only (`where is the order discount calculated`), a `mixed` query
 // has identifiers among words (a commit subject: `MudDataGrid: Fix NRE when a property is null`).
 // Owns the classification and the identifier test it rests on; what each kind changes is the caller's.
+// API (for ranking and fusion; keep it this small): queryType(parsed) → 'symbol' | 'question' |
+// 'mixed'; identifierWords(parsed) → the written identifiers; isIdentifierWord(word); bareWord(word).
+// Users today: rerank.ts (declarations for symbol queries, question_identifier_share), pipeline.ts
+// (RankedResult.queryType, shown by explain as query_type).
 import type { ParsedQuery } from './query.ts';
 import { asciiTwin } from '../ascii-regex.ts';
 
