@@ -40,7 +40,7 @@ const LIMIT = 50;
 
 type Row = [string, number, number, number, number | null];
 interface DumpQuery { id?: string; query: string; kind: string; relevant: string[]; keyword: Row[]; vector: Row[]; hybrid: Row[] }
-interface Dump { set: string; repo: string; provider: string; fusion: Record<string, unknown>; indexMs: number; queries: DumpQuery[] }
+interface Dump { set: string; repo: string; provider: string; fusion: Record<string, unknown>; indexMs: number; vectors?: { took_ms?: number; chunks?: number } | null; queries: DumpQuery[] }
 
 /** Keyword against hybrid (both as the product answered them) per repository of the dumps in `dir`. */
 export function summarize(dir: string): { text: string; rows: unknown[] } {
@@ -63,13 +63,37 @@ export function summarize(dir: string): { text: string; rows: unknown[] } {
     const para = d.queries.map((q, i) => ({ q, i })).filter(({ q }) => q.kind === 'paraphrase');
     const pk = mean(para.map(({ i }) => kw[i].recall5));
     const ph = mean(para.map(({ i }) => hy[i].recall5));
-    rows.push({ set: d.set, repo: d.repo, provider: d.provider, queries: d.queries.length, keyword: k, hybrid: h, better, worse, rank1Lost: lost.map((q) => q.id ?? q.query), paraphrase: para.length ? { n: para.length, keywordR5: pk, hybridR5: ph } : null, indexMs: Math.round(d.indexMs) });
+    rows.push({ set: d.set, repo: d.repo, provider: d.provider, queries: d.queries.length, keyword: k, hybrid: h, better, worse, rank1Lost: lost.map((q) => q.id ?? q.query), paraphrase: para.length ? { n: para.length, keywordR5: pk, hybridR5: ph } : null, indexMs: Math.round(d.indexMs), vectorPhaseMs: d.vectors?.took_ms ?? null, chunks: d.vectors?.chunks ?? null });
     table.push([d.set, d.repo, d.provider, String(d.queries.length), `${f3(k.r5)} / ${f3(k.mrr)}`, `${f3(h.r5)} / ${f3(h.mrr)}`, sgn(h.r5 - k.r5), sgn(h.mrr - k.mrr), `${better} / ${worse}`,
-      para.length ? `${f3(pk)} → ${f3(ph)} (${para.length})` : '–', `${lost.length}${lost.length ? `: ${lost.map((q) => q.id ?? q.query).join(', ')}` : ''}`]);
+      para.length ? `${f3(pk)} → ${f3(ph)} (${para.length})` : '–', `${lost.length}${lost.length ? `: ${lost.map((q) => q.id ?? q.query).join(', ')}` : ''}`,
+      `${(d.indexMs / 1000).toFixed(1)} (${d.vectors?.took_ms != null ? (d.vectors.took_ms / 1000).toFixed(1) : '–'})`]);
+  }
+  // Each set's queries pooled, per provider.
+  const pooled: string[][] = [];
+  const sets: unknown[] = [];
+  for (const set of order) {
+    for (const provider of [...new Set(dumps.filter((d) => d.set === set).map((d) => d.provider))]) {
+      const ds = dumps.filter((d) => d.set === set && d.provider === provider);
+      const qs = ds.flatMap((d) => d.queries);
+      const kw = qs.map((q) => scoreQuery(q.keyword.map((h) => h[0]), q.relevant));
+      const hy = qs.map((q) => scoreQuery(q.hybrid.map((h) => h[0]), q.relevant));
+      const k = { r5: mean(kw.map((x) => x.recall5)), mrr: mean(kw.map((x) => x.mrr10)) };
+      const h = { r5: mean(hy.map((x) => x.recall5)), mrr: mean(hy.map((x) => x.mrr10)) };
+      const lost = kw.filter((x, i) => x.recall1 > 0 && !(hy[i].recall1 > 0)).length;
+      const behind = ds.filter((d) => {
+        const kk = d.queries.map((q) => scoreQuery(q.keyword.map((x) => x[0]), q.relevant));
+        const hh = d.queries.map((q) => scoreQuery(q.hybrid.map((x) => x[0]), q.relevant));
+        return mean(hh.map((x) => x.recall5)) < mean(kk.map((x) => x.recall5)) - 1e-9 || mean(hh.map((x) => x.mrr10)) < mean(kk.map((x) => x.mrr10)) - 1e-9;
+      }).map((d) => d.repo);
+      sets.push({ set, provider, repositories: ds.length, queries: qs.length, keyword: k, hybrid: h, rank1Lost: lost, behind });
+      pooled.push([set, provider, String(ds.length), String(qs.length), `${f3(k.r5)} / ${f3(k.mrr)}`, `${f3(h.r5)} / ${f3(h.mrr)}`, sgn(h.r5 - k.r5), sgn(h.mrr - k.mrr), String(lost), behind.join(', ') || '–']);
+    }
   }
   const text = ['### Hybrid against keyword through the search path (ws.search, limit 50, file level, R@5 / MRR@10)', '',
-    markdownTable(['set', 'repository', 'provider', 'queries', 'keyword', 'hybrid', 'Δ R@5', 'Δ MRR', 'better / worse', 'paraphrase R@5', 'keyword rank-1 lost'], table), ''].join('\n');
-  return { text, rows };
+    markdownTable(['set', 'repository', 'provider', 'queries', 'keyword', 'hybrid', 'Δ R@5', 'Δ MRR', 'better / worse', 'paraphrase R@5', 'keyword rank-1 lost', 'index s (vector phase s)'], table), '',
+    '#### Each set pooled (every query of its repositories)', '',
+    markdownTable(['set', 'provider', 'repositories', 'queries', 'keyword', 'hybrid', 'Δ R@5', 'Δ MRR', 'keyword rank-1 lost', 'repositories behind keyword (R@5 or MRR)'], pooled), ''].join('\n');
+  return { text, rows: [...rows, ...sets.map((x) => ({ pooled: x }))] };
 }
 
 export async function main(argv: string[]): Promise<number> {

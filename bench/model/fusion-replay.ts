@@ -6,13 +6,17 @@
 // the rebuild agrees with the product's own hybrid answer is printed first (its top 5 files).
 // Seconds per run; what is kept is then measured end to end (`fusion-dump.ts`, `npm run eval -- --semantic`).
 //
-//   node dist/bench/model/fusion-replay.js --dump /tmp/fusion-dump [--provider pretrained] [--variants default,bounded:2,...]
+//   node dist/bench/model/fusion-replay.js --dump /tmp/fusion-dump [--provider pretrained] [--variants default,bounded:2,...] [--record NAME]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseQuery } from '../../core/search/query.ts';
 import { keywordRoute } from '../../core/search/fuse.ts';
+import { roleFactor, rolesNamedBy } from '../../core/search/roles.ts';
+import { pathRole } from '../../core/scan/roles.ts';
+import { defaultSettings } from '../../core/settings.ts';
 import { distinct, scoreQuery } from '../lib/metrics.ts';
 import { fmtNum, isMain, markdownTable, mean, optList, optString, parseArgs } from '../lib/util.ts';
+import { commitInfo, recordResult } from '../lib/record.ts';
 
 type Row = [string, number, number, number, number | null];
 interface DumpQuery { id?: string; query: string; kind: string; relevant: string[]; keyword: Row[]; vector: Row[]; hybrid: Row[] }
@@ -26,14 +30,23 @@ export interface FusionVariant {
   /** A file only the vector channel found enters only when its cosine reaches this share of the best cosine of a keyword top-`agreeK` file. */
   agree: number | null;
   agreeK: number;
+  /** A candidate with no keyword evidence (neither it nor its file in keyword's list) has its fused score times this. */
+  solo: number;
+  /** Keyword's files keep their own order among themselves: the vector channel only inserts files (at the places fusion gives them). */
+  kwOrder: boolean;
+  /** The vector value counts only for chunks whose cosine reaches this share of the best cosine of a keyword top-`agreeK` file (none there: no vector value at all). */
+  vgate: number | null;
+  /** The vector value times the hit's path role factor (test 0.3, docs 0.6 …: keyword's rerank applies them, the hybrid vector list is not reranked). */
+  roles: boolean;
 }
 
-export const DEFAULT_VARIANT: FusionVariant = { weights: [0.65, 0.35], guard: 3, bound: null, agree: null, agreeK: 10 };
+export const DEFAULT_VARIANT: FusionVariant = { weights: [0.65, 0.35], guard: 3, bound: null, agree: null, agreeK: 10, solo: 1, kwOrder: false, vgate: null, roles: false };
 
 const DEPTH = 50;
+const SETTINGS = defaultSettings();
 const CAP = 2;
 
-/** A variant from its name: `default`, `bounded:N`, `agree:S[:K]`, `guard:N`, `w:K`, joined with `+`. */
+/** A variant from its name: `default`, `bounded:N`, `agree:S[:K]`, `guard:N`, `w:K`, `solo:F`, `kworder`, `vgate:S[:K]`, `roles`, joined with `+`. */
 export function parseVariant(name: string): FusionVariant {
   const v: FusionVariant = { ...DEFAULT_VARIANT };
   for (const part of name.split('+')) {
@@ -44,6 +57,13 @@ export function parseVariant(name: string): FusionVariant {
       v.agree = Number(a);
       if (b) v.agreeK = Number(b);
     } else if (k === 'guard') v.guard = Number(a);
+    else if (k === 'solo') v.solo = Number(a);
+    else if (k === 'kworder') v.kwOrder = true;
+    else if (k === 'roles') v.roles = true;
+    else if (k === 'vgate') {
+      v.vgate = Number(a);
+      if (b) v.agreeK = Number(b);
+    }
     else if (k === 'w') v.weights = [Number(a), 1 - Number(a)];
     else throw new Error(`unknown variant part ${part}`);
   }
@@ -55,7 +75,8 @@ const keyOf = (r: Row) => `${r[0]}:${r[1]}-${r[2]}`;
 /** The files of a fused answer, best first. */
 export function replay(q: DumpQuery, v: FusionVariant): string[] {
   const kw = q.keyword;
-  if (keywordRoute(parseQuery(q.query)) || q.vector.length === 0) return distinct(kw.map((r) => r[0]));
+  const parsed = parseQuery(q.query);
+  if (keywordRoute(parsed) || q.vector.length === 0) return distinct(kw.map((r) => r[0]));
   // The vector channel's list as the product caps it (2 chunks a file), its first DEPTH.
   const perFile = new Map<string, number>();
   const vec: Row[] = [];
@@ -80,15 +101,21 @@ export function replay(q: DumpQuery, v: FusionVariant): string[] {
     return { byChunk, byFile };
   };
   const nk = norm(kwList, (r) => r[3]);
-  const nv = norm(vec, (r) => r[4] ?? 0);
+  const named = rolesNamedBy(parsed);
+  const roleOf = (p: string) => (v.roles ? roleFactor(pathRole(p)?.role ?? 'source', SETTINGS, named) : 1);
+  const nv0 = norm(vec, (r) => r[4] ?? 0);
+  const nv = { byChunk: new Map([...nv0.byChunk].map(([k, x]) => [k, x * roleOf(k.slice(0, k.lastIndexOf(':')))])), byFile: new Map([...nv0.byFile].map(([f, x]) => [f, x * roleOf(f)])) };
   const kwFiles = distinct(kw.map((r) => r[0]));
   const guardFiles = new Set(kwFiles.slice(0, v.guard));
   // Agreement gate: the best cosine among keyword's first agreeK files' chunks in the vector list.
   let gate = -Infinity;
-  if (v.agree !== null) {
+  let vgate = -Infinity;
+  if (v.agree !== null || v.vgate !== null) {
     const top = new Set(kwFiles.slice(0, v.agreeK));
-    const cos = q.vector.filter((r) => top.has(r[0])).map((r) => r[4] ?? 0);
-    gate = cos.length ? Math.max(...cos) * v.agree : Infinity;
+    const cos = vec.filter((r) => top.has(r[0])).map((r) => r[4] ?? 0);
+    const best = cos.length ? Math.max(...cos) : Infinity;
+    if (v.agree !== null) gate = best * v.agree;
+    if (v.vgate !== null) vgate = best * v.vgate;
   }
   const kwRank = new Map(kw.map((r, i) => [keyOf(r), i]));
   const cands = new Map<string, Row>();
@@ -99,11 +126,21 @@ export function replay(q: DumpQuery, v: FusionVariant): string[] {
     cands.set(keyOf(r), r);
   }
   const val = (n: ReturnType<typeof norm>, r: Row) => n.byChunk.get(keyOf(r)) ?? n.byFile.get(r[0]) ?? 0;
+  // The vector gate: files whose best cosine is below it get no vector value.
+  const fileCos = new Map<string, number>();
+  for (const r of vec) if (!(fileCos.get(r[0])! >= (r[4] ?? 0))) fileCos.set(r[0], r[4] ?? 0);
+  const vval = (r: Row) => ((fileCos.get(r[0]) ?? -Infinity) >= vgate || vgate === -Infinity ? val(nv, r) : 0);
   const held = kw.filter((r) => guardFiles.has(r[0]));
   const heldKeys = new Set(held.map(keyOf));
-  const rest = [...cands.values()].filter((r) => !heldKeys.has(keyOf(r))).map((r) => ({ r, s: v.weights[0] * val(nk, r) + v.weights[1] * val(nv, r) }));
+  const rest = [...cands.values()].filter((r) => !heldKeys.has(keyOf(r))).map((r) => ({ r, s: (v.weights[0] * val(nk, r) + v.weights[1] * vval(r)) * (nk.byFile.has(r[0]) ? 1 : v.solo) }));
   rest.sort((a, b) => b.s - a.s || (kwRank.get(keyOf(a.r)) ?? Infinity) - (kwRank.get(keyOf(b.r)) ?? Infinity) || (a.r[0] < b.r[0] ? -1 : a.r[0] > b.r[0] ? 1 : 0) || a.r[1] - b.r[1]);
   let files = distinct([...held, ...rest.map((x) => x.r)].map((r) => r[0]));
+  if (v.kwOrder) {
+    const kwSet = new Set(kwFiles);
+    const order = files.filter((f) => kwSet.has(f)).sort((a, b) => kwFiles.indexOf(a) - kwFiles.indexOf(b));
+    let i = 0;
+    files = files.map((f) => (kwSet.has(f) ? order[i++] : f));
+  }
   if (v.bound !== null) {
     // Keyword's file at file rank i (0-based) must stand at i + bound or higher.
     const due = new Map(kwFiles.map((f, i) => [f, i + v.bound!]));
@@ -144,8 +181,12 @@ export function main(argv: string[]): number {
     all++;
     if (JSON.stringify(replay(q, DEFAULT_VARIANT).slice(0, 5)) === JSON.stringify(distinct(q.hybrid.map((r) => r[0])).slice(0, 5))) same++;
   }
-  process.stdout.write(`rebuild = product's hybrid (top 5 files) on ${same} of ${all} queries\n\n`);
+  const out: string[] = [`### Fusion variants replayed on fusion-dump's lists${provider ? ` (provider ${provider})` : ''}, file level, R@5 / MRR@10 against keyword`, '',
+    `The rebuilt default fusion gives the product's own top 5 files on ${same} of ${all} queries ('product' is the product's answer, 'default' the rebuild).`, ''];
   const summary: string[][] = [];
+  const json: Record<string, unknown[]> = {};
+  // Per repository, each variant's R@5 and MRR (the keep rule compares them with the default's).
+  const perRepo = new Map<string, Map<string, { r5: number; mrr: number }>>();
   for (const name of ['product', ...(variants.length ? variants : ['default'])]) {
     const rows: string[][] = [];
     let gain = 0;
@@ -162,12 +203,31 @@ export function main(argv: string[]): number {
       const dm = h.mrr - k.mrr;
       if (dr < -1e-9 || dm < -1e-9) loss++;
       else if (dr > 1e-9 || dm > 1e-9) gain++;
+      if (!perRepo.has(name)) perRepo.set(name, new Map());
+      perRepo.get(name)!.set(d.repo, h);
       rows.push([d.repo, `${f3(k.r5)} / ${f3(k.mrr)}`, `${f3(h.r5)} / ${f3(h.mrr)}`, sgn(dr), sgn(dm), String(lost)]);
     }
-    process.stdout.write(`#### ${name}\n\n${markdownTable(['repository', 'keyword', 'hybrid', 'Δ R@5', 'Δ MRR', 'rank-1 lost'], rows)}\n\n`);
-    summary.push([name, String(gain), String(loss), String(dumps.length - gain - loss), String(lostAll)]);
+    out.push(`#### ${name}`, '', markdownTable(['repository', 'keyword', 'hybrid', 'Δ R@5', 'Δ MRR', 'rank-1 lost'], rows), '');
+    json[name] = rows;
+    // Against the default rebuilt here: repositories where the variant gains (R@5 or MRR up, neither down), loses, or changes nothing.
+    const base = perRepo.get('default');
+    let up = 0;
+    let down = 0;
+    if (base && name !== 'default' && name !== 'product') {
+      for (const [repo, h] of perRepo.get(name)!) {
+        const b = base.get(repo)!;
+        if (h.r5 < b.r5 - 1e-9 || h.mrr < b.mrr - 1e-9) down++;
+        else if (h.r5 > b.r5 + 1e-9 || h.mrr > b.mrr + 1e-9) up++;
+      }
+    }
+    const vsDefault = base && name !== 'default' && name !== 'product' ? `${up} / ${down} / ${dumps.length - up - down}` : '–';
+    summary.push([name, String(gain), String(loss), String(dumps.length - gain - loss), String(lostAll), vsDefault]);
   }
-  process.stdout.write(`${markdownTable(['variant', 'repositories ahead of keyword', 'behind (R@5 or MRR)', 'level', 'rank-1 lost'], summary)}\n`);
+  out.push(markdownTable(['variant', 'repositories ahead of keyword', 'behind (R@5 or MRR)', 'level', 'rank-1 lost', 'against the default: better / worse / level'], summary), '');
+  const text = out.join('\n');
+  const name = optString(opts, 'record');
+  if (name) recordResult(name, { commit: commitInfo(), provider: provider ?? null, rebuilt: { same, all }, variants: json, summary }, text);
+  process.stdout.write(`${text}\n`);
   return 0;
 }
 
