@@ -30,9 +30,10 @@ import { CHROMIUM_MISSING, chromiumBinary, denoBinary, titled } from './helpers/
 const deno = denoBinary();
 const chromium = chromiumBinary();
 
-// 20.2 MiB at the last measure (41.3 before the MCP SDK was bundled): the limit keeps ~10 MiB for
-// what is still coming (the semantic channel, the web-demo) and fails a dependency that brings a tree.
-const MAX_INSTALL_KIB = 30 * 1024;
+// 20.2 MiB at the measure that set it (41.3 before the MCP SDK was bundled); 30.0 MiB (30,732 KiB by
+// du) once the pretrained code model (4.3 MB) and the semantic channel and web-demo had come, one
+// 4 KiB block per file: the limit keeps ~1 MiB above that and still fails a dependency that brings a tree.
+const MAX_INSTALL_KIB = 31 * 1024;
 const SAMPLE = path.join(REPO, 'test/sample-workspace');
 const CATALOG = 'src/Contoso.Shop.Application/Catalog/CatalogService.cs';
 
