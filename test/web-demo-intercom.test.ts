@@ -6,18 +6,14 @@
 // marker scrolls the conversation panel to that message and selects it. Each screen is saved under
 // test-output/web-demo/ (looked at, not compared).
 // @lane browser
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { zipSync } from 'fflate';
+import { describe, it, expect } from 'vitest';
 import type { Page } from 'playwright-core';
-import { listFiles, REPO, type StaticServer } from './helpers/browser.ts';
-import { indexZip, startWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
+import type { StaticServer } from './helpers/browser.ts';
+import { openIndexed, sampleWorkspaceZip, webDemoShot, webDemoSuite } from './helpers/web-demo.ts';
 import { chromiumBinary, titled } from './helpers/runtimes.ts';
 
 const chromium = chromiumBinary();
 
-const sample = path.join(REPO, 'test/sample-workspace');
 const WS = 'intercom-shop';
 const CATALOG = 'src/Contoso.Shop.Application/Catalog/CatalogService.cs';
 
@@ -39,12 +35,7 @@ function conversationLog(): string {
   return `${lines.join('\n')}\n`;
 }
 
-function sampleZipWithLog(): Uint8Array {
-  const files: Record<string, Uint8Array> = {};
-  for (const rel of listFiles(sample)) files[`${WS}/${rel}`] = fs.readFileSync(path.join(sample, rel));
-  files[`${WS}/.sessions/review.events.ndjson`] = new TextEncoder().encode(conversationLog());
-  return zipSync(files, { level: 6 });
-}
+const sampleZipWithLog = () => sampleWorkspaceZip(WS, { '.sessions/review.events.ndjson': conversationLog() });
 
 const shot = (page: Page, name: string) => webDemoShot(page, name);
 
@@ -61,27 +52,15 @@ function inView(page: Page, selector: string): Promise<boolean> {
 }
 
 describe.skipIf(!chromium)(titled('web-demo: message ↔ code (gutter markers, conversation panel)', { Chromium: chromium }), () => {
-  let demo: WebDemo | undefined;
   let server: StaticServer;
   let page: Page;
   const errors: string[] = [];
 
-  beforeAll(async () => {
-    demo = await startWebDemo(chromium);
+  webDemoSuite(chromium, 'intercom', async (demo) => {
     ({ server, page } = demo);
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${server.url}/`);
-    await page.waitForSelector('html[data-ready="true"]');
-    await indexZip(page, `${WS}.zip`, sampleZipWithLog(), 90_000);
+    await openIndexed(demo, WS, sampleZipWithLog(), 90_000);
     await page.click('.index-panel button[aria-label="Dismiss"]');
-  }, 180_000);
-
-  afterEach(async (ctx) => {
-    if (page && ctx.task.result?.state === 'fail') await shot(page, `FAIL-intercom-${ctx.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => {});
-  });
-
-  afterAll(async () => {
-    await demo?.close();
   });
 
   it('a picked log: markers on the file\'s lines, a click scrolls the panel to that message and selects it', async () => {

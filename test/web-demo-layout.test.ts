@@ -8,12 +8,12 @@
 // level at a time with their file counts, moves by the ARIA tree keys, filters, and opens a file. The screens are saved under
 // test-output/web-demo/ (to be looked at), and into docs/explorer/ when HCI_EXPLORER_SHOTS=1.
 // @lane browser
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { REPO, type StaticServer } from './helpers/browser.ts';
-import { sampleWorkspaceZip, startIndexedWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
+import { openIndexed, sampleWorkspaceZip, searchIdle as idle, webDemoShot, webDemoSuite } from './helpers/web-demo.ts';
 import { chromiumBinary, titled } from './helpers/runtimes.ts';
 
 const chromium = chromiumBinary();
@@ -53,24 +53,13 @@ async function shot(page: Page, name: string): Promise<void> {
   }
 }
 
-const idle = (page: Page) => page.waitForFunction(() => !document.querySelector('.searchbar[data-searching]'));
-
 describe.skipIf(!chromium)(titled('web-demo layout, themes and accessibility (built app, headless Chromium)', { Chromium: chromium }), () => {
-  let demo: WebDemo | undefined;
   let server: StaticServer;
   let page: Page;
 
-  beforeAll(async () => {
-    demo = await startIndexedWebDemo(chromium, WS, sampleWorkspaceZip(WS, { 'src/Contoso.Shop.Web/WideLines.cs': WIDE }));
+  webDemoSuite(chromium, 'layout', async (demo) => {
     ({ server, page } = demo);
-  }, 180_000);
-
-  afterEach(async (ctx) => {
-    if (page && ctx.task.result?.state === 'fail') await webDemoShot(page, `FAIL-layout-${ctx.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => {});
-  });
-
-  afterAll(async () => {
-    await demo?.close();
+    await openIndexed(demo, WS, sampleWorkspaceZip(WS, { 'src/Contoso.Shop.Web/WideLines.cs': WIDE }));
   });
 
   it('at 390 px: no sideways scrolling on any screen; the file opens in one column with its code on screen; "← Results" goes back', async () => {

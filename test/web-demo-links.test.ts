@@ -8,11 +8,11 @@
 // library call, no re-index) and offers a folder, a .zip or an index file — a .zip given there is
 // indexed under the link's name and the link then opens the file and lines it names.
 // @lane browser
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import { zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { launchChromium, type StaticServer } from './helpers/browser.ts';
-import { startIndexedWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
+import { openIndexed, searchIdle as idle, webDemoShot, webDemoSuite } from './helpers/web-demo.ts';
 import { chromiumBinary, titled } from './helpers/runtimes.ts';
 
 const chromium = chromiumBinary();
@@ -34,25 +34,14 @@ function gadgetsZip(top = WS, extra: Record<string, string> = {}): Uint8Array {
   return zipSync(files, { level: 6 });
 }
 
-const idle = (page: Page) => page.waitForFunction(() => !document.querySelector('.searchbar[data-searching]'));
-
 describe.skipIf(!chromium)(titled('web-demo links and start screen (built app, headless Chromium)', { Chromium: chromium }), () => {
-  let demo: WebDemo | undefined;
   let server: StaticServer;
   let page: Page;
 
-  beforeAll(async () => {
-    demo = await startIndexedWebDemo(chromium, WS, gadgetsZip());
+  webDemoSuite(chromium, 'links', async (demo) => {
     ({ server, page } = demo);
+    await openIndexed(demo, WS, gadgetsZip());
     await demo.session.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-  }, 180_000);
-
-  afterEach(async (ctx) => {
-    if (page && ctx.task.result?.state === 'fail') await webDemoShot(page, `FAIL-links-${ctx.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => {});
-  });
-
-  afterAll(async () => {
-    await demo?.close();
   });
 
   it('the start screen\'s examples come from the open index, and a click searches one', async () => {

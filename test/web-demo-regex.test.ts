@@ -5,13 +5,12 @@
 // case and whole-word switches change the answer; the mode lives in the URL and survives a reload.
 // Screens are saved under test-output/web-demo/ (looked at, not compared).
 // @lane browser
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
+import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
-import { listFiles, REPO, type StaticServer } from './helpers/browser.ts';
-import { indexZip, startWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
+import { REPO, type StaticServer } from './helpers/browser.ts';
+import { openIndexed, sampleWorkspaceZip, webDemoShot, webDemoSuite } from './helpers/web-demo.ts';
 import { chromiumBinary, titled } from './helpers/runtimes.ts';
 
 const chromium = chromiumBinary();
@@ -19,12 +18,6 @@ const chromium = chromiumBinary();
 const sample = path.join(REPO, 'test/sample-workspace');
 const WS = 'regex-shop';
 const REGEX = 'Get\\w+Async\\(';
-
-function sampleZip(): Uint8Array {
-  const files: Record<string, Uint8Array> = {};
-  for (const rel of listFiles(sample)) files[`${WS}/${rel}`] = fs.readFileSync(path.join(sample, rel));
-  return zipSync(files, { level: 6 });
-}
 
 const fileLines = (rel: string) => fs.readFileSync(path.join(sample, rel), 'utf8').split(/\r?\n/);
 
@@ -70,24 +63,12 @@ async function settled(page: Page): Promise<string> {
 }
 
 describe.skipIf(!chromium)(titled('web-demo: regex and exact-text modes (match_lines highlighted)', { Chromium: chromium }), () => {
-  let demo: WebDemo | undefined;
   let server: StaticServer;
   let page: Page;
 
-  beforeAll(async () => {
-    demo = await startWebDemo(chromium);
+  webDemoSuite(chromium, 'regex', async (demo) => {
     ({ server, page } = demo);
-    await page.goto(`${server.url}/`);
-    await page.waitForSelector('html[data-ready="true"]');
-    await indexZip(page, `${WS}.zip`, sampleZip());
-  }, 180_000);
-
-  afterEach(async (ctx) => {
-    if (page && ctx.task.result?.state === 'fail') await webDemoShot(page, `FAIL-regex-${ctx.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => {});
-  });
-
-  afterAll(async () => {
-    await demo?.close();
+    await openIndexed(demo, WS, sampleWorkspaceZip(WS));
   });
 
   it('a regex lists each hit\'s matching lines and marks them in the snippet, as the files say', async () => {

@@ -1,7 +1,9 @@
 // The web-demo explorer as its browser suites drive it: a production build of web-demo/ (its own
 // vite.config.ts) in a temp folder, served from 127.0.0.1 with no COOP/COEP headers, and a fresh
-// headless Chromium at a 1440×900 viewport; screenshots go to test-output/web-demo/.
+// headless Chromium at a 1440×900 viewport; screenshots go to test-output/web-demo/. webDemoSuite
+// gives a describe block its explorer (started before, a screenshot of each failing test, closed after).
 import * as fs from 'node:fs';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { zipSync } from 'fflate';
@@ -61,11 +63,33 @@ export function sampleWorkspaceZip(top: string, extra: Record<string, string> = 
   return zipSync(files, { level: 6 });
 }
 
-/** The built app in a fresh Chromium with `zip` opened and indexed as workspace `name` (its top folder). */
-export async function startIndexedWebDemo(chromium: string, name: string, zip: Uint8Array): Promise<WebDemo> {
-  const demo = await startWebDemo(chromium);
+/** Opens the app's home screen in `demo` and indexes `zip` as workspace `name` (its top folder). */
+export async function openIndexed(demo: WebDemo, name: string, zip: Uint8Array, timeout?: number): Promise<void> {
   await demo.page.goto(`${demo.server.url}/`);
   await demo.page.waitForSelector('html[data-ready="true"]');
-  await indexZip(demo.page, `${name}.zip`, zip);
-  return demo;
+  await indexZip(demo.page, `${name}.zip`, zip, timeout);
+}
+
+/** Resolves once no search is running (the search bar's data-searching is gone). */
+export function searchIdle(page: Page): Promise<unknown> {
+  return page.waitForFunction(() => !document.querySelector('.searchbar[data-searching]'));
+}
+
+/**
+ * The explorer a describe block drives: started (startWebDemo) before its tests, then `ready` runs on
+ * it (take its page, open and index a workspace…); a failing test leaves a screenshot
+ * FAIL-<tag>-<test name>; everything is closed after the block.
+ */
+export function webDemoSuite(chromium: string, tag: string, ready: (demo: WebDemo) => Promise<void>): void {
+  let demo: WebDemo | undefined;
+  beforeAll(async () => {
+    demo = await startWebDemo(chromium);
+    await ready(demo);
+  }, 180_000);
+  afterEach(async (ctx) => {
+    if (demo && ctx.task.result?.state === 'fail') await webDemoShot(demo.page, `FAIL-${tag}-${ctx.task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => {});
+  });
+  afterAll(async () => {
+    await demo?.close();
+  });
 }
