@@ -28,11 +28,11 @@ export function parseWorkerUrl(): URL {
     : new URL('./parse-worker.js', import.meta.url);
 }
 
+/** A started worker; retired once it is no longer the pool's `current` (new files go to another). */
 interface Running {
   worker: Worker;
   /** Requests sent to it and not answered yet. */
   outstanding: number;
-  retired: boolean;
 }
 
 /**
@@ -54,26 +54,26 @@ export function createNodeParsePool(opts: ParseWorkerData & { retireAfterBytes?:
     // node:worker_threads is required when a pool starts, not when the CLI does.
     const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
     const w = new Worker(parseWorkerUrl(), { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
-    const run: Running = { worker: w, outstanding: 0, retired: false };
+    const run: Running = { worker: w, outstanding: 0 };
     live.add(run);
+    /** Retired and every request it held answered: its end is due (and no failure). */
+    const finished = () => current !== run && run.outstanding === 0;
     w.on('message', (m: WorkerReply) => {
       run.outstanding--;
       replies.settle(m);
-      if (!run.retired && m.memoryBytes > retireAfterBytes) {
+      if (current === run && m.memoryBytes > retireAfterBytes) {
         // Later files go to a new worker; this one ends once it has answered what it holds.
-        run.retired = true;
+        current = null;
         retired++;
-        if (current === run) current = null;
       }
-      if (run.retired && run.outstanding === 0) {
+      if (finished()) {
         live.delete(run);
         void w.terminate();
       }
     });
     w.on('error', (e) => fail(e instanceof Error ? e : new Error(String(e))));
-    // A retired worker's own end (its queue done) is no failure.
     w.on('exit', (code) => {
-      if (!closed && !(run.retired && run.outstanding === 0)) fail(new Error(`parse worker exited (code ${code})`));
+      if (!closed && !finished()) fail(new Error(`parse worker exited (code ${code})`));
     });
     return run;
   };
