@@ -6,11 +6,11 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as path from 'node:path';
 import { HciService } from '../core/service/index.ts';
-import { facetsResponse, fileResponse, filesResponse, resolveRequest, resolveResponse, searchAnswer } from '../core/contract/index.ts';
+import { facetsResponse, fileResponse, filesResponse, resolveRequest, resolveResponse, searchAnswer, treeResponse } from '../core/contract/index.ts';
 import { nodeServiceHost } from '../runtimes/node/service-host.ts';
 
 import * as fs from 'node:fs';
-import { copyWorkspace } from './helpers/tmp-workspace.ts';
+import { copyWorkspace, withTmpWorkspace } from './helpers/tmp-workspace.ts';
 
 const sample = path.resolve(import.meta.dirname, 'sample-workspace');
 const TOKEN = 'gh' + 'p_' + 'A1b2C3d4E5'.repeat(4).slice(0, 36);
@@ -123,4 +123,26 @@ describe('browse calls: files, file, facets; exclude_kinds; resolve by name', ()
     expect(resolveRequest.safeParse({ name: 'A' }).success).toBe(true);
     expect(await svc.call('resolve', { name: 'A', member_key: 'B' } as never)).toMatchObject({ status: 'error', error: { code: 'invalid_request' } });
   });
+});
+
+describe('tree: folders named with any characters', () => {
+  it('lists a folder whose name holds a character outside the BMP (two UTF-16 units, one SQLite character)', async () => {
+    await withTmpWorkspace({ 'docs/🚀 launch/plan.md': '# Plan\n', 'docs/🚀 launch/steps/one.md': '# One\n', 'docs/readme.md': '# Docs\n', 'top.md': '# Top\n' }, async (ws) => {
+      const svc = new HciService({ root: ws.root, host: nodeServiceHost(), surface: 'cli', watch: 'off' });
+      try {
+        await svc.index();
+        const root = treeResponse.parse(await svc.call('tree', {}));
+        expect(root).toMatchObject({ status: 'ok', folder: '', total: 4, folders: [{ path: 'docs/', name: 'docs', files: 3 }], truncated: false });
+        expect(root.files.map((f) => f.path)).toEqual(['top.md']);
+        const docs = treeResponse.parse(await svc.call('tree', { folder: 'docs' }));
+        expect(docs.folders).toEqual([{ path: 'docs/🚀 launch/', name: '🚀 launch', files: 2 }]);
+        expect(docs.files.map((f) => f.path)).toEqual(['docs/readme.md']);
+        const launch = treeResponse.parse(await svc.call('tree', { folder: 'docs/🚀 launch/' }));
+        expect(launch).toMatchObject({ status: 'ok', total: 2, folders: [{ path: 'docs/🚀 launch/steps/', name: 'steps', files: 1 }], truncated: false });
+        expect(launch.files.map((f) => f.path)).toEqual(['docs/🚀 launch/plan.md']);
+      } finally {
+        await svc.close();
+      }
+    });
+  }, 60_000);
 });

@@ -20,16 +20,29 @@ export function folderPrefix(folder: string | undefined): string {
 export function listFolder(db: Database, req: TreeRequest): Listing {
   const folder = folderPrefix(req.folder);
   const limit = req.limit ?? FILES_LIMIT.default;
-  // `rest`: the path below the folder; a '/' in it means a file of a subfolder.
-  const under = `SELECT path, lang, size, line_count, flags, substr(path, ?1 + 1) AS rest FROM files WHERE substr(path, 1, ?1) = ?2`;
-  const bind = [folder.length, folder];
-  const total = Number(db.selectValue(`SELECT count(*) FROM (${under})`, bind));
-  const folders = (db.selectArrays(
-    `SELECT substr(rest, 1, instr(rest, '/') - 1) AS name, count(*) FROM (${under}) WHERE instr(rest, '/') > 0 GROUP BY name ORDER BY name`,
+  // The paths below the folder, a range of the path index ('/' + 1 is '0': [f/, f0) is exactly what
+  // lies below f/); `rest` is the path below it (SQLite counts characters in both length and substr),
+  // and a '/' in it means a file of a subfolder.
+  const { below, rest, bind } = folder
+    ? { below: 'path >= ?1 AND path < ?2', rest: 'substr(path, length(?1) + 1)', bind: [folder, `${folder.slice(0, -1)}0`] }
+    : { below: '1', rest: 'path', bind: [] };
+  // One pass: a row per subfolder with the files below it, and one (name null, first) for its own files.
+  const groups = db.selectArrays(
+    `SELECT CASE WHEN instr(${rest}, '/') > 0 THEN substr(${rest}, 1, instr(${rest}, '/') - 1) END AS name, count(*)
+     FROM files WHERE ${below} GROUP BY name ORDER BY name`,
     bind,
-  ) as Array<[string, number]>).map(([name, n]): TreeFolder => ({ path: `${folder}${name}/`, name, files: Number(n) }));
-  const own = db.selectArrays(`SELECT path, lang, size, line_count, flags FROM (${under}) WHERE instr(rest, '/') = 0 ORDER BY path LIMIT ?3`, [...bind, limit]) as FileRow[];
-  const ownTotal = total - folders.reduce((n, f) => n + f.files, 0);
+  ) as Array<[string | null, number]>;
+  const folders: TreeFolder[] = [];
+  let total = 0;
+  let ownTotal = 0;
+  for (const [name, n] of groups) {
+    total += Number(n);
+    if (name === null) ownTotal = Number(n);
+    else folders.push({ path: `${folder}${name}/`, name, files: Number(n) });
+  }
+  const own = ownTotal
+    ? (db.selectArrays(`SELECT path, lang, size, line_count, flags FROM files WHERE ${below} AND instr(${rest}, '/') = 0 ORDER BY path LIMIT ?${bind.length + 1}`, [...bind, limit]) as FileRow[])
+    : [];
   const out: Listing = { status: total ? 'ok' : 'empty', folder, folders, files: own.map(fileEntryOf), total, truncated: ownTotal > own.length };
   if (!total) out.hint = folder ? `no indexed file under ${folder}` : 'the index holds no files yet: run `hci index`';
   return out;
