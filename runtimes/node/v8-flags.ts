@@ -23,7 +23,7 @@ let warmed = false;
 /** The flags set through setV8Flag, in order: [name, value] (a boolean's value is 'true' or 'false'). */
 const applied: [string, string][] = [];
 
-/** V8's default of each flag hci sets at run time (the same on Node 22 and 24). */
+/** V8's default of each flag hci sets at run time (the same on Node 22 and 24; flush-liftoff-code exists from V8 13, Node 24, and is set only there). */
 export const V8_DEFAULTS: Readonly<Record<string, string>> = {
   'semi-space-growth-factor': '2',
   'wasm-tiering-budget': '13000000',
