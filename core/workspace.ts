@@ -21,7 +21,7 @@ import { failedResponse } from './search/present.ts';
 import { countChunks, countFiles, countParseErrors, type SearchSession } from './search/session.ts';
 import type { DeflateCodec } from './index/file-data.ts';
 import type { ExplainResponse, IndexFreshness, OutlineResponse, ResolveResponse, SearchRequest, SearchResponse, StatusReport } from './contract/index.ts';
-import { QueryLog, queryKey } from './search/query-log.ts';
+import { parseHitId, QueryLog, queryKey } from './search/query-log.ts';
 import type { Chunker } from './chunk/chunker.ts';
 import { fileInfo, readOutline, resolveMemberKey, symbolAt, type SymbolLocation } from './search/symbols.ts';
 import { definitionsNamed } from './search/definitions.ts';
@@ -500,11 +500,10 @@ export class HciWorkspace {
   /** Explains a hit from a search; the query is recalled from the hit id (or passed in). */
   async explain(hitId: string, opts: { query?: string; mode?: SearchRequest['mode'] } = {}): Promise<ExplainResponse> {
     try {
-      const m = /^(\d+)\.([0-9a-z]+)$/.exec(String(hitId ?? '').trim());
-      if (!m) throw new HciError('invalid_hit_id', `"${hitId}" is not a hit id`, 'pass a hit_id exactly as a search returned it, e.g. 123.k4f9a2');
+      const { chunkId, key } = parseHitId(hitId);
       const searcher = await this.searcher();
-      const req: SearchRequest | undefined = opts.query !== undefined ? { query: opts.query, ...(opts.mode ? { mode: opts.mode } : {}) } : this.queries.recall(m[2]);
-      return await searcher.explain(hitId, Number(m[1]), req);
+      const req: SearchRequest | undefined = opts.query !== undefined ? { query: opts.query, ...(opts.mode ? { mode: opts.mode } : {}) } : this.queries.recall(key);
+      return await searcher.explain(hitId, chunkId, req);
     } catch (e) {
       const err = asHciError(e);
       return { status: 'error', hit_id: hitId, index: null, error: { code: err.code, message: err.message }, hint: err.hint };

@@ -186,6 +186,10 @@ describe('semantic search with the learned provider', () => {
       const v = sem.hits[0];
       const vx = await w.explain(v.hit_id);
       expect(vx.explanation?.channels?.vector).toMatchObject({ hit_kind: 'text_vector', rank: 1, model: expect.stringMatching(/^learned\//) });
+      // similar reads a hit id as explain does (query-log's parseHitId): a hit's chunk, or invalid_hit_id.
+      expect(await w.similar({ hit_id: v.hit_id, limit: 3 })).toMatchObject({ status: 'ok', source: { kind: 'hit', path: v.path, start_line: v.start_line } });
+      expect((await w.similar({ hit_id: 'nonsense' })).error?.code).toBe('invalid_hit_id');
+      expect((await w.similar({ hit_id: ' 12.x9 ' })).error?.code).not.toBe('invalid_hit_id');
     } finally {
       w.close();
     }

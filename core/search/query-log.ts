@@ -1,6 +1,6 @@
 // Remembers recent search requests by a short key, so a hit id (`<chunk>.<key>`) can be explained
 // later without repeating the query — in memory, and in a small sidecar beside the index so a CLI
-// `explain` after a CLI `search` works too.
+// `explain` after a CLI `search` works too; and reads a hit id back into its chunk and key (parseHitId).
 //
 // The sidecar is a log, one JSON line per remembered query (`{"key":…,"query":…}`), the last line of
 // a key winning: a search that brings a new query appends one line (a single O_APPEND write), and only
@@ -8,11 +8,19 @@
 // Rewriting the whole file on every search cost a CLI search 0.2–2 ms on an idle disk and ~14 ms in a
 // profile on a loaded machine: ext4 flushes a file renamed over an existing one before the rename. Lines another process appends while this one
 // compacts may be lost: the log only saves a later `explain` its `--query`.
+import { HciError } from '../platform.ts';
 import type { IndexStorage } from '../index/storage.ts';
 import type { SearchRequest } from './contract.ts';
 
 const SIDECAR = 'recent-queries.ndjson';
 const KEEP = 200;
+
+/** A hit id's chunk and query key (`<chunk>.<key>`); `invalid_hit_id` when it is not one. */
+export function parseHitId(hitId: string): { chunkId: number; key: string } {
+  const m = /^(\d+)\.([0-9a-z]+)$/.exec(String(hitId ?? '').trim());
+  if (!m) throw new HciError('invalid_hit_id', `"${hitId}" is not a hit id`, 'pass a hit_id exactly as a search returned it, e.g. 123.k4f9a2');
+  return { chunkId: Number(m[1]), key: m[2] };
+}
 
 /** A short stable key for a request (FNV-1a over its normalised JSON, base 36). */
 export function queryKey(req: SearchRequest): string {

@@ -11,6 +11,7 @@ import type { SearchRequest } from '../contract/search.ts';
 import type { Searcher } from './searcher.ts';
 import { encodeCursor, pageRange } from './page.ts';
 import { baseResponse, failedResponse } from './present.ts';
+import { parseHitId } from './query-log.ts';
 
 export type { SimilarRequest, SimilarResponse };
 
@@ -43,7 +44,7 @@ export async function similarTo(req: SimilarRequest, host: SimilarHost): Promise
       let chunkId: number | undefined;
       if (req.snippet !== undefined) source = { kind: 'snippet' };
       else {
-        chunkId = req.hit_id !== undefined ? chunkOfHit(req.hit_id) : chunkAtLine(db, host.normalizePath, req.path, req.line);
+        chunkId = req.hit_id !== undefined ? parseHitId(req.hit_id).chunkId : chunkAtLine(db, host.normalizePath, req.path, req.line);
         const row = db.selectArray('SELECT f.path, c.start_line, c.end_line FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id = ?', [chunkId]) as [string, number, number] | undefined;
         if (!row) throw new HciError('stale_hit', `chunk ${chunkId} is no longer in the index (its file was re-indexed)`, 'search again for fresh hit ids');
         source = { kind: req.hit_id !== undefined ? 'hit' : 'line', chunk_id: chunkId, path: row[0], start_line: row[1], end_line: row[2] };
@@ -64,12 +65,6 @@ export async function similarTo(req: SimilarRequest, host: SimilarHost): Promise
   } catch (e) {
     return { ...failedResponse(search, e, t0), source: null };
   }
-}
-
-function chunkOfHit(hitId: string): number {
-  const m = /^(\d+)\.([0-9a-z]+)$/.exec(String(hitId).trim());
-  if (!m) throw new HciError('invalid_hit_id', `"${hitId}" is not a hit id`, 'pass a hit_id exactly as a search returned it, e.g. 123.k4f9a2');
-  return Number(m[1]);
 }
 
 /** The innermost chunk holding the line (the shortest range; the first of equals). */
