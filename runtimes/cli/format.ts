@@ -40,12 +40,8 @@ const HIT_KIND_LABEL: Record<SearchHit['hit_kind'], string> = { text_fts: 'keywo
 
 /** The ranked hits; `footer` false leaves out the summary, hint and note lines after them (--no-footer). */
 export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Style, footer = true): string {
+  if (r.status === 'error' || r.status === 'no_index') return errorText(r);
   const out: string[] = [];
-  if (r.status === 'error' || r.status === 'no_index') {
-    out.push(`hci: ${r.error?.message ?? r.status}`);
-    if (r.hint) out.push(`hint: ${r.hint}`);
-    return out.join('\n');
-  }
   for (const h of r.hits) {
     const sym = h.symbol ? `  ${cyan(`${h.symbol.kind} ${h.symbol.name}`)}` : '';
     // Keyword output stays as it was; other modes say which channel found each hit.
@@ -81,7 +77,7 @@ export function formatSimilar(r: SimilarResponse, style: Style): string {
 }
 
 export function formatStatus(s: StatusReport, { bold, yellow }: Style): string {
-  if (!s.index) return [`hci: ${s.error?.message ?? s.status}`, s.hint ? `hint: ${s.hint}` : ''].filter(Boolean).join('\n');
+  if (!s.index) return errorText(s);
   const i = s.index;
   const langs = Object.entries(s.files_by_lang).map(([l, n]) => `${l} ${n}`).join(', ');
   const lines = [
@@ -115,7 +111,7 @@ export function formatStatus(s: StatusReport, { bold, yellow }: Style): string {
 }
 
 export function formatExplain(r: ExplainResponse, { dim, bold, cyan, yellow }: Style): string {
-  if (r.status !== 'ok' || !r.explanation) return [`hci: ${r.error?.message}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
+  if (r.status !== 'ok' || !r.explanation) return errorText(r);
   const e = r.explanation;
   const lines = [bold(`${e.path}:${e.start_line}-${e.end_line}`) + dim(`  ${e.lang} · ${e.chunk_kind}${e.symbol ? ` · ${e.symbol.kind} ${e.symbol.name}` : ''}`)];
   if (e.query !== null) {
@@ -137,7 +133,7 @@ export function formatExplain(r: ExplainResponse, { dim, bold, cyan, yellow }: S
 
 /** A folder: its subfolders (with file counts) then its files, by name. */
 export function formatTree(r: TreeResponse, { dim, bold, cyan, yellow }: Style): string {
-  if (r.status === 'error') return [`error: ${r.error?.message}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
+  if (r.status === 'error') return errorText(r);
   const out = [bold(r.folder || '.') + dim(`  ${r.total} indexed file${r.total === 1 ? '' : 's'}`)];
   for (const f of r.folders) out.push(`  ${cyan(`${f.name}/`)}  ${dim(String(f.files))}`);
   for (const f of r.files) out.push(`  ${f.path.slice(r.folder.length)}  ${dim(`${f.lang} ${f.lines} lines${f.kinds ? ` ${f.kinds.join(',')}` : ''}`)}`);
@@ -147,7 +143,7 @@ export function formatTree(r: TreeResponse, { dim, bold, cyan, yellow }: Style):
 }
 
 export function formatOutline(r: OutlineResponse, { dim, bold, cyan, yellow }: Style): string {
-  if (r.status !== 'ok') return [`hci: ${r.error?.message}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
+  if (r.status !== 'ok') return errorText(r);
   const out = [bold(r.path) + dim(`  ${r.lang ?? ''}`)];
   const walk = (nodes: OutlineSymbol[], depth: number) => {
     for (const n of nodes) {
@@ -244,13 +240,14 @@ function vectorLine(v: NonNullable<IndexSummary['vectors']>): string {
 }
 
 export function formatResolve(r: ResolveResponse, { dim, bold, cyan, yellow }: Style): string {
-  if (r.status === 'error') return [`hci: ${r.error?.message}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
+  if (r.status === 'error') return errorText(r);
   const out = r.locations.map((l) => `${bold(`${l.path}:${l.start_line}-${l.end_line}`)}  ${cyan(l.kind)} ${l.name}${l.member_key ? dim(`  ${l.member_key}`) : ''}`);
   if (!out.length) out.push(dim('no location'));
   if (r.hint) out.push(yellow(`hint: ${r.hint}`));
   return out.join('\n');
 }
 
+/** A failed answer as every command shows one (the same as command.ts fail): `hci: <message>`, then `hint: <hint>`. */
 function errorText(r: { error?: { message: string }; hint?: string; status: string }): string {
   return [`hci: ${r.error?.message ?? r.status}`, r.hint ? `hint: ${r.hint}` : ''].filter(Boolean).join('\n');
 }
