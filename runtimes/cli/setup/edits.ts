@@ -5,7 +5,7 @@
 // file byte for byte when nobody edited it since; when someone did, these edits take out only hci's
 // part. Owns the edits; which files a host has is hosts.ts, reading and writing them the command.
 import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { parse as parseToml } from 'smol-toml';
+import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { HciError } from '../../../core/platform.ts';
 import type { ServerCommand } from './hosts.ts';
 
@@ -57,7 +57,7 @@ function formatting(text: string): { insertSpaces: boolean; tabSize: number; eol
   return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
 }
 
-function parseJson(text: string, file: string): unknown {
+function parseJson(text: string, file: string): object {
   if (text.trim() === '') return {};
   const errors: ParseError[] = [];
   const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
@@ -71,25 +71,23 @@ function parseJson(text: string, file: string): unknown {
   return value;
 }
 
-/** The entry `name` under `key` in a JSON text, or undefined. */
-export function jsonEntry(text: string, key: string, name: string): unknown {
-  const root = parseJson(text, 'the configuration');
-  const servers = root && typeof root === 'object' ? Reflect.get(root, key) : undefined;
+/** The entry `name` under `key` of a parsed JSON object, or undefined. */
+function jsonEntry(root: object, key: string, name: string): unknown {
+  const servers: unknown = Reflect.get(root, key);
   return servers && typeof servers === 'object' ? Reflect.get(servers, name) : undefined;
 }
 
 /** The text with `entry` as `<key>.<name>` (a new file when `text` is empty); other members and comments kept. */
 export function putJson(text: string, key: string, name: string, entry: Record<string, unknown>, file: string): string {
-  parseJson(text, file);
+  const root = parseJson(text, file);
   if (text.trim() === '') return `${JSON.stringify({ [key]: { [name]: entry } }, null, 2)}\n`;
-  if (JSON.stringify(jsonEntry(text, key, name)) === JSON.stringify(entry)) return text;
+  if (JSON.stringify(jsonEntry(root, key, name)) === JSON.stringify(entry)) return text;
   return applyEdits(text, modify(text, [key, name], entry, { formattingOptions: formatting(text) }));
 }
 
 /** The text without `<key>.<name>`, and without `key` when hci's entry was all it held; '' when nothing else is left. */
 export function dropJson(text: string, key: string, name: string, file: string): string {
-  parseJson(text, file);
-  if (jsonEntry(text, key, name) === undefined) return text;
+  if (jsonEntry(parseJson(text, file), key, name) === undefined) return text;
   const fmt = { formattingOptions: formatting(text) };
   let out = applyEdits(text, modify(text, [key, name], undefined, fmt));
   const container = findNodeAtLocation(parseTree(out)!, [key]);
@@ -115,10 +113,7 @@ export function putToml(text: string, table: string, name: string, cmd: ServerCo
   if (tables && typeof tables === 'object' && name in tables) {
     throw new HciError('invalid_request', `${file} already has a server named ${name} that hci setup did not write`, `remove its [${table}.${name}] table, or pass --name <other> for hci's`);
   }
-  // A JSON string is a TOML basic string (the same escapes); a key that is not bare is quoted.
-  const key = (k: string) => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k));
-  const body = `[${key(table)}.${key(name)}]\ncommand = ${JSON.stringify(cmd.command)}\nargs = [${cmd.args.map((a) => JSON.stringify(a)).join(', ')}]\n`;
-  const out = putBlock(text, body, 'toml');
+  const out = putBlock(text, stringifyToml({ [table]: { [name]: { command: cmd.command, args: cmd.args } } }), 'toml');
   parseTomlText(out, file);
   return out;
 }
