@@ -68,7 +68,8 @@ export function runSetup(io: SetupIo, hostName: string, o: SetupOptions): SetupR
 
   const place: SetupPlace = { root: o.root, home: io.home(), join: io.join };
   const statePath = io.join(o.root, '.hci', 'setup.json');
-  const state: SetupState = readState(io.read(statePath));
+  const stateText = io.read(statePath);
+  const state: SetupState = readState(stateText);
   for (const f of plans(host, place, server, o)) {
     const current = io.read(f.path);
     const rec = state[f.path];
@@ -108,7 +109,7 @@ export function runSetup(io: SetupIo, hostName: string, o: SetupOptions): SetupR
   if (!o.print) {
     const text = writeState(state);
     if (text !== null) io.write(statePath, text);
-    else if (io.read(statePath) !== null) io.remove(statePath, o.root);
+    else if (stateText !== null) io.remove(statePath, o.root);
   }
   return report;
 }
