@@ -7,14 +7,14 @@
 // failure: one line and a hint on stderr, or the error JSON, and the exit code from the contract's
 // error table. Owns these shapes and that wording.
 import type { Option } from 'commander';
-import { asHciError, HciError } from '../../core/platform.ts';
+import { asHciError } from '../../core/platform.ts';
 import { EXIT, exitCodeFor } from '../../core/contract/errors.ts';
 import type { FailureAnswer } from '../../core/contract/common.ts';
 import type { HciService, VerbInput, VerbName, VerbOutput } from '../../core/service/index.ts';
 import type { OpenOptions } from '../../core/workspace.ts';
 import type { CliRuntime } from './runtime.ts';
 import type { Style } from './format.ts';
-import type { Arg, ArgValues, Opt, OptValues } from './options.ts';
+import { isIndexUrl, type Arg, type ArgValues, type Opt, type OptValues } from './options.ts';
 
 /** What every verb's run gets. */
 export interface CommandContext {
@@ -192,19 +192,13 @@ export async function answer<R extends { error?: { code: string }; hint?: string
   }
 }
 
-/** Whether a root names a published index (hci pack) by its http(s) URL rather than a folder. */
-export const isIndexUrl = (root: string): boolean => /^https?:\/\/./i.test(root);
-
 /**
- * --index (a published index's URL) or --root if given, else the nearest indexed folder at or above
- * `from` (the cwd), else the cwd.
+ * --index (a published index's URL: options.ts indexOption, which commander checks and keeps apart
+ * from --root) or --root if given, else the nearest indexed folder at or above `from` (the cwd), else
+ * the cwd.
  */
 export function rootFor(c: CommandContext, root: unknown, from = c.rt.cwd(), index?: string): string {
-  if (index !== undefined) {
-    if (!isIndexUrl(index)) throw new HciError('usage', `--index takes the http(s) URL of a packed index, not "${index}"`, 'e.g. --index https://example.org/hci/index.sqlite; a folder goes to --root');
-    if (typeof root === 'string') throw new HciError('usage', '--index and --root do not go together', 'search a published index with --index, a workspace folder with --root');
-    return index;
-  }
+  if (index !== undefined) return index;
   if (typeof root === 'string') return isIndexUrl(root) ? root : c.rt.resolve(root);
   return c.rt.findIndexedRoot(from) ?? c.rt.cwd();
 }

@@ -6,9 +6,9 @@ import { HciError } from '../../core/platform.ts';
 import { EXIT } from '../../core/contract/errors.ts';
 import { HCI_VERSION } from '../../core/version.ts';
 import { checkHttpOptions, TOKEN_ENV } from '../mcp/http-guard.ts';
-import { command, fail, isIndexUrl, type CommandRow } from './command.ts';
+import { command, fail, type CommandRow } from './command.ts';
 import type { McpRuntime } from './runtime.ts';
-import { arg, opt, port } from './options.ts';
+import { arg, isIndexUrl, opt, port } from './options.ts';
 
 const DEFAULT_PORT = 7420;
 /** How long a search on a workspace without an index waits for the first build before answering `indexing`. */

@@ -97,5 +97,15 @@ export const arg = {
 };
 
 export const rootOption = () => opt.text('-r, --root <dir>', 'workspace folder (default: nearest indexed folder above the current one)');
-export const indexOption = () => opt.text('--index <url>', 'a published index (hci pack) read over HTTP range requests, instead of a workspace folder');
+/** Whether a root names a published index (hci pack) by its http(s) URL rather than a folder. */
+export const isIndexUrl = (root: string): boolean => /^https?:\/\/./i.test(root);
+
+/** --index's value: a published index's URL (hci pack); a folder goes to --root. */
+export function indexUrl(v: string): string {
+  if (!isIndexUrl(v)) throw new InvalidArgumentError('expected the http(s) URL of a packed index (e.g. https://example.org/hci/index.sqlite); a folder goes to --root');
+  return v;
+}
+
+export const indexOption = () =>
+  opt.text('--index <url>', 'a published index (hci pack) read over HTTP range requests, instead of a workspace folder', (x) => x.argParser(indexUrl).conflicts('root'));
 export const jsonOption = (what = 'print as JSON') => opt.flag('--json', what);
