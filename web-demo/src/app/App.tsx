@@ -3,14 +3,11 @@
 // hits, and the viewer beside them), with the quick file finder on top. Owns the arrangement only.
 import { current, hasIndexRun, notice, overlay, releasedHere, status, takeOverAsk, view } from './state.ts';
 import { Home } from '../workspaces/Home.tsx';
-import { IndexPanel } from '../workspaces/IndexPanel.tsx';
 import { openWorkspace, startIndex, closeWorkspace } from '../workspaces/actions.ts';
 import { SearchBar } from '../search/SearchBar.tsx';
 import { StatusLine } from '../search/StatusLine.tsx';
 import { Filters } from '../search/Filters.tsx';
 import { Results } from '../search/Results.tsx';
-import { Viewer } from '../viewer/Viewer.tsx';
-import { QuickOpen } from '../finder/QuickOpen.tsx';
 import { count } from './format.ts';
 import { narrow, paneTab, panes } from './layout.ts';
 import { lazyComponent } from './lazy.tsx';
@@ -20,6 +17,23 @@ import { missingLink } from './navigate.ts';
 
 const FileTree = lazyComponent(() => import('../tree/FileTree.tsx').then((m) => m.FileTree));
 const MissingLink = lazyComponent(() => import('../workspaces/MissingLink.tsx').then((m) => m.MissingLink));
+// The file view (with its outline, explain and conversation panels, and highlight.js's loader) and Ctrl-P
+// are not needed to search: they load after, the viewer ahead of the first click (preloadViewer).
+// The indexing panel: drawn when a run starts, not for a stored workspace.
+const IndexPanel = lazyComponent(() => import('../workspaces/IndexPanel.tsx').then((m) => m.IndexPanel));
+const Viewer = lazyComponent(() => import('../viewer/Viewer.tsx').then((m) => m.Viewer));
+const QuickOpen = lazyComponent(() => import('../finder/QuickOpen.tsx').then((m) => m.QuickOpen));
+
+/** Once a workspace is open (searchable), fetch the viewer's chunk when the page is idle (once). */
+let viewerAsked = false;
+function preloadViewer(): void {
+  if (viewerAsked) return;
+  viewerAsked = true;
+  const idle = (globalThis as { requestIdleCallback?: (f: () => void, o?: { timeout: number }) => void }).requestIdleCallback;
+  const go = () => void Viewer.preload().catch(() => {});
+  if (idle) idle(go, { timeout: 2000 });
+  else setTimeout(go, 200);
+}
 
 function TopBar() {
   const ws = current.value;
@@ -119,6 +133,7 @@ function PaneTabs() {
 export function App() {
   const ws = current.value;
   const home = !ws || overlay.value === 'workspaces';
+  if (ws) preloadViewer();
   return (
     <div class="app">
       <TopBar />

@@ -1,21 +1,25 @@
 // A component whose module loads when it is first drawn (a chunk of its own), so the JS a page needs
-// before a workspace is searchable stays small: the file tree, the "not in this browser" screen.
-// Owns that wrapper only.
+// before a workspace is searchable stays small: the file viewer, Ctrl-P, the file tree, the "not in this
+// browser" screen. `preload()` fetches the chunk ahead of need (the explorer does it for the viewer once a
+// workspace is open, in idle time). Owns that wrapper only.
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
-export function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+export type LazyComponent<P extends object> = ComponentType<P> & { preload(): Promise<ComponentType<P>> };
+
+export function lazyComponent<P extends object>(load: () => Promise<ComponentType<P>>): LazyComponent<P> {
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<ComponentType<P>> | null = null;
-  return function Lazy(props: P) {
+  const preload = () => (loading ??= load().then((c) => (loaded = c)));
+  function Lazy(props: P) {
     const [C, setC] = useState<ComponentType<P> | null>(() => loaded);
     useEffect(() => {
       if (C) return;
-      loading ??= load().then((c) => (loaded = c));
       let live = true;
-      void loading.then((c) => live && setC(() => c));
+      void preload().then((c) => live && setC(() => c));
       return () => void (live = false);
     }, []);
     return C ? <C {...props} /> : null;
-  };
+  }
+  return Object.assign(Lazy, { preload });
 }
