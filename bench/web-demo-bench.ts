@@ -258,6 +258,8 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       await page.goto(`${server.url}/#/w/${lastIndexed}`);
       await page.reload();
       await page.waitForSelector('#search-input:not([disabled])');
+      // The input is enabled as the workspace opens; the mark follows its first status answer.
+      await page.waitForFunction(() => performance.getEntriesByName('hci-workspace-open').length > 0);
       reopen.push((await marks()).open ?? NaN);
     }
     // Search as you type: ~110 ms between keys (a fast typist), every keystroke a query.
