@@ -4,7 +4,8 @@
 // the same chunks, schema and queries through native SQLite (Node's built-in node:sqlite) and through
 // hci's WASM store alone; Orama and MiniSearch on the same chunks; ripgrep on the same tree when `rg`
 // exists; then the latencies unit tests must not assert (bench/latency.ts) and message ↔ code
-// traceability at scale (bench/intercom-bench.ts: a 10,000-message thread). Each engine runs in its
+// traceability at scale (bench/intercom-bench.ts: a 10,000-message thread) and a first MCP start from
+// a clone (bench/mcp-start.ts). Each engine runs in its
 // own Node process, reading its input from disk as it goes, so its peak RSS is its own over the same
 // bare-process floor. Prints tables (ratios against native from the same run) and writes
 // bench-results/bench-<corpus>.json and .md; `--record` also writes a compact copy with the commit
@@ -17,7 +18,7 @@
 //   npm run bench -- --corpus dotnet-8 --repeat 1   # eight .NET repositories side by side (~10x Avalonia)
 //   npm run bench -- --corpus ~/src/my-repo      # any folder (copied to a temp dir first)
 //   options: --repeat N (3) · --query-repeat N (5) · --cold-queries N (5 per run) · --reopen-queries N (10)
-//            --cli-queries N (5 per run) · --edits N (5) · --engines hci,native,wasm,orama,minisearch,rg,cli,latency,intercom,vectors,literal
+//            --cli-queries N (5 per run) · --edits N (5) · --engines hci,native,wasm,orama,minisearch,rg,cli,latency,intercom,mcp-start,vectors,literal
 //            --rg PATH · --profile · --out DIR · --record · --keep
 //            --engines …,semantic (also a cold index with semantic search on: its peak RSS)
 //            --compare LABEL (a recorded bench/results/bench-LABEL.json: this corpus's figures over that one's)
@@ -40,6 +41,7 @@ import { findRipgrep, ripgrepOnce, ripgrepVersion } from './baselines/grep-and-w
 import { runTask, sqlStoreFile, type Task, type TaskResult } from './worker.ts';
 import { formatLatency, runLatency } from './latency.ts';
 import { runIntercomBench } from './intercom-bench.ts';
+import { runMcpStartBench } from './mcp-start.ts';
 import { main as runVectorBench } from './vector-bench.ts';
 import { runLiteralBench } from './literal-bench.ts';
 
@@ -476,6 +478,13 @@ export async function main(argv: string[]): Promise<number> {
   if (engineList.length ? engineList.includes('intercom') : !corpusArg) {
     log('intercom: a 10,000-message thread with 20,000 attachments…');
     const { markdown } = await runIntercomBench(['--out', outDir, ...(record ? ['--record'] : [])]);
+    process.stdout.write(`\n${markdown}\n`);
+  }
+  // A first MCP start from a clone as `hci setup` writes the server (bench/mcp-start.ts: cold compile cache,
+  // no index) beside `node -e 0`. Default corpora, or --engines mcp-start.
+  if (engineList.length ? engineList.includes('mcp-start') : !corpusArg) {
+    log('mcp-start: first MCP starts from a fresh copy…');
+    const { markdown } = await runMcpStartBench(['--out', outDir, ...(record ? ['--record'] : [])]);
     process.stdout.write(`\n${markdown}\n`);
   }
   // The semantic channel's costs (bench/vector-bench.ts: build ratio, growth, RSS, query overhead, KNN

@@ -11,6 +11,7 @@ import { generateCorpus } from '../bench/corpus-gen.ts';
 import { readGolden } from '../bench/lib/queries.ts';
 import { sliceQueries } from '../bench/lib/plan.ts';
 import { runIntercomBench } from '../bench/intercom-bench.ts';
+import { runMcpStartBench } from '../bench/mcp-start.ts';
 import { sampleFiles } from '../bench/web-demo-bench.ts';
 import { tmpDir } from './helpers/tmp-workspace.ts';
 
@@ -134,6 +135,25 @@ describe('bench and eval scripts (smoke)', () => {
       expect(markdown).toMatch(/\|\s*sidecar rebuild\s*\|.*read \+ JSON\.parse the log.*≤ 2 s/);
       expect(markdown).toMatch(/\|\s*find \(all\)\s*\|.*outline of the same file.*p95 ≤ 5 ms/);
       expect(JSON.parse(fs.readFileSync(path.join(out, 'bench-intercom.json'), 'utf8')).log.messages).toBe(200);
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('mcp-start: the server `hci setup` writes, started on a fresh copy with a cold compile cache, answers listTools (what `npm run bench` times)', async () => {
+    const out = tmpDir('hci-mcp-start-smoke-');
+    try {
+      const { report, markdown } = await runMcpStartBench(['--runs', '2', '--out', out]);
+      // Exactly the entry `hci setup` writes: this Node, the real path of bin/hci.js, `mcp <root>`.
+      expect(report.server.command).toBe(process.execPath);
+      expect(report.server.args).toEqual([fs.realpathSync(path.join(repo, 'bin', 'hci.js')), 'mcp', '<copy>/sample-workspace']);
+      expect(report.tools).toBeGreaterThanOrEqual(10);
+      expect(report.firstStart.n).toBe(2);
+      expect(report.nodeStart.n).toBe(2);
+      for (const x of [...report.firstStart.samples, ...report.nodeStart.samples, report.ratio]) expect(finite(x) && x > 0).toBe(true);
+      expect(markdown).toMatch(/\|\s*first MCP start: spawn → initialize → listTools answered\s*\|/);
+      expect(markdown).toMatch(/\|\s*`node -e 0`/);
+      expect(JSON.parse(fs.readFileSync(path.join(out, 'bench-mcp-start.json'), 'utf8')).firstStart.n).toBe(2);
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }
