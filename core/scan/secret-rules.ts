@@ -22,8 +22,6 @@
 // Matching and line bookkeeping are secrets.ts's (pattern rules) and secret-keys.ts's (key rules).
 import { isPlaceholder, randomEnough, tokenLike } from './secret-values.ts';
 
-export type RuleClass = 'prefix' | 'structure' | 'entropy' | 'context' | 'key';
-
 /** The file formats a sample's lines are written in (test/helpers/secret-fixture.ts wraps them in a file). */
 export type SampleFormat = 'cs' | 'json' | 'yaml' | 'md' | 'gha' | 'azp' | 'xml' | 'sh' | 'docker' | 'env';
 

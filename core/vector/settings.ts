@@ -87,4 +87,4 @@ export const semanticSettings = z
 
 export type SemanticSettings = z.output<typeof semanticSettings>;
 export type OnnxSettings = NonNullable<SemanticSettings['onnx']>;
-export type Model2VecTable = NonNullable<SemanticSettings['model2vec']>;
+export type Model2VecSettings = NonNullable<SemanticSettings['model2vec']>;

@@ -5,6 +5,7 @@
 // Owns loading the folder and the provider shape; the arithmetic is model2vec.ts's.
 import { providerError, type EmbedOptions, type EmbedResult, type EmbeddingProvider, type ModelKey, type ProviderError, type VectorQuantization } from '../provider.ts';
 import { Model2VecModel } from './model2vec.ts';
+import type { Model2VecSettings } from '../settings.ts';
 
 /** What a runtime lends a provider that reads a model folder. */
 export interface ModelFiles {
@@ -12,12 +13,6 @@ export interface ModelFiles {
   resolve(root: string, p: string): string;
   /** A file's bytes; rejects when it does not exist. */
   readFile(absPath: string): Promise<Uint8Array>;
-}
-
-export interface Model2VecSettings {
-  model_dir: string;
-  max_tokens: number;
-  quantization: VectorQuantization;
 }
 
 export class Model2VecProvider implements EmbeddingProvider {
