@@ -6,6 +6,9 @@
 //   &why=<hit_id>                                               with "why this result" for that hit open
 //   ?index=<url>                                                a hosted index (workspaces/hosted.ts)
 // Owns parsing and writing that format; what the app does with a route is state.ts's.
+import { SEARCH_MODES } from '../../../core/contract/limits.ts';
+import type { QueryMode } from './state.ts';
+
 export interface Route {
   workspace?: string;
   path?: string;
@@ -14,7 +17,8 @@ export interface Route {
   exts: string[];
   under: string;
   hide: Array<'test' | 'generated'>;
-  mode?: 'literal' | 'regex' | 'hybrid' | 'semantic';
+  /** Absent: keyword. */
+  mode?: Exclude<QueryMode, 'keyword'>;
   caseSensitive?: boolean;
   wholeWord?: boolean;
   /** The hit whose "why this result" is open (with a file). */
@@ -41,7 +45,8 @@ export function parseRoute(loc: { search: string; hash: string } = location): Ro
     hide: (params.get('hide') ?? '').split(',').filter((k): k is 'test' | 'generated' => k === 'test' || k === 'generated'),
   };
   const mode = params.get('mode');
-  if (mode === 'literal' || mode === 'regex' || mode === 'hybrid' || mode === 'semantic') route.mode = mode;
+  const known = SEARCH_MODES.find((m) => m === mode);
+  if (known && known !== 'keyword') route.mode = known;
   if (params.get('case') === '1') route.caseSensitive = true;
   if (params.get('word') === '1') route.wholeWord = true;
   const why = params.get('why');
@@ -109,13 +114,5 @@ function rememberPlace(workspace: string, url: string): void {
     localStorage.setItem(PLACES, JSON.stringify([{ workspace, url }, ...lastPlaces().filter((p) => p.workspace !== workspace)].slice(0, 20)));
   } catch {
     /* storage refused: nothing to go back to */
-  }
-}
-
-export function forgetPlace(workspace: string): void {
-  try {
-    localStorage.setItem(PLACES, JSON.stringify(lastPlaces().filter((p) => p.workspace !== workspace)));
-  } catch {
-    /* nothing kept */
   }
 }
