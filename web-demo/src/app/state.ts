@@ -4,7 +4,7 @@
 // viewer/controller.ts) write them. Owns no behaviour.
 import { computed, signal } from '@preact/signals';
 import type { BrowserWorkspace, StoredWorkspace } from '../../../runtimes/browser/client.ts';
-import type { FacetsResponse, IndexSummary, SearchResponse, StatusReport } from '../../../core/contract/index.ts';
+import type { FacetsResponse, IndexSummary, SearchMode, SearchResponse, StatusReport } from '../../../core/contract/index.ts';
 
 export interface Notice {
   kind: 'error' | 'info';
@@ -51,8 +51,9 @@ export interface Filters {
  * How the query is read: words (the keyword channel, BM25), exact text, or an RE2 regex (the literal
  * channel: every hit lists its match_lines); case and whole-word apply to those two. With vectors in
  * the workspace (semantic search on), also hybrid (words plus meaning) and semantic (meaning only).
+ * The search request's own modes (core/contract SEARCH_MODES).
  */
-export type QueryMode = 'keyword' | 'literal' | 'regex' | 'hybrid' | 'semantic';
+export type QueryMode = SearchMode;
 /** The modes that read the whole box as a pattern (case and whole-word apply to them). */
 export const isExact = (m: QueryMode) => m === 'literal' || m === 'regex';
 export interface SearchOptions {

@@ -8,7 +8,7 @@
 // no rendering.
 import { parseQuery, queryTerms } from '../../../core/search/query.ts';
 import { tokenBoundaries } from '../../../core/text/analyzer.ts';
-import type { SearchOptions } from '../app/state.ts';
+import { isExact, type SearchOptions } from '../app/state.ts';
 
 export interface Piece {
   text: string;
@@ -82,7 +82,7 @@ function exactPattern(q: string, o: SearchOptions): RegExp | null {
 
 /** Marks the query in `text`: its terms (keyword mode), or where the exact text or regex matches. */
 export function markTerms(text: string, q: string, o?: SearchOptions): Piece[] {
-  if (!o || (o.mode !== 'literal' && o.mode !== 'regex')) return markWords(text, q);
+  if (!o || !isExact(o.mode)) return markWords(text, q);
   const re = exactPattern(q, o);
   if (!re) return [{ text, mark: false }];
   const out: Piece[] = [];
