@@ -120,6 +120,31 @@ describe('hci setup', () => {
     expect({ root: snapshot(root), home: snapshot(home) }).toEqual(before);
   });
 
+  it('Codex and Windsurf share AGENTS.md\'s block: removing one host keeps it for the other, removing both gives the file back byte for byte', async () => {
+    for (const [first, second] of [['codex', 'windsurf'], ['windsurf', 'codex']]) {
+      const { home, root, env } = place();
+      fs.writeFileSync(path.join(root, 'AGENTS.md'), '# Agents\n\nRun the tests with npm test.\n');
+      const before = { root: snapshot(root), home: snapshot(home) };
+      for (const host of [first, second]) expect((await runCli(['setup', host, root], env)).code).toBe(0);
+      const agents = fs.readFileSync(path.join(root, 'AGENTS.md'), 'utf8');
+      expect(agents).toContain('<!-- hci setup: begin -->');
+
+      // One host removed: its MCP entry goes, the instructions block the other host's agent reads stays.
+      const r = await runCli(['setup', first, root, '--remove', '--json'], env);
+      expect(r.code, r.stderr).toBe(0);
+      const files = JSON.parse(r.stdout).files as Array<{ role: string; action: string; kept_for?: string[] }>;
+      expect(files.find((f) => f.role === 'instructions')).toMatchObject({ action: 'kept', kept_for: [second] });
+      expect(fs.readFileSync(path.join(root, 'AGENTS.md'), 'utf8'), `${first} removed`).toBe(agents);
+      const text = await runCli(['setup', first, root, '--remove'], env); // again: nothing of first's is left to take out
+      expect(text.code).toBe(0);
+      expect(fs.readFileSync(path.join(root, 'AGENTS.md'), 'utf8')).toBe(agents);
+
+      // The last host removed: every file as it was.
+      expect((await runCli(['setup', second, root, '--remove'], env)).code).toBe(0);
+      expect({ root: snapshot(root), home: snapshot(home) }, `${first}, then ${second}`).toEqual(before);
+    }
+  });
+
   it('--remove takes out only hci\'s part of a file edited after setup, --print writes nothing, generic prints the JSON', async () => {
     const { home, root, env } = place();
     const cursorFile = path.join(root, '.cursor', 'mcp.json');

@@ -18,7 +18,7 @@ function formatReport(r: SetupReport, remove: boolean): string {
   }
   for (const f of r.files) {
     if (f.text !== undefined) out.push(`# ${f.path} (${f.action})`, f.text.trimEnd(), '');
-    else out.push(`${f.action.padEnd(9)}  ${f.path}`);
+    else out.push(`${f.action.padEnd(9)}  ${f.path}${f.kept_for ? ` (hci setup ${f.kept_for.join(', ')} still uses it)` : ''}`);
   }
   if (!remove && !r.files.some((f) => f.text !== undefined)) {
     out.push(`${r.label}: MCP server "${r.server.name}" runs ${[r.server.command, ...r.server.args].join(' ')}`);

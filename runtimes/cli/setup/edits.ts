@@ -129,6 +129,11 @@ export function dropToml(text: string): string {
 export interface SetupRecord {
   original: string | null;
   written: string;
+  /**
+   * The hosts whose setup put hci's part in this file: AGENTS.md's block serves Codex and Windsurf,
+   * so removing one host keeps it while another is still set up (absent in records before this field).
+   */
+  hosts?: string[];
 }
 
 export type SetupState = Record<string, SetupRecord>;

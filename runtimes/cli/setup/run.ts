@@ -2,8 +2,9 @@
 // configuration with this hci's server, the agent file with the instructions — then writes them (or,
 // with print, only shows them; with remove, takes hci's part out again). What a run changed is
 // recorded in <root>/.hci/setup.json: `remove` gives a file that nobody edited since back byte for
-// byte (or deletes the file hci made), and takes only hci's part out of one that was edited. Owns the
-// run; the edits are edits.ts, files and paths the runtime's SetupIo.
+// byte (or deletes the file hci made), and takes only hci's part out of one that was edited; a file
+// two hosts use (AGENTS.md: Codex and Windsurf) is left as it is until the last of them is removed. Owns
+// the run; the edits are edits.ts, files and paths the runtime's SetupIo.
 import type { SetupIo } from '../runtime.ts';
 import { HOSTS, INSTRUCTIONS, genericConfig, type HostRow, type ServerCommand, type SetupPlace } from './hosts.ts';
 import { dropBlock, dropJson, dropToml, putBlock, putJson, putToml, readState, writeState, type SetupState } from './edits.ts';
@@ -16,14 +17,15 @@ export interface SetupOptions {
   instructions: boolean;
 }
 
-export type FileAction = 'written' | 'unchanged' | 'restored' | 'removed' | 'absent' | 'would write' | 'would remove';
+export type FileAction = 'written' | 'unchanged' | 'restored' | 'removed' | 'absent' | 'kept' | 'would write' | 'would remove';
 
 export interface SetupReport {
   status: 'ok';
   host: string;
   label: string;
   server: { name: string } & ServerCommand;
-  files: Array<{ path: string; role: 'config' | 'instructions'; action: FileAction; text?: string }>;
+  /** kept_for: a removal left the file as it is, for these hosts' setups still use it (AGENTS.md: Codex and Windsurf). */
+  files: Array<{ path: string; role: 'config' | 'instructions'; action: FileAction; text?: string; kept_for?: string[] }>;
   /** generic: the JSON to paste into a host's configuration. */
   config?: string;
   instructions?: string;
@@ -79,6 +81,13 @@ export function runSetup(io: SetupIo, hostName: string, o: SetupOptions): SetupR
         delete state[f.path];
         continue;
       }
+      // Another host's setup still uses the file (the AGENTS.md block of Codex and Windsurf): it stays.
+      const others = (rec?.hosts ?? []).filter((h) => h !== host.name);
+      if (rec && others.length) {
+        report.files.push({ path: f.path, role: f.role, action: 'kept', kept_for: others });
+        if (!o.print) state[f.path] = { ...rec, hosts: others };
+        continue;
+      }
       // Untouched since hci wrote it: the file as it was, byte for byte; else hci's part taken out.
       const next = rec && current === rec.written ? rec.original : f.drop(current);
       const gone = next === null || (next === '' && (!rec || rec.original === null || rec.original === ''));
@@ -97,13 +106,16 @@ export function runSetup(io: SetupIo, hostName: string, o: SetupOptions): SetupR
       report.files.push({ path: f.path, role: f.role, action: next === current ? 'unchanged' : 'would write', text: next });
       continue;
     }
+    const hosts = [...new Set([...(rec?.hosts ?? []), host.name])];
     if (next === current) {
+      // Already as this host needs it (another host's setup wrote the shared block): this host uses it too.
+      if (rec) state[f.path] = { ...rec, hosts };
       report.files.push({ path: f.path, role: f.role, action: 'unchanged' });
       continue;
     }
     io.write(f.path, next);
     // The text before hci first touched the file stays the one a removal gives back.
-    state[f.path] = { original: rec ? rec.original : current, written: next };
+    state[f.path] = { original: rec ? rec.original : current, written: next, hosts };
     report.files.push({ path: f.path, role: f.role, action: 'written' });
   }
   if (!o.print) {
