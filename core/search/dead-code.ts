@@ -7,7 +7,7 @@
 
 import type { SearchSession } from './session.ts';
 import type { StoredFile } from '../index/file-data.ts';
-import { languageById } from '../languages/table.ts';
+import { languageById, type CommentSyntax } from '../languages/table.ts';
 
 /** Files whose dead-line maps a session keeps, per index generation. */
 const CACHED_FILES = 2000;
@@ -42,6 +42,27 @@ export function looksLikeCode(text: string): boolean {
   return CODE_END.test(t) || CALL.test(t) || KEYWORD_START.test(t) || ASSIGNMENT.test(t);
 }
 
+/** Commented-out markup, or code. */
+const markupOrCode = (text: string): boolean => MARKUP_START.test(text) || looksLikeCode(text);
+
+/** A block comment of a comment syntax: how it opens and closes, and when its text is dead. */
+interface BlockComment {
+  /** Opens it at the start of a line, unless the line starts with `doc` (a doc comment: live). */
+  open: string;
+  doc?: string;
+  close: string;
+  /** Whether the text after the opening marker (up to the close) is code or markup. */
+  openDead(text: string): boolean;
+  /** Whether a line inside the comment (up to the close) is. */
+  innerDead(text: string): boolean;
+}
+
+/** Each comment syntax's block comment (the language table's `comments` name them). */
+const BLOCK_COMMENTS: Record<CommentSyntax, BlockComment> = {
+  c: { open: '/*', doc: '/**', close: '*/', openDead: looksLikeCode, innerDead: (text) => looksLikeCode(text.replace(/^\s*\*?/, '')) },
+  markup: { open: '<!--', close: '-->', openDead: (text) => MARKUP_START.test(text), innerDead: markupOrCode },
+  razor: { open: '@*', close: '*@', openDead: markupOrCode, innerDead: markupOrCode },
+};
 
 /**
  * 1 for each line (0-based) that is dead: commented-out code or markup, inside a `#if false`/`#if 0`
@@ -51,15 +72,14 @@ export function deadLines(lines: readonly string[], lang: string): Uint8Array {
   const dead = new Uint8Array(lines.length);
   // Which comments a language has is its row's (the language table's `comments`).
   const syntax = languageById(lang)?.comments ?? [];
+  if (!syntax.length) return dead;
   const cLike = syntax.includes('c');
-  const markup = syntax.includes('markup');
-  const razor = syntax.includes('razor');
-  if (!cLike && !markup && !razor) return dead;
+  const blocks = syntax.map((s) => BLOCK_COMMENTS[s]);
   // #if nesting: each open directive's state (true: dead).
   const ifs: boolean[] = [];
   let regionDepth = 0;
   const regions: boolean[] = [];
-  let block: 'c' | 'xml' | 'razor' | null = null;
+  let block: BlockComment | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const t = line.trim();
@@ -85,10 +105,8 @@ export function deadLines(lines: readonly string[], lang: string): Uint8Array {
       continue;
     }
     if (block) {
-      const close = block === 'c' ? '*/' : block === 'xml' ? '-->' : '*@';
-      const at = line.indexOf(close);
-      const inner = at < 0 ? line : line.slice(0, at);
-      if (block === 'c' ? looksLikeCode(inner.replace(/^\s*\*?/, '')) : MARKUP_START.test(inner) || looksLikeCode(inner)) dead[i] = 1;
+      const at = line.indexOf(block.close);
+      if (block.innerDead(at < 0 ? line : line.slice(0, at))) dead[i] = 1;
       if (at >= 0) block = null;
       continue;
     }
@@ -96,27 +114,12 @@ export function deadLines(lines: readonly string[], lang: string): Uint8Array {
       if (looksLikeCode(t.slice(2))) dead[i] = 1;
       continue;
     }
-    if (cLike && t.startsWith('/*') && !t.startsWith('/**')) {
-      const rest = t.slice(2);
-      const closed = rest.includes('*/');
-      if (looksLikeCode(closed ? rest.slice(0, rest.indexOf('*/')) : rest)) dead[i] = 1;
-      if (!closed) block = 'c';
-      continue;
-    }
-    if (markup && t.startsWith('<!--')) {
-      const rest = t.slice(4);
-      const closed = rest.includes('-->');
-      const inner = closed ? rest.slice(0, rest.indexOf('-->')) : rest;
-      if (MARKUP_START.test(inner)) dead[i] = 1;
-      if (!closed) block = 'xml';
-      continue;
-    }
-    if (razor && t.startsWith('@*')) {
-      const rest = t.slice(2);
-      const closed = rest.includes('*@');
-      const inner = closed ? rest.slice(0, rest.indexOf('*@')) : rest;
-      if (MARKUP_START.test(inner) || looksLikeCode(inner)) dead[i] = 1;
-      if (!closed) block = 'razor';
+    const opened = blocks.find((b) => t.startsWith(b.open) && !(b.doc && t.startsWith(b.doc)));
+    if (opened) {
+      const rest = t.slice(opened.open.length);
+      const at = rest.indexOf(opened.close);
+      if (opened.openDead(at < 0 ? rest : rest.slice(0, at))) dead[i] = 1;
+      if (at < 0) block = opened;
     }
   }
   return dead;
