@@ -11,6 +11,13 @@ export function baseName(path: string): string {
   return i < 0 ? path : path.slice(i + 1);
 }
 
+/** The file's name up to its first dot (`FATabView` for `FATabView.properties.cs`; '' for a dot-file). */
+export function nameStem(path: string): string {
+  const name = baseName(path);
+  const dot = name.indexOf('.');
+  return dot < 0 ? name : name.slice(0, dot);
+}
+
 /**
  * Lower-cased extension with its dot ('.cs' for 'Foo.razor.cs'). A dot-file without another dot is
  * its own extension ('.editorconfig', '.gitignore', '.env'); no extension → ''.

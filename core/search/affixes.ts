@@ -6,6 +6,7 @@
 // reads, the thresholds) and matching a declared name against a query name up to one affix; the
 // names are read once per index generation (the session's cache).
 import type { Database } from '../sqlite/engine.ts';
+import { nameStem } from '../scan/languages.ts';
 
 export interface Affixes {
   /** As written (`FA`, `Mud`, `I`), most used first. */
@@ -63,8 +64,7 @@ export function learnAffixes(names: Iterable<string>): Affixes {
 export function readDeclaredNames(db: Database): string[] {
   const out: string[] = [];
   for (const [path] of db.selectArrays('SELECT path FROM files') as Array<[string]>) {
-    const base = path.slice(path.lastIndexOf('/') + 1);
-    const stem = base.slice(0, base.indexOf('.') < 0 ? base.length : base.indexOf('.'));
+    const stem = nameStem(path);
     if (stem) out.push(stem);
   }
   for (const [name] of db.selectArrays(`SELECT symbol_name FROM chunks WHERE symbol_kind IN (${DECLARING}) LIMIT ${MAX_SYMBOLS}`) as Array<[string | null]>) {

@@ -10,8 +10,9 @@
 import type { SearchSession } from './session.ts';
 import { affixBetween, learnAffixes, readDeclaredNames, type Affixes } from './affixes.ts';
 import type { OutlineSymbol } from '../contract/outline.ts';
-import { splitIdentifier } from '../text/analyzer.ts';
 import { deadLinesOf } from './dead-code.ts';
+import { languageById } from '../languages/table.ts';
+import { baseName, extensionOf, languageOf, nameStem } from '../scan/languages.ts';
 
 /** Kinds that declare a type-level name: the answer to a query that names a type. */
 const TYPE_LEVEL = new Set(['class', 'interface', 'record', 'struct', 'enum', 'delegate', 'type', 'function', 'module']);
@@ -60,12 +61,15 @@ function levelOf(kind: string): Declaration['level'] | null {
   return null;
 }
 
-/** The file's name without its extension and a view's (`X.razor.cs` → X; `X.properties.cs` → X.properties). */
+/**
+ * The file's name without its extension and a view's (`X.razor.cs` → X; `X.properties.cs` →
+ * X.properties): a view is a language with companions (the language table).
+ */
 function fullStemOf(path: string): string {
-  const base = path.slice(path.lastIndexOf('/') + 1);
+  const base = baseName(path);
   const dot = base.lastIndexOf('.');
   const noExt = dot < 0 ? base : base.slice(0, dot);
-  return noExt.replace(/\.(?:razor|cshtml|axaml|xaml)$/i, '');
+  return languageById(languageOf(noExt))?.companions ? noExt.slice(0, noExt.length - extensionOf(noExt).length) : noExt;
 }
 
 /** A name as written with its type parameters: `Outcome<TResult>` → Outcome and 1 (null: none written). */
@@ -86,12 +90,6 @@ function typeParameterCount(s: string): number {
     else if (ch === ',' && depth === 0) n++;
   }
   return n;
-}
-
-function stemOf(path: string): string {
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  const dot = base.indexOf('.');
-  return dot < 0 ? base : base.slice(0, dot);
 }
 
 /** The line, from `from`, where `name` first appears as a whole word (the declaration's name line; `from` when none). */
@@ -187,7 +185,7 @@ function declarationsIn(session: SearchSession, files: readonly FileRef[], text:
       const arity = written.arity === null ? null : typeParameterCount(s.member_key ?? '');
       out.push({
         chunkId: chunk, fileId: f.fileId, query: written.text, name: s.name, kind: s.kind, line, affix,
-        stem: stemOf(f.path).toLowerCase() === s.name.toLowerCase(), stemExact: fullStemOf(f.path).toLowerCase() === s.name.toLowerCase(),
+        stem: nameStem(f.path).toLowerCase() === s.name.toLowerCase(), stemExact: fullStemOf(f.path).toLowerCase() === s.name.toLowerCase(),
         arityMismatch: arity !== null && arity !== written.arity, level: levelOf(s.kind)!,
       });
     }
@@ -265,7 +263,7 @@ function filesByStem(session: SearchSession): Map<string, FileRef[]> {
   return session.cached('files-by-stem', () => {
     const map = new Map<string, FileRef[]>();
     for (const [fileId, hash, path, lang] of session.db.selectArrays('SELECT id, hash, path, lang FROM files') as Array<[number, string, string, string]>) {
-      const stem = stemOf(path).toLowerCase();
+      const stem = nameStem(path).toLowerCase();
       const list = map.get(stem);
       if (list) list.push({ fileId, hash, path, lang });
       else map.set(stem, [{ fileId, hash, path, lang }]);

@@ -10,7 +10,7 @@
 // and fusing candidates is done before, paging after.
 import { languageById } from '../languages/table.ts';
 import type { Settings } from '../settings.ts';
-import { baseName } from '../scan/languages.ts';
+import { baseName, nameStem } from '../scan/languages.ts';
 import { splitIdentifier } from '../text/analyzer.ts';
 import { definitionTargets, textSignals } from './boosts.ts';
 import { conventionalPairs, viewModelNames } from './pairs.ts';
@@ -347,10 +347,11 @@ export class Reranker {
     const name = c.symbolName?.toLowerCase();
     if (name && words.includes(name) && !USAGE_KINDS.has(c.symbolKind ?? '')) c.factors.push({ name: 'exact_symbol_name', factor: this.nameFactor });
     // (A Sass partial's leading `_` is no part of its name: `_table.scss` is named "table".)
-    const stem = baseName(c.path).toLowerCase().split('.')[0].replace(/^_+/, '');
+    const written = nameStem(c.path);
+    const stem = written.toLowerCase().replace(/^_+/, '');
     if (stem && words.includes(stem)) c.factors.push({ name: 'file_name_match', factor: 1.25 });
     else {
-      const share = nameShare(splitIdentifier(baseName(c.path).split('.')[0]), this.wordParts);
+      const share = nameShare(splitIdentifier(written), this.wordParts);
       if (share > 0) c.factors.push({ name: 'file_name_part', factor: 1 + NAME_PART * share });
     }
     c.score = c.factors.reduce((s, f) => s * f.factor, c.base);
