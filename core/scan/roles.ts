@@ -5,6 +5,7 @@
 // the content and project facts as file flags (core/index/prepare.ts), search resolves a file's role
 // from its path, its flags and its enclosing project (core/search/roles.ts) and weighs it there.
 import { baseName, extensionOf } from './languages.ts';
+import { languageOfExtension } from '../languages/table.ts';
 import { asciiTwin } from '../ascii-regex.ts';
 
 export const ROLES = ['source', 'test', 'demo', 'docs', 'generated', 'build'] as const;
@@ -171,6 +172,9 @@ export interface ProjectFacts {
 export function isProjectFile(path: string): boolean {
   return PROJECT_EXTENSIONS.has(extensionOf(path));
 }
+
+/** The languages project files are indexed as (the language table's rows of their extensions: msbuild). */
+export const PROJECT_LANGUAGES: readonly string[] = [...new Set([...PROJECT_EXTENSIONS].map(languageOfExtension))];
 
 /** What a project file says about the files under its folder (null for other files). */
 export function projectFacts(path: string, text: string): ProjectFacts | null {

@@ -7,7 +7,7 @@
 import type { Database } from '../sqlite/engine.ts';
 import type { Settings } from '../settings.ts';
 import { FILE_FLAG } from '../index/schema.ts';
-import { isProjectFile, pathRole, type Role, type RoleVerdict } from '../scan/roles.ts';
+import { isProjectFile, pathRole, PROJECT_LANGUAGES, type Role, type RoleVerdict } from '../scan/roles.ts';
 import type { ParsedQuery } from './query.ts';
 import { asciiTwin } from '../ascii-regex.ts';
 
@@ -50,7 +50,7 @@ export class ProjectMap {
 
   static read(db: Database): ProjectMap {
     // Project files are few; their facts are flags on their own rows (core/index/prepare.ts).
-    const rows = db.selectArrays("SELECT path, flags FROM files WHERE lang = 'msbuild'") as Array<[string, number]>;
+    const rows = db.selectArrays(`SELECT path, flags FROM files WHERE lang IN (${PROJECT_LANGUAGES.map(() => '?').join(', ')})`, [...PROJECT_LANGUAGES]) as Array<[string, number]>;
     const projects: Project[] = [];
     for (const [path, flags] of rows) {
       if (!isProjectFile(path)) continue;
