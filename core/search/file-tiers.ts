@@ -9,6 +9,7 @@
 // so its best chunk weighs same_file_factor (factor `copy_of_listed`) and follows the other files.
 // Owns the per-file counting, the demotion and the tail; the scores it starts from are rerank's and the fusions'.
 import type { Candidate } from './candidates.ts';
+import { scaleBelow } from './placement.ts';
 
 /** Deterministic order across runtimes: score, then path, then line. */
 export function byScore(a: Candidate, b: Candidate): number {
@@ -63,15 +64,7 @@ export function tierByFile(cands: Candidate[], o: FileTierOptions, perFile: File
   const tail: Candidate[] = [];
   for (const c of cands) (c.fileRank! <= o.maxHitsPerFile ? head : tail).push(c);
   if (!tail.length) return cands;
-  const floor = head.length ? head[head.length - 1].score : Infinity;
-  const best = tail[0].score;
-  if (best > floor && best > 0) {
-    const factor = floor / best;
-    for (const c of tail) {
-      c.factors.push({ name: PAST_FILE_CAP, factor });
-      c.score *= factor;
-    }
-  }
+  scaleBelow(tail, head.length ? head[head.length - 1].score : Infinity, PAST_FILE_CAP);
   return [...head, ...tail];
 }
 
@@ -89,14 +82,7 @@ export function capTail(ranked: readonly Candidate[], maxHitsPerFile: number): C
     (n <= maxHitsPerFile ? head : tail).push(c);
   }
   if (!tail.length) return [...ranked];
-  const floor = head.length ? Math.min(...head.map((c) => c.score)) : Infinity;
-  const best = Math.max(...tail.map((c) => c.score));
-  if (best > floor && best > 0) {
-    for (const c of tail) {
-      c.factors.push({ name: PAST_FILE_CAP, factor: floor / best });
-      c.score *= floor / best;
-    }
-  }
+  scaleBelow(tail, head.length ? Math.min(...head.map((c) => c.score)) : Infinity, PAST_FILE_CAP, Math.max(...tail.map((c) => c.score)));
   return [...head, ...tail];
 }
 

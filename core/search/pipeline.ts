@@ -14,7 +14,7 @@ import { resultCode } from '../sqlite/connection.ts';
 import type { MatchKind, SearchMode, SearchRequest, SearchHit } from './contract.ts';
 import { candidateOf, type Candidate, type RankedResult, type SearchPage } from './candidates.ts';
 import { findDeclarations } from './declarations.ts';
-import { agreeScores } from './placement.ts';
+import { agreeScores, scaleBelow } from './placement.ts';
 import { headCount } from './file-tiers.ts';
 import { queryType } from './query-type.ts';
 import { AFTER_COMPLETE } from './rerank.ts';
@@ -72,14 +72,7 @@ function keptAfterCap(cands: readonly Candidate[], cap: number): number {
  * the scores shown keep the rank order. Order within the partial matches is unchanged.
  */
 function calibrateAfter(complete: readonly Candidate[], partial: Candidate[]): Candidate[] {
-  const floor = complete.length ? complete[complete.length - 1].score : Infinity;
-  const best = partial.length ? partial[0].score : 0;
-  if (best <= floor || best <= 0) return partial;
-  const factor = floor / best;
-  for (const c of partial) {
-    c.factors.push({ name: AFTER_COMPLETE, factor });
-    c.score *= factor;
-  }
+  scaleBelow(partial, complete.length ? complete[complete.length - 1].score : Infinity, AFTER_COMPLETE);
   return partial;
 }
 
@@ -147,14 +140,7 @@ function withWordsAfter(exact: RankedResult, words: RankedResult): RankedResult 
   const have = new Set(exact.ranked.map((c) => c.chunkId));
   const rest = words.ranked.filter((c) => !have.has(c.chunkId));
   if (!rest.length) return exact;
-  const floor = exact.ranked[exact.ranked.length - 1].score;
-  const best = rest[0].score;
-  if (best > floor && best > 0) {
-    for (const c of rest) {
-      c.factors.push({ name: AFTER_QUOTED_TEXT, factor: floor / best });
-      c.score *= floor / best;
-    }
-  }
+  scaleBelow(rest, exact.ranked[exact.ranked.length - 1].score, AFTER_QUOTED_TEXT);
   return { ...exact, ranked: [...exact.ranked, ...rest], match: 'all_then_any', fallback: 'quoted_literal_filled' };
 }
 
