@@ -211,6 +211,16 @@ function namedFiles(session: SearchSession, name: string): FileRef[] {
   return session.recent(`declared-in:${word}`, () => {
     const out: FileRef[] = (filesByStem(session).get(name.toLowerCase()) ?? []).filter((f) => session.filtered ? pathOk(session, f.path) : true).slice(0, LOOKUP_FILES);
     const seen = new Set(out.map((f) => f.fileId));
+    /** Adds the rows' files not listed yet, at most `room` of them. */
+    const add = (rows: Array<[number, string, string, string]>, room: number) => {
+      for (const [fileId, hash, path, lang] of rows) {
+        if (room <= 0) return;
+        if (seen.has(fileId)) continue;
+        seen.add(fileId);
+        out.push({ fileId, hash, path, lang });
+        room--;
+      }
+    };
     // Chunks named exactly after it first (a method `Ordinalize` among a hundred test chunks keyed
     // `OrdinalizeTests.…`, which FTS5's rank puts ahead of it).
     const exact = session.db.selectArrays(
@@ -218,23 +228,13 @@ function namedFiles(session: SearchSession, name: string): FileRef[] {
        WHERE chunks_fts MATCH ? AND lower(c.symbol_name) = ? AND hci_path_ok(f.path) LIMIT ${LOOKUP_ROWS}`,
       [`{symbol} : "${word}"`, name.toLowerCase()],
     ) as Array<[number, string, string, string]>;
-    for (const [fileId, hash, path, lang] of exact) {
-      if (seen.has(fileId) || out.length >= 2 * LOOKUP_FILES) continue;
-      seen.add(fileId);
-      out.push({ fileId, hash, path, lang });
-    }
+    add(exact, 2 * LOOKUP_FILES - out.length);
     const rows = session.db.selectArrays(
       `SELECT c.file_id, f.hash, f.path, f.lang FROM (SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ${LOOKUP_ROWS}) t
        JOIN chunks c ON c.id = t.id JOIN files f ON f.id = c.file_id WHERE hci_path_ok(f.path) ORDER BY t.rank`,
       [`{symbol} : "${word}"`],
     ) as Array<[number, string, string, string]>;
-    let added = 0;
-    for (const [fileId, hash, path, lang] of rows) {
-      if (seen.has(fileId)) continue;
-      seen.add(fileId);
-      out.push({ fileId, hash, path, lang });
-      if (++added >= LOOKUP_FILES) break;
-    }
+    add(rows, LOOKUP_FILES);
     return out;
   });
 }
