@@ -73,6 +73,14 @@ export function tierByFile(cands: Candidate[], o: FileTierOptions, perFile: File
  * `maxHitsPerFile` move after all the others, in their order, scaled as tierByFile's tail (not dropped).
  */
 export function capTail(ranked: readonly Candidate[], maxHitsPerFile: number): Candidate[] {
+  const { head, tail } = splitAtCap(ranked, maxHitsPerFile);
+  if (!tail.length) return [...ranked];
+  scaleBelow(tail, head.length ? Math.min(...head.map((c) => c.score)) : Infinity, PAST_FILE_CAP, Math.max(...tail.map((c) => c.score)));
+  return [...head, ...tail];
+}
+
+/** The candidates among their file's first `maxHitsPerFile` in the list (head) and the others (tail), each in list order. */
+export function splitAtCap(ranked: readonly Candidate[], maxHitsPerFile: number): { head: Candidate[]; tail: Candidate[] } {
   const perFile = new Map<number, number>();
   const head: Candidate[] = [];
   const tail: Candidate[] = [];
@@ -81,9 +89,7 @@ export function capTail(ranked: readonly Candidate[], maxHitsPerFile: number): C
     perFile.set(c.fileId, n);
     (n <= maxHitsPerFile ? head : tail).push(c);
   }
-  if (!tail.length) return [...ranked];
-  scaleBelow(tail, head.length ? Math.min(...head.map((c) => c.score)) : Infinity, PAST_FILE_CAP, Math.max(...tail.map((c) => c.score)));
-  return [...head, ...tail];
+  return { head, tail };
 }
 
 /** How many of the candidates are in the head tier (a file's first max_hits_per_file). */

@@ -15,7 +15,7 @@ import type { MatchKind, SearchMode, SearchRequest, SearchHit } from './contract
 import { candidateOf, type Candidate, type RankedResult, type SearchPage } from './candidates.ts';
 import { findDeclarations } from './declarations.ts';
 import { agreeScores, scaleBelow } from './placement.ts';
-import { headCount } from './file-tiers.ts';
+import { headCount, splitAtCap } from './file-tiers.ts';
 import { queryType } from './query-type.ts';
 import { AFTER_COMPLETE } from './rerank.ts';
 import { identityFusion, type ChannelList, type ChannelRanking } from './fuse.ts';
@@ -52,18 +52,6 @@ export const MAX_POOL = 8192;
 
 function matchKind(complete: number, partial: number): MatchKind {
   return complete ? (partial ? 'all_then_any' : 'all') : partial ? 'any' : 'none';
-}
-
-/** How many of the candidates are in the head tier (a file's first `cap`; file-tiers.ts). */
-function keptAfterCap(cands: readonly Candidate[], cap: number): number {
-  const perFile = new Map<number, number>();
-  let kept = 0;
-  for (const c of cands) {
-    const n = (perFile.get(c.fileId) ?? 0) + 1;
-    perFile.set(c.fileId, n);
-    if (n <= cap) kept++;
-  }
-  return kept;
 }
 
 /**
@@ -208,7 +196,7 @@ function rankPassesAt(ctx: SearchContext, mode: ModeRow, parsed: ParsedQuery, po
   const reranker = new Reranker(session, ctx.settings, parsed);
   const lists: ChannelList[] = mode.channels.map((channel) => ({ channel, hits: channel.search(session, parsed, pool) }));
   const first = mode.fuse(lists, parsed);
-  const page = { kept: keptAfterCap(first, ctx.settings.max_hits_per_file), needed, seen: new Set(first.map((c) => c.chunkId)) };
+  const page = { kept: splitAtCap(first, ctx.settings.max_hits_per_file).head.length, needed, seen: new Set(first.map((c) => c.chunkId)) };
   const wider: ChannelList[] = [];
   for (const channel of mode.channels) {
     const hits = channel.widen?.(session, parsed, pool, page);
