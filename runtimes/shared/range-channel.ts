@@ -7,17 +7,14 @@
 // remote-file.ts's.
 import type { RangeReader, RangeReply } from './remote-file.ts';
 
-/** Control words (Int32 indexes): the state, the HTTP status, the body's length, the meta JSON's length. */
-const STATE = 0;
-const STATUS = 1;
-const BODY = 2;
-const META = 3;
-const CONTROL_WORDS = 4;
-/** Bytes for the reply's headers and error, as JSON. */
-const META_BYTES = 8192;
-
-const WAITING = 0;
-const DONE = 1;
+/**
+ * The shared memory's layout, for both sides (the worker gets it as an argument: its code runs from
+ * source text). Control words (Int32 indexes): the state, the HTTP status, the body's length, the
+ * meta JSON's length; the state is WAITING or DONE; META_BYTES for the reply's headers and error, as JSON.
+ */
+const LAYOUT = { STATE: 0, STATUS: 1, BODY: 2, META: 3, CONTROL_WORDS: 4, META_BYTES: 8192, WAITING: 0, DONE: 1 } as const;
+export type RangeLayout = typeof LAYOUT;
+const { STATE, STATUS, BODY, META, CONTROL_WORDS, META_BYTES, WAITING } = LAYOUT;
 
 /** A request as the worker gets it; `control`, `body` and `meta` are shared, sent when (re)allocated. */
 export interface RangeRequest {
@@ -77,12 +74,11 @@ export function createRangeChannel(post: (msg: RangeRequest) => void, opts: { ti
 /**
  * The worker side: answers each RangeRequest with fetch and wakes the waiting thread. A 200 (the
  * whole file: the server ignores ranges) is reported without reading its body. Self-contained (no
- * name from outside its body): runtimes start it from its source text (rangeWorkerSource), so no
- * worker script file has to be found, built or granted read access.
+ * name from outside its body; the layout comes as an argument): runtimes start it from its source
+ * text (rangeWorkerSource), so no worker script file has to be found, built or granted read access.
  */
-export function serveRangeRequests(listen: (handler: (msg: RangeRequest) => void) => void): void {
-  // The control words and the meta area's size, as createRangeChannel lays them out.
-  const STATE = 0, STATUS = 1, BODY = 2, META = 3, META_BYTES = 8192, DONE = 1;
+export function serveRangeRequests(listen: (handler: (msg: RangeRequest) => void) => void, layout: RangeLayout): void {
+  const { STATE, STATUS, BODY, META, META_BYTES, DONE } = layout;
   const sizeOf = (v: string | null): number | null => {
     const m = v ? /\/(\d+)\s*$/.exec(v) : null;
     return m ? Number(m[1]) : null;
@@ -136,8 +132,8 @@ export function serveRangeRequests(listen: (handler: (msg: RangeRequest) => void
 
 /**
  * The source of a worker that serves range requests: serveRangeRequests's own text, called with
- * `listen` (JavaScript source of a function that hands each message's data to its handler).
+ * `listen` (JavaScript source of a function that hands each message's data to its handler) and the layout.
  */
 export function rangeWorkerSource(listen: string): string {
-  return `(${serveRangeRequests.toString()})(${listen});\n`;
+  return `(${serveRangeRequests.toString()})(${listen}, ${JSON.stringify(LAYOUT)});\n`;
 }
