@@ -7,7 +7,7 @@ import { HciError } from '../platform.ts';
 import type { DeflateCodec } from './file-data.ts';
 import type { IndexStorage } from './storage.ts';
 import { checkVersions, ensureSchema, FORMAT_VERSION, type SchemaState } from './schema.ts';
-import { isIoError, SqliteConnection, toHciError, type StoreOptions } from '../sqlite/connection.ts';
+import { SqliteConnection, storageError, type StoreOptions } from '../sqlite/connection.ts';
 import { registerEngine } from '../sqlite/raw-rows.ts';
 import { damaged, pageProblems, structureProblems } from './health.ts';
 
@@ -85,7 +85,7 @@ export class IndexStore extends SqliteConnection {
       } catch {
         // already unusable
       }
-      throw (isIoError(e) && storage.failure?.()) || toHciError(e, storage.location);
+      throw storageError(e, storage);
     }
     return new IndexStore(db, storage, engine, opts, state);
   }

@@ -88,6 +88,14 @@ export function toHciError(e: unknown, location: string): unknown {
   return new HciError(code, `${what}: ${location}`, code === 'io_error' ? 'check the disk and the permissions of the .hci folder, then retry' : 'run `hci index --full`; if this happens again, report it with the output of `hci status --json`');
 }
 
+/**
+ * toHciError for a failure in `storage`'s file, except an I/O error the storage can say more about
+ * (IndexStorage.failure: a remote index's URL unreachable, or its file changed under it).
+ */
+export function storageError(e: unknown, storage: IndexStorage): unknown {
+  return (isIoError(e) && storage.failure?.()) || toHciError(e, storage.location);
+}
+
 /** SQLite's own words for a failure, without the result-code prefix oo1 puts before them ("SQLITE_CORRUPT: sqlite3 result code 11: "). */
 export function sqliteReason(e: unknown): string {
   return String((e as Error)?.message ?? e).replace(/^SQLITE_[A-Z_]+: sqlite3 result code \d+: /, '');
@@ -201,7 +209,7 @@ export class SqliteConnection {
             `retry in a moment; if no hci process is running, a stale lock file may be left on another host: delete \`${this.label.lockFile}\``,
           );
         }
-        throw (isIoError(e) && this.storage.failure?.()) || toHciError(e, this.storage.location);
+        throw storageError(e, this.storage);
       }
     }
   }
