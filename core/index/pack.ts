@@ -11,6 +11,8 @@ import { HCI_VERSION } from '../version.ts';
 import type { GitHead } from '../git/head.ts';
 import { readMeta, setMeta } from './writer.ts';
 import { FILE_FLAG } from './schema.ts';
+import { pageProblems } from './health.ts';
+import { vacuumIntoSql } from './store.ts';
 import { sha256Hex } from './sha256.ts';
 
 /** The manifest's own version (`hci_pack`): a reader refuses a newer one. */
@@ -77,7 +79,7 @@ export interface PackOptions {
 /** What the live index's connection offers a pack (IndexStore.vacuumInto). */
 export interface PackSource {
   readonly engine: SqliteEngine;
-  vacuumInto(path: string, pageSize: number, autoVacuum: 'none'): Promise<void>;
+  vacuumInto(path: string, pageSize: number): Promise<void>;
 }
 
 export function checkPageSize(n: number): number {
@@ -87,15 +89,13 @@ export function checkPageSize(n: number): number {
   return n;
 }
 
-const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
-
 /** Writes the packed index and its manifest (`<path>.json`); returns the manifest. */
 export async function packIndex(source: PackSource, target: PackTarget, opts: PackOptions): Promise<PackManifest> {
   const pageSize = checkPageSize(opts.pageSize ?? DEFAULT_PACK_PAGE_SIZE);
   const now = opts.now ?? (() => new Date());
   for (const p of [target.tempPath, `${target.tempPath}-journal`, target.path, `${target.path}-journal`]) target.remove(p);
   // 1. A consistent copy of the live index (VACUUM INTO reads it in one read transaction).
-  await source.vacuumInto(target.tempPath, pageSize, 'none');
+  await source.vacuumInto(target.tempPath, pageSize);
   let manifest: Omit<PackManifest, 'bytes' | 'digest'>;
   const tmp = target.open(target.tempPath, source.engine);
   try {
@@ -144,7 +144,7 @@ export async function packIndex(source: PackSource, target: PackTarget, opts: Pa
     tmp.exec("DELETE FROM meta WHERE key IN ('rechunk')");
     tmp.exec('COMMIT');
     // 3. The final file: compacted again after the merge, in the chosen page size.
-    tmp.exec(`PRAGMA page_size = ${pageSize}; PRAGMA auto_vacuum = NONE; VACUUM INTO ${quote(target.path)}`);
+    tmp.exec(vacuumIntoSql(target.path, pageSize));
   } finally {
     tmp.close();
     target.remove(target.tempPath);
@@ -152,8 +152,8 @@ export async function packIndex(source: PackSource, target: PackTarget, opts: Pa
   }
   const out = target.open(target.path, source.engine);
   try {
-    const problems = out.selectValues('PRAGMA quick_check(3)').map(String);
-    if (problems.length !== 1 || problems[0] !== 'ok') throw new HciError('internal', `the packed index fails SQLite's check: ${problems.join('; ')}`);
+    const problems = pageProblems(out);
+    if (problems.length) throw new HciError('internal', `the packed index fails SQLite's check: ${problems.join('; ')}`);
   } finally {
     out.close();
   }

@@ -19,6 +19,11 @@ export interface IndexStoreOptions extends StoreOptions {
 }
 export type { StoreOptions };
 
+/** The SQL that writes a compacted copy of the open database to `path` in `pageSize` pages, without auto-vacuum's pointer maps. */
+export function vacuumIntoSql(path: string, pageSize: number): string {
+  return `PRAGMA page_size = ${Math.trunc(pageSize)}; PRAGMA auto_vacuum = NONE; VACUUM INTO '${path.replace(/'/g, "''")}'`;
+}
+
 export class IndexStore extends SqliteConnection {
   readonly codec: DeflateCodec;
 
@@ -95,9 +100,8 @@ export class IndexStore extends SqliteConnection {
    * in `pageSize` pages and without auto-vacuum's pointer maps: core/index/pack.ts's first step.
    * Waits for another process's lock like any read.
    */
-  async vacuumInto(path: string, pageSize: number, autoVacuum: 'none'): Promise<void> {
-    const target = `'${path.replace(/'/g, "''")}'`;
-    await this.retryBusy(() => this.execQuiet(`PRAGMA page_size = ${Math.trunc(pageSize)}; PRAGMA auto_vacuum = ${autoVacuum.toUpperCase()}; VACUUM INTO ${target}`));
+  async vacuumInto(path: string, pageSize: number): Promise<void> {
+    await this.retryBusy(() => this.execQuiet(vacuumIntoSql(path, pageSize)));
   }
 
   /**
