@@ -8,12 +8,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { openRemoteIndex, openWorkspace } from '../runtimes/node/workspace.ts';
 import { nodePackTarget } from '../runtimes/node/pack-target.ts';
 import type { HttpIndexStorage } from '../runtimes/shared/http-vfs.ts';
-import { fmtMB, isMain, markdownTable, median, now, optString, parseArgs, repoRoot } from './lib/util.ts';
+import { fmtMB, isMain, markdownTable, median, now, optString, parseArgs } from './lib/util.ts';
 import { commitInfo, recordResult } from './lib/record.ts';
+import { startRangeServerThread } from './lib/range-server.ts';
 
 /** Queries by kind (general code-search shapes; none tuned to a repository). */
 const QUERIES: Record<string, string[]> = {
@@ -43,29 +43,11 @@ interface PageSizeReport {
   kinds: KindFigures[];
 }
 
-async function startServer(dir: string): Promise<{ origin: string; close(): Promise<void> }> {
-  const worker = new Worker(path.join(repoRoot(), 'test', 'helpers', 'range-server-thread.mjs'), { workerData: { root: dir, opts: {}, stats: new SharedArrayBuffer(32) } });
-  const port = await new Promise<number>((resolve, reject) => {
-    worker.once('message', (m: { port: number }) => resolve(m.port));
-    worker.once('error', reject);
-  });
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        worker.once('message', () => resolve());
-        worker.postMessage('close');
-      });
-      await worker.terminate();
-    },
-  };
-}
-
 export async function runRemoteBench(root: string, pageSizes: number[]): Promise<{ name: string; liveBytes: number; sizes: PageSizeReport[] }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-remote-bench-'));
   const local = await openWorkspace(root);
   const liveBytes = fs.statSync(path.join(root, '.hci', 'index.sqlite')).size;
-  const server = await startServer(dir);
+  const server = await startRangeServerThread(dir);
   const sizes: PageSizeReport[] = [];
   try {
     const localMs = new Map<string, number>();

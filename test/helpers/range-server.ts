@@ -2,9 +2,9 @@
 // with HTTP range requests (206, Content-Range, ETag from the file's identity, size and mtime, Last-Modified) or, with
 // `ranges: false`, the whole file for every request (200), as a server that does not honour ranges.
 // Counts requests and bytes (all files); a file replaced on disk gets a new ETag. The server runs in
-// a worker thread (range-server-thread.mjs): a remote index blocks the thread that reads it. Used
-// by the remote index tests and the bench.
-import { Worker } from 'node:worker_threads';
+// a worker thread (range-server-thread.mjs, started by bench/lib/range-server.ts, which the bench
+// uses as well): a remote index blocks the thread that reads it. Used by the remote index tests.
+import { startRangeServerThread } from '../../bench/lib/range-server.ts';
 
 export interface RangeServer {
   url(file: string): string;
@@ -27,12 +27,7 @@ export interface RangeServerOptions {
 export async function startRangeServer(root: string, opts: RangeServerOptions = {}): Promise<RangeServer> {
   const shared = new SharedArrayBuffer(4 * 8);
   const counts = new Float64Array(shared);
-  const worker = new Worker(new URL('./range-server-thread.mjs', import.meta.url), { workerData: { root, opts, stats: shared } });
-  const port = await new Promise<number>((resolve, reject) => {
-    worker.once('message', (m: { port: number }) => resolve(m.port));
-    worker.once('error', reject);
-  });
-  const origin = `http://127.0.0.1:${port}`;
+  const { origin, close } = await startRangeServerThread(root, opts, shared);
   return {
     origin,
     url: (f) => `${origin}/${f.split('/').map(encodeURIComponent).join('/')}`,
@@ -40,12 +35,6 @@ export async function startRangeServer(root: string, opts: RangeServerOptions = 
       return { requests: counts[0], bytes: counts[1], ranges: counts[2], full: counts[3] };
     },
     reset: () => counts.fill(0),
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        worker.once('message', () => resolve());
-        worker.postMessage('close');
-      });
-      await worker.terminate();
-    },
+    close,
   };
 }
