@@ -8,9 +8,9 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openWorkspace } from '../runtimes/node/workspace.ts';
-import { nodePackTarget } from '../runtimes/node/pack-target.ts';
 import { copyWorkspace, tmpDir } from './helpers/tmp-workspace.ts';
 import { startRangeServer, type RangeServer } from './helpers/range-server.ts';
+import { indexAndPack } from './helpers/published-index.ts';
 import { DENO_CLI, REPO, startDeno } from './helpers/deno.ts';
 import { denoBinary, titled } from './helpers/runtimes.ts';
 
@@ -29,10 +29,7 @@ describe.skipIf(!deno)(titled('a published index over HTTP under Deno', { Deno: 
   beforeAll(async () => {
     root = copyWorkspace(sample, 'hci-deno-remote-');
     out = tmpDir('hci-deno-remote-out-');
-    const ws = await openWorkspace(root);
-    await ws.index();
-    await ws.pack(nodePackTarget(path.join(out, 'index.sqlite')), { fileName: 'index.sqlite' });
-    ws.close();
+    await indexAndPack(root, path.join(out, 'index.sqlite'));
     server = await startRangeServer(out);
     plain = await startRangeServer(out, { ranges: false });
   }, 120_000);

@@ -7,9 +7,9 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openWorkspace } from '../runtimes/node/workspace.ts';
-import { nodePackTarget } from '../runtimes/node/pack-target.ts';
 import { tmpDir } from './helpers/tmp-workspace.ts';
 import { startRangeServer, type RangeServer } from './helpers/range-server.ts';
+import { indexAndPack } from './helpers/published-index.ts';
 import { copySample, ensureBuilt, startStdio, type McpConn } from './helpers/mcp-harness.ts';
 
 describe('hci mcp <url>: a published index over MCP', () => {
@@ -22,10 +22,7 @@ describe('hci mcp <url>: a published index over MCP', () => {
     ensureBuilt();
     sample = copySample('hci-mcp-remote-');
     out = tmpDir('hci-mcp-remote-out-');
-    const ws = await openWorkspace(sample.root);
-    await ws.index();
-    await ws.pack(nodePackTarget(path.join(out, 'index.sqlite')), { fileName: 'index.sqlite' });
-    ws.close();
+    await indexAndPack(sample.root, path.join(out, 'index.sqlite'));
     server = await startRangeServer(out);
     conn = await startStdio(server.url('index.sqlite'));
   }, 120_000);

@@ -11,11 +11,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { HciService } from '../core/service/index.ts';
 import { nodeServiceHost } from '../runtimes/node/service-host.ts';
-import { openRemoteIndex, openWorkspace } from '../runtimes/node/workspace.ts';
-import { nodePackTarget } from '../runtimes/node/pack-target.ts';
+import { openRemoteIndex } from '../runtimes/node/workspace.ts';
 import type { HttpIndexStorage } from '../runtimes/shared/http-vfs.ts';
 import { copyWorkspace, tmpDir } from './helpers/tmp-workspace.ts';
 import { startRangeServer, type RangeServer } from './helpers/range-server.ts';
+import { indexAndPack } from './helpers/published-index.ts';
 import { ensureBuilt, runCli, sqliteText } from './helpers/hci-process.ts';
 
 const sample = path.resolve(import.meta.dirname, 'sample-workspace');
@@ -41,10 +41,7 @@ describe('a published index read over HTTP ranges (Node)', () => {
     root = copyWorkspace(sample, 'hci-remote-');
     out = tmpDir('hci-remote-out-');
     packed = path.join(out, 'index.sqlite');
-    const ws = await openWorkspace(root);
-    await ws.index();
-    const manifest = await ws.pack(nodePackTarget(packed), { fileName: 'index.sqlite', pageSize: 4096 });
-    ws.close();
+    const manifest = await indexAndPack(root, packed, { pageSize: 4096 });
     expect(manifest).toMatchObject({ hci_pack: 1, file: 'index.sqlite', files: 79, page_size: 4096 });
     server = await startRangeServer(out);
   }, 120_000);
@@ -131,10 +128,7 @@ describe('a published index read over HTTP ranges (Node)', () => {
         expect(before.hits.length).toBeGreaterThan(0);
         // A new pack of a workspace with one more file replaces the published one.
         fs.writeFileSync(path.join(other, 'src', 'Zebra.cs'), 'namespace Demo;\npublic class ZebraStripes { public int Count => 7; }\n');
-        const w2 = await openWorkspace(other);
-        await w2.index();
-        await w2.pack(nodePackTarget(path.join(dir, 'next.sqlite')), { fileName: 'index.sqlite', pageSize: 4096 });
-        w2.close();
+        await indexAndPack(other, path.join(dir, 'next.sqlite'), { pageSize: 4096 });
         fs.renameSync(path.join(dir, 'next.sqlite'), path.join(dir, 'index.sqlite'));
         const during = await ws.search({ query: 'OrderTotal', limit: 5 });
         expect(during).toMatchObject({ status: 'error', error: { code: 'remote_changed' } });
