@@ -173,8 +173,8 @@ describe('a published index read over HTTP ranges (Node)', () => {
     expect(bad.stderr).toMatch(/404/);
     const reindex = await runCli(['index', url]);
     expect(reindex.code).not.toBe(0);
-    // A folder given to --index, and --index with --root: usage errors (exit 2) before anything is opened.
-    for (const args of [['--index', root], ['--index', url, '--root', root]]) {
+    // A folder or a malformed URL given to --index, and --index with --root: usage errors (exit 2) before anything is opened.
+    for (const args of [['--index', root], ['--index', 'http://exa mple.org/index.sqlite'], ['--index', url, '--root', root]]) {
       const usage = await runCli(['search', 'x', ...args, '--json']);
       expect(usage.code, args.join(' ')).toBe(2);
       expect(JSON.parse(usage.stdout).error.code).toBe('usage');

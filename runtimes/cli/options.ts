@@ -3,6 +3,7 @@
 // 2, before any verb runs), so a row's code gets typed values and casts nothing. Also the options
 // several commands share. Owns only these; turning rows into commander commands is program.ts.
 import { InvalidArgumentError, Option } from 'commander';
+import { indexUrl as parsedIndexUrl } from '../shared/index-url.ts';
 
 export function positiveInt(v: string): number {
   const n = Number(v);
@@ -97,8 +98,8 @@ export const arg = {
 };
 
 export const rootOption = () => opt.text('-r, --root <dir>', 'workspace folder (default: nearest indexed folder above the current one)');
-/** Whether a root names a published index (hci pack) by its http(s) URL rather than a folder. */
-export const isIndexUrl = (root: string): boolean => /^https?:\/\/./i.test(root);
+/** Whether a root names a published index (hci pack) by its http(s) URL rather than a folder: the runtimes' own test (index-url.ts), so the CLI and openWorkspace agree. */
+export const isIndexUrl = (root: string): boolean => parsedIndexUrl(root) !== null;
 
 /** --index's value: a published index's URL (hci pack); a folder goes to --root. */
 export function indexUrl(v: string): string {
