@@ -66,6 +66,7 @@ export const SETTING_DEFAULTS = {
     guard: 3,
     routing: true,
     min_vector_score: 0,
+    keyword_cosines: false,
   } as SemanticSettings,
 };
 

@@ -195,6 +195,41 @@ describe('semantic search with the learned provider', () => {
     }
   });
 
+  it('keyword_cosines: keyword-only hits are fused with their own cosine (vec_norm, explain); the guard and routing hold', async () => {
+    // min_vector_score -1: every cosine counts, so keyword's hits past the vector list (explain ranks 200 deep) are scored too.
+    const on = await openWorkspace(root, { settings: { semantic: { enabled: true, keyword_cosines: true, min_vector_score: -1 } } as never });
+    const off = await openWorkspace(root, { settings: { semantic: { enabled: true, min_vector_score: -1 } } as never });
+    try {
+      await off.index();
+      const q = 'where is the order discount applied';
+      const a = await off.search({ query: q, limit: 30, mode: 'hybrid' });
+      const b = await on.search({ query: q, limit: 30, mode: 'hybrid' });
+      const files = (r: typeof a) => [...new Set(r.hits.map((h) => h.path))];
+      expect(files(b).slice(0, 3)).toEqual(files(a).slice(0, 3));
+      // Hits only keyword found: off, no vector value of their own (0, or their file's best); on, their cosine's.
+      const kwOnly = (r: typeof a) => r.hits.filter((h) => h.hit_kind === 'text_fts');
+      expect(kwOnly(b).length).toBeGreaterThan(0);
+      expect(kwOnly(b).filter((h) => h.vec_norm! > 0).length).toBeGreaterThan(kwOnly(a).filter((h) => h.vec_norm! > 0).length);
+      const fx = await Promise.all(b.hits.map(async (h) => ({ h, f: (await on.explain(h.hit_id)).explanation!.fusion! })));
+      expect(fx.every(({ f }) => f.keyword_cosines === true)).toBe(true);
+      const scored = fx.filter(({ f }) => f.vector.from === 'scored');
+      expect(scored.length).toBeGreaterThan(0);
+      for (const { h, f } of scored) {
+        expect(h.hit_kind).toBe('text_fts');
+        expect(f.vector.cosine).toBeTypeOf('number');
+        expect(f.vector.normalized).toBeGreaterThanOrEqual(0);
+        expect(f.vector.normalized).toBeLessThanOrEqual(1);
+      }
+      const ax = await Promise.all(a.hits.map(async (h) => (await off.explain(h.hit_id)).explanation!.fusion!));
+      expect(ax.every((f) => f.keyword_cosines === false && f.vector.from !== 'scored' && f.vector.cosine === undefined)).toBe(true);
+      // A routed query is keyword's answer either way.
+      expect((await on.search({ query: 'DiscountPolicy', mode: 'hybrid' })).hits).toEqual((await off.search({ query: 'DiscountPolicy', mode: 'hybrid' })).hits);
+    } finally {
+      on.close();
+      off.close();
+    }
+  });
+
   it('changing the model re-embeds every chunk without re-chunking or touching FTS', async () => {
     const CHUNK_ROWS = "SELECT group_concat(id || ',' || file_id || ',' || start_line || ',' || end_line, ';') FROM chunks ORDER BY id";
     const chunksBefore = sqlite3(file, CHUNK_ROWS);

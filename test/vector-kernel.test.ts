@@ -179,6 +179,33 @@ describe('KnnIndex: exact top-k', () => {
     }
   });
 
+  it('scores(): any chunk\'s score is the one a full scan gives it, bit for bit (int8 and f32, wasm and js, ids sorted or not)', async () => {
+    const dims = 40; // not a multiple of the SIMD step: padded rows
+    const count = 500;
+    const f = randomRows(count, dims, 11);
+    const scale = fitInt8Scale(f);
+    const q8 = quantizeInt8(f, scale);
+    const queries = randomRows(5, dims, 12);
+    for (const ids of [Array.from({ length: count }, (_, i) => 3 * i + 1), Array.from({ length: count }, (_, i) => 1 + ((i * 7919) % count))]) {
+      for (const quantization of ['int8', 'f32'] as const) {
+        for (const backend of ['wasm', 'js'] as const) {
+          const idx = await KnnIndex.create({ dims, quantization, data: quantization === 'int8' ? q8 : f, scale, ids }, backend);
+          for (let i = 0; i < 5; i++) {
+            const q = queries.subarray(i * dims, (i + 1) * dims);
+            const all = new Map(idx.search(q, { k: count }).map((h) => [h.id, h.score]));
+            const some = [ids[0], ids[count - 1], ids[250], ids[17], ids[17], 999_999];
+            const got = idx.scores(q, some);
+            // The duplicate counts once, the id without a row is left out.
+            expect([...got.keys()]).toEqual([ids[0], ids[count - 1], ids[250], ids[17]]);
+            for (const [id, score] of got) expect(Object.is(score, all.get(id))).toBe(true);
+          }
+          expect(idx.scores(new Float32Array(dims), [ids[0]]).size).toBe(0);
+          expect(idx.scores(queries.subarray(0, dims), []).size).toBe(0);
+        }
+      }
+    }
+  });
+
   it('topRows never ranks NaN and sorts best first', () => {
     expect(topRows([0.5, NaN, 0.9, 0.5, -1], [1, 2, 3, 0, 4], 3)).toEqual([2, 3, 0]);
   });

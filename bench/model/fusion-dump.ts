@@ -7,6 +7,7 @@
 // vector pool's per-file cap), and the one chosen is checked end to end by `npm run eval -- --semantic`.
 //
 //   node dist/bench/model/fusion-dump.js --sets sample,dev,broad --providers pretrained,learned --out /tmp/fusion-dump
+//   node dist/bench/model/fusion-dump.js … --variants 'cos={"keyword_cosines":true}'   # + hybrid:cos, other fusion settings on the same index
 //   node dist/bench/model/fusion-dump.js --summarize /tmp/fusion-dump [--record NAME]   # keyword vs hybrid per repository, as the product answered
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -39,8 +40,24 @@ export function repoSpecs(sets: readonly string[], only: readonly string[] = [])
 const LIMIT = 50;
 
 type Row = [string, number, number, number, number | null];
-interface DumpQuery { id?: string; query: string; kind: string; relevant: string[]; keyword: Row[]; vector: Row[]; hybrid: Row[] }
-interface Dump { set: string; repo: string; provider: string; fusion: Record<string, unknown>; indexMs: number; vectors?: { took_ms?: number; chunks?: number } | null; queries: DumpQuery[] }
+interface DumpQuery { id?: string; query: string; kind: string; relevant: string[]; keyword: Row[]; vector: Row[]; hybrid: Row[]; variants?: Record<string, Row[]> }
+interface Dump { set: string; repo: string; provider: string; fusion: Record<string, unknown>; variants?: Record<string, Record<string, unknown>>; indexMs: number; vectors?: { took_ms?: number; chunks?: number } | null; queries: DumpQuery[] }
+
+/** `--variants 'name={json};name2={json}'`: more fusion settings, each answering hybrid on the same index. */
+export function parseVariants(spec: string | undefined): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const part of (spec ?? '').split(';').map((x) => x.trim()).filter(Boolean)) {
+    const eq = part.indexOf('=');
+    if (eq < 1) throw new Error(`--variants: "${part}" is not name={json}`);
+    out[part.slice(0, eq)] = JSON.parse(part.slice(eq + 1)) as Record<string, unknown>;
+  }
+  return out;
+}
+
+/** A dump's hybrid answers: the default fusion's (`hybrid`), then each variant's (`hybrid:<name>`). */
+function hybrids(d: Dump): Array<{ engine: string; list: (q: DumpQuery) => Row[] }> {
+  return [{ engine: 'hybrid', list: (q: DumpQuery) => q.hybrid }, ...Object.keys(d.variants ?? {}).map((v) => ({ engine: `hybrid:${v}`, list: (q: DumpQuery) => q.variants?.[v] ?? [] }))];
+}
 
 /** Keyword against hybrid (both as the product answered them) per repository of the dumps in `dir`. */
 export function summarize(dir: string): { text: string; rows: unknown[] } {
@@ -53,20 +70,22 @@ export function summarize(dir: string): { text: string; rows: unknown[] } {
   const table: string[][] = [];
   for (const d of dumps) {
     const kw = d.queries.map((q) => scoreQuery(q.keyword.map((h) => h[0]), q.relevant));
-    const hy = d.queries.map((q) => scoreQuery(q.hybrid.map((h) => h[0]), q.relevant));
     const m = (xs: typeof kw) => ({ r5: mean(xs.map((x) => x.recall5)), mrr: mean(xs.map((x) => x.mrr10)) });
     const k = m(kw);
-    const h = m(hy);
-    const lost = d.queries.filter((_, i) => kw[i].recall1 > 0 && !(hy[i].recall1 > 0));
-    const better = kw.filter((x, i) => hy[i].mrr10 > x.mrr10).length;
-    const worse = kw.filter((x, i) => hy[i].mrr10 < x.mrr10).length;
-    const para = d.queries.map((q, i) => ({ q, i })).filter(({ q }) => q.kind === 'paraphrase');
-    const pk = mean(para.map(({ i }) => kw[i].recall5));
-    const ph = mean(para.map(({ i }) => hy[i].recall5));
-    rows.push({ set: d.set, repo: d.repo, provider: d.provider, queries: d.queries.length, keyword: k, hybrid: h, better, worse, rank1Lost: lost.map((q) => q.id ?? q.query), paraphrase: para.length ? { n: para.length, keywordR5: pk, hybridR5: ph } : null, indexMs: Math.round(d.indexMs), vectorPhaseMs: d.vectors?.took_ms ?? null, chunks: d.vectors?.chunks ?? null });
-    table.push([d.set, d.repo, d.provider, String(d.queries.length), `${f3(k.r5)} / ${f3(k.mrr)}`, `${f3(h.r5)} / ${f3(h.mrr)}`, sgn(h.r5 - k.r5), sgn(h.mrr - k.mrr), `${better} / ${worse}`,
-      para.length ? `${f3(pk)} → ${f3(ph)} (${para.length})` : '–', `${lost.length}${lost.length ? `: ${lost.map((q) => q.id ?? q.query).join(', ')}` : ''}`,
-      `${(d.indexMs / 1000).toFixed(1)} (${d.vectors?.took_ms != null ? (d.vectors.took_ms / 1000).toFixed(1) : '–'})`]);
+    for (const { engine, list } of hybrids(d)) {
+      const hy = d.queries.map((q) => scoreQuery(list(q).map((h) => h[0]), q.relevant));
+      const h = m(hy);
+      const lost = d.queries.filter((_, i) => kw[i].recall1 > 0 && !(hy[i].recall1 > 0));
+      const better = kw.filter((x, i) => hy[i].mrr10 > x.mrr10).length;
+      const worse = kw.filter((x, i) => hy[i].mrr10 < x.mrr10).length;
+      const para = d.queries.map((q, i) => ({ q, i })).filter(({ q }) => q.kind === 'paraphrase');
+      const pk = mean(para.map(({ i }) => kw[i].recall5));
+      const ph = mean(para.map(({ i }) => hy[i].recall5));
+      rows.push({ set: d.set, repo: d.repo, provider: d.provider, engine, queries: d.queries.length, keyword: k, hybrid: h, better, worse, rank1Lost: lost.map((q) => q.id ?? q.query), paraphrase: para.length ? { n: para.length, keywordR5: pk, hybridR5: ph } : null, indexMs: Math.round(d.indexMs), vectorPhaseMs: d.vectors?.took_ms ?? null, chunks: d.vectors?.chunks ?? null });
+      table.push([d.set, d.repo, d.provider, engine, String(d.queries.length), `${f3(k.r5)} / ${f3(k.mrr)}`, `${f3(h.r5)} / ${f3(h.mrr)}`, sgn(h.r5 - k.r5), sgn(h.mrr - k.mrr), `${better} / ${worse}`,
+        para.length ? `${f3(pk)} → ${f3(ph)} (${para.length})` : '–', `${lost.length}${lost.length ? `: ${lost.map((q) => q.id ?? q.query).join(', ')}` : ''}`,
+        `${(d.indexMs / 1000).toFixed(1)} (${d.vectors?.took_ms != null ? (d.vectors.took_ms / 1000).toFixed(1) : '–'})`]);
+    }
   }
   // Each set's queries pooled, per provider.
   const pooled: string[][] = [];
@@ -74,25 +93,33 @@ export function summarize(dir: string): { text: string; rows: unknown[] } {
   for (const set of order) {
     for (const provider of [...new Set(dumps.filter((d) => d.set === set).map((d) => d.provider))]) {
       const ds = dumps.filter((d) => d.set === set && d.provider === provider);
-      const qs = ds.flatMap((d) => d.queries);
-      const kw = qs.map((q) => scoreQuery(q.keyword.map((h) => h[0]), q.relevant));
-      const hy = qs.map((q) => scoreQuery(q.hybrid.map((h) => h[0]), q.relevant));
-      const k = { r5: mean(kw.map((x) => x.recall5)), mrr: mean(kw.map((x) => x.mrr10)) };
-      const h = { r5: mean(hy.map((x) => x.recall5)), mrr: mean(hy.map((x) => x.mrr10)) };
-      const lost = kw.filter((x, i) => x.recall1 > 0 && !(hy[i].recall1 > 0)).length;
-      const behind = ds.filter((d) => {
-        const kk = d.queries.map((q) => scoreQuery(q.keyword.map((x) => x[0]), q.relevant));
-        const hh = d.queries.map((q) => scoreQuery(q.hybrid.map((x) => x[0]), q.relevant));
-        return mean(hh.map((x) => x.recall5)) < mean(kk.map((x) => x.recall5)) - 1e-9 || mean(hh.map((x) => x.mrr10)) < mean(kk.map((x) => x.mrr10)) - 1e-9;
-      }).map((d) => d.repo);
-      sets.push({ set, provider, repositories: ds.length, queries: qs.length, keyword: k, hybrid: h, rank1Lost: lost, behind });
-      pooled.push([set, provider, String(ds.length), String(qs.length), `${f3(k.r5)} / ${f3(k.mrr)}`, `${f3(h.r5)} / ${f3(h.mrr)}`, sgn(h.r5 - k.r5), sgn(h.mrr - k.mrr), String(lost), behind.join(', ') || '–']);
+      for (const engine of [...new Set(ds.flatMap((d) => hybrids(d).map((x) => x.engine)))]) {
+        const have = ds.filter((d) => hybrids(d).some((x) => x.engine === engine));
+        const listOf = (d: Dump) => hybrids(d).find((x) => x.engine === engine)!.list;
+        const qs = have.flatMap((d) => d.queries.map((q) => ({ q, list: listOf(d) })));
+        const kw = qs.map(({ q }) => scoreQuery(q.keyword.map((h) => h[0]), q.relevant));
+        const hy = qs.map(({ q, list }) => scoreQuery(list(q).map((h) => h[0]), q.relevant));
+        const k = { r5: mean(kw.map((x) => x.recall5)), mrr: mean(kw.map((x) => x.mrr10)) };
+        const h = { r5: mean(hy.map((x) => x.recall5)), mrr: mean(hy.map((x) => x.mrr10)) };
+        const lost = kw.filter((x, i) => x.recall1 > 0 && !(hy[i].recall1 > 0)).length;
+        const para = qs.map(({ q }, i) => ({ q, i })).filter(({ q }) => q.kind === 'paraphrase');
+        const pk = mean(para.map(({ i }) => kw[i].recall5));
+        const ph = mean(para.map(({ i }) => hy[i].recall5));
+        const behind = have.filter((d) => {
+          const kk = d.queries.map((q) => scoreQuery(q.keyword.map((x) => x[0]), q.relevant));
+          const hh = d.queries.map((q) => scoreQuery(listOf(d)(q).map((x) => x[0]), q.relevant));
+          return mean(hh.map((x) => x.recall5)) < mean(kk.map((x) => x.recall5)) - 1e-9 || mean(hh.map((x) => x.mrr10)) < mean(kk.map((x) => x.mrr10)) - 1e-9;
+        }).map((d) => d.repo);
+        sets.push({ set, provider, engine, repositories: have.length, queries: qs.length, keyword: k, hybrid: h, rank1Lost: lost, paraphrase: para.length ? { n: para.length, keywordR5: pk, hybridR5: ph } : null, behind });
+        pooled.push([set, provider, engine, String(have.length), String(qs.length), `${f3(k.r5)} / ${f3(k.mrr)}`, `${f3(h.r5)} / ${f3(h.mrr)}`, sgn(h.r5 - k.r5), sgn(h.mrr - k.mrr),
+          para.length ? `${f3(pk)} → ${f3(ph)} (${para.length})` : '–', String(lost), behind.join(', ') || '–']);
+      }
     }
   }
   const text = ['### Hybrid against keyword through the search path (ws.search, limit 50, file level, R@5 / MRR@10)', '',
-    markdownTable(['set', 'repository', 'provider', 'queries', 'keyword', 'hybrid', 'Δ R@5', 'Δ MRR', 'better / worse', 'paraphrase R@5', 'keyword rank-1 lost', 'index s (vector phase s)'], table), '',
+    markdownTable(['set', 'repository', 'provider', 'engine', 'queries', 'keyword', 'hybrid', 'Δ R@5', 'Δ MRR', 'better / worse', 'paraphrase R@5', 'keyword rank-1 lost', 'index s (vector phase s)'], table), '',
     '#### Each set pooled (every query of its repositories)', '',
-    markdownTable(['set', 'provider', 'repositories', 'queries', 'keyword', 'hybrid', 'Δ R@5', 'Δ MRR', 'keyword rank-1 lost', 'repositories behind keyword (R@5 or MRR)'], pooled), ''].join('\n');
+    markdownTable(['set', 'provider', 'engine', 'repositories', 'queries', 'keyword', 'hybrid', 'Δ R@5', 'Δ MRR', 'paraphrase R@5', 'keyword rank-1 lost', 'repositories behind keyword (R@5 or MRR)'], pooled), ''].join('\n');
   return { text, rows: [...rows, ...sets.map((x) => ({ pooled: x }))] };
 }
 
@@ -110,6 +137,7 @@ export async function main(argv: string[]): Promise<number> {
   const providers = optList(opts, 'providers');
   const outDir = path.resolve(optString(opts, 'out') ?? 'bench-results/fusion-dump');
   const fusion = JSON.parse(optString(opts, 'fusion') ?? '{}') as Record<string, unknown>;
+  const variants = parseVariants(optString(opts, 'variants'));
   fs.mkdirSync(outDir, { recursive: true });
   for (const spec of repoSpecs(sets.length ? sets : ['sample', 'dev', 'broad'], optList(opts, 'repo'))) {
     const golden = readGolden(spec.golden);
@@ -127,6 +155,8 @@ export async function main(argv: string[]): Promise<number> {
           const indexMs = performance.now() - t0;
           // The same index, every chunk of a file allowed (the vector list the fusion reads has no per-file cap).
           const raw = await openWorkspace(root, { settings: { max_hits_per_file: 1000, semantic: { enabled: true, provider, ...fusion } } as never });
+          // Each variant: the same index, other fusion settings (nothing re-embedded: the model is the same).
+          const alt = await Promise.all(Object.entries(variants).map(async ([name, v]) => ({ name, ws: await openWorkspace(root, { settings: { semantic: { enabled: true, provider, ...fusion, ...v } } as never }) })));
           const queries = [];
           for (const g of golden) {
             const kw = await ws.search({ query: g.query, limit: LIMIT, mode: 'keyword' });
@@ -143,16 +173,23 @@ export async function main(argv: string[]): Promise<number> {
             vecHits.sort((a, b) => (b.vec_score ?? 0) - (a.vec_score ?? 0));
             const hy = await ws.search({ query: g.query, limit: LIMIT, mode: 'hybrid' });
             const row = (h: { path: string; start_line: number; end_line: number; score: number; vec_score?: number }) => [h.path, h.start_line, h.end_line, h.score, h.vec_score ?? null];
+            const alts: Record<string, unknown[]> = {};
+            for (const a of alt) {
+              const r = await a.ws.search({ query: g.query, limit: LIMIT, mode: 'hybrid' });
+              alts[a.name] = r.status === 'error' ? [] : r.hits.map(row);
+            }
             queries.push({
               id: g.id, query: g.query, kind: g.kind, relevant: g.relevant,
               keyword: kw.status === 'error' ? [] : kw.hits.map(row),
               vector: vecHits.slice(0, LIMIT).map(row),
               hybrid: hy.status === 'error' ? [] : hy.hits.map(row),
+              ...(alt.length ? { variants: alts } : {}),
             });
           }
-          fs.writeFileSync(file, JSON.stringify({ set: spec.set, repo: spec.name, provider, fusion, indexMs, vectors: s.vectors ?? null, queries }));
+          fs.writeFileSync(file, JSON.stringify({ set: spec.set, repo: spec.name, provider, fusion, ...(alt.length ? { variants } : {}), indexMs, vectors: s.vectors ?? null, queries }));
           process.stderr.write(`${spec.name} ${provider}: ${golden.length} queries, index ${(indexMs / 1000).toFixed(1)} s\n`);
           raw.close();
+          for (const a of alt) a.ws.close();
         } finally {
           ws.close();
         }

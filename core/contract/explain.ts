@@ -63,8 +63,13 @@ export const explanation = z.object({
     guard: z.number().describe('keyword\'s first N files keep their places'),
     guarded: z.boolean().describe('this hit is one of them'),
     keyword: z.object({ normalized: z.number(), from: z.enum(['chunk', 'file', 'none']) }),
-    vector: z.object({ normalized: z.number(), from: z.enum(['chunk', 'file', 'none']) }),
+    vector: z.object({
+      normalized: z.number(),
+      from: z.enum(['chunk', 'file', 'none', 'scored']).describe('scored: the chunk\'s own cosine, computed because the vector list did not reach it (setting keyword_cosines)'),
+      cosine: z.number().optional().describe('with from = scored: that cosine'),
+    }),
     min_vector_score: z.number(),
+    keyword_cosines: z.boolean().optional().describe('keyword\'s candidates outside the vector list were fused with their own cosine'),
   }).optional().describe('hybrid: how the two channels were fused for this hit (fused score = weights · normalised values)'),
 });
 

@@ -24,15 +24,23 @@ export interface FusionReport {
   min_vector_score: number;
   /** Candidates per channel that the min-max normalisation ran over. */
   depth: number;
+  /** Setting keyword_cosines: keyword's candidates outside the vector list were fused with their own cosine. */
+  keyword_cosines: boolean;
 }
 
 /** Per-channel fusion values on a candidate (present.ts shows them as fts_norm / vec_norm). */
 export interface FusedValues {
   keyword: number;
   vector: number;
-  /** Where each value came from: the chunk itself, its file's best hit in that channel, or neither. */
+  /**
+   * Where each value came from: the chunk itself, its file's best hit in that channel, or neither;
+   * `scored`: the chunk's own cosine, computed for the fusion (setting keyword_cosines) because the
+   * vector list did not reach it.
+   */
   keywordFrom: 'chunk' | 'file' | 'none';
-  vectorFrom: 'chunk' | 'file' | 'none';
+  vectorFrom: 'chunk' | 'file' | 'none' | 'scored';
+  /** The cosine computed for a chunk the vector list did not reach (setting keyword_cosines). */
+  vectorCosine?: number;
   guarded: boolean;
 }
 

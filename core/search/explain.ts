@@ -127,14 +127,14 @@ export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult |
     out.fusion = {
       mode: 'hybrid', route: f.route, route_reason: f.route_reason, weights: f.weights, guard: f.guard, guarded: cand.fusion.guarded,
       keyword: { normalized: round(cand.fusion.keyword), from: cand.fusion.keywordFrom },
-      vector: { normalized: round(cand.fusion.vector), from: cand.fusion.vectorFrom },
-      min_vector_score: f.min_vector_score,
+      vector: { normalized: round(cand.fusion.vector), from: cand.fusion.vectorFrom, ...(cand.fusion.vectorCosine !== undefined ? { cosine: round(cand.fusion.vectorCosine) } : {}) },
+      min_vector_score: f.min_vector_score, keyword_cosines: f.keyword_cosines,
     };
   } else if (ranked.fusion) {
     const f = ranked.fusion;
     out.fusion = {
       mode: 'hybrid', route: f.route, route_reason: f.route_reason, weights: f.weights, guard: f.guard, guarded: false,
-      keyword: { normalized: 0, from: 'none' }, vector: { normalized: 0, from: 'none' }, min_vector_score: f.min_vector_score,
+      keyword: { normalized: 0, from: 'none' }, vector: { normalized: 0, from: 'none' }, min_vector_score: f.min_vector_score, keyword_cosines: f.keyword_cosines,
     };
   }
   if (cand) {

@@ -4,7 +4,8 @@
 // fusion of a single channel: keyword and semantic); a RankFusion combines channels' finished
 // rankings (each reranked, widened and capped exactly as if it were the only channel), so a channel
 // that must never lose ground (keyword) enters with its own final order: the hybrid fusion —
-// per-channel min-max, weights, keyword's top N files kept in place (the guard), optional routing.
+// per-channel min-max, weights, keyword's top N files kept in place (the guard), optional routing,
+// optionally keyword's candidates given their own cosine (keyword_cosines; the search computes it).
 // Finding candidates is the channels', ordering within a channel rerank.ts's.
 import { HciError } from '../platform.ts';
 import { candidateOf, type Candidate, type FusedValues, type FusionReport } from './candidates.ts';
@@ -64,6 +65,12 @@ export interface HybridOptions {
   guard: number;
   routing: boolean;
   minVectorScore: number;
+  /**
+   * Setting `keyword_cosines`: the query's cosine with any chunk (core/vector/knn.ts scores). When
+   * given, keyword's candidates outside the vector list are fused with their own cosine instead of
+   * none (the vector side's min-max then runs over every cosine the fusion reads).
+   */
+  cosines?: (chunkIds: readonly number[]) => ReadonlyMap<number, number>;
 }
 
 /** Candidates per channel the normalisation sees at least (the measured prototype used 30 of each). */
@@ -104,7 +111,9 @@ function normalise(cands: readonly Candidate[], scoreOf: (c: Candidate) => numbe
  * candidates: keyword's by its final score, with every rerank factor; vector's by cosine) is min-max
  * normalised; a candidate's value in a channel is its own, or — when the channel found another chunk
  * of its file and not this one — its file's best ("file evidence": the measured prototype fused
- * files). Fused score = wk·keyword + wv·vector. The candidates that hold keyword's first `guard`
+ * files). With `cosines` (setting keyword_cosines) keyword's candidates the vector list lacks enter
+ * the vector side with their own cosine (or their file's best in the list, when higher), and the
+ * vector min-max runs over every cosine read. Fused score = wk·keyword + wv·vector. The candidates that hold keyword's first `guard`
  * files come first, in keyword order (so keyword's top hits never move); the rest follow by fused
  * score (ties: keyword rank, then path and line); then a file's chunks past the cap go last. A chunk found by both
  * channels is `hybrid`, by one its channel's kind.
@@ -117,7 +126,7 @@ export function hybridFusion(o: HybridOptions): RankFusion {
     const report: FusionReport = {
       kind: 'hybrid', weights: { keyword: o.keywordWeight, vector: o.vectorWeight }, guard: o.guard,
       route: vec.ran ? 'hybrid' : 'keyword', route_reason: vec.ran ? null : (o.routing ? keywordRoute(q) : null) ?? 'vector channel not asked',
-      min_vector_score: o.minVectorScore, depth,
+      min_vector_score: o.minVectorScore, depth, keyword_cosines: !!o.cosines,
     };
     const kwList = kw.ranked.slice(0, depth);
     const vecList = vec.ran ? vec.ranked.slice(0, depth) : [];
@@ -127,8 +136,6 @@ export function hybridFusion(o: HybridOptions): RankFusion {
       return { ranked: kw.ranked, match: kw.match, complete: kw.complete, report };
     }
     const nk = normalise(kwList, (c) => c.score);
-    // The vector channel's own score (cosine), not its reranked one: the measured recipe.
-    const nv = normalise(vecList, (c) => c.channels[0]?.score ?? 0);
     const kwRank = new Map(kw.ranked.map((c, i) => [c.chunkId, i]));
     // Keyword's first `guard` files: every keyword hit before its (guard+1)-th distinct file.
     const guarded: Candidate[] = [];
@@ -145,6 +152,7 @@ export function hybridFusion(o: HybridOptions): RankFusion {
     const byChunk = new Map<number, Candidate>();
     for (const c of kwList) byChunk.set(c.chunkId, c);
     for (const c of guarded) byChunk.set(c.chunkId, c);
+    const kwOnly = [...byChunk.values()];
     for (const c of vecList) {
       const known = byChunk.get(c.chunkId);
       if (known) {
@@ -152,6 +160,32 @@ export function hybridFusion(o: HybridOptions): RankFusion {
         known.hitKind = 'hybrid';
       } else byChunk.set(c.chunkId, c);
     }
+    // The vector channel's own score (cosine), not its reranked one: the measured recipe.
+    const vecCands: Candidate[] = [...vecList];
+    const vecScore = new Map<number, number>();
+    const scored = new Set<number>();
+    if (o.cosines) {
+      // keyword_cosines: keyword's candidates the vector list lacks enter with their own cosine (at or above min_vector_score).
+      const inVec = new Set(vecList.map((c) => c.chunkId));
+      const missing = kwOnly.filter((c) => !inVec.has(c.chunkId));
+      const cos = o.cosines(missing.map((c) => c.chunkId));
+      for (const c of missing) {
+        const v = cos.get(c.chunkId);
+        if (v !== undefined && v >= o.minVectorScore) {
+          scored.add(c.chunkId);
+          vecCands.push(c);
+          vecScore.set(c.chunkId, v);
+        }
+      }
+    }
+    const nv = normalise(vecCands, (c) => vecScore.get(c.chunkId) ?? c.channels[0]?.score ?? 0);
+    // A file's best normalised value among the vector list's own hits (file evidence for a scored chunk).
+    const listFile = new Map<number, number>();
+    for (const c of vecList) {
+      const v = nv.byChunk.get(c.chunkId)!;
+      if (!(listFile.get(c.fileId)! >= v)) listFile.set(c.fileId, v);
+    }
+    const nvFile = (c: Candidate) => listFile.get(c.fileId) ?? -1;
     const value = (n: ReturnType<typeof normalise>, c: Candidate): [number, 'chunk' | 'file' | 'none'] => {
       const own = n.byChunk.get(c.chunkId);
       if (own !== undefined) return [own, 'chunk'];
@@ -160,8 +194,14 @@ export function hybridFusion(o: HybridOptions): RankFusion {
     };
     for (const c of byChunk.values()) {
       const [k, kFrom] = value(nk, c);
-      const [v, vFrom] = value(nv, c);
-      c.fusion = { keyword: k, vector: v, keywordFrom: kFrom, vectorFrom: vFrom, guarded: held.has(c.chunkId) };
+      let [v, vFrom] = value(nv, c) as [number, FusedValues['vectorFrom']];
+      if (scored.has(c.chunkId)) {
+        // Its own cosine, or its file's best in the vector list when that is higher (file evidence, as before).
+        const file = nvFile(c);
+        if (file > v) [v, vFrom] = [file, 'file'];
+        else vFrom = 'scored';
+      }
+      c.fusion = { keyword: k, vector: v, keywordFrom: kFrom, vectorFrom: vFrom, guarded: held.has(c.chunkId), ...(scored.has(c.chunkId) ? { vectorCosine: vecScore.get(c.chunkId)! } : {}) };
       c.score = o.keywordWeight * k + o.vectorWeight * v;
     }
     const rest = [...byChunk.values()].filter((c) => !held.has(c.chunkId));

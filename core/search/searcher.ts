@@ -224,7 +224,8 @@ function vectorModes(
     return { modes: { ...DEFAULT_MODES, hybrid: DEFAULT_MODES.keyword }, unavailable: { reason: vs.reason, hint: vs.hint } };
   }
   const channel = vectorChannel({ knn: vs.knn, query: vs.query, model: modelKeyString(vs.model.key), minScore: s.min_vector_score, exclude: source ? new Set([source.chunkId]) : undefined });
-  return { modes: semanticModes(channel, { keywordWeight: s.keyword_weight, vectorWeight: s.vector_weight, guard: s.guard, routing: s.routing, minVectorScore: s.min_vector_score }) };
+  const cosines = s.keyword_cosines ? (ids: readonly number[]) => vs.knn.scores(vs.query, ids) : undefined;
+  return { modes: semanticModes(channel, { keywordWeight: s.keyword_weight, vectorWeight: s.vector_weight, guard: s.guard, routing: s.routing, minVectorScore: s.min_vector_score, cosines }) };
 }
 
 /**

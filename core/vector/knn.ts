@@ -39,6 +39,9 @@ export interface KnnQuery {
 }
 
 export class KnnIndex {
+  /** Rows by chunk id when the ids are not in ascending order (null: they are; undefined: not checked yet). */
+  private rowById: Map<number, number> | null | undefined;
+
   private constructor(
     private readonly scanner: Scanner,
     private readonly ids: ArrayLike<number>,
@@ -89,34 +92,74 @@ export class KnnIndex {
 
   /** The k best rows for a query of `dims` floats, best first. A zero or non-finite query finds nothing. */
   search(query: Float32Array, q: KnnQuery): KnnHit[] {
-    const { dims } = this.scanner;
-    if (query.length !== dims) throw new RangeError(`the query has ${query.length} dims, the vectors ${dims}`);
     if (q.mask && q.mask.length !== this.count) throw new RangeError(`the mask covers ${q.mask.length} rows, the index holds ${this.count}`);
     const k = Math.max(0, Math.floor(q.k));
     if (k === 0 || this.count === 0) return [];
-    let maxAbs = 0;
-    for (let i = 0; i < dims; i++) {
-      const a = Math.abs(query[i]);
-      if (!(a <= Number.MAX_VALUE)) return []; // NaN or ±Infinity
-      if (a > maxAbs) maxAbs = a;
-    }
-    if (maxAbs === 0) return [];
-    let scores: Int32Array | Float32Array;
-    let factor = 1;
-    if (this.scanner.quantization === 'int8') {
-      const qBuf = this.queryBuf as Int16Array;
-      const range = int16Range(dims);
-      const qScale = maxAbs / range;
-      for (let i = 0; i < dims; i++) qBuf[i] = Math.round(query[i] / qScale);
-      scores = this.scanner.dotInt8(qBuf);
-      factor = this.scale * qScale;
-    } else {
-      (this.queryBuf as Float32Array).set(query);
-      scores = this.scanner.dotF32(this.queryBuf as Float32Array);
-    }
+    const factor = this.encode(query);
+    if (factor === null) return [];
+    const scores = this.scanner.quantization === 'int8' ? this.scanner.dotInt8(this.queryBuf as Int16Array) : this.scanner.dotF32(this.queryBuf as Float32Array);
     const hits = topRows(scores, this.ids, k, q.mask).map((row) => ({ id: this.ids[row], row, score: scores[row] * factor }));
     // Filtering after top-k keeps the same set (the bound is monotone in the score) and compares the score as returned.
     return q.minScore === undefined ? hits : hits.filter((h) => h.score >= q.minScore!);
+  }
+
+  /**
+   * The query's score for each of the given chunk ids that has a row (ids without one are left
+   * out): the very score `search` gives that row, bit for bit, for the cost of those rows only. A
+   * zero or non-finite query scores nothing.
+   */
+  scores(query: Float32Array, chunkIds: Iterable<number>): Map<number, number> {
+    const out = new Map<number, number>();
+    const want = [...new Set(chunkIds)].filter((id) => this.rowOf(id) >= 0);
+    if (!want.length) return out;
+    const rows = want.map((id) => this.rowOf(id));
+    const factor = this.encode(query);
+    if (factor === null) return out;
+    const dots = this.scanner.dotRows(this.queryBuf, rows);
+    want.forEach((id, i) => out.set(id, dots[i] * factor));
+    return out;
+  }
+
+  /** The row holding a chunk id, or -1 (the store packs rows in chunk id order: a binary search; else a map, built once). */
+  private rowOf(id: number): number {
+    const ids = this.ids;
+    if (this.rowById === undefined) {
+      let sorted = true;
+      for (let r = 1; r < ids.length && sorted; r++) sorted = ids[r - 1] < ids[r];
+      this.rowById = sorted ? null : new Map(Array.from({ length: ids.length }, (_, r) => [ids[r], r]));
+    }
+    if (this.rowById) return this.rowById.get(id) ?? -1;
+    let lo = 0;
+    let hi = ids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = ids[mid];
+      if (v === id) return mid;
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** Puts the query into the scan's buffer (int16 for int8 rows); the factor that turns a dot into a score, or null for a zero or non-finite query. */
+  private encode(query: Float32Array): number | null {
+    const { dims } = this.scanner;
+    if (query.length !== dims) throw new RangeError(`the query has ${query.length} dims, the vectors ${dims}`);
+    let maxAbs = 0;
+    for (let i = 0; i < dims; i++) {
+      const a = Math.abs(query[i]);
+      if (!(a <= Number.MAX_VALUE)) return null; // NaN or ±Infinity
+      if (a > maxAbs) maxAbs = a;
+    }
+    if (maxAbs === 0) return null;
+    if (this.scanner.quantization === 'int8') {
+      const qBuf = this.queryBuf as Int16Array;
+      const qScale = maxAbs / int16Range(dims);
+      for (let i = 0; i < dims; i++) qBuf[i] = Math.round(query[i] / qScale);
+      return this.scale * qScale;
+    }
+    (this.queryBuf as Float32Array).set(query);
+    return 1;
   }
 }
 

@@ -33,6 +33,46 @@ export interface Scanner {
   dotInt8(query: Int16Array): Int32Array;
   /** f32 rows: f32 dot products with a query of `stride` floats. The view is reused by the next call. */
   dotF32(query: Float32Array): Float32Array;
+  /**
+   * The same dot products for the given rows only (indexes into the rows, each < count), in the
+   * order given: the same values a full scan gives those rows, bit for bit.
+   */
+  dotRows(query: Int16Array | Float32Array, rows: readonly number[]): number[];
+}
+
+/** One padded int8 row's exact dot product with an int16 query (any order gives the same int32). */
+function dotRowInt8(rows: Int8Array, base: number, stride: number, query: Int16Array): number {
+  let a = 0;
+  for (let i = 0; i < stride; i++) a = (a + Math.imul(rows[base + i], query[i])) | 0;
+  return a;
+}
+
+/** One padded f32 row's dot product in the kernel's order and rounding (JsScanner.dotF32's steps). */
+function dotRowF32(x: Float32Array, base: number, stride: number, q: Float32Array): number {
+  const f = Math.fround;
+  let a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+  for (let i = 0; i < stride; i += 8) {
+    const p = base + i;
+    a0 = f(a0 + f(x[p] * q[i]));
+    a1 = f(a1 + f(x[p + 1] * q[i + 1]));
+    a2 = f(a2 + f(x[p + 2] * q[i + 2]));
+    a3 = f(a3 + f(x[p + 3] * q[i + 3]));
+    b0 = f(b0 + f(x[p + 4] * q[i + 4]));
+    b1 = f(b1 + f(x[p + 5] * q[i + 5]));
+    b2 = f(b2 + f(x[p + 6] * q[i + 6]));
+    b3 = f(b3 + f(x[p + 7] * q[i + 7]));
+  }
+  const s0 = f(a0 + b0), s1 = f(a1 + b1), s2 = f(a2 + b2), s3 = f(a3 + b3);
+  return f(f(s0 + s1) + f(s2 + s3));
+}
+
+/** dotRows over padded rows held in `data` (int8 or f32, as the query says). */
+function dotRowsOf(data: Int8Array | Float32Array, stride: number, count: number, query: Int16Array | Float32Array, rows: readonly number[]): number[] {
+  if (query.length !== stride) throw new RangeError(`the query must hold ${stride} values (got ${query.length})`);
+  return rows.map((r) => {
+    if (!(r >= 0 && r < count)) throw new RangeError(`row ${r} is outside the ${count} rows`);
+    return data instanceof Int8Array ? dotRowInt8(data, r * stride, stride, query as Int16Array) : dotRowF32(data, r * stride, stride, query as Float32Array);
+  });
 }
 
 /** The padded row length for a dimension: 16 int8 values or 8 floats per SIMD step. */
@@ -143,6 +183,13 @@ class WasmScanner implements Scanner {
     return this.run(this.exports.dot_f32, (buf) => new Float32Array(buf, this.queryAt, this.stride).set(query), Float32Array);
   }
 
+  dotRows(query: Int16Array | Float32Array, rows: readonly number[]): number[] {
+    this.expect(query instanceof Int16Array ? 'int8' : 'f32', query.length);
+    const buf = this.exports.memory.buffer;
+    const n = this.count * this.stride;
+    return dotRowsOf(this.quantization === 'int8' ? new Int8Array(buf, this.rowsAt, n) : new Float32Array(buf, this.rowsAt, n), this.stride, this.count, query, rows);
+  }
+
   private run<T extends Int32Array | Float32Array>(kernel: Kernel, putQuery: (buf: ArrayBuffer) => void, Out: new (buf: ArrayBuffer, at: number, n: number) => T): T {
     const buf = this.exports.memory.buffer;
     putQuery(buf);
@@ -197,6 +244,12 @@ class JsScanner implements Scanner {
       out[r] = (a0 + a1 + (a2 + a3)) | 0;
     }
     return out;
+  }
+
+  dotRows(query: Int16Array | Float32Array, rows: readonly number[]): number[] {
+    const q: Quantization = query instanceof Int16Array ? 'int8' : 'f32';
+    if (this.quantization !== q) throw new TypeError(`these rows are ${this.quantization}, not ${q}`);
+    return dotRowsOf(this.rows, this.stride, this.count, query, rows);
   }
 
   dotF32(query: Float32Array): Float32Array {

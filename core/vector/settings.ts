@@ -74,6 +74,11 @@ export const semanticSettings = z
     routing: z.boolean().default(true),
     /** Vector hits below this cosine similarity are left out. */
     min_vector_score: z.number().min(-1).max(1).default(0),
+    /**
+     * Keyword's candidates the vector list did not reach are fused with their own cosine with the
+     * query (computed for those chunks alone) instead of none (core/search/fuse.ts).
+     */
+    keyword_cosines: z.boolean().default(false),
     http: httpTable.optional(),
     onnx: onnxTable.optional(),
     model2vec: model2vecTable.optional(),
