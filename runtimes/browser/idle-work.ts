@@ -60,7 +60,8 @@ export class IdleWork {
    */
   async opened(s: Session, hasIndex: boolean, withSource: boolean): Promise<void> {
     if (hasIndex && !withSource) this.parsePool?.cool();
-    if (!hasIndex) return;
+    // A published index is not warmed: its pages come over HTTP, and each read blocks the Worker.
+    if (!hasIndex || s.index) return;
     // Only a warm-up: a failure shows at the first real search.
     await warmUp(await s.svc.workspace()).catch(() => null);
     this.after(s, true);
@@ -68,6 +69,7 @@ export class IdleWork {
 
   /** A call was answered, or (`restart`) the index changed: the warm-up goes on once the Worker is idle again. */
   after(s: Session, restart = false, delay = WARM_IDLE_MS): void {
+    if (s.index) return;
     let w = this.warm.get(s);
     if (!w) this.warm.set(s, (w = { done: false }));
     if (restart) w.done = false;

@@ -37,6 +37,13 @@ export interface OpenRequest {
   workspace: string;
   /** Files to index. Optional: an index already in OPFS (or imported) is searchable without them. */
   source?: BrowserSource;
+  /**
+   * A published index's http(s) URL (`hci pack`, served with HTTP range requests; CORS when on
+   * another origin): opened read-only under this name, read page by page, nothing stored in OPFS;
+   * indexing answers `not_available`. Errors: `remote_no_ranges`, `remote_unreachable`,
+   * `remote_changed`, `index_unrecognized`.
+   */
+  index?: string;
   /** Overrides on top of the workspace's `.hci/settings.toml`. */
   settings?: Partial<Settings>;
   /**
@@ -60,6 +67,8 @@ export interface OpenResult {
   /** Whether an index is already there (from an earlier session or an import). */
   has_index: boolean;
   has_source: boolean;
+  /** A published index's URL, when the workspace is one (OpenRequest.index): read-only, not in OPFS. */
+  index?: string;
 }
 
 export interface BrowserIndexOptions {

@@ -3,8 +3,9 @@
 // its verbs), the queue that runs one workspace's lifecycle calls one after another, opening (taking
 // the OPFS slot, waiting for or taking over from another tab: takeover.ts, opfs-storage.ts), replacing
 // the source, closing and removing, the summary written beside each index for listing it unopened,
-// and the listing itself. Owns the sessions' lifetime only: the API is worker-api.ts, idle work
-// idle-work.ts.
+// and the listing itself; and read-only sessions over a published index's URL (`hci pack`, read in
+// HTTP ranges by a synchronous XMLHttpRequest: xhr-reader.ts, runtimes/shared/remote-index.ts), which
+// take no OPFS area. Owns the sessions' lifetime only: the API is worker-api.ts, idle work idle-work.ts.
 import { HciWorkspace } from '../../core/workspace.ts';
 import { HciError, type WorkspaceFs } from '../../core/platform.ts';
 import { createMemoryWorkspaceFs } from '../../core/memory-fs.ts';
@@ -24,7 +25,12 @@ import type { BrowserSource, OpenRequest, StoredWorkspace, WorkspaceSummary } fr
 
 export interface Session {
   name: string;
-  slot: WorkspaceSlot;
+  /** Its key among the sessions (workspaceKey of the name): its OPFS folder's name when it has one. */
+  key: string;
+  /** Its OPFS area; null for a published index. */
+  slot: WorkspaceSlot | null;
+  /** A published index's URL: read over HTTP, read-only, nothing in OPFS. */
+  index?: string;
   fs: WorkspaceFs | null;
   source?: WorkspaceSummary['source'];
   settings?: Partial<Settings>;
@@ -50,6 +56,9 @@ const TAKE_OVER_WAIT_MS = 5000;
 async function workspaceFsFromSource(source: BrowserSource): Promise<WorkspaceFs> {
   return (await import('./sources.ts')).workspaceFsFromSource(source);
 }
+
+const publishedReadOnly = (what: string) =>
+  new HciError('not_available', `a published index is read-only: ${what}`, 'open the repository as a folder or a .zip to index it here, or download the index file and import it');
 
 function sourceLabel(source: BrowserSource, fs: WorkspaceFs): WorkspaceSummary['source'] {
   return { kind: source.kind, label: fs.rootLabel };
@@ -112,7 +121,7 @@ export class WorkerSessions {
 
   /** Whether `s` is still the open session of its workspace (not closed or reopened meanwhile). */
   current(s: Session): boolean {
-    return this.sessions.get(s.slot.key) === s;
+    return this.sessions.get(s.key) === s;
   }
 
   /**
@@ -123,7 +132,19 @@ export class WorkerSessions {
     const key = workspaceKey(req?.workspace);
     return this.serial(key, async () => {
       let s = this.sessions.get(key);
-      if (s) {
+      // A published index under this name, or a stored workspace where one was: the other one closes.
+      if (s && (s.index ?? null) !== (req.index ?? null)) {
+        await this.closeSession(s);
+        s = undefined;
+      }
+      if (req.index !== undefined) {
+        if (req.source !== undefined) throw publishedReadOnly('it takes no files to index');
+        if (!s) {
+          const base = { name: req.workspace, key, slot: null, index: req.index, fs: null, settings: req.settings, logs: new Map() };
+          s = { ...base, svc: await this.service(base) };
+          this.sessions.set(key, s);
+        }
+      } else if (s) {
         if (req.source !== undefined || req.settings !== undefined) {
           await s.svc.close();
           if (req.source !== undefined) {
@@ -141,7 +162,7 @@ export class WorkerSessions {
         try {
           const slot = await takeWorkspace(sqlite3, req.workspace, req.waitMs ?? (req.takeOver ? TAKE_OVER_WAIT_MS : DEFAULT_WAIT_MS));
           try {
-            const base = { name: req.workspace, slot, fs, settings: req.settings, logs: new Map(), source: req.source && fs ? sourceLabel(req.source, fs) : undefined };
+            const base = { name: req.workspace, key, slot, fs, settings: req.settings, logs: new Map(), source: req.source && fs ? sourceLabel(req.source, fs) : undefined };
             s = { ...base, svc: await this.service(base) };
           } catch (e) {
             slot.release();
@@ -165,7 +186,8 @@ export class WorkerSessions {
   /** Replaces the file source (null: none, the stored index only). */
   setSource(workspace: string, source: BrowserSource | null): Promise<void> {
     const s = this.get(workspace);
-    return this.serial(s.slot.key, async () => {
+    if (s.index) return Promise.reject(publishedReadOnly('it has no file source'));
+    return this.serial(s.key, async () => {
       await s.svc.close();
       s.fs = source ? await workspaceFsFromSource(source) : null;
       s.source = source && s.fs ? sourceLabel(source, s.fs) : undefined;
@@ -183,14 +205,18 @@ export class WorkerSessions {
     const key = workspaceKey(workspace);
     return this.serial(key, async () => {
       const s = this.sessions.get(key);
-      if (!s) return;
-      this.sessions.delete(key);
-      try {
-        await s.svc.close();
-      } finally {
-        s.slot.release();
-      }
+      if (s) await this.closeSession(s);
     });
+  }
+
+  /** Closes an open session (inside its queue's turn). */
+  private async closeSession(s: Session): Promise<void> {
+    this.sessions.delete(s.key);
+    try {
+      await s.svc.close();
+    } finally {
+      s.slot?.release();
+    }
   }
 
   /** Deletes the workspace's index from OPFS (closing it first when it is open here). */
@@ -199,7 +225,9 @@ export class WorkerSessions {
     return this.serial(key, async () => {
       const s = this.sessions.get(key);
       let slot: WorkspaceSlot;
-      if (s) {
+      // A published index has nothing here to delete: it closes.
+      if (s && !s.slot) return this.closeSession(s);
+      if (s?.slot) {
         await s.svc.close();
         this.sessions.delete(key);
         slot = s.slot;
@@ -225,6 +253,7 @@ export class WorkerSessions {
 
   /** Writes the workspace's summary beside its index (for list() while it is not open). */
   async recordSummary(s: Session): Promise<void> {
+    if (!s.slot) return; // a published index is not listed among this browser's workspaces
     try {
       const st = await s.svc.call('status', { check_pending: false });
       // Opened without files (after a reload): where they came from last time still holds.
@@ -239,8 +268,9 @@ export class WorkerSessions {
   }
 
   /** A service over the session's source and OPFS slot, with its workspace open (bad settings throw here). */
-  private async service(s: Pick<Session, 'name' | 'slot' | 'fs' | 'settings' | 'logs'>): Promise<HciService> {
+  private async service(s: Pick<Session, 'name' | 'slot' | 'index' | 'fs' | 'settings' | 'logs'>): Promise<HciService> {
     const { engineLoader, grammars, vectors, parsePool } = this.host;
+    const { slot, index } = s;
     const svc = new HciService({
       root: s.name,
       surface: 'browser',
@@ -248,15 +278,26 @@ export class WorkerSessions {
       host: {
         name: 'browser',
         pathGuard: relativePathGuard,
-        openWorkspace: () =>
-          HciWorkspace.open(
-            { fs: s.fs ?? createMemoryWorkspaceFs(s.name, {}), storage: createOpfsIndexStorage(s.slot), engineLoader, grammars, vectors, parsePool },
-            { settings: s.settings },
-          ),
+        openWorkspace: async () => {
+          if (slot) {
+            return HciWorkspace.open(
+              { fs: s.fs ?? createMemoryWorkspaceFs(s.name, {}), storage: createOpfsIndexStorage(slot), engineLoader, grammars, vectors, parsePool },
+              { settings: s.settings },
+            );
+          }
+          // A published index: its reader loads with the first one opened.
+          const [{ openPublishedIndex }, { createXhrRangeReader }] = await Promise.all([import('../shared/remote-index.ts'), import('./xhr-reader.ts')]);
+          return openPublishedIndex(index!, { settings: s.settings }, { reader: () => createXhrRangeReader(), host: { engineLoader, vectors } });
+        },
         // Opened from its stored index alone: nothing to index, no pending changes to count.
         hasSource: () => s.fs !== null,
+        // A published index: no indexing run, no watcher (reindex answers not_available).
+        readOnly: () => !slot,
         // Loaded on the first intercom call: the engine and its schemas stay out of the Worker's start.
-        createIntercom: async (ws) => (await import('./intercom.ts')).createBrowserIntercom(ws, s.slot, s.logs),
+        createIntercom: async (ws) => {
+          if (!slot) throw new HciError('not_available', 'message ↔ code traceability needs the workspace\'s own index in this browser: a published index has none', 'open the repository as a folder or a .zip');
+          return (await import('./intercom.ts')).createBrowserIntercom(ws, slot, s.logs);
+        },
       },
     });
     try {

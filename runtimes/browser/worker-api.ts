@@ -62,7 +62,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
         const storage = (await s.svc.workspace()).host.storage;
         const has_index = await storage.exists();
         await idle.opened(s, has_index, !!req.source);
-        result = { workspace: s.name, key: s.slot.key, location: storage.location, has_index, has_source: s.fs !== null };
+        result = { workspace: s.name, key: s.key, location: storage.location, has_index, has_source: s.fs !== null, ...(s.index ? { index: s.index } : {}) };
       });
       return result;
     },
@@ -119,13 +119,15 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
 
     exportIndex(workspace: string): Promise<Uint8Array> {
       const s = sessions.get(workspace);
-      return sessions.serial(s.slot.key, async () => {
-        if (!s.slot.pool.getFileNames().includes(INDEX_NAME)) {
+      const slot = s.slot;
+      if (!slot) return Promise.reject(new HciError('not_available', `workspace "${s.name}" is a published index (${s.index}), not stored in this browser`, 'download the index from its URL'));
+      return sessions.serial(s.key, async () => {
+        if (!slot.pool.getFileNames().includes(INDEX_NAME)) {
           throw new HciError('no_index', `workspace "${s.name}" has no index to export`, 'index it first');
         }
         // Between transactions the file is whole (rollback journal, committed with a flush), and no
         // transaction spans an await: what is read here is one committed state, even mid-run.
-        const bytes = s.slot.pool.exportFile(INDEX_NAME);
+        const bytes = slot.pool.exportFile(INDEX_NAME);
         // Mid-way through a first pass the header carries its mark (opfs-storage.ts); the copy is
         // one committed state, whole: without the mark, so an import keeps it.
         if (bytes.length >= 72 && new DataView(bytes.buffer, bytes.byteOffset).getUint32(68) === UNJOURNALED_PASS_MARK) bytes.fill(0, 68, 72);
@@ -135,10 +137,12 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
 
     importIndex(workspace: string, bytes: Uint8Array | ArrayBuffer): Promise<StatusReport> {
       const s = sessions.get(workspace);
-      return sessions.serial(s.slot.key, async () => {
+      const slot = s.slot;
+      if (!slot) return Promise.reject(new HciError('not_available', `workspace "${s.name}" is a published index (${s.index}): read-only`, 'import the file under another workspace name'));
+      return sessions.serial(s.key, async () => {
         if (s.svc.indexing()) throw new HciError('index_busy', `workspace "${s.name}" is being indexed`, 'cancel() the run or wait for it, then import');
         const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-        const pool = s.slot.pool;
+        const pool = slot.pool;
         const previous = pool.getFileNames().includes(INDEX_NAME) ? pool.exportFile(INDEX_NAME) : null;
         await s.svc.close();
         const restore = async () => {

@@ -143,6 +143,14 @@ const harness = {
       return w.info;
     }),
 
+  /** Opens a published index (`hci pack`) by its URL: read over HTTP ranges, nothing stored in OPFS. */
+  openIndex: (name: string, url: string) =>
+    call(async () => {
+      const w = await (await clientReady).open(name, undefined, { index: url });
+      open.set(name, w);
+      return w.info;
+    }),
+
   index: (name: string, opts: { full?: boolean } = {}) =>
     call(async () => {
       const phases: string[] = [];

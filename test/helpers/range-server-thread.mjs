@@ -25,7 +25,8 @@ const server = http.createServer((req, res) => {
     st = statSync(file);
     if (!st.isFile()) throw new Error('not a file');
   } catch {
-    res.writeHead(404).end();
+    // With the extra headers (CORS), as a static host answers a missing file to a page of another origin.
+    res.writeHead(404, opts.headers ?? {}).end();
     return;
   }
   stats[0]++;

@@ -46,9 +46,13 @@ function TopBar() {
         <span class="ws-current" title={status.value?.index?.location}>
           <b>{ws.name}</b>
           {status.value?.index && <span class="muted"> {count(status.value.index.files, 'file')}</span>}
-          <button class="link" onClick={() => void startIndex()} disabled={!ws.info.has_source} title={ws.info.has_source ? 'index changes since the last run' : 'open the folder or .zip again to re-index (Workspaces)'}>
-            re-index
-          </button>
+          {ws.info.index ? (
+            <span class="muted" title={ws.info.index}> · hosted, read-only</span>
+          ) : (
+            <button class="link" onClick={() => void startIndex()} disabled={!ws.info.has_source} title={ws.info.has_source ? 'index changes since the last run' : 'open the folder or .zip again to re-index (Workspaces)'}>
+              re-index
+            </button>
+          )}
           <button class="link" onClick={() => void closeWorkspace()}>close</button>
         </span>
       )}

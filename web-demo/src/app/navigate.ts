@@ -7,7 +7,6 @@ import { batch, signal } from '@preact/signals';
 import { parseRoute, type Route } from './router.ts';
 import { current, filters, query, searchOptions, view, workspaces } from './state.ts';
 import { openWorkspace } from '../workspaces/actions.ts';
-import { openHostedIndex } from '../workspaces/hosted.ts';
 import { refreshSearch } from '../search/controller.ts';
 import { closeViewer, explainHit, openFile } from '../viewer/controller.ts';
 
@@ -21,10 +20,9 @@ export async function applyRoute(r: Route = parseRoute()): Promise<void> {
     searchOptions.value = { mode: r.mode ?? 'keyword', caseSensitive: !!r.caseSensitive, wholeWord: !!r.wholeWord };
   });
   if (r.index) {
-    await openHostedIndex(r.index);
-    return;
-  }
-  if (r.workspace && current.value?.name !== r.workspace) {
+    // Loaded with the first link to a hosted index.
+    if (!(await (await import('../workspaces/hosted.ts')).openHostedIndex(r.index))) return;
+  } else if (r.workspace && (current.value?.name !== r.workspace || current.value.info.index)) {
     if (!workspaces.value.some((w) => w.workspace === r.workspace)) {
       missingLink.value = r;
       return;

@@ -169,7 +169,7 @@ function syncUrl(): void {
   const r = parseRoute();
   const o = searchOptions.value;
   const mode = o.mode === 'keyword' ? {} : isExact(o.mode) ? { mode: o.mode, caseSensitive: o.caseSensitive, wholeWord: o.wholeWord } : { mode: o.mode };
-  writeRoute({ ...r, q: query.value, exts: filters.value.exts, under: filters.value.under, hide: filters.value.hide, mode: undefined, caseSensitive: undefined, wholeWord: undefined, ...mode }, 'replace');
+  writeRoute({ ...r, index: current.value?.info.index, q: query.value, exts: filters.value.exts, under: filters.value.under, hide: filters.value.hide, mode: undefined, caseSensitive: undefined, wholeWord: undefined, ...mode }, 'replace');
 }
 
 /** Words, exact text or regex; case and whole words (for the last two). Searches again at once. */

@@ -16,7 +16,7 @@ let loadSeq = 0;
 
 function route(path?: string, lines?: [number, number]) {
   const why = path && explanation.value && view.value?.hitId ? view.value.hitId : undefined;
-  return { ...parseRoute(), workspace: current.value?.name, path, lines, why, q: query.value, exts: filters.value.exts, under: filters.value.under, hide: filters.value.hide };
+  return { ...parseRoute(), workspace: current.value?.name, index: current.value?.info.index, path, lines, why, q: query.value, exts: filters.value.exts, under: filters.value.under, hide: filters.value.hide };
 }
 
 export async function openFile(path: string, opts: { lines?: [number, number]; hitId?: string; history?: 'push' | 'replace' } = {}): Promise<void> {

@@ -67,13 +67,13 @@ function askTakeOver(workspace: string): Promise<boolean> {
  * Opens a workspace here (closing the one open before). A workspace another tab holds gets the
  * take-over question instead of an error. With a source, indexing starts at once.
  */
-export async function openWorkspace(name: string, source?: BrowserSource, opts: { takeOver?: boolean } = {}): Promise<BrowserWorkspace | null> {
+export async function openWorkspace(name: string, source?: BrowserSource, opts: { takeOver?: boolean; index?: string } = {}): Promise<BrowserWorkspace | null> {
   const client = await hci;
   const before = current.value;
-  if (before && before.name !== name) await closeWorkspace();
+  if (before && (before.name !== name || before.info.index !== opts.index)) await closeWorkspace();
   let ws: BrowserWorkspace;
   try {
-    ws = await client.open(name, source, { takeOver: opts.takeOver });
+    ws = await client.open(name, source, { takeOver: opts.takeOver, ...(opts.index ? { index: opts.index } : {}) });
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (code === 'workspace_open_elsewhere' && opts.takeOver) {
