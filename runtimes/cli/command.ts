@@ -138,12 +138,16 @@ export function withAdvice(c: CommandContext, code: string | undefined, hint: st
   return [hint, advice].filter(Boolean).join('; ') || undefined;
 }
 
+/** The contract's failure answer that is no verb's (a usage error; a failure before a verb ran). */
+export function failureOf(code: FailureAnswer['error']['code'], message: string, hint: string | undefined): FailureAnswer {
+  return { status: 'error', error: { code, message }, ...(hint ? { hint } : {}) };
+}
+
 /** A failure before or instead of an answer: one line and a hint (or the error JSON); its exit code. */
 export function fail(c: CommandContext, e: unknown, json: boolean): number {
   const err = asHciError(e);
   const hint = withAdvice(c, err.code, err.hint);
-  const answer: FailureAnswer = { status: 'error', error: { code: err.code, message: err.message }, ...(hint ? { hint } : {}) };
-  if (json) printJson(c, answer);
+  if (json) printJson(c, failureOf(err.code, err.message, hint));
   else c.rt.write('err', `hci: ${err.message}${hint ? `\nhint: ${hint}` : ''}\n`);
   return exitCodeFor(err.code);
 }

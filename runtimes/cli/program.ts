@@ -8,9 +8,8 @@ import { EXIT } from '../../core/contract/errors.ts';
 import { HCI_VERSION } from '../../core/version.ts';
 import { COMMANDS } from './commands.ts';
 import { createStyle } from './format.ts';
-import { fail, type CommandContext, type CommandRow } from './command.ts';
+import { fail, failureOf, type CommandContext, type CommandRow } from './command.ts';
 import type { CliRuntime } from './runtime.ts';
-import type { FailureAnswer } from '../../core/contract/common.ts';
 
 const EXIT_HELP = '\nExit codes: 0 ok · 1 no hits · 2 bad usage/input · 3 no index · 4 index busy · 5 other failure · 130 cancelled';
 
@@ -93,8 +92,7 @@ export async function runCli(argv: string[], rt: CliRuntime): Promise<number> {
     const verb = COMMANDS.some((r) => r.name === argv[0]) ? argv[0] : undefined;
     const hint = usageHint(verb, e);
     if (json) {
-      const answer: FailureAnswer = { status: 'error', error: { code: 'usage', message: (usage || e.message).trim().replace(/^error: /, '') }, hint };
-      rt.write('out', `${JSON.stringify(answer, null, 2)}\n`);
+      rt.write('out', `${JSON.stringify(failureOf('usage', (usage || e.message).trim().replace(/^error: /, ''), hint), null, 2)}\n`);
     } else if (!HELP_SHOWN.has(e.code)) rt.write('err', `hint: ${hint}\n`);
     return EXIT.usage;
   }
