@@ -10,8 +10,9 @@
 //    (shown as `$W`), durations (`N ms`), the index age (`built … ago`) and generation (`gen N`).
 //    Blocks run in reading order (the README first) against one workspace, so a later block sees
 //    the index an earlier one built.
-//  - Paths. Every repository file a page cites by path exists, and every relative link (with its
-//    #anchor) points at a file and heading that exist.
+//  - Paths. Every repository file and folder a page cites by path exists (a test file may be named
+//    without its extension: `test/vector-parity`), and every relative link (with its #anchor) points
+//    at a file and heading that exist.
 //  - Commands. Every `hci <command>` a page shows is a real command and every option written after
 //    it is one of that command's options (from `hci <command> --help`); every `npm run <script>` is a
 //    script of package.json; every `node dist/<file>.js` has its source.
@@ -183,6 +184,13 @@ describe('README doc test', () => {
         const source = p.replace(/^dist\/(.*)\.js$/, '$1.ts');
         // A path of the sample workspace is one the examples' output shows (docs/configuration.md).
         if (![REPO, path.join(REPO, path.dirname(page)), SAMPLE].some((dir) => fs.existsSync(path.join(dir, source)))) missing.push(`${page}: ${p}`);
+      }
+      // A folder (`core/search/`), or a test named without its extension (`test/vector-parity`); built
+      // output (`web-demo/dist/`) is not in the repository, and a pattern (`eval-<set>.md`, `eval-*`) names no one file.
+      for (const p of new Set(md.match(/(?<![\w/.$-])(?:core|runtimes|test|bench|bin|scripts|tools|web-demo|docs)\/[A-Za-z0-9_/-]*(?![\w.<>*{-])/g) ?? [])) {
+        if (/(?:^|\/)dist\//.test(p)) continue;
+        cited++;
+        if (!fs.existsSync(path.join(REPO, p)) && !fs.existsSync(path.join(REPO, `${p}.test.ts`))) missing.push(`${page}: ${p}`);
       }
       for (const m of md.matchAll(/\]\(([^)\s]+)\)/g)) {
         const target = m[1];
