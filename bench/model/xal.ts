@@ -6,11 +6,11 @@
 // query side: how people describe code), code tokens V·Σ^p = Mᵀ·U·Σ^(p−1) (the chunk side): a
 // query's words and a chunk's code meet in one space even when they share no token. Owns the pair
 // matrix and the two sides' word rows; the models around them are train.ts's.
-import { ln } from '../../core/vector/learned/numeric.ts';
+import { marginalLogs } from '../../core/vector/learned/ppmi.ts';
 import { transposeCsr, type Csr } from '../../core/vector/learned/sparse.ts';
 import { randomizedSvd } from '../../core/vector/learned/svd.ts';
 import { denseOps } from '../../core/vector/learned/dense.ts';
-import { largestInColumnOrder } from './cooc.ts';
+import { ppmiRow, rowScratch } from './cooc.ts';
 
 export interface PairIds {
   /** Per pair: its distinct doc-side ids then its distinct code-side ids, in docStart/codeStart order. */
@@ -59,24 +59,14 @@ export function alignmentPpmi(p: PairIds, V: number, maxPerRow: number): Csr {
     for (let k = p.docStart[i]; k < p.docStart[i + 1]; k++) rowSum[p.doc[k]] += weight[i] * nc;
     for (let k = p.codeStart[i]; k < p.codeStart[i + 1]; k++) colSum[p.code[k]] += weight[i] * nd;
   }
-  let z = 0;
-  const lnRow = new Float64Array(V);
-  const lnCol = new Float64Array(V);
-  for (let c = 0; c < V; c++) {
-    if (colSum[c] > 0) {
-      z += Math.sqrt(colSum[c]) * Math.sqrt(Math.sqrt(colSum[c]));
-      lnCol[c] = ln(colSum[c]);
-    }
-    if (rowSum[c] > 0) lnRow[c] = ln(rowSum[c]);
-  }
-  const lnZ = ln(z);
+  const { ln: lnCol, lnZ } = marginalLogs(colSum);
+  const lnRow = marginalLogs(rowSum).ln;
   const acc = new Float64Array(V);
   const touched = new Int32Array(V);
   const rowPtr = new Int32Array(V + 1);
   const colIdx: number[] = [];
   const values: number[] = [];
-  const candVal = new Float64Array(V);
-  const candCol = new Int32Array(V);
+  const cand = rowScratch(V);
   for (let d = 0; d < V; d++) {
     let t = 0;
     for (let q = byWord[d]; q < byWord[d + 1]; q++) {
@@ -88,20 +78,10 @@ export function alignmentPpmi(p: PairIds, V: number, maxPerRow: number): Csr {
         acc[c] += w;
       }
     }
-    let kept = 0;
-    for (let i = 0; i < t; i++) {
-      const c = touched[i];
-      const v = ln(acc[c]) + lnZ - lnRow[d] - 0.75 * lnCol[c];
-      acc[c] = 0;
-      if (v > 0) {
-        candVal[kept] = v;
-        candCol[kept++] = c;
-      }
-    }
-    for (const i of largestInColumnOrder(candVal, candCol, kept, maxPerRow)) {
-      colIdx.push(candCol[i]);
-      values.push(candVal[i]);
-    }
+    ppmiRow(acc, touched, t, lnZ, lnRow[d], lnCol, maxPerRow, cand, (c, v) => {
+      colIdx.push(c);
+      values.push(v);
+    });
     rowPtr[d + 1] = colIdx.length;
   }
   return { rows: V, cols: V, rowPtr, colIdx: Int32Array.from(colIdx), values: Float32Array.from(values) };

@@ -21,19 +21,8 @@ export function ppmi(m: Csr, opts: PpmiOptions): Csr {
     for (let p = rowPtr[r]; p < rowPtr[r + 1]; p++) s += values[p];
     rowSum[r] = s;
   }
-  // n^0.75 = √n · √√n: sqrt is exactly rounded in every runtime, pow is not.
-  let z = 0;
-  const lnRow = new Float64Array(rows);
-  const lnCtx = new Float64Array(rows);
-  for (let r = 0; r < rows; r++) {
-    const n = rowSum[r];
-    if (n > 0) {
-      z += Math.sqrt(n) * Math.sqrt(Math.sqrt(n));
-      lnRow[r] = ln(n);
-      lnCtx[r] = 0.75 * lnRow[r];
-    }
-  }
-  const lnZ = ln(z);
+  const { ln: lnRow, lnZ } = marginalLogs(rowSum);
+  const lnCtx = lnRow.map((x) => 0.75 * x);
   const outPtr = new Int32Array(rows + 1);
   const outCol = new Int32Array(colIdx.length);
   const outVal = new Float32Array(colIdx.length);
@@ -80,6 +69,24 @@ export function ppmi(m: Csr, opts: PpmiOptions): Csr {
     outPtr[r + 1] = nnz;
   }
   return { rows, cols: m.cols, rowPtr: outPtr, colIdx: outCol.subarray(0, nnz), values: outVal.subarray(0, nnz) }; // views: see cooccurrence
+}
+
+/**
+ * What PPMI needs of a matrix's marginals (its row sums, or the context side's column sums): ln of
+ * each positive sum (0 for none) and ln Z, Z = Σ n^0.75 over them — n^0.75 = √n · √√n: sqrt is
+ * exactly rounded in every runtime, pow is not. Summed in index order (the same bits everywhere).
+ */
+export function marginalLogs(sums: Float64Array): { ln: Float64Array; lnZ: number } {
+  let z = 0;
+  const out = new Float64Array(sums.length);
+  for (let r = 0; r < sums.length; r++) {
+    const n = sums[r];
+    if (n > 0) {
+      z += Math.sqrt(n) * Math.sqrt(Math.sqrt(n));
+      out[r] = ln(n);
+    }
+  }
+  return { ln: out, lnZ: ln(z) };
 }
 
 /** The k-th largest of values[start … start+n) (copies them into scratch; a sort of the copy). */
