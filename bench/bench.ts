@@ -35,7 +35,7 @@ import { shuffled, sliceQueries } from './lib/plan.ts';
 import { commitInfo, recordResult } from './lib/record.ts';
 import { arenaCapEnv } from '../runtimes/node/malloc-arenas.ts';
 import { formatBench, judgeTargets, latencyOf, readRecorded, scaleAgainst, type BenchReport, type EngineRow } from './lib/report.ts';
-import { copyTree, fmtMB, fmtMs, isMain, latencyStats, MB, median, now, optInt, optList, optString, parseArgs, repoRoot, sampleWorkspaceDir, slug, writeJson } from './lib/util.ts';
+import { copyTree, fmtMB, fmtMs, latencyStats, MB, median, now, optInt, optList, optString, parseArgs, repoRoot, sampleWorkspaceDir, slug, writeJson, runMain } from './lib/util.ts';
 import { folderInCorpus, materializeCorpus, readManifest } from './lib/materialize.ts';
 import { findRipgrep, ripgrepOnce, ripgrepVersion } from './baselines/grep-and-windows.ts';
 import { runTask, sqlStoreFile, type Task, type TaskResult } from './worker.ts';
@@ -504,11 +504,4 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (isMain(import.meta.url)) {
-  try {
-    process.exitCode = await main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`bench: ${(e as Error).stack ?? e}\n`);
-    process.exitCode = 1;
-  }
-}
+await runMain(import.meta.url, 'bench', main);

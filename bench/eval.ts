@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import { docsOfLine, dumpChunks, openIndex, readDumpLines } from './lib/chunks.ts';
 import { readGolden, type GoldenQuery } from './lib/queries.ts';
-import { copyTree, fmtNum, isMain, markdownTable, mean, now, optList, optString, parseArgs, repoRoot, sampleWorkspaceDir, slug, writeJson } from './lib/util.ts';
+import { copyTree, fmtNum, markdownTable, mean, now, optList, optString, parseArgs, repoRoot, sampleWorkspaceDir, slug, writeJson, runMain } from './lib/util.ts';
 import { bm25Search, openWasmMemory, type SqlAdapter } from './baselines/sql-store.ts';
 import { buildLineWindowIndex, findRipgrep, lineWindowSearch, PLAIN_VARIANTS, RIPGREP_VARIANTS, ripgrepRank, ripgrepVersion } from './baselines/grep-and-windows.ts';
 import { createMiniSearch, createOrama, MINISEARCH_VARIANTS, ORAMA_VARIANTS, type JsEngine } from './baselines/js-engines.ts';
@@ -373,11 +373,4 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (isMain(import.meta.url)) {
-  try {
-    process.exitCode = await main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`eval: ${(e as Error).stack ?? e}\n`);
-    process.exitCode = 1;
-  }
-}
+await runMain(import.meta.url, 'eval', main);

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { runKnn, type KnnRunOptions, type KnnRunResult } from './lib/knn-run.ts';
-import { fmtNum, isMain, markdownTable, optInt, optList, optString, parseArgs, repoRoot, writeJson } from './lib/util.ts';
+import { fmtNum, markdownTable, optInt, optList, optString, parseArgs, repoRoot, writeJson, runMain } from './lib/util.ts';
 
 type Runtime = 'node' | 'deno' | 'chromium';
 
@@ -102,11 +102,4 @@ export async function main(argv: string[]): Promise<number> {
   return rows.every((r) => r.backendsAgree) ? 0 : 1;
 }
 
-if (isMain(import.meta.url)) {
-  try {
-    process.exitCode = await main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`knn-bench: ${(e as Error).stack ?? e}\n`);
-    process.exitCode = 1;
-  }
-}
+await runMain(import.meta.url, 'knn-bench', main);

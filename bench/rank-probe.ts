@@ -18,7 +18,7 @@ import * as fs from 'node:fs';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import { readGolden } from './lib/queries.ts';
 import { scoreQuery, type Metrics } from './lib/metrics.ts';
-import { hash32, isMain, mean, now, parseArgs, optString } from './lib/util.ts';
+import { hash32, mean, now, parseArgs, optString, runMain } from './lib/util.ts';
 import { openIndex } from './lib/chunks.ts';
 import type { OutlineSymbol } from '../core/contract/outline.ts';
 
@@ -230,11 +230,4 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (isMain(import.meta.url)) {
-  try {
-    process.exitCode = await main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`rank-probe: ${(e as Error).stack ?? e}\n`);
-    process.exitCode = 1;
-  }
-}
+await runMain(import.meta.url, 'rank-probe', main);

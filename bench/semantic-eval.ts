@@ -18,7 +18,7 @@ import type { SearchMode } from '../core/contract/search.ts';
 import { generateCorpus } from './corpus-gen.ts';
 import { readGolden, type GoldenQuery } from './lib/queries.ts';
 import { commitInfo, recordResult } from './lib/record.ts';
-import { copyTree, fmtNum, isMain, markdownTable, mean, optInt, optList, parseArgs, repoRoot, sampleWorkspaceDir, writeJson } from './lib/util.ts';
+import { copyTree, fmtNum, markdownTable, mean, optInt, optList, parseArgs, repoRoot, sampleWorkspaceDir, writeJson, runMain } from './lib/util.ts';
 import { scoreQuery } from './lib/metrics.ts';
 
 const MODES: readonly SearchMode[] = ['keyword', 'semantic', 'hybrid'];
@@ -218,11 +218,4 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (isMain(import.meta.url)) {
-  try {
-    process.exitCode = await main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`semantic-eval: ${(e as Error).stack ?? e}\n`);
-    process.exitCode = 1;
-  }
-}
+await runMain(import.meta.url, 'semantic-eval', main);

@@ -20,7 +20,7 @@ import { openWorkspace } from '../runtimes/node/index.ts';
 import { keepYoungGenerationSmall } from '../runtimes/node/young-generation.ts';
 import { generateCorpus } from './corpus-gen.ts';
 import { commitInfo, recordResult } from './lib/record.ts';
-import { fmtNum, isMain, latencyStats, markdownTable, median, optInt, optList, parseArgs, repoRoot, writeJson } from './lib/util.ts';
+import { fmtNum, latencyStats, markdownTable, median, optInt, optList, parseArgs, repoRoot, writeJson, runMain } from './lib/util.ts';
 import { formatKnn, type KnnBenchRow } from './knn-bench.ts';
 
 interface BuildRun {
@@ -348,11 +348,4 @@ export function formatVectorBench(r: Report): string {
   return out.join('\n');
 }
 
-if (isMain(import.meta.url)) {
-  try {
-    process.exitCode = await main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`vector-bench: ${(e as Error).stack ?? e}\n`);
-    process.exitCode = 1;
-  }
-}
+await runMain(import.meta.url, 'vector-bench', main);

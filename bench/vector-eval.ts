@@ -27,7 +27,7 @@ import { DEFAULT_LEARNED_PARAMS, type LearnedParams } from '../core/vector/learn
 import { readIndexChunks, type IndexChunk } from './lib/index-chunks.ts';
 import { filesOf, fuse, SEED_FUSION, type ScoredFile } from './lib/fusion-proto.ts';
 import { readGolden, type GoldenQuery } from './lib/queries.ts';
-import { copyTree, fmtNum, isMain, markdownTable, mean, optInt, optList, optString, parseArgs, repoRoot, sampleWorkspaceDir, writeJson } from './lib/util.ts';
+import { copyTree, fmtNum, markdownTable, mean, optInt, optList, optString, parseArgs, repoRoot, sampleWorkspaceDir, writeJson, runMain } from './lib/util.ts';
 import { scoreQuery } from './lib/metrics.ts';
 
 /** The first that exists of an environment override and the usual places (the dev set lives beside the checkout). */
@@ -272,11 +272,4 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (isMain(import.meta.url)) {
-  try {
-    process.exitCode = await main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`vector-eval: ${(e as Error).stack ?? e}\n`);
-    process.exitCode = 1;
-  }
-}
+await runMain(import.meta.url, 'vector-eval', main);

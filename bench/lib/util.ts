@@ -30,6 +30,20 @@ export function isMain(metaUrl: string): boolean {
   }
 }
 
+/**
+ * A script's entry: when the module at `metaUrl` is the process entry point, runs `main` on the
+ * command line's arguments and exits with its code; a throw prints `name: <stack>` and exits 1.
+ */
+export async function runMain(metaUrl: string, name: string, main: (argv: string[]) => Promise<number>): Promise<void> {
+  if (!isMain(metaUrl)) return;
+  try {
+    process.exitCode = await main(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`${name}: ${(e as Error).stack ?? e}\n`);
+    process.exitCode = 1;
+  }
+}
+
 export type ArgValue = string | boolean | string[];
 
 /** Minimal `--key value` / `--flag` / positional parser. Repeated keys collect into arrays. */

@@ -17,7 +17,7 @@ import { readIndexChunks } from '../lib/index-chunks.ts';
 import { filesOf, fuse, SEED_FUSION, type ScoredFile } from '../lib/fusion-proto.ts';
 import { readGolden, type GoldenQuery } from '../lib/queries.ts';
 import { scoreQuery } from '../lib/metrics.ts';
-import { fmtNum, isMain, markdownTable, mean, optList, parseArgs } from '../lib/util.ts';
+import { fmtNum, markdownTable, mean, optList, parseArgs, runMain } from '../lib/util.ts';
 
 interface Outcome { kind: string; r5: number; mrr: number; r1: boolean }
 interface M { n: number; r5: number; mrr: number }
@@ -158,11 +158,4 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (isMain(import.meta.url)) {
-  try {
-    process.exitCode = await main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`compare: ${(e as Error).stack ?? e}\n`);
-    process.exitCode = 1;
-  }
-}
+await runMain(import.meta.url, 'compare', main);

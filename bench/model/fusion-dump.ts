@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { openWorkspace } from '../../runtimes/node/index.ts';
 import { readGolden } from '../lib/queries.ts';
 import { readManifest } from '../lib/corpora.ts';
-import { copyTree, fmtNum, isMain, markdownTable, mean, optList, optString, parseArgs, repoRoot, sampleWorkspaceDir } from '../lib/util.ts';
+import { copyTree, fmtNum, markdownTable, mean, optList, optString, parseArgs, repoRoot, sampleWorkspaceDir, runMain } from '../lib/util.ts';
 import { scoreQuery } from '../lib/metrics.ts';
 import { commitInfo, recordResult } from '../lib/record.ts';
 
@@ -201,11 +201,4 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (isMain(import.meta.url)) {
-  try {
-    process.exitCode = await main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`fusion-dump: ${(e as Error).stack ?? e}\n`);
-    process.exitCode = 1;
-  }
-}
+await runMain(import.meta.url, 'fusion-dump', main);

@@ -26,7 +26,7 @@ import { ModelTokenizer } from '../../core/vector/learned/tokens.ts';
 import { DEFAULT_LEARNED_PARAMS, type LearnedParams } from '../../core/vector/learned/model.ts';
 import { modelFromWordRows, trainFromPpmi } from '../../core/vector/learned/train.ts';
 import type { Csr } from '../../core/vector/learned/sparse.ts';
-import { isMain, parseArgs, optString, repoRoot } from '../lib/util.ts';
+import { parseArgs, optString, repoRoot, runMain } from '../lib/util.ts';
 import { checkLicence, hasCommit, mirrorDir } from './mirror.ts';
 import { EXTRACT_PARAMS, EXTRACTOR_VERSION, extractRepo, type RepoExtract } from './extract.ts';
 import { ppmiFromSequence } from './cooc.ts';
@@ -388,11 +388,4 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (isMain(import.meta.url)) {
-  try {
-    process.exitCode = await main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`model:train: ${(e as Error).stack ?? e}\n`);
-    process.exitCode = 1;
-  }
-}
+await runMain(import.meta.url, 'model:train', main);
