@@ -198,10 +198,9 @@ function leastUseful<T>(list: Entry<T>[]): Entry<T> | undefined {
   return list.reduce<Entry<T> | undefined>((best, e) => (!best || rank(e) < rank(best) || (rank(e) === rank(best) && e.lastSeen < best.lastSeen) ? e : best), undefined);
 }
 
-/** The name an initialize request gives its client (clientInfo.name), cut to 64 characters; '' when it gives none. */
-function clientName(body: unknown): string {
-  const name = (body as { params?: { clientInfo?: { name?: unknown } } }).params?.clientInfo?.name;
-  return typeof name === 'string' ? name.slice(0, 64) : '';
+/** The name an initialize request gives its client (clientInfo.name, which the SDK's isInitializeRequest requires), cut to 64 characters. */
+function clientName(body: { params: { clientInfo: { name: string } } }): string {
+  return body.params.clientInfo.name.slice(0, 64);
 }
 
 /** The address part of a client's key: the remote address (IPv4-mapped IPv6 as IPv4) and, where sent, a digest of the token. */
