@@ -66,7 +66,7 @@ function calibrateAfter(complete: readonly Candidate[], partial: Candidate[]): C
 
 /** The request's query parsed as the pipeline reads it (its mode, case and word options, the literal budget and hit cap). Throws on a query that cannot be read. */
 export function parseRequest(settings: Settings, req: SearchRequest): ParsedQuery {
-  return parseQuery(req.query, { mode: req.mode, case_sensitive: req.case_sensitive, whole_word: req.whole_word, budget_ms: settings.literal_budget_ms, max_hits: textHitCap(req) });
+  return parseQuery(req.query, { mode: req.mode, case_sensitive: req.case_sensitive, whole_word: req.whole_word, budget_ms: settings.literal_budget_ms, max_hits: textHitCap(req), change_words: settings.change_words });
 }
 
 /**

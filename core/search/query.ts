@@ -54,6 +54,8 @@ export interface QueryOptions {
   budget_ms?: number;
   /** The literal channel's hit cap (page.ts textHitCap: the request's page; default MAX_TEXT_HITS). */
   max_hits?: number;
+  /** Words dropped like stop words from a query of several words (setting change_words: what a commit subject says about the change, not the code). */
+  change_words?: readonly string[];
 }
 
 /** Two adjacent word clauses the index also holds written as one identifier (expand.ts finds them). */
@@ -202,10 +204,12 @@ export function parseQuery(raw: string, opts: QueryOptions = {}): ParsedQuery {
   }
   // Natural-language questions: drop stop words, unless nothing would be left.
   const bare = words.filter((w): w is Extract<Clause, { kind: 'word' }> => w.kind === 'word');
-  const content = bare.filter((w) => !STOP_WORDS.has(w.token));
+  const change = opts.change_words?.length ? new Set(opts.change_words.map((w) => w.toLowerCase())) : null;
+  const stop = (t: string) => STOP_WORDS.has(t) || !!change?.has(t);
+  const content = bare.filter((w) => !stop(w.token));
   const naturalLanguage = bare.length >= 3 || bare.length - content.length >= 1 && bare.length >= 2;
   const keep = naturalLanguage && content.length > 0 ? content : bare;
-  if (keep !== bare) q.dropped = bare.filter((w) => STOP_WORDS.has(w.token)).map((w) => w.token);
+  if (keep !== bare) q.dropped = bare.filter((w) => stop(w.token)).map((w) => w.token);
   const seen = new Set<string>();
   for (const w of keep) {
     const key = `${w.token}${w.prefix ? '*' : ''}`;

@@ -1,0 +1,53 @@
+// Questions and commit subjects (issue 32: the loss is in queries in words): words a commit subject
+// says about the change ("fix") are dropped like stop words (change_words), so a rare word of the
+// subject that no code says does not decide the ranking. Each mechanism is a setting, checked to
+// change the answer when it is off, and shown by explain.
+// @lane unit
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { HciWorkspace } from '../core/workspace.ts';
+import { cs, RankingFixture } from './helpers/ranking-fixture.ts';
+import { parseQuery } from '../core/search/query.ts';
+
+const fixture = new RankingFixture();
+let w: HciWorkspace;
+
+/** Comment lines that say `text`, numbered so no two are the same. */
+const says = (text: string, n: number) => Array.from({ length: n }, (_, i) => `        // ${i}: ${text}`).join('\n');
+
+beforeAll(async () => {
+  w = await fixture.create({
+    // Commit subjects: the dialog manager's race, and a file of old notes that say "fix" and most of the subject's other words.
+    'src/Dialogs/DialogManager.cs': cs('Dialogs', `public sealed class DialogManager\n{\n    private readonly object _gate = new();\n    public void Show(Dialog d)\n    {\n        // two callers may race here: the condition is checked under the gate\n        lock (_gate) { Open(d); }\n    }\n}`),
+    'src/Notes/Changes.cs': cs('Notes', `public static class Changes\n{\n    public static void Apply()\n    {\n${says('fix: the dialog manager could race (fix for the fix)', 6)}\n    }\n}`),
+    // Other code that says the subject's common words, so "fix" is the rarest of them.
+    ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`src/Views/View${i}.cs`, cs('Views', `public sealed class View${i}\n{\n    // the dialog manager opens view ${i}; a race is never a condition here\n    public void Open() { }\n}`)])),
+  });
+});
+
+afterAll(() => fixture.close());
+
+async function paths(query: string, ws = w) {
+  const r = await ws.search({ query, limit: 8 });
+  expect(r.status, JSON.stringify(r.error)).toBe('ok');
+  return r.hits.map((h) => h.path);
+}
+
+describe('words about the change (change_words)', () => {
+  it('drops "fix" from a commit subject, so the code it names outranks notes that say "fix"; explain lists it as dropped', async () => {
+    const q = 'Fix race condition in dialog manager';
+    const off = await paths(q, await fixture.open({ change_words: [] }));
+    expect(off[0], 'with "fix" searched for, the notes come first').toBe('src/Notes/Changes.cs');
+    const on = await paths(q);
+    expect(on[0]).toBe('src/Dialogs/DialogManager.cs');
+    const r = await w.search({ query: q, limit: 8 });
+    const e = await w.explain(r.hits[0].hit_id, { query: q });
+    expect(e.explanation?.dropped_stop_words).toEqual(['fix', 'in']);
+  });
+
+  it('keeps the word when it is the whole query or all that is left, and drops what the setting lists', async () => {
+    expect((await paths('fix'))[0]).toBe('src/Notes/Changes.cs');
+    expect(parseQuery('fix the', { change_words: ['fix'] }).clauses.map((c) => (c.kind === 'word' ? c.token : ''))).toEqual(['fix', 'the']);
+    expect(parseQuery('Fixed race', { change_words: ['fixed'] }).dropped).toEqual(['fixed']);
+    expect(parseQuery('Fixed race').dropped).toEqual([]);
+  });
+});
