@@ -16,6 +16,7 @@
 //  - Commands. Every `hci <command>` a page shows is a real command and every option written after
 //    it is one of that command's options (from `hci <command> --help`); every `npm run <script>` is a
 //    script of package.json; every `node dist/<file>.js` has its source.
+//  - Size. The README stays at most 25 KB.
 //  - Tables. The README's CLI and MCP tables and docs/cli.md's and docs/mcp.md's list every command
 //    (from `hci --help`) and every tool (from the MCP server's listTools); docs/cli.md's row of a
 //    command names each of its options, docs/mcp.md's row of a tool each of its arguments.
@@ -144,6 +145,10 @@ describe('README doc test', () => {
   const ws = copyWorkspace(path.join(REPO, 'test/sample-workspace'), 'hci-readme-');
   const deno = denoBinary();
   afterAll(() => fs.rmSync(ws, { recursive: true, force: true }));
+
+  it('keeps the README a user\'s page: at most 25 KB (details go to docs/, the measurement history to bench/README.md)', () => {
+    expect(fs.statSync(path.join(REPO, 'README.md')).size).toBeLessThanOrEqual(25_000);
+  });
 
   it('finds the marked blocks and parses their commands and expected outputs', () => {
     const blocks = PAGES.flatMap((p) => docTestBlocks(text(p)));
