@@ -2,7 +2,8 @@
 // tree-sitter grammar with TurboFan (its huge lexer function cost up to 545 MB of compiler memory),
 // also after the memory relief's last-resort collections (which dropped Liftoff code by default);
 // Node's parse pool retires a worker whose tree-sitter memory grew (it never shrinks), and loses
-// nothing doing so. Real V8, real worker threads, real grammars.
+// nothing doing so; the learned model's factorization holds two vocabulary-sized dense arrays, not one
+// per product. Real V8, real worker threads, real grammars, the real training kernel.
 // @lane cli
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -15,6 +16,12 @@ import { createNodeParsePool } from '../runtimes/node/parse-pool.ts';
 import { Chunker } from '../core/chunk/chunker.ts';
 import { TreeSitterHost } from '../core/chunk/treesitter.ts';
 import { extractFromBytes } from '../core/index/prepare.ts';
+import { denseOps, type DenseOps } from '../core/vector/learned/dense.ts';
+import { randomizedSvd } from '../core/vector/learned/svd.ts';
+import { buildTokenCorpus, cooccurrence } from '../core/vector/learned/cooccur.ts';
+import { ppmi } from '../core/vector/learned/ppmi.ts';
+import { ModelTokenizer } from '../core/vector/learned/tokens.ts';
+import { sampleCorpus } from './helpers/vector-corpus.ts';
 
 const dist = (p: string) => JSON.stringify(new URL(`../dist/${p}`, import.meta.url).href);
 
@@ -117,4 +124,48 @@ describe('memory bounds of a pass', () => {
       await pool.close();
     }
   }, 120_000);
+});
+
+describe('memory bounds of the learned model\'s training', () => {
+  // The randomized SVD's two dense matrices (Y and Mᵀ·Y, vocabulary × (dims + oversample): 16 MB each at
+  // 10k words × 200) were the semantic-on peak: a new array per product, Y₀ kept twice (one copy for the
+  // fallback), Ω kept to the end. Every large operand of every product is now one of two arrays.
+  it.each(['auto', 'gram-schmidt'] as const)('the factorization (%s) reads and writes two vocabulary-sized dense arrays, and returns the same bits', (orthonormalization) => {
+    const corpus = buildTokenCorpus(sampleCorpus().texts, new ModelTokenizer(), { minCount: 2, maxVocab: 2000 });
+    const m = ppmi(cooccurrence(corpus, 5), { alpha: 0.75, maxPerRow: 50 });
+    const o = { rank: 21, oversample: 6, powerIterations: 2, seed: 9, orthonormalization };
+    const l = o.rank + o.oversample;
+    const large = new Set<ArrayBufferLike>();
+    let products = 0;
+    const seen = (...arrays: Array<Float64Array | undefined>) => {
+      for (const a of arrays) if (a && a.length >= m.rows * o.rank) large.add(a.buffer);
+    };
+    const inner = denseOps('wasm');
+    const ops: DenseOps = {
+      backend: inner.backend,
+      mulSparse: (mat, x, width, out) => {
+        products++;
+        expect(out, 'a product writes into a given array').toBeDefined();
+        seen(x, out);
+        return inner.mulSparse(mat, x, width, out);
+      },
+      multiply: (a, rows, k, b, width, out) => {
+        products++;
+        expect(out, 'a product writes into a given array').toBeDefined();
+        seen(a, b, out);
+        return inner.multiply(a, rows, k, b, width, out);
+      },
+      gram: (a, rows, width) => (seen(a), inner.gram(a, rows, width)),
+      solveRight: (a, rows, n, r) => (seen(a), inner.solveRight(a, rows, n, r)),
+      symmetricEigen: (a, n) => inner.symmetricEigen(a, n),
+    };
+    expect(m.rows * l).toBeGreaterThan(20_000);
+    const watched = randomizedSvd(m, { ...o, ops });
+    expect(products).toBeGreaterThanOrEqual(2 + 2 * o.powerIterations);
+    expect(large.size).toBe(2);
+    // The same factors as the twin's (each product allocating its own result).
+    const plain = randomizedSvd(m, { ...o, backend: 'js' });
+    expect(Buffer.from(watched.u.buffer, watched.u.byteOffset, watched.u.byteLength).equals(Buffer.from(plain.u.buffer, plain.u.byteOffset, plain.u.byteLength))).toBe(true);
+    expect(Buffer.from(watched.s.buffer).equals(Buffer.from(plain.s.buffer))).toBe(true);
+  });
 });

@@ -13,10 +13,13 @@ import type { SifSum } from './model.ts';
 
 export interface DenseOps {
   readonly backend: 'wasm-simd' | 'js';
-  /** M · X, with X row-major `M.cols × width`; returns `M.rows × width`, row-major. */
-  mulSparse(m: Csr, x: Float64Array, width: number): Float64Array;
-  /** A (rows × inner) · B (inner × width), both row-major. */
-  multiply(a: Float64Array, rows: number, inner: number, b: Float64Array, width: number): Float64Array;
+  /**
+   * M · X, with X row-major `M.cols × width`; returns `M.rows × width`, row-major: written into
+   * `out` when given (its first rows × width elements; it must not overlap X), else a new array.
+   */
+  mulSparse(m: Csr, x: Float64Array, width: number, out?: Float64Array): Float64Array;
+  /** A (rows × inner) · B (inner × width), both row-major; into `out` (not overlapping A or B) when given. */
+  multiply(a: Float64Array, rows: number, inner: number, b: Float64Array, width: number, out?: Float64Array): Float64Array;
   /** Aᵀ·A for a row-major `rows × width` matrix: `width × width`, symmetric. */
   gram(a: Float64Array, rows: number, width: number): Float64Array;
   /** In place: each row y of a row-major `rows × n` matrix becomes y·R⁻¹ (R upper triangular, n × n). */
@@ -105,8 +108,8 @@ export const jsDense: DenseOps = {
   backend: 'js',
 
   // The inner loop takes two entries of a row at a time (half the loads and stores of the output row).
-  mulSparse(m, x, width) {
-    const y = new Float64Array(m.rows * width);
+  mulSparse(m, x, width, out) {
+    const y = zeroed(m.rows * width, out);
     const { rowPtr, colIdx, values } = m;
     for (let r = 0; r < m.rows; r++) {
       const yo = r * width;
@@ -129,8 +132,8 @@ export const jsDense: DenseOps = {
   },
 
   // Two rows of B per pass over the output row.
-  multiply(a, rows, inner, b, width) {
-    const out = new Float64Array(rows * width);
+  multiply(a, rows, inner, b, width, into) {
+    const out = zeroed(rows * width, into);
     for (let r = 0; r < rows; r++) {
       const ao = r * inner;
       const oo = r * width;
@@ -209,6 +212,22 @@ export const jsDense: DenseOps = {
   },
 };
 
+/** `n` zeros: the first n elements of `into` set to 0 (a view of them), or a new array. */
+function zeroed(n: number, into?: Float64Array): Float64Array {
+  if (!into) return new Float64Array(n);
+  if (into.length < n) throw new RangeError(`an output of ${into.length} elements for ${n}`);
+  return into.subarray(0, n).fill(0);
+}
+
+/** The kernel's result (a view of its memory) copied out: into `out`'s first elements when given, else a new array. */
+function copyOut(result: Float64Array, out?: Float64Array): Float64Array {
+  if (!out) return result.slice();
+  if (out.length < result.length) throw new RangeError(`an output of ${out.length} elements for ${result.length}`);
+  const o = out.subarray(0, result.length);
+  o.set(result);
+  return o;
+}
+
 function rotateRows(m: Float64Array, x: number, y: number, n: number, c: number, s: number): void {
   for (let k = 0; k < n; k++) {
     const mx = m[x + k];
@@ -272,24 +291,25 @@ class WasmDense implements DenseOps {
     return new Float64Array(this.x.memory.buffer, at, n);
   }
 
-  mulSparse(m: Csr, x: Float64Array, width: number): Float64Array {
+  mulSparse(m: Csr, x: Float64Array, width: number, out?: Float64Array): Float64Array {
     const nnz = m.colIdx.length;
-    const [pRow, pCol, pVal, pX, pY] = this.layout((m.rows + 1) * 4, nnz * 4, nnz * 4, x.length * 8, m.rows * width * 8);
+    const xn = m.cols * width;
+    const [pRow, pCol, pVal, pX, pY] = this.layout((m.rows + 1) * 4, nnz * 4, nnz * 4, xn * 8, m.rows * width * 8);
     const buf = this.x.memory.buffer;
     new Int32Array(buf, pRow, m.rows + 1).set(m.rowPtr);
     new Int32Array(buf, pCol, nnz).set(m.colIdx);
     new Float32Array(buf, pVal, nnz).set(m.values);
-    this.f64(pX, x.length).set(x);
+    this.f64(pX, xn).set(x.subarray(0, xn));
     this.x.spmm(pRow, pCol, pVal, m.rows, pX, width, pY);
-    return this.f64(pY, m.rows * width).slice();
+    return copyOut(this.f64(pY, m.rows * width), out);
   }
 
-  multiply(a: Float64Array, rows: number, inner: number, b: Float64Array, width: number): Float64Array {
+  multiply(a: Float64Array, rows: number, inner: number, b: Float64Array, width: number, out?: Float64Array): Float64Array {
     const [pA, pB, pOut] = this.layout(rows * inner * 8, inner * width * 8, rows * width * 8);
     this.f64(pA, rows * inner).set(a.subarray(0, rows * inner));
     this.f64(pB, inner * width).set(b.subarray(0, inner * width));
     this.x.gemm(pA, rows, inner, pB, width, pOut);
-    return this.f64(pOut, rows * width).slice();
+    return copyOut(this.f64(pOut, rows * width), out);
   }
 
   gram(a: Float64Array, rows: number, width: number): Float64Array {

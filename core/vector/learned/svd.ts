@@ -24,6 +24,8 @@ export interface SvdOptions {
   orthonormalization?: 'auto' | 'gram-schmidt';
   /** Where the large products run: 'auto' takes the WASM SIMD kernel when there is one (same bits as 'js'). */
   backend?: DenseBackend;
+  /** The products themselves, instead of `backend`'s (tests wrap them to see which arrays each product reads and writes). */
+  ops?: DenseOps;
 }
 
 export interface SvdResult {
@@ -37,14 +39,24 @@ export interface SvdResult {
 export function randomizedSvd(m: Csr, o: SvdOptions): SvdResult {
   const l = Math.min(o.rank + o.oversample, m.cols, m.rows);
   const rank = Math.min(o.rank, l);
-  const rnd = uniformSigned(o.seed);
-  const omega = new Float64Array(m.cols * l);
-  for (let i = 0; i < omega.length; i++) omega[i] = rnd();
-  const ops = denseOps(o.backend);
-  const y0 = ops.mulSparse(m, omega, l);
+  const ops = o.ops ?? denseOps(o.backend);
   const mt = transposeCsr(m);
-  const fast = o.orthonormalization === 'gram-schmidt' ? null : choleskyPath(ops, m, mt, y0.slice(), l, rank, o.powerIterations);
-  return fast ?? gramSchmidtPath(ops, m, mt, y0, l, rank, o.powerIterations);
+  // The two dense matrices the factorization holds at once (Y and Mᵀ·Y, each V × l: 16 MB at 10k
+  // words × 200), reused by every product instead of a new array per product: the garbage of those
+  // (one 16 MB array per step, collected late) and the copy of Y₀ kept for the fallback made the
+  // vector phase's peak memory (+120 MB over the keyword pass's floor on Avalonia; now +60).
+  const size = Math.max(m.rows, m.cols) * l;
+  const y = new Float64Array(size);
+  const spare = new Float64Array(size);
+  // Y₀ = M·Ω, Ω (cols × l) from the seed, made in `spare`: computed again for the fallback (the same bits) rather than kept.
+  const first = (): Float64Array => {
+    const rnd = uniformSigned(o.seed);
+    const omega = spare.subarray(0, m.cols * l);
+    for (let i = 0; i < omega.length; i++) omega[i] = rnd();
+    return ops.mulSparse(m, omega, l, y);
+  };
+  const fast = o.orthonormalization === 'gram-schmidt' ? null : choleskyPath(ops, m, mt, first(), spare, l, rank, o.powerIterations);
+  return fast ?? gramSchmidtPath(ops, m, mt, first(), spare, l, rank, o.powerIterations);
 }
 
 /**
@@ -53,18 +65,18 @@ export function randomizedSvd(m: Csr, o: SvdOptions): SvdResult {
  * U = Y·(R⁻¹·E). Y is well conditioned here (a random projection, then one power iteration of an
  * orthonormal basis), so squaring its condition number in YᵀY costs a few digits of 16. Returns
  * null when a Gram matrix is (numerically) singular — a rank below l — for the Gram–Schmidt path.
+ * `y` (rows × l) is changed in place; `spare` (max(rows, cols) × l) holds Mᵀ·Y, then U.
  */
-function choleskyPath(ops: DenseOps, m: Csr, mt: Csr, y0: Float64Array, l: number, rank: number, powerIterations: number): SvdResult | null {
-  let y = y0;
+function choleskyPath(ops: DenseOps, m: Csr, mt: Csr, y: Float64Array, spare: Float64Array, l: number, rank: number, powerIterations: number): SvdResult | null {
   for (let q = 0; q < powerIterations; q++) {
     const r = cholesky(ops.gram(y, m.rows, l), l);
     if (!r) return null;
     ops.solveRight(y, m.rows, l, r);
-    y = ops.mulSparse(m, ops.mulSparse(mt, y, l), l);
+    ops.mulSparse(m, ops.mulSparse(mt, y, l, spare), l, y);
   }
   const r = cholesky(ops.gram(y, m.rows, l), l);
   if (!r) return null;
-  const h = ops.gram(ops.mulSparse(mt, y, l), m.cols, l); // Yᵀ·M·Mᵀ·Y
+  const h = ops.gram(ops.mulSparse(mt, y, l, spare), m.cols, l); // Yᵀ·M·Mᵀ·Y
   // C = R⁻ᵀ·H·R⁻¹: X = H·R⁻¹, then C = (Xᵀ·R⁻¹)ᵀ, made exactly symmetric.
   ops.solveRight(h, l, l, r);
   const t = transposeSquare(h, l);
@@ -81,22 +93,21 @@ function choleskyPath(ops: DenseOps, m: Csr, mt: Csr, y0: Float64Array, l: numbe
       pm[i * rank + j] = v / r[i * l + i];
     }
   }
-  return { u: ops.multiply(y, m.rows, l, pm, rank), s: singular(values, rank), rank };
+  return { u: ops.multiply(y, m.rows, l, pm, rank, spare), s: singular(values, rank), rank };
 }
 
-/** The robust path: modified Gram–Schmidt, Q explicit, B·Bᵀ from Mᵀ·Q. */
-function gramSchmidtPath(ops: DenseOps, m: Csr, mt: Csr, y0: Float64Array, l: number, rank: number, powerIterations: number): SvdResult {
-  let y = y0;
+/** The robust path: modified Gram–Schmidt, Q explicit, B·Bᵀ from Mᵀ·Q. `y` and `spare` as in choleskyPath. */
+function gramSchmidtPath(ops: DenseOps, m: Csr, mt: Csr, y: Float64Array, spare: Float64Array, l: number, rank: number, powerIterations: number): SvdResult {
   for (let q = 0; q < powerIterations; q++) {
     orthonormalize(y, m.rows, l);
-    y = ops.mulSparse(m, ops.mulSparse(mt, y, l), l);
+    ops.mulSparse(m, ops.mulSparse(mt, y, l, spare), l, y);
   }
   orthonormalize(y, m.rows, l);
-  const g = ops.gram(ops.mulSparse(mt, y, l), m.cols, l); // B·Bᵀ, B = Qᵀ·M
+  const g = ops.gram(ops.mulSparse(mt, y, l, spare), m.cols, l); // B·Bᵀ, B = Qᵀ·M
   const { values, vectors } = ops.symmetricEigen(g, l);
   const e = new Float64Array(l * rank);
   for (let i = 0; i < l; i++) for (let j = 0; j < rank; j++) e[i * rank + j] = vectors[i * l + j];
-  return { u: ops.multiply(y, m.rows, l, e, rank), s: singular(values, rank), rank };
+  return { u: ops.multiply(y, m.rows, l, e, rank, spare), s: singular(values, rank), rank };
 }
 
 function singular(eigenvalues: Float64Array, rank: number): Float64Array {
