@@ -19,9 +19,12 @@
 //   npm run bench -- --corpus ~/src/my-repo      # any folder (copied to a temp dir first)
 //   options: --repeat N (3) · --query-repeat N (5) · --cold-queries N (5 per run) · --reopen-queries N (10)
 //            --cli-queries N (5 per run) · --edits N (5) · --engines hci,native,wasm,orama,minisearch,rg,cli,latency,intercom,mcp-start,vectors,literal
-//            --rg PATH · --profile · --out DIR · --record · --keep
+//            --rg PATH · --profile · --out DIR · --record · --keep · --tag T (files named bench-<corpus>-T)
 //            --engines …,semantic (also a cold index with semantic search on: its peak RSS)
 //            --compare LABEL (a recorded bench/results/bench-LABEL.json: this corpus's figures over that one's)
+//   npm run bench -- --corpus avalonia,dotnet-8 --compare avalonia --engines hci,native --repeat 1 --record
+//            several corpora in one run; --compare naming one of them compares the later ones with it, measured in
+//            the same run under the same load (the base is then not recorded on its own: its figures are in scale)
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -73,6 +76,8 @@ export interface BenchOptions {
   outDir: string | null;
   /** Also write a compact copy to bench/results/ (committed). */
   record: boolean;
+  /** Appended to the result files' names (bench-<corpus>-<tag>): a run of a few engines kept beside the corpus's full record. */
+  tag?: string;
   workDir?: string;
   keep: boolean;
   rg?: string | null;
@@ -81,6 +86,10 @@ export interface BenchOptions {
   profile: boolean;
   /** A recorded result (bench/results/bench-<label>.json) this corpus's figures are compared with: how cost grows with size. */
   compare?: string;
+  /** This corpus runs as the base of a later corpus's in-run comparison. */
+  asBase?: boolean;
+  /** The base of `compare` when it ran earlier in this same invocation (`--corpus avalonia,dotnet-8 --compare avalonia`). */
+  compareReport?: BenchReport;
   log: (line: string) => void;
 }
 
@@ -383,19 +392,23 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
       querySlices: { cold: slices?.coldByRun.flat().length ?? 0, reopen: plan?.reopen.length ?? 0, warmup: plan?.warmup.length ?? 0, measured: plan?.measured.length ?? 0, disjoint: slices?.disjoint ?? false },
       engines, incremental, ratios, targets: [], profile: profileSummary, notes, runs,
     };
-    if (o.compare) report.scale = scaleAgainst(report, readRecorded(o.compare));
+    if (o.compare && o.compare !== corpus.label) report.scale = o.compareReport ? scaleAgainst(report, o.compareReport, true) : scaleAgainst(report, readRecorded(o.compare));
     report.targets = judgeTargets(report);
     if (o.outDir) {
-      const base = path.join(o.outDir, `bench-${corpus.label}`);
+      const base = path.join(o.outDir, fileLabel(corpus.label, o.tag));
       writeJson(`${base}.json`, report);
       fs.writeFileSync(`${base}.md`, `${formatBench(report)}\n`);
     }
-    if (o.record) recordResult(`bench-${corpus.label}`, report, formatBench(report));
+    // The base of an in-run comparison is not recorded on its own (it ran only as a base; its figures are in scale.baseFigures).
+    if (o.record && !(o.compare === corpus.label && o.asBase)) recordResult(fileLabel(corpus.label, o.tag), report, formatBench(report));
     return report;
   } finally {
     if (!o.keep && !o.workDir) fs.rmSync(work, { recursive: true, force: true });
   }
 }
+
+/** The result files' name: bench-<corpus>, or bench-<corpus>-<tag>. */
+const fileLabel = (label: string, tag?: string) => `bench-${label}${tag ? `-${tag}` : ''}`;
 
 /** One `node -e 0`: what any Node CLI pays before its first line of code. */
 function bareNodeStart(): Promise<void> {
@@ -434,11 +447,14 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const corpusArg = optString(opts, 'corpus') ?? positional[0];
-  const corpora = corpusArg ? [corpusArg] : ['sample', 'generated'];
+  // Several corpora, comma-separated, run one after the other; `--compare` naming one of them compares the later ones with it (same run, same load).
+  const corpora = corpusArg ? corpusArg.split(',').filter(Boolean) : ['sample', 'generated'];
+  const inRun = new Map<string, BenchReport>();
   const engineList = optList(opts, 'engines');
   const engines = engineList.length ? engineList : [...ALL_ENGINES];
   const outDir = path.resolve(optString(opts, 'out') ?? path.join(repoRoot(), 'bench-results'));
   const record = opts.record === true;
+  const tag = optString(opts, 'tag');
   const log = (s: string) => process.stderr.write(`${s}\n`);
   for (const corpus of corpora) {
     const report = await runBench({
@@ -458,9 +474,12 @@ export async function main(argv: string[]): Promise<number> {
       rg: optString(opts, 'rg'),
       limit: optInt(opts, 'limit', DEFAULT_BENCH.limit),
       maxQueries: optInt(opts, 'max-queries', DEFAULT_BENCH.maxQueries),
-      outDir, record, log, compare,
+      outDir, record, log, compare, tag,
+      asBase: compare !== undefined && corpora.length > 1 && corpus === compare,
+      compareReport: compare !== undefined ? inRun.get(compare) : undefined,
     });
-    process.stdout.write(`\n${formatBench(report)}\n\n(${fmtMs(report.tookMs)}; written to ${path.join(outDir, `bench-${report.corpus.label}.json`)} and .md)\n`);
+    inRun.set(corpus, report);
+    process.stdout.write(`\n${formatBench(report)}\n\n(${fmtMs(report.tookMs)}; written to ${path.join(outDir, `${fileLabel(report.corpus.label, tag)}.json`)} and .md)\n`);
   }
   // The latencies unit tests used to assert (watcher, MCP round trips, lock waits, chunking, scanning):
   // measured here once per bench run, on their own fixtures, not per corpus.

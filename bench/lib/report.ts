@@ -88,6 +88,10 @@ export interface ScaleComparison {
   nativeIndexCpu: number | null;
   warmNewP95: number | null;
   afterOpenP95: number | null;
+  /** Whether the base ran in this same bench run (`--corpus base,this --compare base`): then the ratios share its load. */
+  sameRun?: boolean;
+  /** The base's own figures (hci row): its peak RSS, cold index wall and CPU (ms), warm new query p95 (ms). */
+  baseFigures?: { peakRss: number | null; indexMs: number | null; indexCpuMs: number | null; warmNewP95: number | null };
 }
 
 /** A result recorded with --record (bench/results/bench-<label>.json), or any report file path. */
@@ -96,7 +100,7 @@ export function readRecorded(labelOrFile: string): BenchReport {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as BenchReport;
 }
 
-export function scaleAgainst(r: Pick<BenchReport, 'engines' | 'corpus'>, base: BenchReport): ScaleComparison {
+export function scaleAgainst(r: Pick<BenchReport, 'engines' | 'corpus'>, base: BenchReport, sameRun = false): ScaleComparison {
   const q = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b > 0 ? a / b : null);
   const row = (x: Pick<BenchReport, 'engines'>, e: string) => x.engines.find((y) => y.engine === e);
   const [h, hb, n, nb] = [row(r, 'hci'), row(base, 'hci'), row(r, 'native'), row(base, 'native')];
@@ -114,6 +118,8 @@ export function scaleAgainst(r: Pick<BenchReport, 'engines' | 'corpus'>, base: B
     nativeIndexCpu: q(n?.index?.cpuMs, nb?.index?.cpuMs),
     warmNewP95: q(h?.latency?.warmFirst?.p95, hb?.latency?.warmFirst?.p95),
     afterOpenP95: q(h?.latency?.afterOpen?.p95, hb?.latency?.afterOpen?.p95),
+    sameRun,
+    baseFigures: { peakRss: hb?.memory?.peakRss ?? null, indexMs: hb?.index?.ms ?? null, indexCpuMs: hb?.index?.cpuMs ?? null, warmNewP95: hb?.latency?.warmFirst?.p95 ?? null },
   };
 }
 
@@ -196,7 +202,7 @@ export function judgeTargets(r: Pick<BenchReport, 'engines' | 'ratios' | 'increm
   const sc = r.scale;
   if (sc) {
     const T = REAL_TARGETS;
-    const size = `${fmtRatio(sc.files)} the files, ${fmtRatio(sc.sourceBytes)} the source, ${fmtRatio(sc.chunks)} the chunks of ${sc.base}`;
+    const size = `${fmtRatio(sc.files)} the files, ${fmtRatio(sc.sourceBytes)} the source, ${fmtRatio(sc.chunks)} the chunks of ${sc.base}${sc.sameRun ? ', measured in this run' : `, recorded at ${sc.baseCommit?.slice(0, 7) ?? '?'}`}`;
     check(`growth: peak RSS ≤ ${T.scalePeakRss}x ${sc.base}'s`, sc.peakRss, `${fmtRatio(sc.peakRss)} (${size})`, (v) => v <= T.scalePeakRss);
     check(`growth: cold index time ≤ ${T.scaleIndexTime}x ${sc.base}'s`, sc.indexWall, `${fmtRatio(sc.indexWall)} wall, ${fmtRatio(sc.indexCpu)} CPU`, (v) => v <= T.scaleIndexTime,
       { note: `native SQLite on the same chunks grew ${fmtRatio(sc.nativeIndexWall)} wall, ${fmtRatio(sc.nativeIndexCpu)} CPU` });
