@@ -5,6 +5,7 @@ import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runBench, formatBench } from '../bench/bench.ts';
+import { judgeTargets, scaleAgainst, type BenchReport } from '../bench/lib/report.ts';
 import { runEval, formatEval } from '../bench/eval.ts';
 import { scoreQuery } from '../bench/lib/metrics.ts';
 import { generateCorpus } from '../bench/corpus-gen.ts';
@@ -79,6 +80,24 @@ describe('bench and eval scripts (smoke)', () => {
     expect(s.recall5).toBe(1);
     expect(s.mrr10).toBe(1);
     expect(scoreQuery(['x'], ['a']).mrr10).toBe(0);
+  });
+
+  it('growth against a corpus measured in the same run: ratios of the hci rows, the base\'s own figures kept, each growth target judged', () => {
+    const row = (peakRss: number, ms: number, p95: number) => ({ engine: 'hci', label: 'hci', memory: { peakRss, overBaseline: peakRss - 50 }, index: { ms, cpuMs: ms * 2 }, latency: { warmFirst: { p95 }, afterOpen: { p95: p95 * 2 } } });
+    const report = (label: string, files: number, hci: ReturnType<typeof row>) => ({ corpus: { label, kind: 'real', files, chunks: files * 9, sourceBytes: files * 5000, queries: 60, path: '' }, engines: [hci], commit: { sha: 'a'.repeat(40) } }) as unknown as BenchReport;
+    const base = report('avalonia', 4800, row(230e6, 100_000, 40));
+    const big = report('dotnet-8', 48_000, row(260e6, 1_200_000, 60));
+    const sc = scaleAgainst(big, base, true);
+    expect([sc.files, sc.sameRun, sc.baseFigures]).toEqual([10, true, { peakRss: 230e6, indexMs: 100_000, indexCpuMs: 200_000, warmNewP95: 40 }]);
+    expect(sc.peakRss).toBeCloseTo(260 / 230, 9);
+    const growth = judgeTargets({ ...big, ratios: {}, scale: sc } as unknown as BenchReport).filter((t) => t.target.startsWith('growth'));
+    expect(growth.map((t) => [t.target, t.status])).toEqual([
+      ["growth: peak RSS ≤ 1.2x avalonia's", 'met'],
+      ["growth: cold index time ≤ 11x avalonia's", 'NOT met'],
+      ["growth: warm new query p95 ≤ 2x avalonia's", 'met'],
+    ]);
+    expect(growth[0].measured).toContain('measured in this run');
+    expect(scaleAgainst(big, base).sameRun).toBe(false);
   });
 
   it('bench: a tiny generated corpus yields a complete report', async () => {
