@@ -13,6 +13,9 @@ import { LearnedModel } from '../core/vector/learned/model.ts';
 import { CombinedEmbedder, concatHalves } from '../core/vector/combined/embedder.ts';
 import { REPO } from './helpers/browser.ts';
 import { openWithCodeModel, trainModel } from './helpers/code-model-fixture.ts';
+import { createNodeIndexStorage, loadEngine } from '../runtimes/node/index.ts';
+
+const openDb = async (root: string) => createNodeIndexStorage(root).open(await loadEngine());
 
 const tmp: string[] = [];
 afterAll(() => {
@@ -83,6 +86,30 @@ describe('the combined provider', () => {
     } finally {
       w.close();
     }
+  });
+
+  it('the trained pass writes exactly the vectors embedding each chunk text with both models gives (the shipped half from the trainer\'s token stream)', async () => {
+    const root = workspace();
+    const onIndex = async <T>(f: (db: Awaited<ReturnType<typeof openDb>>) => T): Promise<T> => {
+      const db = await openDb(root);
+      try {
+        return f(db);
+      } finally {
+        db.close();
+      }
+    };
+    const VECTORS = 'SELECT v.chunk_id, hex(v.vec) FROM chunk_vectors v JOIN vector_models m ON m.id = v.model_id AND m.current = 1 ORDER BY v.chunk_id';
+    const w = await openWithCodeModel(root, async () => first);
+    const s = await w.index().finally(() => w.close());
+    expect(s.vectors).toMatchObject({ trained: true, error: null });
+    const trained = await onIndex((db) => db.selectArrays(VECTORS));
+    expect(trained.length).toBe(s.vectors!.chunks);
+    // Every vector dropped: the next pass embeds each chunk's text with both models (CombinedEmbedder), no training.
+    await onIndex((db) => db.exec('DELETE FROM chunk_vectors'));
+    const w2 = await openWithCodeModel(root, async () => first);
+    const again = await w2.index().finally(() => w2.close());
+    expect(again.vectors).toMatchObject({ trained: false, error: null, embedded: s.vectors!.chunks, with_vectors: s.vectors!.chunks });
+    expect(await onIndex((db) => db.selectArrays(VECTORS))).toEqual(trained);
   });
 
   it('another shipped model trains and embeds again without chunking a file again', async () => {

@@ -4,7 +4,8 @@
 // is none, on --full, when the settings' dims changed, or past the drift verdict; else embed the
 // chunks still without a vector with the current vocabulary. `combined`: the same training, each
 // vector the pretrained model's and the learned model's side by side (combined/embedder.ts; a new
-// pretrained model retrains). `pretrained` / `model2vec` / `http` / `onnx`: make the provider's
+// pretrained model retrains); after training, the shipped half comes from the trainer's token stream
+// in the shipped model's ids (no second read or tokenization of the texts: the same bits). `pretrained` / `model2vec` / `http` / `onnx`: make the provider's
 // model key current (a new key drops the old vectors) and embed every chunk still without one, in
 // batches, each batch's vectors committed on their own. A provider failure is recorded (meta
 // vector_state: status shows it) and ends the phase: keyword data is never touched. Owns the
@@ -18,7 +19,8 @@ import { ModelTokenizer } from './learned/tokens.ts';
 import { trainModelFromCorpus, type Clock } from './learned/train.ts';
 import { LearnedProvider, LEARNED_RECIPE } from './learned/provider.ts';
 import { LearnedModel, type Coverage, DEFAULT_LEARNED_PARAMS } from './learned/model.ts';
-import { CombinedEmbedder, combinedPrefix } from './combined/embedder.ts';
+import { CombinedEmbedder, combinedPrefix, concatHalves } from './combined/embedder.ts';
+import { END } from './learned/cooccur.ts';
 import { modelKeyString, providerError, type EmbeddingProvider, type ModelKey, type ProviderError } from './provider.ts';
 import type { InlineStats, TrainingCollector } from './inline.ts';
 import {
@@ -181,7 +183,10 @@ async function trainFromIndex(store: IndexStore, dims: number, pre: LearnedModel
   }
   checkCancel(o.signal);
   phases.read_and_tokens = now() - t;
-  const corpus = builder.finish({ minCount: params.minCount, maxVocab: params.maxVocab });
+  // combined: the same token stream in the shipped model's ids too (its half of every vector, below).
+  const corpus = builder.finish({ minCount: params.minCount, maxVocab: params.maxVocab, ...(pre ? { also: (token: string) => pre.idOf(token) } : {}) });
+  const preSeq = corpus.alsoSeq;
+  delete corpus.alsoSeq;
   const trained = trainModelFromCorpus(corpus, params, o.clock ?? now, phases);
   t = now();
   const model: LearnedModel = trained.model;
@@ -193,26 +198,32 @@ async function trainFromIndex(store: IndexStore, dims: number, pre: LearnedModel
     bumpVectorGeneration(db);
     return id;
   });
-  if (combined) {
-    // The trainer's rows are the learned half only: every chunk is embedded again with both models.
-    const stored = (await store.read((db) => currentModel(db)))!;
-    await backfill(store, stored, (texts) => Promise.resolve({ ok: true as const, vectors: combined.embed(texts).vectors }), o, run);
-    phases.write = now() - t;
-    run.phases = Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v)]));
-    return;
-  }
   const batch = o.batchChunks ?? 4000;
+  const width = key.dims;
+  // combined: each row's shipped half from the same token stream in its ids (what pre.embed(text) sees: same bits), beside the trainer's row.
+  const preStarts = pre && preSeq ? chunkRuns(preSeq, n) : null;
+  const preRows = pre ? new Float32Array(Math.min(batch, n) * pre.dims) : null;
   const t0 = now();
   // The trained vectors a batch at a time (the trainer computes them on demand: never all at once).
   const rows = new Float32Array(Math.min(batch, n) * dims);
   for (let start = 0; start < n; start += batch) {
     checkCancel(o.signal);
     const end = Math.min(n, start + batch);
-    const vecs = new Uint8Array((end - start) * dims);
+    const vecs = new Uint8Array((end - start) * width);
     trained.rows.fill(start, end, rows);
-    for (let i = start; i < end; i++) encodeInt8Into(rows.subarray((i - start) * dims, (i - start + 1) * dims), scale, vecs, (i - start) * dims);
+    let out: Float32Array = rows;
+    if (pre && preRows && preStarts && preSeq) {
+      const pd = pre.dims;
+      preRows.fill(0);
+      for (let i = start; i < end; i++) {
+        pre.meanOf(preSeq, preStarts[i], preStarts[i + 1] - 1, preRows, (i - start) * pd);
+        pre.project(preRows, (i - start) * pd);
+      }
+      out = concatHalves(preRows.subarray(0, (end - start) * pd), pd, rows.subarray(0, (end - start) * dims), dims);
+    }
+    for (let i = start; i < end; i++) encodeInt8Into(out.subarray((i - start) * width, (i - start + 1) * width), scale, vecs, (i - start) * width);
     await store.write((db) => {
-      writeVectorBatch(db, modelId, ids.subarray(start, end), hashes.subarray(start * 8, end * 8), vecs, dims);
+      writeVectorBatch(db, modelId, ids.subarray(start, end), hashes.subarray(start * 8, end * 8), vecs, width);
       bumpVectorGeneration(db);
     });
     run.embedded += end - start;
@@ -222,6 +233,16 @@ async function trainFromIndex(store: IndexStore, dims: number, pre: LearnedModel
   }
   phases.write = now() - t;
   run.phases = Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v)]));
+}
+
+/** Where each of `n` chunks' runs starts in a token stream laid out as TokenCorpus.seq (END first, END after each chunk): chunk c is [starts[c], starts[c+1] − 1). */
+function chunkRuns(seq: Uint16Array, n: number): Int32Array {
+  const starts = new Int32Array(n + 1);
+  let c = 0;
+  starts[0] = 1;
+  for (let i = 1; i < seq.length && c < n; i++) if (seq[i] === END) starts[++c] = i + 1;
+  if (c !== n) throw new Error(`the shipped model's token stream holds ${c} chunks, the corpus ${n}`);
+  return starts;
 }
 
 // ── http / onnx ────────────────────────────────────────────────────────────────────────────────

@@ -29,6 +29,11 @@ export interface TokenCorpus {
   totalTokens: number;
   /** Of those, the ones outside the vocabulary. */
   oovTokens: number;
+  /**
+   * With finish()'s `also`: the same token stream in another model's ids (the tokens it knows; the
+   * layout of `seq`) — what that model's embed() sees for each chunk, without reading the texts again.
+   */
+  alsoSeq?: Uint16Array;
 }
 
 /** The largest block of the builder's id sequence (1M ids). */
@@ -147,7 +152,11 @@ export class TokenCorpusBuilder {
     this.chunks++;
   }
 
-  finish(opts: { minCount: number; maxVocab: number }): TokenCorpus {
+  /**
+   * The corpus. `also`: another vocabulary's id of a token (undefined: not in it; ids below END),
+   * whose stream comes back as alsoSeq.
+   */
+  finish(opts: { minCount: number; maxVocab: number; also?: (token: string) => number | undefined }): TokenCorpus {
     if (this.finished) throw new Error('TokenCorpusBuilder: finish() twice');
     this.finished = true;
     const { names, counts, chunks } = this;
@@ -169,6 +178,13 @@ export class TokenCorpusBuilder {
     let keptTokens = chunks + 1;
     for (const id of kept) keptTokens += counts[id];
     const seq = new Uint16Array(keptTokens);
+    // The other vocabulary's ids, by provisional id (-1: not in it), and its stream's length.
+    const alsoId = opts.also ? Int32Array.from(names, (t) => opts.also!(t) ?? -1) : null;
+    let alsoTokens = chunks + 1;
+    if (alsoId) for (let id = 0; id < names.length; id++) if (alsoId[id] >= 0) alsoTokens += counts[id];
+    const alsoSeq = alsoId ? new Uint16Array(alsoTokens) : null;
+    let a = 0;
+    if (alsoSeq) alsoSeq[a++] = END;
     let w = 0;
     let total = 0;
     let oov = 0;
@@ -178,15 +194,18 @@ export class TokenCorpusBuilder {
         const id = b[i];
         if (id === end) {
           seq[w++] = END; // every chunk keeps its end, even one left with no token
+          if (alsoSeq && w > 1) alsoSeq[a++] = END;
           continue;
         }
         total++;
+        if (alsoId && alsoId[id] >= 0) alsoSeq![a++] = alsoId[id];
         const f = final[id];
         if (f < 0) oov++;
         else seq[w++] = f;
       }
     }
     if (w !== keptTokens) throw new Error(`TokenCorpusBuilder: ${w} ids renumbered, ${keptTokens} counted`);
+    if (alsoSeq && a !== alsoTokens) throw new Error(`TokenCorpusBuilder: ${a} ids in the other vocabulary, ${alsoTokens} counted`);
     const vocab = kept.map((id) => names[id]);
     const keptCounts = Float64Array.from(kept, (id) => counts[id]);
     // The builder lets go of its arrays (its owner may keep it alive through training).
@@ -200,6 +219,7 @@ export class TokenCorpusBuilder {
       chunks,
       totalTokens: total,
       oovTokens: oov,
+      ...(alsoSeq ? { alsoSeq } : {}),
     };
   }
 }

@@ -124,6 +124,11 @@ export class LearnedModel {
     return this.header.dims;
   }
 
+  /** A token's id in this model's vocabulary (the ids embed() and meanOf() use), or undefined. */
+  idOf(token: string): number | undefined {
+    return this.index.get(token);
+  }
+
   /** Unit-length vectors, row-major `texts.length × dims`; a text with no known token gets zeros. */
   embed(texts: readonly string[]): { vectors: Float32Array; coverage: Coverage } {
     const { dims } = this;
