@@ -3,7 +3,7 @@
 // core/search/ (paging core/search/page.ts, the status and hint wording core/search/present.ts), host
 // additions (the running task, hints worded for MCP) core/service/.
 import { z } from 'zod';
-import { answerFields, fileKind, skipCounts, symbolRef } from './common.ts';
+import { answerFields, errorInfo, fileKind, freshness, skipCounts, symbolRef } from './common.ts';
 import { taskView } from './tasks.ts';
 import { MAX_TOKENS_MIN, QUERY_MAX_CHARS, SEARCH_LIMIT, SEARCH_MODES } from './limits.ts';
 
@@ -41,11 +41,13 @@ export const searchRequest = z.object({
   whole_word: z.boolean().optional().describe('literal and regex matching: only where the match is not inside a longer word (like grep -w)'),
   max_tokens: z.number().min(MAX_TOKENS_MIN).optional().describe('budget for the whole answer (~4 characters per token); hits beyond it are cut and truncated=true'),
   cursor: z.string().optional().describe('next_cursor from a previous answer, for the next page'),
+  repos: z.array(z.string()).optional().describe('a search over several repositories (hci search --root A --root B, hci mcp A B): only hits from these, by the names hits carry in repo'),
 });
 
 export const searchHit = z.object({
   hit_id: z.string().describe('handle for explain_result'),
   rank: z.number(),
+  repo: z.string().optional().describe('a search over several repositories: the repository of the hit (path is relative to it; hit_id and paths for other calls are qualified as <repo>/<path>)'),
   path: z.string().describe('workspace-relative, forward slashes'),
   start_line: z.number().describe('1-based, inclusive'),
   end_line: z.number().describe('1-based, inclusive'),
@@ -65,6 +67,16 @@ export const searchHit = z.object({
   note: z.string().optional().describe('for C# text hits: symbol-level truth (usages, rename) needs a compiler (Roslyn) follow-up'),
 });
 
+/** One repository's part of a search over several. */
+export const repoAnswer = z.object({
+  repo: z.string(),
+  root: z.string().describe('its workspace folder or published index URL'),
+  status: searchStatus,
+  hits: z.number().describe('hits it gave the merge (its best offset + limit)'),
+  index: freshness,
+  error: errorInfo.optional(),
+});
+
 export const searchResponse = z.object({
   contract_version: z.number(),
   status: searchStatus,
@@ -81,6 +93,7 @@ export const searchResponse = z.object({
   skipped_files: z.array(z.object({ path: z.string(), reason: z.string() })).optional().describe('a first page with few hits: files left out of the index whose path or name matches the query (the hint names them too)'),
   truncated: z.boolean().describe('true when max_tokens cut this page; next_cursor continues'),
   next_cursor: z.string().optional(),
+  repos: z.array(repoAnswer).optional().describe('a search over several repositories: how each answered (its hits are merged by score into hits, BM25 weighed with the statistics of all their indexes together)'),
   ...answerFields,
 });
 
@@ -97,3 +110,4 @@ export type SearchRequest = z.infer<typeof searchRequest>;
 export type SearchHit = z.infer<typeof searchHit>;
 export type SearchResponse = z.infer<typeof searchResponse>;
 export type SearchAnswer = z.infer<typeof searchAnswer>;
+export type RepoAnswer = z.infer<typeof repoAnswer>;

@@ -28,6 +28,8 @@ import { searchResponse } from './present.ts';
 import { SearchSession } from './session.ts';
 import { queryKey } from './query-log.ts';
 import { skippedFilesHint, skippedFilesMatching } from './skipped-files.ts';
+import { withGlobalStats } from './channels/fts-global.ts';
+import type { CorpusStats } from './term-stats.ts';
 
 /** What a Searcher needs of the workspace that opened its index. */
 export interface SearcherHost {
@@ -57,6 +59,8 @@ export class PreparedSearch {
     private readonly parsed: ParsedQuery | { error: unknown },
     /** The semantic modes: the semantic index, the query's vector and the text it is of (null: similar's chunk's own). */
     private readonly vector: { semantic: SemanticIndex; query: QueryVector; text: string | null } | null,
+    /** A search over several indexes: the keyword statistics of them all (channels/fts-global.ts). */
+    private readonly keywordStats?: CorpusStats,
   ) {}
 
   /** The parsed query (throws the reason when it does not parse: an answer's error). */
@@ -73,7 +77,7 @@ export class PreparedSearch {
    */
   context(db: Database, source?: { chunkId: number }): { ctx: SearchContext; unavailable?: Unavailable } {
     const { modes, unavailable } = this.vector ? vectorModes(this.vector, this.searcher.settings, db, this.req.mode, source) : {};
-    return { ctx: this.searcher.context(modes), unavailable };
+    return { ctx: this.searcher.context(this.keywordStats ? withGlobalStats(modes ?? DEFAULT_MODES, this.keywordStats) : modes), unavailable };
   }
 
   /** Ranks at least `needed` candidates (inside the read transaction). */
@@ -108,7 +112,7 @@ export class Searcher {
    * it). `vectorText`: the text the query vector is made of (similar: a snippet; null: a chunk's
    * own, given to page()); default the query.
    */
-  async prepare(req: SearchRequest, vectorText?: string | null): Promise<PreparedSearch> {
+  async prepare(req: SearchRequest, vectorText?: string | null, keywordStats?: CorpusStats): Promise<PreparedSearch> {
     checkRequest(req);
     checkMode(this.host.settings, req.mode);
     let parsed: ParsedQuery | { error: unknown };
@@ -124,7 +128,7 @@ export class Searcher {
       const text = vectorText === undefined ? req.query : vectorText;
       vector = { semantic, query: await semantic.prepare(text), text };
     }
-    return new PreparedSearch(this, req, parsed, vector);
+    return new PreparedSearch(this, req, parsed, vector, keywordStats);
   }
 
   /** The pipeline's context on this index with a mode table (default: the keyword, literal and regex rows). */
@@ -136,9 +140,9 @@ export class Searcher {
    * A search's answer (not remembered: the caller keeps its query log; `key` names its hit ids).
    * Runs in one read transaction: hits, counts and freshness all describe the same committed state.
    */
-  async search(req: SearchRequest, key = queryKey(req), t0 = Date.now()): Promise<SearchResponse> {
+  async search(req: SearchRequest, key = queryKey(req), t0 = Date.now(), keywordStats?: CorpusStats): Promise<SearchResponse> {
     const range = pageRange(req);
-    const prepared = await this.prepare(req);
+    const prepared = await this.prepare(req, undefined, keywordStats);
     const out = await this.store.read((db) => {
       const meta = readMeta(db);
       const { page, session, unavailable } = prepared.page(db, range, key);

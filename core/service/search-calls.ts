@@ -3,6 +3,7 @@
 // root, the surface's token reserve and explanation bound, the running task, hints worded for the
 // surface. Each throws on failure: the table's caller answers with the verb's failure answer. The
 // search itself is the workspace's (core/workspace.ts, core/search/).
+import { HciError } from '../platform.ts';
 import { CONTRACT_VERSION } from '../contract/version.ts';
 import type { SearchAnswer, SearchRequest } from '../contract/search.ts';
 import type { ExplainRequest, ExplainResponse } from '../contract/explain.ts';
@@ -26,6 +27,8 @@ export async function search(cx: ServiceContext, args: SearchRequest, ctx: CallC
     contract_version: CONTRACT_VERSION, status: 'error', query: args.query, mode: args.mode ?? 'keyword',
     match: 'none', hits: [], took_ms: 0, index: null, skipped: {}, truncated: false,
   };
+  // One workspace: `repos` filters a search over several (core/service/federation.ts).
+  if (args.repos?.length) throw new HciError('invalid_request', 'repos filters a search over several repositories; this one searches a single workspace', 'leave repos out, or search several: hci search <query> --root A --root B, hci mcp A B');
   const reserve = cx.policy.tokenReserve;
   const req: SearchRequest = {
     ...args,
@@ -34,7 +37,8 @@ export async function search(cx: ServiceContext, args: SearchRequest, ctx: CallC
     max_tokens: args.max_tokens === undefined || reserve === 0 ? args.max_tokens : Math.max(100, args.max_tokens - reserve),
   };
   const ws = await cx.gate.workspace();
-  let res: SearchAnswer = await cx.gate.serialized(() => ws.search(req));
+  const opts = ctx.keywordStats ? { keywordStats: ctx.keywordStats } : {};
+  let res: SearchAnswer = await cx.gate.serialized(() => ws.search(req, opts));
   let builtNow: TaskSnapshot | null = null;
   if (res.status === 'no_index' && cx.policy.buildOnSearch) {
     const { task } = cx.runs.start(false, 'search', true);
@@ -44,7 +48,7 @@ export async function search(cx: ServiceContext, args: SearchRequest, ctx: CallC
       return { ...base, took_ms: Date.now() - t0, error: { code: err.code, message: err.message }, hint: cx.hint(err.hint), task: viewTask(t, cx.surface)! };
     }
     if (t?.state === 'done') builtNow = t;
-    res = await cx.gate.serialized(() => ws.search(req));
+    res = await cx.gate.serialized(() => ws.search(req, opts));
     if (res.status === 'no_index') {
       const cur = viewTask(cx.tasks.get(task.task_id), cx.surface)!;
       const p = cur.progress;

@@ -4,7 +4,7 @@
 // only; the commands are runtimes/cli/commands.ts, and nothing in runtimes/cli touches a platform API.
 import type { HciWorkspace, OpenOptions } from '../../core/workspace.ts';
 import type { IndexProgress } from '../../core/index/indexer.ts';
-import type { HciService, ServiceHost } from '../../core/service/index.ts';
+import type { VerbService, ServiceHost } from '../../core/service/index.ts';
 import type { McpServerOptions } from '../mcp/server.ts';
 import type { EndpointOptions } from '../mcp/http-endpoint.ts';
 import type { PackTarget } from '../../core/index/pack.ts';
@@ -79,8 +79,8 @@ export interface McpRuntime {
   host: ServiceHost;
   /** A workspace already being opened while the server's modules loaded (a faster first answer). */
   open?: (root: string) => Promise<HciWorkspace>;
-  serveStdio(svc: HciService, opts: McpServerOptions): Promise<void>;
-  serveHttp(svc: HciService, opts: EndpointOptions): Promise<{ url: string; close(): Promise<void> }>;
+  serveStdio(svc: VerbService, opts: McpServerOptions): Promise<void>;
+  serveHttp(svc: VerbService, opts: EndpointOptions): Promise<{ url: string; close(): Promise<void> }>;
   /** Resolves on SIGINT or SIGTERM. */
   waitForSignal(): Promise<void>;
   /** Keeps a stray rejection in a library from taking the server down. */

@@ -6,7 +6,7 @@
 // Loaded only when `mcp` runs.
 import { StdioServerTransport } from '../mcp/sdk/server.ts';
 import { HciError } from '../../core/platform.ts';
-import type { HciService, ServiceHost } from '../../core/service/index.ts';
+import type { VerbService, ServiceHost } from '../../core/service/index.ts';
 import { createMcpServer, type McpServerOptions } from '../mcp/server.ts';
 import { runStdioSession } from '../mcp/stdio-session.ts';
 import { checkHttpOptions, MCP_PATH, refusalBody } from '../mcp/http-guard.ts';
@@ -34,7 +34,7 @@ function log(msg: string): void {
 
 export const denoMcpHost: ServiceHost = denoServiceHost();
 
-function serveStdio(svc: HciService, opts: McpServerOptions, onInterrupt: (fn: () => void) => () => void): Promise<void> {
+function serveStdio(svc: VerbService, opts: McpServerOptions, onInterrupt: (fn: () => void) => () => void): Promise<void> {
   // Deno's node:process stdin: the SDK transport reads it, and its end is stdin's EOF.
   const stdin = (globalThis as unknown as { process: { stdin: { once(ev: string, fn: () => void): void } } }).process.stdin;
   return runStdioSession(createMcpServer(svc, opts), new StdioServerTransport(), {
@@ -89,7 +89,7 @@ function tracked(res: Response, done: ExchangeDone): Response {
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
-async function serveHttp(svc: HciService, o: EndpointOptions): Promise<{ url: string; close(): Promise<void> }> {
+async function serveHttp(svc: VerbService, o: EndpointOptions): Promise<{ url: string; close(): Promise<void> }> {
   checkHttpOptions(o);
   const machine = {
     hostname: () => deno().hostname(),

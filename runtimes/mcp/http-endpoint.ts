@@ -4,7 +4,7 @@
 // new SDK transport — and the bound on a request body (413 beyond it, in a session or not). Owns that
 // order of checks; the hosts own sockets, bodies, responses and which SDK transport their platform takes,
 // and tell the sessions when each exchange ends (http-sessions.ts).
-import type { HciService } from '../../core/service/index.ts';
+import type { VerbService } from '../../core/service/index.ts';
 import { createMcpServer, type McpServerOptions } from './server.ts';
 import { createRequestGuard, MCP_PATH, type GuardOptions, type MachineNames, type RequestHeaders } from './http-guard.ts';
 import { clientKey, HttpSessions, type ExchangeDone, type SessionLimits, type SessionTransport } from './http-sessions.ts';
@@ -49,7 +49,7 @@ export interface HttpEndpoint<T> {
 }
 
 export function createHttpEndpoint<T extends SessionTransport & { onclose?: () => void }>(
-  svc: HciService,
+  svc: VerbService,
   o: EndpointOptions,
   machine: MachineNames,
   makeTransport: TransportFactory<T>,

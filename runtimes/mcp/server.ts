@@ -6,7 +6,7 @@
 // answer). So this module lists the tools with JSON schemas generated from the same zod schemas it
 // then validates with — the verb table's, as each tool presents its verb (tool.ts, tools.ts).
 import { CallToolRequestSchema, ListToolsRequestSchema, Server, type CallToolResult, type Tool } from './sdk/server.ts';
-import type { CallContext, HciService } from '../../core/service/index.ts';
+import type { CallContext, VerbService } from '../../core/service/index.ts';
 import { toolDefs, type WatcherPlan } from './tools.ts';
 import { boundTool, describeIssues, type BoundTool } from './tool.ts';
 
@@ -37,9 +37,9 @@ export interface McpServerOptions {
 }
 
 /** The tool table and its listing (JSON schemas), made once per service: every HTTP session shares them (~10 ms each to build). */
-const toolTables = new WeakMap<HciService, { defs: BoundTool[]; byName: Map<string, BoundTool>; tools: Tool[] }>();
+const toolTables = new WeakMap<VerbService, { defs: BoundTool[]; byName: Map<string, BoundTool>; tools: Tool[] }>();
 
-function toolTable(svc: HciService): { defs: BoundTool[]; byName: Map<string, BoundTool>; tools: Tool[] } {
+function toolTable(svc: VerbService): { defs: BoundTool[]; byName: Map<string, BoundTool>; tools: Tool[] } {
   let t = toolTables.get(svc);
   if (!t) {
     const defs = toolDefs(svc.root, svc.watcherPlan).map(boundTool);
@@ -49,7 +49,7 @@ function toolTable(svc: HciService): { defs: BoundTool[]; byName: Map<string, Bo
   return t;
 }
 
-export function createMcpServer(svc: HciService, opts: McpServerOptions): Server {
+export function createMcpServer(svc: VerbService, opts: McpServerOptions): Server {
   const { defs, byName, tools } = toolTable(svc);
 
   const server = new Server(

@@ -7,7 +7,7 @@
 // tools.ts and intercom-tools.ts.
 import { z } from 'zod';
 import * as contract from '../../core/contract/index.ts';
-import { VERBS, type CallContext, type HciService, type VerbInput, type VerbInputSchema, type VerbName, type VerbOutput } from '../../core/service/index.ts';
+import { VERBS, type CallContext, type VerbService, type VerbInput, type VerbInputSchema, type VerbName, type VerbOutput } from '../../core/service/index.ts';
 import type { Tool } from './sdk/server.ts';
 
 export type Annotations = { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
@@ -55,7 +55,7 @@ export interface BoundTool {
   listing: Tool;
   /** The declared answer schema (the server checks answers against it). */
   output: z.ZodType;
-  call(svc: HciService, raw: Record<string, unknown>, ctx: CallContext): Promise<{ out: Record<string, unknown> & { status: string }; text: string }>;
+  call(svc: VerbService, raw: Record<string, unknown>, ctx: CallContext): Promise<{ out: Record<string, unknown> & { status: string }; text: string }>;
 }
 
 export function boundTool<V extends VerbName>(t: McpTool<V>): BoundTool {

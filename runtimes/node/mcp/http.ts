@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '../../mcp/sdk/node-http.ts';
 import { HciError } from '../../../core/platform.ts';
-import type { HciService } from '../../../core/service/index.ts';
+import type { VerbService } from '../../../core/service/index.ts';
 import { checkHttpOptions, MCP_PATH, refusalBody, type MachineNames } from '../../mcp/http-guard.ts';
 import { BODY_TOO_LARGE, createHttpEndpoint, MAX_BODY_BYTES, type EndpointOptions } from '../../mcp/http-endpoint.ts';
 
@@ -85,7 +85,7 @@ export interface HttpHandle {
   close(): Promise<void>;
 }
 
-export async function serveHttp(svc: HciService, o: HttpOptions): Promise<HttpHandle> {
+export async function serveHttp(svc: VerbService, o: HttpOptions): Promise<HttpHandle> {
   checkHttpOptions(o);
   const endpoint = createHttpEndpoint(svc, o, nodeMachineNames, (onsessioninitialized) =>
     new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized }));

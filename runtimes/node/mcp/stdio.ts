@@ -3,12 +3,12 @@
 // (runtimes/mcp/stdio-session.ts: serve until the client closes, SIGINT/SIGTERM, or stdin ends — after
 // answering what arrived before the end) with process.stdin and process signals.
 import { StdioServerTransport } from '../../mcp/sdk/server.ts';
-import type { HciService } from '../../../core/service/index.ts';
+import type { VerbService } from '../../../core/service/index.ts';
 import { createMcpServer, type McpServerOptions } from '../../mcp/server.ts';
 import { runStdioSession } from '../../mcp/stdio-session.ts';
 
 /** Serves until the client goes away; resolves when the server has closed. */
-export function serveStdio(svc: HciService, opts: McpServerOptions): Promise<void> {
+export function serveStdio(svc: VerbService, opts: McpServerOptions): Promise<void> {
   return runStdioSession(createMcpServer(svc, opts), new StdioServerTransport(), {
     onInputEnd: (fn) => {
       process.stdin.once('end', fn);

@@ -1,0 +1,55 @@
+// The keyword channel with the BM25 statistics of several index files (a search over several
+// repositories, core/service/federation.ts): it asks the FTS channel as it is, then scores its hits
+// again with the merged statistics (core/search/term-stats.ts) — the score each would have in one
+// index of them all — and orders them by that, so every stage after it (declarations, rerank, the
+// merge of the repositories' lists) compares like with like. Owns the wrapping and swapping it into
+// a mode table; the arithmetic is term-stats.ts, the candidate SQL fts.ts.
+import type { ModeRow, ModeTable } from '../modes.ts';
+import type { ParsedQuery } from '../query.ts';
+import type { SearchSession } from '../session.ts';
+import { corpusStats, globalScores, hitParts, queryPhrases, type CorpusStats } from '../term-stats.ts';
+import type { Channel, ChannelHit } from './channel.ts';
+import { ftsChannel } from './fts.ts';
+
+/** `inner`'s hits scored with `global` statistics, best first. */
+function rescored(session: SearchSession, q: ParsedQuery, global: CorpusStats, hits: readonly ChannelHit[]): ChannelHit[] {
+  if (!hits.length) return [];
+  const phrases = queryPhrases(q);
+  if (!phrases.length) return [...hits];
+  const local = session.cached(`fts-stats:${phrases.join(' ')}`, () => corpusStats(session.db, phrases));
+  const scores = globalScores(local, global, phrases, hitParts(session.db, phrases, hits.map((h) => h.row.chunkId)));
+  return hits
+    .map((h, i) => ({ h: { ...h, score: scores.get(h.row.chunkId) ?? h.score }, i }))
+    .sort((a, b) => b.h.score - a.h.score || a.i - b.i)
+    .map((x) => x.h);
+}
+
+/** The FTS channel whose scores use `global` statistics. */
+export function globalFtsChannel(global: CorpusStats, inner: Channel = ftsChannel): Channel {
+  return {
+    ...inner,
+    search: (session, q, pool) => rescored(session, q, global, inner.search(session, q, pool)),
+    widen: inner.widen && ((session, q, pool, page) => {
+      const hits = inner.widen!(session, q, pool, page);
+      return hits && rescored(session, q, global, hits);
+    }),
+    scoreChunks: inner.scoreChunks && ((session, q, ids) => {
+      // In the order given (the contract of scoreChunks), scores from the global statistics.
+      const hits = inner.scoreChunks!(session, q, ids);
+      const byId = new Map(rescored(session, q, global, hits).map((h) => [h.row.chunkId, h]));
+      return hits.map((h) => byId.get(h.row.chunkId) ?? h);
+    }),
+  };
+}
+
+/** The mode table with the FTS channel of every row (and its routes) scoring with `global` statistics. */
+export function withGlobalStats(modes: ModeTable, global: CorpusStats): ModeTable {
+  const fts = globalFtsChannel(global);
+  const swap = (c: Channel) => (c === ftsChannel ? fts : c);
+  const out: ModeTable = {};
+  for (const [mode, row] of Object.entries(modes) as Array<[keyof ModeTable, ModeRow]>) {
+    const route = row.route;
+    out[mode] = { ...row, channels: row.channels.map(swap), ...(route ? { route: (q: ParsedQuery) => route(q).map(swap) } : {}), ...(row.unranked ? { unranked: row.unranked.map(swap) } : {}) };
+  }
+  return out;
+}

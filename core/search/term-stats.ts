@@ -1,0 +1,136 @@
+// BM25 made comparable across index files (many repositories in one search, core/service/federation.ts).
+// FTS5's bm25() weighs each term by the statistics of its own index (row count, average row length,
+// rows holding the term), so the same chunk scores differently in a small repository than in the
+// union of several, and sqlite-wasm cannot register an FTS5 scoring function from JavaScript. So
+// each index first reports its statistics for the query's phrases — its row and token totals (the
+// FTS5 averages record, chunks_fts_data id 1) and per phrase how many rows hold it — the federation
+// adds them up, and the keyword channel's hits in every index are scored again with the sum
+// (channels/fts-global.ts): each phrase's own bm25() part of a hit, with the hit's length
+// (chunks_fts_docsize), taken back to its weighted frequency and weighed with all the statistics —
+// the score the hit would have in one index of the union (FTS5's formula: k1 1.2, b 0.75, the column
+// weights of the keyword channel). Owns reading those statistics and the arithmetic; the channel
+// wrapper applies it, the federation merges the lists, query.ts parses the query.
+import type { Database } from '../sqlite/engine.ts';
+import { ftsExpression, type ParsedQuery } from './query.ts';
+import { COLUMN_WEIGHTS } from './channels/fts.ts';
+
+const K1 = 1.2;
+const B = 0.75;
+const WEIGHT_ARGS = Object.values(COLUMN_WEIGHTS).join(', ');
+
+/** What one index's BM25 scores of a query are made of, or — merged (mergeStats) — those of several. */
+export interface CorpusStats {
+  /** Rows (chunks), and tokens in all their columns. */
+  rows: number;
+  tokens: number;
+  /** Per FTS5 phrase of the query: how many rows hold it. */
+  docs: Record<string, number>;
+}
+
+/** Per chunk: its tokens (all columns) and, per phrase, that phrase's bm25() part (positive; 0 when absent). */
+export type HitParts = Map<number, { length: number; parts: number[] }>;
+
+/** The phrases of an FTS5 expression as the keyword channel writes it (query.ts: quoted, maybe a trailing `*`). */
+export function phrasesOf(expr: string): string[] {
+  return expr.match(/"(?:[^"]|"")*"\*?/g) ?? [];
+}
+
+/** Every FTS5 phrase of a parsed query's keyword expression, in order. */
+export function queryPhrases(q: ParsedQuery): string[] {
+  const expr = ftsExpression(q, 'all');
+  return expr ? phrasesOf(expr) : [];
+}
+
+/** SQLite varints (FTS5's record format), one after the other. */
+function varints(b: Uint8Array): number[] {
+  const out: number[] = [];
+  let i = 0;
+  while (i < b.length) {
+    let v = 0;
+    for (let n = 0; ; n++) {
+      const c = b[i++];
+      if (n === 8) {
+        v = v * 256 + c;
+        break;
+      }
+      v = v * 128 + (c & 0x7f);
+      if (!(c & 0x80)) break;
+    }
+    out.push(v);
+  }
+  return out;
+}
+
+const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+
+/** One index's statistics for the phrases (inside a read transaction). */
+export function corpusStats(db: Database, phrases: readonly string[]): CorpusStats {
+  const avg = db.selectValue('SELECT block FROM chunks_fts_data WHERE id = 1');
+  const [rows = 0, ...cols] = avg instanceof Uint8Array ? varints(avg) : [];
+  const docs: Record<string, number> = {};
+  for (const p of phrases) docs[p] = Number(db.selectValue('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?', [p]) ?? 0);
+  return { rows, tokens: sum(cols), docs };
+}
+
+/** Several indexes' statistics as one index of them all would have them. */
+export function mergeStats(list: readonly CorpusStats[]): CorpusStats {
+  const docs: Record<string, number> = {};
+  for (const s of list) for (const [p, n] of Object.entries(s.docs)) docs[p] = (docs[p] ?? 0) + n;
+  return { rows: sum(list.map((s) => s.rows)), tokens: sum(list.map((s) => s.tokens)), docs };
+}
+
+/** Each chunk's length and each phrase's bm25() part (inside a read transaction). */
+export function hitParts(db: Database, phrases: readonly string[], chunkIds: readonly number[]): HitParts {
+  const hits: HitParts = new Map();
+  for (const id of chunkIds) {
+    const sz = db.selectValue('SELECT sz FROM chunks_fts_docsize WHERE id = ?', [id]);
+    hits.set(id, { length: sz instanceof Uint8Array ? sum(varints(sz)) : 0, parts: phrases.map(() => 0) });
+  }
+  if (!chunkIds.length) return hits;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const id of chunkIds) {
+    lo = Math.min(lo, id);
+    hi = Math.max(hi, id);
+  }
+  // One statement per phrase over the chunks' rowid range: FTS5 counts a phrase's rows once per statement.
+  phrases.forEach((p, i) => {
+    const found = db.selectArrays(`SELECT rowid, -bm25(chunks_fts, ${WEIGHT_ARGS}) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid BETWEEN ? AND ?`, [p, lo, hi]);
+    for (const [rowid, part] of found) {
+      const h = hits.get(Number(rowid));
+      if (h) h.parts[i] = Number(part);
+    }
+  });
+  return hits;
+}
+
+/** FTS5's IDF (fts5_aux.c): never below 1e-6. */
+function idf(rows: number, docs: number): number {
+  const x = Math.log((rows - docs + 0.5) / (docs + 0.5));
+  return x <= 0 ? 1e-6 : x;
+}
+
+/**
+ * Per chunk, its BM25 with the `global` statistics instead of the `local` ones its parts were
+ * scored with: each phrase's part taken back to its weighted frequency, then weighed again (null for
+ * a chunk that holds no phrase: its score stays as it was).
+ */
+export function globalScores(local: CorpusStats, global: CorpusStats, phrases: readonly string[], hits: HitParts): Map<number, number | null> {
+  const avg = local.rows ? local.tokens / local.rows : 0;
+  const avgAll = global.rows ? global.tokens / global.rows : 0;
+  const out = new Map<number, number | null>();
+  for (const [id, h] of hits) {
+    let any = false;
+    let score = 0;
+    phrases.forEach((p, i) => {
+      const part = h.parts[i];
+      if (!(part > 0) || !avg || !avgAll) return;
+      any = true;
+      const f = Math.min(part / idf(local.rows, local.docs[p] ?? 0), K1 + 1 - 1e-9);
+      const w = (f * K1 * (1 - B + (B * h.length) / avg)) / (K1 + 1 - f);
+      score += (idf(global.rows, global.docs[p] ?? 0) * w * (K1 + 1)) / (w + K1 * (1 - B + (B * h.length) / avgAll));
+    });
+    out.set(id, any ? score : null);
+  }
+  return out;
+}

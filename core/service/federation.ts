@@ -1,0 +1,204 @@
+// Many repositories in one search: a Federation answers the verbs over several services, one per
+// workspace folder or published index (`hci search <q> --root A --root B`, `hci mcp A B`), each with
+// its own index file and connection. A search asks every repository (or those the request's `repos`
+// names) for the first pages with their keyword scores made comparable — the statistics of all the
+// index files added up first (core/search/term-stats.ts), each index's keyword hits scored with them
+// (channels/fts-global.ts): the score one index of the union would give — merges the lists by score
+// and pages them with its own cursor. Every hit carries its `repo` (its path stays relative to that
+// repository) and its hit_id is qualified (`<repo>/<id>`), so explain reaches the right index; the calls that name a path (outline, file,
+// tree, resolve, similar) take it qualified the same way. Owns naming the repositories, merging,
+// routing and the merged answer's shape; each search is its service's (service.ts), and the
+// repositories are asked one after the other on this thread (each call's SQLite work is synchronous).
+import { HciError } from '../platform.ts';
+import { CONTRACT_VERSION } from '../contract/version.ts';
+import { SEARCH_LIMIT } from '../contract/limits.ts';
+import type { ErrorInfo, IndexFreshness } from '../contract/common.ts';
+import type { MatchKind, SearchAnswer, SearchHit, SearchRequest } from '../contract/search.ts';
+import { decodeCursor, encodeCursor, estimateTokens, fitTokenBudget } from '../search/page.ts';
+import { parseRequest } from '../search/pipeline.ts';
+import { corpusStats, mergeStats, queryPhrases, type CorpusStats } from '../search/term-stats.ts';
+import type { CallContext } from './host.ts';
+import type { HciService } from './service.ts';
+import { errorFields, tidyHint } from './views.ts';
+import type { VerbInput, VerbName, VerbOutput } from './verbs.ts';
+
+/** What a surface needs of the service it serves (HciService, Federation). */
+export type VerbService = Pick<HciService, 'root' | 'watcherPlan' | 'call' | 'failure' | 'freshness' | 'start' | 'close'>;
+
+export interface FederationMember {
+  /** The repository's name in answers (`repo`) and in qualified paths and hit ids. */
+  repo: string;
+  service: HciService;
+}
+
+export interface FederationOptions {
+  /** Re-weigh keyword scores with the statistics of every index (default true; false: each index's own, for measuring). */
+  mergeStats?: boolean;
+}
+
+/** The name of a repository from its folder or URL: the last path segment (a packed file's without its extension). */
+export function repoName(root: string): string {
+  const seg = root.replace(/[?#].*$/, '').replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? '';
+  return (/^https?:/i.test(root) ? seg.replace(/\.[a-z0-9]+$/i, '') : seg) || 'repo';
+}
+
+/** Names for roots, each its repoName, made distinct (`api`, `api-2`) and never containing a slash. */
+export function repoNames(roots: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return roots.map((r) => {
+    const base = repoName(r);
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return n === 1 ? base : `${base}-${n}`;
+  });
+}
+
+/** The request fields a verb may name a path or hit in, qualified with its repository in a federation. */
+const QUALIFIED = ['hit_id', 'path', 'folder', 'file'] as const;
+
+const MATCH_ORDER: readonly MatchKind[] = ['all', 'all_then_any', 'any', 'similar', 'none'];
+
+export class Federation implements VerbService {
+  readonly root: string;
+  private readonly byName: Map<string, FederationMember>;
+
+  constructor(
+    readonly members: readonly FederationMember[],
+    private readonly opts: FederationOptions = {},
+  ) {
+    if (members.length === 0) throw new HciError('usage', 'a search over several repositories needs at least one', 'pass --root or --index once per repository');
+    this.byName = new Map(members.map((m) => [m.repo, m]));
+    this.root = members.map((m) => `${m.repo} (${m.service.root})`).join(', ');
+  }
+
+  get watcherPlan(): VerbService['watcherPlan'] {
+    return this.members[0].service.watcherPlan;
+  }
+
+  async start(): Promise<void> {
+    for (const m of this.members) await m.service.start();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.members.map((m) => m.service.close()));
+  }
+
+  freshness(): Promise<IndexFreshness | null> {
+    return this.members[0].service.freshness();
+  }
+
+  failure<V extends VerbName>(verb: V, f: { error: ErrorInfo; hint?: string }, req: unknown, t0 = Date.now()): Promise<VerbOutput<V>> {
+    return this.members[0].service.failure(verb, f, req, t0);
+  }
+
+  /** Answers one verb: search over every repository, the others in the repository their path or hit id names. */
+  async call<V extends VerbName>(verb: V, req: VerbInput<V>, ctx: CallContext = {}): Promise<VerbOutput<V>> {
+    const t0 = Date.now();
+    try {
+      if (verb === 'search') return (await this.search(req as VerbInput<'search'>, ctx)) as VerbOutput<V>;
+      return await this.routed(verb, req, ctx);
+    } catch (e) {
+      return this.failure(verb, errorFields(e, this.members[0].service.surface), req, t0);
+    }
+  }
+
+  /** A verb for one repository: the one its qualified path or hit id names (`<repo>/…`), that name taken off. */
+  private async routed<V extends VerbName>(verb: V, req: VerbInput<V>, ctx: CallContext): Promise<VerbOutput<V>> {
+    const fields = req as Record<string, unknown>;
+    for (const key of QUALIFIED) {
+      const v = fields[key];
+      if (typeof v !== 'string') continue;
+      const slash = v.indexOf('/');
+      const m = slash > 0 ? this.byName.get(v.slice(0, slash)) : undefined;
+      if (!m) continue;
+      const out = await m.service.call(verb, { ...req, [key]: v.slice(slash + 1) }, ctx);
+      const o = out as Record<string, unknown>;
+      if (typeof o[key] === 'string') o[key] = `${m.repo}/${o[key] as string}`;
+      return out;
+    }
+    if (this.members.length === 1) return this.members[0].service.call(verb, req, ctx);
+    const names = this.members.map((m) => m.repo).join(', ');
+    throw new HciError('invalid_request', `this server searches ${this.members.length} repositories (${names}): name one in the ${verb} call`,
+      `qualify the path or hit id with its repository, as search answers them: <repo>/<path> (repositories: ${names})`);
+  }
+
+  /** The merged search: every repository's first pages, scores made comparable, one list by score, one page of it. */
+  async search(req: SearchRequest, ctx: CallContext = {}): Promise<SearchAnswer> {
+    const t0 = Date.now();
+    const limit = req.limit ?? SEARCH_LIMIT.default;
+    const offset = decodeCursor(req.cursor);
+    const unknown = (req.repos ?? []).filter((r) => !this.byName.has(r));
+    if (unknown.length) {
+      throw new HciError('invalid_request', `no repository named ${unknown.map((r) => `"${r}"`).join(', ')} in this search`, `the repositories are ${this.members.map((m) => m.repo).join(', ')}`);
+    }
+    const members = req.repos?.length ? this.members.filter((m) => req.repos!.includes(m.repo)) : this.members;
+    // Each repository's best offset + limit hits (at most a page's maximum): the merged page is among them.
+    const ask: SearchRequest = { ...req, repos: undefined, cursor: undefined, limit: Math.min(offset + limit, SEARCH_LIMIT.max), max_tokens: undefined };
+    const keywordStats = this.opts.mergeStats === false ? undefined : await this.keywordStats(members, req);
+    const answers: SearchAnswer[] = [];
+    for (const m of members) answers.push(await m.service.call('search', ask, keywordStats ? { ...ctx, keywordStats } : ctx));
+    const merged: Array<{ hit: SearchHit; score: number; at: number }> = [];
+    answers.forEach((a, i) => {
+      for (const h of a.hits) merged.push({ hit: { ...h, repo: members[i].repo, hit_id: `${members[i].repo}/${h.hit_id}` }, score: h.score, at: merged.length });
+    });
+    merged.sort((a, b) => b.score - a.score || a.at - b.at);
+    const page = merged.slice(offset, offset + limit).map((x, i) => ({ ...x.hit, rank: offset + i + 1 }));
+    const more = merged.length > offset + limit || (answers.some((a) => a.next_cursor !== undefined) && offset + limit < SEARCH_LIMIT.max);
+    const ok = answers.filter((a) => a.status !== 'error' && a.status !== 'no_index');
+    const failed = answers.find((a) => a.status === 'error' || a.status === 'no_index');
+    if (ok.length === 0 && failed) return { ...failed, hint: [failed.hint, `repositories: ${members.map((m) => m.repo).join(', ')}`].filter(Boolean).join('; ') };
+    const skipped: Record<string, number> = {};
+    for (const a of answers) for (const [k, n] of Object.entries(a.skipped)) skipped[k] = (skipped[k] ?? 0) + n;
+    const matches = ok.filter((a) => a.hits.length).map((a) => a.match);
+    const match: MatchKind = matches.length === 0 ? 'none' : matches.every((x) => x === matches[0]) ? matches[0]
+      : matches.some((x) => x === 'all' || x === 'all_then_any') ? 'all_then_any' : MATCH_ORDER.find((x) => matches.includes(x))!;
+    const hints = answers.map((a, i) => (a.hint ? `${members[i].repo}: ${a.hint}` : '')).filter(Boolean);
+    const out: SearchAnswer = {
+      contract_version: CONTRACT_VERSION,
+      status: page.length ? 'ok' : answers.some((a) => a.status === 'indexing') ? 'indexing' : 'empty',
+      query: req.query,
+      mode: ok[0]?.mode ?? req.mode ?? 'keyword',
+      match,
+      hits: page,
+      took_ms: 0,
+      skipped,
+      truncated: false,
+      index: ok[0]?.index ?? null,
+      repos: answers.map((a, i) => ({
+        repo: members[i].repo, root: members[i].service.root, status: a.status, hits: a.hits.length, index: a.index,
+        ...(a.error ? { error: a.error } : {}),
+      })),
+      ...(hints.length ? { hint: hints.join('; ') } : {}),
+    };
+    if (more) out.next_cursor = encodeCursor(offset + limit);
+    if (req.max_tokens !== undefined) {
+      const { kept, truncated } = fitTokenBudget(out.hits, req.max_tokens, estimateTokens({ ...out, hits: [] }));
+      if (truncated) {
+        out.hits = kept;
+        out.truncated = true;
+        out.next_cursor = encodeCursor(offset + kept.length);
+      }
+    }
+    out.took_ms = Date.now() - t0;
+    return tidyHint(out);
+  }
+
+  /**
+   * The keyword statistics of every repository's index for the query's phrases, added up (null: the
+   * query has no keyword part). A repository without an index adds nothing.
+   */
+  private async keywordStats(members: readonly FederationMember[], req: SearchRequest): Promise<CorpusStats | undefined> {
+    const list: CorpusStats[] = [];
+    for (const m of members) {
+      try {
+        const ws = await m.service.workspace();
+        const phrases = queryPhrases(parseRequest(ws.settings, { ...req, repos: undefined }));
+        if (!phrases.length) return undefined;
+        list.push((await ws.read((db) => corpusStats(db, phrases))).value);
+      } catch {
+        // No index yet, or a query that does not parse: its own answer says so.
+      }
+    }
+    return list.length ? mergeStats(list) : undefined;
+  }
+}

@@ -1,0 +1,122 @@
+// Many repositories in one search (core/service/federation.ts, core/search/term-stats.ts): two real
+// workspaces indexed apart and searched together through the service, against ONE index of their
+// union. The fixture is built so that each index's own BM25 statistics mis-order the hits — the word
+// is in 1 of 2 chunks of the small repository (FTS5's IDF there: ~0) and 1 of 21 of the large one —
+// while the union (and the merge with the statistics of both indexes) puts the chunk that holds it
+// three times first. Also: the phrases' parts add up to FTS5's own bm25(), the repos filter, qualified
+// hit ids reaching explain in the right index, and a qualified path reaching outline.
+// @lane unit
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { Federation, HciService } from '../core/service/index.ts';
+import { searchAnswer } from '../core/contract/index.ts';
+import { parseRequest } from '../core/search/pipeline.ts';
+import { corpusStats, globalScores, hitParts, queryPhrases } from '../core/search/term-stats.ts';
+import { nodeServiceHost } from '../runtimes/node/service-host.ts';
+import { createTmpWorkspace, type TmpWorkspace, type WorkspaceFiles } from './helpers/tmp-workspace.ts';
+
+const other = (n: number) => `# Other ${n}\n\nPlain words about wheels and axles, page ${n}.\n`;
+const ALPHA: WorkspaceFiles = {
+  'docs/notes.md': '# Notes\n\nThe gizmo turns. A gizmo spins. Every gizmo hums.\n',
+  'docs/other-1.md': other(1),
+};
+const BETA: WorkspaceFiles = {
+  'docs/notes.md': '# Notes\n\nThe gizmo turns. Wheels spin. Every axle hums.\n',
+  ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`docs/other-${i + 1}.md`, other(i + 1)])),
+};
+const prefixed = (repo: string, files: WorkspaceFiles): WorkspaceFiles => Object.fromEntries(Object.entries(files).map(([p, c]) => [`${repo}/${p}`, c]));
+
+describe('a search over several repositories', () => {
+  let alpha: TmpWorkspace, beta: TmpWorkspace, union: TmpWorkspace;
+  const services: HciService[] = [];
+  const service = (root: string) => {
+    const s = new HciService({ root, host: nodeServiceHost(), surface: 'cli', watch: 'off' });
+    services.push(s);
+    return s;
+  };
+  let fed: Federation, naive: Federation, unionSvc: HciService;
+
+  beforeAll(async () => {
+    alpha = await createTmpWorkspace(ALPHA, 'hci-fed-alpha-');
+    beta = await createTmpWorkspace(BETA, 'hci-fed-beta-');
+    union = await createTmpWorkspace({ ...prefixed('alpha', ALPHA), ...prefixed('beta', BETA) }, 'hci-fed-union-');
+    const [a, b] = [service(alpha.root), service(beta.root)];
+    unionSvc = service(union.root);
+    for (const s of [a, b, unionSvc]) await s.index();
+    const members = [{ repo: 'alpha', service: a }, { repo: 'beta', service: b }];
+    fed = new Federation(members);
+    naive = new Federation(members, { mergeStats: false });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const s of services) await s.close();
+    for (const w of [alpha, beta, union]) await w?.cleanup();
+  });
+
+  it('ranks as one index of the union does, where each index alone would mis-order the hits', async () => {
+    const u = searchAnswer.parse(await unionSvc.call('search', { query: 'gizmo' }));
+    const m = searchAnswer.parse(await fed.call('search', { query: 'gizmo' }));
+    const n = searchAnswer.parse(await naive.call('search', { query: 'gizmo' }));
+    expect(u.hits.map((h) => h.path)).toEqual(['alpha/docs/notes.md', 'beta/docs/notes.md']);
+    // Merged: the union's order, each hit with its repository and its path relative to it.
+    expect(m.hits.map((h) => `${h.repo}/${h.path}`)).toEqual(u.hits.map((h) => h.path));
+    expect(m.hits.map((h) => h.rank)).toEqual([1, 2]);
+    // Scores as the union's (its paths hold one more token, the repository's name: within 5%).
+    m.hits.forEach((h, i) => expect(Math.abs(h.fts_score! / u.hits[i].fts_score! - 1)).toBeLessThan(0.05));
+    // Each index's own statistics: the small repository's IDF is ~0, its hit last.
+    expect(n.hits.map((h) => `${h.repo}/${h.path}`)).toEqual(['beta/docs/notes.md', 'alpha/docs/notes.md']);
+    expect(m.repos?.map((r) => [r.repo, r.status, r.hits])).toEqual([['alpha', 'ok', 1], ['beta', 'ok', 1]]);
+  });
+
+  it('decomposes bm25() into its phrases exactly, and scores with its own statistics as bm25() does', async () => {
+    const ws = await services[1].workspace();
+    const req = { query: 'gizmo turns' };
+    const phrases = queryPhrases(parseRequest(ws.settings, req));
+    expect(phrases.length).toBeGreaterThanOrEqual(2);
+    const { value } = await ws.read((db) => {
+      const all = db.selectArrays('SELECT rowid, -bm25(chunks_fts, 3, 6, 2, 1, 1, 1) FROM chunks_fts WHERE chunks_fts MATCH ?', [phrases.join(' AND ')]);
+      const local = corpusStats(db, phrases);
+      return { all, local, parts: hitParts(db, phrases, all.map(([id]) => Number(id))) };
+    });
+    expect(value.all.length).toBeGreaterThan(0);
+    expect(value.local.rows).toBe(21);
+    const again = globalScores(value.local, value.local, phrases, value.parts);
+    for (const [rowid, score] of value.all) {
+      expect(value.parts.get(Number(rowid))!.parts.reduce((a, b) => a + b, 0)).toBeCloseTo(Number(score), 9);
+      expect(again.get(Number(rowid))).toBeCloseTo(Number(score), 9);
+    }
+  });
+
+  it('filters by repository, refuses an unknown one, and pages with its own cursor', async () => {
+    const only = searchAnswer.parse(await fed.call('search', { query: 'wheels', repos: ['beta'] }));
+    expect(only.hits.length).toBeGreaterThan(0);
+    expect(new Set(only.hits.map((h) => h.repo))).toEqual(new Set(['beta']));
+    const bad = searchAnswer.parse(await fed.call('search', { query: 'wheels', repos: ['gamma'] }));
+    expect(bad.status).toBe('error');
+    expect(bad.error?.code).toBe('invalid_request');
+    expect(bad.hint).toContain('alpha, beta');
+    // A single workspace refuses the filter instead of ignoring it.
+    expect((await services[0].call('search', { query: 'wheels', repos: ['alpha'] })).error?.code).toBe('invalid_request');
+    const first = searchAnswer.parse(await fed.call('search', { query: 'wheels', limit: 3 }));
+    const second = searchAnswer.parse(await fed.call('search', { query: 'wheels', limit: 3, cursor: first.next_cursor }));
+    const all = searchAnswer.parse(await fed.call('search', { query: 'wheels', limit: 6 }));
+    expect([...first.hits, ...second.hits].map((h) => h.hit_id)).toEqual(all.hits.map((h) => h.hit_id));
+    expect(second.hits[0].rank).toBe(4);
+  });
+
+  it('routes a qualified hit id and path to their repository', async () => {
+    const m = searchAnswer.parse(await fed.call('search', { query: 'gizmo' }));
+    const hit = m.hits[1];
+    expect(hit.hit_id.startsWith('beta/')).toBe(true);
+    const ex = await fed.call('explain', { hit_id: hit.hit_id });
+    expect(ex.status).toBe('ok');
+    expect(ex.hit_id).toBe(hit.hit_id);
+    expect(ex.explanation?.path).toBe('docs/notes.md');
+    expect(ex.explanation?.text).toContain('Wheels spin');
+    const out = await fed.call('outline', { path: 'alpha/docs/notes.md' });
+    expect(out.status).toBe('ok');
+    expect(out.path).toBe('alpha/docs/notes.md');
+    const unnamed = await fed.call('outline', { path: 'docs/notes.md' });
+    expect(unnamed.error?.code).toBe('invalid_request');
+    expect(unnamed.hint).toContain('<repo>/<path>');
+  });
+});
