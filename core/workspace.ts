@@ -3,7 +3,7 @@
 // opening (settings, the engine, one index connection), freshness, the query log behind hit ids and
 // turning a failure into the call's answer; the work is done by index/ (indexing), search/ (one
 // Searcher per open index, search/searcher.ts: preparing and running searches) and scan/.
-import type { CorpusStats } from './search/term-stats.ts';
+import type { KeywordStats } from './search/term-stats.ts';
 import { asHciError, HciError, type WorkspaceFs } from './platform.ts';
 import type { Settings } from './settings.ts';
 import { settingDefaults } from './settings-defaults.ts';
@@ -334,7 +334,7 @@ export class HciWorkspace {
   }
 
   /** `keywordStats`: a search over several indexes weighs BM25 with the statistics of them all (core/service/federation.ts). */
-  async search(req: SearchRequest, opts: { keywordStats?: CorpusStats } = {}): Promise<SearchResponse> {
+  async search(req: SearchRequest, opts: { keywordStats?: KeywordStats } = {}): Promise<SearchResponse> {
     const t0 = Date.now();
     try {
       // A bad request or an unavailable mode fails before the index is opened.

@@ -29,7 +29,7 @@ import { SearchSession } from './session.ts';
 import { queryKey } from './query-log.ts';
 import { skippedFilesHint, skippedFilesMatching } from './skipped-files.ts';
 import { withGlobalStats } from './channels/fts-global.ts';
-import type { CorpusStats } from './term-stats.ts';
+import type { KeywordStats } from './term-stats.ts';
 
 /** What a Searcher needs of the workspace that opened its index. */
 export interface SearcherHost {
@@ -60,7 +60,7 @@ export class PreparedSearch {
     /** The semantic modes: the semantic index, the query's vector and the text it is of (null: similar's chunk's own). */
     private readonly vector: { semantic: SemanticIndex; query: QueryVector; text: string | null } | null,
     /** A search over several indexes: the keyword statistics of them all (channels/fts-global.ts). */
-    private readonly keywordStats?: CorpusStats,
+    private readonly keywordStats?: KeywordStats,
   ) {}
 
   /** The parsed query (throws the reason when it does not parse: an answer's error). */
@@ -112,7 +112,7 @@ export class Searcher {
    * it). `vectorText`: the text the query vector is made of (similar: a snippet; null: a chunk's
    * own, given to page()); default the query.
    */
-  async prepare(req: SearchRequest, vectorText?: string | null, keywordStats?: CorpusStats): Promise<PreparedSearch> {
+  async prepare(req: SearchRequest, vectorText?: string | null, keywordStats?: KeywordStats): Promise<PreparedSearch> {
     checkRequest(req);
     checkMode(this.host.settings, req.mode);
     let parsed: ParsedQuery | { error: unknown };
@@ -140,7 +140,7 @@ export class Searcher {
    * A search's answer (not remembered: the caller keeps its query log; `key` names its hit ids).
    * Runs in one read transaction: hits, counts and freshness all describe the same committed state.
    */
-  async search(req: SearchRequest, key = queryKey(req), t0 = Date.now(), keywordStats?: CorpusStats): Promise<SearchResponse> {
+  async search(req: SearchRequest, key = queryKey(req), t0 = Date.now(), keywordStats?: KeywordStats): Promise<SearchResponse> {
     const range = pageRange(req);
     const prepared = await this.prepare(req, undefined, keywordStats);
     const out = await this.store.read((db) => {

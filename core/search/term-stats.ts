@@ -79,14 +79,23 @@ export function mergeStats(list: readonly CorpusStats[]): CorpusStats {
   return { rows: sum(list.map((s) => s.rows)), tokens: sum(list.map((s) => s.tokens)), docs };
 }
 
+/** What a search over several indexes weighs one index's keyword hits with: the statistics of them all, and its own. */
+export interface KeywordStats {
+  all: CorpusStats;
+  own: CorpusStats;
+}
+
 /** Each chunk's length and each phrase's bm25() part (inside a read transaction). */
 export function hitParts(db: Database, phrases: readonly string[], chunkIds: readonly number[]): HitParts {
   const hits: HitParts = new Map();
-  for (const id of chunkIds) {
-    const sz = db.selectValue('SELECT sz FROM chunks_fts_docsize WHERE id = ?', [id]);
-    hits.set(id, { length: sz instanceof Uint8Array ? sum(varints(sz)) : 0, parts: phrases.map(() => 0) });
-  }
+  for (const id of chunkIds) hits.set(id, { length: 0, parts: phrases.map(() => 0) });
   if (!chunkIds.length) return hits;
+  // Lengths in statements of a few hundred ids (one statement each: preparing one per id cost more than the reads).
+  for (let i = 0; i < chunkIds.length; i += 500) {
+    const ids = chunkIds.slice(i, i + 500);
+    const found = db.selectArrays(`SELECT id, sz FROM chunks_fts_docsize WHERE id IN (${ids.map(() => '?').join(',')})`, ids);
+    for (const [id, sz] of found) hits.get(Number(id))!.length = sz instanceof Uint8Array ? sum(varints(sz)) : 0;
+  }
   let lo = Infinity;
   let hi = -Infinity;
   for (const id of chunkIds) {

@@ -136,7 +136,10 @@ export class Federation implements VerbService {
     const ask: SearchRequest = { ...req, repos: undefined, cursor: undefined, limit: Math.min(offset + limit, SEARCH_LIMIT.max), max_tokens: undefined };
     const keywordStats = this.opts.mergeStats === false ? undefined : await this.keywordStats(members, req);
     const answers: SearchAnswer[] = [];
-    for (const m of members) answers.push(await m.service.call('search', ask, keywordStats ? { ...ctx, keywordStats } : ctx));
+    for (const [i, m] of members.entries()) {
+      const own = keywordStats?.own[i];
+      answers.push(await m.service.call('search', ask, keywordStats && own ? { ...ctx, keywordStats: { all: keywordStats.all, own } } : ctx));
+    }
     const merged: Array<{ hit: SearchHit; score: number; at: number }> = [];
     answers.forEach((a, i) => {
       for (const h of a.hits) merged.push({ hit: { ...h, repo: members[i].repo, hit_id: `${members[i].repo}/${h.hit_id}` }, score: h.score, at: merged.length });
@@ -187,18 +190,20 @@ export class Federation implements VerbService {
    * The keyword statistics of every repository's index for the query's phrases, added up (null: the
    * query has no keyword part). A repository without an index adds nothing.
    */
-  private async keywordStats(members: readonly FederationMember[], req: SearchRequest): Promise<CorpusStats | undefined> {
-    const list: CorpusStats[] = [];
+  private async keywordStats(members: readonly FederationMember[], req: SearchRequest): Promise<{ all: CorpusStats; own: Array<CorpusStats | undefined> } | undefined> {
+    const own: Array<CorpusStats | undefined> = [];
     for (const m of members) {
       try {
         const ws = await m.service.workspace();
         const phrases = queryPhrases(parseRequest(ws.settings, { ...req, repos: undefined }));
         if (!phrases.length) return undefined;
-        list.push((await ws.read((db) => corpusStats(db, phrases))).value);
+        own.push((await ws.read((db) => corpusStats(db, phrases))).value);
       } catch {
         // No index yet, or a query that does not parse: its own answer says so.
+        own.push(undefined);
       }
     }
-    return list.length ? mergeStats(list) : undefined;
+    const found = own.filter((s): s is CorpusStats => s !== undefined);
+    return found.length ? { all: mergeStats(found), own } : undefined;
   }
 }

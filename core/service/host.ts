@@ -8,7 +8,7 @@ import type { Settings } from '../settings.ts';
 import type { FreshnessTracker } from '../freshness.ts';
 import type { WatcherStatus } from '../contract/watch.ts';
 import type { Surface } from '../contract/errors.ts';
-import type { CorpusStats } from '../search/term-stats.ts';
+import type { KeywordStats } from '../search/term-stats.ts';
 import type { PathGuard } from './paths.ts';
 import type { Intercom } from '../intercom/intercom.ts';
 import type { RelateSource } from '../intercom/events.ts';
@@ -83,7 +83,7 @@ export interface CallContext {
   /** Sends a progress notification (MCP: only when the client passed a progressToken). */
   progress?: (p: { progress: number; total?: number; message?: string }) => void;
   /** A search over several indexes (federation.ts): the keyword statistics of them all, which its BM25 weighs with. */
-  keywordStats?: CorpusStats;
+  keywordStats?: KeywordStats;
 }
 
 export interface SurfacePolicy {

@@ -10,7 +10,7 @@ import type { Option } from 'commander';
 import { asHciError } from '../../core/platform.ts';
 import { EXIT, exitCodeFor } from '../../core/contract/errors.ts';
 import type { FailureAnswer } from '../../core/contract/common.ts';
-import type { HciService, VerbInput, VerbName, VerbOutput } from '../../core/service/index.ts';
+import type { Federation, HciService, VerbInput, VerbName, VerbOutput } from '../../core/service/index.ts';
 import type { OpenOptions } from '../../core/workspace.ts';
 import type { CliRuntime } from './runtime.ts';
 import type { Style } from './format.ts';
@@ -86,6 +86,8 @@ export function command<const A extends readonly Arg<unknown>[], O extends Recor
 /** What a verb's row makes of the command line: where the workspace is, and the verb's request. */
 export interface VerbAsk<V extends VerbName> {
   root: string;
+  /** Several workspaces or published indexes asked as one (a Federation: search over several repositories). */
+  roots?: string[];
   req: VerbInput<V>;
 }
 
@@ -114,12 +116,16 @@ export function verbCommand<V extends VerbName, const A extends readonly Arg<unk
   },
 ): CommandRow {
   return rowOf(spec, async (c, a, o) => {
-    const { root, req } = await spec.ask(c, a, o);
+    const { root, roots, req } = await spec.ask(c, a, o);
+    const exitOf = (r: VerbOutput<V>) => (r.error ? exitCodeFor(r.error.code) : spec.exit ? spec.exit(r) : EXIT.ok);
+    const json = o.json === true;
+    if (roots && roots.length > 1) {
+      return answer(c, () => federated(c, roots, spec.open), json, (svc) => svc.call(spec.verb, req), (r, style) => spec.format(r, style), exitOf);
+    }
     const hint = spec.fileHint ? cliPathHint<VerbOutput<V>>(root) : (r: VerbOutput<V>) => r;
     const render = spec.render?.(o, req) ?? null;
     const human = (r: VerbOutput<V>, style: Style, svc: HciService) => (render && !r.error ? render(r, svc, style) : spec.format(r, style));
-    return answer(c, root, { open: spec.open, json: o.json === true }, (svc) => svc.call(spec.verb, req).then(hint), human, (r) =>
-      r.error ? exitCodeFor(r.error.code) : spec.exit ? spec.exit(r) : EXIT.ok);
+    return answer(c, () => oneShot(c, root, spec.open), json, (svc) => svc.call(spec.verb, req).then(hint), human, exitOf);
   });
 }
 
@@ -160,21 +166,29 @@ export async function oneShot(c: CommandContext, root: string, open: OpenOptions
   return new HciService({ root, host: c.rt.serviceHost(open), surface: 'cli', watch: 'off' });
 }
 
+/** One service over several workspaces or published indexes (`--root A --root B`), each named by its folder or file. */
+export async function federated(c: CommandContext, roots: readonly string[], open: OpenOptions = {}): Promise<Federation> {
+  const { Federation, HciService, repoNames } = await import('../../core/service/index.ts');
+  const names = repoNames(roots);
+  return new Federation(roots.map((root, i) => ({ repo: names[i], service: new HciService({ root, host: c.rt.serviceHost(open), surface: 'cli', watch: 'off' }) })));
+}
+
 /**
  * Asks the service one question and prints the answer: JSON (the contract) or the human rendering
  * (to stderr when the answer is an error). Every failure, a workspace that cannot be opened (a
  * missing root, bad settings) included, is the verb's own answer with its error. Returns the exit code.
  */
-export async function answer<R extends { error?: { code: string }; hint?: string }>(
+export async function answer<R extends { error?: { code: string }; hint?: string }, S extends { close(): Promise<void> }>(
   c: CommandContext,
-  root: string,
-  opts: { open?: OpenOptions; json: boolean },
-  ask: (svc: HciService) => Promise<R>,
-  human: (r: R, style: Style, svc: HciService) => Shown | Promise<Shown>,
+  connect: () => Promise<S>,
+  json: boolean,
+  ask: (svc: S) => Promise<R>,
+  human: (r: R, style: Style, svc: S) => Shown | Promise<Shown>,
   exitOf: (r: R) => number = (r) => exitCodeFor(r.error?.code),
 ): Promise<number> {
   c.rt.shortRun?.();
-  const svc = await oneShot(c, root, opts.open);
+  const opts = { json };
+  const svc = await connect();
   try {
     const r = await ask(svc);
     if (r.error) {

@@ -97,8 +97,9 @@ export const COMMANDS: CommandRow[] = [
     rewriteArgs: queryFiltersAsWords,
     args: [arg.words('<query...>', 'words, identifiers, "quoted phrases", "?.literal(" (exact), re:<regex>, path:<prefix|glob>, ext:<ext>, -path:<prefix|glob>')],
     options: {
-      root: rootOption(),
-      index: indexOption(),
+      root: opt.repeat('-r, --root <dir>', 'workspace folder (default: nearest indexed folder above the current one); repeat it, or add --index, to search several repositories as one'),
+      index: opt.repeat('--index <url>', 'a published index (hci pack) read over HTTP range requests, instead of a workspace folder; repeatable, and mixed with --root'),
+      repo: opt.list('--repo <name>', 'searching several repositories: only these, by the name hits carry (the folder\'s or file\'s name; repeatable)'),
       ...filterOptions(),
       maxTokens: opt.int('--max-tokens <n>', 'cut the answer to about this many tokens'),
       cursor: opt.text('--cursor <cursor>', 'next page, from a previous answer'),
@@ -132,8 +133,14 @@ export const COMMANDS: CommandRow[] = [
         ...(mode ? { mode } : {}),
         ...(caseSensitive ? { case_sensitive: true } : {}),
         ...(o.word ? { whole_word: true } : {}),
+        ...(o.repo.length ? { repos: o.repo } : {}),
       };
-      return { root: rootFor(c, o.root, undefined, o.index), req };
+      const roots = [...o.root.map((r) => (isIndexUrl(r) ? r : c.rt.resolve(r))), ...o.index.map((u) => rootFor(c, undefined, undefined, u))];
+      if (roots.length > 1) {
+        if (grepShaped || o.quiet) throw new HciError('usage', '--vimgrep, -l, -C and -q search one repository', 'search several without them, or one with --root');
+        return { root: roots[0], roots, req };
+      }
+      return { root: rootFor(c, o.root[0], undefined, o.index[0]), req };
     },
     format: formatSearch,
     render: (o, req) => {

@@ -46,7 +46,7 @@ export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Sty
     const sym = h.symbol ? `  ${cyan(`${h.symbol.kind} ${h.symbol.name}`)}` : '';
     // Keyword output stays as it was; other modes say which channel found each hit.
     const kind = h.hit_kind === 'text_fts' ? '' : ` · ${HIT_KIND_LABEL[h.hit_kind]}`;
-    out.push(`${bold(String(h.rank).padStart(2))}  ${bold(`${h.path}:${h.start_line}-${h.end_line}`)}  ${dim(`${h.lang} · ${h.score.toFixed(2)}${kind} · ${h.hit_id}`)}${sym}`);
+    out.push(`${bold(String(h.rank).padStart(2))}  ${bold(`${h.repo ? `${h.repo}/` : ''}${h.path}:${h.start_line}-${h.end_line}`)}  ${dim(`${h.lang} · ${h.score.toFixed(2)}${kind} · ${h.hit_id}`)}${sym}`);
     for (const line of h.snippet.split('\n')) if (line) out.push(`      ${line}`);
     const shown = h.snippet.split('\n').filter(Boolean).length;
     if (h.match_lines && h.match_lines.length > shown) out.push(dim(`      + ${h.match_lines.length - shown} more matching lines: ${moreLines(h.match_lines.slice(shown))}`));
@@ -54,7 +54,9 @@ export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Sty
   }
   if (!footer) return out.join('\n');
   const idx = r.index;
-  const fresh = idx ? `index gen ${idx.generation}, ${idx.files} files${parseErrorsText(idx.parse_errors)}, built ${ago(idx.indexed_at)}${idx.git?.note ? ` (${idx.git.note})` : ''}` : 'no index';
+  const freshOf = (i: typeof idx) => (i ? `index gen ${i.generation}, ${i.files} files${parseErrorsText(i.parse_errors)}, built ${ago(i.indexed_at)}${i.git?.note ? ` (${i.git.note})` : ''}` : 'no index');
+  // Several repositories: each one's index, by name.
+  const fresh = r.repos ? r.repos.map((x) => `${x.repo}: ${x.error ? `error ${x.error.code}` : freshOf(x.index)}`).join('; ') : freshOf(idx);
   const more = r.next_cursor ? ` · more: --cursor ${r.next_cursor}` : '';
   const mode = r.mode && r.mode !== 'keyword' ? `, ${r.mode}` : '';
   out.push(dim(`${r.hits.length} hit${r.hits.length === 1 ? '' : 's'} (${r.status}, match ${r.match}${mode}) · ${r.took_ms} ms · ${fresh} · skipped: ${formatSkipped(r.skipped)}${more}`));

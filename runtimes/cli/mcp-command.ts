@@ -1,5 +1,6 @@
-// `hci mcp [root]`, a row of the command table: the MCP server over stdio (default) or Streamable
-// HTTP (--http) for one workspace, fixed at start. Owns the command's options, refusing unsafe or
+// `hci mcp [root...]`, a row of the command table: the MCP server over stdio (default) or Streamable
+// HTTP (--http) for one workspace, fixed at start — or for several, searched as one (a Federation:
+// core/service/federation.ts). Owns the command's options, refusing unsafe or
 // invalid setups before anything listens (exit 2), and the server's lifetime; the tools are
 // runtimes/mcp/, the answers core/service/, the transports and the watcher the runtime's (McpRuntime).
 import { HciError } from '../../core/platform.ts';
@@ -25,7 +26,7 @@ function keepStdoutForProtocol(): void {
 export const mcpCommand: CommandRow = command({
   name: 'mcp',
   description: 'serve the workspace to MCP hosts (Claude Code, Cursor, VS Code): stdio by default, Streamable HTTP with --http',
-  args: [arg.maybe('[root]', 'workspace folder, fixed for the server\'s lifetime (default: the current folder); or the http(s) URL of a published index (hci pack), served read-only')],
+  args: [arg.words('[root...]', 'workspace folder, fixed for the server\'s lifetime (default: the current folder); or the http(s) URL of a published index (hci pack), served read-only; several: one search over all of them')],
   options: {
     http: opt.flag('--http', 'serve Streamable HTTP instead of stdio'),
     port: opt.intOr('--port <n>', 'HTTP port (0: any free port)', DEFAULT_PORT, port),
@@ -36,11 +37,12 @@ export const mcpCommand: CommandRow = command({
     allowOrigin: opt.list('--allow-origin <origin>', 'another Origin to accept over HTTP, e.g. http://localhost:5173 (repeatable)'),
   },
   helpAfter: `\nHTTP clients send "Authorization: Bearer $${TOKEN_ENV}" when ${TOKEN_ENV} is set (required beyond loopback).\nLogs go to stderr; over stdio, stdout carries only the protocol.`,
-  async run(c, [rootArg], o) {
-    const root = rootArg !== undefined && isIndexUrl(rootArg) ? rootArg : c.rt.resolve(rootArg ?? '.');
+  async run(c, [rootArgs], o) {
+    const roots = (rootArgs.length ? rootArgs : ['.']).map((r) => (isIndexUrl(r) ? r : c.rt.resolve(r)));
+    const root = roots[0];
     let m: McpRuntime | undefined;
     try {
-      if (!isIndexUrl(root) && !c.rt.isDirectory(root)) throw new HciError('root_not_found', `workspace folder not found: ${root}`, c.rt.missingRootHint);
+      for (const r of roots) if (!isIndexUrl(r) && !c.rt.isDirectory(r)) throw new HciError('root_not_found', `workspace folder not found: ${r}`, c.rt.missingRootHint);
       const token = c.rt.env(TOKEN_ENV) || undefined;
       const http = o.http;
       const listen = { host: o.host, port: o.port, token };
@@ -51,15 +53,18 @@ export const mcpCommand: CommandRow = command({
       m = await c.rt.mcp(root);
       m.logUnhandledRejections(m.log);
       const wait = Number(c.rt.env(FIRST_INDEX_WAIT_ENV));
-      const { HciService } = await import('../../core/service/index.ts');
-      const svc = new HciService({
-        root, host: m.host, surface: 'mcp', watch: o.watch, pollMs: o.pollInterval, log: m.log, open: m.open,
+      const { Federation, HciService, repoNames } = await import('../../core/service/index.ts');
+      const serve = (r: string, open?: McpRuntime['open']) => new HciService({
+        root: r, host: m!.host, surface: 'mcp', watch: o.watch, pollMs: o.pollInterval, log: m!.log, open,
         ...(Number.isFinite(wait) && wait >= 0 ? { firstIndexWaitMs: wait } : {}),
       });
+      const names = repoNames(roots);
+      // The workspace opened early (m.open) is the first root's.
+      const svc = roots.length === 1 ? serve(root, m.open) : new Federation(roots.map((r, i) => ({ repo: names[i], service: serve(r, i === 0 ? m!.open : undefined) })));
       const server = { version: HCI_VERSION, checkOutput: true, log: m.log };
       if (http) {
         const h = await m.serveHttp(svc, { ...server, ...listen, allowedHosts: o.allowHost, allowedOrigins: o.allowOrigin });
-        m.log(`serving ${root} at ${h.url}${token ? ' (bearer token required)' : ''}`);
+        m.log(`serving ${svc.root} at ${h.url}${token ? ' (bearer token required)' : ''}`);
         void svc.start();
         await m.waitForSignal();
         await h.close();

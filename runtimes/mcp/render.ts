@@ -49,13 +49,14 @@ export function renderSearch(r: SearchAnswer): string {
     const sym = h.symbol ? ` ${h.symbol.kind} ${h.symbol.name}` : '';
     const kind = kinds.size > 1 || h.hit_kind !== 'text_fts' ? ` ${h.hit_kind}` : '';
     const paired = h.paired?.length ? ` +${h.paired.map((p) => p.slice(p.lastIndexOf('/') + 1)).join(',')}` : '';
-    out.push(`${h.rank}. ${h.path}:${h.start_line}-${h.end_line} ${h.lang}${sym}${kind} ${h.score} [${h.hit_id}]${paired}`);
+    out.push(`${h.rank}. ${h.repo ? `${h.repo}/` : ''}${h.path}:${h.start_line}-${h.end_line} ${h.lang}${sym}${kind} ${h.score} [${h.hit_id}]${paired}`);
     for (const line of h.snippet.split('\n')) if (line.trim()) out.push(`   ${line}`);
     const shown = h.snippet.split('\n').filter((l) => l.trim()).length;
     if (h.match_lines && h.match_lines.length > shown) out.push(`   matching lines: ${h.match_lines.join(',')}`);
   }
   const n = r.hits.length;
-  let summary = `${n} hit${n === 1 ? '' : 's'} (${r.status}${n ? `, match ${r.match}` : ''}${r.mode !== 'keyword' ? `, ${r.mode}` : ''}), ${r.took_ms} ms; ${freshnessLine(r.index)}`;
+  const fresh = r.repos ? r.repos.map((x) => `${x.repo}: ${x.error ? `error ${x.error.code}` : freshnessLine(x.index)}`).join('; ') : freshnessLine(r.index);
+  let summary = `${n} hit${n === 1 ? '' : 's'} (${r.status}${n ? `, match ${r.match}` : ''}${r.mode !== 'keyword' ? `, ${r.mode}` : ''}), ${r.took_ms} ms; ${fresh}`;
   if (r.next_cursor) summary += `; more: cursor "${r.next_cursor}"${r.truncated ? ' (cut by max_tokens)' : ''}`;
   out.push(summary);
   const skipped = Object.entries(r.skipped).filter(([, v]) => (v ?? 0) > 0).map(([k, v]) => `${k} ${v}`);

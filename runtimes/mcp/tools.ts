@@ -13,7 +13,7 @@ import { coerceLists, readOnly, stringList, writes, type AnyMcpTool } from './to
 const DEFAULT_MAX_TOKENS = 3000;
 
 /** The list arguments of search; a lone string there is taken as a one-item list before validation (coerceLists). */
-const SEARCH_LISTS = ['paths', 'exts', 'exclude_paths'] as const;
+const SEARCH_LISTS = ['paths', 'exts', 'exclude_paths', 'repos'] as const;
 
 /** The watcher as the server starts (HciService.watcherPlan): descriptions say only what is true. */
 export type WatcherPlan = 'unavailable' | 'on' | 'off';
@@ -47,6 +47,7 @@ export function toolDefs(root: string, watcher: WatcherPlan = 'on'): AnyMcpTool[
           paths: stringList(s.shape.paths),
           exts: stringList(s.shape.exts),
           exclude_paths: stringList(s.shape.exclude_paths),
+          repos: stringList(s.shape.repos),
           max_tokens: z.number().int().min(200).max(20_000).optional()
             .describe(`budget for the whole answer (~4 characters per token; default ${DEFAULT_MAX_TOKENS}); hits beyond it are cut and truncated=true`),
         }).strict(),

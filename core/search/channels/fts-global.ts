@@ -7,25 +7,28 @@
 import type { ModeRow, ModeTable } from '../modes.ts';
 import type { ParsedQuery } from '../query.ts';
 import type { SearchSession } from '../session.ts';
-import { corpusStats, globalScores, hitParts, queryPhrases, type CorpusStats } from '../term-stats.ts';
+import { globalScores, hitParts, queryPhrases, type HitParts, type KeywordStats } from '../term-stats.ts';
 import type { Channel, ChannelHit } from './channel.ts';
 import { ftsChannel } from './fts.ts';
 
-/** `inner`'s hits scored with `global` statistics, best first. */
-function rescored(session: SearchSession, q: ParsedQuery, global: CorpusStats, hits: readonly ChannelHit[]): ChannelHit[] {
+/** `inner`'s hits scored with the statistics of all the indexes, best first. */
+function rescored(session: SearchSession, q: ParsedQuery, stats: KeywordStats, hits: readonly ChannelHit[]): ChannelHit[] {
   if (!hits.length) return [];
   const phrases = queryPhrases(q);
   if (!phrases.length) return [...hits];
-  const local = session.cached(`fts-stats:${phrases.join(' ')}`, () => corpusStats(session.db, phrases));
-  const scores = globalScores(local, global, phrases, hitParts(session.db, phrases, hits.map((h) => h.row.chunkId)));
+  // A chunk's parts for these phrases, read once per generation (deeper passes and the wider one ask again).
+  const known = session.recent<HitParts>(`fts-parts:${phrases.join(' ')}`, () => new Map());
+  const missing = hits.map((h) => h.row.chunkId).filter((id) => !known.has(id));
+  for (const [id, p] of hitParts(session.db, phrases, missing)) known.set(id, p);
+  const scores = globalScores(stats.own, stats.all, phrases, new Map(hits.map((h) => [h.row.chunkId, known.get(h.row.chunkId)!])));
   return hits
     .map((h, i) => ({ h: { ...h, score: scores.get(h.row.chunkId) ?? h.score }, i }))
     .sort((a, b) => b.h.score - a.h.score || a.i - b.i)
     .map((x) => x.h);
 }
 
-/** The FTS channel whose scores use `global` statistics. */
-export function globalFtsChannel(global: CorpusStats, inner: Channel = ftsChannel): Channel {
+/** The FTS channel whose scores use the statistics of all the indexes. */
+export function globalFtsChannel(global: KeywordStats, inner: Channel = ftsChannel): Channel {
   return {
     ...inner,
     search: (session, q, pool) => rescored(session, q, global, inner.search(session, q, pool)),
@@ -43,7 +46,7 @@ export function globalFtsChannel(global: CorpusStats, inner: Channel = ftsChanne
 }
 
 /** The mode table with the FTS channel of every row (and its routes) scoring with `global` statistics. */
-export function withGlobalStats(modes: ModeTable, global: CorpusStats): ModeTable {
+export function withGlobalStats(modes: ModeTable, global: KeywordStats): ModeTable {
   const fts = globalFtsChannel(global);
   const swap = (c: Channel) => (c === ftsChannel ? fts : c);
   const out: ModeTable = {};
