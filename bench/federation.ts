@@ -18,7 +18,7 @@ import { nodeServiceHost } from '../runtimes/node/service-host.ts';
 import { readBroadSet } from './lib/golden-set.ts';
 import { distinct, scoreQuery } from './lib/metrics.ts';
 import { commitInfo, recordResult } from './lib/record.ts';
-import { copyTree, fmtNum, markdownTable, mean, median, optList, optString, parseArgs, percentile, repoRoot } from './lib/util.ts';
+import { copyTree, fmtNum, markdownTable, mean, median, optList, optString, parseArgs, percentile, repoRoot, runMain } from './lib/util.ts';
 
 interface SetRow {
   repo: string;
@@ -34,8 +34,8 @@ interface SetRow {
 
 const LIMIT = 10;
 
-async function main(): Promise<void> {
-  const { opts } = parseArgs(process.argv.slice(2), ['record', 'keep', 'neutral']);
+async function main(argv: string[]): Promise<number> {
+  const { opts } = parseArgs(argv, ['record', 'keep', 'neutral']);
   const folder = (repo: string, i: number) => (opts.neutral ? `r${i}` : repo);
   const corpora = optString(opts, 'corpora') ?? '/work/corpora/broad';
   const repos = optList(opts, 'repos');
@@ -136,10 +136,11 @@ async function main(): Promise<void> {
     ].join('\n');
     process.stdout.write(`${md}\n`);
     if (opts.record) process.stderr.write(`recorded ${recordResult(`federation-${repos.length}${opts.neutral ? '-neutral' : ''}`, report, md)}\n`);
+    return 0;
   } finally {
     for (const s of services) await s.close();
     if (!opts.keep) fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
-await main();
+await runMain(import.meta.url, 'federation', main);
