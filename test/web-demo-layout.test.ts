@@ -5,7 +5,8 @@
 // request; the theme follows the system and the toggle overrides it across a reload, code colours
 // included; and axe-core finds no serious or critical violation on the home screen, the results, the
 // file view and the conversation panel, in both themes; the file tree (role=tree) opens folders a
-// level at a time with their file counts, moves by the ARIA tree keys, filters, and opens a file. The screens are saved under
+// level at a time with their file counts, moves by the ARIA tree keys, filters, and opens a file; lines
+// of a file are marked from the keyboard (Alt/Shift with the arrows) and the link follows. The screens are saved under
 // test-output/web-demo/ (to be looked at), and into docs/explorer/ when HCI_EXPLORER_SHOTS=1.
 // @lane browser
 import { describe, it, expect } from 'vitest';
@@ -263,6 +264,45 @@ describe.skipIf(!chromium)(titled('web-demo layout, themes and accessibility (bu
     await page.keyboard.type('Pricing');
     await page.waitForSelector('.results-pane .hit');
     expect(await page.getAttribute('.pane-tabs [role=tab]:text-is("Hits")', 'aria-selected')).toBe('true');
+  });
+
+  it('marks lines from the keyboard in the file: Alt+↓/↑ one line, Shift+↓/↑ a range around where it began, Shift+End to the end; the link and the highlight follow', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const file = 'src/Contoso.Shop.Application/Pricing/PricingEngine.cs';
+    await page.goto(`${server.url}/#/w/${WS}/f/${file}#L40`);
+    await page.waitForSelector('.viewer .row.hl[data-line="40"]');
+    const marked = () => page.$$eval('.viewer .row.hl', (rows) => rows.map((r) => Number(r.getAttribute('data-line'))));
+    const linesInUrl = () => /#L(\d+(?:-\d+)?)$/.exec(decodeURIComponent(page.url()))?.[1];
+    // The code region is in the tab order (tabIndex 0); focused, it takes the marking keys.
+    await page.focus('.viewer .code');
+    await page.keyboard.press('Alt+ArrowDown');
+    await expect.poll(linesInUrl).toBe('41');
+    expect(await marked()).toEqual([41]);
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await expect.poll(linesInUrl).toBe('41-43');
+    expect(await marked()).toEqual([41, 42, 43]);
+    // Past the anchor the range turns over: 41 stays, the free end goes to 40.
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowUp');
+    await expect.poll(linesInUrl).toBe('40-41');
+    expect(await page.getAttribute('.viewer .code', 'aria-label')).toMatch(/lines 40–41 marked/);
+    // Plain arrows still scroll (nothing marked changes).
+    await page.keyboard.press('ArrowDown');
+    expect(linesInUrl()).toBe('40-41');
+    // Shift+End: from the anchor to the last line, whose row is then on screen.
+    await page.keyboard.press('Shift+End');
+    await expect.poll(linesInUrl).toBe('41-455');
+    await expect
+      .poll(() => page.$eval('.viewer .code', (c) => {
+        const row = c.querySelector('[data-line="455"]')!.getBoundingClientRect();
+        const box = c.getBoundingClientRect();
+        return row.top >= box.top - 1 && row.bottom <= box.bottom + 1;
+      }))
+      .toBe(true);
+    // A reload opens the same lines (the link is the mark).
+    await page.reload();
+    await page.waitForSelector('.viewer .row.hl[data-line="455"]');
+    expect((await marked()).length).toBe(455 - 41 + 1);
   });
 
   it('axe-core: no serious or critical violation on home, results, file and conversation, light and dark, at 1440 and 390 px; screens saved', async () => {

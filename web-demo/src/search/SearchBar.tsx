@@ -86,6 +86,8 @@ const KEYS: Array<[string, string]> = [
   ['Esc', 'close the viewer or a dialog'],
   ['Ctrl-P', 'go to file'],
   ['Ctrl-click', 'go to the definition of an identifier in the viewer'],
+  ['Shift-↓ / ↑', 'in the file (focused): mark lines on from where marking began; Shift-Home / End to the first / last line'],
+  ['Alt-↓ / ↑', 'in the file: mark the next / previous line alone (the link follows: #L10-20)'],
 ];
 
 function Rows({ rows, left }: { rows: Array<[string, string]>; left: (s: string) => ComponentChild }) {

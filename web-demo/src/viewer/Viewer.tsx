@@ -1,13 +1,15 @@
 // The file viewer: the file's indexed text with syntax colouring, the marked range (a hit, a
 // permalink, an outline symbol) highlighted and scrolled into view, the gutter (line numbers, then any
 // columns other features add: gutter.ts), the outline beside it, tabs for its paired files, "why this
-// result", the conversation panel (conversation/), Ctrl-click go to definition, and a permalink. Owns the drawing; loading is controller.ts.
+// result", the conversation panel (conversation/), Ctrl-click go to definition, lines marked by click or
+// from the keyboard (line-keys.ts), and a permalink. Owns the drawing; loading is controller.ts.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { current, view } from '../app/state.ts';
 import { bytes, pairLabel } from '../app/format.ts';
 import { closeExplain, closeViewer, definitions, explainHit, explanation, file, goToDefinition, openFile, selectLines } from './controller.ts';
 import { gutterColumns, onGutterChange, type GutterContext } from './gutter.ts';
 import { highlightLines } from './highlight.ts';
+import { lineStep } from './line-keys.ts';
 import { Outline } from './Outline.tsx';
 import { Explain } from './Explain.tsx';
 import { ConversationPanel } from '../conversation/Conversation.tsx';
@@ -45,6 +47,8 @@ export function Viewer() {
   const [anchor, setAnchor] = useState<number | null>(null);
   const [copied, setCopied] = useState(false);
   const code = useRef<HTMLDivElement>(null);
+  /** The line a key just moved the mark to: kept on screen (nearest), instead of the range's start centred. */
+  const keyMoved = useRef<number | null>(null);
   const gutterVersion = useGutterVersion();
 
   useEffect(() => {
@@ -58,7 +62,10 @@ export function Viewer() {
   const lines = v?.lines;
   useEffect(() => {
     if (!ready || !lines) return;
-    code.current?.querySelector(`[data-line="${lines[0]}"]`)?.scrollIntoView({ block: lines[1] - lines[0] > 30 ? 'start' : 'center' });
+    const moved = keyMoved.current;
+    keyMoved.current = null;
+    if (moved !== null) code.current?.querySelector(`[data-line="${moved}"]`)?.scrollIntoView({ block: 'nearest' });
+    else code.current?.querySelector(`[data-line="${lines[0]}"]`)?.scrollIntoView({ block: lines[1] - lines[0] > 30 ? 'start' : 'center' });
   }, [ready, v?.path, lines?.[0], lines?.[1]]);
 
   const ctx: GutterContext | null = v && ws ? { workspace: ws.name, path: v.path, lines } : null;
@@ -78,6 +85,21 @@ export function Viewer() {
       setAnchor(n);
       selectLines([n, n]);
     }
+  };
+  /** The first line on screen: where a mark made from the keyboard starts when none is there. */
+  const firstShown = (): number => {
+    const box = code.current?.getBoundingClientRect();
+    const row = box && (document.elementFromPoint(box.left + box.width / 2, box.top + 4) as HTMLElement | null)?.closest('[data-line]');
+    return Number(row?.getAttribute('data-line')) || 1;
+  };
+  const onCodeKey = (e: KeyboardEvent) => {
+    if (!ready) return;
+    const step = lineStep(e, lines, anchor, html!.lines.length, firstShown());
+    if (!step) return;
+    e.preventDefault();
+    setAnchor(step.anchor);
+    keyMoved.current = step.moved;
+    selectLines(step.lines);
   };
   const onCodeClick = (e: MouseEvent) => {
     if (!(e.ctrlKey || e.metaKey)) return;
@@ -162,7 +184,17 @@ export function Viewer() {
             {!narrow.value && <Splitter pane="outline" dir={1} label="Resize the outline" collapse="outlineHidden" />}
           </>
         )}
-        <div class="code" ref={code} onClick={onCodeClick} data-grammar={html?.grammar ?? ''} tabIndex={0} role="region" aria-label={`Code of ${v.path}`}>
+        <div
+          class="code"
+          ref={code}
+          onClick={onCodeClick}
+          onKeyDown={onCodeKey}
+          data-grammar={html?.grammar ?? ''}
+          tabIndex={0}
+          role="region"
+          aria-label={`Code of ${v.path}${lines ? `, lines ${lines[0]}–${lines[1]} marked` : ''}`}
+          aria-keyshortcuts="Shift+ArrowDown Shift+ArrowUp Shift+Home Shift+End Alt+ArrowDown Alt+ArrowUp"
+        >
           {!ready ? (
             <p class="muted pad">{f?.status === 'error' ? `${f.error?.code}: ${f.error?.message}` : 'loading…'}</p>
           ) : (
