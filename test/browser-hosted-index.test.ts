@@ -5,7 +5,8 @@
 // nothing in OPFS and answers search, explain and outline as the local index does; indexing and
 // export are not_available; a server without ranges, a 404 and a file that is no index are
 // structured errors. Then the explorer: a link with ?index=<url> opens the index with no upload,
-// named by its manifest, and its hits are the local index's; a host without ranges is a plain notice.
+// named by its manifest, and its hits are the local index's; a URL typed on the workspaces screen
+// opens the same way and its last place is offered there; a host without ranges is a plain notice.
 // @lane browser
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
@@ -165,6 +166,30 @@ describe.skipIf(!chromium)(titled('a published index read over HTTP ranges in th
         for (const h of shown) expect(expected, `${query}: ${h}`).toContain(h);
       }
       // The link keeps naming the index, so it opens the same way anywhere.
+      expect(new URL(page.url()).searchParams.get('index')).toBe(url);
+    });
+
+    it('opens a URL typed on the workspaces screen; after a file was opened there, the screen offers to go back to it', async () => {
+      const page = demo.page;
+      const url = ranged.url('index.sqlite');
+      await page.goto(`${demo.server.url}/`);
+      await page.waitForSelector('html[data-ready="true"]');
+      await page.fill('#hosted-url', url);
+      await page.click('.hosted-form button[type=submit]');
+      await expect.poll(() => page.textContent('.ws-current'), { timeout: 60_000 }).toMatch(/contoso\/shop/);
+      expect(new URL(page.url()).searchParams.get('index')).toBe(url);
+      await page.fill('#search-input', 'CatalogService');
+      await searchIdle(page);
+      await page.click('.results .group .hit');
+      await page.waitForSelector('.viewer .row.hl');
+      const opened = decodeURIComponent(new URL(page.url()).hash);
+      expect(opened).toMatch(/^#\/w\/contoso\/shop\/f\/src\/.+#L\d+/);
+      // A fresh page: the hosted index's last place is offered, and it opens from its link alone.
+      await page.goto(`${demo.server.url}/`);
+      const resume = await page.waitForSelector('.resume a:has-text("contoso/shop")');
+      await resume.click();
+      await page.waitForSelector('.viewer .row.hl');
+      expect(decodeURIComponent(new URL(page.url()).hash)).toBe(opened);
       expect(new URL(page.url()).searchParams.get('index')).toBe(url);
     });
 

@@ -1,5 +1,6 @@
 // The workspaces screen: open a folder (directory picker, or a folder upload), a .zip (chosen or
-// dropped anywhere on the page; a GitHub archive works), import an index file; the stored workspaces
+// dropped anywhere on the page; a GitHub archive works), import an index file, open a published index
+// by its URL (hosted.ts, through the ?index= link); the stored workspaces
 // with their size, files, chunks and index age, and what can be done with each; storage use and
 // persistence. Owns this screen; the flows are actions.ts.
 import type { Ref } from 'preact';
@@ -12,10 +13,35 @@ import { notice } from '../app/state.ts';
 import { lastPlaces, parseRoute } from '../app/router.ts';
 import { go } from '../app/navigate.ts';
 
+/**
+ * A published index (`hci pack`) by its URL: opened as the link ?index=<url> would, read-only, no
+ * upload. `keepPlace`: the file and lines the page's link names open in it (a shared link's screen).
+ */
+export function HostedForm({ keepPlace = false }: { keepPlace?: boolean }) {
+  const [url, setUrl] = useState('');
+  return (
+    <form
+      class="hosted-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const u = url.trim();
+        if (!u) return;
+        overlay.value = 'none';
+        void go(`${location.pathname}?index=${encodeURIComponent(u)}${keepPlace ? location.hash : ''}`);
+      }}
+    >
+      <label for="hosted-url">…or a published index (<code>hci pack</code>) by its URL:</label>
+      <input id="hosted-url" type="url" placeholder="https://example.org/hci/index.sqlite" value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} />
+      <button type="submit" disabled={!url.trim()}>Open</button>
+    </form>
+  );
+}
+
 /** Where the user was last in each stored workspace (newest first): one click goes back there. */
 function Resume() {
   const stored = new Set(workspaces.value.map((w) => w.workspace));
-  const places = lastPlaces().filter((p) => stored.has(p.workspace)).slice(0, 3);
+  // A hosted index's place holds its URL (?index=): it opens from anywhere.
+  const places = lastPlaces().filter((p) => stored.has(p.workspace) || new URL(p.url, location.href).searchParams.has('index')).slice(0, 3);
   if (!places.length) return null;
   return (
     <section class="resume" aria-label="Continue where you were">
@@ -109,6 +135,7 @@ export function Home() {
           <button onClick={() => sqlite.current?.click()}>Import index…</button>
         </div>
         <p class="muted drop">…or drop a .zip here (a GitHub “Download ZIP” archive works).</p>
+        <HostedForm />
         <input
           ref={folder}
           id="folder-input"

@@ -2,12 +2,14 @@
 // in the storage of the browser that built it and never leaves it): in plain words, what the link
 // points to and what can be done here — open the same folder or a .zip of it, or import an index
 // file of it, under the link's workspace name, after which the link opens the file and lines it
-// names; or go to this browser's own workspaces. Owns this screen; the flows are actions.ts's.
+// names; or the URL of a published index of it (the link, with ?index=, then opens it here and
+// anywhere); or go to this browser's own workspaces. Owns this screen; the flows are actions.ts's.
 import { useRef } from 'preact/hooks';
 import { missingLink, applyRoute } from '../app/navigate.ts';
 import { overlay } from '../app/state.ts';
 import { canPickDirectory, fromFolderUpload, fromZip, pickDirectory, type PickedSource } from './sources.ts';
 import { importIndexFile, openWorkspace, whenIndexed } from './actions.ts';
+import { HostedForm } from './Home.tsx';
 
 export function MissingLink() {
   const r = missingLink.value;
@@ -47,6 +49,7 @@ export function MissingLink() {
           An index file is what Export saves in the other browser, or <code>.hci/index.sqlite</code> after <code>hci index</code> on the command line.
           A hosted index (a link with <code>?index=</code>) opens in any browser.
         </p>
+        <HostedForm keepPlace />
         <p>
           <button class="link" onClick={() => ((missingLink.value = null), history.replaceState(null, '', location.pathname), (overlay.value = 'workspaces'))}>
             Go to the workspaces in this browser
