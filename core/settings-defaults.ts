@@ -51,6 +51,7 @@ export const SETTING_DEFAULTS = {
   collapse_copies: true,
   declaration_boost: 1.5,
   question_identifier_share: 1,
+  change_log_factor: 0.3,
   change_words: ['fix', 'fixed', 'fixes', 'fixing'],
   dead_code_factor: 0.3,
   lock_timeout_ms: 10_000,

@@ -66,6 +66,8 @@ const settingsShape = z
     declaration_boost: z.number().min(0).max(10).default(D.declaration_boost),
     /** In a question or mixed query (query-type.ts) a chunk named by a query identifier gains this share of a symbol query's exact_symbol_name boost. */
     question_identifier_share: z.number().min(0).max(1).default(D.question_identifier_share),
+    /** A change log (CHANGELOG.md, release notes, HISTORY: change-log.ts) weighs this on top of its docs role, unless the query asks for one; 1: off. */
+    change_log_factor: z.number().min(0).max(1).default(D.change_log_factor),
     /** Words a query of several words drops like stop words: what a commit subject or bug report says about the change, not the code (query.ts). */
     change_words: z.array(z.string().min(1)).default(D.change_words),
     /** A chunk wholly of commented-out code, `#if false` or a generated region weighs this (dead-code.ts); 1: off. */

@@ -27,6 +27,7 @@ import type { Declaration } from './declarations.ts';
 import { deadLinesOf, deadShare } from './dead-code.ts';
 import { appearanceWords, isStyleChunk } from './appearance.ts';
 import type { Role, RoleVerdict } from '../scan/roles.ts';
+import { asksForChangeLog, isChangeLog } from './change-log.ts';
 
 /**
  * Chunk symbols that name what is used, not what is declared: a markup element's tag (`<MudMenu>`
@@ -124,6 +125,8 @@ export class Reranker {
   private readonly nameFactor: number;
   /** Declarations by chunk (the best tier when a chunk declares several names). */
   private readonly declarations = new Map<number, Declaration>();
+  /** change_log_factor, or 1 when off or the query asks for change logs (change-log.ts). */
+  private readonly changeLog: number;
 
   constructor(
     private readonly session: SearchSession,
@@ -152,6 +155,7 @@ export class Reranker {
     this.declarationNames = settings.declaration_boost > 0 && !q.text && this.type === 'symbol' ? [...new Set([...ids, ...single])] : [];
     // Identifiers embedded in a question or a mixed query get a smaller share of the name boost.
     this.nameFactor = 1 + 0.5 * (this.type === 'symbol' ? 1 : settings.question_identifier_share);
+    this.changeLog = asksForChangeLog(q) ? 1 : settings.change_log_factor;
   }
 
   /** The declarations of the query's names (declarations.ts), for the candidates that hold them. */
@@ -338,6 +342,7 @@ export class Reranker {
     c.role = role;
     // Every role but source shows its factor in explain, 1 included (a role the query names, or set to 1).
     if (role.role !== 'source') c.factors.push({ name: ROLE_SETTING[role.role], factor: roleFactor(role.role, settings, this.named) });
+    if (this.changeLog !== 1 && isChangeLog(c.path)) c.factors.push({ name: 'change_log', factor: this.changeLog });
     if (this.scope) {
       let hit = this.scoped.get(c.path);
       if (hit === undefined) this.scoped.set(c.path, (hit = inScope(c.path, this.scope)));
