@@ -6,7 +6,8 @@
 // tree) in the same run — ratios of medians, since the machine is shared; the hci rows share one
 // session's text cache of inflated files, as a long-running host does, and a slice runs again with
 // that cache empty (a new workspace per query); and the correctness oracle:
-// hci's file:line pairs against ripgrep's for every query (equal when hci checked every candidate;
+// hci's file:line pairs against ripgrep's for every query, both ignoring case (hci's case_sensitive
+// false, rg -i; the contract's default is smart case) (equal when hci checked every candidate;
 // when it stopped at its hit cap, its pairs must be a subset). Also the CJK fixture's figure:
 // every 2–6-character substring of its CJK runs at rank ≤ 3, and the cjk column's cost on the corpus
 // (bench/lib/cjk-cost.ts: index growth against format 5's keyword table). `npm run bench` runs it as its literal
@@ -112,7 +113,7 @@ async function allPairs(w: HciWorkspace, q: Query): Promise<{ lines: Set<string>
   let cursor: string | undefined;
   let complete = true;
   for (let page = 0; page < 100; page++) {
-    const r = await w.search({ query: q.pattern, mode: q.kind, limit: 50, cursor });
+    const r = await w.search({ query: q.pattern, mode: q.kind, case_sensitive: false, limit: 50, cursor });
     if (/more places than one search collects/.test(r.hint ?? '')) complete = false;
     for (const h of r.hits) for (const l of h.match_lines ?? []) lines.add(`${h.path}:${l}`);
     if (!r.next_cursor) break;
@@ -136,7 +137,8 @@ async function literalRun(w: HciWorkspace, req: SearchRequest): Promise<Partial<
   const r = await w.search(req);
   const hit = r.hits[0];
   if (!hit) return {};
-  const e = await w.explain(hit.hit_id, { query: req.query, mode: req.mode });
+  // The request recalled from the hit id (the search just made): its case_sensitive too.
+  const e = await w.explain(hit.hit_id);
   const lit = (e.explanation?.channels as Record<string, Record<string, unknown>> | undefined)?.literal;
   if (!lit) return {};
   return { candidateFiles: Number(lit.candidate_files), checkedFiles: Number(lit.checked_files), matchedFiles: Number(lit.matched_files), complete: lit.complete === true };
@@ -202,7 +204,7 @@ export async function runLiteralBench(argv: string[]): Promise<{ result: Record<
     log(`  ${summary.files_indexed} files, ${statusOff.index?.chunks} chunks, ${fmtMB(sourceBytes)} source; ${literals.length} literals, ${regexes.length} regexes (sample ${sample})`);
     const scanSlice = [...literals.slice(0, Math.ceil(nScan / 2)), ...regexes.slice(0, Math.floor(nScan / 2))];
     const scanMs: number[] = [];
-    for (const q of scanSlice) scanMs.push(await timed(off, { query: q.pattern, mode: q.kind, limit: 10 }));
+    for (const q of scanSlice) scanMs.push(await timed(off, { query: q.pattern, mode: q.kind, case_sensitive: false, limit: 10 }));
     off.close();
     log('  CJK column cost…');
     const cjkCost = await cjkColumnCost(root);
@@ -220,7 +222,7 @@ export async function runLiteralBench(argv: string[]): Promise<{ result: Record<
     const oracle = { equal: 0, subset: 0, differ: [] as string[], checked: 0 };
     const perQuery: PerQuery[] = [];
     for (const q of queries) {
-      const req: SearchRequest = { query: q.pattern, mode: q.kind, limit: 10 };
+      const req: SearchRequest = { query: q.pattern, mode: q.kind, case_sensitive: false, limit: 10 };
       const firstMs = await timed(on, req);
       const repeatMs = await timed(on, req);
       rows[q.kind].first.push(firstMs);
@@ -250,8 +252,8 @@ export async function runLiteralBench(argv: string[]): Promise<{ result: Record<
     for (const q of coldSlice) {
       const fresh = await openWorkspace(root, { settings: { literal_index: true, literal_budget_ms: 600_000 } });
       try {
-        await timed(fresh, { query: 'qzxjvkqzxjvk', mode: q.kind, limit: 10 });
-        coldMs[q.kind].push(await timed(fresh, { query: q.pattern, mode: q.kind, limit: 10 }));
+        await timed(fresh, { query: 'qzxjvkqzxjvk', mode: q.kind, case_sensitive: false, limit: 10 });
+        coldMs[q.kind].push(await timed(fresh, { query: q.pattern, mode: q.kind, case_sensitive: false, limit: 10 }));
       } finally {
         fresh.close();
       }

@@ -77,8 +77,8 @@ describe('literal search through the text cache', () => {
     files[`src/F${String(i).padStart(2, '0')}.cs`] = `namespace N;\npublic class F${i}\n{\n    // marker_${i % 3} here\n    public int Value${i} => ${i};\n}\n`;
   }
 
-  async function pairs(work: HciWorkspace, query: string, mode: 'literal' | 'regex'): Promise<string[]> {
-    const r = await work.search({ query, mode, limit: 50 });
+  async function pairs(work: HciWorkspace, query: string, mode: 'literal' | 'regex', caseSensitive?: boolean): Promise<string[]> {
+    const r = await work.search({ query, mode, limit: 50, ...(caseSensitive === undefined ? {} : { case_sensitive: caseSensitive }) });
     expect(r.status).not.toBe('error');
     return r.hits.flatMap((h) => (h.match_lines ?? []).map((l) => `${h.path}:${l}`)).sort();
   }
@@ -90,7 +90,7 @@ describe('literal search through the text cache', () => {
     const first = await pairs(w, 'marker_1', 'literal'); // reads the blobs, fills the cache
     expect(first).toHaveLength(10);
     expect(await pairs(w, 'marker_1', 'literal')).toEqual(first); // served from the cache
-    expect(await pairs(w, 'MARKER_\\d here', 'regex')).toHaveLength(30);
+    expect(await pairs(w, 'MARKER_\\d here', 'regex', false)).toHaveLength(30);
 
     // A fresh workspace (an empty cache) gives the same answer.
     const fresh = await openWorkspace(ws.root, { settings: { literal_index: true } });

@@ -75,7 +75,9 @@ function expectOracle(mine: { lines: Set<string>; complete: boolean }, expected:
 function ripgrep(root: string, files: string[], pattern: string, opts: { literal: boolean; caseSensitive?: boolean; word?: boolean }): Set<string> {
   const args = ['--no-config', '--crlf', '-n', '--no-heading', '--with-filename', '--color', 'never'];
   if (opts.literal) args.push('-F');
-  if (!opts.caseSensitive) args.push('-i');
+  // Unset: smart case on both sides (hci's default, rg -S); false: ignoring case (-i); true: rg's default.
+  if (opts.caseSensitive === undefined) args.push('-S');
+  else if (!opts.caseSensitive) args.push('-i');
   if (opts.word) args.push('-w');
   const r = spawnSync(RG!, [...args, '-e', pattern, '--', ...files], { cwd: root, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (r.status !== 0 && r.status !== 1) throw new Error(`rg failed for ${pattern}: ${r.stderr}`);
@@ -112,6 +114,9 @@ const SAMPLE_CASES: OracleCase[] = [
   { pattern: 'x:Name="', literal: true },
   { pattern: '{', literal: true },
   { pattern: 'Get\\w+Async\\(', literal: false },
+  { pattern: 'Get\\w+Async\\(', literal: false, caseSensitive: false },
+  { pattern: 'async(', literal: true },
+  { pattern: 'ASYNC(', literal: true, caseSensitive: false },
   { pattern: '^\\s*public\\s+(sealed\\s+)?(class|record)\\s+\\w+', literal: false },
   { pattern: '[A-Z][a-z]+Service\\b', literal: false, caseSensitive: true },
   { pattern: '"\\w+":\\s*\\d+', literal: false },
@@ -495,6 +500,46 @@ describe('surfaces', () => {
       copy.cleanup();
     }
   }, 120_000);
+
+  it.skipIf(!RG)('MCP: case_sensitive unset is smart case, as rg -S; true and false force either way (SDK client after listTools)', async () => {
+    const copy = copySample('hci-lit-mcp-case-');
+    const conn = await startStdio(copy.root);
+    try {
+      const search = (await conn.client.listTools()).tools.find((t) => t.name === 'search')!;
+      expect(JSON.stringify(search.inputSchema)).toMatch(/default smart case, as rg -S/);
+      await conn.call('reindex', { wait_ms: 30_000 });
+      await conn.call('status', { wait_ms: 30_000 });
+      // The files ripgrep reads: every indexed one without a secret line (a request takes at most 50 paths: the others are left out instead).
+      const files = indexedFiles(copy.root);
+      const withSecrets = sqlite3(path.join(copy.root, '.hci', 'index.sqlite'), 'SELECT path FROM files WHERE secret_chunks > 0 ORDER BY path').split('\n').filter(Boolean);
+      expect(withSecrets.length).toBeLessThanOrEqual(50);
+      const viaMcp = { search: async (req: SearchRequest) => (await conn.call('search', req)).structured as SearchResponse } as unknown as HciWorkspace;
+      const lines = (pattern: string, literal: boolean, caseSensitive?: boolean) =>
+        allMatchLines(viaMcp, { query: pattern, mode: literal ? 'literal' : 'regex', ...(withSecrets.length ? { exclude_paths: withSecrets } : {}), ...(caseSensitive === undefined ? {} : { case_sensitive: caseSensitive }) });
+      const cases = [
+        { pattern: 'Get[A-Z][a-z]+Async\\(', literal: false },
+        { pattern: 'get[a-z]+async\\(', literal: false },
+        { pattern: 'CATALOGSERVICE', literal: true },
+        { pattern: 'catalogservice', literal: true },
+      ];
+      for (const c of cases) {
+        for (const caseSensitive of [undefined, true, false]) {
+          expectOracle(await lines(c.pattern, c.literal, caseSensitive), ripgrep(copy.root, files, c.pattern, { ...c, caseSensitive }), `MCP ${c.pattern}, case_sensitive ${caseSensitive}`);
+        }
+      }
+      // Unset is not "ignoring case": `[A-Z]` asks for case (GetCatalogItemsAsync( no longer matches), and an upper-case literal finds nothing in lower case.
+      const smart = await lines('Get[A-Z][a-z]+Async\\(', false);
+      const ignoring = await lines('Get[A-Z][a-z]+Async\\(', false, false);
+      expect(smart.lines.size).toBeGreaterThan(0);
+      expect(smart.lines.size).toBeLessThan(ignoring.lines.size);
+      const upper = await lines('CATALOGSERVICE', true);
+      expect(upper.first.status).toBe('empty');
+      expect(upper.first.hint).toMatch(/case-sensitive: smart case/);
+    } finally {
+      await conn.close();
+      copy.cleanup();
+    }
+  }, 180_000);
 
   it('MCP: search with mode regex answers the contract the tool declares (checked by the SDK client)', async () => {
     const copy = copySample('hci-lit-mcp-');

@@ -37,7 +37,7 @@ export const searchRequest = z.object({
       'keyword hits plus chunks similar in meaning, keyword\'s top files kept first. semantic: meaning only. hybrid/semantic need semantic search turned on ([semantic] in .hci/settings.toml); else mode_unavailable. ' +
       'literal: the query is exact text; regex: the query is an RE2 regex (both list match_lines, like grep)',
   ),
-  case_sensitive: z.boolean().optional().describe('literal and regex matching: match case exactly (default: ignore case)'),
+  case_sensitive: z.boolean().optional().describe('literal and regex matching: true matches case exactly, false ignores it; default smart case, as rg -S: case-sensitive when the pattern has an upper-case letter'),
   whole_word: z.boolean().optional().describe('literal and regex matching: only where the match is not inside a longer word (like grep -w)'),
   max_tokens: z.number().min(MAX_TOKENS_MIN).optional().describe('budget for the whole answer (~4 characters per token); hits beyond it are cut and truncated=true'),
   cursor: z.string().optional().describe('next_cursor from a previous answer, for the next page'),

@@ -137,7 +137,7 @@ function emptyHint(index: IndexFreshness, parsed: ParsedQuery, filtered: boolean
   const text = parsed.text;
   if (text) {
     const what = text.patterns.map((p) => (p.kind === 'regex' ? `regex ${JSON.stringify(p.source)}` : JSON.stringify(p.source))).join(' and ');
-    const how = [text.caseSensitive ? 'case-sensitive' : 'ignoring case', ...(text.wholeWord ? ['whole words'] : [])].join(', ');
+    const how = [text.caseSensitive ? (text.smartCase ? 'case-sensitive: smart case, the pattern has an upper-case letter; case_sensitive false ignores case' : 'case-sensitive') : 'ignoring case', ...(text.wholeWord ? ['whole words'] : [])].join(', ');
     return `no line of the ${index.files} indexed files${filtered ? ' within the filters' : ''} holds ${what} (${how}). ` +
       'This is not proof of absence: check `skipped` for files left out, and secret lines are never indexed';
   }

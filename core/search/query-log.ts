@@ -27,6 +27,8 @@ export function queryKey(req: SearchRequest): string {
   const parts: unknown[] = [req.query.trim(), req.paths ?? [], req.exts ?? [], req.exclude_paths ?? [], req.mode ?? 'keyword'];
   // Appended only when set, so the keys (and hit ids) of requests without them stay as they were.
   if (req.case_sensitive || req.whole_word) parts.push(!!req.case_sensitive, !!req.whole_word);
+  // Unset is smart case, false ignores case: two requests that may answer differently.
+  if (req.case_sensitive === false) parts.push('ignore_case');
   if (req.exclude_kinds?.length) parts.push(req.exclude_kinds);
   const norm = JSON.stringify(parts);
   let h = 0x811c9dc5;

@@ -35,7 +35,14 @@ export interface TextPattern {
  */
 export interface TextQuery {
   patterns: TextPattern[];
+  /** Whether matching keeps case: the request's case_sensitive, else smart case (below). */
   caseSensitive: boolean;
+  /**
+   * The request left case_sensitive unset: smart case decides, as rg -S — a pattern holding an
+   * upper-case letter matches case-sensitively (literal/smart-case.ts). The literal channel's
+   * prepare sets caseSensitive so (its pattern reader loads with that channel, not with every query).
+   */
+  smartCase: boolean;
   wholeWord: boolean;
   /** Why the literal channel answers: the request's mode, a `re:` term, a quoted literal, or no searchable word. */
   reason: 'mode' | 're' | 'quoted' | 'no_words';
@@ -126,7 +133,7 @@ function cjkClause(run: string): Clause {
  * word (`=>`, `?.`).
  */
 function textQuery(raw: string, items: readonly Lexeme[], clauses: number, opts: QueryOptions): TextQuery | null {
-  const base = { caseSensitive: !!opts.case_sensitive, wholeWord: !!opts.whole_word, budgetMs: opts.budget_ms ?? 2000, maxHits: opts.max_hits ?? MAX_TEXT_HITS };
+  const base = { caseSensitive: !!opts.case_sensitive, smartCase: opts.case_sensitive === undefined, wholeWord: !!opts.whole_word, budgetMs: opts.budget_ms ?? 2000, maxHits: opts.max_hits ?? MAX_TEXT_HITS };
   if (opts.mode === 'literal' || opts.mode === 'regex') {
     if (!raw.trim()) return null;
     return { ...base, patterns: [{ kind: opts.mode, source: raw }], reason: 'mode' };

@@ -250,7 +250,7 @@ export function checkRequest(req: SearchRequest): void {
     throw new HciError('invalid_request', `mode must be ${SEARCH_MODES.slice(0, -1).join(', ')} or ${SEARCH_MODES.at(-1)}`, 'omit it for keyword');
   }
   for (const flag of ['case_sensitive', 'whole_word'] as const) {
-    if (req[flag] !== undefined && typeof req[flag] !== 'boolean') throw new HciError('invalid_request', `${flag} must be true or false`, 'omit it for the default (false)');
+    if (req[flag] !== undefined && typeof req[flag] !== 'boolean') throw new HciError('invalid_request', `${flag} must be true or false`, flag === 'case_sensitive' ? 'omit it for smart case (case-sensitive when the pattern has an upper-case letter)' : 'omit it for the default (false)');
   }
 }
 

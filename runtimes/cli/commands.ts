@@ -120,18 +120,15 @@ export const COMMANDS: CommandRow[] = [
     ask: async (c, [words], o) => {
       const mode: SearchRequest['mode'] = o.literal ? 'literal' : o.regex ? 'regex' : o.mode;
       const query = words.join(' ');
-      // Smart case for exact text (rg -S): -s and -i decide, else an upper-case letter in the pattern asks
-      // for case (loaded here: a keyword search loads nothing of the literal channel).
+      // -s and -i decide the case; neither: the contract's smart case (rg -S), decided by the core.
       const exact = mode === 'literal' || mode === 'regex';
-      const smart = exact && !o.caseSensitive && !o.ignoreCase ? (await import('../../core/search/literal/smart-case.ts')).smartCaseSensitive : null;
-      const caseSensitive = o.caseSensitive || (smart !== null && smart(query, mode as 'literal' | 'regex'));
       const grepShaped = o.vimgrep || o.files || o.context !== undefined;
       // A grep of exact text lists every match (pages of 50 followed to the end) unless -k says how many.
       const limit = o.k ?? (grepShaped && exact ? 50 : DEFAULT_K);
       const req: SearchRequest = {
         query, limit, paths: o.path, exts: o.ext, exclude_paths: o.exclude, max_tokens: o.maxTokens, cursor: o.cursor,
         ...(mode ? { mode } : {}),
-        ...(caseSensitive ? { case_sensitive: true } : {}),
+        ...(o.caseSensitive ? { case_sensitive: true } : o.ignoreCase ? { case_sensitive: false } : {}),
         ...(o.word ? { whole_word: true } : {}),
         ...(o.repo.length ? { repos: o.repo } : {}),
       };

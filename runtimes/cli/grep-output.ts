@@ -41,7 +41,9 @@ async function columnsOf(req: SearchRequest, mode: string): Promise<Columns> {
     const source = req.whole_word ? `(?:^|${NON_WORD})(${body})(?:$|${NON_WORD})` : `(${body})`;
     let re: ReturnType<typeof RE2JS.compile>;
     try {
-      re = RE2JS.compile(source, req.case_sensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+      // As the search matched: the request's case, else smart case (an upper-case letter asks for case).
+      const sensitive = req.case_sensitive ?? (await import('../../core/search/literal/smart-case.ts')).smartCaseSensitive(req.query, mode);
+      re = RE2JS.compile(source, sensitive ? 0 : RE2JS.CASE_INSENSITIVE);
     } catch {
       return () => [0];
     }

@@ -7,6 +7,7 @@
 import type { Channel, ChannelEntry, ChannelHit } from './channel.ts';
 import { literalSearch } from '../literal/search.ts';
 import { loadRegexEngine, needsRegexEngine } from '../literal/matcher.ts';
+import { smartCaseSensitive } from '../literal/smart-case.ts';
 
 /** Trigrams explain lists at most (a long pattern has many). */
 const EXPLAIN_TRIGRAMS = 24;
@@ -16,9 +17,15 @@ export const literalChannel: Channel = {
   hitKind: 'text_literal',
   scoreField: 'literal_score',
 
-  /** The regex engine, when the query's patterns need it (a literal matched by indexOf does not). */
+  /**
+   * Smart case, when the request did not say (an upper-case letter in any pattern asks for case, as
+   * rg -S with several patterns); then the regex engine, when the patterns need it (a literal matched
+   * by indexOf does not).
+   */
   async prepare(q) {
-    if (q.text && needsRegexEngine(q.text)) await loadRegexEngine();
+    if (!q.text) return;
+    if (q.text.smartCase) q.text.caseSensitive = q.text.patterns.some((p) => smartCaseSensitive(p.source, p.kind));
+    if (needsRegexEngine(q.text)) await loadRegexEngine();
   },
 
   /**

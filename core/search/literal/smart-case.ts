@@ -1,7 +1,8 @@
 // Smart case, as ripgrep's -S reads a pattern: a literal or regex that holds an upper-case letter as a
 // literal character (a class range's ends count: `[A-Z]`; class escapes like \S, \W or \p{Lu} do not)
 // asks for case, so it matches case-sensitively; one without ignores case. Owns that reading only;
-// the surfaces decide when it applies (the CLI's -F / -E when neither -s nor -i is given).
+// it applies when a search request leaves case_sensitive unset (the contract's default, every surface:
+// channels/literal.ts sets the query's case by it; the CLI's -s / -i set it either way).
 import { readRegex, type RegexNode } from './regex-syntax.ts';
 
 const UPPER = /\p{Lu}/u;

@@ -47,7 +47,8 @@ function request(q: string, f: Filters, o: SearchOptions, limit = TYPING_PAGE): 
   const req: SearchRequest = { query: q, limit };
   if (o.mode !== 'keyword') req.mode = o.mode;
   if (isExact(o.mode)) {
-    if (o.caseSensitive) req.case_sensitive = true;
+    // The Match case button decides either way (unset would be the contract's smart case, which the button does not show).
+    req.case_sensitive = o.caseSensitive;
     if (o.wholeWord) req.whole_word = true;
   }
   if (f.exts.length) req.exts = f.exts;
