@@ -116,4 +116,15 @@ describe('hci resolve <Name>', () => {
     expect(missing.code).toBe(1);
     expect(missing.stdout).toContain('no outline defines a symbol named NoSuchTypeAnywhere');
   });
+
+  it('hci def is resolve by another name: the same answer, the same help and usage errors', () => {
+    const resolve = hci('resolve', 'CatalogService', '--root', ws.root, '--json');
+    const def = hci('def', 'CatalogService', '--root', ws.root, '--json');
+    expect(def.code, def.stderr).toBe(0);
+    expect(JSON.parse(def.stdout).locations).toEqual(JSON.parse(resolve.stdout).locations);
+    expect(hci('--help').stdout).toMatch(/^ {2}resolve\|def \[options\] <target>/m);
+    const bad = hci('def', 'X', '--nope', '--root', ws.root);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^hint: run `hci resolve --help` for usage$/m);
+  });
 });

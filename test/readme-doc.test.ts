@@ -126,6 +126,8 @@ function help(args: string[]): string {
 }
 const section = (h: string, title: string) => (h.split(`\n${title}:\n`)[1] ?? '').split(/\n\n/)[0];
 const commandsIn = (h: string) => [...section(h, 'Commands').matchAll(/^ {2}([a-z][\w-]*)/gm)].map((m) => m[1]).filter((c) => c !== 'help');
+/** The other names commander lists beside a command (`resolve|def`): alias → command. */
+const aliasesIn = (h: string) => new Map([...section(h, 'Commands').matchAll(/^ {2}([a-z][\w-]*)((?:\|[a-z][\w-]*)+)/gm)].flatMap((m) => m[2].slice(1).split('|').map((a) => [a, m[1]] as const)));
 /** A command's options as [long, short?] pairs, --help left out. */
 const optionPairs = (h: string) => [...section(h, 'Options').matchAll(/^ {2}(?:(-\w), )?(--[\w-]+)/gm)].map((m) => [m[2], m[1]] as const).filter(([long]) => long !== '--help');
 
@@ -214,6 +216,7 @@ describe('README doc test', () => {
   describe('commands and tables', () => {
     const top = help([]);
     const commands = commandsIn(top);
+    const aliases = aliasesIn(top);
     const sub = new Map<string, string[]>(commands.map((c) => [c, c === 'intercom' ? commandsIn(help([c])) : []]));
     const pairsOf = new Map<string, (readonly [string, string | undefined])[]>();
     for (const c of commands) {
@@ -235,7 +238,9 @@ describe('README doc test', () => {
       for (const page of PAGES) {
         for (const { line, code } of codeOf(text(page))) {
           if (/\bclaude mcp add\b/.test(code)) continue; // `hci` there is the server's name
-          for (const m of code.matchAll(/(?:^|[\s(`]|npx -y [\w=/.-]+ |bin\/hci\.js )hci ([a-z][\w-]*)(?: ([a-z][\w-]*))?([^|;&#]*)/g)) {
+          for (const a of code.matchAll(/(?:^|[\s(`]|npx -y [\w=/.-]+ |bin\/hci\.js )hci ([a-z][\w-]*)(?: ([a-z][\w-]*))?([^|;&#]*)/g)) {
+            // An alias (`hci def`) is checked as the command it names.
+            const m = [a[0], aliases.get(a[1]) ?? a[1], a[2], a[3]];
             if (!commands.includes(m[1])) { wrong.push(`${page}:${line}: hci ${m[1]} (no such command)`); continue; }
             const hasSub = sub.get(m[1])!.length > 0;
             if (hasSub && !sub.get(m[1])!.includes(m[2] ?? '')) { wrong.push(`${page}:${line}: hci ${m[1]} ${m[2] ?? ''} (no such subcommand)`); continue; }
@@ -271,6 +276,11 @@ describe('README doc test', () => {
       const named = (rows: Map<string, string>, v: string) => [...rows.keys()].find((k) => k.includes(`\`hci ${v} `) || k.includes(`\`hci ${v}\``) || k.includes(` hci ${v} `));
       expect(verbs.filter((v) => !named(readme, v)), 'README.md: commands missing from the CLI table').toEqual([]);
       expect(verbs.filter((v) => !named(cli, v)), 'docs/cli.md: commands missing from the table').toEqual([]);
+      // Each alias is named in its command's row of both tables.
+      expect(aliases.get('def')).toBe('resolve');
+      for (const [alias, cmd] of aliases) {
+        for (const [page, rows] of [['README.md', readme], ['docs/cli.md', cli]] as const) expect(rows.get(named(rows, cmd)!), `${page}: hci ${alias} in the row of hci ${cmd}`).toContain(`\`hci ${alias}`);
+      }
       // An option is named by its long form, or by its short one (`-k N` for `-k, --k <n>`).
       const mentions = (row: string, o: string | undefined) => !!o && new RegExp(`(?<![\\w-])${o}(?![\\w-])`).test(row);
       const unnamed = verbs.flatMap((v) => pairsOf.get(v)!.filter(([long, short]) => !mentions(cli.get(named(cli, v)!)!, long) && !mentions(cli.get(named(cli, v)!)!, short)).map(([long]) => `hci ${v} ${long}`));

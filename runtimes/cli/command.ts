@@ -24,6 +24,8 @@ export interface CommandContext {
 
 export interface CommandRow {
   name: string;
+  /** Other names the command answers to (resolve: def); the help shows them beside its name. */
+  aliases?: string[];
   description: string;
   /** Positional arguments in commander's syntax (`<query...>`, `[root]`) with their help. */
   args: Array<[string, string]>;
@@ -42,6 +44,7 @@ export interface CommandRow {
 /** What both builders take: the row's text and its typed arguments and options. */
 interface RowSpec<A extends readonly Arg<unknown>[], O extends Record<string, Opt<unknown>>> {
   name: string;
+  aliases?: string[];
   description: string;
   args: A;
   options: O;
@@ -56,6 +59,7 @@ function rowOf<A extends readonly Arg<unknown>[], O extends Record<string, Opt<u
 ): CommandRow {
   return {
     name: spec.name,
+    aliases: spec.aliases,
     description: spec.description,
     args: spec.args.map((a) => [a.syntax, a.help]),
     options: () => Object.values(spec.options).map((o) => o.make()),
@@ -103,7 +107,7 @@ export function verbCommand<V extends VerbName, const A extends readonly Arg<unk
     open?: OpenOptions;
     /** The request names a file as the command line read it (fileArg): a refusal's hint says how (cliPathHint). */
     fileHint?: boolean;
-    /** May load what reading the arguments needs (search: smart case, for an exact-text query only). */
+    /** May load what reading the arguments needs (asynchronous for that). */
     ask(c: CommandContext, args: ArgValues<A>, o: OptValues<O>): VerbAsk<V> | Promise<VerbAsk<V>>;
     format(r: VerbOutput<V>, style: Style): string;
     /**

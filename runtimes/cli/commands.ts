@@ -216,10 +216,11 @@ export const COMMANDS: CommandRow[] = [
   verbCommand({
     verb: 'resolve',
     name: 'resolve',
+    aliases: ['def'],
     description: 'go to definition: every symbol defined with a name; where a member key is now; or which member holds <file>:<line>',
     args: [arg.one('<target>', 'a name as written in code (CatalogService), a member key (from outline or a hit), or <file>:<line> (the file relative to the current folder or to the workspace root, or absolute)')],
     options: { root: rootOption(), index: indexOption(), json: jsonOption() },
-    helpAfter: '\nExamples:\n  hci resolve CatalogService\n  hci resolve "Contoso.Shop.Catalog.CatalogService.GetAsync(int)"\n  hci resolve src/Catalog/CatalogService.cs:42',
+    helpAfter: '\nExamples:\n  hci resolve CatalogService      # or: hci def CatalogService\n  hci resolve "Contoso.Shop.Catalog.CatalogService.GetAsync(int)"\n  hci resolve src/Catalog/CatalogService.cs:42',
     fileHint: true,
     ask: (c, [target], o) => {
       const at = fileAndLine(c, target, o.root, o.index);

@@ -36,6 +36,7 @@ export function buildProgram(rt: CliRuntime, setExit: (code: number) => void, op
   const add = (parent: Command, row: CommandRow) => {
     if (row.needs && !rt[row.needs]) return;
     const cmd = parent.command(row.name).description(row.description);
+    if (row.aliases?.length) cmd.aliases(row.aliases);
     for (const [syntax, help] of row.args) cmd.argument(syntax, help);
     for (const opt of row.options()) cmd.addOption(opt);
     if (row.helpAfter) cmd.addHelpText('after', row.helpAfter);
@@ -54,9 +55,12 @@ export function buildProgram(rt: CliRuntime, setExit: (code: number) => void, op
   return program;
 }
 
+/** The row a command line's first argument names, by its name or an alias. */
+const rowNamed = (name: string | undefined) => COMMANDS.find((r) => r.name === name || r.aliases?.includes(name ?? ''));
+
 /** The arguments with the verb's own rewrite applied (the first argument names the verb). */
 function rewritten(argv: string[]): string[] {
-  const row = COMMANDS.find((r) => r.name === argv[0]);
+  const row = rowNamed(argv[0]);
   return row?.rewriteArgs ? [argv[0], ...row.rewriteArgs(argv.slice(1))] : argv;
 }
 
@@ -89,7 +93,7 @@ export async function runCli(argv: string[], rt: CliRuntime): Promise<number> {
   } catch (e) {
     if (!(e instanceof CommanderError)) throw e;
     if (e.exitCode === 0) return 0;
-    const verb = COMMANDS.some((r) => r.name === argv[0]) ? argv[0] : undefined;
+    const verb = rowNamed(argv[0])?.name;
     const hint = usageHint(verb, e);
     if (json) {
       rt.write('out', `${JSON.stringify(failureOf('usage', (usage || e.message).trim().replace(/^error: /, ''), hint), null, 2)}\n`);
