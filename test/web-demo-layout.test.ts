@@ -266,7 +266,7 @@ describe.skipIf(!chromium)(titled('web-demo layout, themes and accessibility (bu
     expect(await page.getAttribute('.pane-tabs [role=tab]:text-is("Hits")', 'aria-selected')).toBe('true');
   });
 
-  it('marks lines from the keyboard in the file: Alt+↓/↑ one line, Shift+↓/↑ a range around where it began, Shift+End to the end; the link and the highlight follow', async () => {
+  it('marks lines from the keyboard in the file: Alt+↓/↑ one line, Shift+↓/↑ a range around where it began, Shift+End to the end; the link and the highlight follow; the help lists the keys', async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
     const file = 'src/Contoso.Shop.Application/Pricing/PricingEngine.cs';
     await page.goto(`${server.url}/#/w/${WS}/f/${file}#L40`);
@@ -303,6 +303,11 @@ describe.skipIf(!chromium)(titled('web-demo layout, themes and accessibility (bu
     await page.reload();
     await page.waitForSelector('.viewer .row.hl[data-line="455"]');
     expect((await marked()).length).toBe(455 - 41 + 1);
+    // The help (`?`, loaded when first opened) lists these keys.
+    await page.focus('.viewer .code');
+    await page.keyboard.press('?');
+    expect(await (await page.waitForSelector('.popover.help')).textContent()).toMatch(/Shift-↓ \/ ↑.*Alt-↓ \/ ↑/s);
+    await page.keyboard.press('Escape');
   });
 
   it('axe-core: no serious or critical violation on home, results, file and conversation, light and dark, at 1440 and 390 px; screens saved', async () => {

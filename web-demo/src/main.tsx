@@ -1,6 +1,6 @@
 // The explorer's start: draws the app, opens what the URL names (app/navigate.ts), follows
-// back/forward, wires the keys, registers the service worker in a build (offline after the first
-// load), and adds the message markers' gutter column. Owns the start-up order only.
+// back/forward, wires the keys, and registers the service worker in a build (offline after the first
+// load). Owns the start-up order only.
 import { render } from 'preact';
 import './styles.css';
 import { App } from './app/App.tsx';
@@ -9,11 +9,9 @@ import { applyRoute } from './app/navigate.ts';
 import { refreshWorkspaces } from './workspaces/actions.ts';
 import { hci } from './app/hci.ts';
 import { mark } from './app/perf.ts';
-import { installMessageGutter } from './conversation/markers.tsx';
 
 render(<App />, document.getElementById('app')!);
 installKeys();
-installMessageGutter();
 addEventListener('popstate', () => void applyRoute());
 void hci.then(async () => {
   mark('hci-ready');

@@ -14,7 +14,7 @@ export function ordinalLabel(ordinals: readonly number[]): string {
   return o.length > 3 ? `${o.slice(0, 2).join(',')}+${o.length - 2}` : o.join(',');
 }
 
-/** Keeps the column in the gutter while a conversation is open (main.tsx calls it once). */
+/** Keeps the column in the gutter while a conversation is open (the viewer's module calls it once, as it loads). */
 export function installMessageGutter(): () => void {
   let remove: (() => void) | null = null;
   return effect(() => {

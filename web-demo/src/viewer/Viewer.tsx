@@ -14,6 +14,7 @@ import { Outline } from './Outline.tsx';
 import { Explain } from './Explain.tsx';
 import { ConversationPanel } from '../conversation/Conversation.tsx';
 import { conversation, panelOpen } from '../conversation/controller.ts';
+import { installMessageGutter } from '../conversation/markers.tsx';
 import { narrow, outlineShown, panes, setPanes, toggleOutline } from '../app/layout.ts';
 import { Splitter } from '../app/Splitter.tsx';
 
@@ -37,6 +38,9 @@ function useGutterVersion(): number {
   useEffect(() => onGutterChange(() => setV((x) => x + 1)), []);
   return v;
 }
+
+// The message markers' gutter column comes with the viewer (its chunk loads after the page's start).
+installMessageGutter();
 
 export function Viewer() {
   const v = view.value;
