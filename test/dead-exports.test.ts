@@ -62,7 +62,7 @@ export function publishedWhole(read: (file: string) => string, entries: string[]
   return out;
 }
 
-/** The sources of package.json's "exports" entries (`./dist/core/index.js` → `core/index.ts`). */
+/** The sources of package.json's "exports" entries (an entry `./dist/<path>.js` names the source `<path>.ts`; no build output is read). */
 function packageEntries(): string[] {
   const exports = JSON.parse(readFileSync(path.join(repoDir, 'package.json'), 'utf8')).exports as Record<string, string | { default?: string }>;
   return Object.values(exports)
