@@ -1,6 +1,6 @@
 // Many repositories in one search on the surfaces: `hci search <q> --root A --root B` (and a published
-// index mixed in with --index, served by a real HTTP range server on 127.0.0.1) and `hci mcp A B`
-// through the MCP SDK client after listTools — real child processes over two temp workspaces whose
+// index mixed in with --index, served by a real HTTP range server on 127.0.0.1; the Deno CLI too) and
+// `hci mcp A B` through the MCP SDK client after listTools — real child processes over two temp workspaces whose
 // own BM25 statistics would mis-order the hits (see federation.test.ts): the merged answer puts
 // alpha's chunk first, hits carry `repo`, the text qualifies paths with it, the repos filter keeps one
 // repository, and the MCP output schema declares and validates `repo`.
@@ -11,6 +11,8 @@ import { searchAnswer } from '../core/contract/index.ts';
 import { ensureBuilt, runCli } from './helpers/hci-process.ts';
 import { startStdio, type McpConn } from './helpers/mcp-harness.ts';
 import { startRangeServer, type RangeServer } from './helpers/range-server.ts';
+import { DENO_CLI, REPO, startDeno } from './helpers/deno.ts';
+import { denoBinary } from './helpers/runtimes.ts';
 import { createTmpWorkspace, tmpDir, type TmpWorkspace, type WorkspaceFiles } from './helpers/tmp-workspace.ts';
 import * as fs from 'node:fs';
 
@@ -88,6 +90,14 @@ describe('several repositories on the command line and over MCP', () => {
     expect(a.repos?.[1].index?.read_only).toBe(true);
     expect(server.stats.ranges).toBeGreaterThan(0);
   }, 60_000);
+
+  it('the Deno command line searches both as one, with the same ranking', async () => {
+    const roots = [alpha.root, beta.root];
+    const flags = ['--no-prompt', `--allow-read=${parent},${path.join(REPO, 'node_modules')}`, `--allow-write=${roots.map((r) => path.join(r, '.hci')).join(',')}`, '--allow-sys=hostname'];
+    const r = await startDeno(denoBinary(), flags, DENO_CLI, ['search', 'gizmo', '--root', alpha.root, '--root', beta.root, '--json']).exited;
+    expect(r.code, r.stderr).toBe(0);
+    expect(searchAnswer.parse(r.json).hits.map((h) => [h.repo, h.path])).toEqual([['alpha', 'docs/notes.md'], ['beta', 'docs/notes.md']]);
+  }, 90_000);
 
   it('hci mcp A B: the search tool merges both, its output schema declares repo and the client validates it', async () => {
     mcp = await startStdio(alpha.root, [beta.root, '--watch', 'off']);
