@@ -1,9 +1,9 @@
 // Many repositories in one search on the surfaces: `hci search <q> --root A --root B` (and a published
 // index mixed in with --index, served by a real HTTP range server on 127.0.0.1; the Deno CLI too) and
-// `hci mcp A B` through the MCP SDK client after listTools — real child processes over two temp workspaces whose
-// own BM25 statistics would mis-order the hits (see federation.test.ts): the merged answer puts
-// alpha's chunk first, hits carry `repo`, the text qualifies paths with it, the repos filter keeps one
-// repository, and the MCP output schema declares and validates `repo`.
+// `hci mcp A B` through the MCP SDK client after listTools — real child processes over two temp
+// workspaces whose own BM25 statistics would mis-order the hits (see federation.test.ts): the merged
+// answer puts alpha's chunk first, hits carry `repo`, the text qualifies paths with it, the repos
+// filter keeps one repository, and the MCP output schema declares and validates `repo`.
 // @lane cli
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as path from 'node:path';
