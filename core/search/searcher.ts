@@ -28,7 +28,6 @@ import { searchResponse } from './present.ts';
 import { SearchSession } from './session.ts';
 import { queryKey } from './query-log.ts';
 import { skippedFilesHint, skippedFilesMatching } from './skipped-files.ts';
-import { withGlobalStats } from './channels/fts-global.ts';
 import type { KeywordStats } from './term-stats.ts';
 
 /** What a Searcher needs of the workspace that opened its index. */
@@ -59,8 +58,8 @@ export class PreparedSearch {
     private readonly parsed: ParsedQuery | { error: unknown },
     /** The semantic modes: the semantic index, the query's vector and the text it is of (null: similar's chunk's own). */
     private readonly vector: { semantic: SemanticIndex; query: QueryVector; text: string | null } | null,
-    /** A search over several indexes: the keyword statistics of them all (channels/fts-global.ts). */
-    private readonly keywordStats?: KeywordStats,
+    /** A search over several indexes: the mode table with the keyword statistics of them all (channels/fts-global.ts). */
+    private readonly keywordModes?: (modes: ModeTable) => ModeTable,
   ) {}
 
   /** The parsed query (throws the reason when it does not parse: an answer's error). */
@@ -77,7 +76,7 @@ export class PreparedSearch {
    */
   context(db: Database, source?: { chunkId: number }): { ctx: SearchContext; unavailable?: Unavailable } {
     const { modes, unavailable } = this.vector ? vectorModes(this.vector, this.searcher.settings, db, this.req.mode, source) : {};
-    return { ctx: this.searcher.context(this.keywordStats ? withGlobalStats(modes ?? DEFAULT_MODES, this.keywordStats) : modes), unavailable };
+    return { ctx: this.searcher.context(this.keywordModes ? this.keywordModes(modes ?? DEFAULT_MODES) : modes), unavailable };
   }
 
   /** Ranks at least `needed` candidates (inside the read transaction). */
@@ -128,7 +127,9 @@ export class Searcher {
       const text = vectorText === undefined ? req.query : vectorText;
       vector = { semantic, query: await semantic.prepare(text), text };
     }
-    return new PreparedSearch(this, req, parsed, vector, keywordStats);
+    // Loaded only by a search over several indexes (a browser Worker's start never carries it).
+    const keywordModes = keywordStats ? (await import('./channels/fts-global.ts')).withGlobalStats : null;
+    return new PreparedSearch(this, req, parsed, vector, keywordModes && keywordStats ? (m) => keywordModes(m, keywordStats) : undefined);
   }
 
   /** The pipeline's context on this index with a mode table (default: the keyword, literal and regex rows). */
