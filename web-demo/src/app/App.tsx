@@ -11,6 +11,7 @@ import { Results } from '../search/Results.tsx';
 import { count } from './format.ts';
 import { narrow, paneTab, panes } from './layout.ts';
 import { lazyComponent } from './lazy.tsx';
+import { QuickOpenShell } from '../finder/shell.tsx';
 import { Splitter } from './Splitter.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 import { missingLink } from './navigate.ts';
@@ -22,15 +23,16 @@ const MissingLink = lazyComponent(() => import('../workspaces/MissingLink.tsx').
 // The indexing panel: drawn when a run starts, not for a stored workspace.
 const IndexPanel = lazyComponent(() => import('../workspaces/IndexPanel.tsx').then((m) => m.IndexPanel));
 const Viewer = lazyComponent(() => import('../viewer/Viewer.tsx').then((m) => m.Viewer));
-const QuickOpen = lazyComponent(() => import('../finder/QuickOpen.tsx').then((m) => m.QuickOpen));
+// Until the finder is in, a stand-in box takes the keys typed right after Ctrl-P (finder/shell.tsx).
+const QuickOpen = lazyComponent(() => import('../finder/QuickOpen.tsx').then((m) => m.QuickOpen), QuickOpenShell);
 
-/** Once a workspace is open (searchable), fetch the viewer's chunk when the page is idle (once). */
+/** Once a workspace is open (searchable), fetch the viewer's and the finder's chunks when the page is idle (once). */
 let viewerAsked = false;
 function preloadViewer(): void {
   if (viewerAsked) return;
   viewerAsked = true;
   const idle = (globalThis as { requestIdleCallback?: (f: () => void, o?: { timeout: number }) => void }).requestIdleCallback;
-  const go = () => void Viewer.preload().catch(() => {});
+  const go = () => void Promise.all([Viewer.preload(), QuickOpen.preload()]).catch(() => {});
   if (idle) idle(go, { timeout: 2000 });
   else setTimeout(go, 200);
 }

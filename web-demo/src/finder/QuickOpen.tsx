@@ -8,6 +8,7 @@ import { loadFiles } from '../app/file-list.ts';
 import { splitPath } from '../app/format.ts';
 import { openFile } from '../viewer/controller.ts';
 import { fuzzyMatch } from './fuzzy.ts';
+import { typedEarly } from './shell.tsx';
 
 function Marked({ text, at, offset }: { text: string; at: Set<number>; offset: number }) {
   return <>{[...text].map((c, i) => (at.has(i + offset) ? <b>{c}</b> : c))}</>;
@@ -15,7 +16,12 @@ function Marked({ text, at, offset }: { text: string; at: Set<number>; offset: n
 
 export function QuickOpen() {
   const [files, setFiles] = useState<FileEntry[]>([]);
-  const [typed, setTyped] = useState('');
+  // What was typed into the stand-in while this chunk loaded (shell.tsx), if anything.
+  const [typed, setTyped] = useState(() => {
+    const t = typedEarly.text;
+    typedEarly.text = '';
+    return t;
+  });
   const [sel, setSel] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   // Focus in the commit that puts the dialog in the page, before the browser handles another key:
