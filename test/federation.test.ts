@@ -115,6 +115,10 @@ describe('a search over several repositories', () => {
     const out = await fed.call('outline', { path: 'alpha/docs/notes.md' });
     expect(out.status).toBe('ok');
     expect(out.path).toBe('alpha/docs/notes.md');
+    const st = await fed.call('status', {});
+    expect(st.status).toBe('ok');
+    expect(st.index?.files).toBe(2);
+    expect(st.hint).toContain("this answer is alpha's; beta: ok, 21 files");
     const unnamed = await fed.call('outline', { path: 'docs/notes.md' });
     expect(unnamed.error?.code).toBe('invalid_request');
     expect(unnamed.hint).toContain('<repo>/<path>');

@@ -6,9 +6,11 @@
 // (channels/fts-global.ts): the score one index of the union would give — merges the lists by score
 // and pages them with its own cursor. Every hit carries its `repo` (its path stays relative to that
 // repository) and its hit_id is qualified (`<repo>/<id>`), so explain reaches the right index; the calls that name a path (outline, file,
-// tree, resolve, similar) take it qualified the same way. Owns naming the repositories, merging,
-// routing and the merged answer's shape; each search is its service's (service.ts), and the
-// repositories are asked one after the other on this thread (each call's SQLite work is synchronous).
+// tree, resolve, similar) take it qualified the same way; status, reindex and watch go to every
+// repository (the first one's answer, the others' in its hint). Owns naming the repositories,
+// merging, routing and the merged answer's shape; each search is its service's (service.ts), and
+// the repositories are asked one after the other on this thread (each call's SQLite work is
+// synchronous).
 import { HciError } from '../platform.ts';
 import { CONTRACT_VERSION } from '../contract/version.ts';
 import { SEARCH_LIMIT } from '../contract/limits.ts';
@@ -55,6 +57,9 @@ export function repoNames(roots: readonly string[]): string[] {
 
 /** The request fields a verb may name a path or hit in, qualified with its repository in a federation. */
 const QUALIFIED = ['hit_id', 'path', 'folder', 'file'] as const;
+
+/** Verbs that name no path: asked of every repository (status, reindex, watch). */
+const EVERY: ReadonlySet<VerbName> = new Set<VerbName>(['status', 'reindex', 'watch']);
 
 const MATCH_ORDER: readonly MatchKind[] = ['all', 'all_then_any', 'any', 'similar', 'none'];
 
@@ -117,6 +122,15 @@ export class Federation implements VerbService {
       return out;
     }
     if (this.members.length === 1) return this.members[0].service.call(verb, req, ctx);
+    if (EVERY.has(verb)) {
+      // Asked of every repository: the first one's answer, the others' in its hint.
+      const outs: Array<VerbOutput<V>> = [];
+      for (const m of this.members) outs.push(await m.service.call(verb, req, ctx));
+      const others = outs.slice(1).map((o, i) => `${this.members[i + 1].repo}: ${o.status}${o.index ? `, ${o.index.files} files, index gen ${o.index.generation}` : ''}${o.error ? ` (${o.error.code})` : ''}`);
+      const first = outs[0];
+      first.hint = [`this answer is ${this.members[0].repo}'s; ${others.join('; ')}`, first.hint].filter(Boolean).join('; ');
+      return first;
+    }
     const names = this.members.map((m) => m.repo).join(', ');
     throw new HciError('invalid_request', `this server searches ${this.members.length} repositories (${names}): name one in the ${verb} call`,
       `qualify the path or hit id with its repository, as search answers them: <repo>/<path> (repositories: ${names})`);
