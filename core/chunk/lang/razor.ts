@@ -20,7 +20,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
-import { ParseTimeout, type TreeSitterHost } from '../treesitter.ts';
+import { ParseOverBudget, type TreeSitterHost } from '../treesitter.ts';
 import { CSharpWalker, clipOutline, rollUpFacts } from './csharp.ts';
 import { blank, parseCSharp } from './csharp-repair.ts';
 import { normalizeSpelling } from './csharp-keys.ts';
@@ -305,7 +305,7 @@ async function markupNode(region: RazorRegion, lines: readonly string[], ts: Tre
   try {
     tree = await ts.parse('html', src);
   } catch (e) {
-    if (e instanceof ParseTimeout) throw e; // counted as a parse fallback, like any other timeout
+    if (e instanceof ParseOverBudget) throw e; // counted as a parse fallback, like any parse past its budget
     return node; // no HTML grammar in this runtime: the region stays one unit without facts
   }
   try {
