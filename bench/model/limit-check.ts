@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openWorkspace } from '../../runtimes/node/index.ts';
 import { readGolden } from '../lib/queries.ts';
-import { copyTree, isMain, markdownTable, optString, parseArgs, repoRoot, sampleWorkspaceDir } from '../lib/util.ts';
+import { copyTree, markdownTable, optString, parseArgs, repoRoot, sampleWorkspaceDir, runMain } from '../lib/util.ts';
 import { commitInfo, recordResult } from '../lib/record.ts';
 
 export async function main(argv: string[]): Promise<number> {
@@ -62,11 +62,4 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (isMain(import.meta.url)) {
-  try {
-    process.exitCode = await main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`limit-check: ${(e as Error).stack ?? e}\n`);
-    process.exitCode = 1;
-  }
-}
+await runMain(import.meta.url, 'limit-check', main);

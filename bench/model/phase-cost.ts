@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { copyTree, isMain, markdownTable, median, optList, optString, parseArgs } from '../lib/util.ts';
+import { copyTree, markdownTable, median, optList, optString, parseArgs, runMain } from '../lib/util.ts';
 import { commitInfo, recordResult } from '../lib/record.ts';
 
 interface Run { build: string; repeat: number; indexWallMs: number; cpuMs: number; vectorMs: number; phases: Record<string, number>; chunks: number; vectors: number; digest: string }
@@ -96,11 +96,4 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (isMain(import.meta.url)) {
-  try {
-    process.exitCode = await main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`phase-cost: ${(e as Error).stack ?? e}\n`);
-    process.exitCode = 1;
-  }
-}
+await runMain(import.meta.url, 'phase-cost', main);
