@@ -47,7 +47,7 @@ function dotRowInt8(rows: Int8Array, base: number, stride: number, query: Int16A
   return a;
 }
 
-/** One padded f32 row's dot product in the kernel's order and rounding (JsScanner.dotF32's steps). */
+/** One padded f32 row's dot product in the kernel's order and rounding (the WASM kernel's; JsScanner.dotF32 runs it on every row). */
 function dotRowF32(x: Float32Array, base: number, stride: number, q: Float32Array): number {
   const f = Math.fround;
   let a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
@@ -259,23 +259,7 @@ class JsScanner implements Scanner {
     const q = query;
     const out = this.out as Float32Array;
     const { stride, count } = this;
-    const f = Math.fround;
-    for (let r = 0, base = 0; r < count; r++, base += stride) {
-      let a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
-      for (let i = 0; i < stride; i += 8) {
-        const p = base + i;
-        a0 = f(a0 + f(x[p] * q[i]));
-        a1 = f(a1 + f(x[p + 1] * q[i + 1]));
-        a2 = f(a2 + f(x[p + 2] * q[i + 2]));
-        a3 = f(a3 + f(x[p + 3] * q[i + 3]));
-        b0 = f(b0 + f(x[p + 4] * q[i + 4]));
-        b1 = f(b1 + f(x[p + 5] * q[i + 5]));
-        b2 = f(b2 + f(x[p + 6] * q[i + 6]));
-        b3 = f(b3 + f(x[p + 7] * q[i + 7]));
-      }
-      const s0 = f(a0 + b0), s1 = f(a1 + b1), s2 = f(a2 + b2), s3 = f(a3 + b3);
-      out[r] = f(f(s0 + s1) + f(s2 + s3));
-    }
+    for (let r = 0, base = 0; r < count; r++, base += stride) out[r] = dotRowF32(x, base, stride, q);
     return out;
   }
 }
