@@ -13,16 +13,8 @@ import { parseRequest } from '../core/search/pipeline.ts';
 import { corpusStats, globalScores, hitParts, queryPhrases } from '../core/search/term-stats.ts';
 import { nodeServiceHost } from '../runtimes/node/service-host.ts';
 import { createTmpWorkspace, type TmpWorkspace, type WorkspaceFiles } from './helpers/tmp-workspace.ts';
+import { ALPHA, BETA } from './helpers/federation-repos.ts';
 
-const other = (n: number) => `# Other ${n}\n\nPlain words about wheels and axles, page ${n}.\n`;
-const ALPHA: WorkspaceFiles = {
-  'docs/notes.md': '# Notes\n\nThe gizmo turns. A gizmo spins. Every gizmo hums.\n',
-  'docs/other-1.md': other(1),
-};
-const BETA: WorkspaceFiles = {
-  'docs/notes.md': '# Notes\n\nThe gizmo turns. Wheels spin. Every axle hums.\n',
-  ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`docs/other-${i + 1}.md`, other(i + 1)])),
-};
 const prefixed = (repo: string, files: WorkspaceFiles): WorkspaceFiles => Object.fromEntries(Object.entries(files).map(([p, c]) => [`${repo}/${p}`, c]));
 
 describe('a search over several repositories', () => {

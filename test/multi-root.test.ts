@@ -13,18 +13,10 @@ import { startStdio, type McpConn } from './helpers/mcp-harness.ts';
 import { startRangeServer, type RangeServer } from './helpers/range-server.ts';
 import { DENO_CLI, REPO, startDeno } from './helpers/deno.ts';
 import { denoBinary } from './helpers/runtimes.ts';
-import { createTmpWorkspace, tmpDir, type TmpWorkspace, type WorkspaceFiles } from './helpers/tmp-workspace.ts';
+import { createTmpWorkspace, tmpDir, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+import { ALPHA, BETA } from './helpers/federation-repos.ts';
 import * as fs from 'node:fs';
 
-const other = (n: number) => `# Other ${n}\n\nPlain words about wheels and axles, page ${n}.\n`;
-const ALPHA: WorkspaceFiles = {
-  'docs/notes.md': '# Notes\n\nThe gizmo turns. A gizmo spins. Every gizmo hums.\n',
-  'docs/other-1.md': other(1),
-};
-const BETA: WorkspaceFiles = {
-  'docs/notes.md': '# Notes\n\nThe gizmo turns. Wheels spin. Every axle hums.\n',
-  ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`docs/other-${i + 1}.md`, other(i + 1)])),
-};
 
 describe('several repositories on the command line and over MCP', () => {
   let parent: string;
