@@ -173,9 +173,11 @@ describe('a published index read over HTTP ranges (Node)', () => {
     expect(bad.stderr).toMatch(/404/);
     const reindex = await runCli(['index', url]);
     expect(reindex.code).not.toBe(0);
-    // A folder or a malformed URL given to --index, and --index with --root: usage errors (exit 2) before anything is opened.
-    for (const args of [['--index', root], ['--index', 'http://exa mple.org/index.sqlite'], ['--index', url, '--root', root]]) {
-      const usage = await runCli(['search', 'x', ...args, '--json']);
+    // A folder or a malformed URL given to --index (search's repeatable --index too), and --index with --root
+    // where one index is read (status; search takes both: several repositories as one): usage errors (exit 2)
+    // before anything is opened.
+    for (const args of [['search', 'x', '--index', root], ['search', 'x', '--index', 'http://exa mple.org/index.sqlite'], ['status', '--index', root], ['status', '--index', url, '--root', root]]) {
+      const usage = await runCli([...args, '--json']);
       expect(usage.code, args.join(' ')).toBe(2);
       expect(JSON.parse(usage.stdout).error.code).toBe('usage');
     }

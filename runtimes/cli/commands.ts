@@ -11,7 +11,7 @@ import { FILES_LIMIT } from '../../core/contract/limits.ts';
 import type { SearchRequest } from '../../core/contract/search.ts';
 import type { SimilarRequest } from '../../core/contract/similar.ts';
 import { command, fail, fileArg, folderArg, oneShot, printJson, rootFor, verbCommand, withEmpty, type CommandContext, type CommandRow } from './command.ts';
-import { arg, indexOption, isIndexUrl, jsonOption, opt, rootOption } from './options.ts';
+import { arg, indexOption, indexUrl, isIndexUrl, jsonOption, opt, rootOption } from './options.ts';
 import { formatExplain, formatIndexSummary, formatOutline, formatPack, formatResolve, formatSearch, formatSimilar, formatStatus, formatTree } from './format.ts';
 import { mcpCommand } from './mcp-command.ts';
 import { intercomCommand } from './intercom-command.ts';
@@ -98,7 +98,7 @@ export const COMMANDS: CommandRow[] = [
     args: [arg.words('<query...>', 'words, identifiers, "quoted phrases", "?.literal(" (exact), re:<regex>, path:<prefix|glob>, ext:<ext>, -path:<prefix|glob>')],
     options: {
       root: opt.repeat('-r, --root <dir>', 'workspace folder (default: nearest indexed folder above the current one); repeat it, or add --index, to search several repositories as one'),
-      index: opt.repeat('--index <url>', 'a published index (hci pack) read over HTTP range requests, instead of a workspace folder; repeatable, and mixed with --root'),
+      index: opt.repeat('--index <url>', 'a published index (hci pack) read over HTTP range requests, instead of a workspace folder; repeatable, and mixed with --root', indexUrl),
       repo: opt.list('--repo <name>', 'searching several repositories: only these, by the name hits carry (the folder\'s or file\'s name; repeatable)'),
       ...filterOptions(),
       maxTokens: opt.int('--max-tokens <n>', 'cut the answer to about this many tokens'),

@@ -53,9 +53,9 @@ export const opt = {
     make: () => new Option(flags, help).argParser(collect).default([]),
     read: (v) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []),
   }),
-  /** Repeatable, each value as given (no comma split: a folder's name may hold one); [] when not given. */
-  repeat: (flags: string, help: string): Opt<string[]> => ({
-    make: () => new Option(flags, help).argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
+  /** Repeatable, each value as given (no comma split: a folder's name may hold one) or as `check` returns it (it throws InvalidArgumentError to refuse one); [] when not given. */
+  repeat: (flags: string, help: string, check: (v: string) => string = (v) => v): Opt<string[]> => ({
+    make: () => new Option(flags, help).argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), check(v)]),
     read: (v) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []),
   }),
   /** A repeatable value taken as it is (`--path a b`, variadic); undefined when not given. */
