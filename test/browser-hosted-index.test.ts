@@ -16,7 +16,7 @@ import { HciService } from '../core/service/index.ts';
 import { nodeServiceHost } from '../runtimes/node/service-host.ts';
 import { openWorkspace } from '../runtimes/node/workspace.ts';
 import { nodePackTarget } from '../runtimes/node/pack-target.ts';
-import { buildTestPage, serveStatic, launchChromium, call, callError, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
+import { openSamplePage, call, callError, REPO, type SamplePage } from './helpers/browser.ts';
 import { startWebDemo, searchIdle, type WebDemo } from './helpers/web-demo.ts';
 import { startRangeServer, type RangeServer } from './helpers/range-server.ts';
 import { chromiumBinary, titled } from './helpers/runtimes.ts';
@@ -58,23 +58,16 @@ describe.skipIf(!chromium)(titled('a published index read over HTTP ranges in th
   });
 
   describe('the browser runtime (test page, module Worker)', () => {
-    let server: StaticServer;
-    let session: BrowserSession;
+    let test: SamplePage | undefined;
     let page: Page;
-    let pageDir: string;
 
     beforeAll(async () => {
-      const [built, launched] = await Promise.all([buildTestPage(), launchChromium(chromium)]);
-      pageDir = built;
-      session = launched;
-      server = await serveStatic(pageDir);
-      page = await session.open(server.url);
+      test = await openSamplePage(chromium);
+      page = test.page;
     }, 120_000);
 
     afterAll(async () => {
-      await session?.close();
-      await server?.close();
-      if (pageDir) fs.rmSync(pageDir, { recursive: true, force: true });
+      await test?.close();
     });
 
     it('opens the index by its URL (nothing in OPFS) and answers search, explain and outline as the local index', async () => {

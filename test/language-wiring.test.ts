@@ -18,7 +18,7 @@ import { extensionOf, languageOf } from '../core/scan/languages.ts';
 import { DEFAULT_INCLUDE_EXTENSIONS } from '../core/settings.ts';
 import { createNodeGrammarSource } from '../runtimes/node/grammars.ts';
 import { TEST_DIR, samplesByLanguage, wiringCheck, type WiringCheck } from './helpers/language-corpus.ts';
-import { buildTestPage, serveStatic, launchChromium, call, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
+import { openSamplePage, call, REPO, type SamplePage } from './helpers/browser.ts';
 import { chromiumBinary, denoBinary, titled } from './helpers/runtimes.ts';
 
 const chromium = chromiumBinary();
@@ -112,26 +112,18 @@ describe('every row is wired in Node, Deno and Chromium', () => {
   });
 
   describe.skipIf(!chromium)(titled('Chromium', { Chromium: chromium }), () => {
-    let server: StaticServer;
-    let session: BrowserSession;
-    let pageDir = '';
+    let test: SamplePage | undefined;
 
     beforeAll(async () => {
-      const [out, launched] = await Promise.all([buildTestPage(), launchChromium(chromium)]);
-      pageDir = out;
-      session = launched;
-      server = await serveStatic(out);
-      await session.open(server.url);
+      test = await openSamplePage(chromium);
     }, 120_000);
 
     afterAll(async () => {
-      await session?.close();
-      await server?.close();
-      if (pageDir) fs.rmSync(pageDir, { recursive: true, force: true });
+      await test?.close();
     });
 
     it('the Worker\'s grammar URLs cover the grammar table, each loads and parses; the Worker outlines every row\'s samples as Node does', async () => {
-      const page = session.page;
+      const page = test!.page;
       const roots = await call(page, 'loadGrammars');
       expect(roots).toEqual(fromNode.grammars);
 

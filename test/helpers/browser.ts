@@ -178,16 +178,16 @@ export async function callError<K extends keyof Harness>(page: Page, name: K, ..
 export interface SamplePage {
   session: BrowserSession;
   server: StaticServer;
-  /** The test page, its Worker ready; `workspace` is served zipped at /fixtures/sample.zip. */
+  /** The test page, its Worker ready; `workspace`, when given, is served zipped at /fixtures/sample.zip. */
   page: Page;
   close(): Promise<void>;
 }
 
 /** Builds the test page and launches Chromium side by side, serves both, and opens the page. */
-export async function openSamplePage(chromium: string, workspace: string): Promise<SamplePage> {
+export async function openSamplePage(chromium: string, workspace?: string): Promise<SamplePage> {
   const [out, session] = await Promise.all([buildTestPage(), launchChromium(chromium)]);
   const server = await serveStatic(out);
-  server.put('/fixtures/sample.zip', zipFolder(workspace));
+  if (workspace) server.put('/fixtures/sample.zip', zipFolder(workspace));
   const page = await session.open(server.url);
   return {
     session, server, page,
