@@ -30,21 +30,22 @@ export async function inflateIfGzip(bytes: Uint8Array): Promise<Uint8Array> {
 }
 
 /**
- * A parse's work budget, in tree-sitter's progress checks: the parser calls its progress callback once
- * every 100 of its operations, so the count is a property of the text and the grammar, not of the
- * machine. A wall-clock limit made the index depend on load: the same tree, indexed at load ~20 on
- * 2 cores, lost files to line windows that a quiet run parsed (MudBlazor 14,419 vs 14,430 chunks,
- * Avalonia 41,189 vs 41,265, RadzenBlazor 21,771 vs 21,826), and the eval figures moved with them.
- * 100,000 checks (10 M operations) is 4–7 s of parsing on this project's 2-core machine for the
- * largest C# files measured (ExampleService.cs 347 KB: 2,261 checks; Rounded.cs 1.2 MB: 3,420), so
- * only a pathological text reaches it.
+ * A parse's work budget, in calls of tree-sitter's progress callback: the parser makes them at fixed
+ * points of its own work, so their count is a property of the text and the grammar, not of the
+ * machine (test/parse-budget.test.ts: the same text counts the same on every parse). A wall-clock
+ * limit made the index depend on load: the same tree, indexed at load ~20 on 2 cores, lost files to
+ * line windows that a quiet run parsed (MudBlazor 14,419 vs 14,430 chunks, Avalonia 41,189 vs 41,265,
+ * RadzenBlazor 21,771 vs 21,826). Four of the largest C# files of the dev and broad corpora (347 KB to
+ * 1.2 MB) took 70 to 6,554 calls, at 1,600 to 25,000 calls a second on this project's 2-core machine
+ * (a one-off probe, not a recorded benchmark), so 100,000 leaves them 15x room and stops only a
+ * pathological parse.
  */
 export const PARSE_STEP_BUDGET = 100_000;
 
 /** A parse that went past its work budget (the file is indexed as line windows: a parse fallback). */
 export class ParseOverBudget extends Error {
   constructor(steps: number) {
-    super(`parse went past its budget of ${steps} progress checks (${steps * 100} parser operations)`);
+    super(`parse went past its budget of ${steps} progress checks`);
   }
 }
 
