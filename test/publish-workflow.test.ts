@@ -9,12 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { copyWorkspace } from './helpers/tmp-workspace.ts';
 import { startRangeServer, type RangeServer } from './helpers/range-server.ts';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { ensureBuilt, HCI_BIN, REPO, runCli } from './helpers/hci-process.ts';
-
-/** `hci <args>` run where the workflow runs it: in the checkout (cwd), as the built CLI. */
-const hciIn = (cwd: string, args: string[]) => promisify(execFile)(process.execPath, [HCI_BIN, ...args], { cwd, encoding: 'utf8' });
+import { ensureBuilt, REPO, runCli } from './helpers/hci-process.ts';
 
 const WORKFLOW = path.join(REPO, 'docs/examples/publish-index.yml');
 const sample = path.resolve(import.meta.dirname, 'sample-workspace');
@@ -51,7 +46,11 @@ describe('docs/examples/publish-index.yml (build, pack and publish an index in C
   it("its hci steps, run as written, leave a site/ that searches over HTTP as the local index does", async () => {
     const hciSteps = steps(text).filter((s) => s.kind === 'run' && s.value.startsWith('hci ')).map((s) => s.value.slice('hci '.length).split(/\s+/));
     expect(hciSteps.map((a) => a[0])).toEqual(['index', 'pack']);
-    for (const args of hciSteps) await hciIn(root, args); // rejects (with its stderr) on a non-zero exit
+    for (const args of hciSteps) {
+      // Run where the workflow runs it: in the checkout (cwd), as the built CLI.
+      const r = await runCli(args, {}, root);
+      expect(r.code, `hci ${args.join(' ')}: ${r.stderr}`).toBe(0);
+    }
     expect(fs.existsSync(path.join(root, 'site/index.sqlite'))).toBe(true);
     const manifest = JSON.parse(fs.readFileSync(path.join(root, 'site/index.sqlite.json'), 'utf8'));
     expect(manifest).toMatchObject({ hci_pack: 1, file: 'index.sqlite' });

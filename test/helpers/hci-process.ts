@@ -41,15 +41,15 @@ export interface CliProcess {
   readonly done: boolean;
 }
 
-/** Starts `node bin/hci.js <args>`; stdout and stderr are collected. */
-export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProcess {
-  return startScript(HCI_BIN, args, env);
+/** Starts `node bin/hci.js <args>` (in the repository, or `cwd`); stdout and stderr are collected. */
+export function startCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd = REPO): CliProcess {
+  return startScript(HCI_BIN, args, env, cwd);
 }
 
-/** Starts `node <script> <args>`; stdout and stderr are collected. */
-export function startScript(script: string, args: string[], env: NodeJS.ProcessEnv = {}): CliProcess {
+/** Starts `node <script> <args>` (in the repository, or `cwd`); stdout and stderr are collected. */
+export function startScript(script: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = REPO): CliProcess {
   const startedAt = Date.now();
-  const child = spawn(process.execPath, [script, ...args], { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -73,8 +73,8 @@ export function startScript(script: string, args: string[], env: NodeJS.ProcessE
   };
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  return startCli(args, env).exited;
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd = REPO): Promise<CliResult> {
+  return startCli(args, env, cwd).exited;
 }
 
 export function runCliScript(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
