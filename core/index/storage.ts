@@ -42,6 +42,12 @@ export interface IndexStorage {
    * SQLite's "disk I/O error" (a remote index: the URL unreachable, or the file changed under it).
    */
   failure?(): HciError | null;
+  /**
+   * Reads ahead the pages that hold these rows of a rowid table, in few requests, before a search
+   * reads them one by one: what a storage whose every read is a round trip (a remote index, HTTP
+   * ranges) offers; a local file omits it. A guess only: SQLite still reads each page it needs.
+   */
+  prefetchRows?(db: Database, table: string, rowids: readonly number[]): void;
   /** Lets go of what the storage holds beyond its connections (a remote index's helper worker and page cache). */
   close?(): void;
   /** True when the open file no longer describes the index (it changed under its URL): the next call reopens it. */

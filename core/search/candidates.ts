@@ -102,6 +102,7 @@ export function loadBodies(session: SearchSession, cands: readonly Candidate[]):
     if (list) list.push(c);
     else byFile.set(c.fileId, [c]);
   }
+  session.prefetchFiles([...byFile].map(([fileId, list]) => ({ fileId, hash: list[0].hash })));
   for (const [fileId, list] of byFile) {
     const stored = session.files.get(fileId, list[0].hash);
     for (const c of list) {

@@ -156,6 +156,7 @@ function declarationsIn(session: SearchSession, files: readonly FileRef[], text:
   const cased = /\p{Lu}/u.test(query);
   const q = cased ? query : query.toLowerCase();
   const out: Declaration[] = [];
+  session.prefetchFiles(files);
   for (const f of files) {
     const stored = session.files.get(f.fileId, f.hash);
     if (!stored) continue;

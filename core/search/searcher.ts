@@ -98,7 +98,8 @@ export class Searcher {
     readonly store: IndexStore,
     private readonly host: SearcherHost,
   ) {
-    this.session = new SearchSession(store.db, store.codec);
+    const storage = store.storage;
+    this.session = new SearchSession(store.db, store.codec, storage.prefetchRows && ((table, ids) => storage.prefetchRows!(store.db, table, ids)));
   }
 
   get settings(): Settings {

@@ -50,6 +50,8 @@ export class SearchSession {
   constructor(
     readonly db: Database,
     readonly codec: DeflateCodec,
+    /** The storage's read-ahead of rows by id (IndexStorage.prefetchRows: a remote index), if it has one. */
+    private readonly prefetch?: (table: string, rowids: readonly number[]) => void,
   ) {
     // A file the literal channel read in this generation (its text cache, literal/text-cache.ts) is not inflated twice.
     // (Its shape only: importing text-cache.ts here would close an import circle.)
@@ -71,6 +73,24 @@ export class SearchSession {
     let st = this.statements.get(sql);
     if (!st) this.statements.set(sql, (st = this.db.prepare(sql)));
     return st;
+  }
+
+  /** Whether reading rows ahead pays (a remote index): a search then gathers the ids it will read first. */
+  get readsAhead(): boolean {
+    return this.prefetch !== undefined;
+  }
+
+  /** Lets the storage fetch the pages of these rows of `table` before they are read one by one (nothing for a local file). */
+  prefetchRows(table: string, rowids: readonly number[]): void {
+    if (this.prefetch && rowids.length) this.prefetch(table, rowids);
+  }
+
+  /** Reads ahead the stored data of files about to be decoded (those not in the file cache). */
+  prefetchFiles(files: Iterable<{ fileId: number; hash: string }>): void {
+    if (!this.prefetch) return;
+    const ids: number[] = [];
+    for (const f of files) if (!this.files.has(f.fileId, f.hash)) ids.push(f.fileId);
+    this.prefetchRows('file_data', ids);
   }
 
   /** Whether a path filter applies now (channels' SQL then calls hci_path_ok). */

@@ -4,7 +4,8 @@
 // worker (range-channel.ts), the browser Worker a synchronous XMLHttpRequest. Owns opening the URL
 // (the probe happens in exists(), so a bad URL is an answer before SQLite starts), the registry
 // that lets the VFS find a file by the name SQLite opens, re-checking the file as each read
-// transaction starts (the VFS lock), and the storage's read-only rules: nothing indexes, claims or
+// transaction starts (the VFS lock), reading ahead what a first lookup and a search need (every
+// B-tree's root on opening; the pages of rows a search names, prefetchRows), and the storage's read-only rules: nothing indexes, claims or
 // removes it, sidecars (recent queries) live in memory. Imports no platform module.
 import type { Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import { HciError } from '../../core/platform.ts';
@@ -13,6 +14,7 @@ import type { Database, SqliteEngine } from '../../core/sqlite/engine.ts';
 import { installSyncVfs, type SyncFileSystem } from './sync-vfs.ts';
 export { indexUrl } from './index-url.ts';
 import { RemoteFile, type RangeReader, type RemoteFileOptions, type RemoteStats } from './remote-file.ts';
+import { fetchRowPages } from './btree-pages.ts';
 
 export const HTTP_VFS_NAME = 'hci-http';
 
@@ -89,12 +91,17 @@ export function createHttpIndexStorage(url: string, opts: HttpStorageOptions): H
   const names: string[] = [];
   const sidecars = new Map<string, string>();
   const totals: RemoteStats = { requests: 0, bytes: 0, pageReads: 0, cacheHits: 0 };
+  /** Files whose B-tree roots were read ahead (readRoots). */
+  const rootsRead = new WeakSet<RemoteFile>();
+  /** Root pages of the tables rows were prefetched from, per open file. */
+  let roots = new Map<string, number | null>();
   /** The open file, or a new one when there is none or the last one changed under its URL. */
   const current = (): RemoteFile => {
     if (file && !file.failed) return file;
     if (file) addStats(totals, file.stats);
     reader ??= opts.reader();
     file = RemoteFile.open(url, reader, opts);
+    roots = new Map();
     return file;
   };
   return {
@@ -109,7 +116,12 @@ export function createHttpIndexStorage(url: string, opts: HttpStorageOptions): H
       const name = `/hci-http/${nextName++}`;
       files.set(name, f);
       names.push(name);
-      return new engine.sqlite3.oo1.DB({ filename: name, flags: 'r', vfs: installHttpVfs(engine.sqlite3) }) as Database;
+      const db = new engine.sqlite3.oo1.DB({ filename: name, flags: 'r', vfs: installHttpVfs(engine.sqlite3) }) as Database;
+      if (!rootsRead.has(f)) {
+        rootsRead.add(f);
+        readRoots(f, db);
+      }
+      return db;
     },
     async remove() {
       throw readOnly();
@@ -120,6 +132,22 @@ export function createHttpIndexStorage(url: string, opts: HttpStorageOptions): H
     writeSidecar: (name, text) => void sidecars.set(name, text),
     appendSidecar: (name, text) => void sidecars.set(name, `${sidecars.get(name) ?? ''}${text}\n`),
     failure: () => file?.takeError() ?? null,
+    prefetchRows(db, table, rowids) {
+      if (!file || file.failed || !rowids.length) return;
+      const f = file;
+      let root = roots.get(table);
+      if (root === undefined) {
+        root = Number(db.selectValue("SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = ?", [table]) ?? 0) || null;
+        roots.set(table, root);
+      }
+      if (!root) return;
+      try {
+        const usable = f.pageSize - f.page(1)[20];
+        fetchRowPages((n) => f.page(n), (pages) => f.prefetch(pages), root, rowids, usable);
+      } catch {
+        // A guess that failed (the file changed, a request failed): SQLite's own reads report it.
+      }
+    },
     stale: () => file?.failed?.code === 'remote_changed',
     stats() {
       const out = { ...totals };
@@ -134,6 +162,20 @@ export function createHttpIndexStorage(url: string, opts: HttpStorageOptions): H
       reader = null;
     },
   };
+}
+
+/**
+ * Reads every table's and index's root page ahead, in one request as a packed file lays them out
+ * (VACUUM writes the roots first, after the schema): the first lookup in any table then costs only
+ * its lower pages. A guess: a failure here is SQLite's to meet and report.
+ */
+function readRoots(f: RemoteFile, db: Database): void {
+  try {
+    const roots = db.selectValues('SELECT rootpage FROM sqlite_schema WHERE rootpage > 0') as number[];
+    f.prefetch(roots.map(Number));
+  } catch {
+    // Reported by the next statement SQLite runs.
+  }
 }
 
 function addStats(into: RemoteStats, s: RemoteStats): void {

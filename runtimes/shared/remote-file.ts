@@ -2,7 +2,8 @@
 // serves SQLite's page reads from. Owns the probe (the first range: the header, the page size, the
 // size, the validator), the page cache (LRU under a byte budget), read-ahead (runs of pages read in
 // order — a keyword's doclist, an overflow chain, a range of rows — are fetched in growing runs,
-// per read head), checking every reply against the validator the probe saw (ETag, else
+// per read head, a small gap skipped), prefetch of pages known ahead (coalesced into few ranges;
+// which pages, btree-pages.ts finds), checking every reply against the validator the probe saw (ETag, else
 // Last-Modified and the size: a file replaced under the URL is `remote_changed`, never read mixed),
 // re-checking it when a read transaction starts after `revalidateMs`, and the counts of requests
 // and bytes. The synchronous range request itself is the runtime's RangeReader (Node and Deno: a
@@ -36,6 +37,13 @@ export interface RemoteFileOptions {
   maxReadAhead?: number;
   /** The first request's length: the header and the first pages (default 64 KiB, the largest page). */
   probeBytes?: number;
+  /**
+   * A prefetch (pages known ahead, prefetch()) reads the pages between two wanted ones too when the
+   * gap is at most this many bytes: one request instead of two; and a read at most this far past
+   * where a read head stopped continues that head (a scan that skips a few pages still reads ahead)
+   * (default 32 KiB).
+   */
+  prefetchGapBytes?: number;
   /** A read transaction re-checks the validator when the last reply is older than this (default 5 s; 0: every time). */
   revalidateMs?: number;
   now?: () => number;
@@ -114,6 +122,7 @@ export class RemoteFile {
       cacheBytes: opts.cacheBytes ?? 32 << 20,
       maxReadAhead: opts.maxReadAhead ?? 1 << 20,
       probeBytes: opts.probeBytes ?? 65536,
+      prefetchGapBytes: opts.prefetchGapBytes ?? 32768,
       revalidateMs: opts.revalidateMs ?? 5000,
       now: opts.now ?? (() => Date.now()),
     };
@@ -183,6 +192,38 @@ export class RemoteFile {
     return end - offset;
   }
 
+  /** Page n (1-based, as SQLite numbers them), from the cache or one request (no read-ahead). */
+  page(n: number): Uint8Array {
+    if (this.failure) throw this.failure;
+    const p = n - 1;
+    const cached = this.touch(p);
+    if (cached) return cached;
+    return this.store(p, this.request(p * this.pageSize, Math.min(this.size, (p + 1) * this.pageSize) - 1));
+  }
+
+  /**
+   * Fetches pages about to be read (1-based numbers, as SQLite's; any order, cached ones skipped) in
+   * as few requests as it can: pages in order, a gap of at most prefetchGapBytes read through, a
+   * request at most maxReadAhead long. Returns the number of requests made.
+   */
+  prefetch(pageNumbers: Iterable<number>): number {
+    if (this.failure) throw this.failure;
+    const pagesTotal = Math.ceil(this.size / this.pageSize);
+    const wanted = [...new Set(pageNumbers)].map((n) => n - 1).filter((p) => p >= 0 && p < pagesTotal && !this.pages.has(p)).sort((a, b) => a - b);
+    const gap = Math.floor(this.opts.prefetchGapBytes / this.pageSize);
+    const maxRun = Math.max(1, Math.floor(this.opts.maxReadAhead / this.pageSize));
+    let requests = 0;
+    for (let i = 0; i < wanted.length; ) {
+      const first = wanted[i];
+      let last = first;
+      while (i + 1 < wanted.length && wanted[i + 1] - last - 1 <= gap && wanted[i + 1] - first < maxRun) last = wanted[++i];
+      i++;
+      this.store(first, this.request(first * this.pageSize, Math.min(this.size, (last + 1) * this.pageSize) - 1));
+      requests++;
+    }
+    return requests;
+  }
+
   /**
    * Called as a read transaction starts: when the last reply is older than revalidateMs, one small
    * range request checks the file is still the one the probe saw (throws `remote_changed`).
@@ -205,7 +246,7 @@ export class RemoteFile {
 
   /** Fetches page p and the pages after it that its read head expects next (not cached yet); returns page p. */
   private fetchFrom(p: number): Uint8Array {
-    const head = this.heads.find((h) => h.next === p);
+    const head = this.heads.find((h) => this.continues(h, p));
     const pagesTotal = Math.ceil(this.size / this.pageSize);
     const maxRun = Math.max(1, Math.floor(this.opts.maxReadAhead / this.pageSize));
     let run = Math.min(head ? head.run : 1, maxRun, pagesTotal - p);
@@ -217,15 +258,13 @@ export class RemoteFile {
     }
     const start = p * this.pageSize;
     const end = Math.min(this.size, (p + run) * this.pageSize) - 1;
-    const bytes = this.request(start, end);
-    this.store(p, bytes);
-    return this.pages.get(p)!;
+    return this.store(p, this.request(start, end));
   }
 
   /** The read heads: a read that continues one doubles its next run; any other read starts a new one (LRU of HEADS). */
   private advanceHead(first: number, last: number): void {
     const now = ++this.clock;
-    const head = this.heads.find((h) => h.next === first || h.next === last);
+    const head = this.heads.find((h) => this.continues(h, first) || h.next === last);
     if (head) {
       head.run = Math.min(head.run * 2, 1 << 12);
       head.next = last + 1;
@@ -238,6 +277,11 @@ export class RemoteFile {
   }
 
   private clock = 0;
+
+  /** Whether a read of page p goes on where head h stopped: at its next page, or a gap of at most prefetchGapBytes after it. */
+  private continues(h: ReadHead, p: number): boolean {
+    return p >= h.next && (p - h.next) * this.pageSize <= this.opts.prefetchGapBytes;
+  }
 
   /** One range request, checked: a 206 of the asked length from the same file. */
   private request(start: number, end: number): Uint8Array {
@@ -265,8 +309,12 @@ export class RemoteFile {
     this.stats.bytes += reply.bytes?.length ?? 0;
   }
 
-  /** Cuts a run of bytes from page `first` on into pages and caches them, dropping the least recently used past the budget. */
-  private store(first: number, bytes: Uint8Array): void {
+  /**
+   * Cuts a run of bytes from page `first` on into pages and caches them, dropping the least recently
+   * used past the budget (a cache smaller than the run keeps its last pages); returns page `first`.
+   */
+  private store(first: number, bytes: Uint8Array): Uint8Array {
+    const firstPage = bytes.subarray(0, Math.min(bytes.length, this.pageSize));
     for (let i = 0; i * this.pageSize < bytes.length; i++) {
       const page = bytes.subarray(i * this.pageSize, Math.min(bytes.length, (i + 1) * this.pageSize));
       const old = this.pages.get(first + i);
@@ -280,6 +328,7 @@ export class RemoteFile {
       this.pages.delete(p);
       this.cachedBytes -= page.length;
     }
+    return firstPage;
   }
 
   close(): void {

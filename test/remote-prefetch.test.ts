@@ -1,0 +1,109 @@
+// Rows read ahead from a published index (runtimes/shared/btree-pages.ts, RemoteFile.prefetch,
+// IndexStorage.prefetchRows): the sample workspace indexed and packed at 4 KB pages (so file texts
+// overflow their leaf), served by a real range server on 127.0.0.1. After prefetchRows for some
+// chunks, files' stored data and chunk lengths, reading exactly those rows makes no request — the
+// walk found every page SQLite reads, overflow chains included — and the read-ahead took fewer
+// requests than SQLite reading the same rows page by page on a fresh reader. Opening reads every
+// B-tree's root ahead: a first lookup by id in any table then costs one leaf.
+// @lane unit
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { openRemoteIndex, openWorkspace } from '../runtimes/node/workspace.ts';
+import type { HttpIndexStorage } from '../runtimes/shared/http-vfs.ts';
+import type { HciWorkspace } from '../core/workspace.ts';
+import { copyWorkspace, tmpDir } from './helpers/tmp-workspace.ts';
+import { startRangeServer, type RangeServer } from './helpers/range-server.ts';
+import { indexAndPack } from './helpers/published-index.ts';
+
+const sample = path.resolve(import.meta.dirname, 'sample-workspace');
+const remote = { revalidateMs: 3_600_000 };
+
+describe('rows read ahead from a published index', () => {
+  let root: string;
+  let out: string;
+  let server: RangeServer;
+  /** Row ids in the packed file (VACUUM keeps INTEGER PRIMARY KEY values): every third chunk, and the files with the largest stored data. */
+  let chunkIds: number[];
+  let bigFiles: number[];
+  const open: HciWorkspace[] = [];
+
+  beforeAll(async () => {
+    root = copyWorkspace(sample, 'hci-prefetch-');
+    out = tmpDir('hci-prefetch-out-');
+    await indexAndPack(root, path.join(out, 'index.sqlite'), { pageSize: 4096 });
+    const local = await openWorkspace(root);
+    try {
+      ({ value: chunkIds } = await local.read((db) => db.selectValues('SELECT id FROM chunks WHERE id % 3 = 0 ORDER BY id') as number[]));
+      ({ value: bigFiles } = await local.read((db) => db.selectValues('SELECT file_id FROM file_data ORDER BY length(data) DESC LIMIT 12') as number[]));
+    } finally {
+      local.close();
+    }
+    server = await startRangeServer(out);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const ws of open) ws.close();
+    await server?.close();
+    fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  /** A fresh reader of the packed index and a connection of its own. */
+  const reader = async () => {
+    const ws = await openRemoteIndex(server.url('index.sqlite'), { remote });
+    open.push(ws);
+    const storage = ws.host.storage as HttpIndexStorage;
+    return { storage, db: storage.open(ws.engine) };
+  };
+
+  const list = (ids: readonly number[]) => ids.join(',');
+
+  it('fetches the pages of the rows asked for: reading them afterwards makes no request', async () => {
+    expect(chunkIds.length).toBeGreaterThan(50);
+    const readRows = (db: Awaited<ReturnType<typeof reader>>['db']) => [
+      db.selectArrays(`SELECT id, file_id, start_line FROM chunks WHERE id IN (${list(chunkIds)})`),
+      db.selectArrays(`SELECT file_id, length(data), hex(substr(data, -16)) FROM file_data WHERE file_id IN (${list(bigFiles)})`),
+      db.selectArrays(`SELECT id, hex(sz) FROM chunks_fts_docsize WHERE id IN (${list(chunkIds)})`),
+    ];
+
+    const plain = await reader();
+    const before = plain.storage.stats().requests;
+    const expected = readRows(plain.db);
+    const unaided = plain.storage.stats().requests - before;
+
+    const ahead = await reader();
+    const start = ahead.storage.stats().requests;
+    ahead.storage.prefetchRows!(ahead.db, 'chunks', chunkIds);
+    ahead.storage.prefetchRows!(ahead.db, 'file_data', bigFiles);
+    ahead.storage.prefetchRows!(ahead.db, 'chunks_fts_docsize', chunkIds);
+    const prefetched = ahead.storage.stats().requests - start;
+    // The stored data of the largest files spans several 4 KB pages: their overflow chains were found too.
+    expect(expected[1].some((r) => Number(r[1]) > 4096)).toBe(true);
+    expect(readRows(ahead.db)).toEqual(expected);
+    expect(ahead.storage.stats().requests - start - prefetched).toBe(0);
+    expect(prefetched).toBeGreaterThan(0);
+    expect(prefetched).toBeLessThan(unaided);
+    plain.db.close();
+    ahead.db.close();
+  });
+
+  it('reads every table root ahead on opening: a first lookup by id costs one leaf page', async () => {
+    const { storage, db } = await reader();
+    const before = storage.stats().requests;
+    const maxId = Math.max(...chunkIds);
+    expect(db.selectValue('SELECT start_line FROM chunks WHERE id = ?', [maxId])).toBeGreaterThan(0);
+    expect(storage.stats().requests - before).toBeLessThanOrEqual(1);
+    db.close();
+  });
+
+  it('ignores a table it does not know and rows that do not exist', async () => {
+    const { storage, db } = await reader();
+    const before = storage.stats().requests;
+    storage.prefetchRows!(db, 'no_such_table', [1, 2, 3]);
+    expect(storage.stats().requests).toBe(before);
+    storage.prefetchRows!(db, 'chunks', [10_000_000]);
+    expect(db.selectValue('SELECT count(*) FROM chunks WHERE id = 10000000')).toBe(0);
+    db.close();
+  });
+});
