@@ -210,7 +210,7 @@ function namedFiles(session: SearchSession, name: string): FileRef[] {
   const word = name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   if (!word) return [];
   return session.recent(`declared-in:${word}`, () => {
-    const out: FileRef[] = (filesByStem(session).get(name.toLowerCase()) ?? []).filter((f) => session.filtered ? pathOk(session, f.path) : true).slice(0, LOOKUP_FILES);
+    const out: FileRef[] = withHashes(session, (filesByStem(session).get(name.toLowerCase()) ?? []).filter((f) => session.filtered ? pathOk(session, f.path) : true).slice(0, LOOKUP_FILES));
     const seen = new Set(out.map((f) => f.fileId));
     /** Adds the rows' files not listed yet, at most `room` of them. */
     const add = (rows: Array<[number, string, string, string]>, room: number) => {
@@ -224,6 +224,10 @@ function namedFiles(session: SearchSession, name: string): FileRef[] {
     };
     // Chunks named exactly after it first (a method `Ordinalize` among a hundred test chunks keyed
     // `OrdinalizeTests.…`, which FTS5's rank puts ahead of it).
+    if (session.readsAhead) {
+      // A remote index: the rows this reads one by one, fetched ahead (the chunks whose symbols hold it).
+      session.prefetchRows('chunks', session.db.selectValues(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ${4 * LOOKUP_ROWS}`, [`{symbol} : "${word}"`]) as number[]);
+    }
     const exact = session.db.selectArrays(
       `SELECT c.file_id, f.hash, f.path, f.lang FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
        WHERE chunks_fts MATCH ? AND lower(c.symbol_name) = ? AND hci_path_ok(f.path) LIMIT ${LOOKUP_ROWS}`,
@@ -243,15 +247,15 @@ function namedFiles(session: SearchSession, name: string): FileRef[] {
 /** The files named after the name with one of the affixes (`RadzenTextBox.*` for "TextBox"), at most LOOKUP_FILES. */
 function affixedStemFiles(session: SearchSession, name: string, affixes: Affixes): FileRef[] {
   const stems = filesByStem(session);
-  const out: FileRef[] = [];
+  const out: StemFile[] = [];
   for (const stem of [...affixes.prefixes.map((p) => p + name), ...affixes.suffixes.map((x) => name + x)]) {
     for (const f of stems.get(stem.toLowerCase()) ?? []) {
       if (session.filtered && !pathOk(session, f.path)) continue;
       out.push(f);
-      if (out.length >= LOOKUP_FILES) return out;
+      if (out.length >= LOOKUP_FILES) return withHashes(session, out);
     }
   }
-  return out;
+  return withHashes(session, out);
 }
 
 /** Whether the search's path filter lets a path through (hci_path_ok, asked of SQL as the channels do). */
@@ -259,17 +263,42 @@ function pathOk(session: SearchSession, path: string): boolean {
   return Number(session.db.selectValue('SELECT hci_path_ok(?)', [path])) === 1;
 }
 
-/** The index's files by the lowercase part of their name before the first dot (read once per generation). */
-function filesByStem(session: SearchSession): Map<string, FileRef[]> {
+/** A file as filesByStem lists it: without its hash (withHashes adds it). */
+type StemFile = Omit<FileRef, 'hash'>;
+
+/**
+ * The index's files by the lowercase part of their name before the first dot (read once per
+ * generation), in id order. Without their hashes (64 hex digits, most of a files row): a packed
+ * index answers id, path and lang from its covering index (core/index/pack.ts, files_by_lang)
+ * instead of reading the whole table, which over HTTP was most of a first query's bytes.
+ */
+function filesByStem(session: SearchSession): Map<string, StemFile[]> {
   return session.cached('files-by-stem', () => {
-    const map = new Map<string, FileRef[]>();
-    for (const [fileId, hash, path, lang] of session.db.selectArrays('SELECT id, hash, path, lang FROM files') as Array<[number, string, string, string]>) {
+    const map = new Map<string, StemFile[]>();
+    const rows = session.db.selectArrays('SELECT id, path, lang FROM files') as Array<[number, string, string]>;
+    for (const [fileId, path, lang] of rows.sort((a, b) => a[0] - b[0])) {
       const stem = nameStem(path).toLowerCase();
       const list = map.get(stem);
-      if (list) list.push({ fileId, hash, path, lang });
-      else map.set(stem, [{ fileId, hash, path, lang }]);
+      if (list) list.push({ fileId, path, lang });
+      else map.set(stem, [{ fileId, path, lang }]);
     }
     return map;
+  });
+}
+
+/** The files with their hashes, read by id (kept per generation). */
+function withHashes(session: SearchSession, files: readonly StemFile[]): FileRef[] {
+  if (!files.length) return [];
+  const known = session.cached('file-hashes', () => new Map<number, string>());
+  const missing = files.filter((f) => !known.has(f.fileId)).map((f) => f.fileId);
+  if (missing.length) {
+    session.prefetchRows('files', missing);
+    const rows = session.db.selectArrays('SELECT id, hash FROM files WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(missing)]) as Array<[number, string]>;
+    for (const [id, hash] of rows) known.set(id, hash);
+  }
+  return files.flatMap((f) => {
+    const hash = known.get(f.fileId);
+    return hash === undefined ? [] : [{ ...f, hash }];
   });
 }
 

@@ -3,7 +3,9 @@
 // interior pages' keys lead to the leaves, and a leaf's cell for a row says whether its payload goes
 // on in overflow pages. What a remote index (http-vfs.ts) asks before a search reads rows by id — the
 // candidates' chunks, their files' stored text — so those pages come in a few coalesced range
-// requests instead of one request per page as SQLite reads them. Owns only that walk; reading a page
+// requests instead of one request per page as SQLite reads them; and an interior page's children,
+// the pages a scan that reached one of them reads next (remote-file.ts's read-ahead). Owns only
+// that parsing; reading a page
 // is the caller's (remote-file.ts's cache), and a page that does not parse as expected ends the walk
 // there (a prefetch is a guess: SQLite still reads every page it needs itself).
 
@@ -11,6 +13,7 @@
 export type PageSource = (n: number) => Uint8Array;
 
 const INTERIOR_TABLE = 0x05;
+const INTERIOR_INDEX = 0x02;
 const LEAF_TABLE = 0x0d;
 
 export interface RowPages {
@@ -93,4 +96,24 @@ function overflowOf(b: Uint8Array, h: number, ids: readonly number[], usable: nu
     const pages = Math.ceil((size - local) / (usable - 4));
     for (let p = 0; p < pages; p++) into.push(first + p);
   }
+}
+
+/**
+ * The children of an interior B-tree page (a table's or an index's), in key order — the order a
+ * scan reads them in — or null for any other page. `page` is its number (1-based: page 1 holds the
+ * file header first).
+ */
+export function interiorChildren(b: Uint8Array, page: number): number[] | null {
+  const h = page === 1 ? 100 : 0;
+  if (b.length < h + 12 || (b[h] !== INTERIOR_TABLE && b[h] !== INTERIOR_INDEX)) return null;
+  const cells = u16(b, h + 3);
+  if (h + 12 + 2 * cells > b.length) return null;
+  const out: number[] = [];
+  for (let c = 0; c < cells; c++) {
+    const at = u16(b, h + 12 + 2 * c);
+    if (at + 4 > b.length) return null;
+    out.push(u32(b, at));
+  }
+  out.push(u32(b, h + 8));
+  return out;
 }

@@ -9,6 +9,7 @@
 // and bytes. The synchronous range request itself is the runtime's RangeReader (Node and Deno: a
 // helper worker, range-channel.ts; a browser Worker: a synchronous XMLHttpRequest).
 import { HciError } from '../../core/platform.ts';
+import { interiorChildren } from './btree-pages.ts';
 
 /** One reply to `GET url` with `Range: bytes=start-end`. */
 export interface RangeReply {
@@ -60,7 +61,10 @@ export interface RemoteStats {
 interface ReadHead {
   /** The page after the last one this head read. */
   next: number;
-  /** Pages its next request reads (doubles while reads stay in order). */
+  /**
+   * Pages its next request reads: as many as it has read so far (a scan's requests double while
+   * its reads stay in order, and what it fetches past the scan's end is at most what it read).
+   */
   run: number;
   used: number;
 }
@@ -183,6 +187,7 @@ export class RemoteFile {
       let page = this.touch(p);
       if (page) this.stats.cacheHits++;
       else page = this.fetchFrom(p);
+      this.noteChildren(p, page);
       const pageStart = p * this.pageSize;
       const from = Math.max(offset, pageStart) - pageStart;
       const to = Math.min(end, pageStart + page.length) - pageStart;
@@ -208,8 +213,13 @@ export class RemoteFile {
    */
   prefetch(pageNumbers: Iterable<number>): number {
     if (this.failure) throw this.failure;
+    return this.fetchPages([...pageNumbers].map((n) => n - 1));
+  }
+
+  /** prefetch() of 0-based page indexes. */
+  private fetchPages(pageIndexes: readonly number[]): number {
     const pagesTotal = Math.ceil(this.size / this.pageSize);
-    const wanted = [...new Set(pageNumbers)].map((n) => n - 1).filter((p) => p >= 0 && p < pagesTotal && !this.pages.has(p)).sort((a, b) => a - b);
+    const wanted = [...new Set(pageIndexes)].filter((p) => p >= 0 && p < pagesTotal && !this.pages.has(p)).sort((a, b) => a - b);
     const gap = Math.floor(this.opts.prefetchGapBytes / this.pageSize);
     const maxRun = Math.max(1, Math.floor(this.opts.maxReadAhead / this.pageSize));
     let requests = 0;
@@ -244,11 +254,42 @@ export class RemoteFile {
     return page;
   }
 
-  /** Fetches page p and the pages after it that its read head expects next (not cached yet); returns page p. */
+  /**
+   * Per page read so far under an interior B-tree page: its siblings in key order (0-based page
+   * numbers) and its place among them — where a scan that reads it goes next.
+   */
+  private readonly siblings = new Map<number, { list: number[]; at: number }>();
+  private readonly parsedInterior = new Set<number>();
+
+  /** Remembers the children of an interior page SQLite read (before any of them). */
+  private noteChildren(p: number, page: Uint8Array): void {
+    if (this.parsedInterior.has(p)) return;
+    const children = interiorChildren(page, p + 1);
+    if (!children) return;
+    this.parsedInterior.add(p);
+    const list = children.map((c) => c - 1);
+    list.forEach((c, at) => this.siblings.set(c, { list, at }));
+  }
+
+  /**
+   * Fetches page p and the pages after it that its read head expects next (not cached yet); returns
+   * page p. A head in a scan of a B-tree whose parent page was read reads ahead the next siblings
+   * (coalesced as a prefetch): never past the parent's last child into another B-tree.
+   */
   private fetchFrom(p: number): Uint8Array {
     const head = this.heads.find((h) => this.continues(h, p));
     const pagesTotal = Math.ceil(this.size / this.pageSize);
     const maxRun = Math.max(1, Math.floor(this.opts.maxReadAhead / this.pageSize));
+    const sib = head && head.run > 1 ? this.siblings.get(p) : undefined;
+    if (sib) {
+      // As many pages as the head's run spans from p (overflow pages between siblings count).
+      const span = Math.min(head!.run, maxRun);
+      const next: number[] = [];
+      for (let i = sib.at; i < sib.list.length && sib.list[i] >= p && sib.list[i] - p < span; i++) next.push(sib.list[i]);
+      this.fetchPages(next);
+      const page = this.touch(p);
+      if (page) return page;
+    }
     let run = Math.min(head ? head.run : 1, maxRun, pagesTotal - p);
     for (let i = 1; i < run; i++) {
       if (this.pages.has(p + i)) {
@@ -261,12 +302,12 @@ export class RemoteFile {
     return this.store(p, this.request(start, end));
   }
 
-  /** The read heads: a read that continues one doubles its next run; any other read starts a new one (LRU of HEADS). */
+  /** The read heads: a read that continues one lengthens its next run by the pages read; any other read starts a new one (LRU of HEADS). */
   private advanceHead(first: number, last: number): void {
     const now = ++this.clock;
     const head = this.heads.find((h) => this.continues(h, first) || h.next === last);
     if (head) {
-      head.run = Math.min(head.run * 2, 1 << 12);
+      head.run = Math.min(head.run + last - first + 1, 1 << 12);
       head.next = last + 1;
       head.used = now;
       return;

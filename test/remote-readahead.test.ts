@@ -1,0 +1,88 @@
+// Read-ahead of a published index's scans (runtimes/shared/remote-file.ts with btree-pages.ts
+// interiorChildren): a database file of two tables written one after the other, served by a real
+// range server on 127.0.0.1 and read through the hci-http VFS. A full scan of the first table reads
+// ahead in runs that grow with the scan (a few requests for its ~150 pages), and never past its own
+// B-tree: every page fetched for the scan belongs to that table (its parent page lists the pages
+// the scan reads next), none to the table stored after it. Which page belongs to which B-tree:
+// SQLite's dbstat over the same bytes.
+// @lane unit
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { loadEngine, type SqliteEngine } from '../core/sqlite/engine.ts';
+import { createHttpIndexStorage } from '../runtimes/shared/http-vfs.ts';
+import { createNodeRangeReader } from '../runtimes/node/http-reader.ts';
+import type { RangeReader } from '../runtimes/shared/remote-file.ts';
+import { tmpDir } from './helpers/tmp-workspace.ts';
+import { startRangeServer, type RangeServer } from './helpers/range-server.ts';
+
+const PAGE = 4096;
+
+describe('read-ahead of a scan over HTTP ranges', () => {
+  let engine: SqliteEngine;
+  let dir: string;
+  let server: RangeServer;
+  /** Page number → the B-tree (table or index) it belongs to. */
+  const owner = new Map<number, string>();
+  let expected: number;
+
+  beforeAll(async () => {
+    engine = await loadEngine();
+    dir = tmpDir('hci-readahead-');
+    const db = new engine.sqlite3.oo1.DB(':memory:');
+    try {
+      db.exec(`PRAGMA page_size = ${PAGE}; VACUUM`);
+      db.exec('CREATE TABLE a(id INTEGER PRIMARY KEY, t TEXT NOT NULL); CREATE TABLE b(id INTEGER PRIMARY KEY, t TEXT NOT NULL)');
+      for (const table of ['a', 'b']) {
+        db.exec('BEGIN');
+        for (let i = 1; i <= 3000; i++) db.exec({ sql: `INSERT INTO ${table}(id, t) VALUES (?, ?)`, bind: [i, `${table}${i} `.repeat(30).slice(0, 180)] });
+        db.exec('COMMIT');
+      }
+      for (const [page, name] of db.selectArrays('SELECT pageno, name FROM dbstat') as Array<[number, string]>) owner.set(page, name);
+      expected = Number(db.selectValue('SELECT sum(length(t)) FROM a'));
+      fs.writeFileSync(path.join(dir, 'two.sqlite'), engine.sqlite3.capi.sqlite3_js_db_export(db));
+    } finally {
+      db.close();
+    }
+    server = await startRangeServer(dir);
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads a whole table in a few growing runs, none past its own B-tree', async () => {
+    const ranges: Array<[number, number]> = [];
+    const observed = (inner: RangeReader): RangeReader => ({
+      read: (url, start, end) => {
+        ranges.push([start, end]);
+        return inner.read(url, start, end);
+      },
+      close: () => inner.close?.(),
+    });
+    const storage = createHttpIndexStorage(server.url('two.sqlite'), { reader: () => observed(createNodeRangeReader()), revalidateMs: 3_600_000 });
+    try {
+      await storage.exists();
+      const db = storage.open(engine);
+      // Opening read the probe and the roots; what the scan reads comes after.
+      const opened = ranges.length;
+      expect(Number(db.selectValue('SELECT sum(length(t)) FROM a'))).toBe(expected);
+      const scan = ranges.slice(opened);
+      const pagesOfA = [...owner.values()].filter((n) => n === 'a').length;
+      expect(pagesOfA).toBeGreaterThan(100);
+      // Runs that grow with the scan: a handful of requests for well over a hundred pages.
+      expect(scan.length).toBeLessThan(16);
+      const strays: string[] = [];
+      for (const [start, end] of scan) {
+        for (let p = Math.floor(start / PAGE) + 1; p <= Math.floor(end / PAGE) + 1; p++) {
+          if (owner.get(p) !== 'a') strays.push(`${p}:${owner.get(p)}`);
+        }
+      }
+      expect(strays).toEqual([]);
+      db.close();
+    } finally {
+      storage.close();
+    }
+  });
+});
