@@ -8,13 +8,16 @@
 // The union's folders are the repositories' names, or with --neutral r0, r1, … : a name such as
 // FluentValidation puts its words (porter: "valid") into the path of every chunk of that repository
 // in the union, which the separate indexes never see.
-//   npm run build && node dist/bench/federation.js --corpora /work/corpora/broad --repos A,B,C [--neutral] [--record]
+//   npm run build && node dist/bench/federation.js --corpora /work/corpora/broad --repos A,B,C [--neutral] [--record] [--work DIR]
+// (--work DIR: the copies and indexes go there and are kept; a later run with the same DIR reuses them.
+// --workers N: the merged search is also run with each repository's part on one of N worker threads.)
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Federation, HciService } from '../core/service/index.ts';
+import { Federation, HciService, type RepoSearch } from '../core/service/index.ts';
 import type { SearchAnswer } from '../core/contract/search.ts';
 import { nodeServiceHost } from '../runtimes/node/service-host.ts';
+import { createNodeRepoSearchPool } from '../runtimes/node/repo-search-pool.ts';
 import { readBroadSet } from './lib/golden-set.ts';
 import { distinct, scoreQuery } from './lib/metrics.ts';
 import { commitInfo, recordResult } from './lib/record.ts';
@@ -40,32 +43,49 @@ async function main(argv: string[]): Promise<number> {
   const corpora = optString(opts, 'corpora') ?? '/work/corpora/broad';
   const repos = optList(opts, 'repos');
   if (repos.length < 2) throw new Error('--repos A,B[,C…]: at least two repositories');
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-federation-'));
+  // --work DIR: build the indexes there, or reuse those an earlier run with the same --work left (kept).
+  const reuse = optString(opts, 'work');
+  const work = reuse ? path.resolve(reuse) : fs.mkdtempSync(path.join(os.tmpdir(), 'hci-federation-'));
+  const built = (dir: string) => reuse !== undefined && fs.existsSync(path.join(dir, '.hci', 'index.sqlite'));
   const open = (root: string) => new HciService({ root, host: nodeServiceHost(), surface: 'cli', watch: 'off' });
   const services: HciService[] = [];
+  const partsToClose: RepoSearch[] = [];
   try {
     const members = [];
     for (const [i, repo] of repos.entries()) {
       const dir = path.join(work, 'apart', repo);
-      copyTree(path.join(corpora, repo), dir);
-      copyTree(path.join(corpora, repo), path.join(work, 'union', folder(repo, i)));
+      const ready = built(dir);
+      if (!ready) copyTree(path.join(corpora, repo), dir);
+      if (!built(path.join(work, 'union'))) copyTree(path.join(corpora, repo), path.join(work, 'union', folder(repo, i)));
       const svc = open(dir);
       services.push(svc);
-      const t0 = Date.now();
-      const s = await svc.index();
-      process.stderr.write(`${repo}: ${s.files_indexed} files, ${s.chunks_written} chunks in ${Date.now() - t0} ms\n`);
+      if (!ready) {
+        const t0 = Date.now();
+        const s = await svc.index();
+        process.stderr.write(`${repo}: ${s.files_indexed} files, ${s.chunks_written} chunks in ${Date.now() - t0} ms\n`);
+      }
       members.push({ repo, service: svc });
     }
     const union = open(path.join(work, 'union'));
     services.push(union);
-    const t0 = Date.now();
-    await union.index();
-    process.stderr.write(`union: ${Date.now() - t0} ms\n`);
+    if (!built(path.join(work, 'union'))) {
+      const t0 = Date.now();
+      await union.index();
+      process.stderr.write(`union: ${Date.now() - t0} ms\n`);
+    }
     const merged = new Federation(members);
     const naive = new Federation(members, { mergeStats: false });
+    // --workers N: the same merged search with each repository's part on one of N worker threads.
+    const workerCount = Number(optString(opts, 'workers') ?? 0);
+    const parts = workerCount > 0 ? createNodeRepoSearchPool({ workers: workerCount })(members.map((m) => m.service.root)) : null;
+    if (parts) partsToClose.push(...parts);
+    const parallel = parts ? new Federation(members.map((m, i) => ({ ...m, search: parts[i] }))) : null;
+    let parallelDiffer = 0;
+    // Warm: every index opened and its first query answered before anything is timed.
+    for (const f of [union, merged, naive, parallel]) await f?.call('search', { query: 'warm up', limit: LIMIT });
     const rows: SetRow[] = [];
     const pooled = { union: [] as number[], merged: [] as number[], naive: [] as number[] };
-    const lat = { merged: [] as number[], union: [] as number[], naive: [] as number[] };
+    const lat = { merged: [] as number[], union: [] as number[], naive: [] as number[], workers: [] as number[] };
     // Every list as `<repo>/<path>`: the union's folder names read back as repository names.
     const repoOf = new Map(repos.map((r, i) => [folder(r, i), r]));
     const files = (a: SearchAnswer, qualify: boolean) => a.hits.map((h) => {
@@ -86,6 +106,12 @@ async function main(argv: string[]): Promise<number> {
         t = performance.now();
         const m = await merged.call('search', req);
         lat.merged.push(performance.now() - t);
+        if (parallel) {
+          t = performance.now();
+          const p = await parallel.call('search', req);
+          lat.workers.push(performance.now() - t);
+          if (JSON.stringify(p.hits.map((h) => [h.hit_id, h.score])) !== JSON.stringify(m.hits.map((h) => [h.hit_id, h.score]))) parallelDiffer++;
+        }
         t = performance.now();
         const n = await naive.call('search', req);
         lat.naive.push(performance.now() - t);
@@ -120,6 +146,7 @@ async function main(argv: string[]): Promise<number> {
         merged: { median: median(lat.merged), p95: percentile(lat.merged, 95) },
         union: { median: median(lat.union), p95: percentile(lat.union, 95) },
         naive: { median: median(lat.naive), p95: percentile(lat.naive, 95) },
+        ...(parallel ? { workers: { threads: workerCount, median: median(lat.workers), p95: percentile(lat.workers, 95), answers_differing_from_merged: parallelDiffer } } : {}),
       },
     };
     const f = (x: number) => fmtNum(x, 3);
@@ -138,6 +165,7 @@ async function main(argv: string[]): Promise<number> {
       ),
       '',
       `Warm search latency over ${lat.merged.length} queries (load above; one thread, repositories asked one after the other): merged median ${fmtNum(report.latency_ms.merged.median, 1)} ms, p95 ${fmtNum(report.latency_ms.merged.p95, 1)} ms; union median ${fmtNum(report.latency_ms.union.median, 1)} ms, p95 ${fmtNum(report.latency_ms.union.p95, 1)} ms; naive merge (no statistics; asked after the merged search, so its FTS passes may be cached) median ${fmtNum(report.latency_ms.naive.median, 1)} ms, p95 ${fmtNum(report.latency_ms.naive.p95, 1)} ms.`,
+      ...(parallel ? ['', `Merged with each repository's part on one of ${workerCount} worker threads (its own connection per repository; asked right after the merged search on this thread): median ${fmtNum(median(lat.workers), 1)} ms, p95 ${fmtNum(percentile(lat.workers, 95), 1)} ms; ${parallelDiffer} of ${lat.workers.length} answers differ from this thread's (hit ids and scores).`] : []),
       '',
       'Queries whose R@5 differs between merged and union (top 5 files of each):',
       '',
@@ -148,7 +176,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } finally {
     for (const s of services) await s.close();
-    if (!opts.keep) fs.rmSync(work, { recursive: true, force: true });
+    for (const p of partsToClose) await p.close?.();
+    if (!opts.keep && !reuse) fs.rmSync(work, { recursive: true, force: true });
   }
 }
 

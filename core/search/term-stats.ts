@@ -72,6 +72,40 @@ export function corpusStats(db: Database, phrases: readonly string[]): CorpusSta
   return { rows, tokens: sum(cols), docs };
 }
 
+/** Phrases a StatsCache keeps per index generation before it starts again. */
+const CACHED_PHRASES = 20_000;
+
+/**
+ * One index's statistics kept between searches (corpusStats without its counting passes for a
+ * phrase counted before): an index is read-only between writes, and every write bumps its
+ * generation, which a read checks first. A common word is in most queries of a session; counting
+ * its rows again was a pass over its whole doclist, per repository, per query.
+ */
+export class StatsCache {
+  private generation: string | null = null;
+  private totals: { rows: number; tokens: number } | null = null;
+  private readonly docs = new Map<string, number>();
+
+  /** corpusStats(db, phrases), from what this index's earlier searches counted when they can (inside a read transaction). */
+  read(db: Database, phrases: readonly string[]): CorpusStats {
+    const generation = String(db.selectValue("SELECT value FROM meta WHERE key = 'generation'") ?? '');
+    if (generation !== this.generation || this.docs.size > CACHED_PHRASES) {
+      this.generation = generation;
+      this.totals = null;
+      this.docs.clear();
+    }
+    const missing = phrases.filter((p) => !this.docs.has(p));
+    if (!this.totals || missing.length) {
+      const counted = corpusStats(db, missing);
+      this.totals ??= { rows: counted.rows, tokens: counted.tokens };
+      for (const [p, n] of Object.entries(counted.docs)) this.docs.set(p, n);
+    }
+    const docs: Record<string, number> = {};
+    for (const p of phrases) docs[p] = this.docs.get(p)!;
+    return { ...this.totals, docs };
+  }
+}
+
 /** Several indexes' statistics as one index of them all would have them. */
 export function mergeStats(list: readonly CorpusStats[]): CorpusStats {
   const docs: Record<string, number> = {};

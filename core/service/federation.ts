@@ -8,9 +8,10 @@
 // repository) and its hit_id is qualified (`<repo>/<id>`), so explain reaches the right index; the calls that name a path (outline, file,
 // tree, resolve, similar) take it qualified the same way; status, reindex and watch go to every
 // repository (the first one's answer, the others' in its hint). Owns naming the repositories,
-// merging, routing and the merged answer's shape; each search is its service's (service.ts), and
-// the repositories are asked one after the other on this thread (each call's SQLite work is
-// synchronous).
+// merging, routing and the merged answer's shape; each repository's part of a search (its
+// statistics, its search) is a RepoSearch (repo-search.ts): on this thread over its service (each
+// call's SQLite work is synchronous, so they run one after the other), or on a thread of its own
+// where the runtime gives one (all repositories at once).
 import { HciError } from '../platform.ts';
 import { CONTRACT_VERSION } from '../contract/version.ts';
 import { SEARCH_LIMIT } from '../contract/limits.ts';
@@ -18,7 +19,8 @@ import type { ErrorInfo, IndexFreshness } from '../contract/common.ts';
 import type { MatchKind, SearchAnswer, SearchHit, SearchRequest } from '../contract/search.ts';
 import { decodeCursor, encodeCursor, estimateTokens, fitTokenBudget } from '../search/page.ts';
 import { parseRequest } from '../search/pipeline.ts';
-import { corpusStats, mergeStats, queryPhrases, type CorpusStats } from '../search/term-stats.ts';
+import { mergeStats, queryPhrases, type CorpusStats } from '../search/term-stats.ts';
+import { LocalRepoSearch, type RepoSearch } from './repo-search.ts';
 import type { CallContext } from './host.ts';
 import type { HciService } from './service.ts';
 import { errorFields, tidyHint } from './views.ts';
@@ -31,6 +33,8 @@ export interface FederationMember {
   /** The repository's name in answers (`repo`) and in qualified paths and hit ids. */
   repo: string;
   service: HciService;
+  /** Its part of a merged search when it runs elsewhere (a worker thread: RepoSearchPool); default on this thread, over `service`. */
+  search?: RepoSearch;
 }
 
 export interface FederationOptions {
@@ -66,6 +70,8 @@ const MATCH_ORDER: readonly MatchKind[] = ['all', 'all_then_any', 'any', 'simila
 export class Federation implements VerbService {
   readonly root: string;
   private readonly byName: Map<string, FederationMember>;
+  /** Each repository's part of a search (its statistics kept between searches). */
+  private readonly parts = new Map<string, RepoSearch>();
 
   constructor(
     readonly members: readonly FederationMember[],
@@ -73,6 +79,7 @@ export class Federation implements VerbService {
   ) {
     if (members.length === 0) throw new HciError('usage', 'a search over several repositories needs at least one', 'pass --root or --index once per repository');
     this.byName = new Map(members.map((m) => [m.repo, m]));
+    for (const m of members) this.parts.set(m.repo, m.search ?? new LocalRepoSearch(m.service));
     this.root = members.map((m) => `${m.repo} (${m.service.root})`).join(', ');
   }
 
@@ -85,7 +92,7 @@ export class Federation implements VerbService {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.members.map((m) => m.service.close()));
+    await Promise.all([...this.members.map((m) => m.service.close()), ...[...this.parts.values()].map((p) => p.close?.())]);
   }
 
   freshness(): Promise<IndexFreshness | null> {
@@ -149,11 +156,14 @@ export class Federation implements VerbService {
     // Each repository's best offset + limit hits (at most a page's maximum): the merged page is among them.
     const ask: SearchRequest = { ...req, repos: undefined, cursor: undefined, limit: Math.min(offset + limit, SEARCH_LIMIT.max), max_tokens: undefined };
     const keywordStats = this.opts.mergeStats === false ? undefined : await this.keywordStats(members, req);
-    const answers: SearchAnswer[] = [];
-    for (const [i, m] of members.entries()) {
+    // Every repository at once: in parallel where its part runs on a thread of its own.
+    const answers = await Promise.all(members.map(async (m, i) => {
       const own = keywordStats?.own[i];
-      answers.push(await m.service.call('search', ask, keywordStats && own ? { ...ctx, keywordStats: { all: keywordStats.all, own } } : ctx));
-    }
+      const c = keywordStats && own ? { ...ctx, keywordStats: { all: keywordStats.all, own } } : ctx;
+      const a = await this.parts.get(m.repo)!.search(ask, c);
+      // A part on another thread never builds an index: a repository without one is its service's to answer (which may start the build).
+      return m.search && a.status === 'no_index' ? m.service.call('search', ask, c) : a;
+    }));
     const merged: Array<{ hit: SearchHit; score: number; at: number }> = [];
     answers.forEach((a, i) => {
       for (const h of a.hits) merged.push({ hit: { ...h, repo: members[i].repo, hit_id: `${members[i].repo}/${h.hit_id}` }, score: h.score, at: merged.length });
@@ -202,21 +212,22 @@ export class Federation implements VerbService {
 
   /**
    * The keyword statistics of every repository's index for the query's phrases, added up (null: the
-   * query has no keyword part). A repository without an index adds nothing.
+   * query has no keyword part). The query is parsed once, with the settings of the first repository
+   * whose workspace opens (the phrases must be the same in every index for their counts to add up).
+   * A repository without an index adds nothing.
    */
   private async keywordStats(members: readonly FederationMember[], req: SearchRequest): Promise<{ all: CorpusStats; own: Array<CorpusStats | undefined> } | undefined> {
-    const own: Array<CorpusStats | undefined> = [];
+    let phrases: string[] | null = null;
     for (const m of members) {
       try {
-        const ws = await m.service.workspace();
-        const phrases = queryPhrases(parseRequest(ws.settings, { ...req, repos: undefined }));
-        if (!phrases.length) return undefined;
-        own.push((await ws.read((db) => corpusStats(db, phrases))).value);
+        phrases = queryPhrases(parseRequest((await m.service.workspace()).settings, { ...req, repos: undefined }));
+        break;
       } catch {
-        // No index yet, or a query that does not parse: its own answer says so.
-        own.push(undefined);
+        // No workspace here, or a query that does not parse: its own answer says so.
       }
     }
+    if (!phrases?.length) return undefined;
+    const own = (await Promise.all(members.map((m) => this.parts.get(m.repo)!.stats(phrases!)))).map((s) => s ?? undefined);
     const found = own.filter((s): s is CorpusStats => s !== undefined);
     return found.length ? { all: mergeStats(found), own } : undefined;
   }

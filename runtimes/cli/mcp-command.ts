@@ -60,7 +60,8 @@ export const mcpCommand: CommandRow = command({
       });
       const names = repoNames(roots);
       // The workspace opened early (m.open) is the first root's.
-      const svc = roots.length === 1 ? serve(root, m.open) : new Federation(roots.map((r, i) => ({ repo: names[i], service: serve(r, i === 0 ? m!.open : undefined) })));
+      const parts = roots.length > 1 ? m.repoSearchPool?.(roots) : undefined;
+      const svc = roots.length === 1 ? serve(root, m.open) : new Federation(roots.map((r, i) => ({ repo: names[i], service: serve(r, i === 0 ? m!.open : undefined), ...(parts ? { search: parts[i] } : {}) })));
       const server = { version: HCI_VERSION, checkOutput: true, log: m.log };
       if (http) {
         const h = await m.serveHttp(svc, { ...server, ...listen, allowedHosts: o.allowHost, allowedOrigins: o.allowOrigin });

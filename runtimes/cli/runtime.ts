@@ -4,7 +4,7 @@
 // only; the commands are runtimes/cli/commands.ts, and nothing in runtimes/cli touches a platform API.
 import type { HciWorkspace, OpenOptions } from '../../core/workspace.ts';
 import type { IndexProgress } from '../../core/index/indexer.ts';
-import type { VerbService, ServiceHost } from '../../core/service/index.ts';
+import type { VerbService, ServiceHost, RepoSearchPool } from '../../core/service/index.ts';
 import type { McpServerOptions } from '../mcp/server.ts';
 import type { EndpointOptions } from '../mcp/http-endpoint.ts';
 import type { PackTarget } from '../../core/index/pack.ts';
@@ -81,6 +81,8 @@ export interface McpRuntime {
   open?: (root: string) => Promise<HciWorkspace>;
   serveStdio(svc: VerbService, opts: McpServerOptions): Promise<void>;
   serveHttp(svc: VerbService, opts: EndpointOptions): Promise<{ url: string; close(): Promise<void> }>;
+  /** Searches several repositories in parallel, each on a thread of its own (`hci mcp A B`; absent: one after the other on this thread). */
+  repoSearchPool?: RepoSearchPool;
   /** Resolves on SIGINT or SIGTERM. */
   waitForSignal(): Promise<void>;
   /** Keeps a stray rejection in a library from taking the server down. */

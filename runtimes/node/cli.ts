@@ -69,7 +69,7 @@ async function mcpRuntime(root: string): Promise<McpRuntime> {
   // Open the workspace (WASM engine, index) while the server's modules load: a faster first answer.
   let early: ReturnType<typeof openWorkspace> | null = openWorkspace(root);
   early.catch(() => {}); // a failure (bad settings) is answered by the first tool call
-  const { nodeMcpHost } = await import('./mcp/node-host.ts');
+  const [{ nodeMcpHost }, { createNodeRepoSearchPool }] = await Promise.all([import('./mcp/node-host.ts'), import('./repo-search-pool.ts')]);
   return {
     host: nodeMcpHost(),
     open: (r) => {
@@ -80,6 +80,8 @@ async function mcpRuntime(root: string): Promise<McpRuntime> {
     // Only the transport asked for is loaded (the HTTP one brings node:http and more of the SDK).
     serveStdio: async (svc, o) => (await import('./mcp/stdio.ts')).serveStdio(svc, o),
     serveHttp: async (svc, o) => (await import('./mcp/http.ts')).serveHttp(svc, o),
+    // Each repository of `hci mcp A B` searched on a worker thread (a long-lived server: their start pays off).
+    repoSearchPool: (roots) => createNodeRepoSearchPool({ open: { persistQueries: true } })(roots),
     waitForSignal: () => new Promise((resolve) => {
       const off = onInterrupt(() => {
         off();
