@@ -3,7 +3,7 @@
 // worker thread), and searched over HTTP — per query kind, the first query after opening (range
 // requests, bytes, wall ms), the same query warm, and the local index's warm time beside it; plus
 // the packed size against the live index. Run: `npm run build && node dist/bench/remote.js --root
-// <indexed workspace> [--page-sizes 4096,16384] [--record]` (writes bench/results/remote-<name>.{md,json}).
+// <indexed workspace> [--page-sizes 4096,16384] [--gap BYTES] [--record]` (writes bench/results/remote-<name>.{md,json}).
 // Owns these measurements; what they measure is runtimes/shared/{remote-file,http-vfs}.ts and core/index/pack.ts.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { openRemoteIndex, openWorkspace } from '../runtimes/node/workspace.ts';
 import { nodePackTarget } from '../runtimes/node/pack-target.ts';
 import type { HttpIndexStorage } from '../runtimes/shared/http-vfs.ts';
+import type { RemoteFileOptions } from '../runtimes/shared/remote-file.ts';
 import { fmtMB, isMain, markdownTable, median, now, optString, parseArgs } from './lib/util.ts';
 import { commitInfo, recordResult } from './lib/record.ts';
 import { startRangeServerThread } from './lib/range-server.ts';
@@ -43,7 +44,7 @@ interface PageSizeReport {
   kinds: KindFigures[];
 }
 
-export async function runRemoteBench(root: string, pageSizes: number[]): Promise<{ name: string; liveBytes: number; sizes: PageSizeReport[] }> {
+export async function runRemoteBench(root: string, pageSizes: number[], remote: RemoteFileOptions = {}): Promise<{ name: string; liveBytes: number; gapBytes: number | null; sizes: PageSizeReport[] }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-remote-bench-'));
   const local = await openWorkspace(root);
   const liveBytes = fs.statSync(path.join(root, '.hci', 'index.sqlite')).size;
@@ -73,7 +74,7 @@ export async function runRemoteBench(root: string, pageSizes: number[]): Promise
           // Each query on a fresh reader: nothing cached but what opening read (the probe: the
           // file's first range). The first query pays for all the rest — the schema, the B-tree
           // roots, every per-generation read — as a first `hci search --index <url>` does.
-          const ws = await openRemoteIndex(url);
+          const ws = await openRemoteIndex(url, { remote });
           const storage = ws.host.storage as HttpIndexStorage;
           const opened = storage.stats();
           openRequests = opened.requests;
@@ -107,14 +108,14 @@ export async function runRemoteBench(root: string, pageSizes: number[]): Promise
     await server.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  return { name: path.basename(root), liveBytes, sizes };
+  return { name: path.basename(root), liveBytes, gapBytes: remote.prefetchGapBytes ?? null, sizes };
 }
 
 function render(r: Awaited<ReturnType<typeof runRemoteBench>>, commit: ReturnType<typeof commitInfo>): string {
   const lines = [
     `# Remote search over HTTP ranges: ${r.name}`,
     '',
-    `Commit ${commit.sha?.slice(0, 12) ?? '?'}${commit.dirty ? ' (uncommitted changes)' : ''}; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)} at the end. Live index ${fmtMB(r.liveBytes)}.`,
+    `Commit ${commit.sha?.slice(0, 12) ?? '?'}${commit.dirty ? ' (uncommitted changes)' : ''}; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)} at the end. Live index ${fmtMB(r.liveBytes)}. Reader: prefetch gap ${r.gapBytes ?? 'default (32768)'} bytes.`,
     'Loopback HTTP server (a worker thread), one fresh reader per query: opening = the probe (the file\'s first range); first = everything the first search after it read (the schema, the B-tree roots, its per-generation reads, its pages); medians over the kind\'s queries.',
     '',
   ];
@@ -134,7 +135,9 @@ if (isMain(import.meta.url)) {
   const root = path.resolve(optString(opts, 'root') ?? '.');
   const pageSizes = (optString(opts, 'page-sizes') ?? '4096,8192,16384,32768,65536').split(',').map(Number);
   const commit = commitInfo();
-  const report = await runRemoteBench(root, pageSizes);
+  // --gap BYTES: the reader's prefetchGapBytes (pages between two wanted ones read through in one request).
+  const gap = optString(opts, 'gap');
+  const report = await runRemoteBench(root, pageSizes, gap ? { prefetchGapBytes: Number(gap) } : {});
   const md = render(report, commit);
   console.log(md);
   if (opts.record) console.log(`recorded ${recordResult(`remote-${report.name}`, { commit, ...report }, md)}`);
