@@ -8,7 +8,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { HciWorkspace } from '../core/workspace.ts';
 import { cs, RankingFixture } from './helpers/ranking-fixture.ts';
-import { affixBetween, learnAffixes } from '../core/search/affixes.ts';
+import { affixBetween, learnAffixes, nameParts, partEnds } from '../core/search/affixes.ts';
 import { deadLines, deadShare, looksLikeCode } from '../core/search/dead-code.ts';
 import { identifierWords, queryType } from '../core/search/query-type.ts';
 import { parseQuery } from '../core/search/query.ts';
@@ -180,6 +180,21 @@ describe('affixes and query types', () => {
     expect(affixBetween('Load', 'LoadAsync', a)).toBe('Async');
     expect(affixBetween('abView', 'FATabView', a)).toBeNull();
     expect(affixBetween('TabView', 'XYTabView', a)).toBeNull();
+  });
+
+  it('splits names into parts by character codes exactly as the part regex does (the regex stays the reference)', () => {
+    const names = ['FATabView', 'IDialogService', 'HTMLParser', 'XMLHttpRequest2', 'ABC', 'A', 'a', 'aB', 'Ab', 'ABc', 'AbC', 'getItemsAsync', 'Item2Value',
+      'V8Flags', 'UTF8Encoding', 'IO', 'IOStream', 'X1Y2Z3', 'snake_case', 'With.Dot', 'dash-ed', '$scope', '_private', 'ÄrgerView', 'naïveName', 'Straße', 'ÉTAT', 'ΑβΓ', '', '123', 'a1B2cD'];
+    const ends: number[] = [];
+    for (const name of names) {
+      const parts = nameParts(name);
+      const covers = parts.join('') === name;
+      expect(partEnds(name, ends), name).toBe(covers);
+      if (covers) expect(ends.map((e, i) => name.slice(i ? ends[i - 1] : 0, e)), name).toEqual(parts);
+    }
+    // The learned affixes of names with non-ASCII letters and skipped characters too.
+    const mixed = [...names, 'ÄrgerButton', 'ÄrgerMenu', 'ÄrgerPanel', 'ÄrgerSlider', 'ÄrgerBar', 'HTMLView', 'HTMLMenu', 'HTMLTab', 'HTMLBox', 'HTMLRow'];
+    expect(learnAffixes(mixed).prefixes).toEqual(expect.arrayContaining(['Ärger', 'HTML']));
   });
 
   it('classifies symbol, question and mixed queries', () => {

@@ -275,7 +275,8 @@ type StemFile = Omit<FileRef, 'hash'>;
 function filesByStem(session: SearchSession): Map<string, StemFile[]> {
   return session.cached('files-by-stem', () => {
     const map = new Map<string, StemFile[]>();
-    const rows = session.db.selectArrays('SELECT id, path, lang FROM files') as Array<[number, string, string]>;
+    // As one JSON array (one value out of WASM; row by row through oo1 it was ~25 ms of a first search on Avalonia's 4.8k files).
+    const rows = JSON.parse(String(session.db.selectValue('SELECT json_group_array(json_array(id, path, lang)) FROM files') ?? '[]')) as Array<[number, string, string]>;
     for (const [fileId, path, lang] of rows.sort((a, b) => a[0] - b[0])) {
       const stem = nameStem(path).toLowerCase();
       const list = map.get(stem);
