@@ -11,7 +11,8 @@ import { cs, RankingFixture } from './helpers/ranking-fixture.ts';
 import { affixBetween, learnAffixes, nameParts, partEnds } from '../core/search/affixes.ts';
 import { deadLines, deadShare, looksLikeCode } from '../core/search/dead-code.ts';
 import { identifierWords, queryType } from '../core/search/query-type.ts';
-import { parseQuery } from '../core/search/query.ts';
+import { ftsExpression, parseQuery } from '../core/search/query.ts';
+import { COLUMN_WEIGHTS, ftsChannel } from '../core/search/channels/fts.ts';
 
 const fixture = new RankingFixture();
 let w: HciWorkspace;
@@ -163,6 +164,30 @@ describe('dead code ranks below live code (dead_code_factor)', () => {
     }
     for (const prose of ['TODO: make this faster', 'the thumb is drawn with the accent (the thumb of every slider)', 'return the value when the user clicks', 'if the list is empty we stop', 'see Foo(x) for details']) {
       expect(looksLikeCode(prose), prose).toBe(false);
+    }
+  });
+});
+
+describe('scoring given chunks (a declaration the pool did not reach)', () => {
+  it('gives each chunk the BM25 of a query run for it alone, all terms first, then any', async () => {
+    const searcher = await w.searcher();
+    const { session } = searcher;
+    const weights = Object.values(COLUMN_WEIGHTS).join(', ');
+    for (const query of ['QxTabView tear', 'ReconcileBooks step', 'tarnish']) {
+      const q = parseQuery(query);
+      const all = ftsExpression(q, 'all')!;
+      const any = ftsExpression(q, 'any')!;
+      const one = (expr: string, id: number) => session.db.selectValue(`SELECT -bm25(chunks_fts, ${weights}) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid = ?`, [expr, id]) as number | undefined;
+      const ids = session.db.selectValues('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid DESC', [any]) as number[];
+      const hits = session.withPathFilter(null, () => ftsChannel.scoreChunks!(session, q, [...ids, 999_999]));
+      const expected = ids.map((id) => ({ id, all: one(all, id), any: q.clauses.length > 1 ? one(any, id) : undefined }));
+      expect(hits.map((h) => h.row.chunkId), query).toEqual(expected.filter((e) => e.all !== undefined || e.any !== undefined).map((e) => e.id));
+      for (const [i, h] of hits.entries()) {
+        const e = expected.find((x) => x.id === h.row.chunkId)!;
+        expect(h.score, `${query} #${i}`).toBe(e.all ?? e.any);
+        expect(h.detail?.terms).toBe(e.all !== undefined ? 'all' : 'any');
+      }
+      if (query.includes(' ')) expect(hits.some((h) => h.detail?.terms === 'any') && hits.some((h) => h.detail?.terms === 'all'), query).toBe(true);
     }
   });
 });

@@ -43,17 +43,30 @@ function hitOf(raw: ReturnType<typeof rawRows>, detail: ChannelHit['detail']): C
   return { row, score: -raw.double(11), detail };
 }
 
-/** One chunk's hit for an expression (the path filter applies), or null when it does not match. */
-function scoreOne(session: SearchSession, expr: string, chunkId: number, detail: ChannelHit['detail']): ChannelHit | null {
+/**
+ * The given chunks' hits for an expression (the path filter applies), by chunk id; those that do
+ * not match are missing. One statement for them all: BM25 counts each phrase's matching rows once
+ * per statement (fts5's bm25 keeps them per query), so a statement per chunk counted them again for
+ * every chunk — a common word's doclist each time (Avalonia, 20 chunks of "public void": 80 ms one
+ * by one, 5 ms in one). The chunk ids filter the match (`+rowid`: not handed to FTS5 as a lookup,
+ * which would run the query once per id); the values are the same per row either way.
+ */
+function scoreMany(session: SearchSession, expr: string, chunkIds: readonly number[], detail: ChannelHit['detail']): Map<number, ChannelHit> {
+  const out = new Map<number, ChannelHit>();
+  if (!chunkIds.length) return out;
   const st = session.statement(
     `SELECT ${COLS}, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm
      FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
-     WHERE chunks_fts MATCH ? AND chunks_fts.rowid = ? AND hci_path_ok(f.path)`,
+     WHERE chunks_fts MATCH ? AND +chunks_fts.rowid IN (SELECT value FROM json_each(?)) AND hci_path_ok(f.path)`,
   );
   try {
-    st.bind([expr, chunkId]);
+    st.bind([expr, JSON.stringify(chunkIds)]);
     const raw = rawRows(session.db, st);
-    return raw.step() ? hitOf(raw, detail) : null;
+    while (raw.step()) {
+      const hit = hitOf(raw, detail);
+      out.set(hit.row.chunkId, hit);
+    }
+    return out;
   } finally {
     st.reset(true);
   }
@@ -182,9 +195,12 @@ export const ftsChannel: Channel = {
     const all = ftsExpression(q, 'all');
     const any = ftsExpression(q, 'any');
     if (!all || !any) return [];
+    const byAll = scoreMany(session, all, chunkIds, ALL_TERMS_ADDED);
+    const rest = q.clauses.length > 1 ? chunkIds.filter((id) => !byAll.has(id)) : [];
+    const byAny = scoreMany(session, any, rest, ANY_TERM_ADDED);
     const out: ChannelHit[] = [];
     for (const id of chunkIds) {
-      const hit = scoreOne(session, all, id, ALL_TERMS_ADDED) ?? (q.clauses.length > 1 ? scoreOne(session, any, id, ANY_TERM_ADDED) : null);
+      const hit = byAll.get(id) ?? byAny.get(id);
       if (hit) out.push(hit);
     }
     return out;
