@@ -49,6 +49,7 @@ export const SETTING_DEFAULTS = {
   max_hits_per_file: 2,
   same_file_factor: 0.1,
   collapse_copies: true,
+  collapse_variants: true,
   declaration_boost: 1.5,
   question_identifier_share: 1,
   change_log_factor: 0.3,

@@ -62,6 +62,8 @@ const settingsShape = z
     /** A file's second listed chunk weighs this, its third the square, … (distinct files first; rerank.ts); 1: off. */
     same_file_factor: z.number().min(0).max(1).default(D.same_file_factor),
     collapse_copies: z.boolean().default(D.collapse_copies),
+    /** Translations of one resource and per-version copies of a docs page count as one file, led by the untranslated/English or current one (variants.ts). */
+    collapse_variants: z.boolean().default(D.collapse_variants),
     /** A declaration of a query name is raised to this × its tier × the best hit's score (definition-first; rerank.ts); 0: off. */
     declaration_boost: z.number().min(0).max(10).default(D.declaration_boost),
     /** In a question or mixed query (query-type.ts) a chunk named by a query identifier gains this share of a symbol query's exact_symbol_name boost. */

@@ -6,7 +6,9 @@
 // still there for the next pages, so a page is short only when nothing more matches. Copies count
 // as one file (setting collapse_copies): a file whose content equals one already listed (a docs
 // site's per-version copies of a page, a vendored duplicate) has its chunks counted as that file's,
-// so its best chunk weighs same_file_factor (factor `copy_of_listed`) and follows the other files.
+// so its best chunk weighs same_file_factor (factor `copy_of_listed`) and follows the other files;
+// variants of one file (setting collapse_variants, variants.ts: translations, versioned docs pages)
+// count as one file the same way (factor `variant_of_listed`).
 // Owns the per-file counting, the demotion and the tail; the scores it starts from are rerank's and the fusions'.
 import type { Candidate } from './candidates.ts';
 import { scaleBelow } from './placement.ts';
@@ -19,6 +21,7 @@ export function byScore(a: Candidate, b: Candidate): number {
 export const SAME_FILE = 'same_file';
 export const PAST_FILE_CAP = 'past_file_cap';
 export const COPY_OF_LISTED = 'copy_of_listed';
+export const VARIANT_OF_LISTED = 'variant_of_listed';
 
 export interface FileTierOptions {
   /** A file's chunks ranked with the others; those past it come after all of them. */
@@ -27,6 +30,8 @@ export interface FileTierOptions {
   sameFileFactor: number;
   /** Files of equal content (their hash) count as one file. */
   collapseCopies?: boolean;
+  /** Variants of one file (variants.ts: translations, versioned docs) count as one file: the group's key, if any. */
+  groupOf?: (c: Candidate) => string | undefined;
 }
 
 /** Per search: how many chunks each file (or group of copies) has listed, and which file listed first. */
@@ -47,7 +52,8 @@ export function newFileCounts(): FileCounts {
 export function tierByFile(cands: Candidate[], o: FileTierOptions, perFile: FileCounts = newFileCounts()): Candidate[] {
   cands.sort(byScore);
   for (const c of cands) {
-    const key = o.collapseCopies && c.hash ? `h${c.hash}` : `f${c.fileId}`;
+    const group = o.groupOf?.(c);
+    const key = group !== undefined ? `g${group}` : o.collapseCopies && c.hash ? `h${c.hash}` : `f${c.fileId}`;
     const n = (perFile.n.get(key) ?? 0) + 1;
     perFile.n.set(key, n);
     const first = perFile.first.get(key) ?? c.fileId;
@@ -55,7 +61,7 @@ export function tierByFile(cands: Candidate[], o: FileTierOptions, perFile: File
     c.fileRank = n;
     if (n >= 2 && o.sameFileFactor < 1) {
       const factor = Math.pow(o.sameFileFactor, n - 1);
-      c.factors.push({ name: first === c.fileId ? SAME_FILE : COPY_OF_LISTED, factor });
+      c.factors.push({ name: first === c.fileId ? SAME_FILE : group !== undefined ? VARIANT_OF_LISTED : COPY_OF_LISTED, factor });
       c.score *= factor;
     }
   }

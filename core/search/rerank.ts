@@ -28,6 +28,7 @@ import { deadLinesOf, deadShare } from './dead-code.ts';
 import { appearanceWords, isStyleChunk } from './appearance.ts';
 import type { Role, RoleVerdict } from '../scan/roles.ts';
 import { asksForChangeLog, isChangeLog } from './change-log.ts';
+import { variantGroups, type Variant } from './variants.ts';
 
 /**
  * Chunk symbols that name what is used, not what is declared: a markup element's tag (`<MudMenu>`
@@ -178,7 +179,42 @@ export class Reranker {
     this.applyFileChunks(cands);
     // Last: a declaration's raise is to a share of the final best score, so its tier decides.
     this.applyDeclarations(cands);
-    return tierByFile(cands, { maxHitsPerFile: this.settings.max_hits_per_file, sameFileFactor: this.settings.same_file_factor, collapseCopies: this.settings.collapse_copies }, this.perFile);
+    const groups = this.applyVariants(cands);
+    const groupOf = groups ? (c: Candidate) => groups.get(c.path)?.key : undefined;
+    return tierByFile(cands, { maxHitsPerFile: this.settings.max_hits_per_file, sameFileFactor: this.settings.same_file_factor, collapseCopies: this.settings.collapse_copies, groupOf }, this.perFile);
+  }
+
+  /**
+   * Variants of one file (variants.ts; setting collapse_variants): the canonical variant's best chunk
+   * is raised to the best score of its group (factor `canonical_variant`, never lowered), so it leads
+   * the group that file-tiers.ts then lists as one file — unless the best variant holds more of the
+   * query's words than it does (query_coverage: "Latvian minute agreement" names the Latvian file).
+   * Returns the index's groups (null: off).
+   */
+  private applyVariants(cands: Candidate[]): Map<string, Variant> | null {
+    if (!this.settings.collapse_variants) return null;
+    const groups = this.session.cached('variant-groups', () => variantGroups((this.session.db.selectArrays('SELECT path FROM files') as Array<[string]>).map((r) => r[0])));
+    if (!groups.size) return groups;
+    const best = new Map<string, Candidate>();
+    const lead = new Map<string, Candidate>();
+    for (const c of cands) {
+      const v = groups.get(c.path);
+      if (!v) continue;
+      const b = best.get(v.key);
+      if (!b || c.score > b.score) best.set(v.key, c);
+      const l = lead.get(v.key);
+      if (v.canonical && (!l || c.score > l.score)) lead.set(v.key, c);
+    }
+    const coverage = (c: Candidate) => c.factors.find((f) => f.name === 'query_coverage')?.factor ?? 1;
+    for (const [key, c] of lead) {
+      const top = best.get(key)!;
+      if (top.score <= c.score || coverage(c) < coverage(top)) continue;
+      // (A hair above the best, so it lists first among equals.)
+      const factor = (top.score * 1.000001) / c.score;
+      c.factors.push({ name: 'canonical_variant', factor });
+      c.score *= factor;
+    }
+    return groups;
   }
 
   /**

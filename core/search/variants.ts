@@ -1,0 +1,98 @@
+// Variants of one file: the translations of a resource (`Languages/de.json`, `fr.json`, `pl.json`
+// beside `en.json`; `Strings.de.resx` beside `Strings.resx`) and the per-version copies of a docs
+// page (`versioned_docs/version-3.0.1/x.mdx` beside `docs/x.mdx`). They hold the same keys or the
+// same text, so a query that matches one matches them all and a page of them says one thing five
+// times. With setting collapse_variants, rerank lists a group of variants as one file (file-tiers.ts:
+// the others follow as a file's further chunks do, factor `variant_of_listed`) led by its canonical
+// variant — the file without a locale (else English), the current docs page — raised to the group's
+// best score when it is a candidate (factor `canonical_variant`): the source an agent edits first.
+// Owns finding the groups from the index's paths; the factors are rerank.ts's and file-tiers.ts's.
+import { extensionOf } from '../scan/languages.ts';
+
+/** ISO 639-1 language codes: a file stem (or its last dotted part) that is one, in a folder of several, is a translation. */
+const LANGUAGES = new Set(
+  ('aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ee el en eo es et ' +
+    'eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl ' +
+    'km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj ' +
+    'om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to ' +
+    'tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu').split(' '),
+);
+/** A locale: a language code, then optionally a script (`Hans`), a region (`BR`, `419`) or both, joined by `-` or `_`. */
+const LOCALE = /^([a-z]{2})(?:[-_](?:[A-Za-z][a-z]{3}))?(?:[-_](?:[A-Za-z]{2}|\d{3}))?$/;
+/** A folder is a folder of translations when at least this many of one file's locale variants are in it. */
+const MIN_LOCALES = 3;
+/** A docs page's version folder: `version-3.0.1`, `v2.10`, `2.10.1`. */
+const VERSION_SEGMENT = /^(?:v|version[-_]?)?\d+(?:\.\d+)+(?:\.x)?$/i;
+
+export interface Variant {
+  /** The group: files with one key are variants of one another. */
+  key: string;
+  /** The variant that stands for the group (no locale or English; the current docs page). */
+  canonical: boolean;
+}
+
+function localeOf(part: string): string | null {
+  const m = LOCALE.exec(part);
+  return m && LANGUAGES.has(m[1]) ? part : null;
+}
+
+/** Whether a locale is English (`en`, `en-US`, `en_GB`). */
+const isEnglish = (locale: string) => /^en(?:$|[-_])/.test(locale);
+
+/**
+ * The variant groups among `paths` (the index's files): a map from path to its group, for the files
+ * that belong to one. A group of translations needs MIN_LOCALES locale variants of one name in one
+ * folder; its canonical variant is the name without a locale, else `en`, else the first English one.
+ * A docs page under `versioned_docs/<version>/` (or any version folder under a docs folder) groups
+ * with its other versions and with the current page (`docs/…`), which is canonical.
+ */
+export function variantGroups(paths: readonly string[]): Map<string, Variant> {
+  const out = new Map<string, Variant>();
+  // Translations: key `dir/base{locale}ext` → the paths by locale ('' for none).
+  const byName = new Map<string, Map<string, string>>();
+  const plain = new Map<string, string>();
+  for (const path of paths) {
+    const slash = path.lastIndexOf('/');
+    const dir = path.slice(0, slash + 1);
+    const name = path.slice(slash + 1);
+    const ext = extensionOf(name);
+    const stem = ext ? name.slice(0, -ext.length) : name;
+    const dot = stem.lastIndexOf('.');
+    const base = dot >= 0 ? stem.slice(0, dot + 1) : '';
+    const locale = localeOf(dot >= 0 ? stem.slice(dot + 1) : stem);
+    if (locale) {
+      const key = `${dir}${base}{locale}${ext}`;
+      let m = byName.get(key);
+      if (!m) byName.set(key, (m = new Map()));
+      m.set(locale, path);
+    } else if (stem) plain.set(`${dir}${stem}.{locale}${ext}`, path);
+  }
+  for (const [key, locales] of byName) {
+    if (locales.size < MIN_LOCALES) continue;
+    const none = plain.get(key);
+    const english = locales.get('en') ?? [...locales].find(([l]) => isEnglish(l))?.[1];
+    const canonical = none ?? english;
+    for (const path of locales.values()) out.set(path, { key, canonical: path === canonical });
+    if (none) out.set(none, { key, canonical: true });
+  }
+  // Versioned docs: the path with its version folder taken out (`versioned_docs/version-X/` → `docs/`).
+  const versioned = new Map<string, string[]>();
+  const all = new Set(paths);
+  for (const path of paths) {
+    const segs = path.split('/');
+    const at = segs.findIndex((s, i) => i < segs.length - 1 && VERSION_SEGMENT.test(s) && (i > 0 && /^(?:versioned_)?docs$|^version-overrides$/i.test(segs[i - 1])));
+    if (at < 0) continue;
+    const parent = segs[at - 1].replace(/^versioned_/i, '');
+    const key = [...segs.slice(0, at - 1), parent, ...segs.slice(at + 1)].join('/');
+    let list = versioned.get(key);
+    if (!list) versioned.set(key, (list = []));
+    list.push(path);
+  }
+  for (const [key, list] of versioned) {
+    const current = all.has(key) ? key : null;
+    if (list.length + (current ? 1 : 0) < 2) continue;
+    for (const path of list) if (!out.has(path)) out.set(path, { key: `v:${key}`, canonical: false });
+    if (current && !out.has(current)) out.set(current, { key: `v:${key}`, canonical: true });
+  }
+  return out;
+}
