@@ -36,7 +36,7 @@ export const SETTING_DEFAULTS = {
   include_cs_in_fts: true,
   test_path_penalty: 0.3,
   generated_path_penalty: 0.5,
-  demo_path_penalty: 0.8,
+  demo_path_penalty: 0.6,
   docs_path_penalty: 0.6,
   build_path_penalty: 1,
   partial_matches: 'by_score' as 'after_complete' | 'by_score',

@@ -97,9 +97,9 @@ describe('the path-role model', () => {
     expect(demo.fts_score!).toBeGreaterThan(lib.fts_score!); // BM25 alone: the demo first
     expect(rankOf(hits, 'src/Ledger/LedgerBook.cs')).toBeLessThan(rankOf(hits, 'samples/LedgerGallery/GalleryPage.cs'));
     const x = await explained(w, demo, 'reconcile');
-    expect(x.role).toMatchObject({ role: 'demo', factor: 0.8 });
+    expect(x.role).toMatchObject({ role: 'demo', factor: 0.6 });
     expect(x.role?.because).toMatch(/samples|LedgerGallery/);
-    expect(factorNames(x)).toMatchObject({ demo_path_penalty: 0.8 });
+    expect(factorNames(x)).toMatchObject({ demo_path_penalty: 0.6 });
     expect((await explained(w, lib, 'reconcile')).role).toMatchObject({ role: 'source', factor: 1 });
     const flat = await search(await open({ demo_path_penalty: 1 }), 'reconcile');
     expect(rankOf(flat, 'samples/LedgerGallery/GalleryPage.cs')).toBeLessThan(rankOf(flat, 'src/Ledger/LedgerBook.cs'));
