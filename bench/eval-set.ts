@@ -74,6 +74,8 @@ export interface SetReport {
     hciByKind: Record<string, Metrics>;
     declarations: { hit: number; fileHit: number; total: number; members: { hit: number; total: number } };
     shortPages: { short: number; noCursor: number; total: number };
+    /** Per mode: queries whose default-limit page is the first hits of the 50-hit answer measured (eval.ts agentPage). */
+    agentPage?: Record<string, { same: number; total: number }>;
   };
 }
 
@@ -154,6 +156,8 @@ export async function runSet(o: SetOptions): Promise<SetReport> {
         members: { hit: sum((r) => r.report.declarations?.members.hit ?? 0), total: sum((r) => r.report.declarations?.members.total ?? 0) },
       },
       shortPages: { short: sum((r) => r.report.shortPages?.short ?? 0), noCursor: sum((r) => r.report.shortPages?.noCursor ?? 0), total: sum((r) => r.report.shortPages?.total ?? 0) },
+      agentPage: Object.fromEntries([...new Set(repos.flatMap((r) => Object.keys(r.report.agentPage ?? {})))].map((mode) =>
+        [mode, { same: sum((r) => r.report.agentPage?.[mode]?.same ?? 0), total: sum((r) => r.report.agentPage?.[mode]?.total ?? 0) }])),
     },
   };
 }
@@ -214,6 +218,8 @@ export function formatSet(s: SetReport, fns: Pick<EvalFns, 'formatEval'>, opts: 
   out.push('');
   out.push(`Declaration at rank 1 for type-name queries: ${ratio(d.hit, d.total)} (target ≥ 0.95); declaring file at rank 1: ${ratio(d.fileHit, d.total)}; member names: ${ratio(d.members.hit, d.members.total)}. ` +
     `Short pages: ${s.aggregate.shortPages.short}/${s.aggregate.shortPages.total}; no cursor while more exist: ${s.aggregate.shortPages.noCursor}/${s.aggregate.shortPages.total} (target 0).`);
+  const agent = Object.entries(s.aggregate.agentPage ?? {});
+  if (agent.length) out.push('', `The page an agent gets (default limit) is the first hits of the 50-hit answer measured: ${agent.map(([mode, a]) => `${mode} ${a.same}/${a.total}`).join('; ')}.`);
   return out.join('\n');
 }
 
@@ -224,7 +230,7 @@ export function slimSet(s: SetReport): unknown {
     repos: s.repos.map((r) => ({
       name: r.name, github: r.github, commit: r.commit, outcomes: r.outcomes,
       corpus: r.report.corpus, notes: r.report.notes,
-      declarations: r.report.declarations, shortPages: r.report.shortPages,
+      declarations: r.report.declarations, shortPages: r.report.shortPages, agentPage: r.report.agentPage,
       engines: r.report.engines.map((e) => ({ engine: e.engine, label: e.label, overall: e.overall, byKind: e.byKind, buildMs: Math.round(e.buildMs), queryMs: Math.round(e.queryMs) })),
     })),
   };

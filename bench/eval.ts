@@ -93,6 +93,11 @@ export interface EvalReport {
   declarations?: DeclarationCheck | null;
   /** hci's first page at the default limit against the chunks its index matches (bench/lib/page-checks.ts). */
   shortPages?: ShortPageCheck | null;
+  /**
+   * Whether the page an agent gets (the default limit) is the first hits of the 50-hit answer these
+   * metrics are computed over (core/search/depth.ts: one ranked list per query), per mode measured.
+   */
+  agentPage?: Record<string, { same: number; total: number; differ: string[] }> | null;
   notes: string[];
 }
 
@@ -145,6 +150,10 @@ export async function runEval(opts: Partial<EvalOptions> & { golden: string; roo
     let chunks = 0;
     const firstHit = new Map<string, HitSpan | undefined>();
     const pages = new Map<string, Omit<PageObservation, 'candidates'>>();
+    // The 50-hit answers' hits (path:line), per mode, to compare with the default-limit page.
+    const wide: Record<string, Map<string, string[]>> = {};
+    const spot = (h: { path: string; start_line: number }) => `${h.path}:${h.start_line}`;
+    const agentPage: NonNullable<EvalReport['agentPage']> = {};
     try {
       const t0 = now();
       const summary = await ws.index({ full: true });
@@ -154,6 +163,7 @@ export async function runEval(opts: Partial<EvalOptions> & { golden: string; roo
         engines.push(await evaluate('hci', 'hci (keyword: BM25 over weighted columns + boosts)', golden, buildMs, async (q) => {
           const r = await ws.search({ query: q, limit: 50 });
           if (r.status === 'error') throw new Error(`hci search "${q}" failed: ${r.error?.message}`);
+          (wide.keyword ??= new Map()).set(q, r.hits.map(spot));
           const h = r.hits[0];
           firstHit.set(q, h && { path: h.path, start_line: h.start_line, end_line: h.end_line });
           return r.hits.map((h) => h.path);
@@ -163,6 +173,7 @@ export async function runEval(opts: Partial<EvalOptions> & { golden: string; roo
           engines.push(await evaluate(HYBRID_ENGINE, `hci hybrid (keyword + ${provider} vectors, fused)`, golden, 0, async (q) => {
             const r = await ws.search({ query: q, limit: 50, mode: 'hybrid' });
             if (r.status === 'error') throw new Error(`hci hybrid search "${q}" failed: ${r.error?.message}`);
+            (wide.hybrid ??= new Map()).set(q, r.hits.map(spot));
             return r.hits.map((h) => h.path);
           }));
         }
@@ -170,6 +181,16 @@ export async function runEval(opts: Partial<EvalOptions> & { golden: string; roo
         for (const g of golden) {
           const r = await ws.search({ query: g.query });
           pages.set(g.query, { hits: r.hits.length, limit: SEARCH_LIMIT.default, hasCursor: !!r.next_cursor });
+        }
+        // Is that page the first hits of the 50-hit answer measured above (per mode)?
+        for (const [mode, answers] of Object.entries(wide)) {
+          const a = (agentPage[mode] = { same: 0, total: 0, differ: [] as string[] });
+          for (const [q, hits] of answers) {
+            const page = (await ws.search({ query: q, mode: mode as 'keyword' | 'hybrid' })).hits.map(spot);
+            a.total++;
+            if (page.join('\n') === hits.slice(0, page.length).join('\n')) a.same++;
+            else a.differ.push(q);
+          }
         }
       }
     } finally {
@@ -245,6 +266,7 @@ export async function runEval(opts: Partial<EvalOptions> & { golden: string; roo
       identifierAtRank1: hci && ids.length ? { hit: ids.filter((q) => q.metrics.recall1 === 1).length, total: ids.length, misses: ids.filter((q) => q.metrics.recall1 !== 1).map((q) => q.query) } : null,
       declarations: hci ? declarationAt1(golden, firstHit) : null,
       shortPages: hci ? shortPages(golden, pageObs) : null,
+      agentPage: hci ? agentPage : null,
       notes,
     };
     if (o.outDir) {
@@ -296,6 +318,11 @@ export function formatEval(r: EvalReport, opts: { misses?: boolean } = {}): stri
     out.push('');
     out.push(`Short pages (hci, default limit ${SEARCH_LIMIT.default}: fewer hits than the limit while the index matches more chunks): ${s.short}/${s.total}; pages without a cursor while more exist: ${s.noCursor}/${s.total}` +
       (s.list.length ? ` — ${s.list.slice(0, 12).map((p) => `"${p.query}" ${p.hits} of ${p.candidates}${p.cursor ? '' : ', no cursor'}`).join('; ')}${s.list.length > 12 ? ` … (${s.list.length - 12} more)` : ''}` : ''));
+  }
+  if (r.agentPage && Object.keys(r.agentPage).length) {
+    out.push('');
+    out.push(`The page an agent gets (default limit ${SEARCH_LIMIT.default}) is the first hits of the 50-hit answer measured here: ` +
+      Object.entries(r.agentPage).map(([mode, a]) => `${mode} ${a.same}/${a.total}${a.differ.length ? ` (differs: ${a.differ.slice(0, 6).map((q) => `"${q}"`).join(', ')}${a.differ.length > 6 ? ' …' : ''})` : ''}`).join('; '));
   }
   const hci = r.engines.find((e) => e.engine === 'hci');
   const misses = opts.misses === false ? [] : hci?.queries.filter((q) => q.metrics.recall5 < 1) ?? [];

@@ -59,6 +59,12 @@ const settingsShape = z
     /** Per other matching chunk of the same file, in proportion to its score (at most 5); 0: off. */
     file_chunks_bonus: z.number().min(0).max(1).default(D.file_chunks_bonus),
     max_hits_per_file: z.number().int().min(1).default(D.max_hits_per_file),
+    /**
+     * Candidates a query is ranked at, whatever the page (core/search/depth.ts: one ranked list per
+     * query; pages past it from tiers 4x deeper). Default 50, the largest page: every first page is a
+     * prefix of one ranking, the one an evaluation at limit 50 measures.
+     */
+    rank_depth: z.number().int().min(1).max(1000).default(D.rank_depth),
     /** A file's second listed chunk weighs this, its third the square, … (distinct files first; rerank.ts); 1: off. */
     same_file_factor: z.number().min(0).max(1).default(D.same_file_factor),
     collapse_copies: z.boolean().default(D.collapse_copies),

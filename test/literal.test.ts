@@ -3,8 +3,8 @@
 // and a generated corpus, with the literal index (trigram prefilter) on and off; case-sensitive and
 // whole-word matching; quoted literals, `re:` and queries without a searchable word in keyword mode;
 // the trigram analysis against the engine on random patterns; hostile patterns answered without a
-// hang; the time budget; refused patterns as structured errors; a page's hit cap and the cursor that
-// keeps it; the CLI and MCP surfaces.
+// hang; the time budget; refused patterns as structured errors; the literal hit cap, which follows the ranking depth, never the
+// page; the CLI and MCP surfaces.
 // @lane cli
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
@@ -418,7 +418,7 @@ describe('keyword-mode routing, options and errors', () => {
   });
 });
 
-describe("a page's hit cap", () => {
+describe("the literal hit cap at a ranking depth", () => {
   let ws: TmpWorkspace;
   let w: HciWorkspace;
   const FILES = 120;
@@ -450,27 +450,27 @@ describe("a page's hit cap", () => {
     return { paths, cursors, hints };
   }
 
-  it('collects 4 × a first page\'s limit (at least 64, at most 200) and keeps that cap on every later page', async () => {
-    // A page of 10: the first 64 matching chunks (in index order) are ranked; paging reaches those, once each.
+  it('ranks every first page among the same 64 chunks, whatever its limit, and pages past the first tier from the next one\'s 200 (depth.ts)', async () => {
+    const all = Array.from({ length: FILES }, (_, i) => `src/F${String(i).padStart(3, '0')}.cs`);
+    // Pages of 10: the first 50 hits are ranked among the first 64 matching chunks (in index order), the
+    // rest among the next tier's first 200 — all 120, once each; the pages ranked from the first tier alone say more remain.
     const ten = await pages({ query: 'QxzMarker', mode: 'literal' }, [10]);
     expect(new Set(ten.paths).size).toBe(ten.paths.length);
-    expect(ten.paths.length).toBe(64);
-    expect([...ten.paths].sort()).toEqual(Array.from({ length: 64 }, (_, i) => `src/F${String(i).padStart(3, '0')}.cs`));
-    expect(ten.hints.every((h) => /more places than one search collects/.test(h))).toBe(true);
-    expect(ten.cursors.every((c) => /^o[0-9a-z]+\.1s$/.test(c))).toBe(true); // 64 in base 36
-    // A later page with another limit still ranks the first page's chunks.
-    const mixed = await pages({ query: 'QxzMarker', mode: 'literal' }, [10, 50]);
-    expect(mixed.paths.length).toBe(64);
-    expect(new Set(mixed.paths)).toEqual(new Set(ten.paths));
-    // A page of 50 collects up to 200: all 120, complete (no hint), in pages of 50.
-    const fifty = await pages({ query: 'QxzMarker', mode: 'literal' }, [50]);
-    expect(fifty.paths.length).toBe(FILES);
-    expect(new Set(fifty.paths).size).toBe(FILES);
-    expect(fifty.hints.some((h) => /more places/.test(h))).toBe(false);
-    // Explain recalls the search's request: the same cap.
+    expect([...ten.paths].sort()).toEqual(all);
+    expect(ten.paths.slice(0, 50).every((p) => all.indexOf(p) < 64)).toBe(true);
+    expect(ten.hints.slice(0, 4).every((h) => /more places than one search collects/.test(h))).toBe(true);
+    // (The fifth page needs to know whether more follow its 50th hit: the next tier, which checked every file.)
+    expect(ten.hints.slice(4).some((h) => /more places/.test(h))).toBe(false);
+    expect(ten.cursors.every((c) => /^o[0-9a-z]+$/.test(c))).toBe(true); // the offset alone
+    // Any limits: the same list.
+    expect((await pages({ query: 'QxzMarker', mode: 'literal' }, [10, 50])).paths).toEqual(ten.paths);
+    expect((await pages({ query: 'QxzMarker', mode: 'literal' }, [50])).paths).toEqual(ten.paths);
+    expect((await pages({ query: 'QxzMarker', mode: 'literal' }, [7])).paths).toEqual(ten.paths);
+    // Explain reads the same list: a first-page hit was ranked among the first tier's 64.
     const r = await w.search({ query: 'QxzMarker', mode: 'literal', limit: 10 });
     const x = await w.explain(r.hits[0].hit_id);
     expect(x.explanation?.channels?.literal).toMatchObject({ chunks_matched: 64, complete: false });
+    expect(x.explanation?.rank).toBe(1);
   });
 
   it('leaves keyword cursors as they were (no cap in them)', async () => {

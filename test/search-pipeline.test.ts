@@ -171,15 +171,13 @@ describe('paging and the token budget', () => {
     expect(decodeCursor(undefined)).toBe(0);
     expect(decodeCursor('')).toBe(0);
     for (const bad of ['garbage', 'o', 'oZZ', 'x12', 'o123456789']) expect(() => decodeCursor(bad)).toThrow(expect.objectContaining({ code: 'invalid_cursor' }));
-    // The literal channel's hit cap: a first page's is 4 × its limit within [MIN_TEXT_HITS, MAX_TEXT_HITS];
-    // a text query's cursor carries it, so a later page (any limit) ranks the same chunks.
-    expect(pageRange({})).toEqual({ offset: 0, limit: 8, textHits: MIN_TEXT_HITS });
-    expect(pageRange({ limit: 3, cursor: encodeCursor(6) })).toEqual({ offset: 6, limit: 3, textHits: MIN_TEXT_HITS });
-    expect(pageRange({ limit: 50 })).toEqual({ offset: 0, limit: 50, textHits: MAX_TEXT_HITS });
-    expect(pageRange({ limit: 30 }).textHits).toBe(120);
-    expect(pageRange({ limit: 50, cursor: encodeCursor(10, 64) })).toEqual({ offset: 10, limit: 50, textHits: 64 });
-    expect(textHitCap({ limit: 50, cursor: encodeCursor(10, 64) })).toBe(64);
-    expect(decodeCursor(encodeCursor(35, 120))).toBe(35);
+    // The literal channel's hit cap follows the ranking depth, never the page (depth.ts): the first tier's
+    // (rank_depth 50) collects MIN_TEXT_HITS, the next one's (200) MAX_TEXT_HITS; a cursor holds only its offset.
+    expect(pageRange({})).toEqual({ offset: 0, limit: 8 });
+    expect(pageRange({ limit: 3, cursor: encodeCursor(6) })).toEqual({ offset: 6, limit: 3 });
+    expect([textHitCap(8), textHitCap(50), textHitCap(120), textHitCap(200), textHitCap(800)]).toEqual([MIN_TEXT_HITS, MIN_TEXT_HITS, 120, MAX_TEXT_HITS, MAX_TEXT_HITS]);
+    // A cursor of the last version (its first page's cap after the dot) still reads as its offset.
+    expect(pageRange({ limit: 50, cursor: 'oa.1s' })).toEqual({ offset: 10, limit: 50 });
     for (const bad of ['o1.', 'o1.0', `o1.${(MAX_TEXT_HITS + 1).toString(36)}`, 'o1.zzz']) expect(() => pageRange({ cursor: bad })).toThrow(expect.objectContaining({ code: 'invalid_cursor' }));
   });
 

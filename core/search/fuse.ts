@@ -10,6 +10,10 @@
 import { HciError } from '../platform.ts';
 import { candidateOf, type Candidate, type FusedValues, type FusionReport } from './candidates.ts';
 import { capTail } from './file-tiers.ts';
+import { scaleBelow } from './placement.ts';
+
+/** The factor keyword's candidates past the fusion's depth get, listed after every fused one. */
+export const PAST_FUSION_DEPTH = 'past_fusion_depth';
 
 export type { FusedValues, FusionReport };
 import type { Channel, ChannelHit } from './channels/channel.ts';
@@ -50,7 +54,7 @@ export interface RankFusionResult {
 }
 
 export interface RankFusionContext {
-  /** Hits the page needs (offset + limit). */
+  /** The ranking's depth (depth.ts: setting rank_depth, or a deeper tier; never the page's offset + limit). */
   needed: number;
   maxHitsPerFile: number;
 }
@@ -107,15 +111,16 @@ function normalise(cands: readonly Candidate[], scoreOf: (c: Candidate) => numbe
 }
 
 /**
- * Hybrid fusion over [keyword, vector] rankings. Each channel's list (its first max(30, needed)
- * candidates: keyword's by its final score, with every rerank factor; vector's by cosine) is min-max
+ * Hybrid fusion over [keyword, vector] rankings. Each channel's list (its first max(30, depth)
+ * candidates, at the ranking's depth — the same for every page: keyword's by its final score, with every rerank factor; vector's by cosine) is min-max
  * normalised; a candidate's value in a channel is its own, or — when the channel found another chunk
  * of its file and not this one — its file's best ("file evidence": the measured prototype fused
  * files). With `cosines` (setting keyword_cosines) keyword's candidates the vector list lacks enter
  * the vector side with their own cosine (or their file's best in the list, when higher), and the
  * vector min-max runs over every cosine read. Fused score = wk·keyword + wv·vector. The candidates that hold keyword's first `guard`
  * files come first, in keyword order (so keyword's top hits never move); the rest follow by fused
- * score (ties: keyword rank, then path and line); then a file's chunks past the cap go last. A chunk found by both
+ * score (ties: keyword rank, then path and line); then a file's chunks past the cap; then keyword's
+ * candidates past the depth, in keyword order (past_fusion_depth). A chunk found by both
  * channels is `hybrid`, by one its channel's kind.
  */
 export function hybridFusion(o: HybridOptions): RankFusion {
@@ -210,6 +215,17 @@ export function hybridFusion(o: HybridOptions): RankFusion {
       (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine || a.chunkId - b.chunkId);
     // A file's chunks past the cap follow all the others (file-tiers.ts): nothing is dropped.
     const ranked = capTail([...guarded, ...rest], ctx.maxHitsPerFile);
+    // Keyword's candidates past the fusion's depth follow, in keyword order, scaled below the last
+    // fused one (factor past_fusion_depth): the list is longer than its depth whenever more match,
+    // so a deeper ranking (depth.ts) lists them, never a page that looks like the last.
+    const beyond = kw.ranked.slice(depth).filter((c) => !byChunk.has(c.chunkId));
+    for (const c of beyond) {
+      const [k, kFrom] = value(nk, c);
+      const [v, vFrom] = value(nv, c);
+      c.fusion = { keyword: k, vector: v, keywordFrom: kFrom, vectorFrom: vFrom, guarded: false };
+    }
+    scaleBelow(beyond, ranked.length ? ranked[ranked.length - 1].score : Infinity, PAST_FUSION_DEPTH);
+    ranked.push(...beyond);
     const match: MatchKind = kw.ranked.length ? kw.match : 'similar';
     return { ranked, match, complete: kw.complete, report };
   };

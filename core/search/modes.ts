@@ -27,7 +27,7 @@ export interface ModeRow {
   route?: (q: ParsedQuery) => readonly Channel[];
   /** With fuseRanked: channels whose hits enter the fusion as they are (their own order, no rerank or widening). */
   unranked?: readonly Channel[];
-  /** How many hits an unranked channel is asked for, for a page that needs `needed` (default: the pipeline's pool). */
+  /** How many hits an unranked channel is asked for, at a ranking depth `needed` (depth.ts; default: the pipeline's pool). */
   unrankedPool?: (needed: number) => number;
   /**
    * False: every matching chunk of a file may be listed (the settings' max_hits_per_file does not

@@ -1,7 +1,7 @@
-// Paging: which slice of the ranked list a request asks for (limit and cursor), and cutting a page
-// to the answer's token budget. Owns the cursor format, the page size (its bounds are the contract's:
-// core/contract/limits.ts), the literal channel's hit cap a first page chooses (and its cursor keeps)
-// and the token estimate; ranking happens before, rendering and wording in present.ts.
+// Paging: which slice of the query's one ranked list (depth.ts) a request asks for (limit and cursor),
+// and cutting a page to the answer's token budget. Owns the cursor format, the page size (its bounds
+// are the contract's: core/contract/limits.ts), the literal channel's hit cap at a ranking depth and
+// the token estimate; ranking happens before, rendering and wording in present.ts.
 import { HciError } from '../platform.ts';
 import type { SearchRequest } from './contract.ts';
 import { SEARCH_LIMIT } from '../contract/limits.ts';
@@ -14,9 +14,9 @@ export const DEFAULT_LIMIT = SEARCH_LIMIT.default;
  */
 export const MAX_TEXT_HITS = 200;
 /**
- * Fewest it collects for a first page: 4 × the page's limit, at least this (a page of 10 ranks the
- * best of the first 64 matching chunks, as the keyword channel's rerank sees its best 40-80), at most
- * MAX_TEXT_HITS; the page's cursor keeps the cap, so every later page ranks the same chunks. Reading
+ * Fewest it collects: at a ranking depth of d (depth.ts: the first tier is setting rank_depth, 50)
+ * it collects max(MIN_TEXT_HITS, d) up to MAX_TEXT_HITS, so a first page, at any limit, ranks the
+ * best of the first 64 matching chunks, and a page past them the first tier deeper's 200. Reading
  * 200 files' text cost a capped literal's first search 25-50 ms at 50k chunks, most of its time.
  */
 export const MIN_TEXT_HITS = 64;
@@ -25,43 +25,35 @@ export const MIN_TEXT_HITS = 64;
 export interface PageRange {
   offset: number;
   limit: number;
-  /** The literal channel's hit cap (textHitCap): the first page's, carried by the cursor (pageRange sets it). */
-  textHits?: number;
 }
 
 /** The range of a (validated) request: its limit, from the offset its cursor holds. Throws `invalid_cursor`. */
 export function pageRange(req: Pick<SearchRequest, 'limit' | 'cursor'>): PageRange {
-  const limit = req.limit ?? DEFAULT_LIMIT;
-  const { offset, textHits } = cursorParts(req.cursor);
-  return { offset, limit, textHits: textHits ?? firstPageTextHits(limit) };
+  return { offset: decodeCursor(req.cursor), limit: req.limit ?? DEFAULT_LIMIT };
 }
 
-/** The literal channel's hit cap for a request: its cursor's (the first page's), else the first page's for its limit. */
-export function textHitCap(req: Pick<SearchRequest, 'limit' | 'cursor'>): number {
-  return pageRange(req).textHits!;
+/** The literal channel's hit cap for a ranking at `depth` (a function of the depth alone, never of the page). */
+export function textHitCap(depth: number): number {
+  return Math.min(MAX_TEXT_HITS, Math.max(MIN_TEXT_HITS, depth));
 }
 
-function firstPageTextHits(limit: number): number {
-  return Math.min(MAX_TEXT_HITS, Math.max(MIN_TEXT_HITS, 4 * limit));
+/** The cursor to the page starting at `offset` of the query's one ranked list. */
+export function encodeCursor(offset: number): string {
+  return `o${offset.toString(36)}`;
 }
 
-/** `textHits`: the literal channel's hit cap, kept for the next page (only a text query's cursor carries it). */
-export function encodeCursor(offset: number, textHits?: number): string {
-  return `o${offset.toString(36)}${textHits === undefined ? '' : `.${textHits.toString(36)}`}`;
-}
-
+/**
+ * The offset a cursor holds. (A cursor of the last version may carry `.<cap>`, the literal hit cap
+ * its first page chose: still accepted, no longer needed — the cap follows the ranking depth.)
+ */
 export function decodeCursor(cursor: string | undefined): number {
-  return cursorParts(cursor).offset;
-}
-
-function cursorParts(cursor: string | undefined): { offset: number; textHits?: number } {
-  if (cursor === undefined || cursor === '') return { offset: 0 };
+  if (cursor === undefined || cursor === '') return 0;
   const m = /^o([0-9a-z]{1,8})(?:\.([0-9a-z]{1,2}))?$/.exec(cursor);
   const textHits = m?.[2] === undefined ? undefined : parseInt(m[2], 36);
   if (!m || (textHits !== undefined && (textHits < 1 || textHits > MAX_TEXT_HITS))) {
     throw new HciError('invalid_cursor', `"${cursor}" is not a cursor from this search`, 'pass next_cursor exactly as returned, or omit it');
   }
-  return { offset: parseInt(m[1], 36), ...(textHits === undefined ? {} : { textHits }) };
+  return parseInt(m[1], 36);
 }
 
 /** A rough token count of a JSON value (≈ 4 characters each). */

@@ -2,7 +2,8 @@
 // repository's own identifiers (expand.ts; not a text query) → route it to a mode (modes.ts
 // routeMode: `re:`, quoted literals and mode literal/regex go to the literal channel) → ask the mode's
 // channels for candidates (channels/, modes.ts) → fuse their lists (fuse.ts) → rerank (rerank.ts: factors,
-// per-file cap) → widen with a second pass while the page is short → page (page.ts) → present
+// per-file cap) → widen with a second pass while the ranking is short → the query's one ranked list
+// (depth.ts: ranked at a fixed depth, deeper tiers for deep pages) → page (page.ts) → present
 // (present.ts). Owns the order of the stages, the candidate pool size, the match kind, and turning
 // an unexpected SQL failure into `query_failed` (damage stays `index_corrupt`). Preparing a search
 // (checked, parsed once, its channels and query vector ready), freshness and the read transaction
@@ -22,6 +23,7 @@ import { identityFusion, type ChannelList, type ChannelRanking } from './fuse.ts
 import { compilePathFilter, prepareRequestGlobs } from './filters.ts';
 import { DEFAULT_MODES, modeRow, routeMode, type ModeRow, type ModeTable } from './modes.ts';
 import { textHitCap, type PageRange } from './page.ts';
+import { rankTiered, type TieredRanking } from './depth.ts';
 import { renderHits } from './present.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
 import { expandQuery } from './expand.ts';
@@ -37,9 +39,9 @@ export interface SearchContext {
 
 export type { RankedResult, SearchPage };
 
-/** How many candidates each channel returns for a page that needs `needed` hits. */
-function candidatePool(needed: number): number {
-  return Math.min(2000, needed * 8 + 64);
+/** How many candidates each channel returns for a ranking at depth `depth` (depth.ts). */
+function candidatePool(depth: number): number {
+  return Math.min(2000, depth * 8 + 64);
 }
 
 /**
@@ -64,9 +66,12 @@ function calibrateAfter(complete: readonly Candidate[], partial: Candidate[]): C
   return partial;
 }
 
-/** The request's query parsed as the pipeline reads it (its mode, case and word options, the literal budget and hit cap). Throws on a query that cannot be read. */
+/**
+ * The request's query parsed as the pipeline reads it (its mode, case and word options, the literal
+ * budget; the literal hit cap is the ranking depth's: rankQuery). Throws on a query that cannot be read.
+ */
 export function parseRequest(settings: Settings, req: SearchRequest): ParsedQuery {
-  return parseQuery(req.query, { mode: req.mode, case_sensitive: req.case_sensitive, whole_word: req.whole_word, budget_ms: settings.literal_budget_ms, max_hits: textHitCap(req), change_words: settings.change_words });
+  return parseQuery(req.query, { mode: req.mode, case_sensitive: req.case_sensitive, whole_word: req.whole_word, budget_ms: settings.literal_budget_ms, change_words: settings.change_words });
 }
 
 /**
@@ -86,10 +91,15 @@ export async function prepareSearch(req: SearchRequest, parsed: ParsedQuery | un
 }
 
 /**
- * Runs the query through every ranking stage; returns at least `needed` candidates when that many
- * match. `written`: the query as parseRequest read it, when the caller has it already.
+ * Runs the query through every ranking stage at one depth (`needed`: depth.ts's tiers; never a
+ * page's offset + limit); returns at least `needed` candidates when that many match, and more when
+ * more match. `written`: the query as parseRequest read it, when the caller has it already.
  */
 export function rankQuery(ctx: SearchContext, req: SearchRequest, needed: number, written: ParsedQuery = parseRequest(ctx.settings, req)): RankedResult {
+  // A text query collects matches up to the depth's hit cap (page.ts), the same for every page. (Set
+  // on the search's own parse, as the literal channel's prepare sets its case: parsed once, ranked
+  // at one depth at a time.)
+  if (written.text) written.text.maxHits = textHitCap(needed);
   const filter = compilePathFilter({
     paths: [...(req.paths ?? []), ...written.paths],
     exts: [...(req.exts ?? []), ...written.exts],
@@ -248,14 +258,23 @@ function withDeclarations(session: SearchSession, mode: ModeRow, parsed: ParsedQ
   return [...cands, ...added.map((h) => candidateOf(h, channel, 0))];
 }
 
+/**
+ * The query's one ranked list (depth.ts), as far as `enough` needs it: ranked at the depth of setting
+ * rank_depth, and deeper tiers for positions past it. `parsed` as for rankQuery.
+ */
+export function rankList(ctx: SearchContext, req: SearchRequest, enough: (list: readonly Candidate[]) => boolean, parsed: ParsedQuery = parseRequest(ctx.settings, req)): TieredRanking {
+  return rankTiered((depth) => rankQuery(ctx, req, depth, parsed), ctx.settings.rank_depth, enough);
+}
+
 /** Ranks the query and renders the range's hits. Runs inside the caller's read transaction. `parsed` as for rankQuery. */
 export function searchPage(ctx: SearchContext, req: SearchRequest, range: PageRange, queryKey: string, parsed?: ParsedQuery): SearchPage {
-  const ranked = rankQuery(ctx, req, range.offset + range.limit, parsed);
   const end = range.offset + range.limit;
+  // (Whether more follow the page: a tier cut at its depth has more, a deeper one would list them.)
+  const { result: ranked, more } = rankList(ctx, req, (list) => list.length >= end, parsed);
   return {
     ranked,
     range,
     hits: renderHits(ctx.session, ranked.ranked.slice(range.offset, end), range.offset + 1, ranked.parsed, queryKey),
-    more: ranked.ranked.length > end,
+    more: more || ranked.ranked.length > end,
   };
 }

@@ -92,8 +92,8 @@ export function searchResponse(req: SearchRequest, page: SearchPage, index: Inde
   if (req.max_tokens !== undefined) ({ kept: hits, truncated } = fitTokenBudget(page.hits, req.max_tokens, estimateTokens({ ...base, index, skipped })));
   const { ranked } = page;
   const res: SearchResponse = { ...base, mode: ranked.mode, match: ranked.match, hits, index, skipped, truncated, took_ms: Date.now() - t0 };
-  // A text query's cursor keeps the first page's hit cap: every page ranks the same chunks (page.ts).
-  if (truncated || page.more) res.next_cursor = encodeCursor(page.range.offset + hits.length, ranked.parsed.text ? page.range.textHits : undefined);
+  // The next page of the same ranked list (depth.ts): the cursor holds only where it starts.
+  if (truncated || page.more) res.next_cursor = encodeCursor(page.range.offset + hits.length);
   const building = index.build_state !== 'complete';
   if (building && index.indexer_running) {
     res.status = 'indexing';
@@ -127,9 +127,12 @@ export function searchResponse(req: SearchRequest, page: SearchPage, index: Inde
   return res;
 }
 
-/** The literal channel's run details when it stopped before checking every candidate file (else null). */
+/**
+ * The literal channel's run details when it stopped before checking every candidate file (else null):
+ * the run of the deepest ranking the list reached (depth.ts), which found its last hit.
+ */
 function incompleteText(ranked: SearchPage['ranked']): Readonly<Record<string, number | string>> | null {
-  const d = ranked.ranked[0]?.channels.find((e) => e.channel.name === 'literal')?.detail;
+  const d = ranked.ranked.at(-1)?.channels.find((e) => e.channel.name === 'literal')?.detail;
   return d?.complete === 'no' ? d : null;
 }
 

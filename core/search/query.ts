@@ -48,7 +48,7 @@ export interface TextQuery {
   reason: 'mode' | 're' | 'quoted' | 'no_words';
   /** The search's time budget (setting literal_budget_ms). */
   budgetMs: number;
-  /** Chunks the search collects before it stops checking files (page.ts textHitCap; default MAX_TEXT_HITS). */
+  /** Chunks the search collects before it stops checking files (page.ts textHitCap at the ranking's depth; default MAX_TEXT_HITS). */
   maxHits: number;
 }
 
@@ -59,7 +59,7 @@ export interface QueryOptions {
   whole_word?: boolean;
   /** The literal channel's time budget (the workspace's literal_budget_ms; default 2000). */
   budget_ms?: number;
-  /** The literal channel's hit cap (page.ts textHitCap: the request's page; default MAX_TEXT_HITS). */
+  /** The literal channel's hit cap (default MAX_TEXT_HITS; the pipeline sets the ranking depth's, page.ts textHitCap). */
   max_hits?: number;
   /** Words dropped like stop words from a query of several words (setting change_words: what a commit subject says about the change, not the code). */
   change_words?: readonly string[];

@@ -19,7 +19,8 @@ import type { SearchRequest, SearchResponse } from '../contract/search.ts';
 import { MAX_TOKENS_MIN, QUERY_MAX_CHARS, SEARCH_LIMIT, SEARCH_MODES } from '../contract/limits.ts';
 import type { SemanticIndex, QueryVector } from '../vector/semantic.ts';
 import { modelKeyString } from '../vector/provider.ts';
-import { parseRequest, prepareSearch, rankQuery, searchPage, type RankedResult, type SearchContext, type SearchPage } from './pipeline.ts';
+import { parseRequest, prepareSearch, rankList, searchPage, type RankedResult, type SearchContext, type SearchPage } from './pipeline.ts';
+import type { Candidate } from './candidates.ts';
 import { DEFAULT_MODES, MODE_UNAVAILABLE_HINT, semanticModes, type ModeTable } from './modes.ts';
 import { vectorChannel } from './channels/vector.ts';
 import type { ParsedQuery } from './query.ts';
@@ -79,9 +80,12 @@ export class PreparedSearch {
     return { ctx: this.searcher.context(this.keywordModes ? this.keywordModes(modes ?? DEFAULT_MODES) : modes), unavailable };
   }
 
-  /** Ranks at least `needed` candidates (inside the read transaction). */
-  rank(db: Database, needed: number): RankedResult {
-    return rankQuery(this.context(db).ctx, this.req, needed, this.query());
+  /**
+   * The query's one ranked list (depth.ts), as far as `enough` needs it (inside the read
+   * transaction): the ranking every page of this search is cut from.
+   */
+  rank(db: Database, enough: (list: readonly Candidate[]) => boolean): RankedResult {
+    return rankList(this.context(db).ctx, this.req, enough, this.query()).result;
   }
 
   /** Ranks and renders one page (inside the read transaction; `source` as for context). */
@@ -172,7 +176,8 @@ export class Searcher {
     const codec = this.store.codec;
     const { result, index, everHad } = await this.store.read((db) => {
       const row = loadChunk(db, chunkId, codec);
-      const ranked = row && prepared ? prepared.rank(db, 200) : null;
+      // The list the search's pages were cut from, as deep as it takes to reach the hit: its values are the ones it was ranked with.
+      const ranked = row && prepared ? prepared.rank(db, (list) => list.some((c) => c.chunkId === chunkId)) : null;
       // Chunk ids only grow (AUTOINCREMENT): one above the highest ever given was never a hit here.
       const everHad = row !== undefined || chunkId <= Number(db.selectValue("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'") ?? 0);
       return { result: row ? explainChunk(db, row, ranked, codec) : null, index: this.host.withRunningFlag(this.host.freshnessIn(db)), everHad };

@@ -42,6 +42,23 @@ export interface FederationOptions {
   mergeStats?: boolean;
 }
 
+/**
+ * A repository's first `want` hits: its first page, then its next pages by their cursors (each of at
+ * most a page's maximum) until it has them or has no more; `next_cursor` is set when more remain.
+ */
+async function firstHits(search: (req: SearchRequest) => Promise<SearchAnswer>, ask: SearchRequest, want: number): Promise<SearchAnswer> {
+  const first = await search(ask);
+  const hits = [...first.hits];
+  let cursor = first.next_cursor;
+  while (cursor !== undefined && hits.length < want) {
+    const next = await search({ ...ask, cursor, limit: Math.min(want - hits.length, SEARCH_LIMIT.max) });
+    if (next.status === 'error' || next.status === 'no_index') break;
+    hits.push(...next.hits);
+    cursor = next.next_cursor;
+  }
+  return { ...first, hits, next_cursor: cursor };
+}
+
 /** The name of a repository from its folder or URL: the last path segment (a packed file's without its extension). */
 export function repoName(root: string): string {
   const seg = root.replace(/[?#].*$/, '').replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? '';
@@ -153,14 +170,16 @@ export class Federation implements VerbService {
       throw new HciError('invalid_request', `no repository named ${unknown.map((r) => `"${r}"`).join(', ')} in this search`, `the repositories are ${this.members.map((m) => m.repo).join(', ')}`);
     }
     const members = req.repos?.length ? this.members.filter((m) => req.repos!.includes(m.repo)) : this.members;
-    // Each repository's best offset + limit hits (at most a page's maximum): the merged page is among them.
-    const ask: SearchRequest = { ...req, repos: undefined, cursor: undefined, limit: Math.min(offset + limit, SEARCH_LIMIT.max), max_tokens: undefined };
+    // Each repository's first offset + limit hits of its one ranked list (core/search/depth.ts: the
+    // same list whatever the page), fetched a page's maximum at a time: the merged page is among them.
+    const want = offset + limit;
+    const ask: SearchRequest = { ...req, repos: undefined, cursor: undefined, limit: Math.min(want, SEARCH_LIMIT.max), max_tokens: undefined };
     const keywordStats = this.opts.mergeStats === false ? undefined : await this.keywordStats(members, req);
     // Every repository at once: in parallel where its part runs on a thread of its own.
     const answers = await Promise.all(members.map(async (m, i) => {
       const own = keywordStats?.own[i];
       const c = keywordStats && own ? { ...ctx, keywordStats: { all: keywordStats.all, own } } : ctx;
-      const a = await this.parts.get(m.repo)!.search(ask, c);
+      const a = await firstHits((r) => this.parts.get(m.repo)!.search(r, c), ask, want);
       // A part on another thread never builds an index: a repository without one is its service's to answer (which may start the build).
       return m.search && a.status === 'no_index' ? m.service.call('search', ask, c) : a;
     }));
@@ -170,7 +189,7 @@ export class Federation implements VerbService {
     });
     merged.sort((a, b) => b.score - a.score || a.at - b.at);
     const page = merged.slice(offset, offset + limit).map((x, i) => ({ ...x.hit, rank: offset + i + 1 }));
-    const more = merged.length > offset + limit || (answers.some((a) => a.next_cursor !== undefined) && offset + limit < SEARCH_LIMIT.max);
+    const more = merged.length > offset + limit || answers.some((a) => a.next_cursor !== undefined);
     const ok = answers.filter((a) => a.status !== 'error' && a.status !== 'no_index');
     const failed = answers.find((a) => a.status === 'error' || a.status === 'no_index');
     if (ok.length === 0 && failed) return { ...failed, hint: [failed.hint, `repositories: ${members.map((m) => m.repo).join(', ')}`].filter(Boolean).join('; ') };

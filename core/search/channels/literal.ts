@@ -30,8 +30,8 @@ export const literalChannel: Channel = {
 
   /**
    * Every chunk with a line matching the query's patterns (each pattern somewhere in the chunk), best
-   * first — all of them up to the request's hit cap (TextQuery.maxHits, page.ts: the first page's,
-   * kept by its cursor), not `pool`: paging must reach every match it collected, as grep would list it.
+   * first — all of them up to the ranking depth's hit cap (TextQuery.maxHits, page.ts textHitCap; the
+   * same for every page), not `pool`: paging must reach every match it collected, as grep would list it.
    */
   search(session, q): ChannelHit[] {
     if (!q.text) return [];

@@ -2,7 +2,7 @@
 // (files_tri: the trigrams every match needs, trigrams.ts; a literal's tiled — then narrowed by the
 // files' gram filters, gram-filter.ts) or, without it, every file, in file id order, taken ahead in
 // batches whose blobs (and the files' and chunks' rows) are read in one statement each, until the
-// request's hit cap (TextQuery.maxHits: page.ts); then the engine (matcher.ts) on each candidate's
+// ranking depth's hit cap (TextQuery.maxHits: page.ts textHitCap); then the engine (matcher.ts) on each candidate's
 // stored lines (read through the session's text cache, text-cache.ts) — in ASCII text only on the
 // lines that hold the pattern's trigrams (line-filter.ts) — within the query's time budget; matching
 // lines go to the chunks that hold them (each line to the first such chunk), and each chunk is scored
@@ -173,7 +173,7 @@ export function literalSearch(session: SearchSession, text: TextQuery, budgetMs:
 
   const found: Array<Omit<LiteralHit, 'score'> & { chunkLines: number }> = [];
   // The search stops checking files (in path order) once its page's hit cap of chunks matched
-  // (TextQuery.maxHits: page.ts textHitCap, at most its MAX_TEXT_HITS); the answer says so (complete).
+  // (TextQuery.maxHits: page.ts textHitCap at the ranking's depth, at most its MAX_TEXT_HITS); the answer says so (complete).
   const maxHits = text.maxHits;
   const cache = sessionTextCache(session);
   const texts = cachedTextReader(db, session.codec, cache);
