@@ -13,7 +13,7 @@ import { queryTerms, type ParsedQuery } from './query.ts';
 import { linesSnippet, makeSnippet } from './snippet.ts';
 import { innermostSymbol, type OutlineSymbol } from './symbols.ts';
 import type { SearchSession } from './session.ts';
-import { encodeCursor, estimateTokens, fitTokenBudget } from './page.ts';
+import { encodeCursor, estimateTokens, fitTokenBudget, MAX_TEXT_HITS } from './page.ts';
 import type { SearchPage } from './candidates.ts';
 import { languageById } from '../languages/table.ts';
 
@@ -128,12 +128,13 @@ export function searchResponse(req: SearchRequest, page: SearchPage, index: Inde
 }
 
 /**
- * The literal channel's run details when it stopped before checking every candidate file (else null):
- * the run of the deepest ranking the list reached (depth.ts), which found its last hit.
+ * The literal channel's run details when it stopped before checking every candidate file at the
+ * largest hit cap (else null): the run of the deepest ranking the list reached (depth.ts), which found
+ * its last hit. A run stopped at a smaller cap (the first tier's 64) is continued by the next pages.
  */
 function incompleteText(ranked: SearchPage['ranked']): Readonly<Record<string, number | string>> | null {
   const d = ranked.ranked.at(-1)?.channels.find((e) => e.channel.name === 'literal')?.detail;
-  return d?.complete === 'no' ? d : null;
+  return d?.complete === 'no' && Number(d.chunks_matched) >= MAX_TEXT_HITS ? d : null;
 }
 
 function emptyHint(index: IndexFreshness, parsed: ParsedQuery, filtered: boolean): string {
