@@ -106,7 +106,7 @@ describe('memory bounds of a pass', () => {
       { path: 'Table.cs', text: rows.join('\n') },
       ...Array.from({ length: 6 }, (_, i) => ({ path: `After${i}.cs`, text: `namespace A;\npublic class After${i}\n{\n    public int Value${i} => ${i};\n}\n` })),
     ];
-    const pool = createNodeParsePool({ binaryProbeBytes: 8192, retireAfterBytes: 32 * MB });
+    const pool = createNodeParsePool({ binaryProbeBytes: 8192, retireAfterBytes: 32 * MB, workers: 1 });
     const inThread = new Chunker(new TreeSitterHost(createNodeGrammarSource()));
     try {
       // Sent all at once, as the indexer's read-ahead does: the files after the table are queued in the worker that grows.

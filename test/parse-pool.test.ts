@@ -1,6 +1,7 @@
-// The Node parse pool (a worker thread that parses files during big passes): a pass large enough
+// The Node parse pool (worker threads that parse files during big passes): a pass large enough
 // to start it prepares its files in the worker and writes exactly the index the in-thread path
-// writes; small passes stay in-thread; a worker that dies mid-pass loses no file; a cancelled pass
+// writes (also shared between two workers; the pool is sized to the cores); small passes stay in-thread;
+// a worker that dies mid-pass loses no file; a cancelled pass
 // stops the worker and the next pass completes. Runs the real CLI (bin/hci.js → dist/, where the
 // worker script lives) and compares index files with Debian's sqlite3.
 // @lane slow
@@ -11,6 +12,7 @@ import { HciWorkspace } from '../core/workspace.ts';
 import { HciError } from '../core/platform.ts';
 import { POOL_MIN_FILES, type IndexSummary } from '../core/index/indexer.ts';
 import { openWorkspace, createNodeWorkspaceFs, createNodeIndexStorage, createNodeGrammarSource, createNodeParsePool, zlibCodec } from '../runtimes/node/index.ts';
+import { MAX_PARSE_WORKERS, parseWorkerCount } from '../runtimes/node/parse-pool.ts';
 import { generateWorkspace } from './helpers/generate-workspace.ts';
 import { ensureBuilt, runCli, sqliteText } from './helpers/hci-process.ts';
 import { copyWorkspace } from './helpers/tmp-workspace.ts';
@@ -82,6 +84,30 @@ describe('prepare pool', () => {
     const root = workspace();
     const s = await cliIndex(root);
     expect(s.files_indexed).toBeGreaterThan(POOL_MIN_FILES);
+    expect(s.prepared_in_worker).toBe(s.files_indexed);
+    expect(dump(root)).toBe(reference);
+  }, 120_000);
+
+  it('sizes the pool to the cores the main thread leaves, at most MAX_PARSE_WORKERS', () => {
+    expect([1, 2, 3, 4, 16, 128].map(parseWorkerCount)).toEqual([1, 1, 2, 2, 2, 2].map((n) => Math.min(n, MAX_PARSE_WORKERS)));
+    expect(MAX_PARSE_WORKERS).toBe(2);
+  });
+
+  it('a pool of two workers shares a pass between them and writes the same index as the in-thread path', async () => {
+    const root = workspace();
+    let pool: ReturnType<typeof createNodeParsePool> | undefined;
+    const w = await HciWorkspace.open({
+      fs: createNodeWorkspaceFs(root), storage: createNodeIndexStorage(root), grammars: createNodeGrammarSource(), deflate: zlibCodec,
+      parsePool: (o) => (pool = createNodeParsePool({ ...o, workers: 2 })),
+    });
+    let s: IndexSummary;
+    try {
+      s = await w.index();
+    } finally {
+      w.close();
+    }
+    expect(pool!.size).toBe(2);
+    expect(pool!.started).toBe(2);
     expect(s.prepared_in_worker).toBe(s.files_indexed);
     expect(dump(root)).toBe(reference);
   }, 120_000);

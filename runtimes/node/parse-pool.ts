@@ -1,7 +1,8 @@
-// Node's ParsePool: a worker_threads worker (parse-worker.js) that extracts files' outlines
-// (tree-sitter, most of a cold pass's CPU) while the main thread reads,
-// hashes, cuts chunks and writes SQLite, so a cold pass uses two cores. Owns the worker's life:
-// started on the first file; retired once tree-sitter's WebAssembly memory in it grew past
+// Node's ParsePool: worker_threads workers (parse-worker.js), one per core the main thread leaves (parseWorkerCount),
+// that extract files' outlines (tree-sitter, most of a cold pass's CPU) while the main thread reads,
+// hashes, cuts chunks and writes SQLite, so a cold pass uses every core it may. Owns the workers' life:
+// each file goes to the worker with the fewest bytes queued, a new worker starting only while the
+// others all have work; each retired once tree-sitter's WebAssembly memory in it grew past
 // RETIRE_AFTER_BYTES — a memory that never shrinks, so one huge file kept it large for the rest of the
 // pass: later files go to a new worker and the old one ends when its queue is done; terminated on
 // close — and the message bookkeeping. Ordering, fallback to in-thread parsing and when a pool is
@@ -28,22 +29,44 @@ export function parseWorkerUrl(): URL {
     : new URL('./parse-worker.js', import.meta.url);
 }
 
-/** A started worker; retired once it is no longer the pool's `current` (new files go to another). */
+/** A started worker; retired once it no longer holds a slot of the pool (new files go to the others). */
 interface Running {
   worker: Worker;
-  /** Requests sent to it and not answered yet. */
+  /** Requests sent to it and not answered yet, and their bytes. */
   outstanding: number;
+  outstandingBytes: number;
+  /** Bytes of each request it holds, by id. */
+  sizes: Map<number, number>;
+}
+
+/**
+ * Parse workers a pass starts on a machine with this many cores: one per core the main thread leaves
+ * (it reads, cuts, deflates and writes SQLite: about half of a cold pass's CPU on AvaloniaUI/Avalonia,
+ * tree-sitter in the worker the other half), at most MAX_PARSE_WORKERS. Each worker holds its own
+ * tree-sitter memory, V8 heap and compiled grammars: a second one measured +22-28 MB of peak RSS on
+ * Avalonia (VmHWM 279-280 -> 301-308 MB in alternating runs), which on 2 cores would buy no parallelism
+ * the main thread does not already take, hence one worker there and the cap above.
+ */
+export const MAX_PARSE_WORKERS = 2;
+
+export function parseWorkerCount(cores: number): number {
+  return Math.max(1, Math.min(MAX_PARSE_WORKERS, Math.floor(cores) - 1));
 }
 
 /**
  * `faults` is for tests only (see ParseWorkerFaults); the product passes just the probe size.
- * `retireAfterBytes` (tests): RETIRE_AFTER_BYTES by default. `retired`: workers retired so far.
+ * `retireAfterBytes` (tests): RETIRE_AFTER_BYTES by default. `workers`: how many run at once
+ * (default parseWorkerCount of the machine's cores). `retired`: workers retired so far; `started`:
+ * workers started so far.
  */
-export function createNodeParsePool(opts: ParseWorkerData & { retireAfterBytes?: number }): ParsePool & { readonly retired: number } {
-  const { retireAfterBytes = RETIRE_AFTER_BYTES, ...data } = opts;
-  let current: Running | null = null;
+export function createNodeParsePool(opts: ParseWorkerData & { retireAfterBytes?: number; workers?: number }): ParsePool & { readonly retired: number; readonly started: number; readonly size: number } {
+  const { retireAfterBytes = RETIRE_AFTER_BYTES, workers, ...data } = opts;
+  const size = Math.max(1, Math.floor(workers ?? parseWorkerCount(cores())));
+  /** The workers new files go to (null: none started in that slot yet, or its worker was retired). */
+  const slots: Array<Running | null> = new Array<Running | null>(size).fill(null);
   const live = new Set<Running>();
   let retired = 0;
+  let started = 0;
   let closed = false;
   const replies = new PendingReplies();
   const fail = (e: Error) => replies.fail(e);
@@ -54,16 +77,20 @@ export function createNodeParsePool(opts: ParseWorkerData & { retireAfterBytes?:
     // node:worker_threads is required when a pool starts, not when the CLI does.
     const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
     const w = new Worker(parseWorkerUrl(), { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
-    const run: Running = { worker: w, outstanding: 0 };
+    const run: Running = { worker: w, outstanding: 0, outstandingBytes: 0, sizes: new Map() };
     live.add(run);
+    started++;
     /** Retired and every request it held answered: its end is due (and no failure). */
-    const finished = () => current !== run && run.outstanding === 0;
+    const finished = () => !slots.includes(run) && run.outstanding === 0;
     w.on('message', (m: WorkerReply) => {
       run.outstanding--;
+      run.outstandingBytes -= run.sizes.get(m.id) ?? 0;
+      run.sizes.delete(m.id);
       replies.settle(m);
-      if (current === run && m.memoryBytes > retireAfterBytes) {
+      const slot = slots.indexOf(run);
+      if (slot >= 0 && m.memoryBytes > retireAfterBytes) {
         // Later files go to a new worker; this one ends once it has answered what it holds.
-        current = null;
+        slots[slot] = null;
         retired++;
       }
       if (finished()) {
@@ -77,27 +104,57 @@ export function createNodeParsePool(opts: ParseWorkerData & { retireAfterBytes?:
     });
     return run;
   };
+  /**
+   * The worker for the next file: the one with the fewest bytes waiting; a new one in a free slot
+   * while every running worker has work queued (a small pass never starts more than it keeps busy).
+   */
+  const pick = (): Running => {
+    let best: Running | null = null;
+    let free = -1;
+    for (let i = 0; i < slots.length; i++) {
+      const r = slots[i];
+      if (!r) {
+        if (free < 0) free = i;
+      } else if (!best || r.outstandingBytes < best.outstandingBytes) {
+        best = r;
+      }
+    }
+    if (free >= 0 && (!best || best.outstanding > 0)) return (slots[free] = start());
+    return best!;
+  };
   return {
     get retired() {
       return retired;
     },
+    get started() {
+      return started;
+    },
+    size,
     extract(file: { path: string; lang: string }, bytes: Uint8Array): Promise<PoolResult> {
       return replies.request((id) => {
-        current ??= start();
+        const run = pick();
         // A copy is transferred: the caller keeps its bytes (it classifies them itself, and parses them if this fails).
         const copy = bytes.slice();
         const msg: WorkerRequest = { id, path: file.path, lang: file.lang, bytes: copy };
-        current.worker.postMessage(msg, [copy.buffer]);
-        current.outstanding++;
+        run.worker.postMessage(msg, [copy.buffer]);
+        run.outstanding++;
+        run.outstandingBytes += copy.length;
+        run.sizes.set(id, copy.length);
       });
     },
     async close(): Promise<void> {
       closed = true;
       fail(new Error('parse pool closed'));
-      current = null;
+      slots.fill(null);
       const all = [...live];
       live.clear();
       await Promise.all(all.map((r) => r.worker.terminate()));
     },
   };
+}
+
+/** The machine's cores as Node reports them (os.availableParallelism: what this process may use). */
+function cores(): number {
+  const os = createRequire(import.meta.url)('node:os') as typeof import('node:os');
+  return os.availableParallelism();
 }
