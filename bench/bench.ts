@@ -240,6 +240,8 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
     let cliEmpty = 0;
     const rgSamples: number[] = [];
     let profileSummary: ProfileSummary | undefined;
+    /** The parse workers' profiles (--profile), in thread order. */
+    let workerProfiles: ProfileSummary[] = [];
 
     for (let rep = 0; rep < o.repeat; rep++) {
       const run: TaskResult[] = [];
@@ -251,8 +253,12 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
       const hci = await runWorker({ task: 'hci-index', root: corpus.dir, edits: o.edits, noops: 3 }, o, work, profArgs);
       push('hci', hci);
       if (profArgs.length) {
-        const prof = fs.readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
-        if (prof) profileSummary = summarizeProfile(path.join(profDir, prof));
+        // One profile per thread (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile): thread 0 is the
+        // process's main thread, the others its parse workers.
+        const profs = fs.readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => ({ f, thread: Number(f.split('.')[4]) })).sort((a, b) => a.thread - b.thread);
+        const main = profs.find((p) => p.thread === 0) ?? profs[0];
+        if (main) profileSummary = summarizeProfile(path.join(profDir, main.f));
+        workerProfiles = profs.filter((p) => p !== main).map((p) => summarizeProfile(path.join(profDir, p.f)));
       }
       if (rep === 0) {
         meta = await dumpChunks(corpus.dir, dump);
@@ -390,7 +396,7 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
       started, tookMs: now() - t0, options: { ...o, log: undefined },
       baselineRss,
       querySlices: { cold: slices?.coldByRun.flat().length ?? 0, reopen: plan?.reopen.length ?? 0, warmup: plan?.warmup.length ?? 0, measured: plan?.measured.length ?? 0, disjoint: slices?.disjoint ?? false },
-      engines, incremental, ratios, targets: [], profile: profileSummary, notes, runs,
+      engines, incremental, ratios, targets: [], profile: profileSummary, ...(workerProfiles.length ? { workerProfiles } : {}), notes, runs,
     };
     if (o.compare && o.compare !== corpus.label) report.scale = o.compareReport ? scaleAgainst(report, o.compareReport, true) : scaleAgainst(report, readRecorded(o.compare));
     report.targets = judgeTargets(report);

@@ -65,6 +65,8 @@ export interface BenchReport {
   ratios: Record<string, number | null>;
   targets: TargetCheck[];
   profile?: ProfileSummary;
+  /** --profile: each parse worker thread's profile of the same cold index (the main thread's is `profile`). */
+  workerProfiles?: ProfileSummary[];
   /** This corpus against a recorded smaller one (--compare): how each cost grew with size. */
   scale?: ScaleComparison;
   notes: string[];
@@ -290,9 +292,15 @@ export function formatBench(r: BenchReport): string {
   }
   if (r.profile) {
     out.push('');
-    out.push(`CPU profile of the hci cold index (run 1, ${fmtMs(r.profile.totalMs)} sampled):`);
+    out.push(`CPU profile of the hci cold index, main thread (run 1, ${fmtMs(r.profile.totalMs)} sampled):`);
     out.push('');
     out.push(formatProfile(r.profile));
+  }
+  for (const [i, w] of (r.workerProfiles ?? []).entries()) {
+    out.push('');
+    out.push(`CPU profile of the same cold index, parse worker ${i + 1} (${fmtMs(w.totalMs)} sampled; its idle time is waiting for files to parse):`);
+    out.push('');
+    out.push(formatProfile(w));
   }
   return out.join('\n');
 }
