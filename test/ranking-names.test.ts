@@ -8,7 +8,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { HciWorkspace } from '../core/workspace.ts';
 import { cs, RankingFixture } from './helpers/ranking-fixture.ts';
-import { affixBetween, learnAffixes, nameParts, partEnds } from '../core/search/affixes.ts';
+import { AFFIXES_META, affixBetween, indexAffixes, learnAffixes, nameParts, partEnds, readDeclaredNames } from '../core/search/affixes.ts';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { deadLines, deadShare, looksLikeCode } from '../core/search/dead-code.ts';
 import { identifierWords, queryType } from '../core/search/query-type.ts';
 import { ftsExpression, parseQuery } from '../core/search/query.ts';
@@ -188,6 +190,36 @@ describe('scoring given chunks (a declaration the pool did not reach)', () => {
         expect(h.detail?.terms).toBe(e.all !== undefined ? 'all' : 'any');
       }
       if (query.includes(' ')) expect(hits.some((h) => h.detail?.terms === 'any') && hits.some((h) => h.detail?.terms === 'all'), query).toBe(true);
+    }
+  });
+});
+
+describe('affixes recorded by the indexer', () => {
+  it('records the affixes of a whole-tree run for its generation; a run over a path leaves them to be learned again', async () => {
+    const own = new RankingFixture();
+    try {
+      const files: Record<string, string> = {};
+      for (const name of ['ZqButton', 'ZqPanel', 'ZqSlider', 'ZqMenu', 'ZqTabView', 'ZqFlyout']) files[`src/${name}.cs`] = cs('Zq', `public class ${name}\n{\n    public void LoadAsync() { }\n}`);
+      const ws = await own.create(files);
+      const { session } = await ws.searcher();
+      const db = session.db;
+      const meta = () => JSON.parse(String(db.selectValue('SELECT value FROM meta WHERE key = ?', [AFFIXES_META]))) as { generation: string; prefixes: string[]; suffixes: string[] };
+      const generation = () => String(db.selectValue("SELECT value FROM meta WHERE key = 'generation'"));
+      const learned = learnAffixes(readDeclaredNames(db));
+      expect(learned.prefixes).toContain('Zq');
+      expect(meta()).toEqual({ generation: generation(), ...learned });
+      expect(indexAffixes(db)).toEqual(learned);
+      // A run over one path (the watcher's): a new generation, the record left behind; searches learn them again.
+      fs.writeFileSync(path.join(own.root, 'src/ZqRail.cs'), cs('Zq', 'public class ZqRail\n{\n}'));
+      await ws.index({ paths: ['src/ZqRail.cs'] });
+      expect(meta().generation).not.toBe(generation());
+      const now = learnAffixes(readDeclaredNames(db));
+      expect(indexAffixes(db)).toEqual(now);
+      // The next whole-tree run records them again.
+      await ws.index();
+      expect(meta()).toEqual({ generation: generation(), ...now });
+    } finally {
+      await own.close();
     }
   });
 });

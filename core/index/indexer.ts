@@ -20,6 +20,7 @@ import { chunkingFingerprint, planChunking, recordChunking } from './rechunk.ts'
 import type { ParsePoolFactory } from './prepare.ts';
 import { pooledPrepare, prepareRead, readAhead } from './read-ahead.ts';
 import { addChurn, compactIfDue, releaseFreePages } from './compact.ts';
+import { recordAffixes } from '../search/affixes.ts';
 
 export interface IndexProgress {
   phase: 'scan' | 'index' | 'vectors' | 'done';
@@ -240,6 +241,8 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
       last_run: JSON.stringify({ ...summary, took_ms: Date.now() - t0, finished_at: new Date().toISOString(), ...(target ? { paths: opts.paths?.length } : {}) }),
     });
     if (target) return; // skips describe the last whole scan: a pass over some paths keeps them
+    // What every search of this generation would learn from the names (search/affixes.ts).
+    recordAffixes(db);
     setMeta(db, { skipped_counts: JSON.stringify(skipped) });
     db.exec('DELETE FROM skipped');
     const st = db.prepare('INSERT OR REPLACE INTO skipped(path, reason) VALUES (?, ?)');

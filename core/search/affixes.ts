@@ -4,9 +4,12 @@
 // type or member the way docs and people write it, without the affix (`TabView`, `ContentDialog`),
 // then reaches the declaration that carries it (declarations.ts). Owns the learning (which names it
 // reads, the thresholds) and matching a declared name against a query name up to one affix; the
-// names are read once per index generation (the session's cache).
+// names are read once per index generation — by the indexer at the end of a whole-tree run, which
+// records what it learned in meta for that generation (recordAffixes), else by the first search
+// that needs them (the session's cache).
 import type { Database } from '../sqlite/engine.ts';
 import { nameStem } from '../scan/languages.ts';
+import { setMeta } from '../index/writer.ts';
 
 export interface Affixes {
   /** As written (`FA`, `Mud`, `I`), most used first. */
@@ -147,4 +150,45 @@ export function affixBetween(query: string, declared: string, affixes: Affixes):
     if (affixes.suffixes.includes(s)) return s;
   }
   return null;
+}
+
+/** The meta key holding the affixes learned for one index generation (recordAffixes). */
+export const AFFIXES_META = 'name_affixes';
+
+const generationOf = (db: Database): string => String(db.selectValue("SELECT value FROM meta WHERE key = 'generation'") ?? '');
+
+/**
+ * Learns the index's affixes and records them in meta with the generation they describe, unless that
+ * generation's are there already. The indexer calls it in the last transaction of a whole-tree run:
+ * reading every declared name once per index write instead of once per opened index, where it was
+ * most of a first search (a new `hci search` process on Avalonia: ~40% of its search). A later write
+ * (a run over a few paths) leaves an older generation's record, which searches do not use.
+ */
+export function recordAffixes(db: Database): void {
+  const generation = generationOf(db);
+  if (recordedGeneration(db) === generation) return;
+  const { prefixes, suffixes } = learnAffixes(readDeclaredNames(db));
+  setMeta(db, { [AFFIXES_META]: JSON.stringify({ generation, prefixes, suffixes }) });
+}
+
+function recordedGeneration(db: Database): string | null {
+  return recorded(db)?.generation ?? null;
+}
+
+function recorded(db: Database): (Affixes & { generation: string }) | null {
+  const value = db.selectValue('SELECT value FROM meta WHERE key = ?', [AFFIXES_META]);
+  if (typeof value !== 'string') return null;
+  try {
+    const r = JSON.parse(value) as Affixes & { generation: string };
+    return typeof r.generation === 'string' && Array.isArray(r.prefixes) && Array.isArray(r.suffixes) ? r : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The index's affixes: those recorded for its current generation, else learned now from its names. */
+export function indexAffixes(db: Database): Affixes {
+  const r = recorded(db);
+  if (r && r.generation === generationOf(db)) return { prefixes: r.prefixes, suffixes: r.suffixes };
+  return learnAffixes(readDeclaredNames(db));
 }

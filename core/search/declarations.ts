@@ -8,7 +8,7 @@
 // or by a member, in a file whose name is the declared name or not. Owns finding declarations and
 // their tiers; what a tier weighs is rerank.ts's.
 import type { SearchSession } from './session.ts';
-import { affixBetween, learnAffixes, readDeclaredNames, type Affixes } from './affixes.ts';
+import { affixBetween, indexAffixes, type Affixes } from './affixes.ts';
 import type { OutlineSymbol } from '../contract/outline.ts';
 import { deadLinesOf } from './dead-code.ts';
 import { languageById } from '../languages/table.ts';
@@ -51,7 +51,7 @@ export interface Declaration {
 
 /** The affixes of this index (learned once per generation). */
 export function sessionAffixes(session: SearchSession): Affixes {
-  return session.cached('affixes', () => learnAffixes(readDeclaredNames(session.db)));
+  return session.cached('affixes', () => indexAffixes(session.db));
 }
 
 function levelOf(kind: string): Declaration['level'] | null {
