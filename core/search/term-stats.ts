@@ -130,15 +130,14 @@ export function hitParts(db: Database, phrases: readonly string[], chunkIds: rea
     const found = db.selectArrays(`SELECT id, sz FROM chunks_fts_docsize WHERE id IN (${ids.map(() => '?').join(',')})`, ids);
     for (const [id, sz] of found) hits.get(Number(id))!.length = sz instanceof Uint8Array ? sum(varints(sz)) : 0;
   }
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const id of chunkIds) {
-    lo = Math.min(lo, id);
-    hi = Math.max(hi, id);
-  }
-  // One statement per phrase over the chunks' rowid range: FTS5 counts a phrase's rows once per statement.
+  // One statement per phrase, bm25() computed for the hits only: `+rowid` keeps the list out of
+  // FTS5's own plan (given `rowid IN`, it runs the phrase once per id, counting its rows each time),
+  // so FTS5 walks the phrase's rows once and SQLite keeps those in the list (FTS5 counts the
+  // phrase's rows once per statement). bm25() over every row of the phrase cost 2.5x as much for a
+  // phrase in 7,550 of Humanizer's chunks and 200 hits (sqlite3, one-off), more the longer its list.
+  const list = JSON.stringify(chunkIds);
   phrases.forEach((p, i) => {
-    const found = db.selectArrays(`SELECT rowid, -bm25(chunks_fts, ${WEIGHT_ARGS}) FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid BETWEEN ? AND ?`, [p, lo, hi]);
+    const found = db.selectArrays(`SELECT rowid, -bm25(chunks_fts, ${WEIGHT_ARGS}) FROM chunks_fts WHERE chunks_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`, [p, list]);
     for (const [rowid, part] of found) {
       const h = hits.get(Number(rowid));
       if (h) h.parts[i] = Number(part);
