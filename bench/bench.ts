@@ -258,7 +258,7 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
         const profs = fs.readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile')).map((f) => ({ f, thread: Number(f.split('.')[4]) })).sort((a, b) => a.thread - b.thread);
         const main = profs.find((p) => p.thread === 0) ?? profs[0];
         if (main) profileSummary = summarizeProfile(path.join(profDir, main.f));
-        workerProfiles = profs.filter((p) => p !== main).map((p) => summarizeProfile(path.join(profDir, p.f)));
+        workerProfiles = profs.filter((p) => p !== main).map((p) => summarizeProfile(path.join(profDir, p.f), 20, 'parse-worker'));
       }
       if (rep === 0) {
         meta = await dumpChunks(corpus.dir, dump);

@@ -1,7 +1,7 @@
 // Reads a V8 .cpuprofile (from `node --cpu-prof`) and says where the time went: self time by
 // category (WASM SQLite, hci's indexer, scanning, chunking, analysis, GC, node internals …) and the
 // top functions. Used by `npm run bench -- --profile`; also runnable on any profile:
-//   node dist/bench/lib/cpu-profile.js <file.cpuprofile>
+//   node dist/bench/lib/cpu-profile.js <file.cpuprofile> [--parse-worker]
 import * as fs from 'node:fs';
 import { isMain, markdownTable } from './util.ts';
 
@@ -28,13 +28,17 @@ export interface ProfileSummary {
 
 const FS_CALLS = new Set(['fdatasync', 'fsync', 'open', 'openFileHandle', 'close', 'read', 'readFileUtf8', 'writeBuffer', 'writeString', 'stat', 'lstat', 'fstat', 'unlink', 'link', 'rename', 'readdir', 'realpath', 'ftruncate', 'mkdir', 'rmdir', 'internalModuleStat', 'access', 'existsSync']);
 
-/** Groups a frame's location into a category that maps to a part of hci or of the runtime. */
-export function categoryOf(url: string, fn: string): string {
+/**
+ * Groups a frame's location into a category that maps to a part of hci or of the runtime. `thread`:
+ * 'parse-worker' for a parse worker's profile, where every WebAssembly module is tree-sitter's (its
+ * grammars' lexers are anonymous wasm://wasm/<hash> modules, which on the main thread means SQLite).
+ */
+export function categoryOf(url: string, fn: string, thread: 'main' | 'parse-worker' = 'main'): string {
   if (fn === '(garbage collector)') return 'GC';
   if (fn === '(idle)') return 'idle (waiting for I/O)';
   if (fn === '(program)') return 'V8/native (program)';
   if (url.includes('tree-sitter')) return 'tree-sitter (parsing, WASM)';
-  if (url.startsWith('wasm://')) return 'SQLite (WASM code)';
+  if (url.startsWith('wasm://')) return thread === 'parse-worker' ? 'tree-sitter grammars (lexers, WASM)' : 'SQLite (WASM code)';
   if (!url && FS_CALLS.has(fn)) return 'file system calls (VFS, locks, reads, fsync)';
   if (url === 'node:internal/encoding' || url.startsWith('node:internal/encoding')) return 'string encode/decode (TextEncoder/Decoder)';
   if (url.includes('@sqlite.org/sqlite-wasm')) return 'SQLite WASM JS glue (oo1/capi)';
@@ -53,7 +57,7 @@ export function categoryOf(url: string, fn: string): string {
   return 'other';
 }
 
-export function summarizeProfile(file: string, top = 20): ProfileSummary {
+export function summarizeProfile(file: string, top = 20, thread: 'main' | 'parse-worker' = 'main'): ProfileSummary {
   const p = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
@@ -71,7 +75,7 @@ export function summarizeProfile(file: string, top = 20): ProfileSummary {
     if (!n) continue;
     const { functionName, url, lineNumber } = n.callFrame;
     const fn = functionName || '(anonymous)';
-    const category = categoryOf(url, fn);
+    const category = categoryOf(url, fn, thread);
     cats.set(category, (cats.get(category) ?? 0) + ms);
     const where = url ? `${url.replace(/^file:\/\/.*?\/(dist|node_modules)\//, '$1/')}:${lineNumber + 1}` : '';
     const key = `${fn}@${where}`;
@@ -97,7 +101,7 @@ export function formatProfile(s: ProfileSummary): string {
 if (isMain(import.meta.url)) {
   const file = process.argv[2];
   if (!file) {
-    process.stderr.write('usage: node dist/bench/lib/cpu-profile.js <file.cpuprofile>\n');
+    process.stderr.write('usage: node dist/bench/lib/cpu-profile.js <file.cpuprofile> [--parse-worker]\n');
     process.exitCode = 2;
-  } else process.stdout.write(`${formatProfile(summarizeProfile(file))}\n`);
+  } else process.stdout.write(`${formatProfile(summarizeProfile(file, 20, process.argv.includes('--parse-worker') ? 'parse-worker' : 'main'))}\n`);
 }
