@@ -17,7 +17,7 @@ import { commitInfo, recordResult } from './lib/record.ts';
 import { startRangeServerThread } from './lib/range-server.ts';
 
 /** Queries by kind (general code-search shapes; none tuned to a repository). */
-const QUERIES: Record<string, string[]> = {
+export const QUERIES: Record<string, string[]> = {
   symbol: ['TextBox', 'AvaloniaProperty', 'Dispatcher'],
   words: ['render loop timer', 'keyboard focus navigation', 'layout measure arrange'],
   phrase: ['"public static readonly"', '"protected override void"'],

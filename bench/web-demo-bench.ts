@@ -12,6 +12,14 @@
 //     [--settings TOML]  a .hci/settings.toml put into the zip (e.g. 'coverage_boost = 0')
 //     [--files N]        zip N of the corpus's files, evenly spaced over its sorted paths (the target's
 //                        750-file repository out of FluentAvalonia's 825; its ignore files always in)
+//     [--typed 'A|B c']  the queries typed key by key (default: ten a C# / Avalonia explorer would type)
+//     [--timeout-s N]    how long an indexing run may take (default 300; a ~5,000-file repository needs more)
+//
+// Memory (Linux): the app's tab runs in a Chromium of its own (the bare runtime in another), whose
+// processes are sampled from /proc (bench/lib/browser-memory.ts): the tab's renderer process, which
+// holds the page and its Workers (JS heaps, SQLite's and tree-sitter's WASM memories), peaks per phase
+// (idle before indexing, each indexing run, reopening, typing) and its kernel high-water mark; beside
+// them the page's own JS heap (CDP Performance.getMetrics) and the origin's storage (the OPFS index).
 //
 // An indexing run that fails (the panel ends in failed or cancelled, or records no run) is reported
 // with the panel's message and the bench exits 1 after printing what it measured.
@@ -25,13 +33,15 @@ import * as zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { zipSync } from 'fflate';
 import { generateCorpus } from './corpus-gen.ts';
+import { pageWorkers, sampleBrowserMemory, type BrowserMemoryReport, type WorkerMemory } from './lib/browser-memory.ts';
+import { commitInfo } from './lib/record.ts';
 import { isMain, median, optInt, optString, parseArgs, percentile, repoRoot } from './lib/util.ts';
 
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
-const TYPES: Record<string, string> = {
+export const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json',
 };
 const DEVSET = '/work/devset-corpus/FluentAvalonia';
@@ -58,7 +68,7 @@ export function sampleFiles(list: string[], n: number): string[] {
   return sorted.filter((f) => kept.has(f));
 }
 
-async function buildApp(outDir: string): Promise<void> {
+export async function buildApp(outDir: string): Promise<void> {
   const { build } = await import('vite');
   await build({ configFile: path.join(repoRoot(), 'web-demo/vite.config.ts'), mode: 'production', logLevel: 'error', build: { outDir, emptyOutDir: true } });
 }
@@ -171,11 +181,11 @@ async function bareIndex(page: import('playwright-core').Page, name: string): Pr
  * Waits for the app's indexing run of `workspace` to end and returns what the page recorded — or,
  * when it failed, was cancelled or recorded nothing, why (the panel's text), instead of a run.
  */
-async function appIndexRun(page: import('playwright-core').Page, workspace: string): Promise<Perf['runs'][number] | { failed: string }> {
+async function appIndexRun(page: import('playwright-core').Page, workspace: string, timeoutMs: number): Promise<Perf['runs'][number] | { failed: string }> {
   const panel = await page
-    .waitForSelector('.index-panel.phase-done, .index-panel.phase-failed, .index-panel.phase-cancelled', { timeout: 300_000 })
+    .waitForSelector('.index-panel.phase-done, .index-panel.phase-failed, .index-panel.phase-cancelled', { timeout: timeoutMs })
     .catch((e: Error) => e);
-  if (panel instanceof Error) return { failed: `no end of indexing within 300 s (${panel.message.split('\n')[0]})` };
+  if (panel instanceof Error) return { failed: `no end of indexing within ${timeoutMs / 1000} s (${panel.message.split('\n')[0]})` };
   const cls = (await panel.getAttribute('class')) ?? '';
   const perf = (await page.evaluate(() => (window as unknown as { __hciPerf?: Perf }).__hciPerf)) ?? { typing: [], runs: [] };
   const run = perf.runs.filter((r) => r.workspace === workspace).pop();
@@ -204,6 +214,11 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   const settingsToml = optString(opts, 'settings');
   if (settingsToml) zip['repo/.hci/settings.toml'] = new TextEncoder().encode(settingsToml.replace(/\\n/g, '\n') + '\n');
   const zipBytes = Buffer.from(zipSync(zip, { level: 6 }));
+  // Given to the page as a file on disk: playwright refuses buffers over 50 MB.
+  const zipPath = path.join(work, 'repo.zip');
+  fs.writeFileSync(zipPath, zipBytes);
+  const typed = optString(opts, 'typed')?.split('|').filter(Boolean) ?? TYPED;
+  const timeoutMs = optInt(opts, 'timeout-s', 300) * 1000;
   const prebuilt = optString(opts, 'app');
   const outDir = prebuilt ? path.resolve(prebuilt) : path.join(work, 'app');
   const bareDir = path.join(work, 'bare');
@@ -214,10 +229,16 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   const bareServer = await serve(bareDir, { '/fixtures/repo.zip': zipBytes });
   const { chromium } = await import('playwright-core');
   const userDataDir = path.join(work, 'profile');
-  const context = await chromium.launchPersistentContext(userDataDir, { executablePath: process.env.HCI_CHROMIUM ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const launch = (dir: string) => chromium.launchPersistentContext(dir, { executablePath: process.env.HCI_CHROMIUM ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const context = await launch(userDataDir);
+  // The bare runtime in a Chromium of its own: the app's browser then holds the app's tab alone.
+  const bareContext = await launch(path.join(work, 'profile-bare'));
+  const memory = sampleBrowserMemory(userDataDir);
   const page = context.pages()[0] ?? (await context.newPage());
+  let crashed = false;
+  page.on('crash', () => (crashed = true));
   await page.setViewportSize({ width: 1440, height: 900 });
-  const bare = await context.newPage();
+  const bare = bareContext.pages()[0] ?? (await bareContext.newPage());
   await bare.goto(`${bareServer.url}/`);
   await bare.waitForFunction(() => 'harness' in window);
   const marks = () =>
@@ -230,6 +251,17 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     const indexing: Array<{ workspace: string; wall_ms: number; took_ms: number; files: number; chunks: number; phases: Record<string, number> }> = [];
     const bareRuns: Array<{ wall_ms: number; took_ms: number; files: number; chunks: number }> = [];
     const failures: string[] = [];
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const workers = await pageWorkers(cdp);
+    /** The page's own JS heap (its main thread) and each Worker's JS heap and WASM memory, MB. */
+    const pageHeap = async () => {
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      const m = (n: string) => Math.round(((metrics.find((x) => x.name === n)?.value ?? NaN) / 1048576) * 10) / 10;
+      return { js_heap_used_mb: m('JSHeapUsedSize'), js_heap_total_mb: m('JSHeapTotalSize'), workers: await workers.measure() };
+    };
+    const heaps: Record<string, { js_heap_used_mb: number; js_heap_total_mb: number; workers: WorkerMemory[] }> = {};
+    const storage: number[] = [];
     for (let i = 0; i < runs; i++) {
       // Interleaved with the app's runs, so both see the same load.
       // The tab in front is the one measured: a background tab's frames and timers are throttled.
@@ -240,20 +272,33 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       await page.goto(`${server.url}/`);
       await page.waitForSelector('html[data-ready="true"]');
       start.push(await marks());
-      await page.setInputFiles('#zip-input', { name: `repo-${i}.zip`, mimeType: 'application/zip', buffer: zipBytes });
-      const r = await appIndexRun(page, `repo-${i}`);
+      memory?.phase(i === 0 ? 'idle' : `between-${i}`);
+      const named = path.join(work, `repo-${i}.zip`);
+      fs.renameSync(i === 0 ? zipPath : path.join(work, `repo-${i - 1}.zip`), named);
+      await page.setInputFiles('#zip-input', named);
+      memory?.phase(`index-${i + 1}`);
+      const r = await appIndexRun(page, `repo-${i}`, timeoutMs);
+      memory?.phase(`after-index-${i + 1}`);
       if ('failed' in r) {
-        failures.push(`app indexing run ${i + 1}: ${r.failed}`);
+        failures.push(`app indexing run ${i + 1}: ${crashed ? 'the tab crashed (out of memory?); ' : ''}${r.failed}`);
+        if (crashed) break;
         continue;
       }
+      heaps[`after-index-${i + 1}`] = await pageHeap();
+      storage.push(await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? NaN));
       indexing.push({ workspace: r.workspace, wall_ms: r.wall_ms, took_ms: r.summary.took_ms, files: r.summary.files_indexed, chunks: r.summary.chunks_written, phases: r.phases });
     }
-    if (!indexing.length) throw new Error(`no indexing run of the app succeeded:\n  ${failures.join('\n  ')}`);
-    await bare.close();
+    if (!indexing.length) {
+      const m = memory?.stop();
+      const peaks = m?.tab ? `\n  the tab's renderer: peak ${m.tab.hwm_mb} MB; by phase ${JSON.stringify(m.tab.phases)}` : '';
+      throw new Error(`no indexing run of the app succeeded:\n  ${failures.join('\n  ')}${peaks}`);
+    }
+    await bareContext.close();
     await page.bringToFront();
     const lastIndexed = indexing[indexing.length - 1].workspace;
     // A reload with the last workspace in the URL: how soon is it searchable?
     const reopen: number[] = [];
+    memory?.phase('reopen');
     for (let i = 0; i < runs; i++) {
       await page.goto(`${server.url}/#/w/${lastIndexed}`);
       await page.reload();
@@ -263,13 +308,16 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       reopen.push((await marks()).open ?? NaN);
     }
     // Search as you type: ~110 ms between keys (a fast typist), every keystroke a query.
+    memory?.phase('typing');
     await page.click('#search-input');
-    for (const q of TYPED) {
+    for (const q of typed) {
       await page.fill('#search-input', '');
       await page.keyboard.type(q, { delay: 110 });
       await page.waitForTimeout(300);
     }
     const perf = (await page.evaluate(() => (window as unknown as { __hciPerf: Perf }).__hciPerf)) as Perf;
+    heaps['after-typing'] = await pageHeap();
+    const mem: BrowserMemoryReport | null = memory?.stop() ?? null;
     const paint = perf.typing.map((s) => s.ms);
     const worker = perf.typing.map((s) => s.worker_ms);
     const answered = perf.typing.map((s) => s.answered_ms);
@@ -279,10 +327,13 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       : null;
     const keystrokes = perf.typing.map((t) => ({ query: t.query, ms: Math.round(t.ms * 10) / 10, answered_ms: Math.round(t.answered_ms * 10) / 10, worker_ms: t.worker_ms }));
     const report = {
+      commit: commitInfo(),
       corpus: corpus === DEVSET ? 'FluentAvalonia (devset)' : corpus,
       corpus_files: list.length,
       ...(list.length < all.length ? { corpus_files_of: all.length } : {}),
       load: os.loadavg().map((x) => Math.round(x * 10) / 10),
+      zip_bytes: zipBytes.length,
+      typed,
       js: sizes,
       start_ms: { fcp_median: median(start.map((s) => s.fcp ?? NaN)), worker_ready_median: median(start.map((s) => s.ready ?? NaN)), reopen_searchable_median: median(reopen) },
       index_ms: {
@@ -295,6 +346,17 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
         keystrokes,
         // The keystrokes at and above p95: which queries make the tail, and whose part it was.
         slowest: [...keystrokes].sort((x, y) => y.ms - x.ms).slice(0, Math.max(1, Math.ceil(keystrokes.length * 0.05))) },
+      memory: mem && {
+        /** The app tab's renderer process (page + Workers): its kernel peak, and the peak sampled in each phase. */
+        tab_peak_mb: mem.tab?.hwm_mb ?? null,
+        tab_phases_mb: mem.tab?.phases ?? null,
+        browser_total_peak_mb: mem.total_peak_mb,
+        page_js_heap: heaps,
+        opfs_usage_bytes: storage,
+        processes: mem.processes.map((p) => ({ type: p.type, hwm_mb: p.hwm_mb })),
+        samples: mem.samples,
+        sample_ms: mem.sample_ms,
+      },
     };
     const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
     console.log(`web-demo bench — ${report.corpus}, ${report.corpus_files}${list.length < all.length ? ` of its ${all.length}` : ''} files; load average ${report.load.join(' ')}`);
@@ -310,11 +372,17 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     const pp = (k: 'render' | 'wait' | 'paint') => `${ps![k].p50.toFixed(1)}/${ps![k].p95.toFixed(1)}`;
     if (ps) console.log(`typing, the page's part (p50/p95 ms): answer→rendered ${pp('render')}, rendered→its frame began ${pp('wait')}, →painted ${pp('paint')}`);
     console.log(`typing, slowest 5%: ${report.typing_ms.slowest.map((t) => `"${t.query}" ${t.ms} ms (answer ${t.answered_ms}, Worker ${t.worker_ms})`).join('; ')}`);
+    if (report.memory) {
+      const m = report.memory;
+      console.log(`memory: the app tab's renderer (page + Workers) peak ${m.tab_peak_mb} MB (VmHWM); sampled peaks by phase: ${Object.entries(m.tab_phases_mb ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')} MB; all of its Chromium's processes at once ${m.browser_total_peak_mb} MB; page JS heap ${Object.entries(heaps).map(([k, v]) => `${k} ${v.js_heap_used_mb}/${v.js_heap_total_mb}`).join(', ')} MB used/total; Workers (JS used/total + WASM) ${Object.entries(heaps).map(([k, v]) => `${k}: ${v.workers.map((w) => `${w.url.split('/').pop()} ${w.js_used_mb}/${w.js_total_mb} + ${w.wasm_mb}`).join('; ')}`).join(', ')} MB; OPFS usage ${storage.map((b) => `${(b / 1048576).toFixed(1)} MB`).join(', ')}`);
+    }
     if (failures.length) console.log(`FAILED runs (${failures.length}), left out of the medians:\n  ${failures.join('\n  ')}`);
     const json = optString(opts, 'json');
     if (json) fs.writeFileSync(json, JSON.stringify({ ...report, failures }, null, 2));
     if (failures.length) process.exitCode = 1;
   } finally {
+    memory?.stop();
+    await bareContext.close().catch(() => {});
     await context.close();
     await server.close();
     await bareServer.close();
