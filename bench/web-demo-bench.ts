@@ -41,7 +41,7 @@ export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
-export const TYPES: Record<string, string> = {
+const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json',
 };
 const DEVSET = '/work/devset-corpus/FluentAvalonia';
@@ -132,9 +132,15 @@ function jsSizes(outDir: string) {
   };
 }
 
-async function serve(dir: string, extra: Record<string, Uint8Array> = {}): Promise<{ url: string; close(): Promise<void> }> {
+/** Serves `dir`'s files on 127.0.0.1, `extra` paths as zips, and what `handle` takes (it returns true) its way. */
+export async function serve(
+  dir: string,
+  extra: Record<string, Uint8Array> = {},
+  handle?: (req: http.IncomingMessage, res: http.ServerResponse, pathname: string) => boolean,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     const p = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    if (handle?.(req, res, p)) return;
     if (extra[p]) return void res.writeHead(200, { 'content-type': 'application/zip' }).end(extra[p]);
     const file = path.join(dir, p === '/' ? 'index.html' : p);
     if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return void res.writeHead(404).end();

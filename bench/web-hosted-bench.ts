@@ -13,12 +13,10 @@
 // Owns these measurements; what they measure is runtimes/browser/xhr-reader.ts, runtimes/shared/
 // {remote-file,http-vfs}.ts, core/index/pack.ts and the explorer's open path (web-demo/src/workspaces/hosted.ts).
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { QUERIES } from './remote.ts';
-import { buildApp, CHROMIUM_ARGS, TYPES } from './web-demo-bench.ts';
+import { buildApp, CHROMIUM_ARGS, serve } from './web-demo-bench.ts';
 import { commitInfo } from './lib/record.ts';
 import { isMain, median, optInt, optString, parseArgs } from './lib/util.ts';
 
@@ -30,39 +28,24 @@ interface Counts {
 /** The app's files, and the index under /hosted/ with HTTP ranges; counts the index's requests and bytes. */
 async function serveWithIndex(appDir: string, indexFile: string): Promise<{ url: string; counts: Counts; close(): Promise<void> }> {
   const counts: Counts = { requests: 0, bytes: 0 };
-  const server = http.createServer((req, res) => {
-    const p = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    if (p.startsWith('/hosted/')) {
-      const file = p === '/hosted/index.sqlite' ? indexFile : p === '/hosted/index.sqlite.json' ? `${indexFile}.json` : '';
-      if (!file || !fs.existsSync(file)) return void res.writeHead(404).end();
-      counts.requests++;
-      const size = fs.statSync(file).size;
-      const common = { 'Accept-Ranges': 'bytes', 'Cache-Control': 'no-store', ETag: `"${size}"`, 'Content-Type': file.endsWith('.json') ? 'application/json' : 'application/octet-stream' };
-      const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
-      if (req.method === 'HEAD') return void res.writeHead(200, { ...common, 'Content-Length': String(size) }).end();
-      if (!range) {
-        counts.bytes += size;
-        res.writeHead(200, { ...common, 'Content-Length': String(size) });
-        return void fs.createReadStream(file).pipe(res);
-      }
-      const start = Number(range[1]);
-      const end = Math.min(range[2] ? Number(range[2]) : size - 1, size - 1);
-      if (start >= size || start > end) return void res.writeHead(416, { ...common, 'Content-Range': `bytes */${size}` }).end();
-      counts.bytes += end - start + 1;
-      res.writeHead(206, { ...common, 'Content-Range': `bytes ${start}-${end}/${size}`, 'Content-Length': String(end - start + 1) });
-      return void fs.createReadStream(file, { start, end }).pipe(res);
-    }
-    const file = path.join(appDir, p === '/' ? 'index.html' : p);
-    if (!file.startsWith(appDir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
+  const server = await serve(appDir, {}, (req, res, p) => {
+    if (!p.startsWith('/hosted/')) return false;
+    const file = p === '/hosted/index.sqlite' ? indexFile : p === '/hosted/index.sqlite.json' ? `${indexFile}.json` : '';
+    if (!file || !fs.existsSync(file)) return void res.writeHead(404).end(), true;
+    counts.requests++;
+    const size = fs.statSync(file).size;
+    const common = { 'Accept-Ranges': 'bytes', 'Cache-Control': 'no-store', ETag: `"${size}"`, 'Content-Type': file.endsWith('.json') ? 'application/json' : 'application/octet-stream' };
+    const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
+    if (req.method === 'HEAD') return void res.writeHead(200, { ...common, 'Content-Length': String(size) }).end(), true;
+    const start = range ? Number(range[1]) : 0;
+    const end = range ? Math.min(range[2] ? Number(range[2]) : size - 1, size - 1) : size - 1;
+    if (range && (start >= size || start > end)) return void res.writeHead(416, { ...common, 'Content-Range': `bytes */${size}` }).end(), true;
+    counts.bytes += end - start + 1;
+    res.writeHead(range ? 206 : 200, { ...common, ...(range ? { 'Content-Range': `bytes ${start}-${end}/${size}` } : {}), 'Content-Length': String(end - start + 1) });
+    fs.createReadStream(file, { start, end }).pipe(res);
+    return true;
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    counts,
-    close: () => new Promise((r) => (server.closeAllConnections(), server.close(() => r()))),
-  };
+  return { ...server, counts };
 }
 
 interface Step {
