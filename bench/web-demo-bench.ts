@@ -44,7 +44,8 @@ export const CHROMIUM_ARGS = [
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json',
 };
-const DEVSET = '/work/devset-corpus/FluentAvalonia';
+/** The dev set's FluentAvalonia, where this machine keeps it (the shared corpora, or an older copy). */
+const DEVSET = ['/work/corpora/devset/FluentAvalonia', '/work/devset-corpus/FluentAvalonia'].find((d) => fs.existsSync(d)) ?? '';
 /** Queries typed key by key, as someone exploring a C# / Avalonia code base would. */
 const TYPED = ['NavigationView', 'ContentDialog', 'ColorPicker', 'TabView', 'InfoBar', 'settings expander', 'FrameNavigationOptions', 'Theme', 'CornerRadius', 'ItemsRepeater'];
 
@@ -207,7 +208,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   const runs = optInt(opts, 'runs', 3);
   const corpusArg = optString(opts, 'corpus');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-web-bench-'));
-  let corpus = corpusArg ?? (fs.existsSync(DEVSET) ? DEVSET : '');
+  let corpus = corpusArg ?? DEVSET;
   if (!corpus) {
     corpus = path.join(work, 'g750');
     generateCorpus(corpus, { files: 750 });
@@ -334,7 +335,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     const keystrokes = perf.typing.map((t) => ({ query: t.query, ms: Math.round(t.ms * 10) / 10, answered_ms: Math.round(t.answered_ms * 10) / 10, worker_ms: t.worker_ms }));
     const report = {
       commit: commitInfo(),
-      corpus: corpus === DEVSET ? 'FluentAvalonia (devset)' : corpus,
+      corpus: path.resolve(corpus) === DEVSET ? 'FluentAvalonia (devset)' : corpus,
       corpus_files: list.length,
       ...(list.length < all.length ? { corpus_files_of: all.length } : {}),
       load: os.loadavg().map((x) => Math.round(x * 10) / 10),
