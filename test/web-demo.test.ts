@@ -361,7 +361,7 @@ describe.skipIf(!chromium)(titled('web-demo explorer (built app, headless Chromi
     await second.setViewportSize({ width: 1440, height: 900 });
     await second.goto(`${server.url}/?q=PricingEngine#/w/imported-copy`);
     await second.waitForSelector('.takeover');
-    expect(await second.textContent('.takeover h3')).toBe('imported-copy is open in another tab');
+    expect(await second.textContent('.takeover h2')).toBe('imported-copy is open in another tab');
     await shot(second, '12-second-tab-ask');
     await second.click('.takeover button:has-text("Take over here")');
     await second.waitForFunction(() => document.querySelector('.group .file-head .name')?.textContent === 'PricingEngine.cs', undefined, { timeout: 20_000 });

@@ -91,7 +91,7 @@ function TakeOverDialog() {
   return (
     <div class="modal-backdrop">
       <div class="modal takeover" role="alertdialog" aria-labelledby="takeover-title">
-        <h3 id="takeover-title">{ask.workspace} is open in another tab</h3>
+        <h2 id="takeover-title">{ask.workspace} is open in another tab</h2>
         <p>An index in this browser can be used by one tab at a time. Take it over here? The other tab closes it (an indexing run there stops after its current batch) and can take it back.</p>
         <div class="modal-actions">
           <button class="primary" onClick={() => ask.choose(true)} autoFocus>
@@ -154,6 +154,7 @@ export function App() {
           class={`explorer${view.value ? ' with-viewer' : ''}${view.value && panes.value.resultsHidden && !narrow.value ? ' results-hidden' : ''}`}
           style={{ '--results-w': `${panes.value.results}px` }}
         >
+          <h1 class="sr-only">{ws.name}</h1>
           <section class="results-pane" aria-label={paneTab.value === 'files' ? 'Files' : 'Search results'}>
             <PaneTabs />
             {paneTab.value === 'files' ? (

@@ -42,7 +42,7 @@ export function ConversationPanel() {
   return (
     <aside class="conversation" aria-label="Conversation">
       <header>
-        <h4>Conversation</h4>
+        <h2>Conversation</h2>
         {c && (
           <button class="icon" title="Load another log" aria-label="Load another log" onClick={() => closeConversation()}>⟲</button>
         )}

@@ -41,10 +41,10 @@ function Rows({ rows, left }: { rows: Array<[string, string]>; left: (s: string)
 export function QueryHelp() {
   return (
     <div class="popover help" role="dialog" aria-label="Query syntax">
-      <h3>Query syntax</h3>
+      <h2>Query syntax</h2>
       <Rows rows={SYNTAX} left={(q) => <code>{q}</code>} />
       <p class="muted">Hits are keyword matches in text (<code>text_fts</code>): for C#, usages and renames need the compiler.</p>
-      <h3>Keys</h3>
+      <h2>Keys</h2>
       <Rows rows={KEYS} left={(k) => <kbd>{k}</kbd>} />
     </div>
   );

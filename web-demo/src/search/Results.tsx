@@ -162,7 +162,7 @@ function StartHere() {
   }, [ws, st?.status, generation]);
   return (
     <div class="start-here">
-      <h3>{current.value?.name}</h3>
+      <h2>{current.value?.name}</h2>
       {langs.length > 0 && (
         <p>
           {langs.map(([lang, n]) => (

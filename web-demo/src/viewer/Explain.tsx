@@ -11,7 +11,7 @@ export function Explain({ onClose }: { onClose: () => void }) {
   return (
     <aside class="explain" aria-label="Why this result">
       <header>
-        <h4>Why this result</h4>
+        <h2>Why this result</h2>
         <button class="icon" aria-label="Close" onClick={onClose}>×</button>
       </header>
       {r.status !== 'ok' || !e ? (
@@ -38,7 +38,7 @@ export function Explain({ onClose }: { onClose: () => void }) {
           )}
           {!!e.factors?.length && (
             <>
-              <h5>Boosts and penalties</h5>
+              <h3>Boosts and penalties</h3>
               <ul class="factors">
                 {e.factors.map((f) => (
                   <li>
@@ -50,7 +50,7 @@ export function Explain({ onClose }: { onClose: () => void }) {
           )}
           {!!e.matched_terms?.length && (
             <>
-              <h5>Matched terms</h5>
+              <h3>Matched terms</h3>
               <ul class="terms">
                 {e.matched_terms.map((t) => (
                   <li>

@@ -37,7 +37,7 @@ export function Outline() {
   }, [o, at]);
   return (
     <nav class="outline" aria-label="Outline" ref={nav}>
-      <h4>Outline</h4>
+      <h2>Outline</h2>
       {!o || o.status !== 'ok' ? (
         <p class="muted">{o?.hint ?? o?.error?.message ?? '…'}</p>
       ) : o.symbols.length === 0 ? (

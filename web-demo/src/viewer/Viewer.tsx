@@ -227,9 +227,9 @@ export function Viewer() {
       </div>
       {definitions.value && definitions.value.locations.length > 1 && (
         <div class="popover definitions" role="dialog" aria-label="Definitions">
-          <h4>
+          <h2>
             {definitions.value.locations.length} definitions of <code>{definitions.value.name}</code>
-          </h4>
+          </h2>
           <ul>
             {definitions.value.locations.map((l) => (
               <li>

@@ -111,7 +111,7 @@ export function Home() {
     else notice.value = { kind: 'error', text: `${file.name} is not a .zip`, hint: 'drop a .zip (a GitHub archive works), or use Open folder' };
   };
   return (
-    <div
+    <main
       class={`home${dragging ? ' dragging' : ''}`}
       onDragOver={(e) => {
         e.preventDefault();
@@ -120,6 +120,7 @@ export function Home() {
       onDragLeave={() => setDragging(false)}
       onDrop={onDrop}
     >
+      <h1 class="sr-only">Workspaces</h1>
       <Resume />
       <section class="open">
         <h2>Open a workspace</h2>
@@ -179,7 +180,7 @@ export function Home() {
                 <th>on disk</th>
                 <th>indexed</th>
                 <th>source</th>
-                <th />
+                <th><span class="sr-only">actions</span></th>
               </tr>
             </thead>
             <tbody>
@@ -221,6 +222,6 @@ export function Home() {
           </p>
         )}
       </section>
-    </div>
+    </main>
   );
 }

@@ -56,7 +56,7 @@ export function IndexPanel() {
           </>
         )}
       </header>
-      <div class="bar" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
+      <div class="bar" role="progressbar" aria-label={`Files indexed of ${r.workspace}`} aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
         <div style={{ width: `${r.phase === 'done' ? 100 : pct}%` }} />
       </div>
       <div class="figures">
@@ -91,7 +91,7 @@ export function IndexPanel() {
       )}
       {!running && st && (
         <div class="skipped-box">
-          <h5>Skipped by reason</h5>
+          <h2>Skipped by reason</h2>
           <Skipped skipped={skippedNow} samples={st.skipped_samples} />
         </div>
       )}

@@ -27,6 +27,7 @@ export function MissingLink() {
   };
   return (
     <div class="missing-link" role="main">
+      <h1 class="sr-only">Link to a workspace not in this browser</h1>
       <section>
         <h2>{name} is not in this browser</h2>
         <p>
