@@ -9,7 +9,7 @@ import type { CDPSession } from 'playwright-core';
 
 export interface ProcessPeak {
   pid: number;
-  /** Chromium's --type (renderer, gpu-process, utility, zygote), or `browser`. */
+  /** Chromium's --type (renderer, gpu-process, utility, zygote; renderer-webui: its own UI's), or `browser`. */
   type: string;
   /** The kernel's peak RSS of the process (VmHWM), MB. */
   hwm_mb: number;
@@ -67,7 +67,9 @@ function browserTree(userDataDir: string): Map<number, string> {
   for (const pid of parent.keys()) {
     for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) {
       if (p === root) {
-        out.set(pid, /--type=([\w-]+)/.exec(cmdline(pid))?.[1] ?? 'other');
+        // Headless Chromium keeps a renderer for its own WebUI (--top-chrome-webui, ~150 MB): not a tab.
+        const cmd = cmdline(pid);
+        out.set(pid, `${/--type=([\w-]+)/.exec(cmd)?.[1] ?? 'other'}${cmd.includes('--top-chrome-webui') ? '-webui' : ''}`);
         break;
       }
     }
