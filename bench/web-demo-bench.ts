@@ -14,6 +14,7 @@
 //                        750-file repository out of FluentAvalonia's 825; its ignore files always in)
 //     [--typed 'A|B c']  the queries typed key by key (default: ten a C# / Avalonia explorer would type)
 //     [--timeout-s N]    how long an indexing run may take (default 300; a ~5,000-file repository needs more)
+//     [--no-bare]        no bare-runtime runs beside the app's (no app/bare ratio)
 //
 // Memory (Linux): the app's tab runs in a Chromium of its own (the bare runtime in another), whose
 // processes are sampled from /proc (bench/lib/browser-memory.ts): the tab's renderer process, which
@@ -171,15 +172,21 @@ async function bareIndex(page: import('playwright-core').Page, name: string): Pr
   return page.evaluate(async (n) => {
     type R<T> = { ok?: T; error?: { code: string; message: string } };
     const h = (window as unknown as { harness: Record<string, (...a: unknown[]) => Promise<R<unknown>>> }).harness;
+    // Where the run is, for a bench that gives up waiting (bareStage).
+    const at = (stage: string) => ((window as unknown as { benchStage: string }).benchStage = stage);
     const t0 = performance.now();
+    at('open');
     const opened = await h.openZip(n, '/fixtures/repo.zip');
     if (opened.error) throw new Error(`${opened.error.code}: ${opened.error.message}`);
+    at('index');
     const r = (await h.index(n)) as R<{ summary: BareRun['summary'] }>;
     if (r.error) throw new Error(`${r.error.code}: ${r.error.message}`);
     const wall = Math.round(performance.now() - t0);
     // Closed at once: an open workspace warms its search cache in idle time (worker-api.ts), which
     // would run beside the app's next indexing run in the other tab.
+    at('close');
     await h.close(n);
+    at('closed');
     return { wall_ms: wall, summary: r.ok!.summary };
   }, name);
 }
@@ -204,7 +211,11 @@ async function appIndexRun(page: import('playwright-core').Page, workspace: stri
 }
 
 export async function main(argv = process.argv.slice(2)): Promise<void> {
-  const { opts } = parseArgs(argv);
+  const { opts } = parseArgs(argv, ['no-bare']);
+  const withBare = !opts['no-bare'];
+  const began = Date.now();
+  /** Where a long run is (stderr): a step and the seconds since the bench began. */
+  const step = (what: string) => process.stderr.write(`[${((Date.now() - began) / 1000).toFixed(0)} s] ${what}\n`);
   const runs = optInt(opts, 'runs', 3);
   const corpusArg = optString(opts, 'corpus');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-web-bench-'));
@@ -272,12 +283,24 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     for (let i = 0; i < runs; i++) {
       // Interleaved with the app's runs, so both see the same load.
       // The tab in front is the one measured: a background tab's frames and timers are throttled.
-      await bare.bringToFront();
-      const b = await bareIndex(bare, `bare-${i}`).catch((e: Error) => (failures.push(`bare runtime run ${i + 1}: ${e.message}`), null));
-      if (b) bareRuns.push({ wall_ms: b.wall_ms, took_ms: b.summary.took_ms, files: b.summary.files_indexed, chunks: b.summary.chunks_written });
+      if (withBare) {
+        await bare.bringToFront();
+        step(`bare runtime: indexing run ${i + 1}`);
+        const b = await Promise.race([
+          bareIndex(bare, `bare-${i}`),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs).unref()),
+        ]).catch(async (e: Error) => {
+          const stage = await bare.evaluate(() => (window as unknown as { benchStage?: string }).benchStage).catch(() => '?');
+          failures.push(`bare runtime run ${i + 1}: ${e.message} (stage: ${stage})`);
+          return null;
+        });
+        step(`bare runtime: run ${i + 1} ${b ? `took ${b.summary.took_ms} ms` : 'failed'}`);
+        if (b) bareRuns.push({ wall_ms: b.wall_ms, took_ms: b.summary.took_ms, files: b.summary.files_indexed, chunks: b.summary.chunks_written });
+      }
       await page.bringToFront();
       await page.goto(`${server.url}/`);
       await page.waitForSelector('html[data-ready="true"]');
+      step(`app: indexing run ${i + 1}`);
       start.push(await marks());
       memory?.phase(i === 0 ? 'idle' : `between-${i}`);
       const named = path.join(work, `repo-${i}.zip`);
@@ -285,6 +308,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       await page.setInputFiles('#zip-input', named);
       memory?.phase(`index-${i + 1}`);
       const r = await appIndexRun(page, `repo-${i}`, timeoutMs);
+      step(`app: run ${i + 1} ${'failed' in r ? `failed: ${r.failed}` : `took ${r.summary.took_ms} ms`}`);
       memory?.phase(`after-index-${i + 1}`);
       if ('failed' in r) {
         failures.push(`app indexing run ${i + 1}: ${crashed ? 'the tab crashed (out of memory?); ' : ''}${r.failed}`);
@@ -305,6 +329,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     const lastIndexed = indexing[indexing.length - 1].workspace;
     // A reload with the last workspace in the URL: how soon is it searchable?
     const reopen: number[] = [];
+    step('reopen');
     memory?.phase('reopen');
     for (let i = 0; i < runs; i++) {
       await page.goto(`${server.url}/#/w/${lastIndexed}`);
@@ -315,6 +340,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
       reopen.push((await marks()).open ?? NaN);
     }
     // Search as you type: ~110 ms between keys (a fast typist), every keystroke a query.
+    step('typing');
     memory?.phase('typing');
     await page.click('#search-input');
     for (const q of typed) {
