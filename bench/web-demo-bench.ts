@@ -20,7 +20,7 @@
 // processes are sampled from /proc (bench/lib/browser-memory.ts): the tab's renderer process, which
 // holds the page and its Workers (JS heaps, SQLite's and tree-sitter's WASM memories), peaks per phase
 // (idle before indexing, each indexing run, reopening, typing) and its kernel high-water mark; beside
-// them the page's own JS heap (CDP Performance.getMetrics) and the origin's storage (the OPFS index).
+// them the page's and the hci Worker's JS heaps (CDP) and the origin's storage (the OPFS index).
 //
 // An indexing run that fails (the panel ends in failed or cancelled, or records no run) is reported
 // with the panel's message and the bench exits 1 after printing what it measured.
@@ -254,7 +254,10 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
   const memory = sampleBrowserMemory(userDataDir);
   const page = context.pages()[0] ?? (await context.newPage());
   let crashed = false;
-  page.on('crash', () => (crashed = true));
+  page.on('crash', () => {
+    crashed = true;
+    step('the app tab crashed');
+  });
   await page.setViewportSize({ width: 1440, height: 900 });
   const bare = bareContext.pages()[0] ?? (await bareContext.newPage());
   await bare.goto(`${bareServer.url}/`);
@@ -272,7 +275,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
     const workers = await pageWorkers(cdp);
-    /** The page's own JS heap (its main thread) and each Worker's JS heap and WASM memory, MB. */
+    /** The page's own JS heap (its main thread) and each Worker's JS heap, MB. */
     const pageHeap = async () => {
       const { metrics } = await cdp.send('Performance.getMetrics');
       const m = (n: string) => Math.round(((metrics.find((x) => x.name === n)?.value ?? NaN) / 1048576) * 10) / 10;
@@ -407,7 +410,7 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     console.log(`typing, slowest 5%: ${report.typing_ms.slowest.map((t) => `"${t.query}" ${t.ms} ms (answer ${t.answered_ms}, Worker ${t.worker_ms})`).join('; ')}`);
     if (report.memory) {
       const m = report.memory;
-      console.log(`memory: the app tab's renderer (page + Workers) peak ${m.tab_peak_mb} MB (VmHWM); sampled peaks by phase: ${Object.entries(m.tab_phases_mb ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')} MB; all of its Chromium's processes at once ${m.browser_total_peak_mb} MB; page JS heap ${Object.entries(heaps).map(([k, v]) => `${k} ${v.js_heap_used_mb}/${v.js_heap_total_mb}`).join(', ')} MB used/total; Workers (JS used/total + WASM) ${Object.entries(heaps).map(([k, v]) => `${k}: ${v.workers.map((w) => `${w.url.split('/').pop()} ${w.js_used_mb}/${w.js_total_mb} + ${w.wasm_mb}`).join('; ')}`).join(', ')} MB; OPFS usage ${storage.map((b) => `${(b / 1048576).toFixed(1)} MB`).join(', ')}`);
+      console.log(`memory: the app tab's renderer (page + Workers) peak ${m.tab_peak_mb} MB (VmHWM); sampled peaks by phase: ${Object.entries(m.tab_phases_mb ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')} MB; all of its Chromium's processes at once ${m.browser_total_peak_mb} MB; page JS heap ${Object.entries(heaps).map(([k, v]) => `${k} ${v.js_heap_used_mb}/${v.js_heap_total_mb}`).join(', ')} MB used/total; the hci Worker's JS heap ${Object.entries(heaps).map(([k, v]) => `${k} ${v.workers.map((w) => `${w.js_used_mb}/${w.js_total_mb}`).join('; ')}`).join(', ')} MB used/total; OPFS usage ${storage.map((b) => `${(b / 1048576).toFixed(1)} MB`).join(', ')}`);
     }
     if (failures.length) console.log(`FAILED runs (${failures.length}), left out of the medians:\n  ${failures.join('\n  ')}`);
     const json = optString(opts, 'json');

@@ -132,15 +132,13 @@ export interface WorkerMemory {
   /** The Worker's JS heap (V8's used and total), MB. */
   js_used_mb: number;
   js_total_mb: number;
-  /** Every WebAssembly.Memory on its heap (SQLite's, tree-sitter's when it parses there), MB. */
-  wasm_mb: number;
 }
 
 /**
  * The page's dedicated Workers, reached through CDP (auto-attached, non-flat sessions over the page's
- * session): `measure()` reads each one's JS heap (Runtime.getHeapUsage) and its WASM memories
- * (Runtime.queryObjects on WebAssembly.Memory.prototype). Workers those Workers start (the parse
- * worker) are not reached: their memory shows in the renderer's RSS only.
+ * session): `measure()` reads each one's JS heap (Runtime.getHeapUsage). Their WASM memories are not
+ * on it (Runtime.queryObjects over WebAssembly.Memory.prototype crashed the tab, Chromium of
+ * 2026-12), nor is the parse worker (a Worker's Worker): both show in the renderer's RSS only.
  */
 export async function pageWorkers(cdp: CDPSession): Promise<{ measure(): Promise<WorkerMemory[]> }> {
   const workers = new Map<string, string>();
@@ -157,9 +155,15 @@ export async function pageWorkers(cdp: CDPSession): Promise<{ measure(): Promise
   await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
   const call = async (sessionId: string, method: string, params: object = {}): Promise<Record<string, unknown>> => {
     const id = nextId++;
-    const answer = new Promise<{ result?: Record<string, unknown>; error?: { message: string } }>((r) => pending.set(id, r));
+    // A Worker that goes away (a reload, a crash) never answers: 30 s, then it counts as gone.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const answer = new Promise<{ result?: Record<string, unknown>; error?: { message: string } }>((resolve) => {
+      pending.set(id, resolve);
+      timer = setTimeout(() => (pending.delete(id), resolve({ error: { message: 'no answer within 30 s' } })), 30_000);
+    });
     await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) });
     const m = await answer;
+    clearTimeout(timer);
     if (m.error) throw new Error(`${method}: ${m.error.message}`);
     return m.result ?? {};
   };
@@ -170,10 +174,7 @@ export async function pageWorkers(cdp: CDPSession): Promise<{ measure(): Promise
       for (const [sid, url] of workers) {
         try {
           const heap = await call(sid, 'Runtime.getHeapUsage');
-          const proto = (await call(sid, 'Runtime.evaluate', { expression: 'WebAssembly.Memory.prototype' })) as { result: { objectId: string } };
-          const list = (await call(sid, 'Runtime.queryObjects', { prototypeObjectId: proto.result.objectId })) as { objects: { objectId: string } };
-          const sum = (await call(sid, 'Runtime.callFunctionOn', { objectId: list.objects.objectId, functionDeclaration: 'function () { return this.reduce((n, m) => n + m.buffer.byteLength, 0); }', returnByValue: true })) as { result: { value: number } };
-          out.push({ url, js_used_mb: mbOf(heap.usedSize), js_total_mb: mbOf(heap.totalSize), wasm_mb: mbOf(sum.result.value) });
+          out.push({ url, js_used_mb: mbOf(heap.usedSize), js_total_mb: mbOf(heap.totalSize) });
         } catch {
           // gone meanwhile (a reload)
         }
