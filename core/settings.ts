@@ -74,6 +74,8 @@ const settingsShape = z
     declaration_boost: z.number().min(0).max(10).default(D.declaration_boost),
     /** In a question or mixed query (query-type.ts) a chunk named by a query identifier gains this share of a symbol query's exact_symbol_name boost. */
     question_identifier_share: z.number().min(0).max(1).default(D.question_identifier_share),
+    /** In a question (query-type.ts: words only), a chunk that lists members (fields, properties, keys: symbol kind `members`) weighs this; 1: off. */
+    question_members_factor: z.number().min(0).max(1).default(D.question_members_factor),
     /** A change log (CHANGELOG.md, release notes, HISTORY: change-log.ts) weighs this on top of its docs role, unless the query asks for one; 1: off. */
     change_log_factor: z.number().min(0).max(1).default(D.change_log_factor),
     /** Words a query of several words drops like stop words: what a commit subject or bug report says about the change, not the code (query.ts). */

@@ -3,7 +3,7 @@
 // query's words their file holds, file-evidence.ts), the path role's
 // factor (tests, demos, docs, generated and build files; roles.ts), style chunks for a question about
 // how something looks (appearance.ts), files in a commit-style query's
-// `Scope:` (scope.ts), exact symbol and file names, a file's several matching chunks
+// `Scope:` (scope.ts), member lists in a question, exact symbol and file names, a file's several matching chunks
 // (file-evidence.ts), declarations of the query's names (declarations.ts), dead code (dead-code.ts) —
 // then lists distinct files first across the passes of one search (file-tiers.ts). Every factor is
 // named, so explain can show it. Owns the factors and their order; finding
@@ -385,6 +385,9 @@ export class Reranker {
       if (hit) c.factors.push({ name: 'query_scope', factor: settings.scope_match_boost });
     }
     if (this.appearance && isStyleChunk(c)) c.factors.push({ name: 'style_query', factor: settings.style_query_boost });
+    // A question asks what code does: a chunk that only lists members (fields, properties, keys: kind
+    // `members`) gathers several of its words in the heavy symbol column without doing anything.
+    if (this.type === 'question' && c.symbolKind === 'members' && settings.question_members_factor !== 1) c.factors.push({ name: 'question_members', factor: settings.question_members_factor });
     const name = c.symbolName?.toLowerCase();
     if (name && words.includes(name) && !USAGE_KINDS.has(c.symbolKind ?? '')) c.factors.push({ name: 'exact_symbol_name', factor: this.nameFactor });
     // (A Sass partial's leading `_` is no part of its name: `_table.scss` is named "table".)
