@@ -224,4 +224,29 @@ describe('a text deflated by a parse worker (deflateFileText)', () => {
     expect(r.deflatedText!.rawLength).toBe(new TextEncoder().encode(text).length);
     expect((await extractFromBytes(bytes, { path: 'A.cs', lang: 'csharp' }, 8192, chunker)).deflatedText).toBeUndefined();
   });
+
+  it("hashes and scans for secrets as classifyFile does, which then takes the worker's facts as they are", async () => {
+    const { extractFromBytes, classifyFile } = await import('../core/index/prepare.ts');
+    const { defaultSettings } = await import('../core/settings.ts');
+    const { Chunker } = await import('../core/chunk/chunker.ts');
+    const chunker = new Chunker(null);
+    const settings = defaultSettings();
+    const files = [
+      { path: 'appsettings.json', lang: 'json', text: '{\r\n  "Db": {\r\n    "Password": "hunter2-very-secret-Pa55word"\r\n  }\r\n}\r\n' },
+      { path: 'A.cs', lang: 'csharp', text: lines.join('\n') },
+    ];
+    for (const f of files) {
+      const bytes = new TextEncoder().encode(f.text);
+      const scanned = { path: f.path, lang: f.lang, size: bytes.length, mtimeMs: 0, ext: f.path.slice(f.path.lastIndexOf('.')) };
+      const r = await extractFromBytes(bytes, f, settings.binary_probe_bytes, chunker);
+      const own = classifyFile(bytes, scanned, settings);
+      if (own.kind !== 'text') throw new Error('a text file');
+      expect(r.facts, f.path).toEqual({ hash: own.hash, secrets: own.secrets });
+      // Given the facts, classifyFile uses them instead of computing its own.
+      const given = classifyFile(bytes, scanned, settings, { hash: 'from-worker', secrets: [] });
+      expect(given.kind === 'text' && [given.hash, given.secrets]).toEqual(['from-worker', []]);
+    }
+    expect(((await extractFromBytes(new TextEncoder().encode(files[0].text), files[0], 8192, chunker)).facts?.secrets ?? []).length).toBeGreaterThan(0);
+    expect((await extractFromBytes(new Uint8Array([0x4d, 0x5a, 0, 0, 1]), { path: 'B.cs', lang: 'csharp' }, 8192, chunker)).facts).toBeUndefined();
+  });
 });

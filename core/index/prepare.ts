@@ -2,9 +2,10 @@
 // find secrets (classifyFile), parse and chunk (the Chunker; its parse, `extract`, may run in a
 // runtime's ParsePool), then drop chunks that touch secrets and set the file's flags (finishFile).
 // Owns nothing else: reading, deciding what changed, skip counting and writing stay with the
-// indexer. Only the parse crosses to a worker: it is most of the CPU (tree-sitter), and what
-// crosses is small (a copy of the bytes in, the outline back), so the file's lines never travel
-// between threads.
+// indexer. Only the parse, the hash and the secret scan cross to a worker: the parse is most of the
+// CPU (tree-sitter), the other two need only the bytes and their text, and what crosses is small (a
+// copy of the bytes in; the outline, the hash and the secret lines back), so the file's lines never
+// travel between threads.
 import type { ScannedFile, SkipReason } from '../scan/walker.ts';
 import { classifyContent, splitLines } from '../scan/content.ts';
 import { findSecretLines, type SecretFinding } from '../scan/secrets.ts';
@@ -51,7 +52,11 @@ function chunkInput(file: { path: string; lang: string }, decoded: string): Chun
   return { path: file.path, lang: file.lang, lines, text: lines.join('\n') };
 }
 
-export function classifyFile(bytes: Uint8Array, f: ScannedFile, settings: SizeSettings & Pick<Settings, 'binary_probe_bytes'>): ClassifiedFile | { kind: 'skip'; reason: SkipReason } {
+/**
+ * `known`: the file's hash and secret lines as a pool's worker found them in the same bytes
+ * (extractFromBytes): they are not computed again here.
+ */
+export function classifyFile(bytes: Uint8Array, f: ScannedFile, settings: SizeSettings & Pick<Settings, 'binary_probe_bytes'>, known?: KnownFacts): ClassifiedFile | { kind: 'skip'; reason: SkipReason } {
   const size = sizeVerdict(settings, f.lang, bytes.length);
   if (size === 'too_large') return { kind: 'skip', reason: 'too_large' };
   const content = classifyContent(bytes, settings.binary_probe_bytes);
@@ -62,9 +67,9 @@ export function classifyFile(bytes: Uint8Array, f: ScannedFile, settings: SizeSe
     kind: 'text',
     file: f,
     bytes: bytes.length,
-    hash: sha256Hex(bytes, 16),
+    hash: known?.hash ?? sha256Hex(bytes, 16),
     invalidUtf8: content.invalidUtf8,
-    secrets: findSecretLines(content.text, f.lang),
+    secrets: known?.secrets ?? findSecretLines(content.text, f.lang),
     input,
   };
 }
@@ -156,9 +161,19 @@ export type ParsePoolFactory = (opts: { binaryProbeBytes: number; langs?: readon
  */
 export type ExtractedJson = string;
 
-/** A pool's answer for one file: its outline, and (from a worker given a codec) its text deflated as the blob stores it. */
+/** A file's content hash and secret lines, as classifyFile computes them from its bytes. */
+export interface KnownFacts {
+  hash: string;
+  secrets: SecretFinding[];
+}
+
+/**
+ * A pool's answer for one file: its outline, its hash and secret lines (`facts`, for a text file), and
+ * (from a worker given a codec) its text deflated as the blob stores it.
+ */
 export interface PoolResult {
   extracted: ExtractedJson;
+  facts?: KnownFacts;
   deflatedText?: DeflatedText;
 }
 
@@ -168,13 +183,17 @@ export interface PoolResult {
  * text classifyFile gives the chunker), so the writer's thread does not: in the browser the hci
  * Worker, which reads, cuts, writes SQLite and deflated every file, was the thread a cold pass waited
  * for, and the parse worker had time to spare. The writer uses it only when every line is kept.
+ * It also hashes the bytes and scans the text for secrets (`facts`), which classifyFile then takes
+ * as they are: the same functions of the same bytes and text, off the writer's thread.
  */
 export async function extractFromBytes(bytes: Uint8Array, file: { path: string; lang: string }, binaryProbeBytes: number, chunker: Chunker, codec?: DeflateCodec): Promise<PoolResult> {
   const content = classifyContent(bytes, binaryProbeBytes);
   if (content.kind === 'binary') return { extracted: JSON.stringify({ outline: null, failed: false } satisfies Extracted) };
   const input = chunkInput(file, content.text);
   const extracted = JSON.stringify(await chunker.extract(input));
-  return codec ? { extracted, deflatedText: deflateFileText(input.text, codec) } : { extracted };
+  // What classifyFile would compute from the same bytes and text: done here, off the writer's thread.
+  const facts: KnownFacts = { hash: sha256Hex(bytes, 16), secrets: findSecretLines(content.text, file.lang) };
+  return codec ? { extracted, facts, deflatedText: deflateFileText(input.text, codec) } : { extracted, facts };
 }
 
 export function parseExtracted(json: ExtractedJson): Extracted {

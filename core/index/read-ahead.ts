@@ -108,7 +108,7 @@ export function pooledPrepare(
     async get(i: number): Slot {
       const { r, extracted } = await parsed(i);
       if (!r.ok) return { result: { kind: 'skip', reason: 'unreadable' }, inWorker: false };
-      const c = classifyFile(r.bytes, files[i], settings);
+      const c = classifyFile(r.bytes, files[i], settings, extracted?.facts);
       if (c.kind === 'skip') return { result: c, inWorker: false };
       if (extracted) return { result: finishFile(c, cutChunks(c.input, parseExtracted(extracted.extracted), limits), extracted.deflatedText), inWorker: true };
       if (closed) return { result: { kind: 'skip', reason: 'unreadable' }, inWorker: false }; // abandoned (cancel): nobody reads it
