@@ -72,6 +72,8 @@ export const SETTING_DEFAULTS = {
     routing: true,
     min_vector_score: 0,
     keyword_cosines: false,
+    vector_roles: false,
+    vector_agreement: 0,
   } as SemanticSettings,
 };
 

@@ -19,6 +19,8 @@ import { loadEngine } from '../core/sqlite/engine.ts';
 import { createNodeIndexStorage } from '../runtimes/node/node-storage.ts';
 import { chunkTextsOfFiles, filesNeedingVectors, hashKey } from '../core/vector/store.ts';
 import { h64, textHash, type TextHashKind } from '../core/vector/text-hash.ts';
+import { settingDefaults } from '../core/settings-defaults.ts';
+import { ROLE_SETTING } from '../core/search/roles.ts';
 
 function sqlite3(file: string, sql: string): string {
   return execFileSync('sqlite3', [file, sql], { encoding: 'utf8' }).trim();
@@ -224,6 +226,50 @@ describe('semantic search with the learned provider', () => {
       expect(ax.every((f) => f.keyword_cosines === false && f.vector.from !== 'scored' && f.vector.cosine === undefined)).toBe(true);
       // A routed query is keyword's answer either way.
       expect((await on.search({ query: 'DiscountPolicy', mode: 'hybrid' })).hits).toEqual((await off.search({ query: 'DiscountPolicy', mode: 'hybrid' })).hits);
+    } finally {
+      on.close();
+      off.close();
+    }
+  });
+
+  it('vector_roles: a hit\'s vector value is weighed by its path role factor (tests 0.3, docs 0.6 …), source unchanged; explain says so', async () => {
+    const on = await openWorkspace(root, { settings: { semantic: { enabled: true, vector_roles: true } } as never });
+    const off = await openWorkspace(root, { settings: { semantic: { enabled: true } } as never });
+    const DEFAULTS = settingDefaults();
+    try {
+      await off.index();
+      const q = 'tests for the order discount rules and their docs';
+      const a = await off.search({ query: q, limit: 50, mode: 'hybrid' });
+      const b = await on.search({ query: q, limit: 50, mode: 'hybrid' });
+      const vecOf = new Map(a.hits.map((h) => [h.hit_id, h.vec_norm ?? 0]));
+      const both = b.hits.filter((h) => (vecOf.get(h.hit_id) ?? 0) > 0);
+      expect(both.length).toBeGreaterThan(5);
+      const roleOf = async (id: string) => (await on.explain(id)).explanation!.role ?? { role: 'source', factor: 1 };
+      const seen = new Set<string>();
+      for (const h of both) {
+        const { role, factor } = await roleOf(h.hit_id);
+        seen.add(role);
+        // The query names tests and docs: their factors are not applied (demo's, generated's are).
+        const want = role === 'test' || role === 'docs' || role === 'source' ? 1 : DEFAULTS[ROLE_SETTING[role]];
+        expect(factor).toBe(want);
+        expect(Math.abs((h.vec_norm ?? 0) - vecOf.get(h.hit_id)! * want), `${h.path} (${role})`).toBeLessThanOrEqual(0.0011); // both rounded to 3 decimals
+      }
+      const plain = await on.search({ query: 'order discount rules checked', limit: 50, mode: 'hybrid' });
+      const plainOff = new Map((await off.search({ query: 'order discount rules checked', limit: 50, mode: 'hybrid' })).hits.map((h) => [h.hit_id, h.vec_norm ?? 0]));
+      const weighed = [];
+      for (const h of plain.hits) {
+        const before = plainOff.get(h.hit_id) ?? 0;
+        if (before <= 0) continue;
+        const { role, factor } = await roleOf(h.hit_id);
+        const want = role === 'source' ? 1 : DEFAULTS[ROLE_SETTING[role]];
+        // Explain shows the factor the vector value was weighed by (rerank's, or the fusion's for a vector-only hit).
+        expect(factor, `${h.path} (${role})`).toBe(want);
+        expect(Math.abs((h.vec_norm ?? 0) - before * want), `${h.path} (${role})`).toBeLessThanOrEqual(0.0011);
+        if (want < 1) weighed.push(h.path);
+      }
+      expect(weighed.length).toBeGreaterThan(0);
+      expect((await on.explain(plain.hits[0].hit_id)).explanation!.fusion!.vector_roles).toBe(true);
+      expect((await off.explain(plain.hits[0].hit_id)).explanation!.fusion!.vector_roles).toBeUndefined();
     } finally {
       on.close();
       off.close();

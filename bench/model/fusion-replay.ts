@@ -38,9 +38,22 @@ export interface FusionVariant {
   vgate: number | null;
   /** The vector value times the hit's path role factor (test 0.3, docs 0.6 …: keyword's rerank applies them, the hybrid vector list is not reranked). */
   roles: boolean;
+  /** Only the vector channel's first `vtop` files may enter the answer on their own (the rest only add evidence to keyword's candidates; null: all). */
+  vtop: number | null;
+  /** Calibration: 'minmax' (the product's), 'z' (each channel's scores z-scored over its list, a missing value at the list's lowest), or 'rrf' (each channel's file rank r weighs 1/(rrfK + r)). */
+  calib: 'minmax' | 'z' | 'rrf';
+  rrfK: number;
+  /** Keyword's files whose normalised keyword value reaches this are kept in place too (past the guard; null: off). */
+  gshare: number | null;
+  /** Queries of at least `longTerms` content terms fuse with keyword weight `longWeight` (null: the weights for every query). */
+  longTerms: number | null;
+  longWeight: number;
+  /** The vector channel's first `insertN` files (by cosine) that the answer ranks below `insertAt` move up to stand at `insertAt` (1-based; null: off). */
+  insertN: number | null;
+  insertAt: number;
 }
 
-export const DEFAULT_VARIANT: FusionVariant = { weights: [0.65, 0.35], guard: 3, bound: null, agree: null, agreeK: 10, solo: 1, kwOrder: false, vgate: null, roles: false };
+export const DEFAULT_VARIANT: FusionVariant = { weights: [0.65, 0.35], guard: 3, bound: null, agree: null, agreeK: 10, solo: 1, kwOrder: false, vgate: null, roles: false, vtop: null, calib: 'minmax', rrfK: 10, gshare: null, longTerms: null, longWeight: 0.5, insertN: null, insertAt: 5 };
 
 const DEPTH = 50;
 const SETTINGS = defaultSettings();
@@ -60,6 +73,21 @@ export function parseVariant(name: string): FusionVariant {
     else if (k === 'solo') v.solo = Number(a);
     else if (k === 'kworder') v.kwOrder = true;
     else if (k === 'roles') v.roles = true;
+    else if (k === 'vtop') v.vtop = Number(a);
+    else if (k === 'gshare') v.gshare = Number(a);
+    else if (k === 'insert') {
+      v.insertN = Number(a);
+      if (b) v.insertAt = Number(b);
+    }
+    else if (k === 'long') {
+      v.longTerms = Number(a);
+      v.longWeight = Number(b);
+    }
+    else if (k === 'z') v.calib = 'z';
+    else if (k === 'rrf') {
+      v.calib = 'rrf';
+      if (a) v.rrfK = Number(a);
+    }
     else if (k === 'vgate') {
       v.vgate = Number(a);
       if (b) v.agreeK = Number(b);
@@ -73,10 +101,12 @@ export function parseVariant(name: string): FusionVariant {
 const keyOf = (r: Row) => `${r[0]}:${r[1]}-${r[2]}`;
 
 /** The files of a fused answer, best first. */
-export function replay(q: DumpQuery, v: FusionVariant): string[] {
+export function replay(q: DumpQuery, v0: FusionVariant): string[] {
+  let v = v0;
   const kw = q.keyword;
   const parsed = parseQuery(q.query);
   if (keywordRoute(parsed) || q.vector.length === 0) return distinct(kw.map((r) => r[0]));
+  if (v0.longTerms !== null) v = { ...v0, weights: parsed.clauses.length >= v0.longTerms ? [v0.longWeight, 1 - v0.longWeight] : v0.weights };
   // The vector channel's list as the product caps it (2 chunks a file), its first DEPTH.
   const perFile = new Map<string, number>();
   const vec: Row[] = [];
@@ -88,9 +118,18 @@ export function replay(q: DumpQuery, v: FusionVariant): string[] {
   }
   const kwList = kw.slice(0, DEPTH);
   const norm = (rows: Row[], s: (r: Row) => number) => {
-    const xs = rows.map(s);
-    const lo = Math.min(...xs);
-    const hi = Math.max(...xs);
+    let xs = rows.map(s);
+    if (v.calib === 'z') {
+      const mu = mean(xs);
+      const sd = Math.sqrt(mean(xs.map((x) => (x - mu) ** 2))) || 1;
+      xs = xs.map((x) => (x - mu) / sd);
+    } else if (v.calib === 'rrf') {
+      const fr = new Map<string, number>();
+      for (const r of rows) if (!fr.has(r[0])) fr.set(r[0], fr.size + 1);
+      xs = rows.map((r) => 1 / (v.rrfK + fr.get(r[0])!));
+    }
+    const lo = v.calib === 'minmax' ? Math.min(...xs) : v.calib === 'z' ? Math.min(...xs) : 0;
+    const hi = v.calib === 'minmax' ? Math.max(...xs) : v.calib === 'z' ? lo + 1 : 1;
     const byChunk = new Map<string, number>();
     const byFile = new Map<string, number>();
     rows.forEach((r, i) => {
@@ -107,6 +146,7 @@ export function replay(q: DumpQuery, v: FusionVariant): string[] {
   const nv = { byChunk: new Map([...nv0.byChunk].map(([k, x]) => [k, x * roleOf(k.slice(0, k.lastIndexOf(':')))])), byFile: new Map([...nv0.byFile].map(([f, x]) => [f, x * roleOf(f)])) };
   const kwFiles = distinct(kw.map((r) => r[0]));
   const guardFiles = new Set(kwFiles.slice(0, v.guard));
+  if (v.gshare !== null) for (const f of kwFiles) if ((nk.byFile.get(f) ?? 0) >= v.gshare) guardFiles.add(f);
   // Agreement gate: the best cosine among keyword's first agreeK files' chunks in the vector list.
   let gate = -Infinity;
   let vgate = -Infinity;
@@ -120,9 +160,12 @@ export function replay(q: DumpQuery, v: FusionVariant): string[] {
   const kwRank = new Map(kw.map((r, i) => [keyOf(r), i]));
   const cands = new Map<string, Row>();
   for (const r of kwList) cands.set(keyOf(r), r);
+  const vecFiles = distinct(vec.map((r) => r[0]));
+  const vtopFiles = new Set(v.vtop === null ? vecFiles : vecFiles.slice(0, v.vtop));
   for (const r of vec) {
     if (cands.has(keyOf(r))) continue;
     if (!nk.byFile.has(r[0]) && (r[4] ?? 0) < gate) continue;
+    if (!nk.byFile.has(r[0]) && !vtopFiles.has(r[0])) continue;
     cands.set(keyOf(r), r);
   }
   const val = (n: ReturnType<typeof norm>, r: Row) => n.byChunk.get(keyOf(r)) ?? n.byFile.get(r[0]) ?? 0;
@@ -140,6 +183,11 @@ export function replay(q: DumpQuery, v: FusionVariant): string[] {
     const order = files.filter((f) => kwSet.has(f)).sort((a, b) => kwFiles.indexOf(a) - kwFiles.indexOf(b));
     let i = 0;
     files = files.map((f) => (kwSet.has(f) ? order[i++] : f));
+  }
+  if (v.insertN !== null) {
+    const top = distinct(vec.map((r) => r[0])).slice(0, v.insertN).filter((f) => files.indexOf(f) >= v.insertAt - 1);
+    const restF = files.filter((f) => !top.includes(f));
+    files = [...restF.slice(0, v.insertAt - 1), ...top, ...restF.slice(v.insertAt - 1)];
   }
   if (v.bound !== null) {
     // Keyword's file at file rank i (0-based) must stand at i + bound or higher.

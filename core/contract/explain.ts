@@ -70,6 +70,8 @@ export const explanation = z.object({
     }),
     min_vector_score: z.number(),
     keyword_cosines: z.boolean().optional().describe('keyword\'s candidates outside the vector list were fused with their own cosine'),
+    vector_roles: z.boolean().optional().describe('the vector values were weighed by the hits\' path role factors (setting vector_roles)'),
+    vector_agreement: z.number().optional().describe('a file only the vector channel found needed this share of the best cosine of keyword\'s first files (setting vector_agreement)'),
   }).optional().describe('hybrid: how the two channels were fused for this hit (fused score = weights · normalised values)'),
 });
 

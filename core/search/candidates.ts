@@ -26,6 +26,10 @@ export interface FusionReport {
   depth: number;
   /** Setting keyword_cosines: keyword's candidates outside the vector list were fused with their own cosine. */
   keyword_cosines: boolean;
+  /** Setting vector_roles: the vector values were weighed by the hits' path role factors. */
+  vector_roles?: boolean;
+  /** Setting vector_agreement: the share of keyword's top files' best cosine a vector-only file needed. */
+  vector_agreement?: number;
 }
 
 /** Per-channel fusion values on a candidate (present.ts shows them as fts_norm / vec_norm). */

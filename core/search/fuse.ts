@@ -5,7 +5,9 @@
 // rankings (each reranked, widened and capped exactly as if it were the only channel), so a channel
 // that must never lose ground (keyword) enters with its own final order: the hybrid fusion —
 // per-channel min-max, weights, keyword's top N files kept in place (the guard), optional routing,
-// optionally keyword's candidates given their own cosine (keyword_cosines; the search computes it).
+// optionally keyword's candidates given their own cosine (keyword_cosines; the search computes it),
+// the vector side weighed by the path role factor rerank gave each hit (vector_roles) and files only
+// the vector channel found held to an agreement with keyword's first files (vector_agreement).
 // Finding candidates is the channels', ordering within a channel rerank.ts's.
 import { HciError } from '../platform.ts';
 import { candidateOf, type Candidate, type FusedValues, type FusionReport } from './candidates.ts';
@@ -75,7 +77,23 @@ export interface HybridOptions {
    * none (the vector side's min-max then runs over every cosine the fusion reads).
    */
   cosines?: (chunkIds: readonly number[]) => ReadonlyMap<number, number>;
+  /**
+   * Setting `vector_roles`: the query's path role factor of a candidate (test, demo, docs, generated,
+   * build files; 1 for source and for a role the query names; the search resolves it as rerank does),
+   * which its normalised vector value is multiplied by — keyword's side carries those factors in
+   * its final score, the cosine (the vector channel is not reranked) does not.
+   */
+  vectorRoles?: (q: ParsedQuery) => (c: Candidate) => number;
+  /**
+   * Setting `vector_agreement` (0: off): a file only the vector channel found (none of keyword's
+   * candidates is in it) enters only when its chunk's cosine reaches this share of the best cosine
+   * among the vector list's chunks of keyword's first AGREEMENT_FILES files (none there: it does not enter).
+   */
+  agreement?: number;
 }
+
+/** Keyword's first files whose best cosine sets the agreement bar (setting vector_agreement). */
+export const AGREEMENT_FILES = 10;
 
 /** Candidates per channel the normalisation sees at least (the measured prototype used 30 of each). */
 export const FUSION_DEPTH = 30;
@@ -111,6 +129,23 @@ function normalise(cands: readonly Candidate[], scoreOf: (c: Candidate) => numbe
 }
 
 /**
+ * The vector list without the files keyword's list lacks whose cosine stays under `share` of the
+ * best cosine of keyword's first AGREEMENT_FILES files in that list (setting vector_agreement).
+ */
+function agreed(vecList: readonly Candidate[], kwRanked: readonly Candidate[], kwList: readonly Candidate[], share: number): Candidate[] {
+  const top = new Set<number>();
+  for (const c of kwRanked) {
+    if (top.size >= AGREEMENT_FILES) break;
+    top.add(c.fileId);
+  }
+  let best = -Infinity;
+  for (const c of vecList) if (top.has(c.fileId)) best = Math.max(best, c.channels[0]?.score ?? -Infinity);
+  const bar = best === -Infinity ? Infinity : best * share;
+  const kwFiles = new Set(kwList.map((c) => c.fileId));
+  return vecList.filter((c) => kwFiles.has(c.fileId) || (c.channels[0]?.score ?? -Infinity) >= bar);
+}
+
+/**
  * Hybrid fusion over [keyword, vector] rankings. Each channel's list (its first max(30, depth)
  * candidates, at the ranking's depth — the same for every page: keyword's by its final score, with every rerank factor; vector's by cosine) is min-max
  * normalised; a candidate's value in a channel is its own, or — when the channel found another chunk
@@ -132,9 +167,11 @@ export function hybridFusion(o: HybridOptions): RankFusion {
       kind: 'hybrid', weights: { keyword: o.keywordWeight, vector: o.vectorWeight }, guard: o.guard,
       route: vec.ran ? 'hybrid' : 'keyword', route_reason: vec.ran ? null : (o.routing ? keywordRoute(q) : null) ?? 'vector channel not asked',
       min_vector_score: o.minVectorScore, depth, keyword_cosines: !!o.cosines,
+      ...(o.vectorRoles ? { vector_roles: true } : {}), ...(o.agreement ? { vector_agreement: o.agreement } : {}),
     };
     const kwList = kw.ranked.slice(0, depth);
-    const vecList = vec.ran ? vec.ranked.slice(0, depth) : [];
+    let vecList = vec.ran ? vec.ranked.slice(0, depth) : [];
+    if (o.agreement && vecList.length) vecList = agreed(vecList, kw.ranked, kwList, o.agreement);
     if (vecList.length === 0) {
       // Nothing to fuse: keyword's ranking as it is (the vector channel found nothing, or was routed away).
       for (const c of kw.ranked) c.fusion = { keyword: 0, vector: 0, keywordFrom: 'chunk', vectorFrom: 'none', guarded: false };
@@ -191,6 +228,7 @@ export function hybridFusion(o: HybridOptions): RankFusion {
       if (!(listFile.get(c.fileId)! >= v)) listFile.set(c.fileId, v);
     }
     const nvFile = (c: Candidate) => listFile.get(c.fileId) ?? -1;
+    const roleOf = o.vectorRoles?.(q);
     const value = (n: ReturnType<typeof normalise>, c: Candidate): [number, 'chunk' | 'file' | 'none'] => {
       const own = n.byChunk.get(c.chunkId);
       if (own !== undefined) return [own, 'chunk'];
@@ -206,6 +244,7 @@ export function hybridFusion(o: HybridOptions): RankFusion {
         if (file > v) [v, vFrom] = [file, 'file'];
         else vFrom = 'scored';
       }
+      if (roleOf) v *= roleOf(c);
       c.fusion = { keyword: k, vector: v, keywordFrom: kFrom, vectorFrom: vFrom, guarded: held.has(c.chunkId), ...(scored.has(c.chunkId) ? { vectorCosine: vecScore.get(c.chunkId)! } : {}) };
       c.score = o.keywordWeight * k + o.vectorWeight * v;
     }

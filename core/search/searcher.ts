@@ -23,6 +23,7 @@ import { parseRequest, prepareSearch, rankList, searchPage, type RankedResult, t
 import type { Candidate } from './candidates.ts';
 import { DEFAULT_MODES, MODE_UNAVAILABLE_HINT, semanticModes, type ModeTable } from './modes.ts';
 import { vectorChannel } from './channels/vector.ts';
+import { pathRoleFactors } from './vector-roles.ts';
 import type { ParsedQuery } from './query.ts';
 import { pageRange, type PageRange } from './page.ts';
 import { searchResponse } from './present.ts';
@@ -76,7 +77,7 @@ export class PreparedSearch {
    * with it; hybrid answers keyword's results and says so).
    */
   context(db: Database, source?: { chunkId: number }): { ctx: SearchContext; unavailable?: Unavailable } {
-    const { modes, unavailable } = this.vector ? vectorModes(this.vector, this.searcher.settings, db, this.req.mode, source) : {};
+    const { modes, unavailable } = this.vector ? vectorModes(this.vector, this.searcher.settings, db, this.req.mode, source, this.searcher.session) : {};
     return { ctx: this.searcher.context(this.keywordModes ? this.keywordModes(modes ?? DEFAULT_MODES) : modes), unavailable };
   }
 
@@ -226,6 +227,7 @@ function vectorModes(
   db: Database,
   mode: SearchRequest['mode'],
   source?: { chunkId: number },
+  session?: SearchSession,
 ): { modes?: ModeTable; unavailable?: Unavailable } {
   const vs = vector.semantic.vectorSearch(db, source ? null : vector.text, vector.query, source?.chunkId);
   const s = settings.semantic;
@@ -236,7 +238,7 @@ function vectorModes(
   }
   const channel = vectorChannel({ knn: vs.knn, query: vs.query, model: modelKeyString(vs.model.key), minScore: s.min_vector_score, exclude: source ? new Set([source.chunkId]) : undefined });
   const cosines = s.keyword_cosines ? (ids: readonly number[]) => vs.knn.scores(vs.query, ids) : undefined;
-  return { modes: semanticModes(channel, { keywordWeight: s.keyword_weight, vectorWeight: s.vector_weight, guard: s.guard, routing: s.routing, minVectorScore: s.min_vector_score, cosines }) };
+  return { modes: semanticModes(channel, { keywordWeight: s.keyword_weight, vectorWeight: s.vector_weight, guard: s.guard, routing: s.routing, minVectorScore: s.min_vector_score, cosines, vectorRoles: s.vector_roles && session ? pathRoleFactors(session, settings) : undefined, agreement: s.vector_agreement }) };
 }
 
 /**

@@ -79,6 +79,10 @@ export const semanticSettings = z
      * query (computed for those chunks alone) instead of none (core/search/fuse.ts).
      */
     keyword_cosines: z.boolean().default(false),
+    /** The vector side of the fusion weighed by each hit's path role factor, as keyword's rerank weighs it (core/search/fuse.ts). */
+    vector_roles: z.boolean().default(false),
+    /** A file only the vector channel found enters when its cosine reaches this share of keyword's top files' best (0: off; core/search/fuse.ts). */
+    vector_agreement: z.number().min(0).max(1).default(0),
     http: httpTable.optional(),
     onnx: onnxTable.optional(),
     model2vec: model2vecTable.optional(),
