@@ -6,7 +6,7 @@
 // that must never lose ground (keyword) enters with its own final order: the hybrid fusion —
 // per-channel min-max, weights, keyword's top N files kept in place (the guard), optional routing,
 // optionally keyword's candidates given their own cosine (keyword_cosines; the search computes it),
-// the vector side weighed by the path role factor rerank gave each hit (vector_roles) and files only
+// the vector side weighed by each hit's path role factor (vector_roles) and files only
 // the vector channel found held to an agreement with keyword's first files (vector_agreement).
 // Finding candidates is the channels', ordering within a channel rerank.ts's.
 import { HciError } from '../platform.ts';
