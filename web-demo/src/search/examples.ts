@@ -3,7 +3,8 @@
 // that holds it and has the most lines), that part as a word, a route (@page, [Route], [HttpGet],
 // Map*), a key of a settings file (its outline), and a word under the folder with the most code
 // files. Each comes from a call the Worker answers (files, search in regex mode, outline); an
-// example whose source the workspace lacks is left out. Owns choosing them; StartHere draws them.
+// example whose source the workspace lacks is left out, and a hosted index (read over HTTP) has no
+// route example (its regex search would read the whole index). Owns choosing them; StartHere draws them.
 import type { FileEntry, OutlineSymbol } from '../../../core/contract/index.ts';
 import type { BrowserWorkspace } from '../../../runtimes/browser/client.ts';
 import { splitIdentifier } from '../../../core/text/analyzer.ts';
@@ -80,7 +81,10 @@ function underFolder(files: FileEntry[], word: string | undefined): Example[] {
 async function choose(ws: BrowserWorkspace): Promise<Example[]> {
   const files = await loadFiles();
   const first = typeAndWord(files);
-  const more = await Promise.all([route(ws).catch(() => []), settingKey(ws, files).catch(() => [])]);
+  // No route from a hosted index: a regex search reads every chunk's text, which over HTTP is the
+  // whole index (Avalonia's link downloaded 28.9 MB in 1,697 range requests before any query).
+  const routes = ws.info.index ? Promise.resolve([]) : route(ws).catch(() => []);
+  const more = await Promise.all([routes, settingKey(ws, files).catch(() => [])]);
   return [...first, ...more.flat(), ...underFolder(files, first[1]?.q)];
 }
 
