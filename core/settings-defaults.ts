@@ -47,7 +47,7 @@ export const SETTING_DEFAULTS = {
   coverage_boost: 3,
   file_chunks_bonus: 0.03,
   max_hits_per_file: 2,
-  rank_depth: 50,
+  rank_depth: 10,
   same_file_factor: 0.1,
   collapse_copies: true,
   collapse_variants: true,

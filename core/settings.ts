@@ -61,8 +61,9 @@ const settingsShape = z
     max_hits_per_file: z.number().int().min(1).default(D.max_hits_per_file),
     /**
      * Candidates a query is ranked at, whatever the page (core/search/depth.ts: one ranked list per
-     * query; pages past it from tiers 4x deeper). Default 50, the largest page: every first page is a
-     * prefix of one ranking, the one an evaluation at limit 50 measures.
+     * query; pages past it from tiers 4x deeper). Default 10: a first page of the default limit (8) or
+     * of 10 is one ranking at its old cost; 50 ranked no better (rank-probe over 13 sets, pooled R@5
+     * 0.802 vs 0.804) and cost its first page 1.1-1.5x (bench/results/limit-cost-*.md).
      */
     rank_depth: z.number().int().min(1).max(1000).default(D.rank_depth),
     /** A file's second listed chunk weighs this, its third the square, … (distinct files first; rerank.ts); 1: off. */

@@ -450,15 +450,16 @@ describe("the literal hit cap at a ranking depth", () => {
     return { paths, cursors, hints };
   }
 
-  it('ranks every first page among the same 64 chunks, whatever its limit, and pages past the first tier from the next one\'s 200 (depth.ts)', async () => {
+  it('ranks the first 10 hits among the same 64 chunks, whatever the limit, and the hits past them among the deeper tiers\' 160, then 200 (depth.ts)', async () => {
     const all = Array.from({ length: FILES }, (_, i) => `src/F${String(i).padStart(3, '0')}.cs`);
-    // Pages of 10: the first 50 hits are ranked among the first 64 matching chunks (in index order), the
-    // rest among the next tier's first 200 — all 120, once each; no page says more remain (the next
-    // pages continue a run the first tier's cap stopped; only a run stopped at 200 leaves files unchecked).
+    // Pages of 10: the first 10 hits (rank_depth 10) are ranked among the first 64 matching chunks (in
+    // index order), the next 30 among the next tier's first 160 — all 120, once each; no page says
+    // more remain (the next pages continue a run a smaller cap stopped; only a run stopped at 200
+    // leaves files unchecked).
     const ten = await pages({ query: 'QxzMarker', mode: 'literal' }, [10]);
     expect(new Set(ten.paths).size).toBe(ten.paths.length);
     expect([...ten.paths].sort()).toEqual(all);
-    expect(ten.paths.slice(0, 50).every((p) => all.indexOf(p) < 64)).toBe(true);
+    expect(ten.paths.slice(0, 10).every((p) => all.indexOf(p) < 64)).toBe(true);
     expect(ten.hints.some((h) => /more places/.test(h))).toBe(false);
     expect(ten.cursors.every((c) => /^o[0-9a-z]+$/.test(c))).toBe(true); // the offset alone
     // Any limits: the same list.

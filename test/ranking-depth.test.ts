@@ -98,7 +98,7 @@ describe('pages of one ranked list', () => {
       for (let i = 1; i < small.length; i++) expect(small[i].score, `${req.query} #${i + 1}`).toBeLessThanOrEqual(small[i - 1].score);
       if (small.length > 50) pastFifty++;
     }
-    // The fixture reaches past the first tier (rank_depth 50) for more than one query.
+    // The fixture reaches past 50 hits (the third tier and deeper at rank_depth 10) for more than one query.
     expect(pastFifty).toBeGreaterThanOrEqual(2);
   }, 300_000);
 

@@ -171,11 +171,11 @@ describe('paging and the token budget', () => {
     expect(decodeCursor(undefined)).toBe(0);
     expect(decodeCursor('')).toBe(0);
     for (const bad of ['garbage', 'o', 'oZZ', 'x12', 'o123456789']) expect(() => decodeCursor(bad)).toThrow(expect.objectContaining({ code: 'invalid_cursor' }));
-    // The literal channel's hit cap follows the ranking depth, never the page (depth.ts): the first tier's
-    // (rank_depth 50) collects MIN_TEXT_HITS, the next one's (200) MAX_TEXT_HITS; a cursor holds only its offset.
+    // The literal channel's hit cap follows the ranking depth, never the page (depth.ts): 4 × the depth
+    // within [MIN_TEXT_HITS, MAX_TEXT_HITS] (tiers 10, 40, 160: 64, 160, 200); a cursor holds only its offset.
     expect(pageRange({})).toEqual({ offset: 0, limit: 8 });
     expect(pageRange({ limit: 3, cursor: encodeCursor(6) })).toEqual({ offset: 6, limit: 3 });
-    expect([textHitCap(8), textHitCap(50), textHitCap(120), textHitCap(200), textHitCap(800)]).toEqual([MIN_TEXT_HITS, MIN_TEXT_HITS, 120, MAX_TEXT_HITS, MAX_TEXT_HITS]);
+    expect([textHitCap(10), textHitCap(30), textHitCap(40), textHitCap(160), textHitCap(640)]).toEqual([MIN_TEXT_HITS, 120, 160, MAX_TEXT_HITS, MAX_TEXT_HITS]);
     // A cursor of the last version (its first page's cap after the dot) still reads as its offset.
     expect(pageRange({ limit: 50, cursor: 'oa.1s' })).toEqual({ offset: 10, limit: 50 });
     for (const bad of ['o1.', 'o1.0', `o1.${(MAX_TEXT_HITS + 1).toString(36)}`, 'o1.zzz']) expect(() => pageRange({ cursor: bad })).toThrow(expect.objectContaining({ code: 'invalid_cursor' }));

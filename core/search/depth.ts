@@ -1,7 +1,7 @@
 // The ranking depth: one ranked list per query, whatever page is asked for. A query is ranked at a
-// fixed candidate depth (setting `rank_depth`, default 50: the largest page, so every first page, at
-// any limit, is a prefix of the same ranking, and an evaluation at limit 50 measures the order an
-// agent sees at the default limit) — never at the page's offset + limit, which made the first hits
+// fixed candidate depth (setting `rank_depth`, default 10: a default page (8) or one of 10 is one
+// ranking; every page, at any limit, is a slice of the same list, so an evaluation at limit 50
+// measures the order an agent sees at the default limit) — never at the page's offset + limit, which made the first hits
 // depend on the limit asked for (bench/results/hybrid-limit-dependence.md: the pool, the per-file
 // widening, the hybrid fusion's min-max depth and the literal hit cap all followed the page). A page
 // reaching past that depth is served from depth tiers that grow DEPTH_GROWTH-fold: each tier ranks
@@ -15,7 +15,7 @@ import { scaleBelow } from './placement.ts';
 
 /** How much deeper each tier ranks than the one before (the pipeline's short-page widening grows 4x too). */
 export const DEPTH_GROWTH = 4;
-/** Tiers at most: the last one's whole ranking is listed (50 → 3,200 positions fixed before it). */
+/** Tiers at most: the last one's whole ranking is listed (10, 40, 160, 640: 160 positions fixed before it). */
 export const DEPTH_TIERS = 4;
 /** The factor a deeper tier's hits get so that the best of them scores no higher than the last hit fixed before them. */
 export const DEEPER_TIER = 'deeper_tier';

@@ -14,9 +14,11 @@ export const DEFAULT_LIMIT = SEARCH_LIMIT.default;
  */
 export const MAX_TEXT_HITS = 200;
 /**
- * Fewest it collects: at a ranking depth of d (depth.ts: the first tier is setting rank_depth, 50)
- * it collects max(MIN_TEXT_HITS, d) up to MAX_TEXT_HITS, so a first page, at any limit, ranks the
- * best of the first 64 matching chunks, and a page past them the first tier deeper's 200. Reading
+ * Fewest it collects: at a ranking depth of d (depth.ts: the tiers from setting rank_depth, 10, 40,
+ * 160, 640) it collects 4 × d, at least this, at most MAX_TEXT_HITS — more than d below the largest
+ * cap, so a run its cap stopped ranks more than its depth and the next tier goes on — so the first
+ * 10 hits, at any limit, are ranked among the first 64 matching chunks, the next 30 among 160, the
+ * rest among 200. Reading
  * 200 files' text cost a capped literal's first search 25-50 ms at 50k chunks, most of its time.
  */
 export const MIN_TEXT_HITS = 64;
@@ -34,7 +36,7 @@ export function pageRange(req: Pick<SearchRequest, 'limit' | 'cursor'>): PageRan
 
 /** The literal channel's hit cap for a ranking at `depth` (a function of the depth alone, never of the page). */
 export function textHitCap(depth: number): number {
-  return Math.min(MAX_TEXT_HITS, Math.max(MIN_TEXT_HITS, depth));
+  return Math.min(MAX_TEXT_HITS, Math.max(MIN_TEXT_HITS, 4 * depth));
 }
 
 /** The cursor to the page starting at `offset` of the query's one ranked list. */
