@@ -233,8 +233,10 @@ describe('semantic search with the learned provider', () => {
   });
 
   it('vector_roles: a hit\'s vector value is weighed by its path role factor (tests 0.3, docs 0.6 …), source unchanged; explain says so', async () => {
-    const on = await openWorkspace(root, { settings: { semantic: { enabled: true, vector_roles: true } } as never });
-    const off = await openWorkspace(root, { settings: { semantic: { enabled: true } } as never });
+    // One ranking tier for a 50-hit page (rank_depth 50): past the depth, hits come from deeper tiers fused
+    // over longer lists (core/search/depth.ts), whose min-max values differ; on and off must share a tier.
+    const on = await openWorkspace(root, { settings: { rank_depth: 50, semantic: { enabled: true, vector_roles: true } } as never });
+    const off = await openWorkspace(root, { settings: { rank_depth: 50, semantic: { enabled: true } } as never });
     const DEFAULTS = settingDefaults();
     try {
       await off.index();
