@@ -190,6 +190,20 @@ describe('semantic search with the learned provider', () => {
       expect(vx.explanation?.channels?.vector).toMatchObject({ hit_kind: 'text_vector', rank: 1, model: expect.stringMatching(/^learned\//) });
       // similar reads a hit id as explain does (query-log's parseHitId): a hit's chunk, or invalid_hit_id.
       expect(await w.similar({ hit_id: v.hit_id, limit: 3 })).toMatchObject({ status: 'ok', source: { kind: 'hit', path: v.path, start_line: v.start_line } });
+      // similar's next_cursor continues its one list: pages of 3 followed by cursor = one page of 12.
+      const whole = await w.similar({ hit_id: v.hit_id, limit: 12 });
+      const paged: string[] = [];
+      let cursor: string | undefined;
+      for (let i = 0; i < 4; i++) {
+        const page = await w.similar({ hit_id: v.hit_id, limit: 3, cursor });
+        expect(page.status, page.error?.message).toBe('ok');
+        paged.push(...page.hits.map((h) => h.hit_id));
+        cursor = page.next_cursor;
+        if (!cursor) break;
+      }
+      expect(whole.hits.length).toBe(12);
+      expect(paged).toEqual(whole.hits.map((h) => h.hit_id));
+      expect((await w.similar({ hit_id: v.hit_id, cursor: 'not a cursor' })).error?.code).toBe('invalid_cursor');
       expect((await w.similar({ hit_id: 'nonsense' })).error?.code).toBe('invalid_hit_id');
       expect((await w.similar({ hit_id: ' 12.x9 ' })).error?.code).not.toBe('invalid_hit_id');
     } finally {

@@ -12,6 +12,7 @@ export const similarRequest = z.strictObject({
   line: z.number().int().min(1).optional().describe('1-based line in path'),
   snippet: z.string().min(1).max(20_000).optional().describe('a piece of code or text: chunks like it'),
   limit: searchRequest.shape.limit,
+  cursor: searchRequest.shape.cursor,
   paths: searchRequest.shape.paths,
   exts: searchRequest.shape.exts,
   exclude_paths: searchRequest.shape.exclude_paths,

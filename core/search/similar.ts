@@ -37,7 +37,7 @@ export async function similarTo(req: SimilarRequest, host: SimilarHost): Promise
     const given = [req?.hit_id !== undefined, req?.path !== undefined || req?.line !== undefined, req?.snippet !== undefined].filter(Boolean).length;
     if (given !== 1) throw new HciError('invalid_request', 'similar takes one of: hit_id, path with line, or snippet', 'e.g. {"hit_id": "83.k4f9a2"}, {"path": "src/Orders/OrderService.cs", "line": 42} or {"snippet": "decimal ApplyDiscount(…)"}');
     const searcher = await host.searcher();
-    const range = pageRange({ limit: req.limit });
+    const range = pageRange({ limit: req.limit, cursor: req.cursor });
     const prepared = await searcher.prepare(search, req.snippet ?? null);
     const out = await searcher.store.read((db) => {
       let source: Source;

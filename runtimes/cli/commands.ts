@@ -165,6 +165,7 @@ export const COMMANDS: CommandRow[] = [
       index: indexOption(),
       snippet: opt.text('--snippet <text>', 'chunks like this code or text (instead of a target)'),
       ...filterOptions(),
+      cursor: opt.text('--cursor <cursor>', 'next page, from a previous answer'),
       json: jsonOption('print the answer (the search contract plus source) as JSON'),
     },
     helpAfter: '\nExamples:\n  hci similar 130.1juiota\n  hci similar src/Pricing/PricingEngine.cs:42\n  hci similar --snippet "decimal ApplyDiscount(decimal price)"',
@@ -172,7 +173,7 @@ export const COMMANDS: CommandRow[] = [
     fileHint: true,
     ask: (c, [target], o) => {
       const at = target !== undefined ? fileAndLine(c, target, o.root, o.index) : null;
-      const filters = { limit: o.k ?? DEFAULT_K, paths: o.path, exts: o.ext, exclude_paths: o.exclude };
+      const filters = { limit: o.k ?? DEFAULT_K, paths: o.path, exts: o.ext, exclude_paths: o.exclude, cursor: o.cursor };
       const req: SimilarRequest = o.snippet !== undefined ? { snippet: o.snippet, ...filters }
         : at ? { path: at.path, line: at.line, ...filters }
         : { hit_id: target ?? '', ...filters };
