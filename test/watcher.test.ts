@@ -262,9 +262,11 @@ describe('hci mcp: the watcher keeps search fresh (real server, real files)', ()
     const file = 'src/Contoso.Shop.Application/Catalog/CatalogService.cs';
     fs.appendFileSync(abs(file), '\n// EditedMarkerQuokka\n');
     await visible('edit', 'EditedMarkerQuokka', (s) => paths(s).includes(file));
-    // The watcher's run covered just that path: no scan of the whole tree.
-    const last = (await mcp.call('status', {})).structured.tasks.find((t: { trigger: string }) => t.trigger === 'watcher');
-    expect(last).toMatchObject({ state: 'done', paths: [file] });
+    // The watcher's run covered just that path: no scan of the whole tree. Its edit is searchable once the
+    // run's transaction commits, which can be a moment before the task itself says done: wait for that.
+    const watcherRun = async () => (await mcp.call('status', {})).structured.tasks.find((t: { trigger: string }) => t.trigger === 'watcher');
+    await waitFor(async () => (await watcherRun())?.state !== 'running', 20_000, 'the watcher run to finish', 50);
+    expect(await watcherRun()).toMatchObject({ state: 'done', paths: [file] });
 
     fs.writeFileSync(abs('src/NewThing.cs'), 'namespace X;\npublic class NewThingWombat { }\n');
     await visible('add', 'NewThingWombat', (s) => paths(s).includes('src/NewThing.cs'));
