@@ -7,7 +7,7 @@
 // name equal to the query or up to one of the repository's affixes (affixes.ts), declared by a type
 // or by a member, in a file whose name is the declared name or not. Owns finding declarations and
 // their tiers; what a tier weighs is rerank.ts's.
-import type { SearchSession } from './session.ts';
+import type { IndexedFile, SearchSession } from './session.ts';
 import { affixBetween, indexAffixes, type Affixes } from './affixes.ts';
 import type { OutlineSymbol } from '../contract/outline.ts';
 import { deadLinesOf } from './dead-code.ts';
@@ -264,24 +264,17 @@ function pathOk(session: SearchSession, path: string): boolean {
 }
 
 /** A file as filesByStem lists it: without its hash (withHashes adds it). */
-type StemFile = Omit<FileRef, 'hash'>;
+type StemFile = IndexedFile;
 
-/**
- * The index's files by the lowercase part of their name before the first dot (read once per
- * generation), in id order. Without their hashes (64 hex digits, most of a files row): a packed
- * index answers id, path and lang from its covering index (core/index/pack.ts, files_by_lang)
- * instead of reading the whole table, which over HTTP was most of a first query's bytes.
- */
+/** The index's files by the lowercase part of their name before the first dot (once per generation), in id order. */
 function filesByStem(session: SearchSession): Map<string, StemFile[]> {
   return session.cached('files-by-stem', () => {
     const map = new Map<string, StemFile[]>();
-    // As one JSON array (one value out of WASM; row by row through oo1 it was ~25 ms of a first search on Avalonia's 4.8k files).
-    const rows = JSON.parse(String(session.db.selectValue('SELECT json_group_array(json_array(id, path, lang)) FROM files') ?? '[]')) as Array<[number, string, string]>;
-    for (const [fileId, path, lang] of rows.sort((a, b) => a[0] - b[0])) {
-      const stem = nameStem(path).toLowerCase();
+    for (const f of session.indexedFiles()) {
+      const stem = nameStem(f.path).toLowerCase();
       const list = map.get(stem);
-      if (list) list.push({ fileId, path, lang });
-      else map.set(stem, [{ fileId, path, lang }]);
+      if (list) list.push(f);
+      else map.set(stem, [f]);
     }
     return map;
   });

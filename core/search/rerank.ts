@@ -193,7 +193,7 @@ export class Reranker {
    */
   private applyVariants(cands: Candidate[]): Map<string, Variant> | null {
     if (!this.settings.collapse_variants) return null;
-    const groups = this.session.cached('variant-groups', () => variantGroups((this.session.db.selectArrays('SELECT path FROM files') as Array<[string]>).map((r) => r[0])));
+    const groups = this.session.cached('variant-groups', () => variantGroups(this.session.indexedFiles().map((f) => f.path)));
     if (!groups.size) return groups;
     const best = new Map<string, Candidate>();
     const lead = new Map<string, Candidate>();
