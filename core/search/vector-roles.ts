@@ -17,7 +17,8 @@ import type { SearchSession } from './session.ts';
 export function pathRoleFactors(session: SearchSession, settings: Settings): (q: ParsedQuery) => (c: Candidate) => number {
   return (q) => {
     const named = rolesNamedBy(q);
-    const roles = session.cached('vector-roles', () => new Map<number, RoleVerdict>());
+    // rerank's map (rerank.ts applyFactors): a file's role is worked out once per generation for both.
+    const roles = session.cached('roles', () => new Map<number, RoleVerdict>());
     return (c) => {
       if (c.role) return roleFactor(c.role.role, settings, named);
       let role = roles.get(c.fileId);
