@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { z } from 'zod';
-import { explainResponse, failureAnswer, outlineResponse, resolveResponse, searchResponse, statusReport } from '../core/contract/index.ts';
+import { explainResponse, failureAnswer, indexAnswer, outlineResponse, resolveResponse, searchResponse, statusReport } from '../core/contract/index.ts';
 import { copySample, ensureBuilt, HCI_BIN } from './helpers/mcp-harness.ts';
 import { denoFlags, DENO_CLI } from './helpers/deno.ts';
 import { denoBinary } from './helpers/runtimes.ts';
@@ -74,6 +74,16 @@ describe.each(CLI_RUNTIMES)('the %s CLI at its edges', (runtime: CliRuntimeName)
       expect(j.hint, verb[0]).toBeTruthy();
     }
     expect(fs.existsSync(path.join(scratch, 'no'))).toBe(false);
+  });
+
+  it('takes the workspace of `hci index` as --root too, like every other verb, and refuses two different ones', () => {
+    expect(json(['index', '--root', ws.root], indexAnswer, 0, scratch).status).toBe('ok');
+    const same = run(['index', ws.root, '--root', ws.root, '-q'], scratch);
+    expect(same.code, same.stderr).toBe(0);
+    const two = json(['index', ws.root, '--root', scratch], failureAnswer, 2);
+    expect(two.error.code).toBe('usage');
+    expect(two.error.message).toMatch(/two workspace folders/);
+    expect(fs.existsSync(path.join(scratch, '.hci')), 'the refused run indexes nothing').toBe(false);
   });
 
   it('refuses a file given as the root with a clear message, not ENOTDIR', () => {

@@ -64,12 +64,18 @@ export const COMMANDS: CommandRow[] = [
     description: 'build or update the index of a workspace (incremental; --full rebuilds)',
     args: [arg.maybe('[root]', 'workspace folder (default: the current folder)')],
     options: {
+      // Every other verb names its workspace with --root; a user who searched with it writes it here too.
+      root: opt.text('-r, --root <dir>', 'workspace folder (the same as the [root] argument)'),
       full: opt.flag('--full', 'rebuild from scratch (also repairs an outdated or damaged index)'),
       path: opt.many('--path <path...>', 'update only these files or folders (workspace-relative, or absolute inside the workspace): no scan of the rest of the tree'),
       json: jsonOption('print the run summary as JSON'),
       quiet: opt.flag('-q, --quiet', 'no progress bar'),
     },
-    async run(c, [root], o) {
+    async run(c, [rootArg], o) {
+      if (rootArg !== undefined && o.root !== undefined && c.rt.resolve(rootArg) !== c.rt.resolve(o.root)) {
+        return fail(c, new HciError('usage', `two workspace folders given: ${rootArg} and --root ${o.root}`, 'name the folder once, as the argument or with --root'), o.json);
+      }
+      const root = rootArg ?? o.root;
       const abort = new AbortController();
       const offInterrupt = c.rt.onInterrupt(() => abort.abort());
       const bar = !o.json && !o.quiet && c.rt.stderrIsTerminal ? c.rt.progress() : null;
