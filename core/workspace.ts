@@ -12,7 +12,7 @@ import type { IndexStorage } from './index/storage.ts';
 import { IndexStore } from './index/store.ts';
 import { checkedPages, damaged } from './index/health.ts';
 import type { IndexOptions, IndexProgress, IndexSummary } from './index/indexer.ts';
-import { readMeta, setMeta } from './index/writer.ts';
+import { readMeta, setMeta } from './index/meta.ts';
 import type { ParsePoolFactory } from './index/prepare.ts';
 import { FILE_FLAG, FORMAT_VERSION } from './index/schema.ts';
 import { checkMode, checkRequest, parseSkipped, Searcher } from './search/searcher.ts';

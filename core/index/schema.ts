@@ -3,7 +3,7 @@
 // to how FTS rows are derived (the FTS table is contentless: deletes must repeat the exact tokens).
 import type { Database } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
-import { refillChunksFts } from './writer.ts';
+import { refillChunksFts } from './fts-refill.ts';
 import type { DeflateCodec } from './file-data.ts';
 
 export const FORMAT_VERSION = 7;

@@ -1,5 +1,5 @@
 // Row-level writes of the index: insert one prepared file with its chunks, delete one file with its
-// FTS rows and chunk vectors, bump the generation. Owns the SQL for files/file_data/chunks/chunks_fts/files_tri/files_grams
+// FTS rows and chunk vectors. Owns the SQL for files/file_data/chunks/chunks_fts/files_tri/files_grams
 // (and deleting a file's chunk_vectors; giving new chunks vectors is a ChunkVectorSink's); runs
 // inside a write transaction that the caller (the indexer) opens. Decides nothing about which files
 // change, nor whether the literal index is kept (literal-index.ts); the blob encoding is file-data.ts's.
@@ -11,6 +11,10 @@ import { decodeFileData, encodeFileDataSized, readStoredFile, storedChunkFts, st
 import { sliceLines } from './fts-row.ts';
 import { chunkEmbeddingText } from '../vector/provider.ts';
 import { gramBloom } from './gram-bloom.ts';
+import { FTS_INSERT } from './fts-refill.ts';
+
+// The meta table (and the generation) is meta.ts's; re-exported for the indexing modules that import it from here.
+export { nextGeneration, readMeta, setMeta } from './meta.ts';
 
 export interface PreparedFile {
   path: string;
@@ -167,7 +171,6 @@ export class RowWriter {
   }
 }
 
-const FTS_INSERT = 'INSERT INTO chunks_fts(rowid, path, symbol, header, body, idents, cjk) VALUES (?, ?, ?, ?, ?, ?, ?)';
 const FTS_DELETE = "INSERT INTO chunks_fts(chunks_fts, rowid, path, symbol, header, body, idents, cjk) VALUES ('delete', ?, ?, ?, ?, ?, ?, ?)";
 export const TRI_INSERT = 'INSERT INTO files_tri(rowid, text) VALUES (?, ?)';
 const TRI_DELETE = "INSERT INTO files_tri(files_tri, rowid, text) VALUES ('delete', ?, ?)";
@@ -180,42 +183,3 @@ export function literalText(stored: StoredFile): string {
   return stored.lines.join('\n');
 }
 
-/**
- * Inserts the FTS rows of every stored chunk again, from the files' blobs (the format 5 → 6
- * migration, after chunks_fts was recreated), read with the index's codec.
- */
-export function refillChunksFts(db: Database, codec: DeflateCodec): void {
-  const files = db.selectArrays('SELECT id, path FROM files ORDER BY id') as Array<[number, string]>;
-  const st = db.prepare(FTS_INSERT);
-  try {
-    for (const [id, path] of files) {
-      const stored = readStoredFile(db, Number(id), codec);
-      if (!stored) continue;
-      for (const row of storedFtsRows(db, Number(id), String(path), stored)) st.bind([row.id, ...row.values]).stepReset();
-    }
-  } finally {
-    st.finalize();
-  }
-}
-
-export function readMeta(db: Database): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const r of db.selectObjects('SELECT key, value FROM meta') as Array<{ key: string; value: string }>) out[r.key] = r.value;
-  return out;
-}
-
-export function setMeta(db: Database, values: Record<string, string | number>): void {
-  const st = db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
-  try {
-    for (const [k, v] of Object.entries(values)) st.bind([k, String(v)]).stepReset();
-  } finally {
-    st.finalize();
-  }
-}
-
-/** Advances and returns the generation: every committed change to the index gets a new one. */
-export function nextGeneration(db: Database): number {
-  const g = Number(db.selectValue("SELECT value FROM meta WHERE key = 'generation'") ?? 0) + 1;
-  setMeta(db, { generation: g });
-  return g;
-}

@@ -9,7 +9,7 @@
 // that needs them (the session's cache).
 import type { Database } from '../sqlite/engine.ts';
 import { nameStem } from '../scan/languages.ts';
-import { setMeta } from '../index/writer.ts';
+import { setMeta } from '../index/meta.ts';
 
 export interface Affixes {
   /** As written (`FA`, `Mud`, `I`), most used first. */

@@ -11,7 +11,7 @@ import { HciError } from '../platform.ts';
 import type { Settings } from '../settings.ts';
 import type { Database } from '../sqlite/engine.ts';
 import type { IndexStore } from '../index/store.ts';
-import { readMeta } from '../index/writer.ts';
+import { readMeta } from '../index/meta.ts';
 import type { SkipCounts } from '../scan/walker.ts';
 import type { IndexFreshness } from '../contract/common.ts';
 import type { ExplainResponse } from '../contract/explain.ts';

@@ -1,9 +1,10 @@
 // Keeping the service's index fresh while it runs: the runtime's file watcher turned on and off, the
 // freshness tracker that turns its notices into indexing runs, pending changes in every answer's
 // freshness, and the watcher as answers show it. Owns that wiring; watching is the runtime's
-// (ServiceHost.createWatcher), debouncing and pending counts core/freshness.ts.
+// (ServiceHost.createWatcher), debouncing and pending counts core/freshness.ts (loaded when a watcher
+// is first turned on).
 import { HciError } from '../platform.ts';
-import { FreshnessTracker, changeFilter, wholePassFilter } from '../freshness.ts';
+import type { FreshnessTracker } from '../freshness.ts';
 import type { IndexFreshness } from '../contract/common.ts';
 import type { WatcherStatus, WatcherView } from '../contract/watch.ts';
 import type { TaskRegistry } from '../tasks.ts';
@@ -91,6 +92,9 @@ export class WatchControl {
       );
     }
     const ws = await this.gate.workspace();
+    // Loaded with the first watcher (a host that never watches, the browser Worker, never loads it);
+    // before the check below, so that two calls at once cannot both make a tracker.
+    const { FreshnessTracker, changeFilter, wholePassFilter } = await import('../freshness.ts');
     if (!this.tracker) {
       this.tracker = new FreshnessTracker({
         debounceMs: this.opts.debounceMs ?? 300,
