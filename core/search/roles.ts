@@ -4,7 +4,6 @@
 // per-role factors of the settings. A query that names a role ("test …", "sample …") lifts that
 // role's factor. Owns the resolution and the factor; the rules are the role model's, where the
 // factor goes in the score rerank.ts's.
-import type { Database } from '../sqlite/engine.ts';
 import type { Settings } from '../settings.ts';
 import { FILE_FLAG } from '../index/schema.ts';
 import { isProjectFile, pathRole, PROJECT_LANGUAGES, type Role, type RoleVerdict } from '../scan/roles.ts';
@@ -48,12 +47,16 @@ export class ProjectMap {
     for (const p of projects) if (!this.byDir.has(p.dir)) this.byDir.set(p.dir, p);
   }
 
-  static read(db: Database): ProjectMap {
-    // Project files are few; their facts are flags on their own rows (core/index/prepare.ts).
-    const rows = db.selectArrays(`SELECT path, flags FROM files WHERE lang IN (${PROJECT_LANGUAGES.map(() => '?').join(', ')})`, [...PROJECT_LANGUAGES]) as Array<[string, number]>;
+  /**
+   * The project files among an index's files (path, language and flags; the session's file list,
+   * in id order — the first project file of a folder stands for it). Project files are few; their
+   * facts are flags on their own rows (core/index/prepare.ts).
+   */
+  static fromFiles(files: Iterable<{ path: string; lang: string; flags: number }>): ProjectMap {
+    const langs = new Set(PROJECT_LANGUAGES);
     const projects: Project[] = [];
-    for (const [path, flags] of rows) {
-      if (!isProjectFile(path)) continue;
+    for (const { path, lang, flags } of files) {
+      if (!langs.has(lang) || !isProjectFile(path)) continue;
       const slash = path.lastIndexOf('/');
       projects.push({ dir: slash < 0 ? '' : path.slice(0, slash + 1), file: path, test: (flags & FILE_FLAG.projectTest) !== 0, exe: (flags & FILE_FLAG.projectExe) !== 0 });
     }

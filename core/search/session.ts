@@ -1,6 +1,6 @@
 // What searches keep per open index connection, owned by the workspace that opened it (one session
-// per IndexStore): the codec of the index's blobs, the decoded-file cache, the chunk count and the
-// project map (path roles) per index generation (and the file count) — and other per-generation values a channel keeps
+// per IndexStore): the codec of the index's blobs, the decoded-file cache, the index's file list (one
+// read: the project map, the file and parse-error counts and the stems come from it), the chunk count — and other per-generation values a channel keeps
 // here under its own key (the literal channel's cache of inflated texts, literal/text-cache.ts, which
 // the decoded-file cache also reads a file's text from) —
 // the last few channel answers of the generation (`recent`: typing repeats queries), the `hci_path_ok(path)` SQL function with the path filter of the search running now, and the
@@ -19,6 +19,8 @@ export interface IndexedFile {
   fileId: number;
   path: string;
   lang: string;
+  /** FILE_FLAG bits (content markers, project facts, parse errors). */
+  flags: number;
 }
 
 /** The key of the literal channel's text cache among the per-generation values (literal/text-cache.ts). */
@@ -29,9 +31,17 @@ export const LITERAL_TEXTS = 'literal-texts';
  * table to count it), else `count` run now.
  */
 function recorded(db: Database, key: string, count: string): number {
-  const v = db.selectValue('SELECT value FROM meta WHERE key = ?', [key]);
-  return Number(v !== undefined ? v : db.selectValue(count));
+  return recordedCount(db, key) ?? Number(db.selectValue(count));
 }
+
+/** A count a packed index records in meta (recorded), or undefined. */
+function recordedCount(db: Database, key: string): number | undefined {
+  const v = db.selectValue('SELECT value FROM meta WHERE key = ?', [key]);
+  return v !== undefined ? Number(v) : undefined;
+}
+
+/** The per-generation key of the file list (SearchSession.indexedFiles). */
+const INDEXED_FILES = 'indexed-files';
 
 /** The number of files in the index, read now (SearchSession.fileCount keeps it per generation). */
 export const countFiles = (db: Database): number => recorded(db, 'count_files', 'SELECT count(*) FROM files');
@@ -154,23 +164,31 @@ export class SearchSession {
     return value;
   }
 
-  /** The index's project files and their facts (path roles). */
+  /** The index's project files and their facts (path roles): from the file list (indexedFiles), no read of its own. */
   projects(): ProjectMap {
-    return this.cached('projects', () => ProjectMap.read(this.db));
+    return this.cached('projects', () => ProjectMap.fromFiles(this.indexedFiles()));
   }
 
   /**
-   * Every indexed file's id, path and language, in id order (read once per generation; declarations'
-   * stems and rerank's variant groups share it). One JSON value out of WASM: row by row through oo1
-   * it was ~25 ms of a first search on Avalonia's 4.8k files. Without the hashes (most of a files
-   * row): a packed index answers id, path and lang from its covering index (files_by_lang) instead of
-   * reading the whole table, which over HTTP was most of a first query's bytes.
+   * Every indexed file's id, path, language and flags, in id order (read once per generation; the
+   * one read of the file list a search makes: declarations' stems, rerank's variant groups, the
+   * project map and the answer's file and parse-error counts all come from it — each was a scan of
+   * the files table of its own, together ~30% of a first search on Avalonia). One JSON value out of
+   * WASM: row by row through oo1 it was ~25 ms of a first search on Avalonia's 4.8k files. Without
+   * the hashes (most of a files row): a packed index answers id, path, lang and flags from its
+   * covering index (files_by_lang) instead of reading the whole table, which over HTTP was most of a
+   * first query's bytes.
    */
   indexedFiles(): readonly IndexedFile[] {
-    return this.cached('indexed-files', () => {
-      const rows = JSON.parse(String(this.db.selectValue('SELECT json_group_array(json_array(id, path, lang)) FROM files') ?? '[]')) as Array<[number, string, string]>;
-      return rows.sort((a, b) => a[0] - b[0]).map(([fileId, path, lang]) => ({ fileId, path, lang }));
+    return this.cached(INDEXED_FILES, () => {
+      const rows = JSON.parse(String(this.db.selectValue('SELECT json_group_array(json_array(id, path, lang, flags)) FROM files') ?? '[]')) as Array<[number, string, string, number]>;
+      return rows.sort((a, b) => a[0] - b[0]).map(([fileId, path, lang, flags]) => ({ fileId, path, lang, flags }));
     });
+  }
+
+  /** The file list when this generation's search has read it already (indexedFiles), else undefined. */
+  private knownFiles(): readonly IndexedFile[] | undefined {
+    return this.caches.get(INDEXED_FILES) as readonly IndexedFile[] | undefined;
   }
 
   /**
@@ -193,9 +211,9 @@ export class SearchSession {
     });
   }
 
-  /** The number of files. */
+  /** The number of files (counted in the file list when the search read it: the same rows, no second scan). */
   fileCount(): number {
-    return this.cached('files', () => countFiles(this.db));
+    return this.cached('files', () => (recordedCount(this.db, 'count_files') ?? this.knownFiles()?.length ?? countFiles(this.db)));
   }
 
   /** The number of chunks. */
@@ -203,8 +221,14 @@ export class SearchSession {
     return this.cached('chunks', () => countChunks(this.db));
   }
 
-  /** The number of files parsed with syntax errors. */
+  /** The number of files parsed with syntax errors (counted in the file list when the search read it). */
   parseErrorCount(): number {
-    return this.cached('parse-errors', () => countParseErrors(this.db));
+    return this.cached('parse-errors', () => {
+      const files = recordedCount(this.db, 'count_parse_errors') === undefined ? this.knownFiles() : undefined;
+      if (!files) return countParseErrors(this.db);
+      let n = 0;
+      for (const f of files) if (f.flags & FILE_FLAG.parseErrors) n++;
+      return n;
+    });
   }
 }

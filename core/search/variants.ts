@@ -48,37 +48,42 @@ const isEnglish = (locale: string) => /^en(?:$|[-_])/.test(locale);
  */
 export function variantGroups(paths: readonly string[]): Map<string, Variant> {
   const out = new Map<string, Variant>();
-  // Translations: key `dir/base{locale}ext` → the paths by locale ('' for none).
+  // Translations: key `dir/base{locale}ext` → the paths by locale ('' for none). Most repositories
+  // have none: the files without a locale are keyed (second pass) only when some key has enough
+  // locales — keying all of them was most of this function's cost, paid by a first search.
   const byName = new Map<string, Map<string, string>>();
-  const plain = new Map<string, string>();
   for (const path of paths) {
-    const slash = path.lastIndexOf('/');
-    const dir = path.slice(0, slash + 1);
-    const name = path.slice(slash + 1);
-    const ext = extensionOf(name);
-    const stem = ext ? name.slice(0, -ext.length) : name;
-    const dot = stem.lastIndexOf('.');
-    const base = dot >= 0 ? stem.slice(0, dot + 1) : '';
-    const locale = localeOf(dot >= 0 ? stem.slice(dot + 1) : stem);
-    if (locale) {
-      const key = `${dir}${base}{locale}${ext}`;
-      let m = byName.get(key);
-      if (!m) byName.set(key, (m = new Map()));
-      m.set(locale, path);
-    } else if (stem) plain.set(`${dir}${stem}.{locale}${ext}`, path);
+    const n = nameParts(path);
+    if (!n.locale) continue;
+    const key = `${n.dir}${n.base}{locale}${n.ext}`;
+    let m = byName.get(key);
+    if (!m) byName.set(key, (m = new Map()));
+    m.set(n.locale, path);
   }
-  for (const [key, locales] of byName) {
-    if (locales.size < MIN_LOCALES) continue;
-    const none = plain.get(key);
-    const english = locales.get('en') ?? [...locales].find(([l]) => isEnglish(l))?.[1];
-    const canonical = none ?? english;
-    for (const path of locales.values()) out.set(path, { key, canonical: path === canonical });
-    if (none) out.set(none, { key, canonical: true });
+  const groups = [...byName].filter(([, locales]) => locales.size >= MIN_LOCALES);
+  if (groups.length) {
+    const keys = new Set(groups.map(([key]) => key));
+    // (The last path of a key wins, as for the locales.)
+    const plain = new Map<string, string>();
+    for (const path of paths) {
+      const n = nameParts(path);
+      if (n.locale || !n.stem) continue;
+      const key = `${n.dir}${n.stem}.{locale}${n.ext}`;
+      if (keys.has(key)) plain.set(key, path);
+    }
+    for (const [key, locales] of groups) {
+      const none = plain.get(key);
+      const english = locales.get('en') ?? [...locales].find(([l]) => isEnglish(l))?.[1];
+      const canonical = none ?? english;
+      for (const path of locales.values()) out.set(path, { key, canonical: path === canonical });
+      if (none) out.set(none, { key, canonical: true });
+    }
   }
   // Versioned docs: the path with its version folder taken out (`versioned_docs/version-X/` → `docs/`).
+  // (Only a path with a docs folder followed by another folder can hold one: the others are not split.)
   const versioned = new Map<string, string[]>();
-  const all = new Set(paths);
   for (const path of paths) {
+    if (!DOCS_FOLDER.test(path)) continue;
     const segs = path.split('/');
     const at = segs.findIndex((s, i) => i < segs.length - 1 && VERSION_SEGMENT.test(s) && (i > 0 && /^(?:versioned_)?docs$|^version-overrides$/i.test(segs[i - 1])));
     if (at < 0) continue;
@@ -88,6 +93,8 @@ export function variantGroups(paths: readonly string[]): Map<string, Variant> {
     if (!list) versioned.set(key, (list = []));
     list.push(path);
   }
+  if (!versioned.size) return out;
+  const all = new Set(paths);
   for (const [key, list] of versioned) {
     const current = all.has(key) ? key : null;
     if (list.length + (current ? 1 : 0) < 2) continue;
@@ -95,4 +102,19 @@ export function variantGroups(paths: readonly string[]): Map<string, Variant> {
     if (current && !out.has(current)) out.set(current, { key: `v:${key}`, canonical: true });
   }
   return out;
+}
+
+/** A folder named docs, versioned_docs or version-overrides with more below it: where a version folder can be. */
+const DOCS_FOLDER = /(?:^|\/)(?:(?:versioned_)?docs|version-overrides)\//i;
+
+/** A path's folder (with its '/'), its name's stem without the extension, the part before the last dotted part, the extension, and the locale the stem's last dotted part (or whole stem) is. */
+function nameParts(path: string): { dir: string; stem: string; base: string; ext: string; locale: string | null } {
+  const slash = path.lastIndexOf('/');
+  const dir = path.slice(0, slash + 1);
+  const name = path.slice(slash + 1);
+  const ext = extensionOf(name);
+  const stem = ext ? name.slice(0, -ext.length) : name;
+  const dot = stem.lastIndexOf('.');
+  const base = dot >= 0 ? stem.slice(0, dot + 1) : '';
+  return { dir, stem, base, ext, locale: localeOf(dot >= 0 ? stem.slice(dot + 1) : stem) };
 }
