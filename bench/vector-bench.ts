@@ -10,6 +10,10 @@
 //
 //   node dist/bench/vector-bench.js [--files 13000] [--repeat 3] [--dims 192] [--queries 60] [--runtimes node,deno,chromium] [--record]
 //   (13,000 generated files ≈ 50k chunks: the scale the targets are stated at)
+//   --provider pretrained: the shipped code model instead of the learned one (--dims then unused)
+//   --root DIR: a real tree (copied first; e.g. Avalonia's, bench/corpora.json) instead of a generated one;
+//   its queries from --queries-file (golden .jsonl, repeatable; the question and paraphrase kinds first:
+//   identifier queries are routed to keyword alone and would hide the channel's cost)
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -20,7 +24,8 @@ import { openWorkspace } from '../runtimes/node/index.ts';
 import { keepYoungGenerationSmall } from '../runtimes/node/young-generation.ts';
 import { generateCorpus } from './corpus-gen.ts';
 import { commitInfo, recordResult } from './lib/record.ts';
-import { fmtNum, latencyStats, markdownTable, median, optInt, optList, parseArgs, repoRoot, writeJson, runMain } from './lib/util.ts';
+import { copyTree, fmtNum, latencyStats, markdownTable, median, optInt, optList, optString, parseArgs, repoRoot, slug, writeJson, runMain } from './lib/util.ts';
+import { readGolden } from './lib/queries.ts';
 import { formatKnn, type KnnBenchRow } from './knn-bench.ts';
 
 interface BuildRun {
@@ -36,9 +41,9 @@ interface BuildRun {
 }
 
 /** One full index in this (child) process: `node vector-bench.js --child <root> <semantic 0|1> <dims>`. */
-async function child(root: string, semantic: boolean, dims: number): Promise<BuildRun> {
+async function child(root: string, semantic: boolean, dims: number, provider: string): Promise<BuildRun> {
   fs.rmSync(path.join(root, '.hci'), { recursive: true, force: true });
-  const ws = await openWorkspace(root, { settings: { semantic: { enabled: semantic, dims } } as never });
+  const ws = await openWorkspace(root, { settings: { semantic: { enabled: semantic, dims, provider } } as never });
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   const s = await ws.index({ full: true });
@@ -52,8 +57,16 @@ async function child(root: string, semantic: boolean, dims: number): Promise<Bui
   };
 }
 
-function runChild(root: string, semantic: boolean, dims: number): BuildRun {
-  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', root, semantic ? '1' : '0', String(dims)], { encoding: 'utf8', maxBuffer: 16 << 20 });
+/** Query texts from golden files: questions and paraphrases first (they reach the vector channel), then the rest. */
+function realQueries(files: readonly string[]): string[] {
+  if (!files.length) throw new Error('--root needs --queries-file <golden.jsonl> (the corpus has no generated queries)');
+  const all = files.flatMap((f) => readGolden(f));
+  const first = all.filter((g) => ['paraphrase', 'natural-language', 'behaviour', 'architecture', 'docs'].includes(g.kind));
+  return [...new Set([...first, ...all.filter((g) => !first.includes(g))].map((g) => g.query))];
+}
+
+function runChild(root: string, semantic: boolean, dims: number, provider: string): BuildRun {
+  const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', root, semantic ? '1' : '0', String(dims), provider], { encoding: 'utf8', maxBuffer: 16 << 20 });
   if (r.status !== 0) throw new Error(`index run failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as BuildRun;
 }
@@ -85,8 +98,8 @@ function cpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 
-async function queries(root: string, dims: number, queryTexts: readonly string[]): Promise<QueryFigures & { nativeCheck: NativeCheck }> {
-  const ws = await openWorkspace(root, { settings: { semantic: { enabled: true, dims } } as never });
+async function queries(root: string, dims: number, provider: string, queryTexts: readonly string[]): Promise<QueryFigures & { nativeCheck: NativeCheck }> {
+  const ws = await openWorkspace(root, { settings: { semantic: { enabled: true, dims, provider } } as never });
   try {
     for (const q of queryTexts.slice(0, 5)) {
       await ws.search({ query: q, mode: 'keyword' });
@@ -138,8 +151,10 @@ async function queries(root: string, dims: number, queryTexts: readonly string[]
       t = performance.now();
       const knn = await KnnIndex.create(packed);
       const loadMs = performance.now() - t;
-      const provider = LearnedProvider.fromBytes(data);
-      const qv = provider.embedWithCoverage(queryTexts).vectors;
+      // The query vectors as the channel makes them: the shipped model's, or the index's learned one.
+      const qv = provider === 'pretrained'
+        ? (await import('../core/vector/learned/model.ts')).LearnedModel.fromBytes(new Uint8Array(fs.readFileSync((await import('../runtimes/node/code-model.ts')).codeModelPath()))).embed(queryTexts).vectors
+        : LearnedProvider.fromBytes(data).embedWithCoverage(queryTexts).vectors;
       const times: number[] = [];
       const cpuTimes: number[] = [];
       for (let rep = 0; rep < 10; rep++) {
@@ -246,42 +261,44 @@ export async function main(argv: string[]): Promise<number> {
   // figures are those of the processes hci starts.
   keepYoungGenerationSmall();
   if (argv[0] === '--child') {
-    process.stdout.write(`${JSON.stringify(await child(argv[1], argv[2] === '1', Number(argv[3])))}\n`);
+    process.stdout.write(`${JSON.stringify(await child(argv[1], argv[2] === '1', Number(argv[3]), argv[4] ?? 'learned'))}\n`);
     return 0;
   }
   const { opts } = parseArgs(argv, ['record']);
   const files = optInt(opts, 'files', 13000);
   const repeat = optInt(opts, 'repeat', 3);
   const dims = optInt(opts, 'dims', 192);
+  const provider = optString(opts, 'provider') ?? 'learned';
+  const tree = optString(opts, 'root');
   const runtimes = optList(opts, 'runtimes').length ? optList(opts, 'runtimes') : ['node', 'deno', 'chromium'];
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-vbench-'));
   const log = (s: string) => process.stderr.write(`${s}\n`);
   try {
     const root = path.join(work, 'corpus');
-    const gen = generateCorpus(root, { files, seed: 7 });
+    const gen = tree ? { files: copyTree(path.resolve(tree), root).files, queries: realQueries(optList(opts, 'queries-file')) } : generateCorpus(root, { files, seed: 7 });
     const runs: BuildRun[] = [];
     for (let i = 0; i < repeat; i++) {
       for (const semantic of i % 2 ? [true, false] : [false, true]) {
         log(`index ${i + 1}/${repeat}, semantic ${semantic ? 'on' : 'off'}…`);
-        runs.push(runChild(root, semantic, dims));
+        runs.push(runChild(root, semantic, dims, provider));
       }
     }
     // Leave the semantic index in place for the query figures.
-    runs.push(runChild(root, true, dims));
+    runs.push(runChild(root, true, dims, provider));
     const off = runs.filter((r) => !r.semantic);
     const on = runs.filter((r) => r.semantic);
     const pairs = off.map((o, i) => ({ o, s: on[i] }));
     log('queries…');
-    const q = await queries(root, dims, gen.queries.slice(0, optInt(opts, 'queries', 60)));
+    const q = await queries(root, dims, provider, gen.queries.slice(0, optInt(opts, 'queries', 60)));
     log('KNN in the other runtimes…');
     let knn: KnnBenchRow[] = [];
     try {
-      knn = knnOtherRuntimes(runtimes, q.knnNode.count, dims);
+      knn = knnOtherRuntimes(runtimes, q.knnNode.count, q.knnNode.dims);
     } catch (e) {
       log(`knn-bench failed: ${(e as Error).message}`);
     }
     const report = {
-      commit: commitInfo(), files: gen.files, chunks: on[0].chunks, dims, repeat, load: os.loadavg(),
+      commit: commitInfo(), corpus: tree ? path.basename(tree) : `generated-${files}`, provider, files: gen.files, chunks: on[0].chunks, dims, repeat, load: os.loadavg(),
       builds: runs, medians: {
         keywordOnlyWallMs: median(off.map((r) => r.wallMs)), semanticWallMs: median(on.map((r) => r.wallMs)),
         vectorPhaseMs: median(on.map((r) => r.vectorMs)), keywordPassMs: median(on.map((r) => r.keywordMs)),
@@ -295,9 +312,10 @@ export async function main(argv: string[]): Promise<number> {
     };
     const text = formatVectorBench(report);
     const outDir = path.join(repoRoot(), 'bench-results');
-    writeJson(path.join(outDir, `bench-vectors-${files}.json`), report);
-    fs.writeFileSync(path.join(outDir, `bench-vectors-${files}.md`), `${text}\n`);
-    if (opts.record === true) recordResult(`bench-vectors-${files}`, report, text);
+    const name = tree ? `bench-vectors-${slug(path.basename(tree))}-${provider}` : `bench-vectors-${files}${provider === 'learned' ? '' : `-${provider}`}`;
+    writeJson(path.join(outDir, `${name}.json`), report);
+    fs.writeFileSync(path.join(outDir, `${name}.md`), `${text}\n`);
+    if (opts.record === true) recordResult(name, report, text);
     process.stdout.write(`\n${text}\n`);
     return 0;
   } finally {
@@ -306,7 +324,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 type Report = {
-  commit: ReturnType<typeof commitInfo>; files: number; chunks: number; dims: number; repeat: number; load: number[];
+  commit: ReturnType<typeof commitInfo>; corpus?: string; provider?: string; files: number; chunks: number; dims: number; repeat: number; load: number[];
   builds: BuildRun[]; medians: Record<string, number | Record<string, number>>; queries: QueryFigures & { nativeCheck: NativeCheck }; knn: KnnBenchRow[];
 };
 
@@ -316,7 +334,7 @@ export function formatVectorBench(r: Report): string {
   const ms = (x: number) => `${fmtNum(x, 2)} ms`;
   const q = r.queries;
   const out = [
-    `### Semantic channel costs: ${r.files} generated files, ${r.chunks} chunks, learned ${r.dims} dims (${r.repeat} interleaved runs each way; load ${r.load.map((x) => fmtNum(x, 1)).join(' / ')}; commit ${r.commit.sha?.slice(0, 10) ?? '?'})`,
+    `### Semantic channel costs: ${r.corpus && !r.corpus.startsWith('generated') ? `${r.corpus}, ${r.files} files` : `${r.files} generated files`}, ${r.chunks} chunks, ${r.provider === 'pretrained' ? `the shipped code model (pretrained, ${r.queries.knnNode.dims} dims)` : `learned ${r.dims} dims`} (${r.repeat} interleaved runs each way; load ${r.load.map((x) => fmtNum(x, 1)).join(' / ')}; commit ${r.commit.sha?.slice(0, 10) ?? '?'})`,
     '',
     markdownTable(['figure', 'median', 'target'], [
       ['full index, semantic off (wall)', s(m.keywordOnlyWallMs), ''],

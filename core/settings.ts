@@ -81,6 +81,12 @@ const settingsShape = z
     change_log_factor: z.number().min(0).max(1).default(D.change_log_factor),
     /** Words a query of several words drops like stop words: what a commit subject or bug report says about the change, not the code (query.ts). */
     change_words: z.array(z.string().min(1)).default(D.change_words),
+    /** A question's words each get this many of the shipped code model's neighbours as low-weight extra terms of the any-term pass (neighbour-terms.ts); 0: off. */
+    neighbour_terms: z.number().int().min(0).max(8).default(D.neighbour_terms),
+    /** The neighbour terms' BM25 weight beside the question's own words'. */
+    neighbour_weight: z.number().min(0).max(1).default(D.neighbour_weight),
+    /** The least cosine (word vectors of the code model) a neighbour term needs. */
+    neighbour_floor: z.number().min(0).max(1).default(D.neighbour_floor),
     /** A chunk wholly of commented-out code, `#if false` or a generated region weighs this (dead-code.ts); 1: off. */
     dead_code_factor: z.number().min(0).max(1).default(D.dead_code_factor),
     // Bounded: a reader or indexer waits this long for another process's lock before `index_busy`;

@@ -17,6 +17,7 @@ import type { ParsePoolFactory } from './index/prepare.ts';
 import { FILE_FLAG, FORMAT_VERSION } from './index/schema.ts';
 import { checkMode, checkRequest, parseSkipped, Searcher } from './search/searcher.ts';
 import type { SemanticIndex, VectorHost } from './vector/semantic.ts';
+import type { TokenNeighbours } from './vector/neighbours.ts';
 import type { SimilarRequest, SimilarResponse } from './search/similar.ts';
 import { failedResponse } from './search/present.ts';
 import { countChunks, countFiles, countParseErrors, type SearchSession } from './search/session.ts';
@@ -317,6 +318,14 @@ export class HciWorkspace {
     return f;
   }
 
+  /** The shipped code model's token neighbours (query expansion, setting neighbour_terms); null where it cannot be read. */
+  private async tokenNeighbours(): Promise<TokenNeighbours | null> {
+    // Loaded on first use: a keyword search without the setting never reads the model (nor a browser Worker's start its code).
+    const [{ loadPretrained }, { neighboursOf }] = await Promise.all([import('./vector/pretrained/provider.ts'), import('./vector/neighbours.ts')]);
+    const p = await loadPretrained(this.host.vectors?.codeModel);
+    return 'code' in p ? null : neighboursOf(p.model);
+  }
+
   /** The Searcher of the open index (opened read-only when it is not open yet: `no_index` without one). */
   async searcher(): Promise<Searcher> {
     const store = await this.openStore(false);
@@ -327,6 +336,7 @@ export class HciWorkspace {
         semantic: () => this.semanticFor(),
         freshnessIn: (db, meta, session) => this.freshnessIn(db, meta, session),
         withRunningFlag: (f) => this.withRunningFlag(f),
+        tokenNeighbours: () => this.tokenNeighbours(),
       });
       this.searchers.set(store, s);
     }

@@ -9,6 +9,7 @@ import { MAX_TEXT_HITS } from './page.ts';
 import { splitIdentifier, STOP_WORDS } from '../text/analyzer.ts';
 import { bigrams, cjkRunExpression, splitCjkWord } from './cjk.ts';
 import { asciiTwin } from '../ascii-regex.ts';
+import type { NeighbourExpansion } from './neighbour-terms.ts';
 
 // The Unicode-property patterns run their ASCII twin on ASCII text (core/ascii-regex.ts).
 const TOKEN = asciiTwin('[\\p{L}\\p{N}\\p{Co}]+', 'gu');
@@ -80,6 +81,8 @@ export interface ParsedQuery {
   adjacent?: boolean[];
   /** Set by expand.ts: neighbouring words the index also holds as one identifier (names rerank matches). */
   compounds?: Compound[];
+  /** Set before the search (neighbour-terms.ts, setting neighbour_terms): a question's expansion through the code model's neighbours. */
+  neighbours?: NeighbourExpansion;
   paths: string[];
   exts: string[];
   excludePaths: string[];

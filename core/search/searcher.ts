@@ -31,6 +31,9 @@ import { SearchSession } from './session.ts';
 import { queryKey } from './query-log.ts';
 import { skippedFilesHint, skippedFilesMatching } from './skipped-files.ts';
 import type { KeywordStats } from './term-stats.ts';
+import type { TokenNeighbours } from '../vector/neighbours.ts';
+import { neighbourCandidates } from './neighbour-terms.ts';
+import { queryType } from './query-type.ts';
 
 /** What a Searcher needs of the workspace that opened its index. */
 export interface SearcherHost {
@@ -41,6 +44,8 @@ export interface SearcherHost {
   freshnessIn(db: Database, meta?: Record<string, string>, session?: SearchSession): IndexFreshness;
   /** The freshness with whether an indexer runs now (after the read). */
   withRunningFlag(f: IndexFreshness): IndexFreshness;
+  /** The shipped code model's token neighbours (setting neighbour_terms), or null where this runtime has no code model. */
+  tokenNeighbours?(): Promise<TokenNeighbours | null>;
 }
 
 /** Why the vector channel cannot run for a search (hybrid then answers keyword's results and says so). */
@@ -127,6 +132,7 @@ export class Searcher {
       parsed = { error };
     }
     await prepareSearch(req, 'error' in parsed ? undefined : parsed);
+    if (!('error' in parsed)) await this.expand(parsed);
     let vector: { semantic: SemanticIndex; query: QueryVector; text: string | null } | null = null;
     if (req.mode === 'semantic' || req.mode === 'hybrid') {
       const semantic = await this.host.semantic();
@@ -136,6 +142,14 @@ export class Searcher {
     // Loaded only by a search over several indexes (a browser Worker's start never carries it).
     const keywordModes = keywordStats ? (await import('./channels/fts-global.ts')).withGlobalStats : null;
     return new PreparedSearch(this, req, parsed, vector, keywordModes && keywordStats ? (m) => keywordModes(m, keywordStats) : undefined);
+  }
+
+  /** A question's neighbour terms (setting neighbour_terms; neighbour-terms.ts), when the code model can be read. */
+  private async expand(parsed: ParsedQuery): Promise<void> {
+    const s = this.host.settings;
+    if (s.neighbour_terms <= 0 || parsed.text || !this.host.tokenNeighbours || queryType(parsed) !== 'question') return;
+    const model = await this.host.tokenNeighbours();
+    if (model) parsed.neighbours = neighbourCandidates(parsed, model, { perWord: s.neighbour_terms, weight: s.neighbour_weight, floor: s.neighbour_floor });
   }
 
   /** The pipeline's context on this index with a mode table (default: the keyword, literal and regex rows). */

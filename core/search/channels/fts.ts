@@ -6,6 +6,7 @@ import type { SearchSession } from '../session.ts';
 import { round } from '../candidates.ts';
 import { rawRows } from '../../sqlite/raw-rows.ts';
 import type { Channel, ChannelEntry, ChannelHit, WidenRequest } from './channel.ts';
+import { withNeighbourHits } from '../neighbour-terms.ts';
 
 /**
  * BM25 column weights: path, symbol, header, body, idents, cjk (CJK bigrams: as much as body text).
@@ -187,7 +188,9 @@ export const ftsChannel: Channel = {
     const clauses = informativeClauses(session, q, page.kept > 0);
     if (clauses.length === 0) return null;
     const anyExpr = ftsExpression(q, 'any', clauses)!;
-    return runFts(session, anyExpr, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId));
+    const hits = runFts(session, anyExpr, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId));
+    // A question's neighbour terms (setting neighbour_terms) join this pass at their low weight.
+    return q.neighbours ? withNeighbourHits(session, q, pool, hits, page.seen, (expr, n) => runFts(session, expr, n, 'any')) : hits;
   },
 
   /** The chunks that hold every clause, else any (a declaration's chunk in a mixed query holds its name, not the words). */
@@ -208,6 +211,9 @@ export const ftsChannel: Channel = {
 
   /** The raw BM25 (lower is better; the score is its negation), the pass that found it, the weights. */
   explain(entry: ChannelEntry) {
-    return { bm25: round(-entry.score), terms: entry.detail?.terms, column_weights: COLUMN_WEIGHTS };
+    const d = entry.detail;
+    // A hit the question's neighbour terms touched: its own BM25, theirs, and which ones it holds.
+    if (d?.neighbours !== undefined) return { bm25: round(Number(d.bm25)), terms: d.terms, column_weights: COLUMN_WEIGHTS, neighbour_bm25: round(Number(d.neighbour_bm25)), neighbours: d.neighbours };
+    return { bm25: round(-entry.score), terms: d?.terms, column_weights: COLUMN_WEIGHTS };
   },
 };
