@@ -11,23 +11,9 @@
 import { STOP_WORDS } from '../text/analyzer.ts';
 import type { TokenNeighbours } from '../vector/neighbours.ts';
 import type { ChannelHit } from './channels/channel.ts';
-import type { ParsedQuery } from './query.ts';
+import type { NeighbourExpansion, NeighbourTerm, ParsedQuery } from './query.ts';
 import { queryType } from './query-type.ts';
 import type { SearchSession } from './session.ts';
-
-/** One expansion term: a neighbour of a query word. */
-export interface NeighbourTerm {
-  /** The query word it is a neighbour of. */
-  from: string;
-  token: string;
-  cosine: number;
-}
-
-/** What a question is expanded with (ParsedQuery.neighbours): the model's candidates, before the index's vocabulary is asked. */
-export interface NeighbourExpansion {
-  weight: number;
-  terms: NeighbourTerm[];
-}
 
 export interface NeighbourOptions {
   /** Neighbours per query word (0: off). */

@@ -9,7 +9,6 @@ import { MAX_TEXT_HITS } from './page.ts';
 import { splitIdentifier, STOP_WORDS } from '../text/analyzer.ts';
 import { bigrams, cjkRunExpression, splitCjkWord } from './cjk.ts';
 import { asciiTwin } from '../ascii-regex.ts';
-import type { NeighbourExpansion } from './neighbour-terms.ts';
 
 // The Unicode-property patterns run their ASCII twin on ASCII text (core/ascii-regex.ts).
 const TOKEN = asciiTwin('[\\p{L}\\p{N}\\p{Co}]+', 'gu');
@@ -72,6 +71,20 @@ export interface Compound {
   first: number;
   /** The two tokens run together: `settingspage`. */
   token: string;
+}
+
+/** One expansion term: a neighbour of a query word. */
+export interface NeighbourTerm {
+  /** The query word it is a neighbour of. */
+  from: string;
+  token: string;
+  cosine: number;
+}
+
+/** What a question is expanded with (ParsedQuery.neighbours; chosen by neighbour-terms.ts): the model's candidates, before the index's vocabulary is asked. */
+export interface NeighbourExpansion {
+  weight: number;
+  terms: NeighbourTerm[];
 }
 
 export interface ParsedQuery {
