@@ -31,13 +31,18 @@ export const explanation = z.object({
   match: matchKind.optional(),
   rank: z.number().nullable().optional(),
   score: z.number().optional(),
-  fts: z.object({ bm25: z.number(), score: z.number(), column_weights: z.record(z.string(), z.number()) }).optional(),
+  fts: z.object({
+    bm25: z.number(), score: z.number(), column_weights: z.record(z.string(), z.number()),
+    neighbour_bm25: z.number().optional().describe('a question expanded through the code model (setting neighbour_terms): the BM25 of the neighbour terms this chunk holds (bm25 is then its own words\')'),
+    neighbours: z.string().optional().describe('the neighbour terms this chunk holds, each as neighbour←query word'),
+  }).optional(),
   factors: z.array(z.object({ name: z.string(), factor: z.number() })).optional(),
   role: z.object({
     role: z.enum(['source', 'test', 'demo', 'docs', 'generated', 'build']),
     because: z.string(),
     factor: z.number(),
   }).optional().describe("the file's path role (from its path, content markers and project file), why, and the factor it weighs with"),
+  neighbour_terms: z.array(z.string()).optional().describe('the code model\'s neighbours a question was expanded with (setting neighbour_terms), each as neighbour←query word, with its cosine; those the index holds joined the any-term pass at a low weight'),
   compounds: z.array(z.string()).optional().describe('neighbouring query words the index also holds as one identifier, matched against file and symbol names'),
   query_type: z.enum(['symbol', 'question', 'mixed']).optional().describe('symbol: names code; question: words only; mixed: identifiers among words (decides how much a declaration of a query name weighs)'),
   declaration: z.object({

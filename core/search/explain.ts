@@ -111,10 +111,16 @@ export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult |
   const fts = cand && channelEntry(cand, 'fts');
   if (cand) {
     out.score = round(cand.score);
-    if (fts) out.fts = { bm25: round(-fts.score), score: round(fts.score), column_weights: COLUMN_WEIGHTS };
+    if (fts) {
+      const d = fts.detail;
+      out.fts = d?.neighbours !== undefined
+        ? { bm25: round(Number(d.bm25)), score: round(fts.score), column_weights: COLUMN_WEIGHTS, neighbour_bm25: round(Number(d.neighbour_bm25)), neighbours: String(d.neighbours) }
+        : { bm25: round(-fts.score), score: round(fts.score), column_weights: COLUMN_WEIGHTS };
+    }
     out.factors = cand.factors;
     if (cand.role) out.role = { ...cand.role, factor: cand.factors.find((f) => f.name === ROLE_SETTING[cand.role!.role as keyof typeof ROLE_SETTING])?.factor ?? 1 };
   }
+  if (ranked.parsed.neighbours) out.neighbour_terms = ranked.parsed.neighbours.terms.map((t) => `${t.token}←${t.from} (${t.cosine})`);
   if (ranked.parsed.compounds?.length) out.compounds = ranked.parsed.compounds.map((c) => c.token);
   if (ranked.queryType) out.query_type = ranked.queryType;
   const d = cand?.declaration;
