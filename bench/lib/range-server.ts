@@ -14,9 +14,9 @@ export interface RangeServerThread {
 
 /**
  * Serves `root`'s files on 127.0.0.1 (a free port). `opts` as range-server-thread.mjs reads them;
- * `stats`: 4 float64s it counts requests, bytes, 206 and 200 replies into.
+ * `stats`: 5 float64s it counts requests, bytes, 206 and 200 replies and multipart 206 replies into.
  */
-export async function startRangeServerThread(root: string, opts: object = {}, stats = new SharedArrayBuffer(4 * 8)): Promise<RangeServerThread> {
+export async function startRangeServerThread(root: string, opts: object = {}, stats = new SharedArrayBuffer(5 * 8)): Promise<RangeServerThread> {
   const worker = new Worker(path.join(repoRoot(), 'test', 'helpers', 'range-server-thread.mjs'), { workerData: { root, opts, stats } });
   const port = await new Promise<number>((resolve, reject) => {
     worker.once('message', (m: { port: number }) => resolve(m.port));

@@ -3,7 +3,8 @@
 // size, the validator), the page cache (LRU under a byte budget), read-ahead (runs of pages read in
 // order — a keyword's doclist, an overflow chain, a range of rows — are fetched in growing runs,
 // per read head, a small gap skipped), prefetch of pages known ahead (coalesced into few ranges;
-// which pages, btree-pages.ts finds), checking every reply against the validator the probe saw (ETag, else
+// which pages, btree-pages.ts finds; several runs in one batch: one multi-range request where the server answers
+// them, else their requests at once), checking every reply against the validator the probe saw (ETag, else
 // Last-Modified and the size: a file replaced under the URL is `remote_changed`, never read mixed),
 // re-checking it when a read transaction starts after `revalidateMs`, and the counts of requests
 // and bytes. The synchronous range request itself is the runtime's RangeReader (Node and Deno: a
@@ -25,9 +26,31 @@ export interface RangeReply {
   error?: string;
 }
 
+/** The reply to a batch of ranges (RangeReader.readRanges). */
+export interface RangeBatchReply {
+  /** 206 when every range came; else the failing reply's status (0: no answer, or a reply that did not parse). */
+  status: number;
+  /** Each range's bytes, in the order asked (when status is 206). */
+  parts: Uint8Array[] | null;
+  etag: string | null;
+  lastModified: string | null;
+  size: number | null;
+  /** HTTP requests the batch took: 1 when the server answered one multi-range request with the parts. */
+  requests: number;
+  /** Whether the server answered the multi-range request with the parts (null: none was asked). */
+  multi: boolean | null;
+  error?: string;
+}
+
 /** A synchronous range request: the runtime's (it blocks the caller until the reply is in). */
 export interface RangeReader {
   read(url: string, start: number, end: number): RangeReply;
+  /**
+   * Several ranges of the file at once, when the runtime can: with `multi`, one request naming them all
+   * (`Range: bytes=a-b,c-d`; a 206 multipart/byteranges reply), the ranges it did not answer — all of
+   * them, when the server ignores multi-range requests — as one request each, all in flight together.
+   */
+  readRanges?(url: string, ranges: ReadonlyArray<readonly [number, number]>, multi: boolean): RangeBatchReply;
   close?(): void;
 }
 
@@ -45,12 +68,15 @@ export interface RemoteFileOptions {
    * (default 32 KiB).
    */
   prefetchGapBytes?: number;
+  /** Most ranges one batched request names (RangeReader.readRanges; default 64: a Range header of ~1.5 KB). */
+  maxRangesPerRequest?: number;
   /** A read transaction re-checks the validator when the last reply is older than this (default 5 s; 0: every time). */
   revalidateMs?: number;
   now?: () => number;
 }
 
 export interface RemoteStats {
+  /** HTTP requests (a multi-range request answered with its parts counts once). */
   requests: number;
   bytes: number;
   /** Page reads SQLite asked for, and how many the cache answered. */
@@ -127,6 +153,7 @@ export class RemoteFile {
       maxReadAhead: opts.maxReadAhead ?? 1 << 20,
       probeBytes: opts.probeBytes ?? 65536,
       prefetchGapBytes: opts.prefetchGapBytes ?? 32768,
+      maxRangesPerRequest: opts.maxRangesPerRequest ?? 64,
       revalidateMs: opts.revalidateMs ?? 5000,
       now: opts.now ?? (() => Date.now()),
     };
@@ -222,14 +249,45 @@ export class RemoteFile {
     const wanted = [...new Set(pageIndexes)].filter((p) => p >= 0 && p < pagesTotal && !this.pages.has(p)).sort((a, b) => a - b);
     const gap = Math.floor(this.opts.prefetchGapBytes / this.pageSize);
     const maxRun = Math.max(1, Math.floor(this.opts.maxReadAhead / this.pageSize));
-    let requests = 0;
+    const runs: Array<[number, number]> = [];
     for (let i = 0; i < wanted.length; ) {
       const first = wanted[i];
       let last = first;
       while (i + 1 < wanted.length && wanted[i + 1] - last - 1 <= gap && wanted[i + 1] - first < maxRun) last = wanted[++i];
       i++;
-      this.store(first, this.request(first * this.pageSize, Math.min(this.size, (last + 1) * this.pageSize) - 1));
-      requests++;
+      runs.push([first, last]);
+    }
+    if (runs.length > 1 && this.reader.readRanges) return this.fetchRuns(runs);
+    for (const [first, last] of runs) this.store(first, this.request(first * this.pageSize, Math.min(this.size, (last + 1) * this.pageSize) - 1));
+    return runs.length;
+  }
+
+  /** Whether the server answers a multi-range request with its parts (null until one was asked). */
+  private multiRange: boolean | null = null;
+
+  /**
+   * Runs of pages (0-based, first and last) in batches (readRanges): maxRangesPerRequest at most
+   * each; one request per batch where the server answers multi-range requests, else the batch's
+   * requests all in flight at once. Returns the number of HTTP requests made.
+   */
+  private fetchRuns(runs: ReadonlyArray<readonly [number, number]>): number {
+    let requests = 0;
+    for (let i = 0; i < runs.length; i += this.opts.maxRangesPerRequest) {
+      const batch = runs.slice(i, i + this.opts.maxRangesPerRequest);
+      const ranges = batch.map(([first, last]) => [first * this.pageSize, Math.min(this.size, (last + 1) * this.pageSize) - 1] as const);
+      const reply = this.reader.readRanges!(this.url, ranges, this.multiRange !== false);
+      if (reply.multi !== null) this.multiRange = reply.multi;
+      this.stats.requests += reply.requests;
+      requests += reply.requests;
+      if (reply.status !== 206 || !reply.parts) {
+        const single: RangeReply = { status: reply.status, bytes: null, etag: reply.etag, lastModified: reply.lastModified, size: reply.size, ...(reply.error ? { error: reply.error } : {}) };
+        throw this.fail(remoteError(this.url, single), reply.status === 412);
+      }
+      this.check({ ...reply, bytes: null });
+      batch.forEach(([first], k) => {
+        this.stats.bytes += reply.parts![k].length;
+        this.store(first, reply.parts![k]);
+      });
     }
     return requests;
   }
@@ -329,13 +387,18 @@ export class RemoteFile {
     const reply = this.reader.read(this.url, start, end);
     this.count(reply);
     if (reply.status !== 206 || !reply.bytes) throw this.fail(remoteError(this.url, reply), reply.status === 412);
+    this.check(reply);
+    if (reply.bytes.length !== end - start + 1) throw this.fail(new HciError('remote_unreachable', `${this.url} answered ${reply.bytes.length} bytes for a range of ${end - start + 1}`, 'check the server: it cut the range short'), false);
+    return reply.bytes;
+  }
+
+  /** Checks a reply comes from the file the probe saw (its validator and size): else `remote_changed`, for good. */
+  private check(reply: RangeReply): void {
     const v = validatorOf(reply);
     if ((v !== null && this.validator !== null && v !== this.validator) || (reply.size !== null && reply.size !== this.size)) {
       throw this.fail(changed(this.url, v !== this.validator ? `${reply.etag ? 'ETag' : 'Last-Modified'} ${v?.replace(/^lm:/, '')} is not ${this.validator?.replace(/^lm:/, '')}` : `its size is now ${reply.size} bytes, not ${this.size}`), true);
     }
-    if (reply.bytes.length !== end - start + 1) throw this.fail(new HciError('remote_unreachable', `${this.url} answered ${reply.bytes.length} bytes for a range of ${end - start + 1}`, 'check the server: it cut the range short'), false);
     this.lastReply = this.opts.now();
-    return reply.bytes;
   }
 
   /** A failure for the caller; a changed file keeps failing (the VFS reports it; the next open reads the new file). */

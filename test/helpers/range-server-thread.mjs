@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 
 const { root, opts } = workerData;
-// requests, bytes, ranges (206), full (200)
+// requests, bytes, ranges (206), full (200), multipart (206 multipart/byteranges: several ranges in one reply)
 const stats = new Float64Array(workerData.stats);
 
 const TYPES = { '.json': 'application/json', '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
@@ -54,7 +54,30 @@ const server = http.createServer((req, res) => {
     res.writeHead(200, { ...common, 'Content-Length': String(size) }).end();
     return;
   }
-  const range = /^bytes=(\d+)-(\d*)$/.exec(String(req.headers.range ?? ''));
+  const header = String(req.headers.range ?? '');
+  const many = /^bytes=\d+-\d+(?:\s*,\s*\d+-\d+)+$/.test(header) ? header.slice(6).split(',').map((r) => r.trim().split('-').map(Number)) : null;
+  if (many && opts.ranges !== false && opts.multiRange !== false) {
+    // Several ranges (as nginx and Apache answer them): a 206 multipart/byteranges reply, one part per range, in order.
+    if (many.some(([a, b]) => a > b || a >= size)) {
+      res.writeHead(416, { ...common, 'Content-Range': `bytes */${size}` }).end();
+      return;
+    }
+    const boundary = `hci${createHash('sha256').update(header).digest('hex').slice(0, 20)}`;
+    const chunks = [];
+    for (const [a, b0] of many) {
+      const b = Math.min(b0, size - 1);
+      const part = slice(a, b);
+      stats[1] += part.length;
+      chunks.push(Buffer.from(`\r\n--${boundary}\r\nContent-Type: ${common['Content-Type']}\r\nContent-Range: bytes ${a}-${b}/${size}\r\n\r\n`, 'latin1'), part);
+    }
+    chunks.push(Buffer.from(`\r\n--${boundary}--\r\n`, 'latin1'));
+    const out = Buffer.concat(chunks);
+    stats[2]++;
+    stats[4]++;
+    res.writeHead(206, { ...common, 'Content-Type': `multipart/byteranges; boundary=${boundary}`, 'Content-Length': String(out.length) }).end(out);
+    return;
+  }
+  const range = /^bytes=(\d+)-(\d*)$/.exec(header);
   if (!range || opts.ranges === false) {
     stats[3]++;
     stats[1] += size;
