@@ -20,7 +20,7 @@ import { indexAndPack } from './helpers/published-index.ts';
 const sample = path.resolve(import.meta.dirname, 'sample-workspace');
 // No gap read through: every file's pages are a run of their own (the sample is small; its files lie close together).
 const remote = { revalidateMs: 3_600_000, prefetchGapBytes: 0 };
-const QUERIES = ['Button', 'render text', 'public class'];
+const QUERIES = ['Button', 'render text', 'public class', 'path:src class'];
 
 describe('batched range reads of a published index', () => {
   let root: string;

@@ -90,7 +90,7 @@ function queryFts(session: SearchSession, expr: string, pool: number, terms: 'al
        JOIN chunks c ON c.id = t.id JOIN files f ON f.id = c.file_id
        ORDER BY t.bm`;
   const detail = terms === 'all' ? ALL_TERMS : ANY_TERM;
-  if (!filtered && session.readsAhead) readAheadPool(session, expr, pool);
+  if (session.readsAhead) readAheadPool(session, expr, filtered ? null : pool);
   const st = session.statement(sql);
   try {
     st.bind([expr, pool]);
@@ -108,22 +108,27 @@ function queryFts(session: SearchSession, expr: string, pool: number, terms: 'al
  * For a storage whose reads are round trips (a remote index): the rows a pass reads by id fetched
  * ahead in few requests — the lengths of the matching chunks (BM25 reads each), then the ranking
  * statement alone for the pool's chunk rows and their files' rows (its FTS pages are then cached
- * for the joined statement, which reads those rows one page at a time).
+ * for the joined statement, which reads those rows one page at a time). A filtered pass (`pool`
+ * null) joins every matching chunk to its rows before it ranks: those rows, all of them.
  */
-function readAheadPool(session: SearchSession, expr: string, pool: number): void {
+function readAheadPool(session: SearchSession, expr: string, pool: number | null): void {
   // BM25 reads the length of every matching chunk: those rows first (the doclists alone tell which).
   const matching = session.statement('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?');
+  let matched: number[];
   try {
-    session.prefetchRows('chunks_fts_docsize', (matching.bind([expr]), collectNumbers(matching)));
+    matched = (matching.bind([expr]), collectNumbers(matching));
   } finally {
     matching.reset(true);
   }
-  const ids = session.statement(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts, ${WEIGHT_ARGS}) LIMIT ?`);
-  let chunkIds: number[];
-  try {
-    chunkIds = (ids.bind([expr, pool]), collectNumbers(ids));
-  } finally {
-    ids.reset(true);
+  session.prefetchRows('chunks_fts_docsize', matched);
+  let chunkIds = matched;
+  if (pool !== null) {
+    const ids = session.statement(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts, ${WEIGHT_ARGS}) LIMIT ?`);
+    try {
+      chunkIds = (ids.bind([expr, pool]), collectNumbers(ids));
+    } finally {
+      ids.reset(true);
+    }
   }
   session.prefetchRows('chunks', chunkIds);
   const files = session.statement('SELECT DISTINCT file_id FROM chunks WHERE id IN (SELECT value FROM json_each(?))');
