@@ -8,7 +8,7 @@ import { describe, it, expect, vi } from 'vitest';
 import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { decodeFileData, displayHeader, encodeFileData, encodeFileDataSized, storedTextReader } from '../core/index/file-data.ts';
+import { decodeFileData, displayHeader, encodeFileData, encodeFileDataSized, readStoredFile, storedTextReader } from '../core/index/file-data.ts';
 import { loadEngine } from '../core/sqlite/engine.ts';
 import { inflateStored } from './helpers/hci-process.ts';
 import { fflateCodec } from '../core/index/fflate-codec.ts';
@@ -105,7 +105,9 @@ describe('file data (format 7)', () => {
     // Damage the meta stream (the blob's last bytes): the whole file no longer decodes, its text still does.
     const damaged = blob.slice();
     damaged.fill(0xff, damaged.length - 4);
-    expect(() => decodeFileData(damaged, zlibCodec)).toThrow();
+    // (Decoding reads the text now and the meta when one of its parts is first read: that read fails.)
+    expect(decodeFileData(damaged, zlibCodec).lines).toEqual(lines);
+    expect(() => decodeFileData(damaged, zlibCodec).keys).toThrow();
     const { texts, ascii, close } = await blobTable([damaged, encodeFileData({ lines: ['naïve', 'ok'], chunks, allKept: true, outline }, zlibCodec)]);
     try {
       expect(texts(1)).toBe(lines.join('\n'));
@@ -114,6 +116,39 @@ describe('file data (format 7)', () => {
       expect([ascii(1), ascii(2)]).toEqual([true, false]);
     } finally {
       close();
+    }
+  });
+
+  it('inflates the meta when a part of it is first read, once, and reports a damaged meta as the index damage it is', async () => {
+    const blob = encodeFileData({ lines, chunks, allKept: true, outline }, zlibCodec);
+    const sizes: number[] = [];
+    const counting = { ...zlibCodec, inflateRaw: (d: Uint8Array, dict: Uint8Array, size?: number) => (sizes.push(size ?? -1), zlibCodec.inflateRaw(d, dict, size)) };
+    const back = decodeFileData(blob, counting);
+    // The text only: ranking reads the text of many candidates' files, the meta of few.
+    expect(back.lines).toEqual(lines);
+    expect(sizes).toEqual([lines.join('\n').length]);
+    expect(back.keys).toEqual([null, 'Demo.A.Run()']);
+    expect(sizes.length).toBe(2);
+    expect(back.headers).toEqual([chunks[0].header, 'public class A']);
+    expect(back.outline[0].name).toBe('A');
+    expect(back.fileContext).toEqual(outline.fileContext);
+    expect(sizes.length, 'the meta is inflated once').toBe(2);
+    // Its stored length measures it for a cache without decoding it.
+    expect(decodeFileData(blob, zlibCodec).metaLength).toBe(sizes[1]);
+    // Read through the index (readStoredFile), a damaged meta is index damage when it is read.
+    const damaged = blob.slice();
+    damaged.fill(0xff, damaged.length - 4);
+    const engine = await loadEngine();
+    const db = new engine.sqlite3.oo1.DB(':memory:', 'c');
+    try {
+      db.exec('CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT); CREATE TABLE file_data(file_id INTEGER PRIMARY KEY, data BLOB NOT NULL)');
+      db.exec("INSERT INTO files VALUES (1, 'src/A.cs')");
+      db.exec('INSERT INTO file_data VALUES (1, ?)', { bind: [damaged] });
+      const stored = readStoredFile(db as unknown as Parameters<typeof readStoredFile>[0], 1, zlibCodec)!;
+      expect(stored.lines).toEqual(lines);
+      expect(() => stored.outline).toThrow(expect.objectContaining({ code: 'index_corrupt', message: expect.stringContaining('src/A.cs') }));
+    } finally {
+      db.close();
     }
   });
 

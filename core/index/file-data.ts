@@ -25,6 +25,8 @@ export type { OutlineSymbol };
 export interface StoredFile {
   /** The indexed text by line (1-based line N is lines[N-1]); lines outside kept chunks are empty. */
   lines: string[];
+  /** The UTF-8 length of the meta (headers, keys, file context, outline) as stored, decoded or not (a cache's measure). */
+  metaLength?: number;
   /** Chunk headers by chunk ordinal, as indexed: without the file context after the first chunk (see displayHeader). */
   headers: string[];
   /** Chunk member keys by chunk ordinal (null when the chunk has none). */
@@ -158,29 +160,54 @@ function streams(blob: Uint8Array): { textLength: number; text: Uint8Array; meta
 
 /**
  * `knownText`: the blob's text when the caller already holds it (a literal search read it): a
- * two-stream blob then inflates only its meta.
+ * two-stream blob then inflates only its meta. The meta (headers, member keys, file context,
+ * outline) of a two-stream blob is inflated and parsed when one of them is first read: ranking reads
+ * the text of many candidates' files and the meta of few (the page's hits, the declarations of a
+ * name) — meta was half of decoding a file (inflating and parsing 16 MB of it for Avalonia's 27 MB of
+ * text). `onDamage` maps an error of that later decoding as the caller maps this one's.
  */
-export function decodeFileData(blob: Uint8Array, codec: DeflateCodec, rawLength?: number, knownText?: string): StoredFile {
+export function decodeFileData(blob: Uint8Array, codec: DeflateCodec, rawLength?: number, knownText?: string, onDamage: (e: unknown) => never = (e) => { throw e; }): StoredFile {
   const parts = streams(blob);
-  let metaJson: string;
-  let text: string;
   if (parts) {
-    text = knownText ?? decoder.decode(codec.inflateRaw(parts.text, dictionary, parts.textLength));
-    metaJson = decoder.decode(codec.inflateRaw(parts.meta, dictionary, parts.metaLength));
-  } else {
-    const all = decoder.decode(codec.inflateRaw(blob, dictionary, rawLength));
-    const nl = all.indexOf('\n');
-    metaJson = all.slice(0, nl);
-    text = all.slice(nl + 1);
+    const text = knownText ?? decoder.decode(codec.inflateRaw(parts.text, dictionary, parts.textLength));
+    // (A copy: the blob's text stream is not kept for it.)
+    const meta = parts.meta.slice();
+    return storedFile(text, parts.metaLength, () => {
+      try {
+        return JSON.parse(decoder.decode(codec.inflateRaw(meta, dictionary, parts.metaLength))) as PackedMeta;
+      } catch (e) {
+        return onDamage(e);
+      }
+    });
   }
-  const meta = JSON.parse(metaJson) as PackedMeta;
+  const all = decoder.decode(codec.inflateRaw(blob, dictionary, rawLength));
+  const nl = all.indexOf('\n');
+  const meta = JSON.parse(all.slice(0, nl)) as PackedMeta;
+  return storedFile(all.slice(nl + 1), nl, () => meta);
+}
+
+/** A decoded file: its lines now, its meta when first read (the outline unpacked apart, when asked for). */
+function storedFile(text: string, metaLength: number, readMeta: () => PackedMeta): StoredFile {
+  let meta: PackedMeta | undefined;
+  let keys: Array<string | null> | undefined;
   // The outline is unpacked when first asked for: ranking reads many files' chunk text and keys, and
   // only a few hits' outline (unpacking was a third of decoding a file whose text was known).
   let outline: OutlineSymbol[] | undefined;
+  const m = () => (meta ??= readMeta());
   return {
-    lines: text.split('\n'), headers: meta.h, keys: meta.k.map((k) => k || null), fileContext: meta.f,
+    lines: text.split('\n'),
+    metaLength,
+    get headers() {
+      return m().h;
+    },
+    get keys() {
+      return (keys ??= m().k.map((k) => k || null));
+    },
+    get fileContext() {
+      return m().f;
+    },
     get outline() {
-      return (outline ??= unpack(meta.o));
+      return (outline ??= unpack(m().o));
     },
   };
 }
@@ -293,12 +320,17 @@ export function* walkOutline(nodes: readonly OutlineSymbol[], depth = 0): Genera
 export function readStoredFile(db: Database, fileId: number, codec: DeflateCodec, knownText?: string, blobOf: (fileId: number) => Uint8Array | undefined = (id) => selectBlob(db, id)): StoredFile | undefined {
   const blob = blobOf(fileId);
   if (!blob) return undefined;
-  try {
-    return decodeFileData(blob, codec, undefined, knownText);
-  } catch (e) {
-    // A damaged blob (the file was edited by hand, or bytes rotted): say so, and how to recover.
+  // A damaged blob (the file was edited by hand, or bytes rotted): say so, and how to recover — also
+  // when its meta is decoded later (decodeFileData).
+  const damaged = (e: unknown): never => {
     const path = db.selectValue('SELECT path FROM files WHERE id = ?', [fileId]) ?? `file id ${fileId}`;
     throw new HciError('index_corrupt', `the stored text of ${String(path)} in the index cannot be read (${(e as Error).message})`, 'run `hci index --full` to rebuild the index');
+  };
+  try {
+    return decodeFileData(blob, codec, undefined, knownText, damaged);
+  } catch (e) {
+    if (e instanceof HciError) throw e;
+    return damaged(e);
   }
 }
 

@@ -54,8 +54,8 @@ export function round(x: number): number {
 }
 
 export interface Candidate extends ChunkRow {
-  /** Loaded with the body. */
-  memberKey: string | null;
+  /** The chunk's member key (null: none); undefined until loaded (loadBodies: the page's hits, and config chunks, whose key path ranking reads). */
+  memberKey?: string | null;
   /** Loaded only for the candidates that need it (text signals, snippets). */
   body?: string;
   hitKind: HitKind;
@@ -87,7 +87,7 @@ export function candidateOf(hit: ChannelHit, channel: Channel, rank: number): Ca
   return {
     chunkId: r.chunkId, fileId: r.fileId, ordinal: r.ordinal, path: r.path, hash: r.hash, lang: r.lang, flags: r.flags,
     startLine: r.startLine, endLine: r.endLine, symbolKind: r.symbolKind, symbolName: r.symbolName,
-    memberKey: null, body: undefined, hitKind: channel.hitKind, channels: [entry], base: hit.score, score: 0, factors: [], role: undefined,
+    memberKey: undefined, body: undefined, hitKind: channel.hitKind, channels: [entry], base: hit.score, score: 0, factors: [], role: undefined,
     matchLines: hit.lines, fileRank: undefined,
   };
 }
@@ -97,11 +97,14 @@ export function channelEntry(c: Candidate, name: string): ChannelEntry | undefin
   return c.channels.find((e) => e.channel.name === name);
 }
 
-/** Fills in the chunk text and member key of the given candidates (each file's data is inflated once). */
-export function loadBodies(session: SearchSession, cands: readonly Candidate[]): void {
+/**
+ * Fills in the chunk text of the given candidates, and the member key of those `keyed` picks (each
+ * file's data is inflated once; its meta — member keys among it — only when a key is read).
+ */
+export function loadBodies(session: SearchSession, cands: readonly Candidate[], keyed: (c: Candidate) => boolean = () => true): void {
   const byFile = new Map<number, Candidate[]>();
   for (const c of cands) {
-    if (c.body !== undefined) continue;
+    if (c.body !== undefined && (c.memberKey !== undefined || !keyed(c))) continue;
     const list = byFile.get(c.fileId);
     if (list) list.push(c);
     else byFile.set(c.fileId, [c]);
@@ -110,8 +113,8 @@ export function loadBodies(session: SearchSession, cands: readonly Candidate[]):
   for (const [fileId, list] of byFile) {
     const stored = session.files.get(fileId, list[0].hash);
     for (const c of list) {
-      c.body = stored ? sliceLines(stored.lines, c.startLine, c.endLine) : '';
-      c.memberKey = stored?.keys[c.ordinal] ?? null;
+      c.body ??= stored ? sliceLines(stored.lines, c.startLine, c.endLine) : '';
+      if (c.memberKey === undefined && keyed(c)) c.memberKey = stored?.keys[c.ordinal] ?? null;
     }
   }
 }

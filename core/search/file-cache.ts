@@ -48,7 +48,8 @@ export class StoredFileCache {
     if (!file) return undefined;
     let chars = 0;
     for (const l of file.lines) chars += l.length + 1;
-    for (const h of file.headers) chars += h.length;
+    // (The meta by its stored length: measuring its headers would decode it, which ranking does not need.)
+    chars += file.metaLength ?? 0;
     if (chars > MAX_CHARS / 4) return file;
     this.entries.set(key, { file, chars });
     this.chars += chars;

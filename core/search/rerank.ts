@@ -329,7 +329,8 @@ export class Reranker {
     const top = cands.slice(0, TEXT_SIGNAL_POOL);
     // Coverage reads the wider pool (which holds `top`); without it only `top` needs its bodies.
     const read = this.coverage.length ? cands.slice(0, COVERAGE_POOL) : top;
-    loadBodies(this.session, read);
+    // Member keys only where ranking reads them (a config chunk's key path): the rest wait for the page.
+    loadBodies(this.session, read, (c) => keyPathSeparator(c.lang) !== undefined);
     if (this.coverage.length) {
       // Among the best candidates only: the others keep factor 1, which a share of 0 gives too.
       const shares = fileCoverage(read, this.coverage);
