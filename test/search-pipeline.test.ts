@@ -17,6 +17,7 @@ import { candidateOf, channelEntry, type Candidate } from '../core/search/candid
 import type { Channel, ChannelHit, ChunkRow } from '../core/search/channels/channel.ts';
 import type { Fusion } from '../core/search/fuse.ts';
 import { explainChunk, loadChunk } from '../core/search/explain.ts';
+import { findDeclarations } from '../core/search/declarations.ts';
 import { decodeCursor, encodeCursor, estimateTokens, fitTokenBudget, MAX_TEXT_HITS, MIN_TEXT_HITS, pageRange, textHitCap } from '../core/search/page.ts';
 import { defaultSettings } from '../core/settings.ts';
 import { createTmpWorkspace, withTmpWorkspace, type TmpWorkspace, csharpClass } from './helpers/tmp-workspace.ts';
@@ -98,6 +99,26 @@ beforeAll(async () => {
 afterAll(async () => {
   store?.close();
   await ws?.cleanup();
+});
+
+
+describe('declarations (definition-first) read only the outlines of files that can declare the name', () => {
+  it("skips the meta of a candidate file whose text and path never hold the name, and finds the same declarations", async () => {
+    const inflates: number[] = [];
+    const counting: DeflateCodec = { deflateRaw: zlibCodec.deflateRaw, inflateRaw: (d, dict, size) => (inflates.push(d.length), zlibCodec.inflateRaw(d, dict, size)) };
+    // A connection of its own (a session registers hci_path_ok on its connection).
+    const own = await IndexStore.open(createNodeIndexStorage(ws.root), await loadEngine(), { create: false, lockTimeoutMs: 2000, codec: counting });
+    try {
+      const files = own.db.selectObjects('SELECT id AS fileId, hash, path, lang FROM files ORDER BY path') as Array<{ fileId: number; hash: string; path: string; lang: string }>;
+      const session = new SearchSession(own.db, counting);
+      const found = session.withPathFilter(null, () => findDeclarations(session, ['ShippingRates'], files));
+      expect(found.map((d) => [d.name, d.kind, files.find((f) => f.fileId === d.fileId)?.path])).toEqual([['ShippingRates', 'class', 'src/Shipping/ShippingRates.cs']]);
+      // Every file's text is read; the meta (a second inflate) of the one file that holds the name only.
+      expect(inflates.length).toBe(files.length + 1);
+    } finally {
+      own.close();
+    }
+  });
 });
 
 describe('the channel seam', () => {

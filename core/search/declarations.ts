@@ -156,10 +156,14 @@ function declarationsIn(session: SearchSession, files: readonly FileRef[], text:
   const cased = /\p{Lu}/u.test(query);
   const q = cased ? query : query.toLowerCase();
   const out: Declaration[] = [];
+  const holds = nameTest(query);
   session.prefetchFiles(files);
   for (const f of files) {
     const stored = session.files.get(f.fileId, f.hash);
     if (!stored) continue;
+    // A file whose text and path never hold the name declares nothing named after it: its outline
+    // (the file's meta, decoded when first read) is not read.
+    if (holds && !mayDeclare(stored.lines, f, holds)) continue;
     const hits: Array<{ s: OutlineSymbol; affix: string | null }> = [];
     const walk = (syms: readonly OutlineSymbol[]) => {
       for (const s of syms) {
@@ -192,6 +196,28 @@ function declarationsIn(session: SearchSession, files: readonly FileRef[], text:
     }
   }
   return out;
+}
+
+/**
+ * A test for the query name in any case (Unicode case folding: what a declared name that equals it,
+ * or holds it with an affix, in any case — lower-cased, affixes.ts — shows of it), or null when
+ * files are not to be filtered by it (a name of other characters than letters, digits and `_`).
+ */
+function nameTest(query: string): RegExp | null {
+  return /^[\p{L}\p{N}_]+$/u.test(query) ? new RegExp(query, 'iu') : null;
+}
+
+/**
+ * Whether the file can declare a name holding the query name: an outline symbol's name stands in
+ * its file's text or (a XAML root without x:Class) in its path — except a Razor component's, made
+ * from a file name it need not equal (`Z-Index.razor` declares `Z_Index`), so Razor files are always
+ * read. Checked over Avalonia, MudBlazor, FluentAvalonia, Humanizer and the sample: every declaring
+ * symbol's name but C# indexers' (`this[]`, which no name query asks for) and Razor's is in its text or path.
+ */
+function mayDeclare(lines: readonly string[], f: FileRef, holds: RegExp): boolean {
+  if (f.lang === 'razor' || holds.test(f.path)) return true;
+  for (const line of lines) if (holds.test(line)) return true;
+  return false;
 }
 
 /** Files read at most per name by each lookup. */
