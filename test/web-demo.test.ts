@@ -15,6 +15,7 @@ import type { Page } from 'playwright-core';
 import { listFiles, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
 import { indexZip, startWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
 import { chromiumBinary, titled } from './helpers/runtimes.ts';
+import { tokenBoundaries } from '../core/text/analyzer.ts';
 
 const chromium = chromiumBinary();
 import { tmpDir } from './helpers/tmp-workspace.ts';
@@ -148,6 +149,30 @@ describe.skipIf(!chromium)(titled('web-demo explorer (built app, headless Chromi
     expect(await page.$eval('.results', (e) => getComputedStyle(e).contentVisibility)).toBe('visible');
     expect(await row!.evaluate((e) => e.isConnected)).toBe(true);
     expect(await page.isVisible('.hit')).toBe(true);
+
+    // Terms are marked where a word or an identifier part begins, as the core matches them: "order"
+    // in `OrderStatus`, `PlaceOrderAsync` and `order`, never inside `border` or `reorderLevel`.
+    await page.fill('#search-input', 'order');
+    await page.waitForFunction(() => !document.querySelector('.searchbar[data-searching]') && document.querySelector('.results')?.textContent?.toLowerCase().includes('order'));
+    await page.waitForTimeout(300); // the whole page replaces the first screenful once typing pauses
+    await page.waitForFunction(() => !document.querySelector('.searchbar[data-searching]'));
+    const lines = await page.$$eval('.hit .snip-line', (els) => els.map((el) => {
+      let text = '';
+      const marks: number[] = [];
+      for (const n of el.childNodes) {
+        if (n instanceof HTMLElement && n.classList.contains('snip-n')) continue;
+        if (n instanceof HTMLElement && n.tagName === 'MARK') marks.push(text.length);
+        text += n.textContent ?? '';
+      }
+      return { text, marks };
+    }));
+    const markedAt = lines.flatMap((l) => l.marks.map((at) => ({ ...l, at })));
+    expect(markedAt.length).toBeGreaterThan(0);
+    for (const m of markedAt) expect(tokenBoundaries(m.text).has(m.at), `a mark at ${m.at} of "${m.text}"`).toBe(true);
+    // Inside other words on the lines shown: there, and nowhere else, the query's letters stay unmarked.
+    const inside = lines.flatMap((l) => [...l.text.matchAll(/order/gi)].filter((x) => !tokenBoundaries(l.text).has(x.index)).map((x) => ({ ...l, at: x.index })));
+    expect(inside.length, 'lines shown with "order" inside another word').toBeGreaterThan(0);
+    for (const m of inside) expect(m.marks, `"${m.text}"`).not.toContain(m.at);
 
     // A query with no hits says so, with a hint: never a bare empty list.
     await page.fill('#search-input', 'zzqxnothingmatches');
