@@ -15,6 +15,7 @@
 //     [--typed 'A|B c']  the queries typed key by key (default: ten a C# / Avalonia explorer would type)
 //     [--timeout-s N]    how long an indexing run may take (default 300; a ~5,000-file repository needs more)
 //     [--no-bare]        no bare-runtime runs beside the app's (no app/bare ratio)
+//     [--trace FILE]     a Chromium trace of the typing phase (JSON, for chrome://tracing or Perfetto)
 //
 // Memory (Linux): the app's tab runs in a Chromium of its own (the bare runtime in another), whose
 // processes are sampled from /proc (bench/lib/browser-memory.ts): the tab's renderer process, which
@@ -153,6 +154,26 @@ export async function serve(
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
+}
+
+/**
+ * A Chromium trace (CDP Tracing: the page's and its Workers' threads, task by task, with frames and
+ * paints) from now until the returned function is called, which gives its events — the typing phase's
+ * (`--trace FILE`), to see where a slow keystroke's time went (load it in chrome://tracing or Perfetto).
+ */
+async function startTrace(cdp: import('playwright-core').CDPSession): Promise<() => Promise<unknown[]>> {
+  const events: unknown[] = [];
+  cdp.on('Tracing.dataCollected', (e: { value: unknown[] }) => void events.push(...e.value));
+  const done = new Promise<void>((r) => cdp.once('Tracing.tracingComplete', () => r()));
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReportEvents',
+    traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'v8.execute', 'blink.user_timing', 'toplevel', 'v8'] },
+  });
+  return async () => {
+    await cdp.send('Tracing.end');
+    await done;
+    return events;
   };
 }
 
@@ -346,10 +367,16 @@ export async function main(argv = process.argv.slice(2)): Promise<void> {
     step('typing');
     memory?.phase('typing');
     await page.click('#search-input');
+    const traceFile = optString(opts, 'trace');
+    const tracing = traceFile ? await startTrace(cdp) : null;
     for (const q of typed) {
       await page.fill('#search-input', '');
       await page.keyboard.type(q, { delay: 110 });
       await page.waitForTimeout(300);
+    }
+    if (tracing && traceFile) {
+      fs.writeFileSync(traceFile, JSON.stringify({ traceEvents: await tracing() }));
+      step(`trace of the typing written to ${traceFile}`);
     }
     const perf = (await page.evaluate(() => (window as unknown as { __hciPerf: Perf }).__hciPerf)) as Perf;
     heaps['after-typing'] = await pageHeap();

@@ -14,8 +14,15 @@ import { warmStep, warmUp } from './warm-up.ts';
  * them), a step at a time (one warm-up search, or WARM_SLICE_MS of decoding), one after another, once
  * no call has come for WARM_IDLE_MS, until every file is in. A call arriving meanwhile waits for one
  * step at most, and pushes the next one back; an indexing run stops it (its end starts it again).
+ * Once the page has searched, idle means longer (WARM_AFTER_SEARCH_MS) than the gap between two keys
+ * of someone typing (a fast typist ~110 ms, most people 150–300 ms) or between two words: at 120 ms a
+ * step (a single letter's search takes 10–30 ms) started between keystrokes, and the next one waited
+ * for it — Chromium's traces of the web bench showed keystrokes arriving while the Worker ran a
+ * warm-up timer task. Before the first search (a workspace just opened) the warm-up goes on at
+ * WARM_IDLE_MS: that is when it makes the first keystrokes fast.
  */
 const WARM_IDLE_MS = 120;
+const WARM_AFTER_SEARCH_MS = 500;
 const WARM_SLICE_MS = 6;
 
 /**
@@ -35,6 +42,8 @@ const PRELOAD_IDLE_MS = 400;
 interface Warm {
   timer?: ReturnType<typeof setTimeout>;
   done: boolean;
+  /** The page has searched this workspace: idle is WARM_AFTER_SEARCH_MS from now on. */
+  searched?: boolean;
 }
 
 export class IdleWork {
@@ -67,12 +76,17 @@ export class IdleWork {
     this.after(s, true);
   }
 
-  /** A call was answered, or (`restart`) the index changed: the warm-up goes on once the Worker is idle again. */
-  after(s: Session, restart = false, delay = WARM_IDLE_MS): void {
+  /**
+   * A call was answered (`verb`: which; a search tells that the page is being typed into), or
+   * (`restart`) the index changed: the warm-up goes on once the Worker is idle again.
+   */
+  after(s: Session, restart = false, delay?: number, verb?: string): void {
     if (s.index) return;
     let w = this.warm.get(s);
     if (!w) this.warm.set(s, (w = { done: false }));
     if (restart) w.done = false;
+    if (verb === 'search') w.searched = true;
+    delay ??= w.searched ? WARM_AFTER_SEARCH_MS : WARM_IDLE_MS;
     clearTimeout(w.timer);
     if (w.done) return;
     const state = w;
@@ -84,7 +98,7 @@ export class IdleWork {
         state.done = true; // no index yet (or closed meanwhile): the next index run starts it again
       }
       // The next slice at once (a message waiting is handled first), unless a call came meanwhile:
-      // it has set the timer again, WARM_IDLE_MS on.
+      // it has set the timer again, an idle time on.
       if (!state.done && state.timer === timer) this.after(s, false, 0);
     }, delay);
     state.timer = timer;
@@ -92,6 +106,9 @@ export class IdleWork {
 
   /** A workspace is closing: its warm-up stops. */
   stop(s: Session): void {
-    clearTimeout(this.warm.get(s)?.timer);
+    const w = this.warm.get(s);
+    if (!w) return;
+    clearTimeout(w.timer);
+    w.timer = undefined; // a step running now does not start the next one when it ends
   }
 }

@@ -108,7 +108,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
       try {
         return await s.svc.call(verb, req);
       } finally {
-        idle.after(s);
+        idle.after(s, false, undefined, verb);
       }
     },
 

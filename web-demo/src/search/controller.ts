@@ -131,13 +131,22 @@ function scheduleIdle(q: string, f: Filters, sent: string, shown: SearchResponse
 }
 
 /**
+ * Whether the query `sent` is no longer the one typed, or a keystroke's search is on its way: the
+ * Worker answers calls one at a time, so the whole page or the counts of an older query asked for
+ * now would make that keystroke's answer wait behind them.
+ */
+function superseded(sent: string): boolean {
+  return running || sent !== key(query.value.trim(), filters.value);
+}
+
+/**
  * The whole page once typing pauses, in place of the first screenful: asked for from the top rather
  * than through the cursor, because the core sizes its candidate pool by the hits asked for, so the
  * list is exactly what one request for PAGE hits ranks. The selected hit stays selected.
  */
 async function loadRest(q: string, f: Filters, sent: string, shown: SearchResponse): Promise<void> {
   const ws = current.value;
-  if (!ws || !shown.next_cursor || shown.hits.length >= PAGE || results.value !== shown) return;
+  if (!ws || !shown.next_cursor || shown.hits.length >= PAGE || results.value !== shown || superseded(sent)) return;
   const full = await ws.call('search', request(q, f, searchOptions.value, PAGE)).catch(() => null);
   if (!full || results.value !== shown || sent !== key(query.value.trim(), filters.value)) return;
   const was = shown.hits[selected.value]?.hit_id;
@@ -150,7 +159,7 @@ async function loadRest(q: string, f: Filters, sent: string, shown: SearchRespon
 
 async function loadFacets(q: string, f: Filters, sent: string): Promise<void> {
   const ws = current.value;
-  if (!ws || facetsKey === sent) return;
+  if (!ws || facetsKey === sent || superseded(sent)) return;
   facetsKey = sent;
   // Facets count keyword matches: for exact text and regex there are no counts (chosen chips stay);
   // hybrid's keyword side is counted as words.
