@@ -10,7 +10,7 @@ import { TreeSitterHost } from '../core/chunk/treesitter.ts';
 import { flattenOutline, type FileOutline, type OutlineNode } from '../core/chunk/outline.ts';
 import type { ChunkLimits, ChunkResult } from '../core/chunk/types.ts';
 import { extractCSharp } from '../core/chunk/lang/csharp.ts';
-import { parseCSharp, rewriteKnown } from '../core/chunk/lang/csharp-repair.ts';
+import { parseCSharp, repairBudget, rewriteKnown } from '../core/chunk/lang/csharp-repair.ts';
 import { normalizeSpelling, observablePropertyName, relayCommandName, combineRoute, minimalApiRoutes } from '../core/chunk/lang/csharp-keys.ts';
 import { splitLines } from '../core/scan/content.ts';
 import { languageOf } from '../core/scan/languages.ts';
@@ -397,6 +397,37 @@ describe('C# syntax newer than the grammar (C# 12-14)', () => {
     expect(res.outline!.parseErrors).toBe(1);
     // A file the grammar knows has no count.
     expect((await chunkFixture('Money.cs')).outline!.parseErrors).toBeUndefined();
+  });
+
+  it('bounds the repair re-parses by a work budget per KiB of text (EF Core test bases: `bool async`)', async () => {
+    // Each method's `if (async)` is an error the grammar cannot recover from, and no rewrite or blanking
+    // clears it for good: unbounded, the repair re-parsed the file 160 times (several budgets' work here).
+    const method = (i: number) => [
+      '    [Theory, InlineData(true), InlineData(false)]', `    public async Task Opens_connection_${i}(bool async)`, '    {',
+      '        var connection = new FakeDbConnection("A=B");', '        if (async)', '        {', '            await connection.OpenAsync();',
+      '        }', '        else', '        {', '            connection.Open();', '        }', '    }',
+    ].join('\n');
+    const text = `namespace Demo;\n\npublic class FacadeTest\n{\n${Array.from({ length: 40 }, (_, i) => method(i)).join('\n\n')}\n}\n`;
+    class CountingHost extends TreeSitterHost {
+      readonly steps: number[] = [];
+      override async parse(...args: Parameters<TreeSitterHost['parse']>) {
+        try {
+          return await super.parse(...args);
+        } finally {
+          this.steps.push(this.lastParseSteps);
+        }
+      }
+    }
+    const host = new CountingHost(createNodeGrammarSource());
+    const r = await parseCSharp(host, text);
+    r.tree.delete();
+    const [, ...reparses] = host.steps;
+    expect(r.errors).toBeGreaterThan(0);
+    expect(reparses.length).toBeGreaterThan(0);
+    expect(reparses.length).toBeLessThan(160);
+    // Every re-parse but the last started within the budget.
+    const budget = repairBudget(text.length);
+    expect(reparses.slice(0, -1).reduce((a, b) => a + b, 0)).toBeLessThan(budget);
   });
 
   it('re-parses incrementally to the same tree a fresh parse of the repaired text gives', async () => {

@@ -14,8 +14,8 @@
 // Only characters other than line breaks change and lengths are kept, so rows, columns and offsets
 // of the repaired tree are the file's own: the walker reads names, keys and context from the
 // original text with the tree's offsets. The repaired tree is used when it has no error left, or
-// when it holds at least as many declarations as the first parse. Owns the repair; walking the
-// tree is csharp.ts's.
+// when it holds at least as many declarations as the first parse. The re-parses share a work budget
+// (by the text's size). Owns the repair; walking the tree is csharp.ts's.
 import type { Edit, Node, Tree } from 'web-tree-sitter';
 import type { TreeSitterHost } from '../treesitter.ts';
 
@@ -24,6 +24,28 @@ export const EXTENSION_CLASS = '__ext';
 
 /** Re-parses at most this many candidate texts per file (deterministic: no clock). */
 const MAX_ATTEMPTS = 160;
+/**
+ * The re-parses of one file may take at most REPAIR_STEPS_PER_KIB tree-sitter progress steps per KiB
+ * of its text (steps as PARSE_STEP_BUDGET counts them: deterministic), or REPAIR_MIN_STEPS when that
+ * is more; the attempt that crosses it is the last. A re-parse after an error is not incremental where
+ * the error is (tree-sitter reuses no subtree holding one), so each attempt costs about a parse of the
+ * file: EF Core's test bases with a `bool async` parameter (`if (async)`) made 160 attempts each
+ * (RelationalDatabaseFacadeExtensionsTest.cs, 23 KB: 23,705 steps, ~1,000 per KiB, 18 s at load 15),
+ * and the tree kept its errors, so the first parse was used after all. A first parse takes ~8–12
+ * steps per KiB: the budget is ~20 parses' work (that file: 3.2 s, the same chunks). Per KiB, not per
+ * first-parse step: a Razor block's first parse can see little C# (MudDataGrid.razor: 42 steps, then
+ * 62 attempts and 5,507 steps that recovered members). Over MudBlazor, FluentAvalonia, Avalonia and
+ * the sample workspace (every .cs, .razor and .cshtml) the budget changes no chunk and no outline
+ * (each file's chunks and outline hashed with and without it); only MudDataGrid.razor's count of
+ * errors met (27 of 63 before its budget ran out) differs, and the index keeps only whether a file has any.
+ */
+export const REPAIR_STEPS_PER_KIB = 200;
+export const REPAIR_MIN_STEPS = 1_000;
+
+/** The repair's work budget for a text of this many UTF-16 units (see REPAIR_STEPS_PER_KIB). */
+export function repairBudget(textLength: number): number {
+  return Math.max(REPAIR_MIN_STEPS, Math.round((REPAIR_STEPS_PER_KIB * textLength) / 1024));
+}
 /** A statement longer than this is not blanked (the tree has no boundary near the error). */
 const MAX_SPAN_CHARS = 4000;
 
@@ -49,6 +71,7 @@ export interface CSharpParse {
 export async function parseCSharp(ts: TreeSitterHost, text: string): Promise<CSharpParse> {
   const first = await ts.parse('c_sharp', text);
   if (!first.rootNode.hasError) return { tree: first, parsed: text, errors: 0, repaired: 0 };
+  let budget = repairBudget(text.length);
   const before = declarationCount(first.rootNode);
   let tree: Tree | null = null;
   try {
@@ -61,6 +84,7 @@ export async function parseCSharp(ts: TreeSitterHost, text: string): Promise<CSh
       edited.edit(sameLengthEdit(text, rewritten.from, rewritten.to));
       try {
         tree = await ts.parse('c_sharp', rewritten.text, edited);
+        budget -= ts.lastParseSteps;
       } finally {
         edited.delete();
       }
@@ -73,7 +97,7 @@ export async function parseCSharp(ts: TreeSitterHost, text: string): Promise<CSh
     let from = 0;
     let errors = rewritten.changed;
     let attempts = 0;
-    while (attempts < MAX_ATTEMPTS) {
+    while (attempts < MAX_ATTEMPTS && budget > 0) {
       const err = firstError(tree.rootNode, from);
       if (!err) break;
       errors++;
@@ -87,6 +111,7 @@ export async function parseCSharp(ts: TreeSitterHost, text: string): Promise<CSh
         let reparsed: Tree;
         try {
           reparsed = await ts.parse('c_sharp', candidate, edited);
+          budget -= ts.lastParseSteps;
         } finally {
           edited.delete();
         }
