@@ -1,9 +1,10 @@
 // When the browser Worker warms an open workspace's search (runtimes/browser/idle-work.ts): after it
 // opens, once no call has come for a moment (the first keystrokes then find the session warm); once the
-// page has searched, only after a pause longer than the gap between two typed keys — a warm-up step
-// that starts between keystrokes makes the next keystroke wait for it. Through a real workspace on
-// disk, the real WASM SQLite and the real warm-up steps; the Worker's clock is vitest's (no waiting on
-// wall time): what is checked is which steps have run by a given point of the page's calls.
+// page has searched, a search typed ahead (10–30 ms) only after a pause longer than the gap between two
+// typed keys — one started between keystrokes makes the next keystroke wait for it — while the short
+// gaps get 6 ms slices of files decoded. Through a real workspace on disk, the real WASM SQLite and the
+// real warm-up steps (warm-up.ts, watched); the Worker's clock is vitest's (no waiting on wall time):
+// what is checked is which steps have run by a given point of the page's calls.
 // @lane unit
 import { describe, it, expect, afterEach, vi } from 'vitest';
 import { openWorkspace } from '../runtimes/node/index.ts';
@@ -11,6 +12,19 @@ import type { HciWorkspace } from '../core/workspace.ts';
 import { IdleWork } from '../runtimes/browser/idle-work.ts';
 import type { Session, WorkerSessions } from '../runtimes/browser/sessions.ts';
 import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+
+// The real warm-up steps, watched: when each ran, and whether it could search ahead.
+const calls: Array<{ at: number; searches: boolean }> = [];
+vi.mock('../runtimes/browser/warm-up.ts', async (original) => {
+  const real = await original<typeof import('../runtimes/browser/warm-up.ts')>();
+  return {
+    ...real,
+    warmStep: (...a: Parameters<typeof real.warmStep>) => {
+      calls.push({ at: Date.now(), searches: a[2]?.searches !== false });
+      return real.warmStep(...a);
+    },
+  };
+});
 
 describe('the Worker’s idle warm-up', () => {
   let ws: TmpWorkspace | undefined;
@@ -26,18 +40,15 @@ describe('the Worker’s idle warm-up', () => {
     ws = undefined;
   });
 
-  it('steps soon after a call while nothing was searched; once the page searches, only after a pause longer than typing leaves', async () => {
+  it('steps soon after a call while nothing was searched; once the page searches, searches ahead only after a pause longer than typing leaves, files decoded between keys', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 12; i++) files[`src/Order${i}.cs`] = `namespace Shop;\n\npublic class OrderStep${i}\n{\n    public decimal Total${i}(decimal p) => p * ${i + 1};\n}\n`;
     ws = await createTmpWorkspace(files);
     const w = await openWorkspace(ws.root);
     open.push(w);
     await w.index();
-    // A warm-up step begins by asking the session for its workspace (then a search typed ahead, or a
-    // slice of files decoded): count the steps begun.
-    let steps = 0;
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-    const session = { key: 'k', name: 'shop', logs: {}, svc: { workspace: async () => (steps++, w), indexing: () => false } } as unknown as Session;
+    const session = { key: 'k', name: 'shop', logs: {}, svc: { workspace: async () => w, indexing: () => false } } as unknown as Session;
     let closed = false;
     const sessions = { idle: false, current: (s: Session) => s === session && !closed } as unknown as WorkerSessions;
     const idle = new IdleWork(sessions, undefined);
@@ -49,27 +60,34 @@ describe('the Worker’s idle warm-up', () => {
     const pass = async (ms: number) => {
       for (let t = 0; t < ms; t += 10) await vi.advanceTimersByTimeAsync(10);
     };
-    // Opened, nothing searched yet (a status call answered): the warm-up starts within a typist's gap.
+    const searchesSince = (t: number) => calls.filter((c) => c.at >= t && c.searches).length;
+
+    // Opened, nothing searched yet (a status call answered): the warm-up starts within a typist's gap,
+    // searches typed ahead included.
+    calls.length = 0;
     const t0 = Date.now();
     idle.after(session, true, undefined, 'status');
     await vi.advanceTimersToNextTimerAsync();
-    expect(steps).toBe(1);
-    expect(Date.now() - t0).toBeLessThan(150);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].searches).toBe(true);
+    expect(calls[0].at - t0).toBeLessThan(150);
 
-    // The page searches (a keystroke): keys ~110–300 ms apart never let a step in between them.
+    // The page searches (a keystroke): between keys ~110–300 ms apart, files are decoded a slice at a
+    // time, and no search is typed ahead.
     for (let k = 0; k < 5; k++) {
+      const at = Date.now();
       idle.after(session, false, undefined, 'search');
-      const before = steps;
       await pass(300);
-      expect(steps, `a warm-up step ran 300 ms after keystroke ${k + 1}`).toBe(before);
+      expect(searchesSince(at + 1), `a search typed ahead ran within 300 ms of keystroke ${k + 1}`).toBe(0);
     }
+    expect(calls.some((c) => !c.searches), 'slices of files decoded between keystrokes').toBe(true);
     // Nor after the page's own calls while typing pauses (the whole page, the filter counts).
+    const pause = Date.now();
     idle.after(session, false, undefined, 'facets');
-    const beforePause = steps;
     await pass(300);
-    expect(steps).toBe(beforePause);
-    // A real pause: the warm-up goes on.
+    expect(searchesSince(pause + 1)).toBe(0);
+    // A real pause: the searches typed ahead go on.
     await pass(400);
-    expect(steps).toBeGreaterThan(beforePause);
+    expect(searchesSince(pause + 1)).toBeGreaterThan(0);
   });
 });

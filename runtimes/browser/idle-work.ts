@@ -14,12 +14,13 @@ import { warmStep, warmUp } from './warm-up.ts';
  * them), a step at a time (one warm-up search, or WARM_SLICE_MS of decoding), one after another, once
  * no call has come for WARM_IDLE_MS, until every file is in. A call arriving meanwhile waits for one
  * step at most, and pushes the next one back; an indexing run stops it (its end starts it again).
- * Once the page has searched, idle means longer (WARM_AFTER_SEARCH_MS) than the gap between two keys
- * of someone typing (a fast typist ~110 ms, most people 150–300 ms) or between two words: at 120 ms a
- * step (a single letter's search takes 10–30 ms) started between keystrokes, and the next one waited
- * for it — Chromium's traces of the web bench showed keystrokes arriving while the Worker ran a
- * warm-up timer task. Before the first search (a workspace just opened) the warm-up goes on at
- * WARM_IDLE_MS: that is when it makes the first keystrokes fast.
+ * Once the page has searched, a step that searches (a letter or a name typed ahead: 10–30 ms) waits
+ * for a pause longer (WARM_AFTER_SEARCH_MS) than the gap between two keys of someone typing (a fast
+ * typist ~110 ms, most people 150–300 ms) or between two words; shorter gaps get only the 6 ms slices
+ * of files decoded. At 120 ms a search typed ahead started between keystrokes and the next one waited
+ * for it: Chromium's traces of the web bench showed keystrokes arriving while the Worker ran a
+ * warm-up timer task. Before the first search (a workspace just opened) every step runs at
+ * WARM_IDLE_MS: that is when the warm-up makes the first keystrokes fast.
  */
 const WARM_IDLE_MS = 120;
 const WARM_AFTER_SEARCH_MS = 500;
@@ -42,8 +43,12 @@ const PRELOAD_IDLE_MS = 400;
 interface Warm {
   timer?: ReturnType<typeof setTimeout>;
   done: boolean;
-  /** The page has searched this workspace: idle is WARM_AFTER_SEARCH_MS from now on. */
+  /** Every file decoded into the search cache (the searches typed ahead may not all have run). */
+  filesDone: boolean;
+  /** The page has searched this workspace: searches typed ahead wait for WARM_AFTER_SEARCH_MS without a call. */
   searched?: boolean;
+  /** When the last call was answered (Date.now()). */
+  lastCall: number;
 }
 
 export class IdleWork {
@@ -80,20 +85,29 @@ export class IdleWork {
    * A call was answered (`verb`: which; a search tells that the page is being typed into), or
    * (`restart`) the index changed: the warm-up goes on once the Worker is idle again.
    */
-  after(s: Session, restart = false, delay?: number, verb?: string): void {
+  after(s: Session, restart = false, delay = WARM_IDLE_MS, verb?: string): void {
     if (s.index) return;
     let w = this.warm.get(s);
-    if (!w) this.warm.set(s, (w = { done: false }));
-    if (restart) w.done = false;
+    if (!w) this.warm.set(s, (w = { done: false, filesDone: false, lastCall: 0 }));
+    if (restart) (w.done = false), (w.filesDone = false);
     if (verb === 'search') w.searched = true;
-    delay ??= w.searched ? WARM_AFTER_SEARCH_MS : WARM_IDLE_MS;
+    if (verb !== undefined) w.lastCall = Date.now();
     clearTimeout(w.timer);
     if (w.done) return;
     const state = w;
     const timer = setTimeout(async () => {
       if (!this.sessions.current(s) || s.svc.indexing()) return;
+      // While the page is being typed into, a short gap gets only a slice of files decoded; a search
+      // typed ahead (10–30 ms) waits for a pause longer than typing leaves.
+      const wait = state.searched ? WARM_AFTER_SEARCH_MS - (Date.now() - state.lastCall) : 0;
+      if (wait > 0 && state.filesDone) {
+        if (state.timer === timer) this.after(s, false, wait);
+        return;
+      }
       try {
-        state.done = (await warmStep(await s.svc.workspace(), WARM_SLICE_MS)).done;
+        const step = await warmStep(await s.svc.workspace(), WARM_SLICE_MS, { searches: wait <= 0 });
+        if (wait > 0) state.filesDone = step.done;
+        else state.done = step.done;
       } catch {
         state.done = true; // no index yet (or closed meanwhile): the next index run starts it again
       }
