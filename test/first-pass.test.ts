@@ -14,7 +14,7 @@ import { dbOf, ensureBuilt, indexCounts, journalState, runCli, runCliScript, sha
 import { copyWorkspace } from './helpers/tmp-workspace.ts';
 
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers', 'first-pass-child.mjs');
-const FILES = 120;
+const FILES = 240;
 const dirs: string[] = [];
 
 /** The header's application_id (bytes 68–71, big-endian), read from the file itself. */
