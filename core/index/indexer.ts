@@ -21,7 +21,6 @@ import type { ParsePoolFactory } from './prepare.ts';
 import { pooledPrepare, prepareRead, readAhead } from './read-ahead.ts';
 import { addChurn, compactIfDue, releaseFreePages } from './compact.ts';
 import { recordAffixes } from '../search/affixes.ts';
-import { beginFirstPass, endFirstPass } from './first-pass.ts';
 
 export interface IndexProgress {
   phase: 'scan' | 'index' | 'vectors' | 'done';
@@ -88,15 +87,7 @@ export async function indexWorkspace(fs: WorkspaceFs, store: IndexStore, setting
     throw new HciError('index_busy', `another process${holder ? ` (pid ${holder.pid})` : ''} is indexing this workspace`, 'wait for it to finish, or search now: results reflect its committed batches');
   }
   try {
-    // Into an empty index, without journal or syncs (first-pass.ts): ended before the vector phase,
-    // so a crash there keeps the whole keyword index.
-    const firstPass = await beginFirstPass(store);
-    let summary: IndexSummary;
-    try {
-      summary = await runPass(fs, store, settings, chunker, opts, env);
-    } finally {
-      if (firstPass) await endFirstPass(store);
-    }
+    const summary = await runPass(fs, store, settings, chunker, opts, env);
     if (env.afterPass) {
       // The keyword pass's garbage goes before the vector phase makes its big arrays — forced only after
       // a pass that wrote files (a pass with nothing new, e.g. a watcher's, pays no full collection).

@@ -99,8 +99,7 @@ export async function packIndex(source: PackSource, target: PackTarget, opts: Pa
   let manifest: Omit<PackManifest, 'bytes' | 'digest'>;
   const tmp = target.open(target.tempPath, source.engine);
   try {
-    // application_id 0: a copy taken between a first pass's last batch and the clearing of its mark (first-pass.ts) is whole.
-    tmp.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA application_id = 0');
+    tmp.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF');
     // 2. Each keyword index as one segment: a term's doclist is in one place, read in one run of pages.
     tmp.exec("INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')");
     if (tmp.selectValue('SELECT 1 FROM files_tri_docsize LIMIT 1') !== undefined) tmp.exec("INSERT INTO files_tri(files_tri) VALUES('optimize')");

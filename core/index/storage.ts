@@ -8,12 +8,6 @@ export interface IndexStorage {
   readonly location: string;
   /** A published index read over HTTP (runtimes/shared/http-vfs.ts): opened read-only, never indexed, no sidecars kept. */
   readonly readOnly?: boolean;
-  /**
-   * A first pass into an empty index may run without a rollback journal or syncs, behind a mark in
-   * the header (core/index/first-pass.ts): a local file whose claim (claimIndexer/indexerHolder)
-   * tells other processes whether the pass is alive. Absent: every pass is journaled.
-   */
-  readonly unjournaledFirstPass?: boolean;
   exists(): Promise<boolean>;
   /** Opens the database, creating the file (and its folder) when missing. */
   open(engine: SqliteEngine): Database;

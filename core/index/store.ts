@@ -10,7 +10,6 @@ import { checkVersions, ensureSchema, FORMAT_VERSION, type SchemaState } from '.
 import { SqliteConnection, storageError, type StoreOptions } from '../sqlite/connection.ts';
 import { registerEngine } from '../sqlite/raw-rows.ts';
 import { damaged, pageProblems, structureProblems } from './health.ts';
-import { firstPassState, hasFirstPassMark } from './first-pass.ts';
 
 export { isCorruption, isIoError, toHciError } from '../sqlite/connection.ts';
 
@@ -59,28 +58,6 @@ export class IndexStore extends SqliteConnection {
       await probe.retryBusy(() =>
         probe.execQuiet('PRAGMA busy_timeout = 0; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000'),
       );
-      // A first pass written without a journal (first-pass.ts) that no live process is finishing: the
-      // file may be torn. A reader finds no index; an indexer starts again from an empty file (under
-      // the indexer claim, so a pass that began meanwhile is never removed).
-      if (!storage.readOnly && firstPassState(db, storage) === 'cut_off') {
-        if (!opts.create) {
-          throw new HciError('no_index', `no index at ${storage.location} (the first indexing run did not finish)`, 'run `hci index` to build it');
-        }
-        const claim = storage.claimIndexer();
-        if (claim) {
-          let cutOff = false;
-          try {
-            cutOff = hasFirstPassMark(db);
-            if (cutOff) {
-              db.close();
-              await storage.remove();
-            }
-          } finally {
-            claim.release();
-          }
-          if (cutOff) return IndexStore.open(storage, engine, opts);
-        }
-      }
       // Only takes effect in a new, empty file (and only outside a transaction): the indexer then
       // hands pages freed by a pass back to the file (PRAGMA incremental_vacuum).
       // Set only on an empty file: on an existing one the pragma may still rewrite the header (a commit).

@@ -72,8 +72,6 @@ export function createDenoIndexStorage(workspaceRoot: string, fileName: string =
   };
   return {
     location: file,
-    // A first pass into an empty index skips the journal (core/index/first-pass.ts): the indexer claim tells other processes it is alive.
-    unjournaledFirstPass: fileName === INDEX_FILE,
     async exists() {
       checkPaths();
       try {
