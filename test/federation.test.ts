@@ -12,8 +12,9 @@ import { searchAnswer } from '../core/contract/index.ts';
 import { parseRequest } from '../core/search/pipeline.ts';
 import { corpusStats, globalScores, hitParts, queryPhrases } from '../core/search/term-stats.ts';
 import { nodeServiceHost } from '../runtimes/node/service-host.ts';
+import { createStyle, formatSearch } from '../runtimes/cli/format.ts';
 import { createTmpWorkspace, type TmpWorkspace, type WorkspaceFiles } from './helpers/tmp-workspace.ts';
-import { ALPHA, BETA } from './helpers/federation-repos.ts';
+import { ALPHA, BETA, DELTA, GAMMA } from './helpers/federation-repos.ts';
 
 const prefixed = (repo: string, files: WorkspaceFiles): WorkspaceFiles => Object.fromEntries(Object.entries(files).map(([p, c]) => [`${repo}/${p}`, c]));
 
@@ -57,6 +58,27 @@ describe('a search over several repositories', () => {
     // Each index's own statistics: the small repository's IDF is ~0, its hit last.
     expect(n.hits.map((h) => `${h.repo}/${h.path}`)).toEqual(['beta/docs/notes.md', 'alpha/docs/notes.md']);
     expect(m.repos?.map((r) => [r.repo, r.status, r.hits])).toEqual([['alpha', 'ok', 1], ['beta', 'ok', 1]]);
+  });
+
+  it('merges by the scores themselves when a word is in most chunks (every score ~1e-6), as one index of the union ranks', async () => {
+    const [gamma, delta] = await Promise.all([createTmpWorkspace(GAMMA, 'hci-fed-gamma-'), createTmpWorkspace(DELTA, 'hci-fed-delta-')]);
+    const both = await createTmpWorkspace({ ...prefixed('gamma', GAMMA), ...prefixed('delta', DELTA) }, 'hci-fed-gd-');
+    try {
+      const [g, d, u] = [service(gamma.root), service(delta.root), service(both.root)];
+      for (const s of [g, d, u]) await s.index();
+      const un = searchAnswer.parse(await u.call('search', { query: 'sprocket', limit: 5 }));
+      const m = searchAnswer.parse(await new Federation([{ repo: 'gamma', service: g }, { repo: 'delta', service: d }]).call('search', { query: 'sprocket', limit: 5 }));
+      expect(un.hits[0].path.startsWith('delta/'), un.hits.map((h) => h.path).join(', ')).toBe(true);
+      expect(m.hits.map((h) => `${h.repo}/${h.path}`)).toEqual(un.hits.map((h) => h.path));
+      // Scores small enough to vanish at three decimals still tell the hits apart.
+      expect(m.hits.every((h) => h.score > 0)).toBe(true);
+      // The CLI's text prints them with two significant digits, not as 0.00.
+      const text = formatSearch(m, createStyle(false));
+      expect(text).not.toMatch(/ · 0\.00 · /);
+      expect(text).toMatch(/ · 0\.0000\d+ · /);
+    } finally {
+      for (const w of [gamma, delta, both]) await w.cleanup();
+    }
   });
 
   it('decomposes bm25() into its phrases exactly, and scores with its own statistics as bm25() does', async () => {

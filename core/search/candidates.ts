@@ -48,9 +48,15 @@ export interface FusedValues {
   guarded: boolean;
 }
 
-/** Scores as answers show them: three decimals. */
+/**
+ * Scores as answers show them: three decimals, and below 0.1 three significant digits — a word in
+ * most of an index's chunks has FTS5's IDF floor (1e-6), so every score of it is ~1e-6, and three
+ * decimals made them all 0: ties that a merge of several repositories' lists (federation.ts) and an
+ * agent comparing hits could no longer tell apart.
+ */
 export function round(x: number): number {
-  return Math.round(x * 1000) / 1000;
+  if (x === 0 || !Number.isFinite(x)) return x;
+  return Math.abs(x) >= 0.1 ? Math.round(x * 1000) / 1000 : Number(x.toPrecision(3));
 }
 
 export interface Candidate extends ChunkRow {

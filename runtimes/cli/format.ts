@@ -39,6 +39,11 @@ export function parseErrorsText(n: number | undefined): string {
 const HIT_KIND_LABEL: Record<SearchHit['hit_kind'], string> = { text_fts: 'keyword', hybrid: 'both', text_vector: 'meaning', text_literal: 'exact' };
 
 /** The ranked hits; `footer` false leaves out the summary, hint and note lines after them (--no-footer). */
+/** A hit's score in text output: two decimals, or two significant digits when that would print 0.00 (a word in most chunks scores ~1e-6). */
+function scoreText(score: number): string {
+  return score !== 0 && Math.abs(score) < 0.005 ? score.toPrecision(2) : score.toFixed(2);
+}
+
 export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Style, footer = true): string {
   if (r.status === 'error' || r.status === 'no_index') return errorText(r);
   const out: string[] = [];
@@ -46,7 +51,7 @@ export function formatSearch(r: SearchResponse, { dim, bold, cyan, yellow }: Sty
     const sym = h.symbol ? `  ${cyan(`${h.symbol.kind} ${h.symbol.name}`)}` : '';
     // Keyword output stays as it was; other modes say which channel found each hit.
     const kind = h.hit_kind === 'text_fts' ? '' : ` · ${HIT_KIND_LABEL[h.hit_kind]}`;
-    out.push(`${bold(String(h.rank).padStart(2))}  ${bold(`${h.repo ? `${h.repo}/` : ''}${h.path}:${h.start_line}-${h.end_line}`)}  ${dim(`${h.lang} · ${h.score.toFixed(2)}${kind} · ${h.hit_id}`)}${sym}`);
+    out.push(`${bold(String(h.rank).padStart(2))}  ${bold(`${h.repo ? `${h.repo}/` : ''}${h.path}:${h.start_line}-${h.end_line}`)}  ${dim(`${h.lang} · ${scoreText(h.score)}${kind} · ${h.hit_id}`)}${sym}`);
     for (const line of h.snippet.split('\n')) if (line) out.push(`      ${line}`);
     const shown = h.snippet.split('\n').filter(Boolean).length;
     if (h.match_lines && h.match_lines.length > shown) out.push(dim(`      + ${h.match_lines.length - shown} more matching lines: ${moreLines(h.match_lines.slice(shown))}`));
