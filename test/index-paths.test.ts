@@ -10,7 +10,7 @@ import { mkdir, symlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { openWorkspace, createNodeIndexStorage, loadEngine } from '../runtimes/node/index.ts';
 import { IndexStore } from '../core/index/store.ts';
-import { readMeta } from '../core/index/writer.ts';
+import { readMeta } from '../core/index/meta.ts';
 import { HciError } from '../core/platform.ts';
 import { validateSettings } from '../core/settings.ts';
 import { scanPaths, scanWorkspace, toWorkspacePath } from '../core/scan/walker.ts';

@@ -8,7 +8,7 @@
 // indexer's.
 import type { Database } from '../sqlite/engine.ts';
 import type { IndexStore } from './store.ts';
-import { readMeta, setMeta } from './writer.ts';
+import { readMeta, setMeta } from './meta.ts';
 import { ftsStructure } from './fts-structure.ts';
 
 /** Meta key: source bytes whose FTS rows were deleted (or replaced) since the last merge. */

@@ -8,7 +8,8 @@
 import type { Database } from '../sqlite/engine.ts';
 import type { IndexStore } from './store.ts';
 import { readStoredFile } from './file-data.ts';
-import { GRAMS_INSERT, literalText, readMeta, setMeta, TRI_INSERT } from './writer.ts';
+import { GRAMS_INSERT, literalText, TRI_INSERT } from './writer.ts';
+import { readMeta, setMeta } from './meta.ts';
 import { gramBloom } from './gram-bloom.ts';
 
 export type LiteralIndexState = 'on' | 'off' | 'filling';

@@ -9,7 +9,7 @@ import type { Database, SqliteEngine } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
 import { HCI_VERSION } from '../version.ts';
 import type { GitHead } from '../git/head.ts';
-import { readMeta, setMeta } from './writer.ts';
+import { readMeta, setMeta } from './meta.ts';
 import { FILE_FLAG } from './schema.ts';
 import { pageProblems } from './health.ts';
 import { vacuumIntoSql } from './store.ts';

@@ -11,7 +11,7 @@
 import type { Settings } from '../settings.ts';
 import type { Database } from '../sqlite/engine.ts';
 import { CHUNKER_VERSION, type Chunker } from '../chunk/chunker.ts';
-import { setMeta } from './writer.ts';
+import { setMeta } from './meta.ts';
 
 /** What decides how files are cut: when it changes, every file is re-chunked. */
 export function chunkingFingerprint(s: Settings, chunker: Chunker): string {

@@ -6,7 +6,7 @@ import type { WorkspaceFs } from '../platform.ts';
 import type { Settings } from '../settings.ts';
 import { scanPaths, toWorkspacePath, type PathScanResult } from '../scan/walker.ts';
 import type { IndexStore } from './store.ts';
-import { readMeta } from './writer.ts';
+import { readMeta } from './meta.ts';
 
 export interface PriorFile {
   id: number;

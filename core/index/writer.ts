@@ -13,9 +13,6 @@ import { chunkEmbeddingText } from '../vector/provider.ts';
 import { gramBloom } from './gram-bloom.ts';
 import { FTS_INSERT } from './fts-refill.ts';
 
-// The meta table (and the generation) is meta.ts's; re-exported for the indexing modules that import it from here.
-export { nextGeneration, readMeta, setMeta } from './meta.ts';
-
 export interface PreparedFile {
   path: string;
   lang: string;

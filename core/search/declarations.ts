@@ -273,7 +273,7 @@ function namedFiles(session: SearchSession, name: string): FileRef[] {
 /** The files named after the name with one of the affixes (`RadzenTextBox.*` for "TextBox"), at most LOOKUP_FILES. */
 function affixedStemFiles(session: SearchSession, name: string, affixes: Affixes): FileRef[] {
   const stems = filesByStem(session);
-  const out: StemFile[] = [];
+  const out: IndexedFile[] = [];
   for (const stem of [...affixes.prefixes.map((p) => p + name), ...affixes.suffixes.map((x) => name + x)]) {
     for (const f of stems.get(stem.toLowerCase()) ?? []) {
       if (session.filtered && !pathOk(session, f.path)) continue;
@@ -289,13 +289,11 @@ function pathOk(session: SearchSession, path: string): boolean {
   return Number(session.db.selectValue('SELECT hci_path_ok(?)', [path])) === 1;
 }
 
-/** A file as filesByStem lists it: without its hash (withHashes adds it). */
-type StemFile = IndexedFile;
 
 /** The index's files by the lowercase part of their name before the first dot (once per generation), in id order. */
-function filesByStem(session: SearchSession): Map<string, StemFile[]> {
+function filesByStem(session: SearchSession): Map<string, IndexedFile[]> {
   return session.cached('files-by-stem', () => {
-    const map = new Map<string, StemFile[]>();
+    const map = new Map<string, IndexedFile[]>();
     for (const f of session.indexedFiles()) {
       const stem = nameStem(f.path).toLowerCase();
       const list = map.get(stem);
@@ -307,7 +305,7 @@ function filesByStem(session: SearchSession): Map<string, StemFile[]> {
 }
 
 /** The files with their hashes, read by id (kept per generation). */
-function withHashes(session: SearchSession, files: readonly StemFile[]): FileRef[] {
+function withHashes(session: SearchSession, files: readonly IndexedFile[]): FileRef[] {
   if (!files.length) return [];
   const known = session.cached('file-hashes', () => new Map<number, string>());
   const missing = files.filter((f) => !known.has(f.fileId)).map((f) => f.fileId);

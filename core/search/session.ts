@@ -31,13 +31,8 @@ export const LITERAL_TEXTS = 'literal-texts';
  * table to count it), else `count` run now.
  */
 function recorded(db: Database, key: string, count: string): number {
-  return recordedCount(db, key) ?? Number(db.selectValue(count));
-}
-
-/** A count a packed index records in meta (recorded), or undefined. */
-function recordedCount(db: Database, key: string): number | undefined {
   const v = db.selectValue('SELECT value FROM meta WHERE key = ?', [key]);
-  return v !== undefined ? Number(v) : undefined;
+  return Number(v !== undefined ? v : db.selectValue(count));
 }
 
 /** The per-generation key of the file list (SearchSession.indexedFiles). */
@@ -213,7 +208,7 @@ export class SearchSession {
 
   /** The number of files (counted in the file list when the search read it: the same rows, no second scan). */
   fileCount(): number {
-    return this.cached('files', () => (recordedCount(this.db, 'count_files') ?? this.knownFiles()?.length ?? countFiles(this.db)));
+    return this.cached('files', () => this.knownFiles()?.length ?? countFiles(this.db));
   }
 
   /** The number of chunks. */
@@ -224,7 +219,7 @@ export class SearchSession {
   /** The number of files parsed with syntax errors (counted in the file list when the search read it). */
   parseErrorCount(): number {
     return this.cached('parse-errors', () => {
-      const files = recordedCount(this.db, 'count_parse_errors') === undefined ? this.knownFiles() : undefined;
+      const files = this.knownFiles();
       if (!files) return countParseErrors(this.db);
       let n = 0;
       for (const f of files) if (f.flags & FILE_FLAG.parseErrors) n++;

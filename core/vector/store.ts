@@ -8,7 +8,7 @@ import type { Database } from '../sqlite/engine.ts';
 import { CURRENT_TEXT_HASH, textHash, type TextHashKind } from './text-hash.ts';
 import { readStoredFile, type DeflateCodec } from '../index/file-data.ts';
 import { sliceLines } from '../index/fts-row.ts';
-import { setMeta } from '../index/writer.ts';
+import { setMeta } from '../index/meta.ts';
 import type { PackedVectors } from './knn.ts';
 import { chunkEmbeddingText, modelKeyString, type ModelKey, type VectorQuantization } from './provider.ts';
 
