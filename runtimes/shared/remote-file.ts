@@ -258,8 +258,13 @@ export class RemoteFile {
       runs.push([first, last]);
     }
     if (runs.length > 1 && this.reader.readRanges) return this.fetchRuns(runs);
-    for (const [first, last] of runs) this.store(first, this.request(first * this.pageSize, Math.min(this.size, (last + 1) * this.pageSize) - 1));
+    for (const [first, last] of runs) this.store(first, this.request(...this.byteRange(first, last)));
     return runs.length;
+  }
+
+  /** The bytes (first and last, inclusive) of a run of pages (0-based, first and last). */
+  private byteRange(first: number, last: number): readonly [number, number] {
+    return [first * this.pageSize, Math.min(this.size, (last + 1) * this.pageSize) - 1];
   }
 
   /** Whether the server answers a multi-range request with its parts (null until one was asked). */
@@ -274,7 +279,7 @@ export class RemoteFile {
     let requests = 0;
     for (let i = 0; i < runs.length; i += this.opts.maxRangesPerRequest) {
       const batch = runs.slice(i, i + this.opts.maxRangesPerRequest);
-      const ranges = batch.map(([first, last]) => [first * this.pageSize, Math.min(this.size, (last + 1) * this.pageSize) - 1] as const);
+      const ranges = batch.map(([first, last]) => this.byteRange(first, last));
       const reply = this.reader.readRanges!(this.url, ranges, this.multiRange !== false);
       if (reply.multi !== null) this.multiRange = reply.multi;
       this.stats.requests += reply.requests;
