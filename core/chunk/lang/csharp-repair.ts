@@ -22,6 +22,9 @@ import type { TreeSitterHost } from '../treesitter.ts';
 /** The class name an `extension(…)` block header is rewritten to (the walker shows it as an `extension` container). */
 export const EXTENSION_CLASS = '__ext';
 
+/** What `async` used as a name in an expression is rewritten to before parsing (see rewriteKnown). */
+export const ASYNC_NAME = '_asyn';
+
 /** Re-parses at most this many candidate texts per file (deterministic: no clock). */
 const MAX_ATTEMPTS = 160;
 /**
@@ -285,14 +288,20 @@ export function rewriteKnown(s: string): string | null {
     const header = `class ${EXTENSION_CLASS}`;
     if (out.length - from >= header.length) out = out.slice(0, from) + header + blank(out.slice(from + header.length));
   }
-  // a?.b = c; a?.b += c; a?[i] = c;  →  a .b = c; …  (only left of the assignment operator)
+  // a?.b = c; a?.b += c; a?[i] = c;  →  a .b = c; …  (only left of the assignment operator; not `int?[] x = c`)
   const assign = /(?<![=!<>+\-*/%&|^?])(?:\?\?|<<|>>>?|[-+*/%&|^])?=(?![=>])/.exec(out);
   if (assign) {
-    const lhs = out.slice(0, assign.index).replace(/\?(?=\s*[.[])/g, ' ');
+    const lhs = out.slice(0, assign.index).replace(/\?(?=\s*(?:\.|\[(?!\s*\])))/g, ' ');
     out = lhs + out.slice(assign.index);
   }
-  // Empty collection expressions where an expression goes: `= []`, `([])`, `, []`, `return []`, `=> []`, `?? []`, `: []`.
-  out = out.replace(/((?:[=(,:?]|=>|\?\?|\breturn)\s*)\[(\s*)\]/g, (_m, lead: string, inner: string) => `${lead}0${' '.repeat(inner.length + 1)}`);
+  // Empty collection expressions where an expression goes: `= []`, `([])`, `, []`, `return []`, `=> []`, `?? []`, `: []`,
+  // `c ? [] : …` — but not a nullable type's array (`sbyte?[] Prop`, `List<int>?[]`), where `?` follows the type.
+  out = out.replace(/((?:[=(,:]|\?\?|(?<![\w\]>)])\?|=>|\breturn)\s*)\[(\s*)\]/g, (_m, lead: string, inner: string) => `${lead}0${' '.repeat(inner.length + 1)}`);
+  // `async` as a name where an expression goes (EF Core's `bool async` test parameters: `if (async)`, `async ? a : b`,
+  // `return async;`, `!async`, `x && async`, `f(async: async)`): the grammar takes it for the modifier and cannot recover.
+  // After an operator, `(`, `,`, ` ? `, `=>` or `return`, and before anything a modifier is never followed by (not a
+  // name, `(` or `@`), it becomes a name of the same length. A declaration (`bool async`) keeps its name.
+  out = out.replace(/((?:[(!&|,=:]|=>|\s\?|\breturn)\s*)\basync\b(?=\s*(?:[^\s\w(@]|$))/g, (_m, lead: string) => lead + ASYNC_NAME);
   // `params` before a collection type that is not an array (C# 13): the parameter parses without it.
   out = out.replace(/\bparams(?=\s+[A-Za-z_][\w.]*\s*<)/g, spaces);
   // Modifiers on simple lambda parameters (C# 14): `(text, out result) =>`.
