@@ -8,6 +8,15 @@ import { filesByLane } from './test/lanes.ts';
 
 const lanes = filesByLane();
 
+// The unit lane runs in-process (no child process, enforced by its setup file), so two of its files
+// at a time use both cores of a 2-core machine (CI's) without one suite starving another's
+// processes; it runs first, alone (groupOrder 0). Every other lane runs one file at a time after it:
+// those suites drive child processes (CLI, MCP servers, Deno, Chromium) that use the second core,
+// and the latency tests (watcher, reader waits) measure the product, not two suites fighting over
+// 2 cores. vitest requires one worker count per group, hence the two groups.
+const UNIT_LANE = { setupFiles: ['test/helpers/unit-lane.ts'], maxWorkers: 2, sequence: { groupOrder: 0 } };
+const OTHER_LANES = { maxWorkers: 1, sequence: { groupOrder: 1 } };
+
 export default defineConfig({
   plugins: [hciVitePlugin()],
   worker: { format: 'es', plugins: () => [hciVitePlugin()] },
@@ -21,15 +30,13 @@ export default defineConfig({
       .filter(([, files]) => files.length > 0)
       .map(([name, files]) => ({
         extends: true as const,
-        test: { name, include: files, ...(name === 'unit' ? { setupFiles: ['test/helpers/unit-lane.ts'] } : {}) },
+        test: { name, include: files, ...(name === 'unit' ? UNIT_LANE : OTHER_LANES) },
       })),
     // Says at the end which runtime suites (Deno, Chromium) were skipped, and fails at once where they are required.
     globalSetup: ['test/helpers/runtime-summary.ts'],
     environment: 'node',
     pool: 'forks',
-    // One test file at a time: most suites drive child processes (CLI, MCP servers, Deno, Chromium)
-    // that use the second core, and the latency tests (watcher, reader waits) measure the product,
-    // not two suites fighting over 2 cores.
+    // One test file at a time unless a lane says otherwise (UNIT_LANE above).
     maxWorkers: 1,
     testTimeout: 60_000,
     hookTimeout: 60_000,
