@@ -15,7 +15,8 @@
 // of the repaired tree are the file's own: the walker reads names, keys and context from the
 // original text with the tree's offsets. The repaired tree is used when it has no error left, or
 // when it holds at least as many declarations as the first parse. The re-parses share a work budget
-// (by the text's size). Owns the repair; walking the tree is csharp.ts's.
+// (by the text's size), each charged at least half a first parse's steps. Owns the repair; walking
+// the tree is csharp.ts's.
 import type { Edit, Node, Tree } from 'web-tree-sitter';
 import type { TreeSitterHost } from '../treesitter.ts';
 
@@ -44,6 +45,16 @@ const MAX_ATTEMPTS = 160;
  */
 export const REPAIR_STEPS_PER_KIB = 200;
 export const REPAIR_MIN_STEPS = 1_000;
+/**
+ * Each attempt is charged at least this share of the first parse's steps: its steps undercount its
+ * cost. Where tree-sitter reuses most of the tree a re-parse counts few steps, but the attempt still
+ * copies, edits and walks the whole tree (and finds the statement): EF Core's OperationExecutorTest.cs
+ * (a verbatim interpolated string the grammar misreads) took 160 attempts of ~5 steps each against
+ * the first parse's 750, 1.3 s of CPU in all; JsonTypesTestBase.cs (before the `? []` fix) 160 of
+ * ~160 steps against 1,638, 10.5 s — in CPU an attempt cost ~0.4 of a first parse. With this floor
+ * the budget is ~40 attempts of a file at most, whatever their steps.
+ */
+export const ATTEMPT_MIN_SHARE = 0.5;
 
 /** The repair's work budget for a text of this many UTF-16 units (see REPAIR_STEPS_PER_KIB). */
 export function repairBudget(textLength: number): number {
@@ -75,6 +86,7 @@ export async function parseCSharp(ts: TreeSitterHost, text: string): Promise<CSh
   const first = await ts.parse('c_sharp', text);
   if (!first.rootNode.hasError) return { tree: first, parsed: text, errors: 0, repaired: 0 };
   let budget = repairBudget(text.length);
+  const attemptFloor = Math.ceil(ts.lastParseSteps * ATTEMPT_MIN_SHARE);
   const before = declarationCount(first.rootNode);
   let tree: Tree | null = null;
   try {
@@ -114,7 +126,7 @@ export async function parseCSharp(ts: TreeSitterHost, text: string): Promise<CSh
         let reparsed: Tree;
         try {
           reparsed = await ts.parse('c_sharp', candidate, edited);
-          budget -= ts.lastParseSteps;
+          budget -= Math.max(ts.lastParseSteps, attemptFloor);
         } finally {
           edited.delete();
         }
