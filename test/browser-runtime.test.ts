@@ -24,6 +24,14 @@ const SQLITE3 = '/usr/bin/sqlite3';
 /** What must be identical wherever a search runs. */
 const essentials = (hits: SearchHit[]) => hits.map((h) => ({ rank: h.rank, path: h.path, start_line: h.start_line, end_line: h.end_line, score: h.score, hit_kind: h.hit_kind, hit_id: h.hit_id }));
 
+/** The workspace's `hci/<key>.json` in the page's OPFS (its name, summary and page-check record). */
+async function readWorkspaceMeta(page: BrowserSession['page'], key: string): Promise<{ workspace?: string; health?: string }> {
+  return page.evaluate(async (k) => {
+    const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('hci');
+    return JSON.parse(await (await (await dir.getFileHandle(`${k}.json`)).getFile()).text());
+  }, key);
+}
+
 const chromium = chromiumBinary();
 describe.skipIf(!chromium)(titled('browser runtime (headless Chromium, module Worker, OPFS)', { Chromium: chromium }), () => {
   let server: StaticServer;
@@ -89,6 +97,11 @@ describe.skipIf(!chromium)(titled('browser runtime (headless Chromium, module Wo
     }
     const before = await call(page, 'status', 'zip-ws');
     expect(before.index?.build_state).toBe('complete');
+    // SQLite's page check found the file sound: its record (the header's stamp) is kept in OPFS.
+    const key = /^opfs:\/hci\/([^/]+)\//.exec(opened.location)![1];
+    const health = async () => ((await readWorkspaceMeta(page, key)).health ?? null) as string | null;
+    await expect.poll(health).toMatch(/"sound":"[0-9A-F]{40}"/);
+    const checked = await health();
 
     // Reload: a new Worker, the same OPFS. The index is there; nothing is indexed again.
     await page.reload();
@@ -96,6 +109,9 @@ describe.skipIf(!chromium)(titled('browser runtime (headless Chromium, module Wo
     const again = await call(page, 'openStored', 'zip-ws');
     expect(again).toMatchObject({ has_index: true, has_source: false, location: opened.location });
     const after = await call(page, 'status', 'zip-ws');
+    // The same bytes are not checked again after the reload (a check writes a new checked_at).
+    expect(await health()).toBe(checked);
+    expect(after.status).toBe('ok');
     expect(after.index?.generation).toBe(before.index?.generation);
     expect(after.index?.indexed_at).toBe(before.index?.indexed_at);
     expect(after.last_run).toEqual(before.last_run);
@@ -242,6 +258,16 @@ describe.skipIf(!chromium)(titled('browser runtime (headless Chromium, module Wo
     // A file that is not an index is refused, and the imported one stays.
     const bad = await callError(page, 'importIndex', 'imported-ws', '/fixtures/not-an-index.sqlite');
     expect(bad).toMatchObject({ code: 'index_unrecognized' });
+    expect(essentials((await call(page, 'search', 'imported-ws', webQuery)).hits)).toEqual(essentials(expected.hits));
+    // The same file with a b-tree page garbled: its header (the page check's stamp) is the one found
+    // sound at the import above, yet an imported file is checked again, and refused.
+    const damagedCopy = fs.readFileSync(path.join(ws2, '.hci/index.sqlite'));
+    const pageSize = damagedCopy.readUInt16BE(16) === 1 ? 65536 : damagedCopy.readUInt16BE(16);
+    const leaves = Array.from({ length: damagedCopy.length / pageSize }, (_, i) => i).filter((i) => i > 0 && damagedCopy[i * pageSize] === 13);
+    const at = leaves[Math.floor(leaves.length / 2)] * pageSize;
+    damagedCopy.fill(0xff, at, at + 12);
+    server.put('/fixtures/node-index-damaged.sqlite', damagedCopy);
+    expect(await callError(page, 'importIndex', 'imported-ws', '/fixtures/node-index-damaged.sqlite')).toMatchObject({ code: 'index_corrupt' });
     expect(essentials((await call(page, 'search', 'imported-ws', webQuery)).hits)).toEqual(essentials(expected.hits));
     await call(page, 'remove', 'imported-ws');
   });

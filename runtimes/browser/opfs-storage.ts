@@ -2,7 +2,8 @@
 // several workspaces of one origin keep separate index files. Owns workspace keys, taking and
 // releasing a workspace (a Web Lock plus the pool's sync access handles, which only one Worker of the
 // origin can hold at a time), and the IndexStorage over a pool, with how a workspace's first pass
-// journals (none, behind a mark in the header: see beginUnjournaledPass). No COOP/COEP headers are needed.
+// journals (none, behind a mark in the header: see beginUnjournaledPass), and the index's page-check
+// record kept beside it across reloads (WorkspaceSlot.health). No COOP/COEP headers are needed.
 import type { SAHPoolUtil, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import { HciError } from '../../core/platform.ts';
 import type { IndexStorage } from '../../core/index/storage.ts';
@@ -71,6 +72,12 @@ function isHeldElsewhere(e: unknown): boolean {
 export interface WorkspaceSlot {
   key: string;
   pool: SAHPoolUtil;
+  /**
+   * The index's page-check record (core/index/health.ts's `health.json` sidecar: the file stamp last
+   * found sound), kept in the workspace's `hci/<key>.json` so a reopened workspace is not checked
+   * again over the same bytes; null: none (never checked, or the file was replaced since).
+   */
+  health: string | null;
   /** Gives the workspace up: the pool's handles and the Web Lock (the index stays in OPFS). */
   release(): void;
 }
@@ -117,6 +124,7 @@ export async function takeWorkspace(sqlite3: Sqlite3Static, name: string, waitMs
     return {
       key,
       pool: p,
+      health: (await readWorkspaceMeta(key))?.health ?? null,
       release() {
         try {
           if (!p.isPaused()) p.pauseVfs();
@@ -186,6 +194,31 @@ function endUnjournaledPass(db: Database): void {
   }
 }
 
+/** The page-check record's sidecar name (core/index/health.ts), kept in OPFS (WorkspaceSlot.health). */
+const HEALTH_SIDECAR = 'health.json';
+
+/**
+ * What changes whenever SQLite changes the index file's bytes: the header's file change counter
+ * (bumped by every committed write; the rollback journal restores it with the pages it restores),
+ * page count, freelist and schema cookie — bytes 24–43 of page 1, read through `db` (sqlite_dbpage).
+ * Bytes written around SQLite (an imported file) are not seen: that path forgets the record
+ * (forgetHealth). Null when unreadable.
+ */
+function headerStamp(db: Database): string | null {
+  try {
+    const v = db.selectValue('SELECT hex(substr(data, 25, 20)) FROM sqlite_dbpage WHERE pgno = 1');
+    return typeof v === 'string' && v ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The index file was replaced around SQLite (imported, or started over): its page check runs again. */
+export function forgetHealth(slot: WorkspaceSlot): void {
+  slot.health = null;
+  void saveHealth(slot.key, null);
+}
+
 /** The core's IndexStorage over one workspace's pool: the index, or another database beside it (the intercom sidecar). */
 export function createOpfsIndexStorage(slot: WorkspaceSlot, file = INDEX_NAME): IndexStorage {
   const { pool } = slot;
@@ -196,8 +229,13 @@ export function createOpfsIndexStorage(slot: WorkspaceSlot, file = INDEX_NAME): 
   const unlinkFiles = () => {
     pool.unlink(`${file}-journal`);
     pool.unlink(file);
+    if (file === INDEX_NAME) forgetHealth(slot);
   };
   const sidecars = new Map<string, string>();
+  // The index's page-check record outlives the Worker (WorkspaceSlot.health): a reload does not run
+  // SQLite's quick_check over the whole file again (FluentAvalonia's 27.7 MB: ~0.1 s of the Worker,
+  // twice per reopen — the open's summary and the page's status — where the first keystrokes land).
+  const persisted = file === INDEX_NAME;
   return {
     location: `opfs:/${OPFS_ROOT}/${slot.key}${file}`,
     async exists() {
@@ -242,9 +280,15 @@ export function createOpfsIndexStorage(slot: WorkspaceSlot, file = INDEX_NAME): 
     indexerHolder() {
       return indexing ? { pid: 0, since } : null;
     },
-    // Recent queries (for explain) stay in memory: a Worker is a long-lived host.
-    readSidecar: (n) => sidecars.get(n) ?? null,
-    writeSidecar: (n, t) => void sidecars.set(n, t),
+    ...(persisted ? { fileStamp: () => (opened ? headerStamp(opened) : null) } : {}),
+    // Recent queries (for explain) stay in memory: a Worker is a long-lived host. The page-check
+    // record is kept in OPFS too (WorkspaceSlot.health).
+    readSidecar: (n) => (persisted && n === HEALTH_SIDECAR ? slot.health : (sidecars.get(n) ?? null)),
+    writeSidecar: (n, t) => {
+      if (!persisted || n !== HEALTH_SIDECAR) return void sidecars.set(n, t);
+      slot.health = t;
+      void saveHealth(slot.key, t);
+    },
     appendSidecar: (n, line) => void sidecars.set(n, `${sidecars.get(n) ?? ''}${line}\n`),
   };
 }
@@ -262,19 +306,46 @@ async function rootDir(create: boolean): Promise<FileSystemDirectoryHandle | nul
   }
 }
 
-/** What `hci/<key>.json` holds: the workspace's name and, once indexed, its summary. */
+/** What `hci/<key>.json` holds: the workspace's name and, once indexed, its summary and page-check record. */
 export interface WorkspaceMeta {
   workspace: string;
   summary?: WorkspaceSummary;
+  /** WorkspaceSlot.health. */
+  health?: string;
 }
 
-export async function writeWorkspaceMeta(key: string, meta: WorkspaceMeta): Promise<void> {
-  const dir = await rootDir(true);
-  if (!dir) return;
-  const fh = await dir.getFileHandle(`${key}.json`, { create: true });
-  const w = await (fh as FileSystemFileHandle & { createWritable(): Promise<{ write(d: string): Promise<void>; close(): Promise<void> }> }).createWritable();
-  await w.write(JSON.stringify(meta));
-  await w.close();
+/** Writes of one `hci/<key>.json`, one after another (each reads what the one before wrote). */
+const metaWrites = new Map<string, Promise<void>>();
+
+function queueMetaWrite(key: string, change: (old: WorkspaceMeta | null) => WorkspaceMeta | null): Promise<void> {
+  const next = (metaWrites.get(key) ?? Promise.resolve()).then(async () => {
+    const meta = change(await readWorkspaceMeta(key));
+    if (!meta) return;
+    const dir = await rootDir(true);
+    if (!dir) return;
+    const fh = await dir.getFileHandle(`${key}.json`, { create: true });
+    const w = await (fh as FileSystemFileHandle & { createWritable(): Promise<{ write(d: string): Promise<void>; close(): Promise<void> }> }).createWritable();
+    await w.write(JSON.stringify(meta));
+    await w.close();
+  });
+  const settled = next.catch(() => {});
+  metaWrites.set(key, settled);
+  void settled.then(() => metaWrites.get(key) === settled && metaWrites.delete(key));
+  return next;
+}
+
+/** Writes `hci/<key>.json` (after the writes queued before it): the caller gives the slot's page-check record too. */
+export function writeWorkspaceMeta(key: string, meta: WorkspaceMeta): Promise<void> {
+  return queueMetaWrite(key, () => meta);
+}
+
+/** Keeps (or, null, drops) the page-check record in `hci/<key>.json`; nothing to do without the file (the summary written next carries it). */
+function saveHealth(key: string, health: string | null): Promise<void> {
+  return queueMetaWrite(key, (old) => {
+    if (!old || (old.health ?? null) === health) return null;
+    const { health: _, ...rest } = old;
+    return health === null ? rest : { ...rest, health };
+  }).catch(() => {});
 }
 
 export async function readWorkspaceMeta(key: string): Promise<WorkspaceMeta | null> {
@@ -288,6 +359,7 @@ export async function readWorkspaceMeta(key: string): Promise<WorkspaceMeta | nu
 }
 
 export async function removeWorkspaceName(key: string): Promise<void> {
+  await metaWrites.get(key); // a write queued before would create the file again
   const dir = await rootDir(false);
   await dir?.removeEntry(`${key}.json`).catch(() => {});
 }

@@ -261,7 +261,7 @@ export class WorkerSessions {
       const summary: WorkspaceSummary | undefined = st.index
         ? { files: st.index.files, chunks: st.index.chunks, indexed_at: st.index.indexed_at, index_bytes: st.size?.index_bytes ?? 0, ...(source ? { source } : {}) }
         : undefined;
-      await writeWorkspaceMeta(s.slot.key, { workspace: s.name, ...(summary ? { summary } : {}) });
+      await writeWorkspaceMeta(s.slot.key, { workspace: s.name, ...(summary ? { summary } : {}), ...(s.slot.health ? { health: s.slot.health } : {}) });
     } catch {
       // only the listing misses it
     }

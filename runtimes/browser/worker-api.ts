@@ -13,7 +13,7 @@ import type { IndexSummary, StatusReport } from '../../core/contract/index.ts';
 import type { VectorHost } from '../../core/vector/semantic.ts';
 import { createUrlEngineLoader, createUrlGrammarSource, fetchBytes, type WasmUrls } from './loaders.ts';
 import { createBrowserParsePool } from './parse-pool.ts';
-import { INDEX_NAME, UNJOURNALED_PASS_MARK } from './opfs-storage.ts';
+import { forgetHealth, INDEX_NAME, UNJOURNALED_PASS_MARK } from './opfs-storage.ts';
 import { WorkerSessions } from './sessions.ts';
 import { IdleWork } from './idle-work.ts';
 import { installErrorTransfer, PROTOCOL_VERSION, type BrowserIndexOptions, type HciWorkerApi, type OpenRequest, type OpenResult, type WorkerEvent } from './protocol.ts';
@@ -151,6 +151,8 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
           else pool.unlink(INDEX_NAME);
           await sessions.reopen(s);
         };
+        // Bytes written around SQLite: the page check runs on them (and on the restored ones).
+        forgetHealth(slot);
         try {
           await pool.importDb(INDEX_NAME, data);
         } catch (e) {
@@ -161,7 +163,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
         pool.unlink(`${INDEX_NAME}-journal`);
         await sessions.reopen(s);
         const status: StatusReport = await s.svc.call('status', { check_pending: false });
-        if (status.status === 'error' || status.status === 'no_index') {
+        if (status.status === 'error' || status.status === 'no_index' || status.status === 'damaged') {
           await s.svc.close();
           await restore();
           const code = status.error?.code ?? 'index_unrecognized';
