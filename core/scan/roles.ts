@@ -90,9 +90,17 @@ function folderWhere(path: string, test: (segment: string) => boolean): string |
   return null;
 }
 
+/** Whether the lower-cased folder name holds a demo word anywhere (isDemoFolder's cheap first test). */
+function mayHoldDemoWord(segment: string): boolean {
+  const lower = segment.toLowerCase();
+  for (const w of DEMO_WORDS) if (lower.includes(w)) return true;
+  return false;
+}
+
 /** `samples`, `FAControlsGallery`, `Shop.Demo` — and `Shop.Docs`, a documentation site: an app that demonstrates the library. */
 function isDemoFolder(segment: string): boolean {
-  if (nameParts(segment).some((p) => DEMO_WORDS.has(p))) return true;
+  // A part that is a demo word is one in the lower-cased name too: most folders hold none, and are not split.
+  if (mayHoldDemoWord(segment) && nameParts(segment).some((p) => DEMO_WORDS.has(p))) return true;
   return segment.includes('.') && segment.split('.').slice(1).some((p) => DOCS_WORDS.has(p.toLowerCase()));
 }
 

@@ -254,13 +254,13 @@ function namedFiles(session: SearchSession, name: string): FileRef[] {
       // A remote index: the rows this reads one by one, fetched ahead (the chunks whose symbols hold it).
       session.prefetchRows('chunks', session.db.selectValues(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ${4 * LOOKUP_ROWS}`, [`{symbol} : "${word}"`]) as number[]);
     }
-    const exact = session.db.selectArrays(
+    const exact = session.arrays(
       `SELECT c.file_id, f.hash, f.path, f.lang FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
        WHERE chunks_fts MATCH ? AND lower(c.symbol_name) = ? AND hci_path_ok(f.path) LIMIT ${LOOKUP_ROWS}`,
       [`{symbol} : "${word}"`, name.toLowerCase()],
     ) as Array<[number, string, string, string]>;
     add(exact, 2 * LOOKUP_FILES - out.length);
-    const rows = session.db.selectArrays(
+    const rows = session.arrays(
       `SELECT c.file_id, f.hash, f.path, f.lang FROM (SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ${LOOKUP_ROWS}) t
        JOIN chunks c ON c.id = t.id JOIN files f ON f.id = c.file_id WHERE hci_path_ok(f.path) ORDER BY t.rank`,
       [`{symbol} : "${word}"`],
@@ -311,7 +311,7 @@ function withHashes(session: SearchSession, files: readonly IndexedFile[]): File
   const missing = files.filter((f) => !known.has(f.fileId)).map((f) => f.fileId);
   if (missing.length) {
     session.prefetchRows('files', missing);
-    const rows = session.db.selectArrays('SELECT id, hash FROM files WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(missing)]) as Array<[number, string]>;
+    const rows = session.arrays('SELECT id, hash FROM files WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(missing)]) as Array<[number, string]>;
     for (const [id, hash] of rows) known.set(id, hash);
   }
   return files.flatMap((f) => {

@@ -1,10 +1,10 @@
 // The one seam where a SQLite WebAssembly build is loaded. Owns choosing and initialising the build;
 // everything else in the core talks to the `SqliteEngine` it returns. A second build (the sqlite-vec
 // one, for the semantic channel) plugs in by passing another loader to `loadEngine`.
-import type { Database, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
+import type { BindableValue, Database, Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import { HciError } from '../platform.ts';
 
-export type { Database, Sqlite3Static };
+export type { BindableValue, Database, Sqlite3Static };
 
 export interface SqliteEngine {
   readonly sqlite3: Sqlite3Static;

@@ -168,7 +168,7 @@ function informativeClauses(session: SearchSession, q: ParsedQuery, haveComplete
 
 /** How many chunks match (counted up to `limit`), once per index generation and expression. */
 function docFreq(session: SearchSession, expr: string, limit: number): number {
-  return session.cached(`df:${limit}:${expr}`, () => Number(session.db.selectValue('SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [expr, limit])));
+  return session.cached(`df:${limit}:${expr}`, () => Number(session.value('SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [expr, limit])));
 }
 
 export const ftsChannel: Channel = {
