@@ -86,7 +86,7 @@ export function manifestOf(set: string): string {
   return p;
 }
 
-const KEYS = ['recall1', 'recall5', 'recall10', 'mrr10', 'ndcg10'] as const;
+const KEYS = ['recall1', 'recall5', 'recall10', 'mrr10', 'ndcg10', 'ndcg10Returned'] as const;
 
 function weighted(parts: ReadonlyArray<Metrics | undefined>): Metrics {
   const have = parts.filter((m): m is Metrics => !!m && m.n > 0);
@@ -174,19 +174,19 @@ export function formatSet(s: SetReport, fns: Pick<EvalFns, 'formatEval'>, opts: 
   out.push('');
   const others = s.engines.filter((e) => e !== 'hci');
   out.push(markdownTable(
-    ['repository', 'queries', 'hci R@1', 'hci R@5', 'hci R@10', 'hci MRR@10', 'hci nDCG@10', 'decl@1 (types)', 'short pages', ...others.map((e) => `${e} R@5 / MRR`)],
+    ['repository', 'queries', 'hci R@1', 'hci R@5', 'hci R@10', 'hci MRR@10', 'hci nDCG@10', 'hci nDCG@10 as returned', 'decl@1 (types)', 'short pages', ...others.map((e) => `${e} R@5 / MRR`)],
     [
       ...s.repos.map((r) => {
         const h = r.report.engines.find((x) => x.engine === 'hci')?.overall;
         const d = r.report.declarations;
         const p = r.report.shortPages;
-        return [r.name, String(r.report.corpus.queries), ...(h ? [f3(h.recall1), f3(h.recall5), f3(h.recall10), f3(h.mrr10), f3(h.ndcg10)] : ['–', '–', '–', '–', '–']),
+        return [r.name, String(r.report.corpus.queries), ...(h ? [f3(h.recall1), f3(h.recall5), f3(h.recall10), f3(h.mrr10), f3(h.ndcg10), f3(h.ndcg10Returned)] : ['–', '–', '–', '–', '–', '–']),
           d ? ratio(d.hit, d.total) : '–', p ? `${p.short}/${p.total}` : '–',
           ...others.map((e) => { const m = r.report.engines.find((x) => x.engine === e)?.overall; return m ? `${f3(m.recall5)} / ${f3(m.mrr10)}` : '–'; })];
       }),
       ...(['pooled', 'macro'] as const).map((k) => {
         const h = s.aggregate[k].hci;
-        return [k === 'pooled' ? '**all (per query)**' : '**mean of repositories**', String(s.aggregate.pooled.hci?.n ?? ''), ...(h ? [f3(h.recall1), f3(h.recall5), f3(h.recall10), f3(h.mrr10), f3(h.ndcg10)] : ['–', '–', '–', '–', '–']),
+        return [k === 'pooled' ? '**all (per query)**' : '**mean of repositories**', String(s.aggregate.pooled.hci?.n ?? ''), ...(h ? [f3(h.recall1), f3(h.recall5), f3(h.recall10), f3(h.mrr10), f3(h.ndcg10), f3(h.ndcg10Returned)] : ['–', '–', '–', '–', '–', '–']),
           k === 'pooled' ? ratio(s.aggregate.declarations.hit, s.aggregate.declarations.total) : '', k === 'pooled' ? `${s.aggregate.shortPages.short}/${s.aggregate.shortPages.total}` : '',
           ...others.map((e) => { const m = s.aggregate[k][e]; return m ? `${f3(m.recall5)} / ${f3(m.mrr10)}` : '–'; })];
       }),

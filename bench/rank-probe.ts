@@ -1,8 +1,8 @@
 // `node dist/bench/rank-probe.js`: a ranking change's quick check against indexes already built, for
 // trying settings side by side without re-indexing (npm run eval stays the measure of record: it
 // indexes a fresh copy). Per golden set: file-level R@1/R@5/MRR@10/nDCG@10 (the eval's metrics, over
-// distinct files of a 50-hit answer), nDCG@10 over the first ten hits *as returned* (a second chunk of
-// a file takes a slot and earns nothing), identifier queries at rank 1, short pages (a default-limit
+// distinct files of a 50-hit answer), nDCG@10 over the first ten hits *as returned* (bench/lib/metrics.ts
+// ndcg10Returned: a second chunk of a file takes a slot and earns nothing), identifier queries at rank 1, short pages (a default-limit
 // page with fewer hits than its limit while a 50-hit answer has more, or with no next_cursor although
 // more exists), and warm search latency p50/p95 of the default-limit searches.
 //
@@ -38,28 +38,14 @@ interface ProbeQuery {
 
 interface ProbeSet {
   name: string;
-  overall: Metrics & { ndcgReturned: number };
-  byKind: Record<string, Metrics & { ndcgReturned: number }>;
+  overall: Metrics;
+  byKind: Record<string, Metrics>;
   identifierRank1: { hit: number; total: number };
   declarationAt1: { hit: number; total: number; misses: string[] };
   shortPages: string[];
   p50: number;
   p95: number;
   queries: ProbeQuery[];
-}
-
-/** nDCG@10 over hits as returned: a hit earns 1 when its file is relevant and not earned before. */
-export function ndcgReturned(paths: readonly string[], relevant: readonly string[]): number {
-  const rel = new Set(relevant);
-  const seen = new Set<string>();
-  let dcg = 0;
-  paths.slice(0, 10).forEach((p, i) => {
-    if (rel.has(p) && !seen.has(p)) dcg += 1 / Math.log2(i + 2);
-    seen.add(p);
-  });
-  let idcg = 0;
-  for (let i = 0; i < Math.min(rel.size, 10); i++) idcg += 1 / Math.log2(i + 2);
-  return idcg ? dcg / idcg : 0;
 }
 
 function pct(xs: number[], p: number): number {
@@ -89,7 +75,7 @@ async function probeSet(name: string, golden: string, root: string, settings: Re
       if (short) shortPages.push(`${g.query} (${page.hits.length} hits${page.next_cursor ? ', cursor' : ', no cursor'}; 50-hit answer has ${wide.hits.length})`);
       const q: ProbeQuery = {
         id: g.id ?? '', query: g.query, kind: g.kind, rank1: s.recall1 === 1, r5: s.recall5, mrr: s.mrr10,
-        ndcgReturned: ndcgReturned(ten.hits.map((h) => h.path), g.relevant), short, top: [...new Set(wide.hits.map((h) => h.path))].slice(0, 5),
+        ndcgReturned: scoreQuery(ten.hits.map((h) => h.path), g.relevant).ndcg10Returned, short, top: [...new Set(wide.hits.map((h) => h.path))].slice(0, 5),
       };
       const d = (g as { declaration?: { path: string; line: number; of: string } }).declaration;
       if (d?.of === 'type') {
@@ -104,7 +90,7 @@ async function probeSet(name: string, golden: string, root: string, settings: Re
       const ms = qs.map((q) => metrics.get(q)!);
       return {
         n: qs.length, recall1: mean(ms.map((m) => m.recall1)), recall5: mean(ms.map((m) => m.recall5)), recall10: mean(ms.map((m) => m.recall10)),
-        mrr10: mean(ms.map((m) => m.mrr10)), ndcg10: mean(ms.map((m) => m.ndcg10)), ndcgReturned: mean(qs.map((q) => q.ndcgReturned)),
+        mrr10: mean(ms.map((m) => m.mrr10)), ndcg10: mean(ms.map((m) => m.ndcg10)), ndcg10Returned: mean(qs.map((q) => q.ndcgReturned)),
       };
     };
     const byKind: ProbeSet['byKind'] = {};
@@ -206,8 +192,8 @@ export async function main(argv: string[]): Promise<number> {
     const r = await probeSet(m[1], m[2], m[3], settings);
     out.push(r);
     const o = r.overall;
-    process.stdout.write(`${r.name.padEnd(16)} R@1 ${f(o.recall1)} R@5 ${f(o.recall5)} MRR ${f(o.mrr10)} nDCG ${f(o.ndcg10)} nDCGret ${f(o.ndcgReturned)} id@1 ${r.identifierRank1.hit}/${r.identifierRank1.total} decl@1 ${r.declarationAt1.hit}/${r.declarationAt1.total} short ${r.shortPages.length} p50 ${r.p50.toFixed(1)} p95 ${r.p95.toFixed(1)} ms\n`);
-    for (const [k, v] of Object.entries(r.byKind)) process.stdout.write(`   ${k.padEnd(18)} n=${String(v.n).padStart(3)} R@1 ${f(v.recall1)} R@5 ${f(v.recall5)} MRR ${f(v.mrr10)} nDCGret ${f(v.ndcgReturned)}\n`);
+    process.stdout.write(`${r.name.padEnd(16)} R@1 ${f(o.recall1)} R@5 ${f(o.recall5)} MRR ${f(o.mrr10)} nDCG ${f(o.ndcg10)} nDCGret ${f(o.ndcg10Returned)} id@1 ${r.identifierRank1.hit}/${r.identifierRank1.total} decl@1 ${r.declarationAt1.hit}/${r.declarationAt1.total} short ${r.shortPages.length} p50 ${r.p50.toFixed(1)} p95 ${r.p95.toFixed(1)} ms\n`);
+    for (const [k, v] of Object.entries(r.byKind)) process.stdout.write(`   ${k.padEnd(18)} n=${String(v.n).padStart(3)} R@1 ${f(v.recall1)} R@5 ${f(v.recall5)} MRR ${f(v.mrr10)} nDCGret ${f(v.ndcg10Returned)}\n`);
     if (opts.queries) {
       for (const s of r.shortPages) process.stdout.write(`   short: ${s}\n`);
       for (const s of r.declarationAt1.misses) process.stdout.write(`   decl miss: ${s}\n`);

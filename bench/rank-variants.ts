@@ -4,7 +4,9 @@
 // eval's file-level R@5 / MRR@10 over the distinct files of a 50-hit answer, overall and by query type
 // (core/search/query-type.ts: symbol / question / mixed), identifier queries at rank 1 (kind
 // identifier or symbol, or a symbol-type query), and the queries whose R@5 or MRR@10 moved against
-// the first set-up. Only the 50-hit search runs, so a set-up costs a third of a rank-probe run.
+// the first set-up, and nDCG@10 over the first ten hits as returned (bench/lib/metrics.ts ndcg10Returned:
+// a file's second chunk takes a slot; the first ten of the 50-hit answer are the page of ten, depth.ts).
+// Only the 50-hit search runs, so a set-up costs a third of a rank-probe run.
 //
 //   node --experimental-transform-types bench/rank-variants.ts --set Mud=<golden.jsonl>@<indexed root> [--set …]
 //        --variant base='{}' --variant demo06='{"demo_path_penalty":0.6}' [--out results.json] [--md results.md]
@@ -23,8 +25,8 @@ interface Row {
   query: string;
   kind: string;
   type: string;
-  /** Per set-up: [R@5, MRR@10, R@1]. */
-  by: Record<string, [number, number, number]>;
+  /** Per set-up: [R@5, MRR@10, R@1, nDCG@10 as returned]. */
+  by: Record<string, [number, number, number, number]>;
 }
 
 const TYPES = ['symbol', 'question', 'mixed'] as const;
@@ -46,6 +48,11 @@ export function report(rows: readonly Row[], variants: readonly string[]): strin
     const ids = rs.filter(isIdentifier);
     return [s, String(rs.length), ...variants.map((v) => agg(rs, v)), variants.map((v) => `${ids.filter((r) => r.by[v][2] === 1).length}/${ids.length}`).join(' ')];
   })));
+  out.push('\nnDCG@10 over the first ten hits as returned, per set and set-up:\n');
+  out.push(markdownTable(['set', 'n', ...variants], sets.map((s) => {
+    const rs = rows.filter((r) => r.set === s);
+    return [s, String(rs.length), ...variants.map((v) => mean(rs.map((r) => r.by[v][3])).toFixed(3))];
+  })));
   out.push('\nBy query type, every set but `sample` pooled (per query):\n');
   const pooled = rows.filter((r) => r.set !== 'sample');
   out.push(markdownTable(['type', 'n', ...variants], TYPES.map((t) => {
@@ -59,16 +66,21 @@ export function report(rows: readonly Row[], variants: readonly string[]): strin
   })));
   const [base, ...others] = variants;
   for (const v of others) {
-    let up = 0;
-    let down = 0;
-    for (const s of sets) {
-      if (s === 'sample') continue;
-      const d = rows.filter((r) => r.set === s).reduce((a, r) => a + r.by[v][1] - r.by[base][1], 0);
-      if (d > 1e-9) up++;
-      else if (d < -1e-9) down++;
-    }
+    const upDown = (k: number) => {
+      let up = 0;
+      let down = 0;
+      for (const s of sets) {
+        if (s === 'sample') continue;
+        const d = rows.filter((r) => r.set === s).reduce((a, r) => a + r.by[v][k] - r.by[base][k], 0);
+        if (d > 1e-9) up++;
+        else if (d < -1e-9) down++;
+      }
+      return [up, down];
+    };
+    const [up, down] = upDown(1);
+    const [nUp, nDown] = upDown(3);
     const lost = rows.filter((r) => isIdentifier(r) && r.by[base][2] === 1 && r.by[v][2] !== 1);
-    out.push(`\n**${v}** against ${base}: MRR@10 up on ${up} sets, down on ${down} (sample not counted); identifier queries that lost rank 1: ${lost.length}${lost.length ? ` (${lost.map((r) => `${r.set} ${r.id}`).join(', ')})` : ''}\n`);
+    out.push(`\n**${v}** against ${base}: MRR@10 up on ${up} sets, down on ${down}; nDCG@10 as returned up on ${nUp}, down on ${nDown} (sample not counted); identifier queries that lost rank 1: ${lost.length}${lost.length ? ` (${lost.map((r) => `${r.set} ${r.id}`).join(', ')})` : ''}\n`);
     const moved = rows.filter((r) => Math.abs(r.by[v][1] - r.by[base][1]) > 1e-9 || Math.abs(r.by[v][0] - r.by[base][0]) > 1e-9);
     if (moved.length) out.push('```\n' + moved.map((r) => `${r.set.padEnd(18)} ${r.type.padEnd(8)} ${r.kind.padEnd(12)} MRR ${r.by[base][1].toFixed(2)} -> ${r.by[v][1].toFixed(2)}  R@5 ${r.by[base][0].toFixed(2)} -> ${r.by[v][0].toFixed(2)}  ${r.query.slice(0, 90)}`).join('\n') + '\n```');
   }
@@ -98,7 +110,7 @@ export async function main(argv: string[]): Promise<number> {
         for (let i = 0; i < gs.length; i++) {
           const res = await ws.search({ query: gs[i].query, limit: 50 });
           const s = scoreQuery(res.hits.map((h) => h.path), gs[i].relevant);
-          setRows[i].by[v] = [s.recall5, s.mrr10, s.recall1];
+          setRows[i].by[v] = [s.recall5, s.mrr10, s.recall1, s.ndcg10Returned];
         }
       } finally {
         ws.close();

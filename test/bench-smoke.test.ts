@@ -82,6 +82,21 @@ describe('bench and eval scripts (smoke)', () => {
     expect(scoreQuery(['x'], ['a']).mrr10).toBe(0);
   });
 
+  it('nDCG@10 as returned: a file\'s second chunk takes a slot and earns nothing (distinct-file nDCG does not see it)', () => {
+    const idcg2 = 1 + 1 / Math.log2(3);
+    // Distinct files a, x, b: b at rank 3. As returned a, a, x, b: b at rank 4, a's second chunk earns nothing.
+    const s = scoreQuery(['a', 'a', 'x', 'b'], ['b', 'a']);
+    expect(s.ndcg10).toBeCloseTo((1 + 1 / Math.log2(4)) / idcg2, 9);
+    expect(s.ndcg10Returned).toBeCloseTo((1 + 1 / Math.log2(5)) / idcg2, 9);
+    // Another file's chunk in the second slot pushes the answer down: as returned scores lower than distinct.
+    const pushed = scoreQuery(['x', 'x', 'a'], ['a']);
+    expect(pushed.ndcg10).toBeCloseTo(1 / Math.log2(3), 9);
+    expect(pushed.ndcg10Returned).toBeCloseTo(1 / Math.log2(4), 9);
+    expect(scoreQuery(['a', 'a'], ['a']).ndcg10Returned).toBe(1);
+    // Only the first ten hits count.
+    expect(scoreQuery([...Array(10).fill('x'), 'a'], ['a']).ndcg10Returned).toBe(0);
+  });
+
   it('growth against a corpus measured in the same run: ratios of the hci rows, the base\'s own figures kept, each growth target judged', () => {
     const row = (peakRss: number, ms: number, p95: number) => ({ engine: 'hci', label: 'hci', memory: { peakRss, overBaseline: peakRss - 50 }, index: { ms, cpuMs: ms * 2 }, latency: { warmFirst: { p95 }, afterOpen: { p95: p95 * 2 } } });
     const report = (label: string, files: number, hci: ReturnType<typeof row>) => ({ corpus: { label, kind: 'real', files, chunks: files * 9, sourceBytes: files * 5000, queries: 60, path: '' }, engines: [hci], commit: { sha: 'a'.repeat(40) } }) as unknown as BenchReport;

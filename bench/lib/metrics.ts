@@ -1,4 +1,5 @@
-// The per-query retrieval metrics every eval reports (R@1/5/10, MRR@10, nDCG@10 over distinct files),
+// The per-query retrieval metrics every eval reports (R@1/5/10, MRR@10, nDCG@10 over distinct files,
+// and nDCG@10 over the first ten hits as returned),
 // in a module of their own: the evals (bench/eval.ts, semantic-eval.ts, vector-eval.ts) all import them,
 // and eval.ts imports semantic-eval.ts when it runs — a metric living in eval.ts made that import a cycle
 // through the main module's top-level await, which Node settles never (exit 13, "unsettled top-level await").
@@ -9,6 +10,15 @@ export interface Metrics {
   recall10: number;
   mrr10: number;
   ndcg10: number;
+  /**
+   * nDCG@10 over the first ten hits AS RETURNED (two chunks of one file take two slots), as an
+   * external benchmark measures search tools: binary relevance judged per hit by its file, a file
+   * earning at its first hit only (a repeat takes a slot and earns nothing: counted again, capped at
+   * 1, `a a x b` for relevant a, b would score a perfect 1 with b pushed to rank 4), IDCG over the
+   * relevant files (at most ten). A page that repeats a file pushes other files' answers down: this
+   * falls below ndcg10 (the same list collapsed to distinct files).
+   */
+  ndcg10Returned: number;
 }
 
 export const TOP = 10;
@@ -28,7 +38,16 @@ export function scoreQuery(ranked: readonly string[], relevant: readonly string[
   });
   let idcg = 0;
   for (let i = 0; i < Math.min(rel.size, TOP); i++) idcg += 1 / Math.log2(i + 2);
-  return { recall1: within(1), recall5: within(5), recall10: within(10), mrr10: first < 0 ? 0 : 1 / (first + 1), ndcg10: idcg ? dcg / idcg : 0, ranks };
+  let returned = 0;
+  const earned = new Set<string>();
+  ranked.slice(0, TOP).forEach((p, i) => {
+    if (rel.has(p) && !earned.has(p)) returned += 1 / Math.log2(i + 2);
+    earned.add(p);
+  });
+  return {
+    recall1: within(1), recall5: within(5), recall10: within(10), mrr10: first < 0 ? 0 : 1 / (first + 1), ndcg10: idcg ? dcg / idcg : 0,
+    ndcg10Returned: idcg ? returned / idcg : 0, ranks,
+  };
 }
 
 export function distinct(paths: readonly string[]): string[] {
