@@ -23,7 +23,7 @@ export interface CorpusStats {
   /** Rows (chunks), and tokens in all their columns. */
   rows: number;
   tokens: number;
-  /** Per FTS5 phrase of the query: how many rows hold it. */
+  /** Per FTS5 phrase of the query (and, in a search over several indexes, per clause of it: fts.ts clauseExprs): how many rows hold it. */
   docs: Record<string, number>;
 }
 

@@ -20,6 +20,7 @@ import type { MatchKind, SearchAnswer, SearchHit, SearchRequest } from '../contr
 import { decodeCursor, encodeCursor, estimateTokens, fitTokenBudget } from '../search/page.ts';
 import { parseRequest } from '../search/pipeline.ts';
 import { mergeStats, queryPhrases, type CorpusStats } from '../search/term-stats.ts';
+import { clauseExprs } from '../search/channels/fts.ts';
 import { LocalRepoSearch, type RepoSearch } from './repo-search.ts';
 import type { CallContext } from './host.ts';
 import type { HciService } from './service.ts';
@@ -230,7 +231,7 @@ export class Federation implements VerbService {
   }
 
   /**
-   * The keyword statistics of every repository's index for the query's phrases, added up (null: the
+   * The keyword statistics of every repository's index for the query's phrases and clauses, added up (null: the
    * query has no keyword part). The query is parsed once, with the settings of the first repository
    * whose workspace opens (the phrases must be the same in every index for their counts to add up).
    * A repository without an index adds nothing.
@@ -239,7 +240,9 @@ export class Federation implements VerbService {
     let phrases: string[] | null = null;
     for (const m of members) {
       try {
-        phrases = queryPhrases(parseRequest((await m.service.workspace()).settings, { ...req, repos: undefined }));
+        // The phrases BM25 weighs, and the clauses the keyword channel's widening judges common or not (fts.ts).
+        const parsed = parseRequest((await m.service.workspace()).settings, { ...req, repos: undefined });
+        phrases = [...new Set([...queryPhrases(parsed), ...clauseExprs(parsed)])];
         break;
       } catch {
         // No workspace here, or a query that does not parse: its own answer says so.

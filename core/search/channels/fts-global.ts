@@ -2,14 +2,15 @@
 // repositories, core/service/federation.ts): it asks the FTS channel as it is, then scores its hits
 // again with the merged statistics (core/search/term-stats.ts) — the score each would have in one
 // index of them all — and orders them by that, so every stage after it (declarations, rerank, the
-// merge of the repositories' lists) compares like with like. Owns the wrapping and swapping it into
+// merge of the repositories' lists) compares like with like; its widening judges a word common or
+// not by the counts of them all too (a repository's own name is in most of its chunks, not of the union's). Owns the wrapping and swapping it into
 // a mode table; the arithmetic is term-stats.ts, the candidate SQL fts.ts.
 import type { ModeRow, ModeTable } from '../modes.ts';
 import type { ParsedQuery } from '../query.ts';
 import type { SearchSession } from '../session.ts';
 import { globalScores, hitParts, queryPhrases, type HitParts, type KeywordStats } from '../term-stats.ts';
 import type { Channel, ChannelHit } from './channel.ts';
-import { ftsChannel } from './fts.ts';
+import { clauseExprs, ftsChannel, widenFts, type ClauseCounts } from './fts.ts';
 
 /** `inner`'s hits scored with the statistics of all the indexes, best first. */
 function rescored(session: SearchSession, q: ParsedQuery, stats: KeywordStats, hits: readonly ChannelHit[]): ChannelHit[] {
@@ -27,13 +28,21 @@ function rescored(session: SearchSession, q: ParsedQuery, stats: KeywordStats, h
     .map((x) => x.h);
 }
 
+/** The clause counts of all the indexes, when the federation counted every clause of the query (else null: each index's own). */
+function allCounts(global: KeywordStats, exprs: readonly string[]): ClauseCounts | null {
+  const docs = global.all.docs;
+  if (!exprs.every((e) => docs[e] !== undefined)) return null;
+  return { chunks: () => global.all.rows, count: (_session, expr) => docs[expr] };
+}
+
 /** The FTS channel whose scores use the statistics of all the indexes. */
 export function globalFtsChannel(global: KeywordStats, inner: Channel = ftsChannel): Channel {
   return {
     ...inner,
     search: (session, q, pool) => rescored(session, q, global, inner.search(session, q, pool)),
     widen: inner.widen && ((session, q, pool, page) => {
-      const hits = inner.widen!(session, q, pool, page);
+      const counts = inner === ftsChannel ? allCounts(global, clauseExprs(q)) : null;
+      const hits = counts ? widenFts(session, q, pool, page, counts) : inner.widen!(session, q, pool, page);
       return hits && rescored(session, q, global, hits);
     }),
     scoreChunks: inner.scoreChunks && ((session, q, ids) => {

@@ -147,21 +147,34 @@ function collectNumbers(st: ReturnType<SearchSession['statement']>): number[] {
 }
 
 /**
+ * How common each clause is, as the any-term pass judges it: the chunks of the index (the cutoff is
+ * a share of them) and a clause's matching chunks, counted up to a limit. This index's own by
+ * default; a search over several indexes passes the counts of them all (channels/fts-global.ts), so
+ * that a word is common or not as it is in one index of the union.
+ */
+export interface ClauseCounts {
+  chunks(session: SearchSession): number;
+  count(session: SearchSession, expr: string, limit: number): number;
+}
+
+const localCounts: ClauseCounts = { chunks: (session) => session.chunkCount(), count: docFreq };
+
+/**
  * The clauses the any-term pass ORs: the informative ones. Scoring every chunk that holds a common
  * word ("internal", "list") is what makes that pass slow, and BM25 ranks such chunks low anyway.
  * Common words still count in the all-terms pass. To fill a page after complete matches, only the
  * rare clauses widen (none rare: no widening — the other chunks hold only words most chunks hold);
  * when nothing held every clause, at least the two rarest are kept.
  */
-function informativeClauses(session: SearchSession, q: ParsedQuery, haveComplete: boolean): Clause[] {
+function informativeClauses(session: SearchSession, q: ParsedQuery, haveComplete: boolean, counts: ClauseCounts): Clause[] {
   if (!haveComplete && q.clauses.length < 3) return q.clauses;
-  const cutoff = Math.floor(Math.max(session.chunkCount() * COMMON_SHARE, COMMON_MIN));
+  const cutoff = Math.floor(Math.max(counts.chunks(session) * COMMON_SHARE, COMMON_MIN));
   // Counting stops past the cutoff: only "common or not" matters, and a common word's doclist is long.
-  const df = q.clauses.map((c) => ({ c, n: docFreq(session, clauseExpr(c), cutoff + 1) }));
+  const df = q.clauses.map((c) => ({ c, n: counts.count(session, clauseExpr(c), cutoff + 1) }));
   const rare = df.filter((d) => d.n <= cutoff);
   if (haveComplete || rare.length >= 2) return rare.map((d) => d.c);
   // (Almost) every word is common and nothing holds them all: keep the two rarest, counted in full.
-  const full = df.map((d) => (d.n > cutoff ? { c: d.c, n: docFreq(session, clauseExpr(d.c), Number.MAX_SAFE_INTEGER) } : d));
+  const full = df.map((d) => (d.n > cutoff ? { c: d.c, n: counts.count(session, clauseExpr(d.c), Number.MAX_SAFE_INTEGER) } : d));
   const kept = full.sort((a, b) => a.n - b.n).slice(0, 2);
   return q.clauses.filter((c) => kept.some((k) => k.c === c));
 }
@@ -169,6 +182,28 @@ function informativeClauses(session: SearchSession, q: ParsedQuery, haveComplete
 /** How many chunks match (counted up to `limit`), once per index generation and expression. */
 function docFreq(session: SearchSession, expr: string, limit: number): number {
   return session.cached(`df:${limit}:${expr}`, () => Number(session.value('SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [expr, limit])));
+}
+
+/**
+ * The keyword channel's widening (ftsChannel.widen) with the given clause counts: fewer chunks than
+ * the page needs hold every term, so the page goes on with chunks that hold some of them (the
+ * fill-the-page policy), through the informative clauses only — scoring every chunk that holds a
+ * common word is what makes common-term queries slow.
+ */
+export function widenFts(session: SearchSession, q: ParsedQuery, pool: number, page: WidenRequest, counts: ClauseCounts = localCounts): readonly ChannelHit[] | null {
+  // (Also when exactly the page's worth hold every term: whether more hits exist decides the next cursor.)
+  if (page.kept > page.needed || q.clauses.length < 2) return null;
+  const clauses = informativeClauses(session, q, page.kept > 0, counts);
+  if (clauses.length === 0) return null;
+  const anyExpr = ftsExpression(q, 'any', clauses)!;
+  const hits = runFts(session, anyExpr, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId));
+  // A question's neighbour terms (setting neighbour_terms) join this pass at their low weight.
+  return q.neighbours ? withNeighbourHits(session, q, pool, hits, page.seen, (expr, n) => runFts(session, expr, n, 'any')) : hits;
+}
+
+/** The FTS expressions whose counts widenFts reads: each clause's (a search over several indexes adds them up first). */
+export function clauseExprs(q: ParsedQuery): string[] {
+  return q.clauses.length < 2 ? [] : q.clauses.map(clauseExpr);
 }
 
 export const ftsChannel: Channel = {
@@ -182,20 +217,9 @@ export const ftsChannel: Channel = {
     return expr ? runFts(session, expr, pool, 'all') : [];
   },
 
-  /**
-   * Fewer chunks than the page needs hold every term: the page goes on with chunks that hold some
-   * of them (the fill-the-page policy), through the informative clauses only — scoring every chunk
-   * that holds a common word is what makes common-term queries slow.
-   */
+  /** Fewer chunks than the page needs hold every term: widenFts with this index's counts. */
   widen(session, q, pool, page: WidenRequest) {
-    // (Also when exactly the page's worth hold every term: whether more hits exist decides the next cursor.)
-    if (page.kept > page.needed || q.clauses.length < 2) return null;
-    const clauses = informativeClauses(session, q, page.kept > 0);
-    if (clauses.length === 0) return null;
-    const anyExpr = ftsExpression(q, 'any', clauses)!;
-    const hits = runFts(session, anyExpr, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId));
-    // A question's neighbour terms (setting neighbour_terms) join this pass at their low weight.
-    return q.neighbours ? withNeighbourHits(session, q, pool, hits, page.seen, (expr, n) => runFts(session, expr, n, 'any')) : hits;
+    return widenFts(session, q, pool, page);
   },
 
   /** The chunks that hold every clause, else any (a declaration's chunk in a mixed query holds its name, not the words). */

@@ -1,0 +1,59 @@
+// The keyword channel's widening judges a word common by the counts it is given (channels/fts.ts
+// widenFts): a search over several indexes passes the counts of them all (channels/fts-global.ts),
+// as one index of the union would count — a repository's own name is in most of its chunks but
+// not of the union's. A real workspace, searched through the service with keyword statistics: with
+// its own counts every word is rare and the page fills with chunks holding any of them; with counts
+// in which `alpha` is in half of 10,000 chunks, the widening leaves `alpha` out — the chunk holding
+// only it is not found — and the chunks holding the other words still are.
+// @lane unit
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { HciService } from '../core/service/index.ts';
+import { parseRequest } from '../core/search/pipeline.ts';
+import { clauseExprs } from '../core/search/channels/fts.ts';
+import { corpusStats, queryPhrases, type CorpusStats } from '../core/search/term-stats.ts';
+import { nodeServiceHost } from '../runtimes/node/service-host.ts';
+import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
+
+const FILES = {
+  'docs/all.md': '# Notes\n\nalpha beta gamma together in one place.\n',
+  'docs/first.md': '# First\n\nonly alpha is here, with other words.\n',
+  'docs/second.md': '# Second\n\nonly beta is here, with other words.\n',
+  'docs/third.md': '# Third\n\nonly gamma is here, with other words.\n',
+};
+const QUERY = 'alpha beta gamma';
+
+describe('the widening with the counts of several indexes', () => {
+  let ws: TmpWorkspace;
+  let svc: HciService;
+  let own: CorpusStats;
+
+  beforeAll(async () => {
+    ws = await createTmpWorkspace(FILES, 'hci-widen-');
+    svc = new HciService({ root: ws.root, host: nodeServiceHost(), surface: 'cli', watch: 'off' });
+    await svc.index();
+    const w = await svc.workspace();
+    const q = parseRequest(w.settings, { query: QUERY });
+    const exprs = [...new Set([...queryPhrases(q), ...clauseExprs(q)])];
+    expect(clauseExprs(q)).toHaveLength(3);
+    own = (await w.read((db) => corpusStats(db, exprs))).value;
+  }, 60_000);
+
+  afterAll(async () => {
+    await svc?.close();
+    await ws?.cleanup();
+  });
+
+  const paths = async (all: CorpusStats) => {
+    const a = await svc.call('search', { query: QUERY, limit: 10 }, { keywordStats: { all, own } });
+    return a.hits.map((h) => h.path).sort();
+  };
+
+  it('leaves out a word the counts of all the indexes make common, and only that word', async () => {
+    // Its own counts: every word rare, the page filled with chunks holding any of them.
+    expect(await paths(own)).toEqual(['docs/all.md', 'docs/first.md', 'docs/second.md', 'docs/third.md']);
+    // The union's counts: 10,000 chunks, `alpha` in 5,000 of them (the cutoff is 4% and at least 1,000).
+    const alpha = clauseExprs(parseRequest((await svc.workspace()).settings, { query: QUERY })).find((e) => e.includes('alpha'))!;
+    const all: CorpusStats = { rows: 10_000, tokens: 10_000 * (own.tokens / own.rows), docs: { ...own.docs, [alpha]: 5_000 } };
+    expect(await paths(all)).toEqual(['docs/all.md', 'docs/second.md', 'docs/third.md']);
+  });
+});
