@@ -25,6 +25,33 @@ export interface CorpusStats {
   tokens: number;
   /** Per FTS5 phrase of the query (and, in a search over several indexes, per clause of it: fts.ts clauseExprs): how many rows hold it. */
   docs: Record<string, number>;
+  /**
+   * Per expression asked for (HeadsAsk): how many of its matching chunks a first pass keeps at its
+   * head — at most `cap` per file — over its first HEAD_SCAN matching chunks (a search over several
+   * indexes tells each how many complete matches the others keep: fts.ts widenFts).
+   */
+  heads?: Record<string, number>;
+}
+
+/** Which expressions' head counts to read, and a file's share of the head (setting max_hits_per_file). */
+export interface HeadsAsk {
+  exprs: string[];
+  cap: number;
+}
+
+/** Matching chunks a head count reads at most: past them the count is far above any page's need. */
+const HEAD_SCAN = 1000;
+
+/** How many of an expression's matching chunks (its first HEAD_SCAN) are among their file's first `cap` (inside a read transaction). */
+export function headCount(db: Database, expr: string, cap: number): number {
+  const perFile = new Map<number, number>();
+  let n = 0;
+  for (const [fileId] of db.selectArrays('SELECT c.file_id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? LIMIT ?', [expr, HEAD_SCAN])) {
+    const k = (perFile.get(Number(fileId)) ?? 0) + 1;
+    perFile.set(Number(fileId), k);
+    if (k <= cap) n++;
+  }
+  return n;
 }
 
 /** Per chunk: its tokens (all columns) and, per phrase, that phrase's bm25() part (positive; 0 when absent). */
@@ -85,14 +112,16 @@ export class StatsCache {
   private generation: string | null = null;
   private totals: { rows: number; tokens: number } | null = null;
   private readonly docs = new Map<string, number>();
+  private readonly heads = new Map<string, number>();
 
-  /** corpusStats(db, phrases), from what this index's earlier searches counted when they can (inside a read transaction). */
-  read(db: Database, phrases: readonly string[]): CorpusStats {
+  /** corpusStats(db, phrases) (and the head counts asked for), from what this index's earlier searches counted when they can (inside a read transaction). */
+  read(db: Database, phrases: readonly string[], heads?: HeadsAsk): CorpusStats {
     const generation = String(db.selectValue("SELECT value FROM meta WHERE key = 'generation'") ?? '');
     if (generation !== this.generation || this.docs.size > CACHED_PHRASES) {
       this.generation = generation;
       this.totals = null;
       this.docs.clear();
+      this.heads.clear();
     }
     const missing = phrases.filter((p) => !this.docs.has(p));
     if (!this.totals || missing.length) {
@@ -102,15 +131,27 @@ export class StatsCache {
     }
     const docs: Record<string, number> = {};
     for (const p of phrases) docs[p] = this.docs.get(p)!;
-    return { ...this.totals, docs };
+    if (!heads?.exprs.length) return { ...this.totals, docs };
+    const counted: Record<string, number> = {};
+    for (const e of heads.exprs) {
+      const key = `${heads.cap}:${e}`;
+      if (!this.heads.has(key)) this.heads.set(key, headCount(db, e, heads.cap));
+      counted[e] = this.heads.get(key)!;
+    }
+    return { ...this.totals, docs, heads: counted };
   }
 }
 
 /** Several indexes' statistics as one index of them all would have them. */
 export function mergeStats(list: readonly CorpusStats[]): CorpusStats {
   const docs: Record<string, number> = {};
-  for (const s of list) for (const [p, n] of Object.entries(s.docs)) docs[p] = (docs[p] ?? 0) + n;
-  return { rows: sum(list.map((s) => s.rows)), tokens: sum(list.map((s) => s.tokens)), docs };
+  const heads: Record<string, number> = {};
+  for (const s of list) {
+    for (const [p, n] of Object.entries(s.docs)) docs[p] = (docs[p] ?? 0) + n;
+    for (const [e, n] of Object.entries(s.heads ?? {})) heads[e] = (heads[e] ?? 0) + n;
+  }
+  const merged: CorpusStats = { rows: sum(list.map((s) => s.rows)), tokens: sum(list.map((s) => s.tokens)), docs };
+  return Object.keys(heads).length ? { ...merged, heads } : merged;
 }
 
 /** What a search over several indexes weighs one index's keyword hits with: the statistics of them all, and its own. */

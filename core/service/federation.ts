@@ -19,7 +19,8 @@ import type { ErrorInfo, IndexFreshness } from '../contract/common.ts';
 import type { MatchKind, SearchAnswer, SearchHit, SearchRequest } from '../contract/search.ts';
 import { decodeCursor, encodeCursor, estimateTokens, fitTokenBudget } from '../search/page.ts';
 import { parseRequest } from '../search/pipeline.ts';
-import { mergeStats, queryPhrases, type CorpusStats } from '../search/term-stats.ts';
+import { mergeStats, queryPhrases, type CorpusStats, type HeadsAsk } from '../search/term-stats.ts';
+import { ftsExpression } from '../search/query.ts';
 import { clauseExprs } from '../search/channels/fts.ts';
 import { LocalRepoSearch, type RepoSearch } from './repo-search.ts';
 import type { CallContext } from './host.ts';
@@ -234,22 +235,30 @@ export class Federation implements VerbService {
    * The keyword statistics of every repository's index for the query's phrases and clauses, added up (null: the
    * query has no keyword part). The query is parsed once, with the settings of the first repository
    * whose workspace opens (the phrases must be the same in every index for their counts to add up).
-   * A repository without an index adds nothing.
+   * A repository without an index adds nothing. Without a path filter (the counts are of every
+   * chunk), also how many complete matches each index's first pass keeps at its head: each part then
+   * widens only when one index of the union would (channels/fts-global.ts).
    */
   private async keywordStats(members: readonly FederationMember[], req: SearchRequest): Promise<{ all: CorpusStats; own: Array<CorpusStats | undefined> } | undefined> {
     let phrases: string[] | null = null;
+    let heads: HeadsAsk | undefined;
     for (const m of members) {
       try {
         // The phrases BM25 weighs, and the clauses the keyword channel's widening judges common or not (fts.ts).
-        const parsed = parseRequest((await m.service.workspace()).settings, { ...req, repos: undefined });
-        phrases = [...new Set([...queryPhrases(parsed), ...clauseExprs(parsed)])];
+        const settings = (await m.service.workspace()).settings;
+        const parsed = parseRequest(settings, { ...req, repos: undefined });
+        const clauses = clauseExprs(parsed);
+        phrases = [...new Set([...queryPhrases(parsed), ...clauses])];
+        const complete = ftsExpression(parsed, 'all');
+        const filtered = [req.paths, req.exts, req.exclude_paths, req.exclude_kinds, parsed.paths, parsed.exts, parsed.excludePaths].some((f) => f?.length);
+        if (complete && clauses.length >= 2 && !filtered) heads = { exprs: [complete], cap: settings.max_hits_per_file };
         break;
       } catch {
         // No workspace here, or a query that does not parse: its own answer says so.
       }
     }
     if (!phrases?.length) return undefined;
-    const own = (await Promise.all(members.map((m) => this.parts.get(m.repo)!.stats(phrases!)))).map((s) => s ?? undefined);
+    const own = (await Promise.all(members.map((m) => this.parts.get(m.repo)!.stats(phrases!, heads)))).map((s) => s ?? undefined);
     const found = own.filter((s): s is CorpusStats => s !== undefined);
     return found.length ? { all: mergeStats(found), own } : undefined;
   }

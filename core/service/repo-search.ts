@@ -6,13 +6,13 @@
 // repositories are searched in parallel. Owns the interface and the on-thread implementation; what
 // is merged, and how, is the federation's.
 import type { SearchAnswer, SearchRequest } from '../contract/search.ts';
-import { StatsCache, type CorpusStats } from '../search/term-stats.ts';
+import { StatsCache, type CorpusStats, type HeadsAsk } from '../search/term-stats.ts';
 import type { HciService } from './service.ts';
 import type { CallContext } from './host.ts';
 
 export interface RepoSearch {
-  /** Its index's statistics for the phrases (null: no index to read yet, or it failed: its search answers why). */
-  stats(phrases: readonly string[]): Promise<CorpusStats | null>;
+  /** Its index's statistics for the phrases, and the head counts asked for (null: no index to read yet, or it failed: its search answers why). */
+  stats(phrases: readonly string[], heads?: HeadsAsk): Promise<CorpusStats | null>;
   /** Its own search; `ctx.keywordStats`: the statistics of every repository, its own among them (another thread gets only those). */
   search(req: SearchRequest, ctx: CallContext): Promise<SearchAnswer>;
   close?(): Promise<void>;
@@ -27,10 +27,10 @@ export class LocalRepoSearch implements RepoSearch {
 
   constructor(private readonly service: HciService) {}
 
-  async stats(phrases: readonly string[]): Promise<CorpusStats | null> {
+  async stats(phrases: readonly string[], heads?: HeadsAsk): Promise<CorpusStats | null> {
     try {
       const ws = await this.service.workspace();
-      return (await ws.read((db) => this.cache.read(db, phrases))).value;
+      return (await ws.read((db) => this.cache.read(db, phrases, heads))).value;
     } catch {
       return null;
     }

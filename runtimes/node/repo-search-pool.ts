@@ -76,7 +76,7 @@ export function createNodeRepoSearchPool(opts: { workers?: number; surface?: 'cl
       const repo = Math.floor(i / n);
       let closed = false;
       return {
-        stats: (phrases) => w.ask<CorpusStats | null>({ op: 'stats', repo, phrases: [...phrases] }),
+        stats: (phrases, heads) => w.ask<CorpusStats | null>({ op: 'stats', repo, phrases: [...phrases], ...(heads ? { heads } : {}) }),
         search: (req, ctx) => w.ask<SearchAnswer>({ op: 'search', repo, req, ...(ctx.keywordStats ? { keywordStats: ctx.keywordStats } : {}) }),
         close: async () => {
           if (closed) return;

@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { HciService } from '../../core/service/service.ts';
 import { LocalRepoSearch } from '../../core/service/repo-search.ts';
 import type { SearchRequest } from '../../core/contract/search.ts';
-import type { KeywordStats } from '../../core/search/term-stats.ts';
+import type { HeadsAsk, KeywordStats } from '../../core/search/term-stats.ts';
 import type { SurfacePolicy } from '../../core/service/host.ts';
 import type { OpenOptions } from '../../core/workspace.ts';
 import { nodeServiceHost } from './service-host.ts';
@@ -21,7 +21,7 @@ export interface RepoSearchWorkerData {
 
 /** A request for repository `repo` (an index into the worker's roots). */
 export type RepoSearchRequest =
-  | { id: number; repo: number; op: 'stats'; phrases: string[] }
+  | { id: number; repo: number; op: 'stats'; phrases: string[]; heads?: HeadsAsk }
   | { id: number; repo: number; op: 'search'; req: SearchRequest; keywordStats?: KeywordStats }
   | { id: number; op: 'close' };
 
@@ -38,7 +38,7 @@ port.on('message', (m: RepoSearchRequest) => {
     try {
       let value: unknown;
       if (m.op === 'close') value = await Promise.all(services.map((s) => s.close()));
-      else if (m.op === 'stats') value = await parts[m.repo].stats(m.phrases);
+      else if (m.op === 'stats') value = await parts[m.repo].stats(m.phrases, m.heads);
       else value = await parts[m.repo].search(m.req, m.keywordStats ? { keywordStats: m.keywordStats } : {});
       port.postMessage({ id: m.id, value: value ?? null } satisfies RepoSearchReply);
     } catch (e) {

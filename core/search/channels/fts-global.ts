@@ -3,10 +3,11 @@
 // again with the merged statistics (core/search/term-stats.ts) — the score each would have in one
 // index of them all — and orders them by that, so every stage after it (declarations, rerank, the
 // merge of the repositories' lists) compares like with like; its widening judges a word common or
-// not by the counts of them all too (a repository's own name is in most of its chunks, not of the union's). Owns the wrapping and swapping it into
+// not by the counts of them all too (a repository's own name is in most of its chunks, not of the
+// union's), and widens only when the complete matches of them all leave the page short. Owns the wrapping and swapping it into
 // a mode table; the arithmetic is term-stats.ts, the candidate SQL fts.ts.
 import type { ModeRow, ModeTable } from '../modes.ts';
-import type { ParsedQuery } from '../query.ts';
+import { ftsExpression, type ParsedQuery } from '../query.ts';
 import type { SearchSession } from '../session.ts';
 import { globalScores, hitParts, queryPhrases, type HitParts, type KeywordStats } from '../term-stats.ts';
 import type { Channel, ChannelHit } from './channel.ts';
@@ -28,11 +29,20 @@ function rescored(session: SearchSession, q: ParsedQuery, stats: KeywordStats, h
     .map((x) => x.h);
 }
 
-/** The clause counts of all the indexes, when the federation counted every clause of the query (else null: each index's own). */
-function allCounts(global: KeywordStats, exprs: readonly string[]): ClauseCounts | null {
+/**
+ * The clause counts of all the indexes, when the federation counted every clause of the query (else
+ * null: each index's own), and the complete matches the other indexes keep at their head when it
+ * counted those (an unfiltered search: term-stats.ts heads), as one index of the union decides.
+ */
+function allCounts(global: KeywordStats, q: ParsedQuery): ClauseCounts | null {
+  const exprs = clauseExprs(q);
   const docs = global.all.docs;
   if (!exprs.every((e) => docs[e] !== undefined)) return null;
-  return { chunks: () => global.all.rows, count: (_session, expr) => docs[expr] };
+  const complete = ftsExpression(q, 'all');
+  const all = complete ? global.all.heads?.[complete] : undefined;
+  const own = complete ? global.own.heads?.[complete] : undefined;
+  const othersKept = all !== undefined && own !== undefined ? Math.max(0, all - own) : 0;
+  return { chunks: () => global.all.rows, count: (_session, expr) => docs[expr], othersKept };
 }
 
 /** The FTS channel whose scores use the statistics of all the indexes. */
@@ -41,7 +51,7 @@ export function globalFtsChannel(global: KeywordStats, inner: Channel = ftsChann
     ...inner,
     search: (session, q, pool) => rescored(session, q, global, inner.search(session, q, pool)),
     widen: inner.widen && ((session, q, pool, page) => {
-      const counts = inner === ftsChannel ? allCounts(global, clauseExprs(q)) : null;
+      const counts = inner === ftsChannel ? allCounts(global, q) : null;
       const hits = counts ? widenFts(session, q, pool, page, counts) : inner.widen!(session, q, pool, page);
       return hits && rescored(session, q, global, hits);
     }),

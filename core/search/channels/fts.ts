@@ -155,9 +155,15 @@ function collectNumbers(st: ReturnType<SearchSession['statement']>): number[] {
 export interface ClauseCounts {
   chunks(session: SearchSession): number;
   count(session: SearchSession, expr: string, limit: number): number;
+  /**
+   * Complete matches the first passes of the OTHER indexes keep at their head (a search over several
+   * indexes: one index of the union widens only when all of them together keep no more than the
+   * page needs, and judges "nothing complete" by them all); 0 alone.
+   */
+  othersKept: number;
 }
 
-const localCounts: ClauseCounts = { chunks: (session) => session.chunkCount(), count: docFreq };
+const localCounts: ClauseCounts = { chunks: (session) => session.chunkCount(), count: docFreq, othersKept: 0 };
 
 /**
  * The clauses the any-term pass ORs: the informative ones. Scoring every chunk that holds a common
@@ -192,8 +198,9 @@ function docFreq(session: SearchSession, expr: string, limit: number): number {
  */
 export function widenFts(session: SearchSession, q: ParsedQuery, pool: number, page: WidenRequest, counts: ClauseCounts = localCounts): readonly ChannelHit[] | null {
   // (Also when exactly the page's worth hold every term: whether more hits exist decides the next cursor.)
-  if (page.kept > page.needed || q.clauses.length < 2) return null;
-  const clauses = informativeClauses(session, q, page.kept > 0, counts);
+  const kept = page.kept + counts.othersKept;
+  if (kept > page.needed || q.clauses.length < 2) return null;
+  const clauses = informativeClauses(session, q, kept > 0, counts);
   if (clauses.length === 0) return null;
   const anyExpr = ftsExpression(q, 'any', clauses)!;
   const hits = runFts(session, anyExpr, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId));
