@@ -3,7 +3,9 @@
 // worker thread), and searched over HTTP — per query kind, the first query after opening (range
 // requests, bytes, wall ms), the same query warm, and the local index's warm time beside it; plus
 // the packed size against the live index. Run: `npm run build && node dist/bench/remote.js --root
-// <indexed workspace> [--page-sizes 4096,16384] [--gap BYTES] [--record]` (writes bench/results/remote-<name>.{md,json}).
+// <indexed workspace> [--page-sizes 4096,16384] [--gap BYTES] [--by-table] [--record]` (writes bench/results/remote-<name>.{md,json}).
+// --by-table: where each kind's first-query bytes go — every page a reply brought attributed to its
+// B-tree (table or index: SQLite's dbstat over the packed file, through node:sqlite).
 // Owns these measurements; what they measure is runtimes/shared/{remote-file,http-vfs}.ts and core/index/pack.ts.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -33,6 +35,8 @@ interface KindFigures {
   firstMs: number;
   warmRemoteMs: number;
   warmLocalMs: number;
+  /** With --by-table: mean bytes per query of the first search, per B-tree, largest first. */
+  byTable?: Array<[string, number]>;
 }
 
 interface PageSizeReport {
@@ -44,7 +48,19 @@ interface PageSizeReport {
   kinds: KindFigures[];
 }
 
-export async function runRemoteBench(root: string, pageSizes: number[], remote: RemoteFileOptions = {}): Promise<{ name: string; liveBytes: number; gapBytes: number | null; sizes: PageSizeReport[] }> {
+/** Page index (0-based) → the B-tree it belongs to, from SQLite's dbstat (node:sqlite: Node 22.5 and later). */
+async function pageOwners(file: string): Promise<Map<number, string>> {
+  const { DatabaseSync } = await import('node:sqlite');
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    const rows = db.prepare('SELECT pageno, name FROM dbstat').all() as Array<{ pageno: number; name: string }>;
+    return new Map(rows.map((r) => [Number(r.pageno) - 1, r.name]));
+  } finally {
+    db.close();
+  }
+}
+
+export async function runRemoteBench(root: string, pageSizes: number[], remote: RemoteFileOptions = {}, byTable = false): Promise<{ name: string; liveBytes: number; gapBytes: number | null; sizes: PageSizeReport[] }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-remote-bench-'));
   const local = await openWorkspace(root);
   const liveBytes = fs.statSync(path.join(root, '.hci', 'index.sqlite')).size;
@@ -64,25 +80,40 @@ export async function runRemoteBench(root: string, pageSizes: number[], remote: 
       const file = `index-${pageSize}.sqlite`;
       const m = await local.pack(nodePackTarget(path.join(dir, file)), { fileName: file, pageSize });
       const url = `${server.origin}/${file}`;
+      const owners = byTable ? await pageOwners(path.join(dir, file)) : null;
+      /** Bytes per B-tree of the replies since the last reset (--by-table). */
+      let tally = new Map<string, number>();
+      const observed: RemoteFileOptions = owners ? {
+        ...remote,
+        onPages: (first, count) => {
+          for (let p = first; p < first + count; p++) {
+            const name = owners.get(p) ?? '(free or header)';
+            tally.set(name, (tally.get(name) ?? 0) + pageSize);
+          }
+        },
+      } : remote;
       let openRequests = 0;
       let openBytes = 0;
       const kinds: KindFigures[] = [];
       for (const [kind, qs] of Object.entries(QUERIES)) {
         const first: Array<{ requests: number; bytes: number; ms: number }> = [];
         const warm: number[] = [];
+        const tables = new Map<string, number>();
         for (const q of qs) {
           // Each query on a fresh reader: nothing cached but what opening read (the probe: the
           // file's first range). The first query pays for all the rest — the schema, the B-tree
           // roots, every per-generation read — as a first `hci search --index <url>` does.
-          const ws = await openRemoteIndex(url, { remote });
+          const ws = await openRemoteIndex(url, { remote: observed });
           const storage = ws.host.storage as HttpIndexStorage;
           const opened = storage.stats();
+          tally = new Map();
           openRequests = opened.requests;
           openBytes = opened.bytes;
           let t = now();
           await ws.search({ query: q, limit: 10 });
           const ms = now() - t;
           const s = storage.stats();
+          for (const [name, bytes] of tally) tables.set(name, (tables.get(name) ?? 0) + bytes / qs.length);
           first.push({ requests: s.requests - opened.requests, bytes: s.bytes - opened.bytes, ms });
           process.stderr.write(`${pageSize} ${kind} ${q}: open ${opened.requests} req ${opened.bytes} B; first ${s.requests - opened.requests} req ${s.bytes - opened.bytes} B ${ms.toFixed(0)} ms\n`);
           t = now();
@@ -98,6 +129,7 @@ export async function runRemoteBench(root: string, pageSizes: number[], remote: 
           firstMs: median(first.map((f) => f.ms)),
           warmRemoteMs: median(warm),
           warmLocalMs: median(qs.map((q) => localMs.get(q)!)),
+          ...(owners ? { byTable: [...tables].sort((a, b) => b[1] - a[1]) } : {}),
         });
       }
       sizes.push({ pageSize, packedBytes: m.bytes, openRequests, openBytes, kinds });
@@ -126,18 +158,30 @@ function render(r: Awaited<ReturnType<typeof runRemoteBench>>, commit: ReturnTyp
       s.kinds.map((k) => [k.kind, String(k.queries), String(k.firstRequests), fmtMB(k.firstBytes), k.firstMs.toFixed(0), k.warmRemoteMs.toFixed(1), k.warmLocalMs.toFixed(1)]),
       ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
     ), '');
+    if (s.kinds.some((k) => k.byTable)) {
+      // Where the first query's bytes go: the B-trees that took most, per kind (mean per query).
+      const names = [...new Set(s.kinds.flatMap((k) => (k.byTable ?? []).slice(0, 7).map(([n]) => n)))];
+      const of = (k: KindFigures, n: string) => k.byTable?.find(([m]) => m === n)?.[1] ?? 0;
+      const rest = (k: KindFigures) => (k.byTable ?? []).filter(([n]) => !names.includes(n)).reduce((a, [, b]) => a + b, 0);
+      lines.push(`First query's bytes per B-tree (MB, mean per query; "others": every other B-tree, mostly their root pages):`, '');
+      lines.push(markdownTable(
+        ['kind', ...names, 'others'],
+        s.kinds.map((k) => [k.kind, ...names.map((n) => (of(k, n) / 1e6).toFixed(2)), (rest(k) / 1e6).toFixed(2)]),
+        ['l', ...names.map(() => 'r' as const), 'r'],
+      ), '');
+    }
   }
   return lines.join('\n');
 }
 
 if (isMain(import.meta.url)) {
-  const { opts } = parseArgs(process.argv.slice(2), ['record']);
+  const { opts } = parseArgs(process.argv.slice(2), ['record', 'by-table']);
   const root = path.resolve(optString(opts, 'root') ?? '.');
   const pageSizes = (optString(opts, 'page-sizes') ?? '4096,8192,16384,32768,65536').split(',').map(Number);
   const commit = commitInfo();
   // --gap BYTES: the reader's prefetchGapBytes (pages between two wanted ones read through in one request).
   const gap = optString(opts, 'gap');
-  const report = await runRemoteBench(root, pageSizes, gap ? { prefetchGapBytes: Number(gap) } : {});
+  const report = await runRemoteBench(root, pageSizes, gap ? { prefetchGapBytes: Number(gap) } : {}, Boolean(opts['by-table']));
   const md = render(report, commit);
   console.log(md);
   if (opts.record) console.log(`recorded ${recordResult(`remote-${report.name}`, { commit, ...report }, md)}`);

@@ -85,4 +85,26 @@ describe('read-ahead of a scan over HTTP ranges', () => {
       storage.close();
     }
   });
+
+  it('tells an observer every run of pages its replies brought (the remote bench attributes them to B-trees)', async () => {
+    const runs: Array<[number, number]> = [];
+    const storage = createHttpIndexStorage(server.url('two.sqlite'), { reader: () => createNodeRangeReader(), revalidateMs: 3_600_000, onPages: (first, count) => runs.push([first, count]) });
+    try {
+      await storage.exists();
+      const db = storage.open(engine);
+      const opened = runs.length;
+      // (b's texts are as long as a's: 180 characters each.)
+      expect(Number(db.selectValue('SELECT sum(length(t)) FROM b'))).toBe(expected);
+      // Every byte fetched is in a run told (the file's last page may be short), and the scan's pages are b's (dbstat numbers pages from 1).
+      const told = runs.reduce((n, [, count]) => n + count, 0);
+      expect(told * PAGE).toBeGreaterThanOrEqual(storage.stats().bytes);
+      expect((told - 1) * PAGE).toBeLessThan(storage.stats().bytes);
+      const scanned = runs.slice(opened).flatMap(([first, count]) => Array.from({ length: count }, (_, i) => owner.get(first + i + 1)));
+      expect(scanned.filter((n) => n === 'b').length).toBeGreaterThan(100);
+      expect(scanned.filter((n) => n !== 'b')).toEqual([]);
+      db.close();
+    } finally {
+      storage.close();
+    }
+  });
 });

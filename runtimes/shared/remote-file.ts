@@ -73,6 +73,8 @@ export interface RemoteFileOptions {
   /** A read transaction re-checks the validator when the last reply is older than this (default 5 s; 0: every time). */
   revalidateMs?: number;
   now?: () => number;
+  /** Told each run of pages a reply brought (0-based index of its first page, how many): the remote bench attributes them to B-trees. */
+  onPages?: (first: number, count: number) => void;
 }
 
 export interface RemoteStats {
@@ -138,7 +140,7 @@ export class RemoteFile {
   private cachedBytes = 0;
   private readonly heads: ReadHead[] = [];
   private lastReply = 0;
-  private readonly opts: Required<Omit<RemoteFileOptions, 'now'>> & { now: () => number };
+  private readonly opts: Required<Omit<RemoteFileOptions, 'now' | 'onPages'>> & Pick<RemoteFileOptions, 'onPages'> & { now: () => number };
 
   private constructor(
     readonly url: string,
@@ -156,6 +158,7 @@ export class RemoteFile {
       maxRangesPerRequest: opts.maxRangesPerRequest ?? 64,
       revalidateMs: opts.revalidateMs ?? 5000,
       now: opts.now ?? (() => Date.now()),
+      onPages: opts.onPages,
     };
   }
 
@@ -423,6 +426,7 @@ export class RemoteFile {
    * used past the budget (a cache smaller than the run keeps its last pages); returns page `first`.
    */
   private store(first: number, bytes: Uint8Array): Uint8Array {
+    this.opts.onPages?.(first, Math.ceil(bytes.length / this.pageSize));
     const firstPage = bytes.subarray(0, Math.min(bytes.length, this.pageSize));
     for (let i = 0; i * this.pageSize < bytes.length; i++) {
       const page = bytes.subarray(i * this.pageSize, Math.min(bytes.length, (i + 1) * this.pageSize));
