@@ -476,8 +476,9 @@ export class HciWorkspace {
       const store = await this.openStore(false);
       const out = await store.read((db) => {
         let locations: SymbolLocation[];
+        let unread = 0;
         if ('member_key' in query) locations = resolveMemberKey(db, String(query.member_key), store.codec);
-        else if ('name' in query) locations = definitionsNamed(db, String(query.name), store.codec);
+        else if ('name' in query) ({ locations, unread } = definitionsNamed(db, String(query.name), store.codec));
         else {
           const rel = normalizeRelPath(String(query.path), this.host.fs.backslashInNames);
           if (rel === null) throw new HciError('path_outside_workspace', `"${query.path}" is not a path inside the workspace`, 'pass a workspace-relative path');
@@ -485,10 +486,16 @@ export class HciWorkspace {
           const at = symbolAt(db, rel, query.line, store.codec);
           locations = at ? [at] : [];
         }
-        return { locations, index: this.freshnessIn(db) };
+        return { locations, unread, index: this.freshnessIn(db) };
       });
       const res: ResolveResponse = { status: out.locations.length ? 'ok' : 'empty', locations: out.locations, index: this.withRunningFlag(out.index) };
-      if (!out.locations.length) {
+      if (out.unread > 0 && 'name' in query) {
+        // A name in more files than one lookup reads: say so rather than answer "nothing" or a partial list as complete.
+        const more = `${out.unread} more file${out.unread === 1 ? ' mentions' : 's mention'} it`;
+        res.hint = out.locations.length
+          ? `definitions in the files read first (those naming ${query.name} in their path or a symbol come first); ${more} unread: there may be more`
+          : `no outline defines ${query.name} in the files read first (those naming it in their path or a symbol); ${more} unread — search ${query.name} to see where it appears`;
+      } else if (!out.locations.length) {
         res.hint = 'member_key' in query ? 'no symbol has this member key now: it was renamed or removed, or its file is not indexed'
           : 'name' in query ? `no outline defines a symbol named ${query.name} (it may come from a library, or be a local)` : 'no symbol encloses this line';
       }

@@ -4,7 +4,9 @@
 // @lane unit
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
-import { openWorkspace } from '../runtimes/node/index.ts';
+import { openWorkspace, createNodeIndexStorage, loadEngine } from '../runtimes/node/index.ts';
+import { IndexStore } from '../core/index/store.ts';
+import { definitionsNamed } from '../core/search/definitions.ts';
 import { withTmpWorkspace, tmpDir } from './helpers/tmp-workspace.ts';
 
 const source = `namespace Shop.Ordering;
@@ -21,6 +23,37 @@ public class OrderService
 `;
 
 describe('outline and member keys in the index', () => {
+  it('finds the definitions of a name more files mention than one lookup reads: files naming it in a path or symbol first', async () => {
+    // Five notes say "tell" before (in path order) the two files that define Tell: a lookup reading 3
+    // files in path order read only notes and answered that nothing defines it.
+    const members = Array.from({ length: 12 }, (_, i) => `    public int Count${i}\n    {\n        get { return ${i}; }\n    }`).join('\n\n');
+    const files: Record<string, string> = {
+      // A class of many members: Tell is a chunk of its own, so the chunk's symbol names it.
+      'src/zz/Actor.cs': `namespace Actors;\n\npublic class Actor\n{\n    public void Tell(object message) { }\n\n${members}\n}\n`,
+      // A small file is one chunk (its symbol is the namespace), but its path names the word.
+      'src/zz/ICanTell.cs': 'namespace Actors;\n\npublic interface ICanTell\n{\n    void Tell(object message);\n}\n',
+    };
+    for (let i = 0; i < 5; i++) files[`docs/n${i}.md`] = `Tell the actor number ${i}.\n`;
+    await withTmpWorkspace(files, async (ws) => {
+      const w = await openWorkspace(ws.root);
+      try {
+        await w.index();
+      } finally {
+        w.close();
+      }
+      const store = await IndexStore.open(createNodeIndexStorage(ws.root), await loadEngine(), { create: false, lockTimeoutMs: 2000 });
+      try {
+        const found = await store.read((db) => definitionsNamed(db, 'Tell', store.codec, 3));
+        expect(found.locations.map((l) => [l.path, l.kind, l.start_line])).toEqual([['src/zz/Actor.cs', 'method', 5], ['src/zz/ICanTell.cs', 'method', 5]]);
+        expect(found.unread).toBe(4);
+        const all = await store.read((db) => definitionsNamed(db, 'Tell', store.codec));
+        expect(all).toEqual({ locations: found.locations, unread: 0 });
+      } finally {
+        store.close();
+      }
+    });
+  });
+
   it('resolves keys to current ranges, before and after lines move', async () => {
     await withTmpWorkspace({ 'src/OrderService.cs': source, 'docs/guide.md': '# Guide\n\n## Ordering\n\ntext\n' }, async (ws) => {
       const w = await openWorkspace(ws.root);

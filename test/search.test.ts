@@ -322,6 +322,24 @@ describe('config key paths', () => {
   });
 });
 
+describe('the symbol a hit names', () => {
+  it('is the type whose declaration line matched, when the type\'s first chunk also holds its first member', async () => {
+    // A 60-line class: too long for one chunk, its doc comment and declaration (a short head) are glued
+    // to its first field's chunk, which the chunker labels with the field.
+    const members = Array.from({ length: 18 }, (_, i) => `    public int Limit${i}\n    {\n        get { return _maxNumberOfRetries + ${i}; }\n    }`);
+    const strategy = `namespace Actors;\n\n/// <summary>Applies a directive to the one child that failed.</summary>\npublic class OneForOneStrategy : SupervisorStrategy\n{\n    private readonly int _maxNumberOfRetries;\n\n${members.join('\n\n')}\n}\n`;
+    await withIndexed({ 'src/Actors/Strategies.cs': strategy, 'src/Actors/Uses.cs': 'namespace Actors;\npublic class Uses\n{\n    public object Make() => new OneForOneStrategy();\n}\n' }, async (cw) => {
+      const byType = await cw.search({ query: 'OneForOneStrategy', limit: 5 });
+      expect(byType.hits[0]).toMatchObject({ path: 'src/Actors/Strategies.cs', start_line: 1 });
+      expect(byType.hits[0].symbol).toMatchObject({ kind: 'class', name: 'OneForOneStrategy' });
+      // The same chunk, found by its field: the field.
+      const byField = await cw.search({ query: '_maxNumberOfRetries', limit: 5 });
+      const first = byField.hits.find((h) => h.start_line === byType.hits[0].start_line && h.path === 'src/Actors/Strategies.cs');
+      expect(first?.symbol).toMatchObject({ kind: 'field', name: '_maxNumberOfRetries' });
+    });
+  });
+});
+
 describe('verbatim queries', () => {
   it('counts a quote inside the query as part of the phrase: a route is not its longer sibling', async () => {
     await withIndexed({

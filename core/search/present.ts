@@ -55,14 +55,19 @@ export function renderHits(session: SearchSession, cands: Candidate[], firstRank
 }
 
 /**
- * The innermost outline symbol that holds the hit's best-matching line and lies within the chunk:
- * in a chunk packed from several members, the member that matched, not the first one.
+ * The innermost outline symbol that holds the hit's best-matching line and starts within the chunk:
+ * in a chunk packed from several members, the member that matched, not the first one; in a chunk
+ * that opens a long type (its doc comment and declaration line glued to its first member, see
+ * core/chunk/build.ts), the type when the declaration line is what matched — `OneForOneStrategy`
+ * answers `class OneForOneStrategy`, not the field `_maxNumberOfRetries` its first chunk also holds.
+ * A symbol that starts before the chunk (a window of a long method, a gap between members) leaves
+ * the chunk's own symbol.
  */
 function innermostIn(session: SearchSession, c: Candidate, line: number): OutlineSymbol | null {
   const outline = session.files.get(c.fileId, c.hash)?.outline;
   if (!outline) return null;
   const s = innermostSymbol(outline, line);
-  return s && s.start_line >= c.startLine && s.end_line <= c.endLine ? s : null;
+  return s && s.start_line >= c.startLine ? s : null;
 }
 
 /** The answer before anything ran: what a failure answers with, and the frame the token budget counts. */
