@@ -491,10 +491,10 @@ export class HciWorkspace {
       const res: ResolveResponse = { status: out.locations.length ? 'ok' : 'empty', locations: out.locations, index: this.withRunningFlag(out.index) };
       if (out.unread > 0 && 'name' in query) {
         // A name in more files than one lookup reads: say so rather than answer "nothing" or a partial list as complete.
-        const more = `${out.unread} more file${out.unread === 1 ? ' mentions' : 's mention'} it`;
+        const more = `${out.unread} more file${out.unread === 1 ? ' that mentions it was' : 's that mention it were'} not read`;
         res.hint = out.locations.length
-          ? `definitions in the files read first (those naming ${query.name} in their path or a symbol come first); ${more} unread: there may be more`
-          : `no outline defines ${query.name} in the files read first (those naming it in their path or a symbol); ${more} unread — search ${query.name} to see where it appears`;
+          ? `definitions in the files read first (those naming ${query.name} in their path or a symbol); ${more}: there may be more`
+          : `no outline defines ${query.name} in the files read first (those naming it in their path or a symbol); ${more} — search ${query.name} to see where it appears`;
       } else if (!out.locations.length) {
         res.hint = 'member_key' in query ? 'no symbol has this member key now: it was renamed or removed, or its file is not indexed'
           : 'name' in query ? `no outline defines a symbol named ${query.name} (it may come from a library, or be a local)` : 'no symbol encloses this line';
