@@ -1,8 +1,9 @@
 // Warming the search ahead of searches (the browser Worker's warm-up, runtimes/browser/warm-up.ts:
 // warmUp when a workspace opens, warmStep in idle time, through the core's Searcher):
-// first the index's most frequent symbol names typed key by key and the single letters, one search a step, then the search
-// cache (SearchSession.warmFiles): it goes on where the last slice stopped and says when every file is
-// in, a new index generation starts it over, and searches answer exactly as without it. Through a
+// first the search cache (SearchSession.warmFiles), a slice a step: it goes on where the last slice
+// stopped and says when every file is in; then the index's most frequent symbol names typed key by key
+// and the single letters, one search a step; a new index generation starts it over, and searches
+// answer exactly as without it. Through a
 // real workspace on disk and the real WASM SQLite.
 // @lane unit
 import { describe, it, expect, afterEach } from 'vitest';
@@ -63,19 +64,26 @@ describe('warm-up', () => {
     const w = await openWorkspace(ws.root);
     open.push(w);
     await w.index();
-    // First the typed warm-up: the index's most frequent symbol names (here its one name of six or
+    // First the files, a slice a step: no budget decodes nothing (not in yet), then slices until
+    // every file is in (40 small files: few).
+    expect(await warmStep(w, 0)).toEqual({ done: false, files: false });
+    let slices = 0;
+    let step = await warmStep(w, 5);
+    for (; !step.files; step = await warmStep(w, 5)) {
+      expect(step).toEqual({ done: false, files: false });
+      expect(++slices).toBeLessThan(200);
+    }
+    expect(step).toEqual({ done: false, files: true }); // the step that put the last file in searched nothing
+    // Then the typed warm-up: the index's most frequent symbol names (here its one name of six or
     // more characters, the namespace, which names every file's one chunk) typed key by key, then
     // every other letter a query can start with (those symbol names start with first: here only
     // "s", typed already, so the rest in order), each step one search.
     const typed: string[] = [];
-    for (let step = await warmStep(w, 0); step.typed; step = await warmStep(w, 0)) typed.push(step.typed);
+    for (step = await warmStep(w, 0); step.typed; step = await warmStep(w, 0)) typed.push(step.typed);
+    expect(step).toEqual({ done: true, files: true });
     const letters = [...'abcdefghijklmnopqrtuvwxyz'];
     expect(typed).toEqual(['S', 'Sh', 'Sho', 'Shop', 'Shop.', 'Shop.O', 'Shop.Or', 'Shop.Ord', 'Shop.Orde', 'Shop.Order', 'Shop.Orders', ...letters]);
-    // No budget: nothing is decoded, so not done. Then slices until it is (40 small files: few).
-    expect(await warmStep(w, 0)).toEqual({ done: false });
-    let slices = 0;
-    while (!(await warmStep(w, 5)).done) expect(++slices).toBeLessThan(200);
-    expect(await warmStep(w, 0)).toEqual({ done: true }); // done stays done for this generation
+    expect(await warmStep(w, 0)).toEqual({ done: true, files: true }); // done stays done for this generation
 
     // A warmed workspace answers as a cold one does (same hits, scores and snippets).
     const cold = await openWorkspace(ws.root);
@@ -85,7 +93,10 @@ describe('warm-up', () => {
     // A commit bumps the generation: warming starts over, and sees the changed file.
     await ws.write({ 'src/Orders/OrderStep3.cs': 'namespace Shop.Orders;\n\npublic class OrderStep3\n{\n    // refunds the order\n}\n' });
     await w.index();
-    expect((await warmStep(w, 0)).typed).toBe('S'); // the typed warm-up again, then the files
+    expect(await warmStep(w, 0)).toEqual({ done: false, files: false }); // the files again, then the typed warm-up
+    step = await warmStep(w, 5);
+    for (; !step.typed; step = await warmStep(w, 5)) expect(++slices).toBeLessThan(400);
+    expect(step.typed).toBe('S');
     while (!(await warmStep(w, 5)).done) expect(++slices).toBeLessThan(400);
     const after = await w.search({ query: 'refunds', limit: 5 });
     expect(after.hits.map((h) => h.path)).toEqual(['src/Orders/OrderStep3.cs']);

@@ -9,18 +9,21 @@ import type { Session, WorkerSessions } from './sessions.ts';
 import { warmStep, warmUp } from './warm-up.ts';
 
 /**
- * Idle time warms the search (warm-up.ts warmStep: a few symbol names searched key by key and the
- * single letters, then the stored files decoded ahead of the searches whose text signals read
- * them), a step at a time (one warm-up search, or WARM_SLICE_MS of decoding), one after another, once
- * no call has come for WARM_IDLE_MS, until every file is in. A call arriving meanwhile waits for one
- * step at most, and pushes the next one back; an indexing run stops it (its end starts it again).
- * Once the page has searched, a step that searches (a letter or a name typed ahead: 10–30 ms) waits
- * for a pause longer (WARM_AFTER_SEARCH_MS) than the gap between two keys of someone typing (a fast
- * typist ~110 ms, most people 150–300 ms) or between two words; shorter gaps get only the 6 ms slices
- * of files decoded. At 120 ms a search typed ahead started between keystrokes and the next one waited
- * for it: Chromium's traces of the web bench showed keystrokes arriving while the Worker ran a
- * warm-up timer task. Before the first search (a workspace just opened) every step runs at
- * WARM_IDLE_MS: that is when the warm-up makes the first keystrokes fast.
+ * Idle time warms the search (warm-up.ts warmStep: the stored files decoded into the search cache,
+ * then a few symbol names searched key by key and the single letters), a step at a time (a
+ * WARM_SLICE_MS slice of decoding, or one warm-up search), one after another, once no call has come
+ * for WARM_IDLE_MS, until all is done. A call arriving meanwhile waits for one step at most, and
+ * pushes the next one back; an indexing run stops it (its end starts it again). Files come first: a
+ * workspace just opened is typed into at once more often than not, and a keystroke then waits for a
+ * 6 ms slice rather than a warm-up search (10–30 ms; the first, which also reads the list of names,
+ * ~130 ms on FluentAvalonia), while the files are what every search's text signals read. Once the
+ * page has searched, a step that searches waits for a pause longer (WARM_AFTER_SEARCH_MS) than the
+ * gap between two keys of someone typing (a fast typist ~110 ms, most people 150–300 ms) or between
+ * two words; shorter gaps get only the slices of files. At 120 ms a search typed ahead started
+ * between keystrokes and the next one waited for it: Chromium's traces of the web bench showed
+ * keystrokes arriving while the Worker ran a warm-up timer task. (Slices 30 ms after a call, to fill
+ * the gaps between keys too, made typing slower in the web bench under load: p50 34–41 vs 28–30 ms,
+ * two alternated pairs at load 15 — the decoding took the CPU the page paints with.)
  */
 const WARM_IDLE_MS = 120;
 const WARM_AFTER_SEARCH_MS = 500;
@@ -85,7 +88,7 @@ export class IdleWork {
    * A call was answered (`verb`: which; a search tells that the page is being typed into), or
    * (`restart`) the index changed: the warm-up goes on once the Worker is idle again.
    */
-  after(s: Session, restart = false, delay = WARM_IDLE_MS, verb?: string): void {
+  after(s: Session, restart = false, delay?: number, verb?: string): void {
     if (s.index) return;
     let w = this.warm.get(s);
     if (!w) this.warm.set(s, (w = { done: false, filesDone: false, lastCall: 0 }));
@@ -97,24 +100,23 @@ export class IdleWork {
     const state = w;
     const timer = setTimeout(async () => {
       if (!this.sessions.current(s) || s.svc.indexing()) return;
-      // While the page is being typed into, a short gap gets only a slice of files decoded; a search
-      // typed ahead (10–30 ms) waits for a pause longer than typing leaves.
-      const wait = state.searched ? WARM_AFTER_SEARCH_MS - (Date.now() - state.lastCall) : 0;
+      // Files first, a slice at a time; a search typed ahead waits for a longer pause.
+      const wait = (state.searched ? WARM_AFTER_SEARCH_MS : WARM_IDLE_MS) - (Date.now() - state.lastCall);
       if (wait > 0 && state.filesDone) {
         if (state.timer === timer) this.after(s, false, wait);
         return;
       }
       try {
         const step = await warmStep(await s.svc.workspace(), WARM_SLICE_MS, { searches: wait <= 0 });
-        if (wait > 0) state.filesDone = step.done;
-        else state.done = step.done;
+        state.filesDone = step.files;
+        state.done = step.done;
       } catch {
         state.done = true; // no index yet (or closed meanwhile): the next index run starts it again
       }
-      // The next slice at once (a message waiting is handled first), unless a call came meanwhile:
+      // The next step at once (a message waiting is handled first), unless a call came meanwhile:
       // it has set the timer again, an idle time on.
       if (!state.done && state.timer === timer) this.after(s, false, 0);
-    }, delay);
+    }, delay ?? WARM_IDLE_MS);
     state.timer = timer;
   }
 

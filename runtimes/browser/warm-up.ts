@@ -1,7 +1,7 @@
 // What the hci Worker searches ahead of the user, so a reopened workspace answers its first
 // keystrokes at full speed: one search when it opens (warmUp), then, a step at a time in idle time
-// (warmStep; idle-work.ts says when), the index's most frequent symbol names typed key by key and
-// every single letter, and after them the stored files decoded into the search cache. Owns this
+// (warmStep; idle-work.ts says when), the stored files decoded into the search cache, and after
+// them the index's most frequent symbol names typed key by key and every single letter. Owns this
 // policy (which queries, how many, in what order); the searches and the cache are the core's
 // (core/search/searcher.ts), the symbol names core/browse/symbol-names.ts. Only the search session's
 // caches keep anything — no query is remembered (explain does not know their hit ids) — and no later
@@ -36,21 +36,29 @@ export async function warmUp(ws: HciWorkspace): Promise<{ query: string; hits: n
 }
 
 /**
- * One step of warming the search between requests: the next warm-up keystroke searched (`typed`
- * says which), or, once they are all done, the search cache filled with decoded files for at most
- * `budgetMs` (SearchSession.warmFiles); `done` when nothing is left for this index generation. In
- * Chromium's Worker, 1.5 s after reopening FluentAvalonia, 121 keystrokes had a Worker p95 of 9 ms
- * with these steps, 11 ms without.
+ * One step of warming the search between requests: first the search cache filled with decoded
+ * files for at most `budgetMs` (SearchSession.warmFiles), a slice a step until every file is in —
+ * every search's text signals read its best candidates' files, and inflating them was most of a
+ * cold search (a Chromium trace of the web bench: 56% of the Worker's samples in the first keystroke's
+ * search after reopening FluentAvalonia), while a slice is short enough for a keystroke to wait
+ * for — then the next warm-up keystroke searched (`typed` says which). `files` once every file is in,
+ * `done` when nothing is left for this index generation. `searches: false`: only a slice of files
+ * (the keystrokes typed ahead stay for later). In Chromium's Worker, 1.5 s after reopening
+ * FluentAvalonia, 121 keystrokes had a Worker p95 of 9 ms with these steps, 11 ms without.
  */
-export async function warmStep(ws: HciWorkspace, budgetMs: number, opts: { searches?: boolean } = {}): Promise<{ done: boolean; typed?: string }> {
+export async function warmStep(ws: HciWorkspace, budgetMs: number, opts: { searches?: boolean } = {}): Promise<{ done: boolean; files: boolean; typed?: string }> {
   const searcher = await ws.searcher();
-  // `searches: false`: only a slice of files (done: every file is in), the keystrokes typed ahead stay for later.
-  if (opts.searches === false) return { done: await searcher.store.read(() => searcher.session.warmFiles(budgetMs)) };
-  // One read a step: the next keystroke to type (the list is per index generation), or a slice of files.
-  const step = await searcher.idleStep('warm:typed', typedWarmQueries, budgetMs);
-  if (!('item' in step)) return step;
+  // One thing a step (a slice, or a search): whether every file is in already (no budget decodes nothing).
+  if (!(await searcher.store.read(() => searcher.session.warmFiles(0)))) {
+    return { done: false, files: await searcher.store.read(() => searcher.session.warmFiles(budgetMs)) };
+  }
+  const files = true;
+  if (opts.searches === false) return { done: false, files };
+  // One read a step: the next keystroke to type (the list is per index generation).
+  const step = await searcher.idleStep('warm:typed', typedWarmQueries, 0);
+  if (!('item' in step)) return { done: step.done, files };
   await searcher.search({ query: step.item, limit: WARM_LIMIT });
-  return { done: false, typed: step.item };
+  return { done: false, files, typed: step.item };
 }
 
 /**
