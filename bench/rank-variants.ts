@@ -25,8 +25,8 @@ interface Row {
   query: string;
   kind: string;
   type: string;
-  /** Per set-up: [R@5, MRR@10, R@1, nDCG@10 as returned]. */
-  by: Record<string, [number, number, number, number]>;
+  /** Per set-up: [R@5, MRR@10, R@1, nDCG@10 as returned, nDCG@10 over distinct files]. */
+  by: Record<string, [number, number, number, number, number]>;
 }
 
 const TYPES = ['symbol', 'question', 'mixed'] as const;
@@ -48,10 +48,10 @@ export function report(rows: readonly Row[], variants: readonly string[]): strin
     const ids = rs.filter(isIdentifier);
     return [s, String(rs.length), ...variants.map((v) => agg(rs, v)), variants.map((v) => `${ids.filter((r) => r.by[v][2] === 1).length}/${ids.length}`).join(' ')];
   })));
-  out.push('\nnDCG@10 over the first ten hits as returned, per set and set-up:\n');
+  out.push('\nnDCG@10 over the first ten hits as returned (over the same list collapsed to distinct files), per set and set-up:\n');
   out.push(markdownTable(['set', 'n', ...variants], sets.map((s) => {
     const rs = rows.filter((r) => r.set === s);
-    return [s, String(rs.length), ...variants.map((v) => mean(rs.map((r) => r.by[v][3])).toFixed(3))];
+    return [s, String(rs.length), ...variants.map((v) => `${mean(rs.map((r) => r.by[v][3])).toFixed(3)} (${mean(rs.map((r) => r.by[v][4])).toFixed(3)})`)];
   })));
   out.push('\nBy query type, every set but `sample` pooled (per query):\n');
   const pooled = rows.filter((r) => r.set !== 'sample');
@@ -110,7 +110,7 @@ export async function main(argv: string[]): Promise<number> {
         for (let i = 0; i < gs.length; i++) {
           const res = await ws.search({ query: gs[i].query, limit: 50 });
           const s = scoreQuery(res.hits.map((h) => h.path), gs[i].relevant);
-          setRows[i].by[v] = [s.recall5, s.mrr10, s.recall1, s.ndcg10Returned];
+          setRows[i].by[v] = [s.recall5, s.mrr10, s.recall1, s.ndcg10Returned, s.ndcg10];
         }
       } finally {
         ws.close();

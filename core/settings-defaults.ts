@@ -53,6 +53,7 @@ export const SETTING_DEFAULTS = {
   collapse_copies: true,
   collapse_variants: true,
   declaration_boost: 1.5,
+  definition_widen: 40,
   question_identifier_share: 1,
   question_members_factor: 0.5,
   change_log_factor: 0.3,

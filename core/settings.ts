@@ -73,6 +73,8 @@ const settingsShape = z
     collapse_variants: z.boolean().default(D.collapse_variants),
     /** A declaration of a query name is raised to this × its tier × the best hit's score (definition-first; rerank.ts); 0: off. */
     declaration_boost: z.number().min(0).max(10).default(D.declaration_boost),
+    /** A query of at most three words naming an identifier, whose every word more chunks hold than the ranking's depth: this many of the identifier's best holders join as partial matches (definition-widen.ts); 0: off. */
+    definition_widen: z.number().int().min(0).max(200).default(D.definition_widen),
     /** In a question or mixed query (query-type.ts) a chunk named by a query identifier gains this share of a symbol query's exact_symbol_name boost. */
     question_identifier_share: z.number().min(0).max(1).default(D.question_identifier_share),
     /** In a question (query-type.ts: words only), a chunk that lists members (fields, properties, keys: symbol kind `members`) weighs this; 1: off. */

@@ -15,6 +15,7 @@ import { resultCode } from '../sqlite/connection.ts';
 import type { MatchKind, SearchMode, SearchRequest, SearchHit } from './contract.ts';
 import { candidateOf, type Candidate, type RankedResult, type SearchPage } from './candidates.ts';
 import { findDeclarations } from './declarations.ts';
+import { definitionWiden } from './definition-widen.ts';
 import { agreeScores, scaleBelow } from './placement.ts';
 import { headCount, splitAtCap } from './file-tiers.ts';
 import { queryType } from './query-type.ts';
@@ -215,6 +216,13 @@ function rankPassesAt(ctx: SearchContext, mode: ModeRow, parsed: ParsedQuery, po
   // A channel that returned its whole pool may hold more (a wider pass's list leaves out the first
   // pass's chunks: it may have been full when it and those together reach the pool).
   const saturated = lists.some((l) => l.hits.length >= pool) || wider.some((l) => l.hits.length + page.seen.size >= pool);
+  // No channel widened (more chunks hold every word than the depth): a query identifier's best holders
+  // join as partial matches all the same (definition-widen.ts; setting definition_widen).
+  if (!wider.length) {
+    const channel = mode.channels.find((c) => c.scoreChunks);
+    const hits = channel && definitionWiden(session, parsed, channel, ctx.settings.definition_widen, page.seen);
+    if (channel && hits) wider.push({ channel, hits });
+  }
   // A channel that matches no terms (vectors) finds "similar" chunks, not term matches.
   const similarOnly = mode.channels.every((c) => c.hitKind === 'text_vector');
   const done = (ranked: Candidate[], complete: number, partial = ranked.length - complete) =>

@@ -62,9 +62,10 @@ export interface Channel {
   /**
    * This channel's hits among the given chunks, those that match the query (in the order given):
    * for chunks a later stage adds to the candidates (declarations.ts: a declaration's chunk the
-   * pool did not reach). Their rank is 0 (not in the channel's list).
+   * pool did not reach; definition-widen.ts: a query identifier's best holders). Their rank is 0 (not
+   * in the channel's list); `added` names the stage in explain (default `declaration`).
    */
-  scoreChunks?(session: SearchSession, q: ParsedQuery, chunkIds: readonly number[]): readonly ChannelHit[];
+  scoreChunks?(session: SearchSession, q: ParsedQuery, chunkIds: readonly number[], added?: string): readonly ChannelHit[];
   /**
    * Asynchronous work before a search that reaches this channel, awaited outside the read
    * transaction (search itself is synchronous): loading code or an engine the query needs.

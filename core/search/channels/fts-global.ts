@@ -55,9 +55,9 @@ export function globalFtsChannel(global: KeywordStats, inner: Channel = ftsChann
       const hits = counts ? widenFts(session, q, pool, page, counts) : inner.widen!(session, q, pool, page);
       return hits && rescored(session, q, global, hits);
     }),
-    scoreChunks: inner.scoreChunks && ((session, q, ids) => {
+    scoreChunks: inner.scoreChunks && ((session, q, ids, added) => {
       // In the order given (the contract of scoreChunks), scores from the global statistics.
-      const hits = inner.scoreChunks!(session, q, ids);
+      const hits = inner.scoreChunks!(session, q, ids, added);
       const byId = new Map(rescored(session, q, global, hits).map((h) => [h.row.chunkId, h]));
       return hits.map((h) => byId.get(h.row.chunkId) ?? h);
     }),

@@ -73,8 +73,13 @@ function scoreMany(session: SearchSession, expr: string, chunkIds: readonly numb
   }
 }
 
-const ALL_TERMS_ADDED = Object.freeze({ terms: 'all', added: 'declaration' });
-const ANY_TERM_ADDED = Object.freeze({ terms: 'any', added: 'declaration' });
+/** The details of chunks a later stage added (scoreChunks), per stage: one object per stage and pass. */
+const addedDetails = new Map<string, { all: ChannelHit['detail']; any: ChannelHit['detail'] }>();
+function addedDetail(added: string): { all: ChannelHit['detail']; any: ChannelHit['detail'] } {
+  let d = addedDetails.get(added);
+  if (!d) addedDetails.set(added, (d = { all: Object.freeze({ terms: 'all', added }), any: Object.freeze({ terms: 'any', added }) }));
+  return d;
+}
 
 function queryFts(session: SearchSession, expr: string, pool: number, terms: 'all' | 'any'): readonly ChannelHit[] {
   const { db, filtered } = session;
@@ -230,13 +235,14 @@ export const ftsChannel: Channel = {
   },
 
   /** The chunks that hold every clause, else any (a declaration's chunk in a mixed query holds its name, not the words). */
-  scoreChunks(session, q, chunkIds) {
+  scoreChunks(session, q, chunkIds, added = 'declaration') {
     const all = ftsExpression(q, 'all');
     const any = ftsExpression(q, 'any');
     if (!all || !any) return [];
-    const byAll = scoreMany(session, all, chunkIds, ALL_TERMS_ADDED);
+    const detail = addedDetail(added);
+    const byAll = scoreMany(session, all, chunkIds, detail.all);
     const rest = q.clauses.length > 1 ? chunkIds.filter((id) => !byAll.has(id)) : [];
-    const byAny = scoreMany(session, any, rest, ANY_TERM_ADDED);
+    const byAny = scoreMany(session, any, rest, detail.any);
     const out: ChannelHit[] = [];
     for (const id of chunkIds) {
       const hit = byAll.get(id) ?? byAny.get(id);
@@ -250,6 +256,8 @@ export const ftsChannel: Channel = {
     const d = entry.detail;
     // A hit the question's neighbour terms touched: its own BM25, theirs, and which ones it holds.
     if (d?.neighbours !== undefined) return { bm25: round(Number(d.bm25)), terms: d.terms, column_weights: COLUMN_WEIGHTS, neighbour_bm25: round(Number(d.neighbour_bm25)), neighbours: d.neighbours };
+    // (A chunk a later stage added: which one — a declaration, definition_widen.)
+    if (d?.added !== undefined) return { bm25: round(-entry.score), terms: d.terms, added: d.added, column_weights: COLUMN_WEIGHTS };
     return { bm25: round(-entry.score), terms: d?.terms, column_weights: COLUMN_WEIGHTS };
   },
 };
