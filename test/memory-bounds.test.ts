@@ -90,7 +90,7 @@ describe('memory bounds of a pass', () => {
     expect(turbofan.filter((l) => l.includes(`bodysize ${lexer} `))).toEqual([]);
   });
 
-  it('retires a parse worker whose tree-sitter memory grew past the bound; later files go to a new one, every answer intact', async () => {
+  it('retires a parse worker whose tree-sitter memory grew past the bound at once; its queue and later files go to a new one, every answer intact', async () => {
     ensureBuilt();
     const MB = 1024 * 1024;
     // A generated table of 600 KB: its tree takes tree-sitter's memory past its starting 32 MB.
@@ -110,8 +110,19 @@ describe('memory bounds of a pass', () => {
     const inThread = new Chunker(new TreeSitterHost(createNodeGrammarSource()));
     try {
       // Sent all at once, as the indexer's read-ahead does: the files after the table are queued in the worker that grows.
-      const answers = await Promise.all(files.map((f) => pool.extract({ path: f.path, lang: 'csharp' }, new TextEncoder().encode(f.text))));
+      const sent = files.map((f) => pool.extract({ path: f.path, lang: 'csharp' }, new TextEncoder().encode(f.text)));
+      // A file sent as soon as the table is answered: the grown worker ended then (its queue went to its successor),
+      // so one worker runs, not the grown one draining its queue beside a new one.
+      const during = sent[1].then(() => {
+        const p = pool.extract({ path: 'During.cs', lang: 'csharp' }, new TextEncoder().encode('namespace A;\npublic class During { }\n'));
+        return { running: pool.running, answer: p };
+      });
+      const answers = await Promise.all(sent);
+      const { running, answer } = await during;
       expect(pool.retired).toBe(1);
+      expect(running).toBe(1);
+      expect(pool.started).toBe(2);
+      expect(JSON.parse((await answer).extracted).outline.nodes.length).toBeGreaterThan(0);
       // A file sent after the retirement is answered by a new worker.
       const later = await pool.extract({ path: 'Later.cs', lang: 'csharp' }, new TextEncoder().encode('namespace A;\npublic class Later { }\n'));
       expect(JSON.parse(later.extracted).outline.nodes.length).toBeGreaterThan(0);

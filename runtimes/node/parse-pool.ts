@@ -4,8 +4,9 @@
 // each file goes to the worker with the fewest bytes queued, a new worker starting only while the
 // others all have work; each retired once tree-sitter's WebAssembly memory in it grew past
 // RETIRE_AFTER_BYTES — a memory that never shrinks, so one huge file kept it large for the rest of the
-// pass: later files go to a new worker and the old one ends when its queue is done; terminated on
-// close — and the message bookkeeping. Ordering, fallback to in-thread parsing and when a pool is
+// pass: the worker ends at once and the files queued in it go to a new one (a retired worker that
+// drained its queue beside its successor held two workers' memory for that while: dotnet-8's cold
+// pass peaked there); terminated on close — and the message bookkeeping. Ordering, fallback to in-thread parsing and when a pool is
 // worth starting are the indexer's (core/index/indexer.ts, read-ahead.ts).
 import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
@@ -29,14 +30,20 @@ export function parseWorkerUrl(): URL {
     : new URL('./parse-worker.js', import.meta.url);
 }
 
-/** A started worker; retired once it no longer holds a slot of the pool (new files go to the others). */
+/** A request sent to a worker: the caller's bytes (it keeps them anyway), to send again if that worker is retired first. */
+interface Sent {
+  file: { path: string; lang: string };
+  bytes: Uint8Array;
+}
+
+/** A started worker, in a slot of the pool until it is retired or the pool closes. */
 interface Running {
   worker: Worker;
-  /** Requests sent to it and not answered yet, and their bytes. */
-  outstanding: number;
+  /** Requests sent to it and not answered yet, by id, and their bytes. */
+  requests: Map<number, Sent>;
   outstandingBytes: number;
-  /** Bytes of each request it holds, by id. */
-  sizes: Map<number, number>;
+  /** Retired or closed: its messages are no longer read, and its exit is no failure. */
+  ended: boolean;
 }
 
 /**
@@ -57,9 +64,9 @@ export function parseWorkerCount(cores: number): number {
  * `faults` is for tests only (see ParseWorkerFaults); the product passes just the probe size.
  * `retireAfterBytes` (tests): RETIRE_AFTER_BYTES by default. `workers`: how many run at once
  * (default parseWorkerCount of the machine's cores). `retired`: workers retired so far; `started`:
- * workers started so far.
+ * workers started so far; `running`: workers alive now.
  */
-export function createNodeParsePool(opts: ParseWorkerData & { retireAfterBytes?: number; workers?: number }): ParsePool & { readonly retired: number; readonly started: number; readonly size: number } {
+export function createNodeParsePool(opts: ParseWorkerData & { retireAfterBytes?: number; workers?: number }): ParsePool & { readonly retired: number; readonly started: number; readonly size: number; readonly running: number } {
   const { retireAfterBytes = RETIRE_AFTER_BYTES, workers, ...data } = opts;
   const size = Math.max(1, Math.floor(workers ?? parseWorkerCount(cores())));
   /** The workers new files go to (null: none started in that slot yet, or its worker was retired). */
@@ -77,30 +84,32 @@ export function createNodeParsePool(opts: ParseWorkerData & { retireAfterBytes?:
     // node:worker_threads is required when a pool starts, not when the CLI does.
     const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
     const w = new Worker(parseWorkerUrl(), { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
-    const run: Running = { worker: w, outstanding: 0, outstandingBytes: 0, sizes: new Map() };
+    const run: Running = { worker: w, requests: new Map(), outstandingBytes: 0, ended: false };
     live.add(run);
     started++;
-    /** Retired and every request it held answered: its end is due (and no failure). */
-    const finished = () => !slots.includes(run) && run.outstanding === 0;
     w.on('message', (m: WorkerReply) => {
-      run.outstanding--;
-      run.outstandingBytes -= run.sizes.get(m.id) ?? 0;
-      run.sizes.delete(m.id);
+      if (run.ended) return;
+      const sent = run.requests.get(m.id);
+      run.requests.delete(m.id);
+      run.outstandingBytes -= sent?.bytes.length ?? 0;
       replies.settle(m);
       const slot = slots.indexOf(run);
       if (slot >= 0 && m.memoryBytes > retireAfterBytes) {
-        // Later files go to a new worker; this one ends once it has answered what it holds.
+        // It ends now; what it still holds goes to a new worker (sent again from the caller's bytes).
         slots[slot] = null;
         retired++;
-      }
-      if (finished()) {
+        run.ended = true;
         live.delete(run);
         void w.terminate();
+        for (const [id, again] of run.requests) send(id, again);
+        run.requests.clear();
       }
     });
-    w.on('error', (e) => fail(e instanceof Error ? e : new Error(String(e))));
+    w.on('error', (e) => {
+      if (!run.ended) fail(e instanceof Error ? e : new Error(String(e)));
+    });
     w.on('exit', (code) => {
-      if (!closed && !finished()) fail(new Error(`parse worker exited (code ${code})`));
+      if (!closed && !run.ended) fail(new Error(`parse worker exited (code ${code})`));
     });
     return run;
   };
@@ -119,8 +128,17 @@ export function createNodeParsePool(opts: ParseWorkerData & { retireAfterBytes?:
         best = r;
       }
     }
-    if (free >= 0 && (!best || best.outstanding > 0)) return (slots[free] = start());
+    if (free >= 0 && (!best || best.requests.size > 0)) return (slots[free] = start());
     return best!;
+  };
+  /** Posts request `id` to the picked worker. A copy is transferred: the caller keeps its bytes (it classifies them itself, and parses them if this fails). */
+  const send = (id: number, req: Sent) => {
+    const run = pick();
+    const copy = req.bytes.slice();
+    const msg: WorkerRequest = { id, path: req.file.path, lang: req.file.lang, bytes: copy };
+    run.worker.postMessage(msg, [copy.buffer]);
+    run.requests.set(id, req);
+    run.outstandingBytes += copy.length;
   };
   return {
     get retired() {
@@ -130,17 +148,12 @@ export function createNodeParsePool(opts: ParseWorkerData & { retireAfterBytes?:
       return started;
     },
     size,
+    /** Workers running now (a retired one ends at once: never more than `size`). */
+    get running() {
+      return live.size;
+    },
     extract(file: { path: string; lang: string }, bytes: Uint8Array): Promise<PoolResult> {
-      return replies.request((id) => {
-        const run = pick();
-        // A copy is transferred: the caller keeps its bytes (it classifies them itself, and parses them if this fails).
-        const copy = bytes.slice();
-        const msg: WorkerRequest = { id, path: file.path, lang: file.lang, bytes: copy };
-        run.worker.postMessage(msg, [copy.buffer]);
-        run.outstanding++;
-        run.outstandingBytes += copy.length;
-        run.sizes.set(id, copy.length);
-      });
+      return replies.request((id) => send(id, { file, bytes }));
     },
     async close(): Promise<void> {
       closed = true;
@@ -148,6 +161,7 @@ export function createNodeParsePool(opts: ParseWorkerData & { retireAfterBytes?:
       slots.fill(null);
       const all = [...live];
       live.clear();
+      for (const r of all) r.ended = true;
       await Promise.all(all.map((r) => r.worker.terminate()));
     },
   };
