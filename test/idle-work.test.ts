@@ -84,8 +84,7 @@ describe('the Worker’s idle warm-up', () => {
       await pass(300);
       expect(searchesSince(at + 1), `a search typed ahead ran within 300 ms of keystroke ${k + 1}`).toBe(0);
     }
-    // The first step put these few files in: between the keys the Worker then does nothing at all.
-    expect(calls, 'no step ran between the keys').toHaveLength(1);
+    expect(calls.filter((c) => c.typed), 'no search typed ahead between the keys').toEqual([]);
     // Nor after the page's own calls while typing pauses (the whole page, the filter counts).
     const pause = Date.now();
     idle.after(session, false, undefined, 'facets');
