@@ -6,6 +6,7 @@
 import { describe, it, expect } from 'vitest';
 import { ln, mulberry32, uniformSigned } from '../core/vector/learned/numeric.ts';
 import { ModelTokenizer } from '../core/vector/learned/tokens.ts';
+import { TokenIds } from '../core/vector/learned/token-ids.ts';
 import { forEachIdentRun, splitIdentifier } from '../core/text/analyzer.ts';
 import { buildTokenCorpus, cooccurrence, END } from '../core/vector/learned/cooccur.ts';
 import { ppmi } from '../core/vector/learned/ppmi.ts';
@@ -70,6 +71,31 @@ describe('tokens', () => {
     expect(t.tokens('public async Task<IList<CatalogItem>> GetCatalogItemsAsync(int max_items = 42) // the x of HTTPServer2Go')).toEqual([
       'public', 'async', 'task', 'list', 'catalog', 'item', 'catalog', 'items', 'async', 'int', 'max', 'items', 'http', 'server', 'go',
     ]);
+  });
+});
+
+describe('token ids', () => {
+  it('a text\'s ids are the tokenizer\'s stream looked up in the vocabulary, also after the run table starts over', () => {
+    const { texts } = sampleCorpus();
+    const all = [...texts, 'Größe_x naïve \u{1D4B3}abc \uD800lone ÄÖ-ü 42ab ___ HTTPServer2Go getHTTPServer2Go'];
+    const t = new ModelTokenizer();
+    // A vocabulary of every other distinct token: the rest count as unknown.
+    const vocab = new Map<string, number>();
+    let k = 0;
+    for (const text of all) for (const tok of t.tokens(text)) if (!vocab.has(tok)) vocab.set(tok, k++ % 2 ? -1 : vocab.size);
+    for (const [tok, id] of vocab) if (id < 0) vocab.delete(tok);
+    for (const maxRuns of [200_000, 7]) {
+      const ids = new TokenIds((tok) => vocab.get(tok), maxRuns);
+      let unknown = 0;
+      for (const text of all) {
+        const want = t.tokens(text);
+        const got = ids.ids(text);
+        expect(Array.from(got.ids.subarray(0, got.n))).toEqual(want.filter((tok) => vocab.has(tok)).map((tok) => vocab.get(tok)));
+        expect([got.tokens, got.oov]).toEqual([want.length, want.filter((tok) => !vocab.has(tok)).length]);
+        unknown += got.oov;
+      }
+      expect(unknown).toBeGreaterThan(100);
+    }
   });
 });
 

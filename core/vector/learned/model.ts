@@ -14,7 +14,7 @@
 //       f32 × D  common component (unit length, or zeros)
 //       i8 × V·D word vectors, row-major
 import { sha256Hex } from '../../index/sha256.ts';
-import { ModelTokenizer } from './tokens.ts';
+import { TokenIds } from './token-ids.ts';
 
 export interface LearnedParams {
   /**
@@ -82,7 +82,8 @@ const MAGIC = [0x48, 0x43, 0x49, 0x4c, 0x4d, 0x31, 0, 0]; // "HCILM1\0\0"
 
 export class LearnedModel {
   private readonly index = new Map<string, number>();
-  private readonly tokenizer = new ModelTokenizer();
+  /** Texts to this vocabulary's ids (each identifier split and looked up once). */
+  private readonly tokenIds = new TokenIds((t) => this.index.get(t));
   /** SIF weight × vector scale, per token: the factor its int8 row is summed with. */
   private readonly factor: Float64Array;
   private readonly scratch: Float64Array;
@@ -134,26 +135,13 @@ export class LearnedModel {
     const { dims } = this;
     const out = new Float32Array(texts.length * dims);
     const cov: Coverage = { texts: texts.length, tokens: 0, oov: 0 };
-    let ids = new Int32Array(256);
-    texts.forEach((text, i) => {
-      let n = 0;
-      this.tokenizer.forEach(text, (t) => {
-        cov.tokens++;
-        const id = this.index.get(t);
-        if (id === undefined) {
-          cov.oov++;
-          return;
-        }
-        if (n === ids.length) {
-          const grown = new Int32Array(ids.length * 2);
-          grown.set(ids);
-          ids = grown;
-        }
-        ids[n++] = id;
-      });
-      this.meanOf(ids, 0, n, out, i * dims);
+    for (let i = 0; i < texts.length; i++) {
+      const run = this.tokenIds.ids(texts[i]);
+      cov.tokens += run.tokens;
+      cov.oov += run.oov;
+      this.meanOf(run.ids, 0, run.n, out, i * dims);
       this.project(out, i * dims);
-    });
+    }
     return { vectors: out, coverage: cov };
   }
 
@@ -221,11 +209,10 @@ export class LearnedModel {
   coverage(texts: Iterable<string>): Coverage {
     const cov: Coverage = { texts: 0, tokens: 0, oov: 0 };
     for (const text of texts) {
+      const run = this.tokenIds.ids(text);
       cov.texts++;
-      this.tokenizer.forEach(text, (t) => {
-        cov.tokens++;
-        if (!this.index.has(t)) cov.oov++;
-      });
+      cov.tokens += run.tokens;
+      cov.oov += run.oov;
     }
     return cov;
   }
