@@ -7,7 +7,8 @@
 // or worse against the base of the same mode, and keyword rank-1 hits lost (identifier queries
 // first). For settings that rank (the index stays as it is); `npm run eval` is the measure of record.
 //
-//   node dist/bench/model/settings-ab.js --roots /work/corpora/sem --variants 'nb={"neighbour_terms":2}' [--modes keyword,hybrid] [--record NAME]
+//   node dist/bench/model/settings-ab.js --roots /work/corpora/sem --variants 'nb={"neighbour_terms":2}' [--modes keyword,hybrid] [--variant-modes hybrid] [--record NAME]
+// --variant-modes: the modes the variants are run in (default: every mode); a fusion setting changes hybrid only.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openWorkspace } from '../../runtimes/node/index.ts';
@@ -45,6 +46,7 @@ export async function main(argv: string[]): Promise<number> {
   const dir = path.resolve(optString(opts, 'roots') ?? '/work/corpora/sem');
   const variants = { base: {}, ...parseVariants(optString(opts, 'variants')) } as Record<string, Record<string, unknown>>;
   const modes = optList(opts, 'modes').length ? optList(opts, 'modes') : ['keyword', 'hybrid'];
+  const variantModes = optList(opts, 'variant-modes').length ? optList(opts, 'variant-modes') : modes;
   const base = JSON.parse(optString(opts, 'settings') ?? '{}') as Record<string, unknown>;
   const provider = optString(opts, 'provider') ?? 'pretrained';
   const table: string[][] = [];
@@ -56,7 +58,7 @@ export async function main(argv: string[]): Promise<number> {
     for (const [vname, v] of Object.entries(variants)) {
       const ws = await openWorkspace(b.root, { settings: { ...base, ...v, semantic: { enabled: true, provider, ...(base.semantic as object), ...(v.semantic as object) } } as never });
       try {
-        for (const mode of modes) {
+        for (const mode of vname === 'base' ? modes : modes.filter((m) => variantModes.includes(m))) {
           const run: EngineRun = { engine: `${mode}${vname === 'base' ? '' : `:${vname}`}`, scores: [], ms: [] };
           for (const g of golden) {
             const t0 = performance.now();

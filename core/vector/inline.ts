@@ -56,6 +56,13 @@ export class TrainingCollector {
 export class InlineVectors {
   readonly stats: InlineStats = { reused: 0, embedded: 0, deferred: 0, coverage: { texts: 0, tokens: 0, oov: 0 } };
 
+  /**
+   * Whether the model had no vector when the pass began (its first transaction): then the cache
+   * can only hold this pass's own rows, and a chunk text names its path, so only a repeated text
+   * of the same file could hit — re-embedding it gives the same bits for less than a lookup per chunk.
+   */
+  private emptyAtStart: boolean | undefined;
+
   constructor(private readonly model: StoredModel | null, private readonly embed?: SyncEmbed, readonly collector?: TrainingCollector) {}
 
   begin(db: Database): ChunkVectorSink & { close(): void } {
@@ -65,6 +72,8 @@ export class InlineVectors {
       return { harvest() {}, put: (_db, chunks) => { for (const c of chunks) collector?.add(c.id, textHash(c.text), c.text); }, close() {} };
     }
     const rows = new VectorRows(db, model.id);
+    this.emptyAtStart ??= db.selectValue('SELECT 1 FROM chunk_vectors WHERE model_id = ? LIMIT 1', [model.id]) === undefined;
+    const lookup = !this.emptyAtStart;
     const kind = textHashKindOf(model.info);
     const { dims, quantization } = model.key;
     const pending = new PendingVectors(quantization === 'int8' ? dims : dims * 4);
@@ -89,7 +98,7 @@ export class InlineVectors {
         for (const c of chunks) {
           const hash = textHash(c.text, kind);
           collector?.add(c.id, hash, c.text);
-          const vec = harvested.get(hashKey(hash)) ?? rows.lookup(hash);
+          const vec = (harvested.size ? harvested.get(hashKey(hash)) : undefined) ?? (lookup ? rows.lookup(hash) : undefined);
           if (vec) {
             if (vec.length === pending.width) pending.add(c.id, hash, vec);
             else rows.write(c.id, hash, vec);
