@@ -15,6 +15,8 @@ import type { HciWorkspace } from '../core/workspace.ts';
 import { copyWorkspace, tmpDir } from './helpers/tmp-workspace.ts';
 import { startRangeServer, type RangeServer } from './helpers/range-server.ts';
 import { indexAndPack } from './helpers/published-index.ts';
+import { readPackedFileList } from '../core/index/file-list.ts';
+import { fflateCodec } from '../core/index/fflate-codec.ts';
 
 const sample = path.resolve(import.meta.dirname, 'sample-workspace');
 const remote = { revalidateMs: 3_600_000 };
@@ -94,6 +96,20 @@ describe('rows read ahead from a published index', () => {
     const maxId = Math.max(...chunkIds);
     expect(db.selectValue('SELECT start_line FROM chunks WHERE id = ?', [maxId])).toBeGreaterThan(0);
     expect(storage.stats().requests - before).toBeLessThanOrEqual(1);
+    db.close();
+  });
+
+  it('carries the file list deflated, for the first search to read in a few pages: it equals the files table; a live index has none', async () => {
+    const { db } = await reader();
+    const fromTable = JSON.parse(String(db.selectValue('SELECT json_group_array(json_array(id, path, lang, flags)) FROM (SELECT * FROM files ORDER BY id)')));
+    expect(fromTable.length).toBeGreaterThan(50);
+    expect(readPackedFileList(db, fflateCodec)).toEqual(fromTable);
+    const local = await openWorkspace(root);
+    try {
+      expect((await local.read((d) => readPackedFileList(d, fflateCodec))).value).toBeNull();
+    } finally {
+      local.close();
+    }
     db.close();
   });
 

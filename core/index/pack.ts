@@ -14,6 +14,8 @@ import { FILE_FLAG } from './schema.ts';
 import { pageProblems } from './health.ts';
 import { vacuumIntoSql } from './store.ts';
 import { sha256Hex } from './sha256.ts';
+import type { DeflateCodec } from './file-data.ts';
+import { writePackedFileList } from './file-list.ts';
 
 /** The manifest's own version (`hci_pack`): a reader refuses a newer one. */
 export const PACK_MANIFEST_VERSION = 1;
@@ -79,6 +81,8 @@ export interface PackOptions {
 /** What the live index's connection offers a pack (IndexStore.vacuumInto). */
 export interface PackSource {
   readonly engine: SqliteEngine;
+  /** The blobs' codec (the packed file list is deflated with it: file-list.ts). */
+  readonly codec: DeflateCodec;
   vacuumInto(path: string, pageSize: number): Promise<void>;
 }
 
@@ -142,6 +146,8 @@ export async function packIndex(source: PackSource, target: PackTarget, opts: Pa
     });
     // Nothing in a packed index is rebuilt in place: no pass's leftovers.
     tmp.exec("DELETE FROM meta WHERE key IN ('rechunk')");
+    // The file list a remote reader's first search reads, in a few pages (file-list.ts).
+    writePackedFileList(tmp, source.codec);
     tmp.exec('COMMIT');
     // 3. The final file: compacted again after the merge, in the chosen page size.
     tmp.exec(vacuumIntoSql(target.path, pageSize));

@@ -13,6 +13,7 @@ import type { PathFilter } from './filters.ts';
 import { StoredFileCache } from './file-cache.ts';
 import { ProjectMap } from './roles.ts';
 import { FILE_FLAG } from '../index/schema.ts';
+import { readPackedFileList, type FileListRow } from '../index/file-list.ts';
 
 /** An indexed file as SearchSession.indexedFiles lists it. */
 export interface IndexedFile {
@@ -204,11 +205,12 @@ export class SearchSession {
    * WASM: row by row through oo1 it was ~25 ms of a first search on Avalonia's 4.8k files. Without
    * the hashes (most of a files row): a packed index answers id, path, lang and flags from its
    * covering index (files_by_lang) instead of reading the whole table, which over HTTP was most of a
-   * first query's bytes.
+   * first query's bytes — or, smaller still, from the deflated list the pack wrote (file-list.ts).
    */
   indexedFiles(): readonly IndexedFile[] {
     return this.cached(INDEXED_FILES, () => {
-      const rows = JSON.parse(String(this.db.selectValue('SELECT json_group_array(json_array(id, path, lang, flags)) FROM files') ?? '[]')) as Array<[number, string, string, number]>;
+      // A packed index carries the list deflated (core/index/file-list.ts): a few pages instead of the covering index.
+      const rows = readPackedFileList(this.db, this.codec) ?? JSON.parse(String(this.db.selectValue('SELECT json_group_array(json_array(id, path, lang, flags)) FROM files') ?? '[]')) as FileListRow[];
       return rows.sort((a, b) => a[0] - b[0]).map(([fileId, path, lang, flags]) => ({ fileId, path, lang, flags }));
     });
   }
