@@ -1,8 +1,7 @@
 // Query sets: the golden files (JSONL) and, for a corpus without one, a fixed query set derived
 // deterministically from its own chunks (identifiers of mid frequency, their split words, pairs).
-import * as fs from 'node:fs';
 import { readJsonl, hash32 } from './util.ts';
-import type { DumpFile, DumpMeta } from './chunks.ts';
+import { streamDumpLines, type DumpFile } from './chunks.ts';
 
 export interface GoldenQuery {
   id?: string;
@@ -30,9 +29,9 @@ const PASCAL = /\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b/g;
 
 /** A fixed, deterministic query set for any corpus, from the chunks hci stored. */
 export function deriveQueries(dumpFile: string, n = 60): string[] {
-  const all = fs.readFileSync(dumpFile, 'utf8').split('\n').filter(Boolean);
-  const bodyColumn = (JSON.parse(all[0]) as DumpMeta).ftsColumns.indexOf('body');
-  const lines = all.slice(1);
+  // Line by line: the dump of the dotnet-8 corpus (37,592 files) is longer than V8's longest string.
+  const { meta, lines } = streamDumpLines(dumpFile);
+  const bodyColumn = meta.ftsColumns.indexOf('body');
   const df = new Map<string, number>();
   const coFile = new Map<string, string[]>();
   for (const line of lines) {
