@@ -7,7 +7,7 @@ import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ARENA_CAP, arenaCapEnv } from '../runtimes/node/malloc-arenas.ts';
+import { ARENA_CAP, MMAP_THRESHOLD, arenaCapEnv } from '../runtimes/node/malloc-arenas.ts';
 import { copySample, ensureBuilt, HCI_BIN, REPO } from './helpers/mcp-harness.ts';
 
 describe('arenaCapEnv: which command lines run again under the cap', () => {
@@ -15,9 +15,12 @@ describe('arenaCapEnv: which command lines run again under the cap', () => {
 
   it('caps the indexing verbs on Linux, keeping the rest of the environment', () => {
     for (const args of [['index'], ['index', '--full', '.'], ['mcp', '/repo', '--http'], ['--quiet', 'index']]) {
-      expect(arenaCapEnv(args, env, 'linux'), args.join(' ')).toEqual({ PATH: '/usr/bin', HOME: '/home/x', MALLOC_ARENA_MAX: ARENA_CAP });
+      expect(arenaCapEnv(args, env, 'linux'), args.join(' ')).toEqual({ PATH: '/usr/bin', HOME: '/home/x', MALLOC_ARENA_MAX: ARENA_CAP, MALLOC_MMAP_THRESHOLD_: MMAP_THRESHOLD });
     }
     expect(ARENA_CAP).toBe('2');
+    expect(MMAP_THRESHOLD).toBe('131072');
+    // A threshold the user set is kept.
+    expect(arenaCapEnv(['index'], { ...env, MALLOC_MMAP_THRESHOLD_: '65536' }, 'linux')?.MALLOC_MMAP_THRESHOLD_).toBe('65536');
   });
 
   it('leaves every other command, platform and a cap the user set alone', () => {
@@ -53,6 +56,7 @@ describe.skipIf(!canExec)('hci mcp replaces its own process under the cap (Linux
     try {
       expect(s.tools).toContain('search');
       expect(environOf(s.pid).get('MALLOC_ARENA_MAX')).toBe(ARENA_CAP);
+      expect(environOf(s.pid).get('MALLOC_MMAP_THRESHOLD_')).toBe(MMAP_THRESHOLD);
       // The process the client spawned is the server itself (exec'd in place, no parent left beside it).
       expect(fs.readFileSync(`/proc/${s.pid}/cmdline`, 'latin1').split('\0')).toContain('mcp');
     } finally {

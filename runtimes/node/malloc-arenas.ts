@@ -14,9 +14,18 @@
 // C libraries (musl, macOS) ignore the variable, and other platforms are not relaunched. A Node
 // without process.execve (before 22.15 / 23.11) runs as it is: a child process instead would leave
 // this one resident beside it, costing more than the arenas.
+// The same relaunch fixes glibc's mmap threshold (MALLOC_MMAP_THRESHOLD_): by default it rises to the
+// largest block freed so far (up to 32 MB), so after the first large file buffers, every later one
+// of that size comes from an arena, whose freed pages stay resident. Fixed at 128 KiB, blocks above it
+// are mapped and unmapped: an in-process cold index of AvaloniaUI/Avalonia peaked at 261.8 and 260.7 MB
+// without, 234.4 and 244.0 MB with it, the same CPU (two alternated pairs, load 11-18:
+// bench/results/mmap-threshold-avalonia-ab.md).
 
 /** The arena cap an indexing command runs with (measured above: 2 beat 1). */
 export const ARENA_CAP = '2';
+
+/** glibc's mmap threshold an indexing command runs with (bytes; its default before it adapts). */
+export const MMAP_THRESHOLD = '131072';
 
 /** The CLI verbs that index a workspace: long passes with several threads allocating. */
 export const INDEXING_VERBS: ReadonlySet<string> = new Set(['index', 'mcp']);
@@ -27,9 +36,9 @@ function verbOf(args: readonly string[]): string | undefined {
 }
 
 /**
- * The environment to run `args` (the CLI's arguments, after the script) again with, or null when it
- * runs as it is: not Linux, MALLOC_ARENA_MAX already set (by the user, or by this relaunch), or a
- * verb that does not index.
+ * The environment to run `args` (the CLI's arguments, after the script) again with (the arena cap and
+ * the mmap threshold, a threshold the user set kept), or null when it runs as it is: not Linux,
+ * MALLOC_ARENA_MAX already set (by the user, or by this relaunch), or a verb that does not index.
  */
 export function arenaCapEnv(args: readonly string[], env: Readonly<Record<string, string | undefined>>, platform: string): Record<string, string> | null {
   if (platform !== 'linux' || env.MALLOC_ARENA_MAX !== undefined) return null;
@@ -38,6 +47,7 @@ export function arenaCapEnv(args: readonly string[], env: Readonly<Record<string
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
   out.MALLOC_ARENA_MAX = ARENA_CAP;
+  out.MALLOC_MMAP_THRESHOLD_ ??= MMAP_THRESHOLD;
   return out;
 }
 
