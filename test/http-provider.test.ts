@@ -89,8 +89,11 @@ beforeEach(() => {
   behaviour = () => null;
 });
 
+// A request's time limit where a test is not about time limits: long enough that a loaded machine (two
+// unit files at a time, other processes) never turns a reply of the local server into provider_timeout.
+// The timeout tests set their own (150–200 ms against replies delayed on purpose).
 function settings(over: Partial<HttpProviderSettings> = {}): HttpProviderSettings {
-  return { ...HTTP_DEFAULTS, api: 'ollama', baseUrl: base, model: 'nomic-embed-text', dims: DIMS, retryBaseMs: 5, retryMaxMs: 50, timeoutMs: 2_000, ...over };
+  return { ...HTTP_DEFAULTS, api: 'ollama', baseUrl: base, model: 'nomic-embed-text', dims: DIMS, retryBaseMs: 5, retryMaxMs: 50, timeoutMs: 15_000, ...over };
 }
 
 function provider(over: Partial<HttpProviderSettings> = {}, env: Record<string, string> = {}): HttpEmbeddingProvider {
