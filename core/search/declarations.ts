@@ -289,7 +289,6 @@ function pathOk(session: SearchSession, path: string): boolean {
   return Number(session.db.selectValue('SELECT hci_path_ok(?)', [path])) === 1;
 }
 
-
 /** The index's files by the lowercase part of their name before the first dot (once per generation), in id order. */
 function filesByStem(session: SearchSession): Map<string, IndexedFile[]> {
   return session.cached('files-by-stem', () => {

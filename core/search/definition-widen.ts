@@ -44,18 +44,8 @@ export function definitionWiden(session: SearchSession, q: ParsedQuery, channel:
     ? `SELECT c.id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
        WHERE chunks_fts MATCH ? AND hci_path_ok(f.path) ORDER BY bm25(chunks_fts, ${WEIGHTS}) LIMIT ?`
     : `SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts, ${WEIGHTS}) LIMIT ?`;
-  const st = session.statement(sql);
-  const ids: number[] = [];
-  try {
-    // (Those already candidates are skipped after the limit: the best `count` holders, not more.)
-    st.bind([expr, count]);
-    while (st.step()) {
-      const id = Number(st.get(0));
-      if (!seen.has(id)) ids.push(id);
-    }
-  } finally {
-    st.reset(true);
-  }
+  // (Those already candidates are skipped after the limit: the best `count` holders, not more.)
+  const ids = session.arrays(sql, [expr, count]).map((row) => Number(row[0])).filter((id) => !seen.has(id));
   if (!ids.length) return null;
   const hits = channel.scoreChunks(session, q, ids, DEFINITION_WIDEN);
   return hits.length ? [...hits].sort((a, b) => b.score - a.score) : null;

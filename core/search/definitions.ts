@@ -28,16 +28,13 @@ export function definitionsNamed(db: Database, name: string, codec: DeflateCodec
   if (!words.length) return { locations: [], unread: 0 };
   const expr = words.map((w) => `"${w}"`).join(' ');
   const matching = 'SELECT c.file_id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?';
+  // (count(*) OVER () is every matching file, counted before the LIMIT: what the lookup leaves unread.)
   const files = db.selectObjects(
-    `SELECT f.id, f.path FROM files f WHERE f.id IN (${matching})
-     ORDER BY f.id NOT IN (${matching}), f.path LIMIT ${maxFiles + 1}`,
+    `SELECT f.id, f.path, count(*) OVER () AS total FROM files f WHERE f.id IN (${matching})
+     ORDER BY f.id NOT IN (${matching}), f.path LIMIT ${maxFiles}`,
     [expr, `{path symbol} : (${expr})`],
-  ) as Array<{ id: number; path: string }>;
-  let unread = 0;
-  if (files.length > maxFiles) {
-    files.length = maxFiles;
-    unread = Number(db.selectValue(`SELECT count(*) FROM files WHERE id IN (${matching})`, [expr])) - maxFiles;
-  }
+  ) as Array<{ id: number; path: string; total: number }>;
+  const unread = files.length ? Number(files[0].total) - files.length : 0;
   const out: SymbolLocation[] = [];
   for (const f of files) {
     for (const { symbol: s } of walkOutline(readOutline(db, Number(f.id), codec))) {

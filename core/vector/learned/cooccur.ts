@@ -5,7 +5,7 @@
 // order (first appearance, then frequency and code-unit order), so counts are identical everywhere.
 import { ownString } from '../../text/analyzer.ts';
 import type { ModelTokenizer } from './tokens.ts';
-import { forEachRun, RunTable } from './word-table.ts';
+import { forEachRun, RunParts, RunTable } from './word-table.ts';
 import type { Csr } from './sparse.ts';
 
 /**
@@ -76,8 +76,7 @@ export class TokenCorpusBuilder {
   // (keyed by the run's code units, no string cut) gives the run's offset in `parts`, which holds
   // its part count, then its part ids (a 50k-chunk build sees ~10^5 distinct runs).
   private readonly words = new RunTable();
-  private parts = new Int32Array(1 << 16);
-  private partsEnd = 0;
+  private readonly parts = new RunParts();
   private finished = false;
 
   constructor(private readonly tokenizer: ModelTokenizer) {
@@ -122,16 +121,7 @@ export class TokenCorpusBuilder {
   };
 
   private addWord(text: string, start: number, end: number, h: number): number {
-    const split = this.tokenizer.split(text.slice(start, end));
-    if (this.partsEnd + split.length + 1 > this.parts.length) {
-      const grown = new Int32Array(Math.max(this.parts.length * 2, this.partsEnd + split.length + 1));
-      grown.set(this.parts.subarray(0, this.partsEnd));
-      this.parts = grown;
-    }
-    const at = this.partsEnd;
-    this.parts[at] = split.length;
-    for (let i = 0; i < split.length; i++) this.parts[at + 1 + i] = this.idOf(split[i]);
-    this.partsEnd = at + 1 + split.length;
+    const at = this.parts.append(this.tokenizer.split(text.slice(start, end)), this.idOf);
     this.words.set(text, start, end - start, h, at);
     return at;
   }
@@ -141,7 +131,7 @@ export class TokenCorpusBuilder {
     forEachRun(text, (start, stop, h) => {
       let at = this.words.get(text, start, stop - start, h);
       if (at < 0) at = this.addWord(text, start, stop, h);
-      const parts = this.parts;
+      const parts = this.parts.data;
       const end = at + 1 + parts[at];
       for (let i = at + 1; i < end; i++) {
         this.counts[parts[i]]++;
@@ -164,7 +154,7 @@ export class TokenCorpusBuilder {
     this.blocks = [];
     this.block = new Uint16Array(0);
     this.words.clear();
-    this.parts = new Int32Array(0);
+    this.parts.reset(true);
     // The vocabulary: frequent enough, the most frequent first.
     const kept: number[] = [];
     for (let id = 0; id < names.length; id++) if (counts[id] >= opts.minCount) kept.push(id);

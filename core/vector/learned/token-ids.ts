@@ -4,9 +4,10 @@
 // found in an open-addressing table of runs seen before, whose value is the run's offset in a pool
 // holding its part count, then each kept part's id (-1: a part the vocabulary lacks). A run is
 // split and its parts looked up once; an index pass embeds ~40k chunk texts whose runs repeat
-// endlessly. Owns that table and pool; the splitting is the tokenizer's, the vocabulary the model's.
+// endlessly. Owns that lookup (the table and its records are word-table.ts's RunTable and RunParts);
+// the splitting is the tokenizer's, the vocabulary the model's.
 import { ModelTokenizer } from './tokens.ts';
-import { forEachRun, RunTable } from './word-table.ts';
+import { forEachRun, RunParts, RunTable } from './word-table.ts';
 
 /** Runs kept before the table starts over (bounds memory on a corpus of many distinct names). */
 const MAX_RUNS = 200_000;
@@ -22,8 +23,7 @@ export interface TokenIdRun {
 export class TokenIds {
   private readonly tokenizer = new ModelTokenizer();
   private runs = new RunTable();
-  private pool = new Int32Array(1 << 16);
-  private poolEnd = 0;
+  private readonly pool = new RunParts();
   private readonly out: TokenIdRun = { ids: new Int32Array(256), n: 0, tokens: 0, oov: 0 };
 
   /** `maxRuns`: distinct runs kept before the table starts over. */
@@ -41,7 +41,7 @@ export class TokenIds {
     forEachRun(text, (start, end, h) => {
       let at = this.runs.get(text, start, end - start, h);
       if (at < 0) at = this.add(text, start, end, h);
-      const pool = this.pool;
+      const pool = this.pool.data;
       const stop = at + 1 + pool[at];
       out.tokens += pool[at];
       for (let i = at + 1; i < stop; i++) {
@@ -65,18 +65,9 @@ export class TokenIds {
   private add(text: string, start: number, end: number, h: number): number {
     if (this.runs.size >= this.maxRuns) {
       this.runs = new RunTable();
-      this.poolEnd = 0;
+      this.pool.reset();
     }
-    const parts = this.tokenizer.split(text.slice(start, end));
-    if (this.poolEnd + parts.length + 1 > this.pool.length) {
-      const grown = new Int32Array(Math.max(this.pool.length * 2, this.poolEnd + parts.length + 1));
-      grown.set(this.pool.subarray(0, this.poolEnd));
-      this.pool = grown;
-    }
-    const at = this.poolEnd;
-    this.pool[at] = parts.length;
-    for (let i = 0; i < parts.length; i++) this.pool[at + 1 + i] = this.idOf(parts[i]) ?? -1;
-    this.poolEnd = at + 1 + parts.length;
+    const at = this.pool.append(this.tokenizer.split(text.slice(start, end)), (part) => this.idOf(part) ?? -1);
     this.runs.set(text, start, end - start, h, at);
     return at;
   }

@@ -1,11 +1,43 @@
 // The corpus builder's memo of identifier-like runs, keyed by the run's code units in the text
 // being scanned: an open-addressing table whose keys live in one pooled Uint16Array, so a run seen
 // before (code repeats them endlessly) is found without cutting it out as a string or hashing a
-// string in a Map — the scan hashes each code unit as it reads it (forEachRun). Owns the table
-// and that scan; what a run maps to (its parts' offset) is the builder's (cooccur.ts).
+// string in a Map — the scan hashes each code unit as it reads it (forEachRun). Owns the table,
+// that scan and the pool of run records a table's values point at (RunParts: a run's part count,
+// then one int per part); what a part's int means is the user's (cooccur.ts: corpus ids,
+// token-ids.ts: a model's vocabulary ids).
 import { ASCII_IDENT_CLASS, isIdentCodePoint } from '../../text/analyzer.ts';
 
 const EMPTY = -1;
+
+/**
+ * Run records end to end in one growable Int32Array: a run's part count, then one int per part.
+ * An offset stays valid until reset(); read `data` after an append (it may have grown).
+ */
+export class RunParts {
+  data = new Int32Array(1 << 16);
+  private end = 0;
+
+  /** Appends a run of `parts`, each stored as `valueOf(part)` (called in order), and returns its offset. */
+  append(parts: readonly string[], valueOf: (part: string) => number): number {
+    const need = this.end + parts.length + 1;
+    if (need > this.data.length) {
+      const grown = new Int32Array(Math.max(this.data.length * 2, need));
+      grown.set(this.data.subarray(0, this.end));
+      this.data = grown;
+    }
+    const at = this.end;
+    this.data[at] = parts.length;
+    for (let i = 0; i < parts.length; i++) this.data[at + 1 + i] = valueOf(parts[i]);
+    this.end = need;
+    return at;
+  }
+
+  /** Forgets every record (offsets handed out before are stale); `release` also drops the memory. */
+  reset(release = false): void {
+    this.end = 0;
+    if (release) this.data = new Int32Array(0);
+  }
+}
 
 export class RunTable {
   private keys = new Uint16Array(1 << 16);
