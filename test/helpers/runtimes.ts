@@ -20,13 +20,24 @@ function missing(msg: string): '' {
   return '';
 }
 
+export const DENO_RAN = 'Deno suites not run again: HCI_DENO=ran (this CI run\'s Node 24 phase ran them).';
 export const DENO_MISSING = 'Deno is missing (node_modules/.bin/deno): the Deno suites cannot run. Run `npm ci`.';
 export const CHROMIUM_MISSING = 'Chromium is missing (/usr/bin/chromium): the browser suites cannot run. Install it: `apt-get install chromium` (.ci/run does), or set HCI_CHROMIUM.';
 
-/** HCI_DENO / HCI_CHROMIUM: a binary to use instead, or `none` to run as if it were missing. */
+/**
+ * `HCI_DENO=ran`: the Deno suites already ran in this CI run (`.ci/run`'s Node 24 phase, with Deno
+ * required), so the Node 22 phase does not run them again — the Deno CLI they start is the same
+ * binary over the same build whichever Node runs vitest. Their suites are skipped without failing,
+ * and the run's summary says why. Never set it where the Deno suites did not run.
+ */
+export function denoAlreadyRan(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.HCI_DENO === 'ran';
+}
+
+/** HCI_DENO / HCI_CHROMIUM: a binary to use instead, or `none` to run as if it were missing (`ran`: see denoAlreadyRan). */
 export function findDeno(): string | null {
   const fromEnv = process.env.HCI_DENO;
-  if (fromEnv === 'none') return null;
+  if (fromEnv === 'none' || denoAlreadyRan()) return null;
   if (fromEnv && fs.existsSync(fromEnv)) return fromEnv;
   const candidates = [path.join(repo, 'node_modules/.bin/deno'), path.join(repo, 'node_modules/deno/bin/deno')];
   return candidates.find((p) => fs.existsSync(p)) ?? null;
@@ -50,6 +61,7 @@ export function findChromium(): string | null {
 
 /** Deno's path, or '' when it is missing (then the caller skips: `describe.skipIf(!deno)`). Throws where runtimes are required. */
 export function denoBinary(): string {
+  if (denoAlreadyRan()) return '';
   return findDeno() ?? missing(DENO_MISSING);
 }
 
@@ -61,5 +73,7 @@ export function chromiumBinary(): string {
 /** A describe title that says why its suite is skipped (empty suffix when every runtime is there). */
 export function titled(title: string, runtimes: Record<string, string>): string {
   const gone = Object.entries(runtimes).filter(([, bin]) => !bin).map(([name]) => name);
-  return gone.length ? `${title} [SKIPPED: ${gone.join(' and ')} missing]` : title;
+  if (!gone.length) return title;
+  if (gone.length === 1 && gone[0] === 'Deno' && denoAlreadyRan()) return `${title} [SKIPPED: Deno ran in this CI run's Node 24 phase]`;
+  return `${title} [SKIPPED: ${gone.join(' and ')} missing]`;
 }
