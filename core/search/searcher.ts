@@ -168,7 +168,7 @@ export class Searcher {
       const meta = readMeta(db);
       const { page, session, unavailable } = prepared.page(db, range, key);
       // A first page with few hits names the skipped files whose path names the query.
-      const skippedFiles = range.offset === 0 && !page.more && page.hits.length < range.limit ? skippedFilesMatching(db, req.query) : [];
+      const skippedFiles = range.offset === 0 && !page.more && page.hits.length < range.limit ? session.withPathFilter(null, () => skippedFilesMatching(session, req.query)) : [];
       // The counts from the session's cache: the page has just checked the index generation.
       return { page, index: this.host.freshnessIn(db, meta, session), skipped: parseSkipped(meta.skipped_counts), skippedFiles, unavailable };
     });
