@@ -10,7 +10,7 @@ import { HciError } from '../platform.ts';
 import { HCI_VERSION } from '../version.ts';
 import type { GitHead } from '../git/head.ts';
 import { readMeta, setMeta } from './meta.ts';
-import { FILE_FLAG } from './schema.ts';
+import { CHUNKS_BY_SYMBOL, FILE_FLAG } from './schema.ts';
 import { pageProblems } from './health.ts';
 import { vacuumIntoSql } from './store.ts';
 import { sha256Hex } from './sha256.ts';
@@ -27,8 +27,16 @@ export const DEFAULT_PACK_PAGE_SIZE = 16384;
 /** meta keys a packed index carries (read by core/search/session.ts and core/workspace.ts). */
 export const PACK_META = { pack: 'pack', files: 'count_files', chunks: 'count_chunks', parseErrors: 'count_parse_errors' } as const;
 
-/** Indexes only a packed file has: covering the queries that would scan a table (see packIndex). */
-export const PACK_INDEXES = ['CREATE INDEX IF NOT EXISTS files_by_lang ON files(lang, path, flags)'];
+/**
+ * Indexes only a packed file has: covering the queries that would scan a table (see packIndex) or
+ * read a row per match. chunks_by_symbol answers declarations.ts's exact-name lookup (the files of
+ * the chunks named exactly after a word) from a few index pages, where the FTS match read the row of
+ * every chunk whose symbol merely holds the word (~1.5 MB of chunk pages over HTTP for `Button`).
+ */
+export const PACK_INDEXES = [
+  'CREATE INDEX IF NOT EXISTS files_by_lang ON files(lang, path, flags)',
+  `CREATE INDEX IF NOT EXISTS ${CHUNKS_BY_SYMBOL} ON chunks(lower(symbol_name), file_id)`,
+];
 
 /** What the runtime lends a pack: where the file goes and the file operations around it. */
 export interface PackTarget {

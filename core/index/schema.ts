@@ -120,6 +120,8 @@ CREATE TABLE chunk_vectors(
 CREATE INDEX chunk_vectors_by_text ON chunk_vectors(model_id, text_hash);
 `;
 
+/** A packed index's covering index of chunks by lower-cased symbol name (core/index/pack.ts PACK_INDEXES; a live index has none). */
+export const CHUNKS_BY_SYMBOL = 'chunks_by_symbol';
 /**
  * File flags (files.flags bits). test/generated: the path rules or a content marker said so
  * (core/scan/roles.ts; `generatedContent` records that a content marker did); projectTest/projectExe:

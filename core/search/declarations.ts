@@ -13,6 +13,7 @@ import type { OutlineSymbol } from '../contract/outline.ts';
 import { deadLinesOf } from './dead-code.ts';
 import { languageById } from '../languages/table.ts';
 import { baseName, extensionOf, languageOf, nameStem } from '../scan/languages.ts';
+import { CHUNKS_BY_SYMBOL } from '../index/schema.ts';
 
 /** Kinds that declare a type-level name: the answer to a query that names a type. */
 const TYPE_LEVEL = new Set(['class', 'interface', 'record', 'struct', 'enum', 'delegate', 'type', 'function', 'module']);
@@ -230,12 +231,14 @@ const LOOKUP_ROWS = 200;
  * dot, any case: `Align.cs` for "Align", `FATabView.properties.cs`), and those whose chunk symbols
  * hold it (a chunk named after it or keyed inside it: `DocsJsApiService` declared in
  * DocsJsApi.cs), the best LOOKUP_FILES by FTS5's own rank over that column. Kept per generation
- * among the session's recent answers.
+ * among the session's recent answers (unfiltered searches only).
  */
 function namedFiles(session: SearchSession, name: string): FileRef[] {
   const word = name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   if (!word) return [];
-  return session.recent(`declared-in:${word}`, () => {
+  // The answer depends on the path filter: kept among the recent answers only when none applies.
+  const cache = session.filtered ? <T>(_key: string, make: () => T) => make() : <T>(key: string, make: () => T) => session.recent(key, make);
+  return cache(`declared-in:${word}`, () => {
     const out: FileRef[] = withHashes(session, (filesByStem(session).get(name.toLowerCase()) ?? []).filter((f) => session.filtered ? pathOk(session, f.path) : true).slice(0, LOOKUP_FILES));
     const seen = new Set(out.map((f) => f.fileId));
     /** Adds the rows' files not listed yet, at most `room` of them. */
@@ -250,24 +253,55 @@ function namedFiles(session: SearchSession, name: string): FileRef[] {
     };
     // Chunks named exactly after it first (a method `Ordinalize` among a hundred test chunks keyed
     // `OrdinalizeTests.…`, which FTS5's rank puts ahead of it).
-    if (session.readsAhead) {
-      // A remote index: the rows this reads one by one, fetched ahead (the chunks whose symbols hold it).
-      session.prefetchRows('chunks', session.db.selectValues(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ${4 * LOOKUP_ROWS}`, [`{symbol} : "${word}"`]) as number[]);
+    add(exactlyNamed(session, word, name.toLowerCase()), 2 * LOOKUP_FILES - out.length);
+    // Then the files of the chunks FTS5's rank puts first over the symbol column, read a batch at a
+    // time until LOOKUP_FILES more files are found (not the rows of all LOOKUP_ROWS chunks).
+    const ranked = session.arrays(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ${LOOKUP_ROWS}`, [`{symbol} : "${word}"`]) as Array<[number]>;
+    let room = LOOKUP_FILES;
+    for (let i = 0; i < ranked.length && room > 0; i += RANKED_BATCH) {
+      const ids = ranked.slice(i, i + RANKED_BATCH).map((r) => Number(r[0]));
+      session.prefetchRows('chunks', ids);
+      const fileOf = new Map((session.arrays('SELECT id, file_id FROM chunks WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)]) as Array<[number, number]>)
+        .map(([id, fileId]) => [Number(id), Number(fileId)]));
+      const wanted = [...new Set(fileOf.values())].filter((f) => !seen.has(f));
+      session.prefetchRows('files', wanted);
+      const files = new Map((session.arrays('SELECT id, hash, path, lang FROM files WHERE id IN (SELECT value FROM json_each(?)) AND hci_path_ok(path)', [JSON.stringify(wanted)]) as Array<[number, string, string, string]>)
+        .map((r) => [Number(r[0]), r]));
+      const inOrder = ids.flatMap((id) => {
+        const f = files.get(fileOf.get(id) ?? -1);
+        return f ? [[Number(f[0]), f[1], f[2], f[3]] as [number, string, string, string]] : [];
+      });
+      const before = out.length;
+      add(inOrder, room);
+      room -= out.length - before;
     }
-    const exact = session.arrays(
-      `SELECT c.file_id, f.hash, f.path, f.lang FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
-       WHERE chunks_fts MATCH ? AND lower(c.symbol_name) = ? AND hci_path_ok(f.path) LIMIT ${LOOKUP_ROWS}`,
-      [`{symbol} : "${word}"`, name.toLowerCase()],
-    ) as Array<[number, string, string, string]>;
-    add(exact, 2 * LOOKUP_FILES - out.length);
-    const rows = session.arrays(
-      `SELECT c.file_id, f.hash, f.path, f.lang FROM (SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ${LOOKUP_ROWS}) t
-       JOIN chunks c ON c.id = t.id JOIN files f ON f.id = c.file_id WHERE hci_path_ok(f.path) ORDER BY t.rank`,
-      [`{symbol} : "${word}"`],
-    ) as Array<[number, string, string, string]>;
-    add(rows, LOOKUP_FILES);
     return out;
   });
+}
+
+/** Chunks the ranked lookup resolves to their files at a time (one read-ahead of their rows over HTTP). */
+const RANKED_BATCH = 16;
+
+/**
+ * The files of the chunks whose symbol is exactly the name (lower-cased), in chunk order, at most
+ * LOOKUP_ROWS chunks. A packed index answers from its covering index by symbol name (a few pages);
+ * a live one from the FTS match of the word over the symbol column, joined to those chunks' rows —
+ * the same chunks: a chunk's symbol column holds its symbol name (core/index/fts-row.ts).
+ */
+function exactlyNamed(session: SearchSession, word: string, lower: string): Array<[number, string, string, string]> {
+  const indexed = session.cached('chunks-by-symbol', () => session.value("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?", [CHUNKS_BY_SYMBOL]) !== undefined);
+  if (indexed) {
+    return session.arrays(
+      `SELECT c.file_id, f.hash, f.path, f.lang FROM chunks c INDEXED BY ${CHUNKS_BY_SYMBOL} JOIN files f ON f.id = c.file_id
+       WHERE lower(c.symbol_name) = ? AND hci_path_ok(f.path) ORDER BY c.id LIMIT ${LOOKUP_ROWS}`,
+      [lower],
+    ) as Array<[number, string, string, string]>;
+  }
+  return session.arrays(
+    `SELECT c.file_id, f.hash, f.path, f.lang FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
+     WHERE chunks_fts MATCH ? AND lower(c.symbol_name) = ? AND hci_path_ok(f.path) LIMIT ${LOOKUP_ROWS}`,
+    [`{symbol} : "${word}"`, lower],
+  ) as Array<[number, string, string, string]>;
 }
 
 /** The files named after the name with one of the affixes (`RadzenTextBox.*` for "TextBox"), at most LOOKUP_FILES. */
