@@ -54,6 +54,17 @@ describe('the pretrained provider', () => {
       expect(r.hits.every((h) => h.vec_score! > 0 && h.vec_score! <= 1.001)).toBe(true);
       const hy = await w.search({ query: 'apply the discount to the order total', mode: 'hybrid' });
       expect(hy.status).toBe('ok');
+      // A path filter: the scan's rows are read with the filter (hci_path_ok) — only that folder's chunks, every one the unfiltered page had among them.
+      const all = await w.search({ query: 'apply the discount to the order total', mode: 'semantic', limit: 50 });
+      const folder = all.hits[0].path.split('/').slice(0, -1).join('/');
+      const inFolder = all.hits.filter((h) => h.path.startsWith(`${folder}/`));
+      const only = await w.search({ query: 'apply the discount to the order total', mode: 'semantic', limit: 50, paths: [`${folder}/**`] });
+      expect(only.hits.length).toBeGreaterThan(0);
+      expect(only.hits.every((h) => h.path.startsWith(`${folder}/`))).toBe(true);
+      expect(inFolder.length).toBeGreaterThan(0);
+      expect(only.hits.length).toBeGreaterThanOrEqual(inFolder.length);
+      const filteredIds = new Set(only.hits.map((h) => h.hit_id.split('.')[0]));
+      expect(inFolder.filter((h) => !filteredIds.has(h.hit_id.split('.')[0]))).toEqual([]);
     } finally {
       w.close();
     }

@@ -243,7 +243,7 @@ function vectorModes(
   source?: { chunkId: number },
   session?: SearchSession,
 ): { modes?: ModeTable; unavailable?: Unavailable } {
-  const vs = vector.semantic.vectorSearch(db, source ? null : vector.text, vector.query, source?.chunkId);
+  const vs = vector.semantic.vectorSearch(db, source ? null : vector.text, vector.query, source?.chunkId, session && ((sql) => session.arrays(sql)[0]));
   const s = settings.semantic;
   if (!vs.ok) {
     if (mode === 'semantic') throw new HciError('mode_unavailable', `semantic search cannot run: ${vs.reason}`, vs.hint);

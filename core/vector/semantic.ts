@@ -21,7 +21,7 @@ import { kernelModule } from './scan.ts';
 import { blobToVector, dequantizeInt8 } from './quantize.ts';
 import { InlineVectors, TrainingCollector } from './inline.ts';
 import { runVectorPhase, type VectorProgress } from './indexing.ts';
-import { bumpVectorGeneration, currentModel, loadPackedVectors, modelData, readVectorState, setCurrentModel, writeVectorState, type StoredModel } from './store.ts';
+import { bumpVectorGeneration, currentModel, loadPackedVectors, modelData, readVectorState, setCurrentModel, writeVectorState, type FirstRow, type StoredModel } from './store.ts';
 import { modelKeyString, providerError, type EmbeddingProvider, type ProviderError } from './provider.ts';
 
 /** What a runtime lends the semantic channel (each piece only where a provider needs it). */
@@ -193,16 +193,21 @@ export class SemanticIndex {
   }
 
   /** The scan of the current generation's vectors (loaded once per generation and model). */
-  private scanFor(db: Database, model: StoredModel): KnnIndex {
-    const gen = db.selectValue("SELECT group_concat(value, ':') FROM meta WHERE key IN ('generation', 'vector_generation')") as string;
+  private scanFor(db: Database, model: StoredModel, first?: FirstRow): KnnIndex {
+    const sql = "SELECT group_concat(value, ':') FROM meta WHERE key IN ('generation', 'vector_generation')";
+    const gen = (first ? first(sql)?.[0] : db.selectValue(sql)) as string;
     const key = `${gen}#${model.id}#${model.createdAt}#${model.scale}`;
     if (this.knn?.key !== key) this.knn = { key, index: KnnIndex.createSync(loadPackedVectors(db, model), this.kernel ?? null) };
     return this.knn.index;
   }
 
-  /** Inside the search's read transaction: the scan and the query vector (from `prepare`, or the learned model here). */
-  vectorSearch(db: Database, text: string | null, prepared: QueryVector, chunkId?: number): VectorSearch {
-    const model = currentModel(db);
+  /**
+   * Inside the search's read transaction: the scan and the query vector (from `prepare`, or the
+   * learned model here). `first`: how the two reads every search makes (the current model, the
+   * generations the scan is of) run — the search session's prepared statements.
+   */
+  vectorSearch(db: Database, text: string | null, prepared: QueryVector, chunkId?: number, first?: FirstRow): VectorSearch {
+    const model = currentModel(db, first);
     if (!model) return { ok: false, reason: 'no vectors yet', hint: 'run `hci index`: it builds the vectors (semantic search is on)' };
     if (!prepared.ok) return { ok: false, reason: `the ${this.settings.provider} provider failed: ${prepared.error.message}`, hint: prepared.error.hint };
     const wanted = this.settings.provider;
@@ -222,7 +227,7 @@ export class SemanticIndex {
       } else query = p.embedWithCoverage([text]).vectors;
     }
     if (!query) return { ok: false, reason: 'nothing to embed', hint: 'pass a query' };
-    return { ok: true, knn: this.scanFor(db, model), query, model };
+    return { ok: true, knn: this.scanFor(db, model, first), query, model };
   }
 
   /** The vector channel's part of a status report. */

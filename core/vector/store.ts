@@ -43,8 +43,15 @@ export interface VectorState {
 
 export { hashKey, textHash, textHashKindOf } from './text-hash.ts';
 
-export function currentModel(db: Database): StoredModel | null {
-  const r = db.selectArray('SELECT id, provider, model, dims, quantization, scale, info, created_at FROM vector_models WHERE current = 1 ORDER BY id DESC LIMIT 1') as
+/**
+ * Runs a fixed statement and returns its first row's columns (undefined: no row). A search passes
+ * its session's (statements prepared once per connection: SearchSession.arrays); the default
+ * prepares the statement for this one call.
+ */
+export type FirstRow = (sql: string) => unknown[] | undefined;
+
+export function currentModel(db: Database, first: FirstRow = (sql) => db.selectArray(sql) as unknown[] | undefined): StoredModel | null {
+  const r = first('SELECT id, provider, model, dims, quantization, scale, info, created_at FROM vector_models WHERE current = 1 ORDER BY id DESC LIMIT 1') as
     | [number, string, string, number, string, number | null, string, string]
     | undefined;
   if (!r) return null;
