@@ -8,7 +8,7 @@ import { describe, it, expect, vi } from 'vitest';
 import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { decodeFileData, displayHeader, encodeFileData, encodeFileDataSized, readStoredFile, storedTextReader } from '../core/index/file-data.ts';
+import { decodeFileData, displayHeader, encodeFileData, encodeFileDataSized, knownFtsSource, readStoredFile, storedChunkFts, storedTextReader } from '../core/index/file-data.ts';
 import { loadEngine } from '../core/sqlite/engine.ts';
 import { inflateStored } from './helpers/hci-process.ts';
 import { fflateCodec } from '../core/index/fflate-codec.ts';
@@ -283,5 +283,32 @@ describe('a text deflated by a parse worker (deflateFileText)', () => {
     }
     expect(((await extractFromBytes(new TextEncoder().encode(files[0].text), files[0], 8192, chunker)).facts?.secrets ?? []).length).toBeGreaterThan(0);
     expect((await extractFromBytes(new Uint8Array([0x4d, 0x5a, 0, 0, 1]), { path: 'B.cs', lang: 'csharp' }, 8192, chunker)).facts).toBeUndefined();
+  });
+});
+
+describe('the FTS source known when a blob is encoded (encodeFileDataSized().known)', () => {
+  const fts = (src: ReturnType<typeof decodeFileData> | ReturnType<typeof knownFtsSource>, kept: typeof chunks) =>
+    kept.map((c, ordinal) => storedChunkFts('src/A.cs', src, { ordinal, startLine: c.startLine, endLine: c.endLine, symbolKind: null, symbolName: null }));
+
+  it('gives the FTS values decoding the blob gives, all chunks kept or some dropped', () => {
+    for (const [kept, allKept] of [[chunks, true], [chunks.slice(1), false]] as const) {
+      const enc = encodeFileDataSized({ lines, text: lines.join('\n'), chunks: kept, allKept, outline }, zlibCodec);
+      expect(enc.known).toBeDefined();
+      expect(fts(knownFtsSource(enc.known!), kept)).toEqual(fts(decodeFileData(enc.data, zlibCodec, enc.rawLength), kept));
+    }
+  });
+
+  it('is absent where decoding would not give the same text back: a lone surrogate, a leading BOM', () => {
+    const lone = ['public class A', '{', '    string s = "\uD800";', '}'];
+    const bom = ['\uFEFFpublic class A', '{', '}'];
+    for (const ls of [lone, bom]) {
+      const enc = encodeFileDataSized({ lines: ls, text: ls.join('\n'), chunks: chunks.slice(0, 1), allKept: true, outline: null }, zlibCodec);
+      expect(enc.known).toBeUndefined();
+      // And decoding indeed changes the text: the very case the fallback exists for.
+      expect(decodeFileData(enc.data, zlibCodec, enc.rawLength).lines.join('\n')).not.toBe(ls.join('\n'));
+    }
+    // A surrogate in the meta (JSON keeps it, but the check is the same conservative one): decoded too.
+    const loneHeader = [{ startLine: 1, endLine: 4, header: 'class \uDC00', symbol: null }];
+    expect(encodeFileDataSized({ lines, text: lines.join('\n'), chunks: loneHeader, allKept: true, outline: null }, zlibCodec).known).toBeUndefined();
   });
 });

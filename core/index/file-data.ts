@@ -85,9 +85,31 @@ export function encodeFileData(f: FileDataInput, codec: DeflateCodec): Uint8Arra
 /** The first byte of a two-stream blob (see encodeFileData). */
 const TWO_STREAMS = 0x07;
 
-/** encodeFileData, with the inflated length (text and meta; decodeFileData's size hint). */
-export function encodeFileDataSized(f: FileDataInput, codec: DeflateCodec): { data: Uint8Array; rawLength: number } {
-  const text = f.allKept && f.deflatedText ? f.deflatedText : deflateFileText(storedText(f), codec);
+/**
+ * What decodeFileData gives back for a blob's FTS values (its lines, headers, keys, file context),
+ * known when the blob was made: the writer derives the FTS rows it inserts from it instead of
+ * inflating the blob it has just deflated (one pass over Avalonia inflated 27 MB of text and 16 MB
+ * of meta again, and parsed the outline's JSON, only for that).
+ */
+export type FtsSourceFile = Pick<StoredFile, 'lines' | 'headers' | 'keys' | 'fileContext'>;
+
+/** A file's blob, with its inflated length (decodeFileData's size hint) and, when known to be exact, its decoded FTS source. */
+export interface EncodedFileData {
+  data: Uint8Array;
+  rawLength: number;
+  /**
+   * The stored text and the meta's headers, keys and file context as they went into the blob, when
+   * decoding the blob gives exactly these back: every string well-formed UTF-16 (TextEncoder turns a
+   * lone surrogate into U+FFFD) and the text not starting with U+FEFF (TextDecoder drops a leading
+   * BOM). Absent otherwise: the caller decodes the blob.
+   */
+  known?: { text: string; headers: string[]; keys: Array<string | 0>; fileContext: string[] };
+}
+
+/** encodeFileData, with the inflated length (text and meta; decodeFileData's size hint) and the decoded FTS source when exact. */
+export function encodeFileDataSized(f: FileDataInput, codec: DeflateCodec): EncodedFileData {
+  const stored = f.allKept && f.deflatedText ? null : storedText(f);
+  const text = stored === null ? f.deflatedText! : deflateFileText(stored, codec);
   const fileContext = f.outline?.fileContext ?? [];
   const meta: PackedMeta = {
     o: f.outline ? packNodes(f.outline.nodes) : [],
@@ -102,7 +124,21 @@ export function encodeFileDataSized(f: FileDataInput, codec: DeflateCodec): { da
   data.set(head, 0);
   data.set(text.deflated, head.length);
   data.set(deflatedMeta, head.length + text.deflated.length);
-  return { data, rawLength: text.rawLength + rawMeta.length };
+  // The text a given deflatedText holds is the caller's `text` (its contract); without it, not known here.
+  const plain = stored ?? f.text;
+  const exact = plain !== undefined && plain.charCodeAt(0) !== 0xfeff && wellFormed(plain) && meta.h.every(wellFormed) && meta.f.every(wellFormed) && meta.k.every((k) => k === 0 || wellFormed(k));
+  return { data, rawLength: text.rawLength + rawMeta.length, ...(exact ? { known: { text: plain, headers: meta.h, keys: meta.k, fileContext: meta.f } } : {}) };
+}
+
+/** No lone surrogate (nor any surrogate: pairs are rare in code, and a false "no" only costs a decode). */
+const SURROGATE = /[\uD800-\uDFFF]/;
+function wellFormed(s: string): boolean {
+  return !SURROGATE.test(s);
+}
+
+/** The FTS source of an EncodedFileData's `known` part: what decodeFileData would read from the blob. */
+export function knownFtsSource(known: NonNullable<EncodedFileData['known']>): FtsSourceFile {
+  return { lines: known.text.split('\n'), headers: known.headers, keys: known.keys.map((k) => k || null), fileContext: known.fileContext };
 }
 
 /** The text a blob keeps: every line, or only the lines of kept chunks (the others empty). */
@@ -424,7 +460,7 @@ export function storedFtsRows(db: Database, fileId: number, path: string, stored
  * One chunk's FTS column values from its file's stored data (and its row in `chunks`). The writer
  * inserts these and a delete binds them again, so both derive them here, from the same blob.
  */
-export function storedChunkFts(path: string, stored: StoredFile, c: { ordinal: number; startLine: number; endLine: number; symbolKind: string | null; symbolName: string | null }): FtsValues {
+export function storedChunkFts(path: string, stored: FtsSourceFile, c: { ordinal: number; startLine: number; endLine: number; symbolKind: string | null; symbolName: string | null }): FtsValues {
   return ftsValues({
     path,
     symbolKind: c.symbolKind,

@@ -7,7 +7,7 @@ import type { Database, Sqlite3Static } from '../sqlite/engine.ts';
 import { FastStatement, lastInsertRowId, type BindValue } from '../sqlite/fast-statement.ts';
 import type { ChunkDraft } from '../chunk/types.ts';
 import type { FileOutline } from '../chunk/outline.ts';
-import { decodeFileData, encodeFileDataSized, readStoredFile, storedChunkFts, storedFtsRows, type DeflateCodec, type DeflatedText, type StoredFile } from './file-data.ts';
+import { decodeFileData, encodeFileDataSized, knownFtsSource, readStoredFile, storedChunkFts, storedFtsRows, type DeflateCodec, type DeflatedText, type EncodedFileData, type StoredFile } from './file-data.ts';
 import { sliceLines } from './fts-row.ts';
 import { chunkEmbeddingText } from '../vector/provider.ts';
 import { gramBloom } from './gram-bloom.ts';
@@ -49,11 +49,17 @@ export interface FileRows {
   data: Uint8Array;
   /** The blob's inflated length (so decoding it allocates once). */
   rawLength: number;
+  /**
+   * The blob's text and the headers, keys and file context of its meta, when decoding it would give
+   * exactly these (file-data.ts EncodedFileData): the FTS rows are derived from them, not from the
+   * blob inflated again. One flat string and a few short arrays per file, not its lines or outline.
+   */
+  known?: EncodedFileData['known'];
   chunks: Array<{ startLine: number; endLine: number; kind: string; symbolKind: string | null; symbolName: string | null }>;
 }
 
 export function fileRows(f: PreparedFile, codec: DeflateCodec): FileRows {
-  const { data, rawLength } = encodeFileDataSized({ lines: f.lines, text: f.text, chunks: f.chunks, allKept: f.secretChunks === 0, outline: f.outline, deflatedText: f.deflatedText }, codec);
+  const { data, rawLength, known } = encodeFileDataSized({ lines: f.lines, text: f.text, chunks: f.chunks, allKept: f.secretChunks === 0, outline: f.outline, deflatedText: f.deflatedText }, codec);
   return {
     path: f.path,
     lang: f.lang,
@@ -65,6 +71,7 @@ export function fileRows(f: PreparedFile, codec: DeflateCodec): FileRows {
     secretChunks: f.secretChunks,
     data,
     rawLength,
+    ...(known ? { known } : {}),
     chunks: f.chunks.map((c) => ({ startLine: c.startLine, endLine: c.endLine, kind: c.kind, symbolKind: c.symbol?.kind ?? null, symbolName: c.symbol?.name ?? null })),
   };
 }
@@ -134,8 +141,9 @@ export class RowWriter {
     );
     const fileId = this.lastRowId();
     this.run('INSERT INTO file_data(file_id, data) VALUES (?, ?)', [fileId, f.data]);
-    // The FTS values come from the blob itself, as a delete will derive them (storedFtsRows).
-    const stored = decodeFileData(f.data, this.codec, f.rawLength);
+    // The FTS values come from the blob's content, as a delete will derive them (storedFtsRows):
+    // known when it was encoded, else decoded from it.
+    const stored = f.known ? knownFtsSource(f.known) : decodeFileData(f.data, this.codec, f.rawLength);
     const ids: number[] = [];
     f.chunks.forEach((c, ordinal) => {
       this.run(
@@ -176,7 +184,7 @@ export const GRAMS_INSERT = 'INSERT OR REPLACE INTO files_grams(file_id, bloom) 
 const GRAMS_DELETE = 'DELETE FROM files_grams WHERE file_id = ?';
 
 /** What the literal index holds of a file: its stored text, the lines a literal or regex search checks. */
-export function literalText(stored: StoredFile): string {
+export function literalText(stored: Pick<StoredFile, 'lines'>): string {
   return stored.lines.join('\n');
 }
 
