@@ -70,6 +70,6 @@ export function readIndexedFile(db: Database, req: FileRequest, codec: DeflateCo
   };
   const kinds = kindsOf(Number(row.flags));
   if (kinds) out.kinds = kinds;
-  if (out.secret_chunks) out.hint = `${out.secret_chunks} chunk${out.secret_chunks === 1 ? '' : 's'} of this file held a secret and were left out: their lines are empty here`;
+  if (out.secret_chunks) out.hint = `lines held a secret in ${out.secret_chunks} chunk${out.secret_chunks === 1 ? '' : 's'} of this file: those lines (and one on each side) were left out and are empty here`;
   return out;
 }

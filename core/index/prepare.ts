@@ -1,6 +1,6 @@
 // The CPU part of indexing one file, as pure functions: classify the bytes, hash, split lines and
 // find secrets (classifyFile), parse and chunk (the Chunker; its parse, `extract`, may run in a
-// runtime's ParsePool), then drop chunks that touch secrets and set the file's flags (finishFile).
+// runtime's ParsePool), then carve secret lines out of the chunks and set the file's flags (finishFile).
 // Owns nothing else: reading, deciding what changed, skip counting and writing stay with the
 // indexer. Only the parse, the hash and the secret scan cross to a worker: the parse is most of the
 // CPU (tree-sitter), the other two need only the bytes and their text, and what crosses is small (a
@@ -19,6 +19,7 @@ import { sizeVerdict, type SizeSettings } from '../scan/size-policy.ts';
 import type { PreparedFile } from './writer.ts';
 import { deflateFileText, type DeflateCodec, type DeflatedText } from './file-data.ts';
 import { sha256Hex } from './sha256.ts';
+import { carveSecrets } from './secret-carve.ts';
 
 export const MAX_CHUNK_BYTES = 64 * 1024;
 
@@ -26,7 +27,7 @@ export function chunkLimits(s: Pick<Settings, 'chunk_lines' | 'chunk_overlap_lin
   return { chunkLines: s.chunk_lines, overlapLines: s.chunk_overlap_lines, maxChunkBytes: MAX_CHUNK_BYTES };
 }
 
-/** `secretChunks` > 0 when chunks were dropped for secrets; `secretsFound` when any secret line was seen. */
+/** `secretChunks` > 0 when chunks lost lines to secrets; `secretsFound` when any secret line was seen. */
 export type Prepared =
   | { kind: 'skip'; reason: SkipReason }
   | { kind: 'file'; file: PreparedFile; bytes: number; fallback: boolean; parseErrors: boolean; secretsFound: boolean };
@@ -76,13 +77,9 @@ export function classifyFile(bytes: Uint8Array, f: ScannedFile, settings: SizeSe
 
 export function finishFile(r: ClassifiedFile, chunked: ChunkResult, deflatedText?: DeflatedText): Prepared {
   const f = r.file;
-  let kept = chunked.chunks;
-  let secretChunks = 0;
-  if (r.secrets.length) {
-    // Any chunk touching a secret is dropped whole: only kept chunks' text reaches the index file.
-    kept = kept.filter((c) => !r.secrets.some((s) => s.startLine <= c.endLine && s.endLine >= c.startLine));
-    secretChunks = chunked.chunks.length - kept.length;
-  }
+  // A secret's lines (and a margin) leave their chunk; the rest of it stays (secret-carve.ts). Only
+  // kept chunks' lines reach the index file.
+  const { kept, touched: secretChunks } = carveSecrets(chunked.chunks, r.secrets, r.input.lines);
   const outline = r.secrets.length && chunked.outline ? redactOutline(chunked.outline, r.secrets, r.input.lines) : chunked.outline;
   let flags = 0;
   if (isTestPath(f.path)) flags |= FILE_FLAG.test;
