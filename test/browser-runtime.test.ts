@@ -1,7 +1,8 @@
 // The browser runtime in a real browser: headless Chromium loads a Vite build of test/browser, whose
 // module Worker runs the core with its index on OPFS (opfs-sahpool). Covers the three file sources
 // (zip, <input webkitdirectory>, a directory handle), progress and cancel over comlink, reloads,
-// a second tab, separate workspaces, and the index file crossing between the browser and Node.
+// a second tab, separate workspaces, the index file crossing between the browser and Node, and
+// searches in a lane (a newer one drops those still waiting).
 // @lane browser
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
@@ -72,6 +73,19 @@ describe.skipIf(!chromium)(titled('browser runtime (headless Chromium, module Wo
     expect(res.status).toBe('ok');
     expect(res.hits[0].path).toBe('src/Contoso.Shop.Application/Catalog/CatalogService.cs');
     expect(res.index?.location).toBe(opened.location);
+    // Keystrokes' searches sent at once in one lane (protocol 6) while the Worker runs a search (the
+    // regex, in no lane: the calls after it are all waiting when it ends): only the newest of the lane
+    // runs, the others answer `superseded` unrun; a call in another lane, or in none, runs whatever comes after it.
+    const typed = await call(page, 'searchLanes', 'zip-ws', [
+      { req: { query: '\\w+Service\\b', mode: 'regex' }, lane: null },
+      { req: { query: 'Cat' }, lane: 'typing' },
+      { req: { query: 'Catalog' }, lane: null },
+      { req: { query: 'Catalo' }, lane: 'typing' },
+      { req: { query: 'Catalog' }, lane: 'other' },
+      { req: { query: 'CatalogService' }, lane: 'typing' },
+    ]);
+    expect(typed.map((t) => (t === 'superseded' ? t : t.query))).toEqual(['\\w+Service\\b', 'superseded', 'Catalog', 'superseded', 'Catalog', 'CatalogService']);
+    expect(typed[5]).toEqual({ query: 'CatalogService', first: res.hits[0].path });
     // Exact text through the Worker (protocol 4): a regex, with the lines it matched.
     const re = await call(page, 'search', 'zip-ws', { query: 'Get\\w+Async\\(', mode: 'regex', case_sensitive: true });
     expect(re).toMatchObject({ status: 'ok', mode: 'regex' });

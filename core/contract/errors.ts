@@ -56,6 +56,7 @@ export const ERRORS = {
   log_busy: { exit: EXIT.busy, meaning: 'another process kept the intercom log locked (an append) past the wait' },
   sidecar_changed: { exit: EXIT.busy, meaning: 'another process rebuilt the intercom sidecar while answering: retry' },
   cancelled: { exit: EXIT.cancelled, meaning: 'the run was cancelled; the index keeps every committed batch' },
+  superseded: { exit: EXIT.cancelled, meaning: 'a newer call of the same lane came before this one ran (the browser Worker drops a keystroke\'s search the next keystroke replaces): nothing ran' },
   index_outdated: failure('the index was written in an older format: rebuild it'),
   index_too_new: failure('the index was written by a newer hci'),
   index_corrupt: failure('the index file is damaged'),

@@ -72,10 +72,12 @@ export class BrowserWorkspace {
   /**
    * One verb of the verb table (core/service/verbs.ts) with the contract's request:
    * `ws.call('search', { query: 'GetCatalogItemsAsync', limit: 5 })`, `ws.call('file', { path })`,
-   * `ws.call('status', {})`… A failure is the verb's answer with status `error`.
+   * `ws.call('status', {})`… A failure is the verb's answer with status `error`. With `lane`, only
+   * the newest call of that lane runs: one still waiting when a newer one comes rejects with code
+   * `superseded` (a search per keystroke: send each at once, show the answers that arrive).
    */
-  call<V extends VerbName>(verb: V, req: VerbInput<V>): Promise<VerbOutput<V>> {
-    return this.api.call(this.name, verb, req) as Promise<VerbOutput<V>>;
+  call<V extends VerbName>(verb: V, req: VerbInput<V>, opts?: { lane?: string }): Promise<VerbOutput<V>> {
+    return (opts?.lane !== undefined ? this.api.call(this.name, verb, req, opts.lane) : this.api.call(this.name, verb, req)) as Promise<VerbOutput<V>>;
   }
 
   /** The search verb, as Node's `Workspace.search` has it: `ws.search({ query: 'Foo', limit: 5 })`. */

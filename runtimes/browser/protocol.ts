@@ -119,8 +119,10 @@ export interface HciWorkerApi {
    * One verb of the verb table on an open workspace: `call(ws, 'search', { query: 'Foo' })`,
    * `call(ws, 'status', { check_pending: true })`, `call(ws, 'file', { path })`… (protocol 5). The
    * request and the answer are the contract's; a failure is the verb's answer with status `error`.
+   * `lane` (protocol 6): calls where only the newest matters (a search per keystroke): one still
+   * waiting to run when a newer call of its lane arrives rejects with code `superseded`, unrun.
    */
-  call<V extends VerbName>(workspace: string, verb: V, req: VerbInput<V>): Promise<VerbOutput<V>>;
+  call<V extends VerbName>(workspace: string, verb: V, req: VerbInput<V>, lane?: string): Promise<VerbOutput<V>>;
   /** The index file's bytes: a plain SQLite database, the same format as `<workspace>/.hci/index.sqlite`. */
   exportIndex(workspace: string): Promise<Uint8Array>;
   /** Replaces the workspace's index with an exported file (from a browser or from Node). */
@@ -152,9 +154,10 @@ export interface HciWorkerApi {
  * goes through `call(workspace, verb, request)` with the contract's request (status takes
  * `check_pending`, explain `{ hit_id, query }`, outline `{ path }`), replacing search, similar,
  * status, explain, outline, resolve, files, file, facets and the intercom methods; answers are the
- * service's (search's and similar's may carry the running `task`).
+ * service's (search's and similar's may carry the running `task`); 6: call() takes a `lane`, and a
+ * call a newer one of its lane replaced before it ran rejects with `superseded`.
  */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 /** An error as it crosses the Worker boundary: message plus hci's stable code and hint. */
 export interface WireError {

@@ -1,7 +1,8 @@
 // The hci Worker's API: workspaces on OPFS, indexed from a page-supplied source, answering every
 // verb of the verb table (core/service/verbs.ts) through one call(), exported and imported. Owns the
 // API itself and the Worker's own rules around it (one indexing run at a time, progress reports
-// throttled for the page, no import during a run, an index exported whole), and events to the page
+// throttled for the page, no import during a run, an index exported whole, a call of a lane that a
+// newer one replaced before it ran answering `superseded`: call-lanes.ts), and events to the page
 // (a take-over, wasm downloads). The open workspaces are sessions.ts, what the Worker does while idle
 // idle-work.ts, the verbs the core service. Bundler-agnostic: worker.ts wires it with Vite's URLs.
 import * as Comlink from 'comlink';
@@ -16,6 +17,7 @@ import { createBrowserParsePool } from './parse-pool.ts';
 import { forgetHealth, INDEX_NAME, UNJOURNALED_PASS_MARK } from './opfs-storage.ts';
 import { WorkerSessions } from './sessions.ts';
 import { IdleWork } from './idle-work.ts';
+import { CallLanes } from './call-lanes.ts';
 import { installErrorTransfer, PROTOCOL_VERSION, type BrowserIndexOptions, type HciWorkerApi, type OpenRequest, type OpenResult, type WorkerEvent } from './protocol.ts';
 
 export interface WorkerConfig {
@@ -52,6 +54,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
     released: (workspace) => emit({ type: 'released', workspace, reason: 'taken_over' }),
   });
   const idle = new IdleWork(sessions, parsePool);
+  const lanes = new CallLanes();
 
   return {
     protocol: () => PROTOCOL_VERSION,
@@ -103,9 +106,11 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
       return sessions.find(workspace)?.svc.cancelIndexing() ?? false;
     },
 
-    async call(workspace, verb, req) {
+    async call(workspace, verb, req, lane) {
       const s = sessions.get(workspace);
       try {
+        // Keystrokes' searches: one a newer keystroke replaced before it ran does not run (call-lanes.ts).
+        if (lane !== undefined) await lanes.turn(`${s.key}\u0000${lane}`);
         return await s.svc.call(verb, req);
       } finally {
         idle.after(s, false, undefined, verb);

@@ -220,6 +220,26 @@ const harness = {
       return { answers, times };
     }),
 
+  /**
+   * Sends every search at once (one page task), each in its lane (null: none), as typing does; answers
+   * each with its query and first path, or `superseded` (a newer call of its lane came before it ran).
+   */
+  searchLanes: (name: string, calls: Array<{ req: SearchRequest; lane: string | null }>) =>
+    call(async () => {
+      const w = ws(name);
+      return Promise.all(
+        calls.map(({ req, lane }) =>
+          (lane === null ? w.call('search', req) : w.call('search', req, { lane })).then(
+            (r) => ({ query: r.query, first: r.hits[0]?.path ?? null }),
+            (e: { code?: string }) => {
+              if (e.code === 'superseded') return 'superseded' as const;
+              throw e;
+            },
+          ),
+        ),
+      );
+    }),
+
   status: (name: string, checkPending = false) => call(() => ws(name).call('status', { check_pending: checkPending })),
   explain: (name: string, hitId: string) => call(() => ws(name).call('explain', { hit_id: hitId })),
   outline: (name: string, path: string) => call(() => ws(name).call('outline', { path })),

@@ -146,19 +146,28 @@ export function Results() {
   );
 }
 
+/** How long the start screen stays up, nothing typed, before its example queries are chosen. */
+const EXAMPLES_AFTER_MS = 600;
+
 /** Before the first query: what the index holds, and a few queries to start from, taken from it. */
 function StartHere() {
   const st = status.value;
   const ws = current.value;
   const langs = Object.entries(st?.files_by_lang ?? {});
   const generation = st?.index?.generation;
-  // The examples' module loads once the start screen is up (it is not needed to search).
+  // The examples' module loads, and its calls go to the Worker, once the start screen has stayed up
+  // EXAMPLES_AFTER_MS with nothing typed: they are not needed to search, and their calls (the file
+  // list, a regex search over every chunk, an outline: ~0.1–0.3 s in the Worker on FluentAvalonia)
+  // sent at once made the first keystrokes after a reopen wait behind them.
   const [ex, setEx] = useState<Example[]>([]);
   useEffect(() => {
     if (!ws || st?.status !== 'ok') return;
     let live = true;
-    void import('./examples.ts').then((m) => m.examplesFor(ws, generation)).then((list) => live && setEx(list));
-    return () => void (live = false);
+    const timer = setTimeout(() => void import('./examples.ts').then((m) => m.examplesFor(ws, generation)).then((list) => live && setEx(list)), EXAMPLES_AFTER_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
   }, [ws, st?.status, generation]);
   return (
     <div class="start-here">

@@ -1,11 +1,11 @@
-// Search as you type. A keystroke sends its query at once when no search is running; while one runs,
-// only the latest query waits and goes next (earlier ones are never sent), and an answer whose query
-// is no longer the one typed is dropped — so the list never shows an older query's hits, and no
-// fixed debounce delay adds to keystroke-to-results time. A keystroke asks for the first screenful
-// of hits only (TYPING_PAGE: less for the Worker to rank and present, and for the page to draw); the
-// whole page (PAGE) replaces it, and counts for the filter chips (facets) follow, once typing pauses. Owns the request the filters and the query mode (words,
-// exact text, regex; case, whole words) make, these rules and the URL's ?q=…; the answers are the
-// Worker's (core/service search and facets).
+// Search as you type. Every keystroke sends its query at once, in one Worker lane where a search a
+// newer keystroke replaced before it ran is dropped unrun (runtimes/browser/call-lanes.ts), and only
+// the newest search's answer is shown — so the list never shows an older query's hits, and no fixed
+// debounce delay adds to keystroke-to-results time. A keystroke asks for the first screenful of hits
+// only (TYPING_PAGE: less for the Worker to rank and present, and for the page to draw); the whole
+// page (PAGE) replaces it, and counts for the filter chips (facets) follow, once typing pauses. Owns
+// the request the filters and the query mode (words, exact text, regex; case, whole words) make,
+// these rules and the URL's ?q=…; the answers are the Worker's (core/service search and facets).
 import { batch, effect } from '@preact/signals';
 import type { FacetsRequest, SearchRequest, SearchResponse } from '../../../core/contract/index.ts';
 import { current, facets, filters, isExact, query, results, searchOptions, searching, searchingSlowly, selected, similarTo, type Filters, type SearchOptions } from '../app/state.ts';
@@ -16,8 +16,19 @@ export const PAGE = 30;
 /** Hits asked for per keystroke: about what the list shows without scrolling. */
 export const TYPING_PAGE = 10;
 
-let running = false;
-let queued = false;
+/**
+ * The Worker lane of the searches typing makes (runtimes/browser/call-lanes.ts): every keystroke's
+ * search is sent at once, and one still waiting in the Worker when a newer one arrives is dropped
+ * there unrun — keys typed while a search runs cost the Worker one search, not one each, and the
+ * newest is already there when the running one ends (no round trip through the page first). The
+ * whole page and the chips' counts that follow a pause go in the same lane: a keystroke drops them
+ * too when they have not started.
+ */
+const LANE = 'typing';
+/** Numbers the searches sent: only the newest's answer is shown (an older one arriving later is stale). */
+let sentSeq = 0;
+/** Searches sent whose answer (or `superseded`) has not come back yet. */
+let inFlight = 0;
 /** A query typed since the URL last took one (it follows once the answer is painted). */
 let typedSinceUrl = false;
 let facetsKey = '';
@@ -43,6 +54,8 @@ function searchEnded(): void {
   });
 }
 
+const isSuperseded = (e: unknown) => (e as { code?: unknown } | null)?.code === 'superseded';
+
 function request(q: string, f: Filters, o: SearchOptions, limit = TYPING_PAGE): SearchRequest {
   const req: SearchRequest = { query: q, limit };
   if (o.mode !== 'keyword') req.mode = o.mode;
@@ -59,47 +72,52 @@ function request(q: string, f: Filters, o: SearchOptions, limit = TYPING_PAGE): 
 
 const key = (q: string, f: Filters, o: SearchOptions = searchOptions.value) => JSON.stringify([q, f.exts, f.under, f.hide, o.mode, o.caseSensitive, o.wholeWord, current.value?.name]);
 
+/** Searches the query as it is now; its answer is shown if no newer search was sent meanwhile. */
 async function runLatest(): Promise<void> {
-  if (running) {
-    queued = true;
+  const seq = ++sentSeq;
+  const ws = current.value;
+  const q = query.value.trim();
+  const f = filters.value;
+  if (!ws || !q) {
+    batch(() => {
+      results.value = null;
+      facets.value = null;
+    });
+    if (!inFlight) searchEnded();
     return;
   }
-  running = true;
+  const sent = key(q, f);
+  searchStarted();
+  inFlight++;
+  let res: SearchResponse | null = null;
   try {
-    do {
-      queued = false;
-      const ws = current.value;
-      const q = query.value.trim();
-      const f = filters.value;
-      const sent = key(q, f);
-      if (!ws || !q) {
-        batch(() => {
-          results.value = null;
-          facets.value = null;
-        });
-        continue;
-      }
-      searchStarted();
-      const res = await ws.call('search', request(q, f, searchOptions.value));
-      // Typed on meanwhile: this answer is stale, the loop sends the newest query next.
-      if (sent !== key(query.value.trim(), filters.value)) continue;
-      batch(() => {
-        results.value = res;
-        selected.value = 0;
-      });
-      notePainted(query.value, res.took_ms);
-      scheduleIdle(q, f, sent, res);
-    } while (queued);
-  } finally {
-    running = false;
-    // The spinner goes and the URL gets the query once the answer is on screen: history.replaceState
-    // takes a few ms (more on a busy machine), which would otherwise come before the paint.
-    afterPaint(() => {
-      if (running) return;
+    res = await ws.call('search', request(q, f, searchOptions.value), { lane: LANE });
+  } catch (e) {
+    // A newer keystroke's search replaced it in the Worker: that one's answer is shown.
+    if (!isSuperseded(e) && seq === sentSeq) {
+      inFlight--;
       searchEnded();
-      if (typedSinceUrl) syncUrl();
-    });
+      throw e;
+    }
   }
+  inFlight--;
+  // Typed on meanwhile: this answer is stale, the newer search's follows.
+  if (res && seq === sentSeq && sent === key(query.value.trim(), filters.value)) {
+    batch(() => {
+      results.value = res;
+      selected.value = 0;
+    });
+    notePainted(query.value, res.took_ms);
+    scheduleIdle(q, f, sent, res);
+  }
+  if (inFlight) return;
+  // The spinner goes and the URL gets the query once the answer is on screen: history.replaceState
+  // takes a few ms (more on a busy machine), which would otherwise come before the paint.
+  afterPaint(() => {
+    if (inFlight) return;
+    searchEnded();
+    if (typedSinceUrl) syncUrl();
+  });
 }
 
 /**
@@ -136,7 +154,7 @@ function scheduleIdle(q: string, f: Filters, sent: string, shown: SearchResponse
  * now would make that keystroke's answer wait behind them.
  */
 function superseded(sent: string): boolean {
-  return running || sent !== key(query.value.trim(), filters.value);
+  return inFlight > 0 || sent !== key(query.value.trim(), filters.value);
 }
 
 /**
@@ -147,7 +165,7 @@ function superseded(sent: string): boolean {
 async function loadRest(q: string, f: Filters, sent: string, shown: SearchResponse): Promise<void> {
   const ws = current.value;
   if (!ws || !shown.next_cursor || shown.hits.length >= PAGE || results.value !== shown || superseded(sent)) return;
-  const full = await ws.call('search', request(q, f, searchOptions.value, PAGE)).catch(() => null);
+  const full = await ws.call('search', request(q, f, searchOptions.value, PAGE), { lane: LANE }).catch(() => null);
   if (!full || results.value !== shown || sent !== key(query.value.trim(), filters.value)) return;
   const was = shown.hits[selected.value]?.hit_id;
   batch(() => {
@@ -170,7 +188,15 @@ async function loadFacets(q: string, f: Filters, sent: string): Promise<void> {
   const req: FacetsRequest = { query: q };
   if (f.under) req.paths = [f.under];
   if (f.hide.length) req.exclude_kinds = f.hide;
-  const res = await ws.call('facets', req);
+  let res;
+  try {
+    res = await ws.call('facets', req, { lane: LANE });
+  } catch (e) {
+    // A keystroke came first: the chips are counted for a later pause.
+    if (!isSuperseded(e)) throw e;
+    facetsKey = '';
+    return;
+  }
   if (sent === key(query.value.trim(), filters.value)) facets.value = res;
 }
 
