@@ -47,6 +47,10 @@ export const SETTING_DEFAULTS = {
   paired_file_share: 0.7,
   coverage_boost: 3,
   file_chunks_bonus: 0.03,
+  // On (issue 32, bench/results/rank-variants-rank7.md): 13 golden sets unchanged but SukiUI nDCG@10 as returned up; akka.net probe: a file's 4-line chunk matched by its path and member key alone no longer leads it.
+  own_evidence: true,
+  own_evidence_weight: 1,
+  shared_only_factor: 1,
   max_hits_per_file: 2,
   rank_depth: 10,
   same_file_factor: 0.1,

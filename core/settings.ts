@@ -58,6 +58,12 @@ const settingsShape = z
     coverage_boost: z.number().min(0).max(10).default(D.coverage_boost),
     /** Per other matching chunk of the same file, in proportion to its score (at most 5); 0: off. */
     file_chunks_bonus: z.number().min(0).max(1).default(D.file_chunks_bonus),
+    /** In a query of 2+ words, a file's chunk holding the most query words in its own text (body, own name) leads its file; siblings matched by the file's shared words (path, member key's namespace/type) weigh no more (own-evidence.ts). */
+    own_evidence: z.boolean().default(D.own_evidence),
+    /** How much of the gap between a file's best chunk and its own-evidence lead the file loses (1: it ranks by its lead; 0: the lead only shows first). */
+    own_evidence_weight: z.number().min(0).max(1).default(D.own_evidence_weight),
+    /** With own_evidence: a file none of whose candidate chunks holds a query word in its own text (matched by its path and member keys alone) weighs this; 1: off. */
+    shared_only_factor: z.number().min(0).max(1).default(D.shared_only_factor),
     max_hits_per_file: z.number().int().min(1).default(D.max_hits_per_file),
     /**
      * Candidates a query is ranked at, whatever the page (core/search/depth.ts: one ranked list per

@@ -19,7 +19,9 @@ function definitionPatterns(ident: string): RegExp[] {
   // Case-sensitive: `orderingDb` (a local) is not a definition of `OrderingDb` (a config key).
   return [
     new RegExp(`\\b(?:class|interface|record|struct|enum|function|namespace|module|delegate|event)\\s+(?:[\\w.]+\\.)?${id}\\b`),
-    new RegExp(`^[ \\t]*(?:\\[[^\\]\\n]*\\][ \\t]*)*(?:${MODIFIERS}\\s+)+[\\w<>\\[\\],.?() \\t]*?\\b${id}\\s*(?:[(<{]|=>)`, 'm'),
+    // A member after modifiers: a method, property or indexer (`(`, `<`, `{`, `=>`), or a field or
+    // const with or without its initializer (`= …`, `;`).
+    new RegExp(`^[ \\t]*(?:\\[[^\\]\\n]*\\][ \\t]*)*(?:${MODIFIERS}\\s+)+[\\w<>\\[\\],.?() \\t]*?\\b${id}\\s*(?:[(<{;]|=>|=(?!=))`, 'm'),
     new RegExp(`^[ \\t]*(?:async\\s+)?${id}\\s*\\([^)\\n]*\\)\\s*\\{`, 'm'),
     new RegExp(`\\b(?:const|let|var)\\s+${id}\\s*=`),
     new RegExp(`@inject\\s+[\\w.<>?]+\\s+${id}\\b`),

@@ -17,6 +17,7 @@ import { conventionalPairs, viewModelNames } from './pairs.ts';
 import { hasViews, isUiQuestion, routeOrTitleMatches, uiTopicWords, viewFacts, type ViewFacts } from './ui.ts';
 import { inScope, queryScope } from './scope.ts';
 import { coverageWords, fileChunkFactors, fileCoverage } from './file-evidence.ts';
+import { ownEvidenceFactors } from './own-evidence.ts';
 import { loadBodies, type Candidate } from './candidates.ts';
 import { newFileCounts, tierByFile } from './file-tiers.ts';
 import { queryTerms, type ParsedQuery } from './query.ts';
@@ -175,6 +176,7 @@ export class Reranker {
   rank(cands: Candidate[]): Candidate[] {
     this.applyTextSignals(cands);
     for (const c of cands) this.applyFactors(c);
+    this.applyOwnEvidence(cands);
     this.applyPairing(cands);
     this.applyFileChunks(cands);
     // Last: a declaration's raise is to a share of the final best score, so its tier decides.
@@ -247,6 +249,20 @@ export class Reranker {
       const factor = floor > c.score ? floor / c.score : 1;
       c.declaration = d;
       c.factors.push({ name: 'declaration', factor });
+      c.score *= factor;
+    }
+  }
+
+  /**
+   * A file's chunk that holds the query's words in its own text leads its file (own-evidence.ts):
+   * siblings matched by the file's shared words only (path, member key's containers) weigh no more
+   * (factor `own_evidence`). Over the coverage pool (bodies loaded), before pairing and file_chunks.
+   */
+  private applyOwnEvidence(cands: Candidate[]): void {
+    if (!this.settings.own_evidence || !this.coverage.length) return;
+    const factors = ownEvidenceFactors(cands.slice(0, COVERAGE_POOL), this.coverage, this.settings.own_evidence_weight, this.settings.shared_only_factor);
+    for (const [c, factor] of factors) {
+      c.factors.push({ name: 'own_evidence', factor });
       c.score *= factor;
     }
   }

@@ -1,0 +1,26 @@
+// definition_like for fields and consts (core/search/boosts.ts textSignals): a member declared after
+// its modifiers is a definition whether it is a method or property (`(`, `{`, `=>`) or a field or
+// const, with an initializer (`= …`) or without (`;`); a use of the name — a comparison, an
+// argument, a parameter, an expression body — is not.
+// @lane unit
+import { describe, it, expect } from 'vitest';
+import { definitionTargets, textSignals } from '../core/search/boosts.ts';
+import { parseQuery } from '../core/search/query.ts';
+
+const defines = (text: string, name: string) => textSignals(text, name.toLowerCase(), definitionTargets(parseQuery(name)), new Map()).definition;
+
+describe('definition_like for fields and consts', () => {
+  it('takes a field or const declaration, with or without an initializer, as a definition', () => {
+    expect(defines('    public const int MaxRetryCount = 5;', 'MaxRetryCount')).toBe(true);
+    expect(defines('    private static readonly TimeSpan DefaultTimeout = TimeSpan.FromSeconds(30);', 'DefaultTimeout')).toBe(true);
+    expect(defines('    [Obsolete] internal string DisplayName;', 'DisplayName')).toBe(true);
+    expect(defines('    public static readonly StyledProperty<bool> IsOpenProperty =\n        AvaloniaProperty.Register<Popup, bool>(nameof(IsOpen));', 'IsOpenProperty')).toBe(true);
+  });
+
+  it('does not take a use of the name as its definition', () => {
+    expect(defines('        if (count == MaxRetryCount) return;', 'MaxRetryCount')).toBe(false);
+    expect(defines('    public int Retries => MaxRetryCount;', 'MaxRetryCount')).toBe(false);
+    expect(defines('    public void Retry(int MaxRetryCount) { }', 'MaxRetryCount')).toBe(false);
+    expect(defines('    public bool Same(int x) => x == MaxRetryCount;', 'MaxRetryCount')).toBe(false);
+  });
+});
