@@ -9,10 +9,12 @@
 // --types NAME=<indexed root>: type names as queries, derived from the index's own outlines (classes,
 // interfaces, records, structs, enums declared in C# files outside tests, samples and docs; at most
 // 150, in a fixed hash order): the declaring file at rank 1, the rank-1 hit holding a declaration's
-// first line, and short pages.
+// first line, and short pages. --kinds field,constant,property,enum_member takes those outline kinds'
+// names instead, --max-decl-files N only names declared in at most N files (a member name that names
+// one place, not `Value`).
 //
 //   node dist/bench/rank-probe.js --set Mud=<golden.jsonl>@<indexed root> [--set …] [--types Mud=<root>]
-//        [--settings '{"file_chunks_bonus":0}'] [--label NAME] [--out results.json] [--queries]
+//        [--kinds k1,k2] [--max-decl-files N] [--settings '{"file_chunks_bonus":0}'] [--label NAME] [--out results.json] [--queries]
 // The root must hold an index built by this checkout (`hci index <root>`); nothing is written to it.
 import * as fs from 'node:fs';
 import { openWorkspace } from '../runtimes/node/index.ts';
@@ -112,8 +114,14 @@ interface TypeQuery {
   decls: Array<{ path: string; line: number }>;
 }
 
-/** Type names declared in the index's C# source files (see the header), in a fixed hash order. */
-async function typeQueries(root: string, ws: Awaited<ReturnType<typeof openWorkspace>>, max = 150): Promise<TypeQuery[]> {
+/** What --types derives its names from: outline kinds, and at most this many declaring files per name. */
+interface NameKinds {
+  kinds: ReadonlySet<string>;
+  maxFiles: number;
+}
+
+/** Names of the given kinds declared in the index's C# source files (see the header), in a fixed hash order. */
+async function typeQueries(root: string, ws: Awaited<ReturnType<typeof openWorkspace>>, which: NameKinds, max = 150): Promise<TypeQuery[]> {
   const db = await openIndex(root);
   let paths: string[];
   try {
@@ -124,7 +132,7 @@ async function typeQueries(root: string, ws: Awaited<ReturnType<typeof openWorks
   const byName = new Map<string, TypeQuery>();
   const walk = (path: string, syms: readonly OutlineSymbol[]) => {
     for (const s of syms) {
-      if (TYPE_KINDS.has(s.kind) && /^[A-Za-z]\w{3,}$/.test(s.name)) {
+      if (which.kinds.has(s.kind) && /^[A-Za-z]\w{3,}$/.test(s.name)) {
         let q = byName.get(s.name);
         if (!q) byName.set(s.name, (q = { name: s.name, decls: [] }));
         q.decls.push({ path, line: s.start_line });
@@ -136,7 +144,8 @@ async function typeQueries(root: string, ws: Awaited<ReturnType<typeof openWorks
     const o = await ws.outline(p);
     if (o.status === 'ok') walk(p, o.symbols ?? []);
   }
-  return [...byName.values()].sort((a, b) => hash32(a.name) - hash32(b.name) || (a.name < b.name ? -1 : 1)).slice(0, max);
+  const named = [...byName.values()].filter((q) => new Set(q.decls.map((d) => d.path)).size <= which.maxFiles);
+  return named.sort((a, b) => hash32(a.name) - hash32(b.name) || (a.name < b.name ? -1 : 1)).slice(0, max);
 }
 
 interface TypeSet {
@@ -150,10 +159,10 @@ interface TypeSet {
   p95: number;
 }
 
-async function probeTypes(name: string, root: string, settings: Record<string, unknown>): Promise<TypeSet> {
+async function probeTypes(name: string, root: string, settings: Record<string, unknown>, which: NameKinds): Promise<TypeSet> {
   const ws = await openWorkspace(root, { settings });
   try {
-    const qs = await typeQueries(root, ws);
+    const qs = await typeQueries(root, ws, which);
     const out: TypeSet = { name, queries: qs.length, fileAt1: 0, declAt1: 0, shortPages: [], misses: [], p50: 0, p95: 0 };
     const times: number[] = [];
     for (const q of qs.slice(0, 5)) await ws.search({ query: q.name });
@@ -200,10 +209,12 @@ export async function main(argv: string[]): Promise<number> {
     }
   }
   const typeSets: TypeSet[] = [];
+  const kinds = optString(opts, 'kinds');
+  const which: NameKinds = { kinds: kinds ? new Set(kinds.split(',')) : TYPE_KINDS, maxFiles: Number(optString(opts, 'max-decl-files') ?? Infinity) };
   for (const spec of ([] as string[]).concat((opts.types as string | string[] | undefined) ?? [])) {
     const m = /^([^=]+)=(.+)$/.exec(spec);
     if (!m) throw new Error(`--types NAME=root, got ${spec}`);
-    const t = await probeTypes(m[1], m[2], settings);
+    const t = await probeTypes(m[1], m[2], settings, which);
     typeSets.push(t);
     process.stdout.write(`${(t.name + ' types').padEnd(16)} n=${t.queries} file@1 ${f(t.fileAt1 / t.queries)} decl@1 ${f(t.declAt1 / t.queries)} short ${t.shortPages.length} p50 ${t.p50.toFixed(1)} p95 ${t.p95.toFixed(1)} ms\n`);
     if (opts.queries) {
