@@ -1,10 +1,13 @@
-// The file list a packed index carries for a remote reader (core/index/pack.ts writes it,
-// core/search/session.ts indexedFiles reads it): every file's id, path, language and flags as one
-// deflated JSON value in a table of its own, beside the index generation it lists. A first search
-// reads the whole file list (declarations' stems, variant groups, the project map, the counts);
-// from the files table's covering index that was ~0.37 MB of Avalonia's 4.8k files over HTTP, from
-// this ~52 KB. Owns the table, its encoding and when a reader may trust it (same generation:
-// anything that writes the index bumps it); the list's uses are the session's.
+// The file list an index carries for its first search (core/search/session.ts indexedFiles reads it):
+// every file's id, path, language and flags as one deflated JSON value in a table of its own, beside
+// the index generation it lists. A packed index carries it for a remote reader (core/index/pack.ts
+// writes it): from the files table's covering index the list was ~0.37 MB of Avalonia's 4.8k files
+// over HTTP, from this ~52 KB. A live index gets it in the last transaction of every indexing pass
+// (indexer.ts, recordFileList): a first search after an open then inflates it instead of building
+// the JSON from the files table. Owns the table, its encoding and when a reader may trust it (same
+// generation: anything that writes the index bumps it, so a record a later write did not renew — a
+// vector or literal fill, a compaction, a pass killed before its last transaction — is not used); the
+// list's uses are the session's.
 import type { Database } from '../sqlite/engine.ts';
 import type { DeflateCodec } from './file-data.ts';
 
@@ -19,14 +22,33 @@ const decoder = new TextDecoder();
 
 const GENERATION = "(SELECT value FROM meta WHERE key = 'generation')";
 
+const LIST_JSON = 'SELECT json_group_array(json_array(id, path, lang, flags)) FROM (SELECT id, path, lang, flags FROM files ORDER BY id)';
+
 /** Writes the list of `db`'s files, for its current generation (inside the pack's transaction). */
 export function writePackedFileList(db: Database, codec: DeflateCodec): void {
-  const json = String(db.selectValue('SELECT json_group_array(json_array(id, path, lang, flags)) FROM (SELECT id, path, lang, flags FROM files ORDER BY id)') ?? '[]');
+  const json = String(db.selectValue(LIST_JSON) ?? '[]');
   db.exec(`DROP TABLE IF EXISTS ${PACKED_FILE_LIST}; CREATE TABLE ${PACKED_FILE_LIST}(generation TEXT NOT NULL, data BLOB NOT NULL)`);
   db.exec({ sql: `INSERT INTO ${PACKED_FILE_LIST}(generation, data) VALUES (coalesce(${GENERATION}, ''), ?)`, bind: [codec.deflateRaw(encoder.encode(json), NO_DICTIONARY)] });
 }
 
-/** The packed file list in id order, when `db` carries one written at its current generation; else null (a live index). */
+/**
+ * Records the list of `db`'s files for its current generation, unless it is there already (a pass
+ * that changed nothing bumps no generation): the indexer calls it in the last transaction of every
+ * pass, whole-tree or over some paths. The table is made once and its row replaced, so later passes
+ * change no schema (a schema change makes every open connection prepare its statements again).
+ * Returns the rows it wrote (id order), null when the record was current.
+ */
+export function recordFileList(db: Database, codec: DeflateCodec): FileListRow[] | null {
+  const generation = String(db.selectValue(`SELECT coalesce(${GENERATION}, '')`));
+  db.exec(`CREATE TABLE IF NOT EXISTS ${PACKED_FILE_LIST}(generation TEXT NOT NULL, data BLOB NOT NULL)`);
+  if (db.selectValue(`SELECT 1 FROM ${PACKED_FILE_LIST} WHERE generation = ?`, [generation]) !== undefined) return null;
+  const json = String(db.selectValue(LIST_JSON) ?? '[]');
+  db.exec(`DELETE FROM ${PACKED_FILE_LIST}`);
+  db.exec({ sql: `INSERT INTO ${PACKED_FILE_LIST}(generation, data) VALUES (?, ?)`, bind: [generation, codec.deflateRaw(encoder.encode(json), NO_DICTIONARY)] });
+  return JSON.parse(json) as FileListRow[];
+}
+
+/** The recorded file list in id order, when `db` carries one written at its current generation; else null (none, or a later write's). */
 export function readPackedFileList(db: Database, codec: DeflateCodec): FileListRow[] | null {
   if (db.selectValue(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = '${PACKED_FILE_LIST}'`) === undefined) return null;
   const data = db.selectValue(`SELECT data FROM ${PACKED_FILE_LIST} WHERE generation = coalesce(${GENERATION}, '') LIMIT 1`);

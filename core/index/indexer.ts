@@ -22,6 +22,8 @@ import type { ParsePoolFactory } from './prepare.ts';
 import { pooledPrepare, prepareRead, readAhead } from './read-ahead.ts';
 import { addChurn, compactIfDue, releaseFreePages } from './compact.ts';
 import { recordAffixes } from '../search/affixes.ts';
+import { readPackedFileList, recordFileList } from './file-list.ts';
+import { recordVariantGroups } from '../search/variants.ts';
 
 export interface IndexProgress {
   phase: 'scan' | 'index' | 'vectors' | 'done';
@@ -236,6 +238,9 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     if (!target) setSecretCount(skipped, secretChunks);
     else setMeta(db, { skipped_counts: JSON.stringify(setSecretCount(storedSkipCounts(db), secretChunks)) });
     addChurn(db, churn);
+    // What a first search of this generation would build from the whole file list (file-list.ts, search/variants.ts).
+    const files = recordFileList(db, store.codec);
+    recordVariantGroups(db, store.codec, () => (files ?? readPackedFileList(db, store.codec) ?? []).map((f) => f[1]));
     releaseFreePages(db);
     setMeta(db, {
       indexed_at: new Date().toISOString(),

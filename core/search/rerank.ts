@@ -29,7 +29,7 @@ import { deadLinesOf, deadShare } from './dead-code.ts';
 import { appearanceWords, isStyleChunk } from './appearance.ts';
 import type { Role, RoleVerdict } from '../scan/roles.ts';
 import { asksForChangeLog, isChangeLog } from './change-log.ts';
-import { variantGroups, type Variant } from './variants.ts';
+import type { Variant } from './variants.ts';
 
 /**
  * Chunk symbols that name what is used, not what is declared: a markup element's tag (`<MudMenu>`
@@ -195,7 +195,7 @@ export class Reranker {
    */
   private applyVariants(cands: Candidate[]): Map<string, Variant> | null {
     if (!this.settings.collapse_variants) return null;
-    const groups = this.session.cached('variant-groups', () => variantGroups(this.session.indexedFiles().map((f) => f.path)));
+    const groups = this.session.variantGroups();
     if (!groups.size) return groups;
     const best = new Map<string, Candidate>();
     const lead = new Map<string, Candidate>();

@@ -14,6 +14,7 @@ import { StoredFileCache } from './file-cache.ts';
 import { ProjectMap } from './roles.ts';
 import { FILE_FLAG } from '../index/schema.ts';
 import { readPackedFileList, type FileListRow } from '../index/file-list.ts';
+import { recordedVariantGroups, variantGroups, type Variant } from './variants.ts';
 
 /** An indexed file as SearchSession.indexedFiles lists it. */
 export interface IndexedFile {
@@ -205,7 +206,8 @@ export class SearchSession {
    * WASM: row by row through oo1 it was ~25 ms of a first search on Avalonia's 4.8k files. Without
    * the hashes (most of a files row): a packed index answers id, path, lang and flags from its
    * covering index (files_by_lang) instead of reading the whole table, which over HTTP was most of a
-   * first query's bytes — or, smaller still, from the deflated list the pack wrote (file-list.ts).
+   * first query's bytes — or, smaller still and cheaper to read, from the deflated list the pack or
+   * the indexing pass recorded for this generation (file-list.ts).
    */
   indexedFiles(): readonly IndexedFile[] {
     return this.cached(INDEXED_FILES, () => {
@@ -213,6 +215,14 @@ export class SearchSession {
       const rows = readPackedFileList(this.db, this.codec) ?? JSON.parse(String(this.db.selectValue('SELECT json_group_array(json_array(id, path, lang, flags)) FROM files') ?? '[]')) as FileListRow[];
       return rows.sort((a, b) => a[0] - b[0]).map(([fileId, path, lang, flags]) => ({ fileId, path, lang, flags }));
     });
+  }
+
+  /**
+   * The variant groups of the index's files (variants.ts: translations, versioned docs pages), once
+   * per generation: those the indexer recorded for this generation, else found now from the file list.
+   */
+  variantGroups(): Map<string, Variant> {
+    return this.cached('variant-groups', () => recordedVariantGroups(this.db, this.codec) ?? variantGroups(this.indexedFiles().map((f) => f.path)));
   }
 
   /** The file list when this generation's search has read it already (indexedFiles), else undefined. */

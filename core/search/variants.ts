@@ -6,8 +6,13 @@
 // the others follow as a file's further chunks do, factor `variant_of_listed`) led by its canonical
 // variant — the file without a locale (else English), the current docs page — raised to the group's
 // best score when it is a candidate (factor `canonical_variant`): the source an agent edits first.
-// Owns finding the groups from the index's paths; the factors are rerank.ts's and file-tiers.ts's.
+// Owns finding the groups from the index's paths — worked out by the indexer in the last transaction
+// of every pass and recorded for that generation (recordVariantGroups), else by the first
+// search that needs them (SearchSession.variantGroups) — and their record; the factors are
+// rerank.ts's and file-tiers.ts's.
+import type { Database } from '../sqlite/engine.ts';
 import { extensionOf } from '../scan/languages.ts';
+import type { DeflateCodec } from '../index/file-data.ts';
 
 /** ISO 639-1 language codes: a file stem (or its last dotted part) that is one, in a folder of several, is a translation. */
 const LANGUAGES = new Set(
@@ -117,4 +122,43 @@ function nameParts(path: string): { dir: string; stem: string; base: string; ext
   const dot = stem.lastIndexOf('.');
   const base = dot >= 0 ? stem.slice(0, dot + 1) : '';
   return { dir, stem, base, ext, locale: localeOf(dot >= 0 ? stem.slice(dot + 1) : stem) };
+}
+
+/** The table holding the variant groups of one index generation (recordVariantGroups): deflated, as a repository of translations has thousands (Humanizer: ~250 KB of JSON). */
+export const VARIANT_GROUPS_TABLE = 'variant_groups';
+
+/** The record: each grouped path with its key and 1 for the canonical variant, in the groups' order. */
+type VariantRows = Array<[string, string, 0 | 1]>;
+
+const NO_DICTIONARY = new Uint8Array(0);
+const GENERATION = "coalesce((SELECT value FROM meta WHERE key = 'generation'), '')";
+
+function hasTable(db: Database): boolean {
+  return db.selectValue(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = '${VARIANT_GROUPS_TABLE}'`) !== undefined;
+}
+
+/**
+ * Records the variant groups of `db`'s files (`paths()`, called only when needed) for its current
+ * generation, unless that generation's are there already. The indexer calls it in the last
+ * transaction of every pass: finding them reads every path (~2 ms of a first search on Avalonia's
+ * 4.8k files, most of which hold no locale). A later write that does not record them (a vector fill,
+ * a compaction) leaves an older generation's record, which searches do not use. The table is made
+ * once and its row replaced (no schema change on later passes).
+ */
+export function recordVariantGroups(db: Database, codec: DeflateCodec, paths: () => readonly string[]): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS ${VARIANT_GROUPS_TABLE}(generation TEXT NOT NULL, data BLOB NOT NULL)`);
+  if (db.selectValue(`SELECT 1 FROM ${VARIANT_GROUPS_TABLE} WHERE generation = ${GENERATION}`) !== undefined) return;
+  const rows: VariantRows = [];
+  for (const [path, v] of variantGroups(paths())) rows.push([path, v.key, v.canonical ? 1 : 0]);
+  db.exec(`DELETE FROM ${VARIANT_GROUPS_TABLE}`);
+  db.exec({ sql: `INSERT INTO ${VARIANT_GROUPS_TABLE}(generation, data) VALUES (${GENERATION}, ?)`, bind: [codec.deflateRaw(new TextEncoder().encode(JSON.stringify(rows)), NO_DICTIONARY)] });
+}
+
+/** The variant groups recorded for `db`'s current generation (recordVariantGroups), else null (none, or an older generation's). */
+export function recordedVariantGroups(db: Database, codec: DeflateCodec): Map<string, Variant> | null {
+  if (!hasTable(db)) return null;
+  const data = db.selectValue(`SELECT data FROM ${VARIANT_GROUPS_TABLE} WHERE generation = ${GENERATION} LIMIT 1`);
+  if (!(data instanceof Uint8Array)) return null;
+  const rows = JSON.parse(new TextDecoder().decode(codec.inflateRaw(data, NO_DICTIONARY))) as VariantRows;
+  return new Map(rows.map(([path, key, canonical]) => [path, { key, canonical: canonical === 1 }]));
 }
