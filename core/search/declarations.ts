@@ -159,6 +159,7 @@ function declarationsIn(session: SearchSession, files: readonly FileRef[], text:
   const out: Declaration[] = [];
   const holds = nameTest(query);
   session.prefetchFiles(files);
+  const found: Array<{ f: FileRef; stored: NonNullable<ReturnType<SearchSession['files']['get']>>; hits: Array<{ s: OutlineSymbol; affix: string | null }> }> = [];
   for (const f of files) {
     const stored = session.files.get(f.fileId, f.hash);
     if (!stored) continue;
@@ -180,13 +181,19 @@ function declarationsIn(session: SearchSession, files: readonly FileRef[], text:
       }
     };
     walk(stored.outline);
-    if (!hits.length) continue;
+    if (hits.length) found.push({ f, stored, hits });
+  }
+  // A packed index knows each file's chunks by id (chunk-files.ts): their rows, fetched ahead in one
+  // request over HTTP, place the declarations (chunkAt), not a lookup in chunks_by_file per file.
+  const runs = session.chunkFiles();
+  if (runs) session.prefetchRows('chunks', found.flatMap(({ f }) => runs.chunksOf(f.fileId)));
+  for (const { f, stored, hits } of found) {
     const dead = deadLinesOf(session, f.fileId, f.hash, stored, f.lang);
     for (const { s, affix } of hits) {
       const line = nameLine(stored.lines, s.start_line, s.end_line, s.name);
       // A declaration in commented-out code or under `#if false` declares nothing.
       if (dead[line - 1]) continue;
-      const chunk = chunkAt(session, f.fileId, line);
+      const chunk = runs ? chunkIn(session, runs.chunksOf(f.fileId), line) : chunkAt(session, f.fileId, line);
       if (chunk === null) continue;
       const arity = written.arity === null ? null : typeParameterCount(s.member_key ?? '');
       out.push({
@@ -256,13 +263,14 @@ function namedFiles(session: SearchSession, name: string): FileRef[] {
     add(exactlyNamed(session, word, name.toLowerCase()), 2 * LOOKUP_FILES - out.length);
     // Then the files of the chunks FTS5's rank puts first over the symbol column, read a batch at a
     // time until LOOKUP_FILES more files are found (not the rows of all LOOKUP_ROWS chunks).
+    // FTS5's rank reads the length of every chunk the word matches in that column: over HTTP those
+    // rows first, in one request (the doclist alone tells which), not a growing scan of a few pages at a time.
+    if (session.readsAhead) session.prefetchRows('chunks_fts_docsize', session.arrays('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?', [`{symbol} : "${word}"`]).map((r) => Number(r[0])));
     const ranked = session.arrays(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ${LOOKUP_ROWS}`, [`{symbol} : "${word}"`]) as Array<[number]>;
     let room = LOOKUP_FILES;
     for (let i = 0; i < ranked.length && room > 0; i += RANKED_BATCH) {
       const ids = ranked.slice(i, i + RANKED_BATCH).map((r) => Number(r[0]));
-      session.prefetchRows('chunks', ids);
-      const fileOf = new Map((session.arrays('SELECT id, file_id FROM chunks WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)]) as Array<[number, number]>)
-        .map(([id, fileId]) => [Number(id), Number(fileId)]));
+      const fileOf = chunkFilesOf(session, ids);
       const wanted = [...new Set(fileOf.values())].filter((f) => !seen.has(f));
       session.prefetchRows('files', wanted);
       const files = new Map((session.arrays('SELECT id, hash, path, lang FROM files WHERE id IN (SELECT value FROM json_each(?)) AND hci_path_ok(path)', [JSON.stringify(wanted)]) as Array<[number, string, string, string]>)
@@ -277,6 +285,18 @@ function namedFiles(session: SearchSession, name: string): FileRef[] {
     }
     return out;
   });
+}
+
+/** Chunk id → file id: from a packed index's chunk → file runs (no row read), else from the chunks' rows (read ahead). */
+function chunkFilesOf(session: SearchSession, ids: readonly number[]): Map<number, number> {
+  const runs = session.chunkFiles();
+  if (runs) return new Map(ids.flatMap((id) => {
+    const file = runs.fileOf(id);
+    return file === undefined ? [] : [[id, file] as const];
+  }));
+  session.prefetchRows('chunks', ids);
+  return new Map((session.arrays('SELECT id, file_id FROM chunks WHERE id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)]) as Array<[number, number]>)
+    .map(([id, fileId]) => [Number(id), Number(fileId)]));
 }
 
 /** Chunks the ranked lookup resolves to their files at a time (one read-ahead of their rows over HTTP). */
@@ -351,6 +371,12 @@ function withHashes(session: SearchSession, files: readonly IndexedFile[]): File
     const hash = known.get(f.fileId);
     return hash === undefined ? [] : [{ ...f, hash }];
   });
+}
+
+/** chunkAt over the file's chunks given by id (a packed index's chunk → file runs). */
+function chunkIn(session: SearchSession, ids: readonly number[], line: number): number | null {
+  const v = session.value('SELECT id FROM chunks WHERE id IN (SELECT value FROM json_each(?)) AND start_line <= ? AND end_line >= ? ORDER BY ordinal LIMIT 1', [JSON.stringify(ids), line, line]);
+  return v === undefined ? null : Number(v);
 }
 
 /** The id of the file's first chunk that holds `line` (null when no chunk does: a dropped secret chunk). */

@@ -3,7 +3,8 @@
 // read: the project map, the file and parse-error counts and the stems come from it), the chunk count — and other per-generation values a channel keeps
 // here under its own key (the literal channel's cache of inflated texts, literal/text-cache.ts, which
 // the decoded-file cache also reads a file's text from) —
-// the last few channel answers of the generation (`recent`: typing repeats queries), the `hci_path_ok(path)` SQL function with the path filter of the search running now, and the
+// the last few channel answers of the generation (`recent`: typing repeats queries), the `hci_path_ok(path)` SQL function with the path filter of the search running now
+// (and `hci_chunk_ok(rowid)`, the same filter asked of a chunk id through a packed index's chunk → file runs), and the
 // statements every search runs, prepared once. Nothing here lives in a module variable, so two workspaces in one process (or one
 // host with several indexes) never see each other's filter, cache or codec. What a search does is
 // the pipeline's (pipeline.ts).
@@ -13,7 +14,8 @@ import type { PathFilter } from './filters.ts';
 import { StoredFileCache } from './file-cache.ts';
 import { ProjectMap } from './roles.ts';
 import { FILE_FLAG } from '../index/schema.ts';
-import { readPackedFileList, type FileListRow } from '../index/file-list.ts';
+import { PACKED_FILE_LIST, readPackedFileList, type FileListRow } from '../index/file-list.ts';
+import { PACKED_CHUNK_FILES, readPackedChunkFiles, type ChunkFiles } from '../index/chunk-files.ts';
 import { recordedVariantGroups, variantGroups, type Variant } from './variants.ts';
 
 /** An indexed file as SearchSession.indexedFiles lists it. */
@@ -57,6 +59,8 @@ export const RECENT_ANSWERS = 64;
 export class SearchSession {
   readonly files: StoredFileCache;
   private filter: PathFilter | null = null;
+  /** hci_chunk_ok's verdicts per file id under the filter of the moment (emptied when the filter is set). */
+  private readonly fileOk = new Map<number, boolean>();
   /** The index generation the per-generation caches belong to (null: not read yet). */
   private generation: string | null = null;
   private readonly caches = new Map<string, unknown>();
@@ -78,6 +82,34 @@ export class SearchSession {
       arity: 1,
       deterministic: false,
     });
+    db.createFunction('hci_chunk_ok', (_ctx: number, rowid: unknown) => (this.chunkOk(Number(rowid)) ? 1 : 0), { arity: 1, deterministic: false });
+  }
+
+  /**
+   * A packed index's chunk → file runs (core/index/chunk-files.ts), once per generation; null for a
+   * live index. With them a filtered search tells which matching chunks pass the path filter from
+   * their ids (hci_chunk_ok), without reading their rows.
+   */
+  chunkFiles(): ChunkFiles | null {
+    return this.cached('chunk-files', () => {
+      this.prefetchRows(PACKED_CHUNK_FILES, [1]);
+      return readPackedChunkFiles(this.db, this.codec);
+    });
+  }
+
+  /** Whether the path filter of the moment lets the chunk's file through (by chunkFiles; false for a chunk they do not know). */
+  private chunkOk(chunkId: number): boolean {
+    const filter = this.filter;
+    if (!filter) return true;
+    const fileId = this.chunkFiles()?.fileOf(chunkId);
+    if (fileId === undefined) return false;
+    let ok = this.fileOk.get(fileId);
+    if (ok === undefined) {
+      const path = this.cached('file-paths', () => new Map(this.indexedFiles().map((f) => [f.fileId, f.path]))).get(fileId);
+      ok = path !== undefined && filter(path);
+      this.fileOk.set(fileId, ok);
+    }
+    return ok;
   }
 
   /**
@@ -157,6 +189,7 @@ export class SearchSession {
       this.answers.clear();
     }
     this.filter = filter;
+    this.fileOk.clear();
     try {
       return fn();
     } finally {
@@ -212,6 +245,8 @@ export class SearchSession {
   indexedFiles(): readonly IndexedFile[] {
     return this.cached(INDEXED_FILES, () => {
       // A packed index carries the list deflated (core/index/file-list.ts): a few pages instead of the covering index.
+      // Its one row (an overflow chain of a few pages) fetched ahead in one request over HTTP.
+      this.prefetchRows(PACKED_FILE_LIST, [1]);
       const rows = readPackedFileList(this.db, this.codec) ?? JSON.parse(String(this.db.selectValue('SELECT json_group_array(json_array(id, path, lang, flags)) FROM files') ?? '[]')) as FileListRow[];
       return rows.sort((a, b) => a[0] - b[0]).map(([fileId, path, lang, flags]) => ({ fileId, path, lang, flags }));
     });

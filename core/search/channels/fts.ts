@@ -82,8 +82,12 @@ function addedDetail(added: string): { all: ChannelHit['detail']; any: ChannelHi
 }
 
 function queryFts(session: SearchSession, expr: string, pool: number, terms: 'all' | 'any'): readonly ChannelHit[] {
-  const { db, filtered } = session;
+  const { db } = session;
   const cols = COLS;
+  // A packed index tells a chunk's file from its id (hci_chunk_ok, core/index/chunk-files.ts): a
+  // filtered pass then ranks inside FTS5 too, as an unfiltered one does, and joins only its pool.
+  const byId = session.filtered && session.chunkFiles() !== null;
+  const filtered = session.filtered && !byId;
   // Unfiltered: rank inside FTS5 first and join only the pool (not every matching chunk) to its rows.
   const sql = filtered
     ? `SELECT ${cols}, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm
@@ -91,11 +95,11 @@ function queryFts(session: SearchSession, expr: string, pool: number, terms: 'al
        WHERE chunks_fts MATCH ? AND hci_path_ok(f.path)
        ORDER BY bm LIMIT ?`
     : `SELECT ${cols}, t.bm
-       FROM (SELECT rowid AS id, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm LIMIT ?) t
+       FROM (SELECT rowid AS id, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm FROM chunks_fts WHERE chunks_fts MATCH ?${byId ? ' AND hci_chunk_ok(rowid)' : ''} ORDER BY bm LIMIT ?) t
        JOIN chunks c ON c.id = t.id JOIN files f ON f.id = c.file_id
        ORDER BY t.bm`;
   const detail = terms === 'all' ? ALL_TERMS : ANY_TERM;
-  if (session.readsAhead) readAheadPool(session, expr, filtered ? null : pool);
+  if (session.readsAhead) readAheadPool(session, expr, filtered ? null : pool, byId);
   const st = session.statement(sql);
   try {
     st.bind([expr, pool]);
@@ -114,11 +118,14 @@ function queryFts(session: SearchSession, expr: string, pool: number, terms: 'al
  * ahead in few requests — the lengths of the matching chunks (BM25 reads each), then the ranking
  * statement alone for the pool's chunk rows and their files' rows (its FTS pages are then cached
  * for the joined statement, which reads those rows one page at a time). A filtered pass (`pool`
- * null) joins every matching chunk to its rows before it ranks: those rows, all of them.
+ * null) joins every matching chunk to its rows before it ranks: those rows, all of them — unless the
+ * index tells chunks' files by id (`byId`: a packed index), when it ranks like an unfiltered one.
  */
-function readAheadPool(session: SearchSession, expr: string, pool: number | null): void {
-  // BM25 reads the length of every matching chunk: those rows first (the doclists alone tell which).
-  const matching = session.statement('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?');
+function readAheadPool(session: SearchSession, expr: string, pool: number | null, byId: boolean): void {
+  // BM25 reads the length of every matching chunk (that passes the filter, told by id): those rows
+  // first (the doclists alone tell which).
+  const ok = byId ? ' AND hci_chunk_ok(rowid)' : '';
+  const matching = session.statement(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?${ok}`);
   let matched: number[];
   try {
     matched = (matching.bind([expr]), collectNumbers(matching));
@@ -128,7 +135,7 @@ function readAheadPool(session: SearchSession, expr: string, pool: number | null
   session.prefetchRows('chunks_fts_docsize', matched);
   let chunkIds = matched;
   if (pool !== null) {
-    const ids = session.statement(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts, ${WEIGHT_ARGS}) LIMIT ?`);
+    const ids = session.statement(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?${ok} ORDER BY bm25(chunks_fts, ${WEIGHT_ARGS}) LIMIT ?`);
     try {
       chunkIds = (ids.bind([expr, pool]), collectNumbers(ids));
     } finally {
