@@ -15,6 +15,7 @@ import type { IndexOptions, IndexProgress, IndexSummary } from './index/indexer.
 import { readMeta, setMeta } from './index/meta.ts';
 import type { ParsePoolFactory } from './index/prepare.ts';
 import { FILE_FLAG, FORMAT_VERSION } from './index/schema.ts';
+import { languageById } from './languages/table.ts';
 import { checkMode, checkRequest, parseSkipped, Searcher } from './search/searcher.ts';
 import type { SemanticIndex, VectorHost } from './vector/semantic.ts';
 import type { TokenNeighbours } from './vector/neighbours.ts';
@@ -462,7 +463,11 @@ export class HciWorkspace {
         };
       }
       const res: OutlineResponse = { ...base, status: 'ok', lang: out.file.lang, symbols: out.symbols, index };
-      if (out.symbols.length === 0) res.hint = `no outline for ${out.file.lang} files (they are indexed as line windows)`;
+      if (out.symbols.length === 0) {
+        res.hint = languageById(out.file.lang)?.extractor
+          ? `no symbols found in this ${out.file.lang} file: it is indexed as line windows`
+          : `no outline for ${out.file.lang} files (they are indexed as line windows)`;
+      }
       return res;
     } catch (e) {
       const err = asHciError(e);

@@ -196,6 +196,31 @@ describe('JavaScript', () => {
     expect(expectWellFormed(r)).toEqual([]);
   });
 
+  it('order-response.js: an object literal of accessors, methods and function-valued keys (CommonJS prototype), nested objects of functions as containers, a doc comment a blank line above its member', async () => {
+    const r = await chunkFile('fixtures/chunking/web/order-response.js');
+    expect(outlineLines(r.outline)).toEqual([
+      'object proto 5-50 key=proto',
+      '  property get status 9-15 key=proto.get status', // its doc comment one blank line above
+      '  property set status 17-20 key=proto.set status',
+      '  property set body 22-28 key=proto.set body',
+      '  method redirect 30-33 key=proto.redirect',
+      '  method vary 35-37 key=proto.vary',
+      '  object helpers 44-49 key=proto.helpers',
+      '    method toJSON 45-47 key=proto.helpers.toJSON',
+      '    method inspect 48-48 key=proto.helpers.inspect',
+    ]);
+    expect(expectWellFormed(r)).toEqual([]);
+    // Another file's anonymous objects are named by the file (an index file by its folder), data-only objects are not nodes.
+    const m = await chunkText('src/api/cart/index.js', "module.exports = {\n  total (items) {\n    return items.length\n  },\n  limit: 5\n}\nexport default { methods: { save () {} }, data: { a: 1 } }\nconst config = { a: 1, b: 2 }\n");
+    expect(outlineLines(m.outline)).toEqual([
+      'object cart 1-6 key=cart',
+      '  method total 2-4 key=cart.total',
+      'object cart 7-7 key=cart',
+      '  object methods 7-7 key=cart.methods',
+      '    method save 7-7 key=cart.methods.save',
+    ]);
+  });
+
   it('a truncated file still gives the declarations before the break', async () => {
     const text = fs.readFileSync(path.join(sampleDir, 'src/Contoso.Shop.Web/wwwroot/js/cart.js'), 'utf8');
     const r = await chunkText('wwwroot/js/cart.js', text.slice(0, text.indexOf('function loadSnapshot') + 60));

@@ -149,6 +149,21 @@ describe('paths that outline and the path options take', () => {
     }
   });
 
+  it('an empty outline says whether the file or its language has no structure', async () => {
+    await withTmpWorkspace({ 'src/plain.js': '// nothing but statements\nconsole.log(1)\nconsole.log(2)\n', 'notes/todo.txt': 'buy milk\n', '.hci/settings.toml': 'include_extensions = [".js", ".txt"]\n' }, async (ws) => {
+      const w = await openWorkspace(ws.root);
+      try {
+        await w.index();
+        expect((await w.outline('src/plain.js')).hint).toBe('no symbols found in this javascript file: it is indexed as line windows');
+        const txt = await w.outline('notes/todo.txt');
+        expect(txt.status).toBe('ok');
+        expect(txt.hint).toBe(`no outline for ${txt.lang} files (they are indexed as line windows)`);
+      } finally {
+        w.close();
+      }
+    });
+  });
+
   it('address a file whose name holds a backslash (a legal name character on POSIX)', async () => {
     const odd = 'src/Odd\\Name.cs';
     await withTmpWorkspace({ [odd]: source.replace('OrderService', 'OddService') }, async (ws) => {

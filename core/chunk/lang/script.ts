@@ -2,7 +2,10 @@
 // components, classes with their members (`Class.method` member keys), consts holding functions,
 // wrapped functions (`memo(…)`, `forwardRef(…)`) or classes, exported consts, big top-level
 // declarations, TS interfaces, type aliases, enums and namespaces, CommonJS/prototype assignments,
-// and describe/it/test blocks in test files. Leading comments (JSDoc) belong to the node they precede.
+// object literals of functions (`module.exports = { get body() … }`, `export default { methods: … }`,
+// `Foo.prototype = { … }`, `const api = { save() … }`: their methods, accessors and function-valued
+// keys, one level of nested objects as containers), and describe/it/test blocks in test files.
+// Leading comments (JSDoc) belong to the node they precede.
 import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
 import type { GrammarName, TreeSitterHost } from '../treesitter.ts';
@@ -19,6 +22,8 @@ interface Scope {
   /** Member-key prefix (`NS.`), empty at top level. */
   prefix: string;
   src: string;
+  /** What an object literal without a name of its own is called (`module.exports = {…}`, `export default {…}`): the file's stem. */
+  owner: string;
 }
 
 function textOf(n: LiteNode | undefined, src: string): string {
@@ -31,13 +36,18 @@ function nameOf(n: LiteNode | undefined, src: string): string {
   return squash(textOf(n, src));
 }
 
-/** Where a node starts once the comments right above it (no blank line between) are included. */
-function withLeadingComments(siblings: LiteNode[], index: number): number {
+/**
+ * Where a node starts once the comments right above it (no blank line between) are included; a doc
+ * comment (`/** … *\/`) right above may sit one blank line away (`/** Return the socket. *\/`, blank,
+ * `get socket () {`, as many CommonJS libraries write it).
+ */
+function withLeadingComments(siblings: LiteNode[], index: number, src: string): number {
   let start = firstLine(siblings[index]);
   for (let i = index - 1; i >= 0; i--) {
     const c = siblings[i];
     if (c.type !== 'comment') break;
-    if (lastLine(c) < start - 1) break;
+    const gap = i === index - 1 && src.startsWith('/**', c.startIndex) ? 2 : 1;
+    if (lastLine(c) < start - gap) break;
     // A trailing comment on the previous statement's line is not a leading comment.
     if (i > 0 && siblings[i - 1].type !== 'comment' && lastLine(siblings[i - 1]) === firstLine(c)) break;
     start = firstLine(c);
@@ -64,6 +74,14 @@ function classHeader(cls: LiteNode, src: string): string {
   return clip(squash(head.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, '')), 200);
 }
 
+/** A method definition's kind and name: `constructor`, an accessor (`property`, named `get total`) or a `method`. */
+function methodMember(m: LiteNode, src: string): { kind: string; name: string } {
+  const name = keyName(childByField(m, 'name'), src);
+  const accessor = m.children.find((c) => !c.named && (c.type === 'get' || c.type === 'set'));
+  if (name === 'constructor') return { kind: 'constructor', name };
+  return accessor ? { kind: 'property', name: `${accessor.type} ${name}` } : { kind: 'method', name };
+}
+
 function classMembers(cls: LiteNode, className: string, scope: Scope): OutlineNode[] {
   const body = childByField(cls, 'body');
   if (!body) return [];
@@ -72,7 +90,7 @@ function classMembers(cls: LiteNode, className: string, scope: Scope): OutlineNo
   for (let i = 0; i < members.length; i++) {
     const m = members[i];
     if (m.type === 'comment') continue;
-    const start = withLeadingComments(members, i);
+    const start = withLeadingComments(members, i, scope.src);
     const end = lastLine(m);
     let kind = 'method';
     let name = '';
@@ -80,13 +98,7 @@ function classMembers(cls: LiteNode, className: string, scope: Scope): OutlineNo
       case 'method_definition':
       case 'method_signature':
       case 'abstract_method_signature': {
-        name = nameOf(childByField(m, 'name'), scope.src);
-        const accessor = m.children.find((c) => !c.named && (c.type === 'get' || c.type === 'set'));
-        if (name === 'constructor') kind = 'constructor';
-        else if (accessor) {
-          kind = 'property';
-          name = `${accessor.type} ${name}`;
-        }
+        ({ kind, name } = methodMember(m, scope.src));
         break;
       }
       case 'field_definition':
@@ -123,6 +135,60 @@ function classNode(cls: LiteNode, name: string, start: number, end: number, scop
   return node('class', name, `${scope.prefix}${name}`, start, end, members, classHeader(cls, scope.src));
 }
 
+/** A key as written (`body`, `'content-type'`, `[Symbol.iterator]`). */
+function keyName(k: LiteNode | undefined, src: string): string {
+  if (!k) return '';
+  if (k.type === 'computed_property_name') return clip(squash(textOf(k, src)), 60);
+  return nameOf(k, src);
+}
+
+/**
+ * The members of an object literal that are code: methods and accessors (`save() {}`, `get body()`,
+ * `set body(v)`), keys holding a function (`onClick: () => …`), and — one level down, `depth` 0
+ * only — keys holding an object that itself has such members (Vue's `methods: { … }`, `computed`).
+ * Plain data keys are not nodes.
+ */
+function objectMembers(obj: LiteNode, ownerKey: string, scope: Scope, depth = 0): OutlineNode[] {
+  const out: OutlineNode[] = [];
+  const members = obj.children.filter((c) => c.named);
+  for (let i = 0; i < members.length; i++) {
+    const m = members[i];
+    if (m.type === 'comment') continue;
+    const start = withLeadingComments(members, i, scope.src);
+    const end = lastLine(m);
+    if (m.type === 'method_definition') {
+      const { kind, name } = methodMember(m, scope.src);
+      out.push(node(kind, name, `${ownerKey}.${name}`, start, end));
+      continue;
+    }
+    if (m.type !== 'pair') continue;
+    const name = keyName(childByField(m, 'key'), scope.src);
+    const value = childByField(m, 'value');
+    if (!name || !value) continue;
+    if (FUNCTION_VALUES.has(value.type) || wrapsFunction(value)) out.push(node('method', name, `${ownerKey}.${name}`, start, end));
+    else if (CLASS_VALUES.has(value.type)) out.push(classNode(value, name, start, end, { ...scope, prefix: `${ownerKey}.` }));
+    else if (value.type === 'object' && depth === 0) {
+      const inner = objectMembers(value, `${ownerKey}.${name}`, scope, depth + 1);
+      if (inner.length) out.push(node('object', name, `${ownerKey}.${name}`, start, end, inner, name));
+    }
+  }
+  return out;
+}
+
+/** An object literal of code as a container named `name`, or null when it holds no code. */
+function objectNode(obj: LiteNode, name: string, start: number, end: number, scope: Scope): OutlineNode | null {
+  const key = `${scope.prefix}${name}`;
+  const members = objectMembers(obj, key, scope);
+  return members.length ? node('object', name, key, start, end, members, name) : null;
+}
+
+/** The object literal at the end of `a = b = { … }` (CommonJS's `const proto = module.exports = {`). */
+function assignedObject(value: LiteNode | undefined): LiteNode | undefined {
+  let v = value;
+  for (let i = 0; v && v.type === 'assignment_expression' && i < 3; i++) v = childByField(v, 'right');
+  return v?.type === 'object' ? v : undefined;
+}
+
 /** describe('x', () => { … }) and friends: a node per call, nested calls as children. */
 function testCall(stmt: LiteNode, scope: Scope, start: number): OutlineNode | null {
   const call = stmt.type === 'expression_statement' ? stmt.children.find((c) => c.type === 'call_expression') : undefined;
@@ -141,7 +207,7 @@ function testCall(stmt: LiteNode, scope: Scope, start: number): OutlineNode | nu
   if (body?.type === 'statement_block') {
     const stmts = body.children.filter((c) => c.named);
     for (let i = 0; i < stmts.length; i++) {
-      const t = testCall(stmts[i], scope, withLeadingComments(stmts, i));
+      const t = testCall(stmts[i], scope, withLeadingComments(stmts, i, scope.src));
       if (t) children.push(t);
     }
   }
@@ -167,7 +233,7 @@ function statements(stmts: LiteNode[], scope: Scope, inExport = false): OutlineN
   for (let i = 0; i < named.length; i++) {
     const s = named[i];
     if (s.type === 'comment') continue;
-    const start = withLeadingComments(named, i);
+    const start = withLeadingComments(named, i, scope.src);
     const end = lastLine(s);
     const got = declaration(s, scope, start, end, inExport);
     const prev = out[out.length - 1];
@@ -193,7 +259,11 @@ function declaration(s: LiteNode, scope: Scope, start: number, end: number, expo
         return [node('function', nameOf(childByField(decl, 'name'), src) || 'default', `${scope.prefix}${nameOf(childByField(decl, 'name'), src) || 'default'}`, start, end)];
       }
       if (CLASS_VALUES.has(decl.type)) return [classNode(decl, nameOf(childByField(decl, 'name'), src) || 'default', start, end, scope)];
-      if (decl.named && !['identifier', 'object', 'call_expression', 'member_expression'].includes(decl.type)) return declaration(decl, scope, start, end, true);
+      if (decl.type === 'object') {
+        const o = objectNode(decl, scope.owner || 'default', start, end, scope);
+        return o ? [o] : [];
+      }
+      if (decl.named && !['identifier', 'call_expression', 'member_expression'].includes(decl.type)) return declaration(decl, scope, start, end, true);
       return [];
     }
     case 'function_declaration':
@@ -224,8 +294,11 @@ function declaration(s: LiteNode, scope: Scope, start: number, end: number, expo
         const name = nameOf(nameNode, src);
         const value = childByField(d, 'value');
         const [a, b] = decls.length === 1 ? [start, end] : [d === decls[0] ? start : firstLine(d), lastLine(d)];
+        const obj = assignedObject(value);
+        const objNode = obj ? objectNode(obj, name, a, b, scope) : null;
         if (value && (FUNCTION_VALUES.has(value.type) || wrapsFunction(value))) out.push(node('function', name, `${scope.prefix}${name}`, a, b));
         else if (value && CLASS_VALUES.has(value.type)) out.push(classNode(value, name, a, b, scope));
+        else if (objNode) out.push(objNode);
         else if (exported || b - a + 1 >= BIG_DECLARATION_LINES) {
           const kind = s.children.some((c) => !c.named && c.type === 'const') ? 'const' : 'variable';
           out.push(node(kind, name, `${scope.prefix}${name}`, a, b));
@@ -242,7 +315,7 @@ function declaration(s: LiteNode, scope: Scope, start: number, end: number, expo
       const nameNode = childByField(s, 'name');
       const name = nameOf(nameNode, src) || 'global';
       const body = childByField(s, 'body');
-      const inner: Scope = { prefix: `${scope.prefix}${name}.`, src };
+      const inner: Scope = { prefix: `${scope.prefix}${name}.`, src, owner: scope.owner };
       const children = body ? statements(body.children, inner) : [];
       return [node('namespace', name, `${scope.prefix}${name}`, start, end, children, `namespace ${name}`)];
     }
@@ -260,6 +333,13 @@ function declaration(s: LiteNode, scope: Scope, start: number, end: number, expo
         if (CLASS_VALUES.has(right.type)) return [classNode(right, path, start, end, scope)];
         return [node(path.includes('.') ? 'method' : 'function', path, `${scope.prefix}${path}`, start, end)];
       }
+      const obj = assignedObject(right);
+      if (left?.type === 'member_expression' && obj) {
+        // module.exports = { … }; exports.api = { … }; Foo.prototype = { … }
+        const path = squash(textOf(left, src)).replace(/\.prototype$/, '').replace(/^(?:module\.)?exports(?:\.|$)/, '');
+        const o = objectNode(obj, path || scope.owner || 'exports', start, end, scope);
+        return o ? [o] : [];
+      }
       return [];
     }
     default:
@@ -267,8 +347,8 @@ function declaration(s: LiteNode, scope: Scope, start: number, end: number, expo
   }
 }
 
-/** Outline of script source (a file, or an inline <script> whose rows were kept by padding). */
-export async function scriptOutline(ts: TreeSitterHost, grammar: GrammarName, text: string): Promise<OutlineNode[]> {
+/** Outline of script source (a file, or an inline <script> whose rows were kept by padding); `owner` names its anonymous objects. */
+export async function scriptOutline(ts: TreeSitterHost, grammar: GrammarName, text: string, owner = ''): Promise<OutlineNode[]> {
   const tree = await ts.parse(grammar, text);
   let root: LiteNode;
   try {
@@ -276,11 +356,19 @@ export async function scriptOutline(ts: TreeSitterHost, grammar: GrammarName, te
   } finally {
     tree.delete();
   }
-  return statements(root.children, { prefix: '', src: text });
+  return statements(root.children, { prefix: '', src: text, owner });
 }
 
 export async function extractScript(input: ChunkInput, ts: TreeSitterHost): Promise<FileOutline | null> {
   const grammar: GrammarName = input.lang === 'typescript' ? 'typescript' : input.lang === 'tsx' ? 'tsx' : 'javascript';
-  const nodes = await scriptOutline(ts, grammar, input.text);
+  const base = input.path.slice(input.path.lastIndexOf('/') + 1);
+  const stem = base.replace(/\.[^.]*$/, '');
+  const nodes = await scriptOutline(ts, grammar, input.text, stem === 'index' ? folderName(input.path) || stem : stem);
   return nodes.length ? { nodes } : null;
+}
+
+/** The folder a file sits in (`src/middleware/cors/index.ts` → `cors`): an `index` file's name. */
+function folderName(path: string): string {
+  const parts = path.split('/');
+  return parts.length > 1 ? parts[parts.length - 2]! : '';
 }
