@@ -146,27 +146,24 @@ export function Results() {
   );
 }
 
-/** How long the start screen stays up, nothing typed, before its example queries are chosen. */
-const EXAMPLES_AFTER_MS = 600;
-
 /** Before the first query: what the index holds, and a few queries to start from, taken from it. */
 function StartHere() {
   const st = status.value;
   const ws = current.value;
   const langs = Object.entries(st?.files_by_lang ?? {});
   const generation = st?.index?.generation;
-  // The examples' module loads, and its calls go to the Worker, once the start screen has stayed up
-  // EXAMPLES_AFTER_MS with nothing typed: they are not needed to search, and their calls (the file
-  // list, a regex search over every chunk, an outline: ~0.1–0.3 s in the Worker on FluentAvalonia)
-  // sent at once made the first keystrokes after a reopen wait behind them.
+  // The examples' module loads once the start screen is up (it is not needed to search). Their costly
+  // call (a regex over every chunk for a route: ~0.1–0.3 s of the Worker on FluentAvalonia) is sent
+  // only while this screen is still up: once typing has begun, a keystroke would wait behind it.
   const [ex, setEx] = useState<Example[]>([]);
   useEffect(() => {
     if (!ws || st?.status !== 'ok') return;
     let live = true;
-    const timer = setTimeout(() => void import('./examples.ts').then((m) => m.examplesFor(ws, generation)).then((list) => live && setEx(list)), EXAMPLES_AFTER_MS);
+    void import('./examples.ts')
+      .then((m) => m.examplesFor(ws, generation, () => live))
+      .then((list) => live && setEx(list), () => {});
     return () => {
       live = false;
-      clearTimeout(timer);
     };
   }, [ws, st?.status, generation]);
   return (

@@ -78,8 +78,12 @@ function underFolder(files: FileEntry[], word: string | undefined): Example[] {
   return top && word ? [{ q: `path:${top[0]} ${word}`, mode: 'keyword', what: `under ${top[0]}` }] : [];
 }
 
-async function choose(ws: BrowserWorkspace): Promise<Example[]> {
+/** Examples were no longer wanted (typing began) before their costly call was sent. */
+class Abandoned extends Error {}
+
+async function choose(ws: BrowserWorkspace, wanted: () => boolean): Promise<Example[]> {
   const files = await loadFiles();
+  if (!wanted()) throw new Abandoned('the start screen went before the examples were chosen');
   const first = typeAndWord(files);
   // No route from a hosted index: a regex search reads every chunk's text, which over HTTP is the
   // whole index (Avalonia's link downloaded 28.9 MB in 1,697 range requests before any query).
@@ -88,9 +92,20 @@ async function choose(ws: BrowserWorkspace): Promise<Example[]> {
   return [...first, ...more.flat(), ...underFolder(files, first[1]?.q)];
 }
 
-/** The workspace's examples (chosen once per index generation). */
-export function examplesFor(ws: BrowserWorkspace, generation: number | undefined): Promise<Example[]> {
+/**
+ * The workspace's examples (chosen once per index generation). `wanted`: whether the start screen is
+ * still up — checked once the file list is in, before the regex search for a route, which would make
+ * a keystroke typed meanwhile wait in the Worker; when it is not, this rejects and the next call
+ * chooses again.
+ */
+export function examplesFor(ws: BrowserWorkspace, generation: number | undefined, wanted: () => boolean = () => true): Promise<Example[]> {
   const key = `${ws.name}:${generation ?? '?'}`;
-  if (cache?.key !== key) cache = { key, list: choose(ws) };
+  if (cache?.key !== key) {
+    const entry = { key, list: choose(ws, wanted) };
+    cache = entry;
+    entry.list.catch(() => {
+      if (cache === entry) cache = null;
+    });
+  }
   return cache.list;
 }
