@@ -8,6 +8,7 @@
 //
 //   node dist/bench/index-threads.js --root DIR --build A=/path/to/distA --build B=/path/to/distB --runs 2 [--out FILE.md]
 //     [--profile DIR]  (V8 CPU profiles of every thread, one folder per run: node dist/bench/lib/cpu-profile.js FILE)
+//     [--node-arg ARG]… (passed to each run's node, e.g. --heap-prof --heap-prof-dir=DIR)
 //     [--keep DIR]     (each run's index.sqlite copied to DIR/<build>-<round>.sqlite, to compare what the builds wrote)
 // Each build path is a dist/ folder inside a checkout (its node_modules are found from there). The
 // root is indexed in place (its .hci/ is removed before each run): pass a copy, never a shared corpus.
@@ -84,7 +85,7 @@ interface Run {
   rssTenths: number[];
 }
 
-async function runOnce(build: string, dist: string, root: string, round: number, profileDir: string, keepDir: string): Promise<Run> {
+async function runOnce(build: string, dist: string, root: string, round: number, profileDir: string, keepDir: string, nodeArgs: string[]): Promise<Run> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-threads-'));
   const taskFile = path.join(work, 'task.json');
   const resultFile = path.join(work, 'result.json');
@@ -92,7 +93,7 @@ async function runOnce(build: string, dist: string, root: string, round: number,
   const env = arenaCapEnv(['index'], process.env, process.platform) ?? process.env;
   const load = os.loadavg()[0];
   const ticks = new Map<number, ThreadTicks>();
-  const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, `${build}-${round}`)}`] : []), path.join(dist, 'bench', 'worker.js'), taskFile, resultFile], { stdio: ['ignore', 'ignore', 'pipe'], env });
+  const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', ...nodeArgs, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, `${build}-${round}`)}`] : []), path.join(dist, 'bench', 'worker.js'), taskFile, resultFile], { stdio: ['ignore', 'ignore', 'pipe'], env });
   const stderr: string[] = [];
   child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
   const pid = child.pid!;
@@ -129,6 +130,7 @@ export async function main(argv: string[]): Promise<number> {
   let out = '';
   let profileDir = '';
   let keepDir = '';
+  const nodeArgs: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--root') root = path.resolve(argv[++i]);
@@ -136,6 +138,7 @@ export async function main(argv: string[]): Promise<number> {
     else if (a === '--out') out = argv[++i];
     else if (a === '--profile') profileDir = path.resolve(argv[++i]);
     else if (a === '--keep') keepDir = path.resolve(argv[++i]);
+    else if (a === '--node-arg') nodeArgs.push(argv[++i]);
     else if (a === '--build') {
       const [name, dir] = argv[++i].split('=');
       builds.push([name, path.resolve(dir)]);
@@ -145,7 +148,7 @@ export async function main(argv: string[]): Promise<number> {
   const all: Run[] = [];
   for (let round = 1; round <= runs; round++) {
     for (const [name, dist] of builds) {
-      const r = await runOnce(name, dist, root, round, profileDir, keepDir);
+      const r = await runOnce(name, dist, root, round, profileDir, keepDir, nodeArgs);
       all.push(r);
       console.error(`${name} #${round}: ${(r.wallMs / 1000).toFixed(1)} s wall, ${(r.cpuMs / 1000).toFixed(1)} s CPU, ${r.peakRssMb.toFixed(0)} MB, load ${r.load.toFixed(1)} ${JSON.stringify(r.threads)}`);
     }

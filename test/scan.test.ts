@@ -7,6 +7,7 @@ import { HciError } from '../core/platform.ts';
 import type { Settings } from '../core/settings.ts';
 import { validateSettings } from '../core/settings.ts';
 import { classifyContent, lineAt, lineStarts, splitLines } from '../core/scan/content.ts';
+import { joinedLines } from '../core/index/prepare.ts';
 import { extensionOf, languageOf } from '../core/scan/languages.ts';
 import { isGeneratedPath, isTestPath } from '../core/scan/roles.ts';
 import type { ScanResult } from '../core/scan/walker.ts';
@@ -383,5 +384,13 @@ describe('classifyContent and splitLines', () => {
     const t = 'x\r\ny\rz\n';
     const starts = lineStarts(t);
     expect([0, 3, 5, 6].map((o) => lineAt(starts, o))).toEqual([1, 2, 3, 3]);
+  });
+  it('joinedLines is splitLines(text).join("\\n") for every line-break shape', () => {
+    const shapes = ['', '\n', '\n\n', 'a', 'a\n', 'a\n\n', '\na', 'a\nb', 'a\r\nb\r\n', 'a\rb', 'a\r', '\r\n', 'a\n\r\nb\n', 'x\n\n\n'];
+    // And random texts over the alphabet that matters: line breaks and two letters.
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let i = 0; i < 500; i++) shapes.push(Array.from({ length: Math.floor(next() * 12) }, () => 'ab\n\n\r'[Math.floor(next() * 5)]).join(''));
+    for (const t of shapes) expect(joinedLines(t, splitLines(t))).toBe(splitLines(t).join('\n'));
   });
 });
