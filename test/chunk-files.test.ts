@@ -91,4 +91,17 @@ describe('chunk → file runs of a packed index', () => {
       expect(ids.every((id) => b.factory.has(id))).toBe(true);
     }
   });
+
+  it('asks its storage to fetch the records a first search reads (file list, chunk runs) ahead, each value in one read-ahead', () => {
+    withDb(packed, (db) => {
+      const asked: Array<[string, number[]]> = [];
+      const session = new SearchSession(db, fflateCodec, (table, ids) => asked.push([table, [...ids]]));
+      session.withPathFilter(null, () => {
+        expect(session.indexedFiles().length).toBe(PANELS + 1);
+        expect(session.chunkFiles()?.runs).toBe(PANELS + 1);
+      });
+      const rowids = (table: string) => (db.selectValues(`SELECT rowid FROM ${table}`) as number[]).map(Number);
+      expect(asked).toEqual([['pack_file_list', rowids('pack_file_list')], ['pack_chunk_files', rowids('pack_chunk_files')]]);
+    });
+  });
 });

@@ -16,7 +16,7 @@ import { ProjectMap } from './roles.ts';
 import { FILE_FLAG } from '../index/schema.ts';
 import { PACKED_FILE_LIST, readPackedFileList, type FileListRow } from '../index/file-list.ts';
 import { PACKED_CHUNK_FILES, readPackedChunkFiles, type ChunkFiles } from '../index/chunk-files.ts';
-import { recordedVariantGroups, variantGroups, type Variant } from './variants.ts';
+import { recordedVariantGroups, variantGroups, VARIANT_GROUPS_TABLE, type Variant } from './variants.ts';
 
 /** An indexed file as SearchSession.indexedFiles lists it. */
 export interface IndexedFile {
@@ -92,7 +92,7 @@ export class SearchSession {
    */
   chunkFiles(): ChunkFiles | null {
     return this.cached('chunk-files', () => {
-      this.prefetchRows(PACKED_CHUNK_FILES, [1]);
+      this.prefetchTable(PACKED_CHUNK_FILES);
       return readPackedChunkFiles(this.db, this.codec);
     });
   }
@@ -161,6 +161,17 @@ export class SearchSession {
   /** Lets the storage fetch the pages of these rows of `table` before they are read one by one (nothing for a local file). */
   prefetchRows(table: string, rowids: readonly number[]): void {
     if (this.prefetch && rowids.length) this.prefetch(table, rowids);
+  }
+
+  /**
+   * Fetches every row of a small table of records (one deflated value each: the file list, the chunk
+   * → file runs, the variant groups) ahead in one request over HTTP — its value is an overflow chain
+   * SQLite would read a page at a time. Nothing for a local file or a table the index lacks.
+   */
+  private prefetchTable(table: string): void {
+    if (!this.prefetch) return;
+    if (this.value("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [table]) === undefined) return;
+    this.prefetchRows(table, (this.db.selectValues(`SELECT rowid FROM ${table}`) as number[]).map(Number));
   }
 
   /** Reads ahead the stored data of files about to be decoded (those not in the file cache). */
@@ -246,7 +257,7 @@ export class SearchSession {
     return this.cached(INDEXED_FILES, () => {
       // A packed index carries the list deflated (core/index/file-list.ts): a few pages instead of the covering index.
       // Its one row (an overflow chain of a few pages) fetched ahead in one request over HTTP.
-      this.prefetchRows(PACKED_FILE_LIST, [1]);
+      this.prefetchTable(PACKED_FILE_LIST);
       const rows = readPackedFileList(this.db, this.codec) ?? JSON.parse(String(this.db.selectValue('SELECT json_group_array(json_array(id, path, lang, flags)) FROM files') ?? '[]')) as FileListRow[];
       return rows.sort((a, b) => a[0] - b[0]).map(([fileId, path, lang, flags]) => ({ fileId, path, lang, flags }));
     });
@@ -257,7 +268,10 @@ export class SearchSession {
    * per generation: those the indexer recorded for this generation, else found now from the file list.
    */
   variantGroups(): Map<string, Variant> {
-    return this.cached('variant-groups', () => recordedVariantGroups(this.db, this.codec) ?? variantGroups(this.indexedFiles().map((f) => f.path)));
+    return this.cached('variant-groups', () => {
+      this.prefetchTable(VARIANT_GROUPS_TABLE);
+      return recordedVariantGroups(this.db, this.codec) ?? variantGroups(this.indexedFiles().map((f) => f.path));
+    });
   }
 
   /** The file list when this generation's search has read it already (indexedFiles), else undefined. */
