@@ -10,8 +10,8 @@
 // interfaces, records, structs, enums declared in C# files outside tests, samples and docs; at most
 // 150, in a fixed hash order): the declaring file at rank 1, the rank-1 hit holding a declaration's
 // first line, and short pages. --kinds field,constant,property,enum_member takes those outline kinds'
-// names instead, --max-decl-files N only names declared in at most N files (a member name that names
-// one place, not `Value`).
+// names instead (not those a type declares too), --max-decl-files N only names declared in at most N
+// files (a member name that names one place, not `Value`).
 //
 //   node dist/bench/rank-probe.js --set Mud=<golden.jsonl>@<indexed root> [--set …] [--types Mud=<root>]
 //        [--kinds k1,k2] [--max-decl-files N] [--settings '{"file_chunks_bonus":0}'] [--label NAME] [--out results.json] [--queries]
@@ -130,8 +130,11 @@ async function typeQueries(root: string, ws: Awaited<ReturnType<typeof openWorks
     db.close();
   }
   const byName = new Map<string, TypeQuery>();
+  // (Member names that a type also declares name the type: `Customer` the class, not Order.Customer.)
+  const typeNames = new Set<string>();
   const walk = (path: string, syms: readonly OutlineSymbol[]) => {
     for (const s of syms) {
+      if (TYPE_KINDS.has(s.kind)) typeNames.add(s.name);
       if (which.kinds.has(s.kind) && /^[A-Za-z]\w{3,}$/.test(s.name)) {
         let q = byName.get(s.name);
         if (!q) byName.set(s.name, (q = { name: s.name, decls: [] }));
@@ -144,7 +147,7 @@ async function typeQueries(root: string, ws: Awaited<ReturnType<typeof openWorks
     const o = await ws.outline(p);
     if (o.status === 'ok') walk(p, o.symbols ?? []);
   }
-  const named = [...byName.values()].filter((q) => new Set(q.decls.map((d) => d.path)).size <= which.maxFiles);
+  const named = [...byName.values()].filter((q) => new Set(q.decls.map((d) => d.path)).size <= which.maxFiles && (which.kinds === TYPE_KINDS || !typeNames.has(q.name)));
   return named.sort((a, b) => hash32(a.name) - hash32(b.name) || (a.name < b.name ? -1 : 1)).slice(0, max);
 }
 
