@@ -124,30 +124,38 @@ interface NameKinds {
 async function typeQueries(root: string, ws: Awaited<ReturnType<typeof openWorkspace>>, which: NameKinds, max = 150): Promise<TypeQuery[]> {
   const db = await openIndex(root);
   let paths: string[];
+  let allPaths: string[];
   try {
-    paths = (db.selectArrays("SELECT path FROM files WHERE lang = 'csharp' ORDER BY path") as string[][]).map((r) => r[0]).filter((p) => !NOT_SOURCE.test(p));
+    allPaths = (db.selectArrays("SELECT path FROM files WHERE lang = 'csharp' ORDER BY path") as string[][]).map((r) => r[0]);
+    paths = allPaths.filter((p) => !NOT_SOURCE.test(p));
   } finally {
     db.close();
   }
   const byName = new Map<string, TypeQuery>();
-  // (Member names that a type also declares name the type: `Customer` the class, not Order.Customer.)
-  const typeNames = new Set<string>();
-  const walk = (path: string, syms: readonly OutlineSymbol[]) => {
+  // (A member name that something of another kind declares too — the class `Customer` beside
+  // Order.Customer, the method `NotFound` beside the enum member, `Body1` beside `body1` — names no one
+  // place: left out when other kinds than types are asked for.)
+  const otherKind = new Set<string>();
+  const types = which.kinds === TYPE_KINDS;
+  const walk = (path: string, syms: readonly OutlineSymbol[], source: boolean) => {
     for (const s of syms) {
-      if (TYPE_KINDS.has(s.kind)) typeNames.add(s.name);
-      if (which.kinds.has(s.kind) && /^[A-Za-z]\w{3,}$/.test(s.name)) {
-        let q = byName.get(s.name);
-        if (!q) byName.set(s.name, (q = { name: s.name, decls: [] }));
+      if (!which.kinds.has(s.kind)) otherKind.add(s.name.toLowerCase());
+      if (source && which.kinds.has(s.kind) && /^[A-Za-z]\w{3,}$/.test(s.name)) {
+        // (Types by their exact name; other kinds' case variants are one name: `body1` and `Body1`.)
+        const key = types ? s.name : s.name.toLowerCase();
+        let q = byName.get(key);
+        if (!q) byName.set(key, (q = { name: s.name, decls: [] }));
         q.decls.push({ path, line: s.start_line });
       }
-      if (s.children) walk(path, s.children);
+      if (s.children) walk(path, s.children, source);
     }
   };
-  for (const p of paths) {
+  const source = new Set(paths);
+  for (const p of types ? paths : allPaths) {
     const o = await ws.outline(p);
-    if (o.status === 'ok') walk(p, o.symbols ?? []);
+    if (o.status === 'ok') walk(p, o.symbols ?? [], source.has(p));
   }
-  const named = [...byName.values()].filter((q) => new Set(q.decls.map((d) => d.path)).size <= which.maxFiles && (which.kinds === TYPE_KINDS || !typeNames.has(q.name)));
+  const named = [...byName.values()].filter((q) => new Set(q.decls.map((d) => d.path)).size <= which.maxFiles && (types || !otherKind.has(q.name.toLowerCase())));
   return named.sort((a, b) => hash32(a.name) - hash32(b.name) || (a.name < b.name ? -1 : 1)).slice(0, max);
 }
 
