@@ -250,12 +250,12 @@ export class SearchSession {
    * WASM: row by row through oo1 it was ~25 ms of a first search on Avalonia's 4.8k files. Without
    * the hashes (most of a files row): a packed index answers id, path, lang and flags from its
    * covering index (files_by_lang) instead of reading the whole table, which over HTTP was most of a
-   * first query's bytes — or, smaller still and cheaper to read, from the deflated list the pack or
-   * the indexing pass recorded for this generation (file-list.ts).
+   * first query's bytes — or, cheaper to read, from the list the pack (deflated) or the indexing
+   * pass (JSON text) recorded for this generation (file-list.ts).
    */
   indexedFiles(): readonly IndexedFile[] {
     return this.cached(INDEXED_FILES, () => {
-      // A packed index carries the list deflated (core/index/file-list.ts): a few pages instead of the covering index.
+      // The list recorded for this generation (core/index/file-list.ts): a pack's is a few pages instead of the covering index.
       // Its one row (an overflow chain of a few pages) fetched ahead in one request over HTTP.
       this.prefetchTable(PACKED_FILE_LIST);
       const rows = readPackedFileList(this.db, this.codec) ?? JSON.parse(String(this.db.selectValue('SELECT json_group_array(json_array(id, path, lang, flags)) FROM files') ?? '[]')) as FileListRow[];

@@ -7,7 +7,7 @@
 // variant — the file without a locale (else English), the current docs page — raised to the group's
 // best score when it is a candidate (factor `canonical_variant`): the source an agent edits first.
 // Owns finding the groups from the index's paths — worked out by the indexer in the last transaction
-// of every pass and recorded for that generation (recordVariantGroups), else by the first
+// of every whole-tree pass and recorded for that generation (recordVariantGroups), else by the first
 // search that needs them (SearchSession.variantGroups) — and their record; the factors are
 // rerank.ts's and file-tiers.ts's.
 import type { Database } from '../sqlite/engine.ts';
@@ -124,7 +124,7 @@ function nameParts(path: string): { dir: string; stem: string; base: string; ext
   return { dir, stem, base, ext, locale: localeOf(dot >= 0 ? stem.slice(dot + 1) : stem) };
 }
 
-/** The table holding the variant groups of one index generation (recordVariantGroups): deflated, as a repository of translations has thousands (Humanizer: ~250 KB of JSON). */
+/** The table holding the variant groups of one index generation (recordVariantGroups), as JSON text (deflating Humanizer's ~2,500 grouped paths, ~250 KB, cost a pass more than it saved a search), deflated in a pack (packVariantGroups). */
 export const VARIANT_GROUPS_TABLE = 'variant_groups';
 
 /** The record: each grouped path with its key and 1 for the canonical variant, in the groups' order. */
@@ -140,25 +140,35 @@ function hasTable(db: Database): boolean {
 /**
  * Records the variant groups of `db`'s files (`paths()`, called only when needed) for its current
  * generation, unless that generation's are there already. The indexer calls it in the last
- * transaction of every pass: finding them reads every path (~2 ms of a first search on Avalonia's
- * 4.8k files, most of which hold no locale). A later write that does not record them (a vector fill,
- * a compaction) leaves an older generation's record, which searches do not use. The table is made
+ * transaction of every whole-tree pass: finding them reads every path (~2 ms of a first search on Avalonia's
+ * 4.8k files, most of which hold no locale). A later write that does not record them (a pass over
+ * some paths, a vector fill, a compaction) leaves an older generation's record, which searches do not use. The table is made
  * once and its row replaced (no schema change on later passes).
  */
-export function recordVariantGroups(db: Database, codec: DeflateCodec, paths: () => readonly string[]): void {
+export function recordVariantGroups(db: Database, paths: () => readonly string[]): void {
   db.exec(`CREATE TABLE IF NOT EXISTS ${VARIANT_GROUPS_TABLE}(generation TEXT NOT NULL, data BLOB NOT NULL)`);
   if (db.selectValue(`SELECT 1 FROM ${VARIANT_GROUPS_TABLE} WHERE generation = ${GENERATION}`) !== undefined) return;
   const rows: VariantRows = [];
   for (const [path, v] of variantGroups(paths())) rows.push([path, v.key, v.canonical ? 1 : 0]);
   db.exec(`DELETE FROM ${VARIANT_GROUPS_TABLE}`);
-  db.exec({ sql: `INSERT INTO ${VARIANT_GROUPS_TABLE}(generation, data) VALUES (${GENERATION}, ?)`, bind: [codec.deflateRaw(new TextEncoder().encode(JSON.stringify(rows)), NO_DICTIONARY)] });
+  db.exec({ sql: `INSERT INTO ${VARIANT_GROUPS_TABLE}(generation, data) VALUES (${GENERATION}, ?)`, bind: [JSON.stringify(rows)] });
 }
 
 /** The variant groups recorded for `db`'s current generation (recordVariantGroups), else null (none, or an older generation's). */
 export function recordedVariantGroups(db: Database, codec: DeflateCodec): Map<string, Variant> | null {
   if (!hasTable(db)) return null;
   const data = db.selectValue(`SELECT data FROM ${VARIANT_GROUPS_TABLE} WHERE generation = ${GENERATION} LIMIT 1`);
-  if (!(data instanceof Uint8Array)) return null;
-  const rows = JSON.parse(new TextDecoder().decode(codec.inflateRaw(data, NO_DICTIONARY))) as VariantRows;
+  // JSON text as an indexing pass wrote it, deflated in a pack (packVariantGroups).
+  const json = typeof data === 'string' ? data : data instanceof Uint8Array ? new TextDecoder().decode(codec.inflateRaw(data, NO_DICTIONARY)) : null;
+  if (json === null) return null;
+  const rows = JSON.parse(json) as VariantRows;
   return new Map(rows.map(([path, key, canonical]) => [path, { key, canonical: canonical === 1 }]));
+}
+
+/** Deflates the record in a pack (core/index/pack.ts, inside its transaction): a remote reader fetches its bytes (Humanizer: ~250 KB of JSON). */
+export function packVariantGroups(db: Database, codec: DeflateCodec): void {
+  if (!hasTable(db)) return;
+  const data = db.selectValue(`SELECT data FROM ${VARIANT_GROUPS_TABLE} LIMIT 1`);
+  if (typeof data !== 'string') return;
+  db.exec({ sql: `UPDATE ${VARIANT_GROUPS_TABLE} SET data = ?`, bind: [codec.deflateRaw(new TextEncoder().encode(data), NO_DICTIONARY)] });
 }
