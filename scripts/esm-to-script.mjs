@@ -136,7 +136,13 @@ export function standIn({ specifiers, exports }, { scriptFile, codeCache, origin
   const named = exports.filter((e) => e !== 'default');
   const safe = (e) => /^[A-Za-z_$][\w$]*$/.test(e) && !e.startsWith('__hci$');
   if (named.some((e) => !safe(e))) throw new Error(`standIn: export names must be identifiers: ${named.filter((e) => !safe(e)).join(', ')}`);
-  if (named.length) lines.push(`export const { ${named.join(', ')} } = __hci$m;`);
+  // Each through a local of its own: an export name may be a reserved word (a bundler's short names
+  // reach `in`, `do`, `if`), which `export const { in } = …` cannot bind; `{ in: local }` and
+  // `export { local as in }` can.
+  if (named.length) {
+    lines.push(`const { ${named.map((e, i) => `${e}: __hci$e${i}`).join(', ')} } = __hci$m;`);
+    lines.push(`export { ${named.map((e, i) => `__hci$e${i} as ${e}`).join(', ')} };`);
+  }
   if (exports.includes('default')) lines.push('export default __hci$m.default;');
   return `${lines.filter(Boolean).join('\n')}\n`;
 }
