@@ -4,18 +4,14 @@
 // table of its own beside the index generation it maps. A filtered search asks which of a word's
 // matching chunks lie in files the filter lets through: from the chunk rows that was every matching
 // chunk's row (~2.2 MB of Avalonia's chunk pages over HTTP for `path:src Window`), from this a few
-// pages. Owns the table, its encoding and when a reader may trust it (same generation); its uses are
-// the search's.
+// pages. Owns the runs and their encoding; the table and the generation check are
+// generation-record.ts's, the runs' uses the search's.
 import type { Database } from '../sqlite/engine.ts';
 import type { DeflateCodec } from './file-data.ts';
+import { readRecord, writeRecord } from './generation-record.ts';
 
 export const PACKED_CHUNK_FILES = 'pack_chunk_files';
 
-const NO_DICTIONARY = new Uint8Array(0);
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-const GENERATION = "(SELECT value FROM meta WHERE key = 'generation')";
 
 /** Chunk id → file id over runs of consecutive chunk ids. */
 export class ChunkFiles {
@@ -102,18 +98,14 @@ export class ChunkFiles {
   }
 }
 
-/** Writes the chunk → file runs of `db`, for its current generation (inside the pack's transaction). */
+/** Writes the chunk → file runs of `db`, for its current generation, deflated (inside the pack's transaction). */
 export function writePackedChunkFiles(db: Database, codec: DeflateCodec): void {
   const pairs = db.selectArrays('SELECT id, file_id FROM chunks ORDER BY id') as Array<[number, number]>;
-  const json = JSON.stringify(ChunkFiles.fromPairs(pairs.map(([id, file]) => [Number(id), Number(file)] as const)).encode());
-  db.exec(`DROP TABLE IF EXISTS ${PACKED_CHUNK_FILES}; CREATE TABLE ${PACKED_CHUNK_FILES}(generation TEXT NOT NULL, data BLOB NOT NULL)`);
-  db.exec({ sql: `INSERT INTO ${PACKED_CHUNK_FILES}(generation, data) VALUES (coalesce(${GENERATION}, ''), ?)`, bind: [codec.deflateRaw(encoder.encode(json), NO_DICTIONARY)] });
+  writeRecord(db, PACKED_CHUNK_FILES, JSON.stringify(ChunkFiles.fromPairs(pairs.map(([id, file]) => [Number(id), Number(file)] as const)).encode()), codec);
 }
 
 /** The packed chunk → file runs, when `db` carries them written at its current generation; else null (a live index). */
 export function readPackedChunkFiles(db: Database, codec: DeflateCodec): ChunkFiles | null {
-  if (db.selectValue(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = '${PACKED_CHUNK_FILES}'`) === undefined) return null;
-  const data = db.selectValue(`SELECT data FROM ${PACKED_CHUNK_FILES} WHERE generation = coalesce(${GENERATION}, '') LIMIT 1`);
-  if (!(data instanceof Uint8Array)) return null;
-  return ChunkFiles.decode(JSON.parse(decoder.decode(codec.inflateRaw(data, NO_DICTIONARY))) as number[]);
+  const json = readRecord(db, PACKED_CHUNK_FILES, codec);
+  return json === null ? null : ChunkFiles.decode(JSON.parse(json) as number[]);
 }

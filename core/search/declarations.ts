@@ -268,8 +268,10 @@ function namedFiles(session: SearchSession, name: string): FileRef[] {
     if (session.readsAhead) session.prefetchRows('chunks_fts_docsize', session.arrays('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?', [`{symbol} : "${word}"`]).map((r) => Number(r[0])));
     const ranked = session.arrays(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ${LOOKUP_ROWS}`, [`{symbol} : "${word}"`]) as Array<[number]>;
     let room = LOOKUP_FILES;
-    for (let i = 0; i < ranked.length && room > 0; i += RANKED_BATCH) {
-      const ids = ranked.slice(i, i + RANKED_BATCH).map((r) => Number(r[0]));
+    // Batches only where a row costs a request: a local index resolves them all at once (two statements, not two a batch).
+    const batch = session.readsAhead ? RANKED_BATCH : Math.max(ranked.length, 1);
+    for (let i = 0; i < ranked.length && room > 0; i += batch) {
+      const ids = ranked.slice(i, i + batch).map((r) => Number(r[0]));
       const fileOf = chunkFilesOf(session, ids);
       const wanted = [...new Set(fileOf.values())].filter((f) => !seen.has(f));
       session.prefetchRows('files', wanted);
@@ -299,7 +301,7 @@ function chunkFilesOf(session: SearchSession, ids: readonly number[]): Map<numbe
     .map(([id, fileId]) => [Number(id), Number(fileId)]));
 }
 
-/** Chunks the ranked lookup resolves to their files at a time (one read-ahead of their rows over HTTP). */
+/** Chunks the ranked lookup resolves to their files at a time over HTTP (one read-ahead of their rows). */
 const RANKED_BATCH = 16;
 
 /**

@@ -13,6 +13,7 @@
 import type { Database } from '../sqlite/engine.ts';
 import { extensionOf } from '../scan/languages.ts';
 import type { DeflateCodec } from '../index/file-data.ts';
+import { deflateRecord, readRecord, recordIsCurrent, writeRecord } from '../index/generation-record.ts';
 
 /** ISO 639-1 language codes: a file stem (or its last dotted part) that is one, in a folder of several, is a translation. */
 const LANGUAGES = new Set(
@@ -130,13 +131,6 @@ export const VARIANT_GROUPS_TABLE = 'variant_groups';
 /** The record: each grouped path with its key and 1 for the canonical variant, in the groups' order. */
 type VariantRows = Array<[string, string, 0 | 1]>;
 
-const NO_DICTIONARY = new Uint8Array(0);
-const GENERATION = "coalesce((SELECT value FROM meta WHERE key = 'generation'), '')";
-
-function hasTable(db: Database): boolean {
-  return db.selectValue(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = '${VARIANT_GROUPS_TABLE}'`) !== undefined;
-}
-
 /**
  * Records the variant groups of `db`'s files (`paths()`, called only when needed) for its current
  * generation, unless that generation's are there already. The indexer calls it in the last
@@ -146,20 +140,16 @@ function hasTable(db: Database): boolean {
  * once and its row replaced (no schema change on later passes).
  */
 export function recordVariantGroups(db: Database, paths: () => readonly string[]): void {
-  db.exec(`CREATE TABLE IF NOT EXISTS ${VARIANT_GROUPS_TABLE}(generation TEXT NOT NULL, data BLOB NOT NULL)`);
-  if (db.selectValue(`SELECT 1 FROM ${VARIANT_GROUPS_TABLE} WHERE generation = ${GENERATION}`) !== undefined) return;
+  if (recordIsCurrent(db, VARIANT_GROUPS_TABLE)) return;
   const rows: VariantRows = [];
   for (const [path, v] of variantGroups(paths())) rows.push([path, v.key, v.canonical ? 1 : 0]);
-  db.exec(`DELETE FROM ${VARIANT_GROUPS_TABLE}`);
-  db.exec({ sql: `INSERT INTO ${VARIANT_GROUPS_TABLE}(generation, data) VALUES (${GENERATION}, ?)`, bind: [JSON.stringify(rows)] });
+  writeRecord(db, VARIANT_GROUPS_TABLE, JSON.stringify(rows));
 }
 
 /** The variant groups recorded for `db`'s current generation (recordVariantGroups), else null (none, or an older generation's). */
 export function recordedVariantGroups(db: Database, codec: DeflateCodec): Map<string, Variant> | null {
-  if (!hasTable(db)) return null;
-  const data = db.selectValue(`SELECT data FROM ${VARIANT_GROUPS_TABLE} WHERE generation = ${GENERATION} LIMIT 1`);
   // JSON text as an indexing pass wrote it, deflated in a pack (packVariantGroups).
-  const json = typeof data === 'string' ? data : data instanceof Uint8Array ? new TextDecoder().decode(codec.inflateRaw(data, NO_DICTIONARY)) : null;
+  const json = readRecord(db, VARIANT_GROUPS_TABLE, codec);
   if (json === null) return null;
   const rows = JSON.parse(json) as VariantRows;
   return new Map(rows.map(([path, key, canonical]) => [path, { key, canonical: canonical === 1 }]));
@@ -167,8 +157,5 @@ export function recordedVariantGroups(db: Database, codec: DeflateCodec): Map<st
 
 /** Deflates the record in a pack (core/index/pack.ts, inside its transaction): a remote reader fetches its bytes (Humanizer: ~250 KB of JSON). */
 export function packVariantGroups(db: Database, codec: DeflateCodec): void {
-  if (!hasTable(db)) return;
-  const data = db.selectValue(`SELECT data FROM ${VARIANT_GROUPS_TABLE} LIMIT 1`);
-  if (typeof data !== 'string') return;
-  db.exec({ sql: `UPDATE ${VARIANT_GROUPS_TABLE} SET data = ?`, bind: [codec.deflateRaw(new TextEncoder().encode(data), NO_DICTIONARY)] });
+  deflateRecord(db, VARIANT_GROUPS_TABLE, codec);
 }
