@@ -130,6 +130,18 @@ describe.each(CLI_RUNTIMES)('the %s CLI at its edges', (runtime: CliRuntimeName)
     expect([dashed.code, dashed.json.query]).toEqual([0, 'catalog -path:tests/']);
   });
 
+  it('takes the contract\'s name --limit for the number of hits, and -k / --k as before; two of them is a usage error', () => {
+    const byLimit = json(['search', 'CatalogService', '--limit', '2', '--root', ws.root], searchResponse, 0);
+    expect(byLimit.hits.length).toBe(2);
+    expect(byLimit.next_cursor).toBeTruthy();
+    const byK = json(['search', 'CatalogService', '--k', '2', '--root', ws.root], searchResponse, 0);
+    expect(byK.hits.map((h: { hit_id: string }) => h.hit_id)).toEqual(byLimit.hits.map((h: { hit_id: string }) => h.hit_id));
+    expect(json(['search', 'CatalogService', '-k', '3', '--root', ws.root], searchResponse, 0).hits.length).toBe(3);
+    const both = json(['search', 'CatalogService', '--limit', '2', '--k', '3', '--root', ws.root], failureAnswer, 2);
+    expect(both.error.code).toBe('usage');
+    expect(run(['search', '--help']).stdout).toMatch(/-k, --limit <n>/);
+  });
+
   it('prints usage errors as the failure JSON with --json (stdout only)', () => {
     const bad = json(['search', 'x', '-k', 'zero', '--root', ws.root], failureAnswer, 2);
     expect(bad.error.code).toBe('usage');

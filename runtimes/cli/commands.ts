@@ -52,7 +52,9 @@ const DEFAULT_K = 8;
 
 /** The filters search and similar share. */
 const filterOptions = () => ({
-  k: opt.int('-k, --k <n>', `number of hits (1-50; default ${DEFAULT_K}; --vimgrep, -l and -C of a literal or regex search list every match unless it is given)`),
+  limit: opt.int('-k, --limit <n>', `number of hits (1-50; default ${DEFAULT_K}; --vimgrep, -l and -C of a literal or regex search list every match unless it is given)`),
+  // The name this option had before it took the contract's (`limit`): scripts that wrote `--k 20` still work.
+  k: opt.int('--k <n>', 'the same as --limit', (x) => x.hideHelp().conflicts('limit')),
   path: opt.list('-p, --path <prefix|glob>', 'only paths under this prefix or matching this glob (repeatable)'),
   ext: opt.list('-e, --ext <ext>', 'only these extensions (repeatable, comma-separated)'),
   exclude: opt.list('-x, --exclude <prefix|glob>', 'leave out these paths (repeatable)'),
@@ -130,7 +132,8 @@ export const COMMANDS: CommandRow[] = [
       const exact = mode === 'literal' || mode === 'regex';
       const grepShaped = o.vimgrep || o.files || o.context !== undefined;
       // A grep of exact text lists every match (pages of 50 followed to the end) unless -k says how many.
-      const limit = o.k ?? (grepShaped && exact ? 50 : DEFAULT_K);
+      const given = o.limit ?? o.k;
+      const limit = given ?? (grepShaped && exact ? 50 : DEFAULT_K);
       const req: SearchRequest = {
         query, limit, paths: o.path, exts: o.ext, exclude_paths: o.exclude, max_tokens: o.maxTokens, cursor: o.cursor,
         ...(mode ? { mode } : {}),
@@ -153,7 +156,7 @@ export const COMMANDS: CommandRow[] = [
         const shape = { vimgrep: o.vimgrep, files: o.files, context: o.context ?? 0 };
         return async (r, svc) => {
           const { grepLines } = await import('./grep-output.ts');
-          const shown = await grepLines(svc, req, r, shape, exact && o.k === undefined);
+          const shown = await grepLines(svc, req, r, shape, exact && o.limit === undefined && o.k === undefined);
           return o.footer ? shown : { out: shown.out };
         };
       }
@@ -179,7 +182,7 @@ export const COMMANDS: CommandRow[] = [
     fileHint: true,
     ask: (c, [target], o) => {
       const at = target !== undefined ? fileAndLine(c, target, o.root, o.index) : null;
-      const filters = { limit: o.k ?? DEFAULT_K, paths: o.path, exts: o.ext, exclude_paths: o.exclude, cursor: o.cursor };
+      const filters = { limit: o.limit ?? o.k ?? DEFAULT_K, paths: o.path, exts: o.ext, exclude_paths: o.exclude, cursor: o.cursor };
       const req: SimilarRequest = o.snippet !== undefined ? { snippet: o.snippet, ...filters }
         : at ? { path: at.path, line: at.line, ...filters }
         : { hit_id: target ?? '', ...filters };

@@ -44,7 +44,7 @@ export const opt = {
   /** A string value with a default. */
   textOr: (flags: string, help: string, fallback: string): Opt<string> => ({ make: () => new Option(flags, help).default(fallback), read: (v) => asString(v) ?? fallback }),
   /** A positive integer (undefined when not given). */
-  int: (flags: string, help: string): Opt<number | undefined> => ({ make: () => new Option(flags, help).argParser(positiveInt), read: asNumber }),
+  int: (flags: string, help: string, tune: (o: Option) => Option = (o) => o): Opt<number | undefined> => ({ make: () => tune(new Option(flags, help).argParser(positiveInt)), read: asNumber }),
   /** A positive integer with a default. */
   intOr: (flags: string, help: string, fallback: number, parse: (v: string) => number = positiveInt): Opt<number> =>
     ({ make: () => new Option(flags, help).argParser(parse).default(fallback), read: (v) => asNumber(v) ?? fallback }),
