@@ -16,33 +16,24 @@ import { parseQuery } from '../core/search/query.ts';
 import { ChunkFiles, readPackedChunkFiles } from '../core/index/chunk-files.ts';
 import { fflateCodec } from '../core/index/fflate-codec.ts';
 import { nodePackTarget } from '../runtimes/node/pack-target.ts';
-import { createTmpWorkspace, tmpDir, type TmpWorkspace, type WorkspaceFiles } from './helpers/tmp-workspace.ts';
-import { indexAndPack } from './helpers/published-index.ts';
+import { memberMethods, packedButtonPanels, type PackedPanels } from './helpers/published-index.ts';
 
 const PANELS = 40;
 
 describe('chunk → file runs of a packed index', () => {
   let engine: SqliteEngine;
-  let ws: TmpWorkspace;
-  let out: string;
+  let fixture: PackedPanels;
   let live: string;
   let packed: string;
 
   beforeAll(async () => {
     engine = await loadEngine();
-    const members = (prefix: string, n: number) => Array.from({ length: n }, (_, j) => `    public int ${prefix}${j}(int button)\n    {\n        return button + ${j};\n    }\n\n`).join('');
-    const files: WorkspaceFiles = { 'Controls/Factory.cs': `namespace Demo.Controls;\n\npublic class Factory\n{\n${members('Press', 12)}}\n` };
-    for (let i = 0; i < PANELS; i++) files[`Gen/ButtonPanel${i}.cs`] = `namespace Demo.Gen;\n\npublic class ButtonPanel${i}\n{\n${members('Width', 12)}}\n`;
-    ws = await createTmpWorkspace(files, 'hci-chunk-files-');
-    out = tmpDir('hci-chunk-files-out-');
-    packed = path.join(out, 'index.sqlite');
-    await indexAndPack(ws.root, packed, { pageSize: 4096 });
-    live = path.join(ws.root, '.hci', 'index.sqlite');
+    fixture = await packedButtonPanels(`namespace Demo.Controls;\n\npublic class Factory\n{\n${memberMethods('Press', 12, 'button')}}\n`, { panels: PANELS, param: 'button', prefix: 'hci-chunk-files' });
+    ({ live, packed } = fixture);
   }, 120_000);
 
   afterAll(async () => {
-    await ws?.cleanup();
-    if (out) fs.rmSync(out, { recursive: true, force: true });
+    await fixture?.cleanup();
   });
 
   const withDb = <T>(file: string, fn: (db: ReturnType<ReturnType<typeof nodePackTarget>['open']>) => T): T => {

@@ -17,37 +17,29 @@ import { SearchSession } from '../core/search/session.ts';
 import { findDeclarations } from '../core/search/declarations.ts';
 import { fflateCodec } from '../core/index/fflate-codec.ts';
 import { nodePackTarget } from '../runtimes/node/pack-target.ts';
-import { createTmpWorkspace, tmpDir, type TmpWorkspace, type WorkspaceFiles } from './helpers/tmp-workspace.ts';
-import { indexAndPack } from './helpers/published-index.ts';
+import { memberMethods, packedButtonPanels, type PackedPanels } from './helpers/published-index.ts';
 
 const PANELS = 40;
 
 describe('declarations: the exact-name lookup', () => {
   let engine: SqliteEngine;
-  let ws: TmpWorkspace;
-  let out: string;
+  let fixture: PackedPanels;
   let live: string;
   let packed: string;
 
   beforeAll(async () => {
     engine = await loadEngine();
-    const members = (prefix: string, n: number) => Array.from({ length: n }, (_, j) => `    public int ${prefix}${j}(int x)\n    {\n        return x + ${j};\n    }\n\n`).join('');
     const long = Array.from({ length: 40 }, (_, k) => `        x += ${k};\n`).join('');
-    const files: WorkspaceFiles = {
-      'Controls/Factory.cs': `namespace Demo.Controls;\n\npublic class Factory\n{\n${members('Press', 10)}    public int Button(int x)\n    {\n${long}        return x;\n    }\n}\n`,
-    };
     // Member chunks keyed ButtonPanelN.WidthJ: their symbol column holds "button".
-    for (let i = 0; i < PANELS; i++) files[`Gen/ButtonPanel${i}.cs`] = `namespace Demo.Gen;\n\npublic class ButtonPanel${i}\n{\n${members('Width', 12)}}\n`;
-    ws = await createTmpWorkspace(files, 'hci-decl-lookup-');
-    out = tmpDir('hci-decl-lookup-out-');
-    packed = path.join(out, 'index.sqlite');
-    await indexAndPack(ws.root, packed, { pageSize: 4096 });
-    live = path.join(ws.root, '.hci', 'index.sqlite');
+    fixture = await packedButtonPanels(
+      `namespace Demo.Controls;\n\npublic class Factory\n{\n${memberMethods('Press', 10)}    public int Button(int x)\n    {\n${long}        return x;\n    }\n}\n`,
+      { panels: PANELS, prefix: 'hci-decl-lookup' },
+    );
+    ({ live, packed } = fixture);
   }, 120_000);
 
   afterAll(async () => {
-    await ws?.cleanup();
-    if (out) fs.rmSync(out, { recursive: true, force: true });
+    await fixture?.cleanup();
   });
 
   /** findDeclarations of `Button` with no candidates over `file`, and the chunk rows it read ahead. */
@@ -70,7 +62,7 @@ describe('declarations: the exact-name lookup', () => {
 
   /** A copy of the index with its keyword index emptied. */
   const withoutFts = (file: string, name: string) => {
-    const copy = path.join(out, name);
+    const copy = path.join(path.dirname(packed), name);
     fs.copyFileSync(file, copy);
     const db = nodePackTarget(copy).open(copy, engine);
     try {
