@@ -521,6 +521,17 @@ export class HciWorkspace {
     return { value: out.value, index: this.withRunningFlag(out.index) };
   }
 
+  /**
+   * A read of the index in one read transaction, its value only: no freshness (its counts and the
+   * checkout's HEAD are the answer's, not a helper read's — a search over several repositories
+   * reads each index's statistics this way once per query, core/service/repo-search.ts). Throws
+   * `no_index` without one.
+   */
+  async readValue<T>(fn: (db: Database, codec: DeflateCodec) => T): Promise<T> {
+    const store = await this.openStore(false);
+    return store.read((db) => fn(db, store.codec));
+  }
+
   /** Explains a hit from a search; the query is recalled from the hit id (or passed in). */
   async explain(hitId: string, opts: { query?: string; mode?: SearchRequest['mode'] } = {}): Promise<ExplainResponse> {
     try {

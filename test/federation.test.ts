@@ -6,8 +6,9 @@
 // three times first. Also: the phrases' parts add up to FTS5's own bm25(), the repos filter, qualified
 // hit ids reaching explain in the right index, and a qualified path reaching outline.
 // @lane unit
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import { Federation, HciService } from '../core/service/index.ts';
+import { HciWorkspace } from '../core/workspace.ts';
 import { searchAnswer } from '../core/contract/index.ts';
 import { parseRequest } from '../core/search/pipeline.ts';
 import { corpusStats, globalScores, hitParts, queryPhrases } from '../core/search/term-stats.ts';
@@ -115,6 +116,22 @@ describe('a search over several repositories', () => {
     const all = searchAnswer.parse(await fed.call('search', { query: 'wheels', limit: 6 }));
     expect([...first.hits, ...second.hits].map((h) => h.hit_id)).toEqual(all.hits.map((h) => h.hit_id));
     expect(second.hits[0].rank).toBe(4);
+  });
+
+  it('reads each index once for the statistics of a query, without the freshness an answer carries', async () => {
+    // The statistics round is a helper read: its counts (files, chunks, parse errors: a scan of the
+    // file table) and HEAD belong to the answers, which each repository's search reads anyway.
+    const read = vi.spyOn(HciWorkspace.prototype, 'read');
+    const readValue = vi.spyOn(HciWorkspace.prototype, 'readValue');
+    try {
+      const m = searchAnswer.parse(await fed.call('search', { query: 'gizmo wheels' }));
+      expect(m.hits.length).toBeGreaterThan(0);
+      expect(readValue).toHaveBeenCalledTimes(2);
+      expect(read).not.toHaveBeenCalled();
+    } finally {
+      read.mockRestore();
+      readValue.mockRestore();
+    }
   });
 
   it('routes a qualified hit id and path to their repository', async () => {

@@ -30,7 +30,7 @@ export class LocalRepoSearch implements RepoSearch {
   async stats(phrases: readonly string[], heads?: HeadsAsk): Promise<CorpusStats | null> {
     try {
       const ws = await this.service.workspace();
-      return (await ws.read((db) => this.cache.read(db, phrases, heads))).value;
+      return await ws.readValue((db) => this.cache.read(db, phrases, heads));
     } catch {
       return null;
     }

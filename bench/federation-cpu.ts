@@ -1,0 +1,133 @@
+// CPU time of a merged search over several repositories (issue 36, federation latency), for A/B runs
+// under load: on the indexes a `bench/federation.ts --work DIR` run left (DIR/apart/<repo>, DIR/union),
+// every n-th golden query of the repositories asked of the federation (core/service/federation.ts,
+// statistics merged) and of the union index, `--rounds` times over (default once: each query new to
+// the process, as a user's next query is; a repeated one finds its counts and passes cached); per query the calling thread's CPU time (process.threadCpuUsage: the wall clock under
+// load 20 is mostly other processes' time), its median and p95, and a digest of every answer (hit
+// ids and scores) so two checkouts' runs can be checked to answer the same. Run two checkouts one
+// after the other, several times (A B A B …), and compare medians. Owns these measurements; what
+// they measure is core/service/federation.ts and repo-search.ts.
+//   node --experimental-transform-types bench/federation-cpu.ts --work DIR --repos A,B,… [--every 4] [--rounds 1] [--union] [--json out.json] [--label x]
+//   node --experimental-transform-types bench/federation-cpu.ts --compare a1.json,b1.json,a2.json,… [--title T] [--md out.md]
+// (--compare: the runs' JSON files, in the order they ran, tabled per label: each run's median and
+// p95, the median of the runs' medians per label, and whether every run of a label answered alike.)
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createHash } from 'node:crypto';
+import { Federation, HciService } from '../core/service/index.ts';
+import type { SearchAnswer } from '../core/contract/search.ts';
+import { nodeServiceHost } from '../runtimes/node/service-host.ts';
+import { readBroadSet } from './lib/golden-set.ts';
+import { commitInfo } from './lib/record.ts';
+import { fmtNum, median, optInt, optList, optString, parseArgs, percentile, repoRoot, runMain } from './lib/util.ts';
+
+const LIMIT = 10;
+
+/** The calling thread's CPU time in ms (process.threadCpuUsage where Node has it, else the process's). */
+function cpuMs(): number {
+  const u = (process as unknown as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.() ?? process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+interface Run {
+  label: string;
+  commit: { sha?: string; dirty?: boolean };
+  load: number[];
+  queries: number;
+  merged_cpu_ms: { median: number; p95: number };
+  union_cpu_ms?: { median: number; p95: number };
+  answers_sha256: string;
+}
+
+/** The runs of an A/B (their JSON files, in the order they ran) as a markdown table and a summary per label. */
+function compare(files: string[], title: string): string {
+  const runs = files.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as Run);
+  const labels = [...new Set(runs.map((r) => r.label))];
+  const rows = runs.map((r, i) => `| ${i + 1} | ${r.label} | ${r.commit.sha?.slice(0, 7) ?? '?'}${r.commit.dirty ? '+' : ''} | ${r.queries} | ${fmtNum(r.merged_cpu_ms.median, 1)} | ${fmtNum(r.merged_cpu_ms.p95, 1)} | ${r.union_cpu_ms ? `${fmtNum(r.union_cpu_ms.median, 1)} / ${fmtNum(r.union_cpu_ms.p95, 1)}` : ''} | ${r.answers_sha256.slice(0, 12)} | ${r.load.map((x) => x.toFixed(1)).join(' ')} |`);
+  const summary = labels.map((l) => {
+    const of = runs.filter((r) => r.label === l);
+    const alike = new Set(of.map((r) => r.answers_sha256)).size === 1;
+    return `- ${l}: ${of.length} runs, median of the runs' medians ${fmtNum(median(of.map((r) => r.merged_cpu_ms.median)), 1)} ms, of their p95s ${fmtNum(median(of.map((r) => r.merged_cpu_ms.p95)), 1)} ms; answers ${alike ? `alike in every run (${of[0].answers_sha256.slice(0, 12)})` : 'DIFFER between runs'}`;
+  });
+  const same = new Set(runs.map((r) => r.answers_sha256)).size === 1;
+  return [
+    `# ${title}`,
+    '',
+    `Merged search CPU time per query (the calling thread's, process.threadCpuUsage), runs in the order they ran (${labels.join(' / ')} alternated); ms. Node ${process.version}.`,
+    '',
+    '| run | label | commit | queries | merged median | merged p95 | union median / p95 | answers | load (1, 5, 15 min) |',
+    '|--:|:--|:--|--:|--:|--:|--:|:--|:--|',
+    ...rows,
+    '',
+    ...summary,
+    `- every run's answers (hit ids and scores of every query): ${same ? 'identical' : 'NOT identical across labels'}`,
+    '',
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { opts } = parseArgs(argv, ['union']);
+  const cmp = optList(opts, 'compare');
+  if (cmp.length) {
+    const md = compare(cmp, optString(opts, 'title') ?? 'Merged search CPU time, A/B');
+    process.stdout.write(md);
+    const out = optString(opts, 'md');
+    if (out) fs.writeFileSync(out, md);
+    return 0;
+  }
+  const work = path.resolve(optString(opts, 'work') ?? '');
+  const repos = optList(opts, 'repos');
+  const every = optInt(opts, 'every', 4);
+  const rounds = optInt(opts, 'rounds', 1);
+  if (!optString(opts, 'work') || repos.length < 2) throw new Error('--work DIR (a bench/federation.js --work folder) and --repos A,B[,C…]');
+  const open = (root: string) => new HciService({ root, host: nodeServiceHost(), surface: 'cli', watch: 'off' });
+  const members = repos.map((repo) => ({ repo, service: open(path.join(work, 'apart', repo)) }));
+  const union = opts.union ? open(path.join(work, 'union')) : null;
+  const fed = new Federation(members);
+  try {
+    const queries = repos.flatMap((r) => readBroadSet(path.join(repoRoot(), 'bench', 'golden', `${r}.jsonl`)).map((g) => g.query)).filter((_, i) => i % every === 0);
+    await fed.call('search', { query: 'warm up', limit: LIMIT });
+    await union?.call('search', { query: 'warm up', limit: LIMIT });
+    const merged: number[][] = queries.map(() => []);
+    const unioned: number[][] = queries.map(() => []);
+    const digest = createHash('sha256');
+    for (let r = 0; r < rounds; r++) {
+      for (const [i, query] of queries.entries()) {
+        let c = cpuMs();
+        const a: SearchAnswer = await fed.call('search', { query, limit: LIMIT });
+        merged[i].push(cpuMs() - c);
+        if (r === 0) digest.update(JSON.stringify([query, a.status, a.hits.map((h) => [h.hit_id, h.score])]));
+        if (union) {
+          c = cpuMs();
+          await union.call('search', { query, limit: LIMIT });
+          unioned[i].push(cpuMs() - c);
+        }
+      }
+    }
+    // Per query its median over the rounds, then the median and p95 over the queries.
+    const perQuery = (xs: number[][]) => xs.map((v) => median(v));
+    const m = perQuery(merged);
+    const out = {
+      label: optString(opts, 'label') ?? '',
+      commit: commitInfo(),
+      node: process.version,
+      load: os.loadavg(),
+      queries: queries.length,
+      rounds,
+      merged_cpu_ms: { median: median(m), p95: percentile(m, 95) },
+      ...(union ? { union_cpu_ms: { median: median(perQuery(unioned)), p95: percentile(perQuery(unioned), 95) } } : {}),
+      answers_sha256: digest.digest('hex'),
+      per_query: m,
+    };
+    process.stdout.write(`${out.label} merged CPU median ${fmtNum(out.merged_cpu_ms.median, 1)} ms p95 ${fmtNum(out.merged_cpu_ms.p95, 1)}${union ? ` union ${fmtNum(out.union_cpu_ms!.median, 1)} / ${fmtNum(out.union_cpu_ms!.p95, 1)}` : ''}; ${queries.length} queries; answers ${out.answers_sha256.slice(0, 12)}; load ${out.load.map((x) => x.toFixed(1)).join(' ')}\n`);
+    const json = optString(opts, 'json');
+    if (json) fs.writeFileSync(json, JSON.stringify(out, null, 1));
+    return 0;
+  } finally {
+    await fed.close();
+    await union?.close();
+  }
+}
+
+await runMain(import.meta.url, 'federation-cpu', main);
