@@ -111,6 +111,7 @@ async function runOnce(build: string, dist: string, root: string, round: number,
   const res = fs.existsSync(resultFile) ? (JSON.parse(fs.readFileSync(resultFile, 'utf8')) as TaskResult) : null;
   fs.rmSync(work, { recursive: true, force: true });
   if (!res || res.error || code !== 0 || !res.index) throw new Error(`${build}: worker failed (exit ${code}): ${res?.error ?? stderr.join('').slice(-2000)}`);
+  if (keepDir) fs.mkdirSync(keepDir, { recursive: true });
   if (keepDir) fs.copyFileSync(path.join(root, '.hci', 'index.sqlite'), path.join(keepDir, `${build}-${round}.sqlite`));
   const tickMs = 1000 / 100; // USER_HZ is 100 on Linux
   const threads: Record<string, number> = {};

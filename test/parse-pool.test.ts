@@ -112,6 +112,32 @@ describe('prepare pool', () => {
     expect(dump(root)).toBe(reference);
   }, 120_000);
 
+  it('ends the pool once its last file is answered, before the pass writes its last batches', async () => {
+    // A worker's heap, grammars and tree-sitter memory are no use once every file is parsed: the main
+    // thread still cuts and writes up to a window of files after that, then the final transaction,
+    // where a pass's peak RSS was reached (36 MB of it the idle worker's on AvaloniaUI/Avalonia).
+    const root = workspace();
+    let pool: ReturnType<typeof createNodeParsePool> | undefined;
+    const runningAtRelief: number[] = [];
+    const w = await HciWorkspace.open({
+      fs: createNodeWorkspaceFs(root), storage: createNodeIndexStorage(root), grammars: createNodeGrammarSource(), deflate: zlibCodec,
+      parsePool: (o) => (pool = createNodeParsePool(o)),
+      // Called after every write batch, the final one included.
+      relieveMemory: () => runningAtRelief.push(pool?.running ?? -1),
+    });
+    let s: IndexSummary;
+    try {
+      s = await w.index();
+    } finally {
+      w.close();
+    }
+    expect(s.prepared_in_worker).toBe(s.files_indexed);
+    expect(runningAtRelief.length).toBeGreaterThan(1);
+    expect(runningAtRelief).toContain(1); // the worker ran while batches were written
+    expect(runningAtRelief.at(-1)).toBe(0); // and had ended before the final batch was
+    expect(dump(root)).toBe(reference);
+  }, 120_000);
+
   it('keeps small passes in-thread', async () => {
     const root = workspace();
     await cliIndex(root);

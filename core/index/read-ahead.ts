@@ -1,7 +1,7 @@
 // Work done ahead of the file the indexer is writing: reads run a few files ahead (readAhead) and,
 // for big passes, a runtime's parse pool parses up to a few hundred files ahead (pooledPrepare), both
-// handing results out in scan order. Owns the lookahead windows and the fallback to in-thread
-// parsing; what changed, batching and writing stay with the indexer (indexer.ts).
+// handing results out in scan order. Owns the lookahead windows, ending the pool once its last file
+// is answered, and the fallback to in-thread parsing; what changed, batching and writing stay with the indexer (indexer.ts).
 import type { WorkspaceFs } from '../platform.ts';
 import type { Settings } from '../settings.ts';
 import type { ScannedFile } from '../scan/walker.ts';
@@ -94,13 +94,25 @@ export function pooledPrepare(
 ) {
   const limits = chunkLimits(settings);
   let closed = false;
+  // The pool ends as soon as its last file is answered, not when the pass does: the main thread still
+  // has up to POOL_AHEAD_FILES files to cut and write after that, then the final transaction, and a
+  // worker's V8 heap, compiled grammars and tree-sitter memory were resident all that while — the end
+  // of a pass, where its peak RSS is reached.
+  let toAnswer = files.reduce((n, f) => n + (wanted(f) ? 1 : 0), 0);
+  let ending: Promise<void> | null = null;
+  const endPool = () => (ending ??= pool.close());
+  const answered = () => {
+    if (--toAnswer === 0) void endPool();
+  };
   const parsed = lookahead(files, { files: POOL_AHEAD_FILES, bytes: POOL_AHEAD_BYTES }, (i) => files[i].size, wanted, (i) =>
     read(i).then(async (r): Promise<{ r: ReadResult; extracted: PoolResult | null }> => {
-      if (!r.ok || r.bytes.length > settings.max_indexed_file_bytes) return { r, extracted: null };
       try {
+        if (!r.ok || r.bytes.length > settings.max_indexed_file_bytes) return { r, extracted: null };
         return { r, extracted: await pool.extract(files[i], r.bytes) };
       } catch {
         return { r, extracted: null }; // parsed in-thread below
+      } finally {
+        answered();
       }
     }),
   );
@@ -117,7 +129,7 @@ export function pooledPrepare(
     async close() {
       if (closed) return;
       closed = true;
-      await pool.close();
+      await endPool();
     },
   };
 }
