@@ -66,7 +66,6 @@ export const SETTING_DEFAULTS = {
   neighbour_terms: 0,
   neighbour_weight: 0.3,
   neighbour_floor: 0.5,
-  neighbour_rare: 1,
   lock_timeout_ms: 10_000,
   literal_index: false,
   literal_budget_ms: 2000,

@@ -95,8 +95,6 @@ const settingsShape = z
     neighbour_weight: z.number().min(0).max(1).default(D.neighbour_weight),
     /** The least cosine (word vectors of the code model) a neighbour term needs. */
     neighbour_floor: z.number().min(0).max(1).default(D.neighbour_floor),
-    /** Only question words held by at most this share of the index's chunks are expanded (1: every word; 0: only words the index lacks). */
-    neighbour_rare: z.number().min(0).max(1).default(D.neighbour_rare),
     /** A chunk wholly of commented-out code, `#if false` or a generated region weighs this (dead-code.ts); 1: off. */
     dead_code_factor: z.number().min(0).max(1).default(D.dead_code_factor),
     // Bounded: a reader or indexer waits this long for another process's lock before `index_busy`;

@@ -52,9 +52,6 @@ const FILES = {
   'README.md': '# Shop\n\nA small shop.\n',
 };
 
-// A neighbour of "basket" ("cart"), a word the index already holds: neighbour_rare leaves it out.
-const CART = { ...FILES, 'src/Cart/CartTotals.cs': 'namespace Shop;\n\n/// Adds up the cart.\npublic class CartTotals\n{\n    public decimal Sum(decimal[] cart) => cart.Sum();\n}\n' };
-
 const QUESTION = 'where is the basket persisted';
 
 async function searchBoth(root: string, settings: Record<string, unknown>, query: string) {
@@ -93,20 +90,6 @@ describe('neighbour_terms: a question expanded through the model\'s neighbours',
       expect(e.fts?.neighbour_bm25).toBeLessThan(0);
       // The query's expansion, whatever the hit: the model's neighbours of each word.
       expect(e.neighbour_terms?.some((t) => t.startsWith('saved←persisted'))).toBe(true);
-    });
-  });
-
-  it('neighbour_rare: only the words the index lacks (or holds rarely) are expanded', async () => {
-    await withTmpWorkspace(CART, async (w) => {
-      const every = await searchBoth(w.root, { neighbour_terms: 4, neighbour_floor: 0.5 }, QUESTION);
-      expect(every.paths).toContain('src/Cart/CartTotals.cs');
-      expect(every.store).toBeDefined();
-      // "basket" is held by two of the chunks, "persisted" by none: only "persisted" is expanded.
-      const rare = await searchBoth(w.root, { neighbour_terms: 4, neighbour_floor: 0.5, neighbour_rare: 0 }, QUESTION);
-      expect(rare.paths).not.toContain('src/Cart/CartTotals.cs');
-      expect(rare.store).toBeDefined();
-      if (rare.explained?.status !== 'ok') throw new Error(JSON.stringify(rare.explained));
-      expect(rare.explained.explanation!.fts?.neighbours).toContain('saved←persisted');
     });
   });
 

@@ -22,8 +22,6 @@ export interface NeighbourOptions {
   weight: number;
   /** The least cosine a neighbour needs. */
   floor: number;
-  /** Only words held by at most this share of the index's chunks are expanded (1: every word; 0: only words the index lacks). */
-  rare: number;
 }
 
 /** A neighbour must look like a word: letters only, at least this long (`cf`, `df` are not words). */
@@ -58,19 +56,12 @@ export function neighbourCandidates(q: ParsedQuery, model: TokenNeighbours, o: N
       n++;
     }
   }
-  return terms.length ? { weight: o.weight, rare: o.rare, terms } : undefined;
+  return terms.length ? { weight: o.weight, terms } : undefined;
 }
 
-/**
- * The expansion's terms this index holds (asked of FTS5 once per term and index generation), of the
- * query words rare enough here (setting neighbour_rare: a word most chunks lack is where the question's
- * vocabulary and the code's part; a word the index holds widely already finds its chunks).
- */
+/** The expansion's terms this index holds (asked of FTS5 once per term and index generation). */
 export function heldNeighbours(session: SearchSession, x: NeighbourExpansion): NeighbourTerm[] {
-  const held = (token: string, limit: number) => session.cached(`held:${limit}:${token}`, () =>
-    Number(session.db.selectValue('SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [`"${token}"`, limit])));
-  const cap = x.rare >= 1 ? Infinity : Math.floor(session.chunkCount() * x.rare);
-  return x.terms.filter((t) => (cap === Infinity || held(t.from, cap + 1) <= cap) && held(t.token, 1) > 0);
+  return x.terms.filter((t) => session.cached(`held:${t.token}`, () => session.db.selectValue('SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1', [`"${t.token}"`]) !== undefined));
 }
 
 /** Runs an FTS5 expression for a pool: the keyword channel's any-term statement (hits with score = −BM25). */

@@ -84,8 +84,6 @@ export interface NeighbourTerm {
 /** What a question is expanded with (ParsedQuery.neighbours; chosen by neighbour-terms.ts): the model's candidates, before the index's vocabulary is asked. */
 export interface NeighbourExpansion {
   weight: number;
-  /** Only words held by at most this share of the chunks are expanded (setting neighbour_rare; 1: all). */
-  rare: number;
   terms: NeighbourTerm[];
 }
 

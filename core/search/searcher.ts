@@ -149,7 +149,7 @@ export class Searcher {
     const s = this.host.settings;
     if (s.neighbour_terms <= 0 || parsed.text || !this.host.tokenNeighbours || queryType(parsed) !== 'question') return;
     const model = await this.host.tokenNeighbours();
-    if (model) parsed.neighbours = neighbourCandidates(parsed, model, { perWord: s.neighbour_terms, weight: s.neighbour_weight, floor: s.neighbour_floor, rare: s.neighbour_rare });
+    if (model) parsed.neighbours = neighbourCandidates(parsed, model, { perWord: s.neighbour_terms, weight: s.neighbour_weight, floor: s.neighbour_floor });
   }
 
   /** The pipeline's context on this index with a mode table (default: the keyword, literal and regex rows). */
