@@ -55,6 +55,13 @@ export const countParseErrors = (db: Database): number => recorded(db, 'count_pa
 
 /** How many channel answers `recent` keeps (a few hundred candidate rows each). */
 export const RECENT_ANSWERS = 64;
+/**
+ * How many answers to a query's first keystrokes (`recent` with `first`) are kept apart from those:
+ * every query typed starts with one of a few dozen letters, but a typing session's longer prefixes
+ * (a dozen keystrokes a query, one or two answers each) pushed them out of the RECENT_ANSWERS within
+ * two or three queries — and a one-letter word has the longest doclists of all.
+ */
+export const FIRST_KEY_ANSWERS = 96;
 
 export class SearchSession {
   readonly files: StoredFileCache;
@@ -66,6 +73,8 @@ export class SearchSession {
   private readonly caches = new Map<string, unknown>();
   /** Recent channel answers of this generation, least recently used first (see `recent`). */
   private readonly answers = new Map<string, unknown>();
+  /** The same for the answers to first keystrokes (`recent` with `first`), apart. */
+  private readonly firstKeys = new Map<string, unknown>();
   private readonly statements = new Map<string, ReturnType<Database['prepare']>>();
 
   constructor(
@@ -198,6 +207,7 @@ export class SearchSession {
       this.generation = generation;
       this.caches.clear();
       this.answers.clear();
+      this.firstKeys.clear();
     }
     this.filter = filter;
     this.fileOk.clear();
@@ -222,18 +232,21 @@ export class SearchSession {
    * depends on). Typing repeats queries — every query starts with one of a few dozen single
    * characters, and backspacing returns to prefixes already searched — and the shortest of them hold
    * the most common tokens, whose BM25 pass over thousands of chunks was most of their search. The
-   * caller must not change what it gets (it is the same value for the next caller).
+   * caller must not change what it gets (it is the same value for the next caller). `first`: the
+   * answer to a query's first keystrokes (a one- or two-character word), kept among the
+   * FIRST_KEY_ANSWERS of those instead, which longer queries do not push out.
    */
-  recent<T>(key: string, make: () => T): T {
-    if (this.answers.has(key)) {
-      const value = this.answers.get(key) as T;
-      this.answers.delete(key);
-      this.answers.set(key, value);
+  recent<T>(key: string, make: () => T, first = false): T {
+    const answers = first ? this.firstKeys : this.answers;
+    if (answers.has(key)) {
+      const value = answers.get(key) as T;
+      answers.delete(key);
+      answers.set(key, value);
       return value;
     }
     const value = make();
-    this.answers.set(key, value);
-    if (this.answers.size > RECENT_ANSWERS) this.answers.delete(this.answers.keys().next().value!);
+    answers.set(key, value);
+    if (answers.size > (first ? FIRST_KEY_ANSWERS : RECENT_ANSWERS)) answers.delete(answers.keys().next().value!);
     return value;
   }
 

@@ -26,10 +26,14 @@ const COMMON_MIN = 1000;
 const ALL_TERMS = Object.freeze({ terms: 'all' });
 const ANY_TERM = Object.freeze({ terms: 'any' });
 
+/** An FTS expression of a query's first keystrokes: one word of one or two characters (SearchSession.recent's `first`). */
+const FIRST_KEYS = /^"[^" ]{1,2}"\*?$/;
+
 function runFts(session: SearchSession, expr: string, pool: number, terms: 'all' | 'any'): readonly ChannelHit[] {
   // Without a path filter the answer depends on these three alone: a repeated query (a first letter,
-  // a prefix backspaced to) is not ranked again in this generation.
-  if (!session.filtered) return session.recent(`fts:${terms}:${pool}:${expr}`, () => queryFts(session, expr, pool, terms));
+  // a prefix backspaced to) is not ranked again in this generation. A query's first keystrokes (one
+  // word of one or two characters) are kept apart, where longer queries do not push them out.
+  if (!session.filtered) return session.recent(`fts:${terms}:${pool}:${expr}`, () => queryFts(session, expr, pool, terms), FIRST_KEYS.test(expr));
   return queryFts(session, expr, pool, terms);
 }
 
