@@ -81,6 +81,8 @@ describe.skipIf(!chromium)(titled('web-demo: regex and exact-text modes (match_l
     await page.keyboard.type(REGEX, { delay: 20 });
     expect(await settled(page)).toBe('ok');
     expect(await page.textContent('.searchbar .mode')).toBe('regex');
+    // The URL takes the query once typing pauses.
+    await page.waitForFunction((q) => new URL(location.href).searchParams.get('q') === q, REGEX);
     const url = new URL(page.url());
     expect(url.searchParams.get('mode')).toBe('regex');
     expect(url.searchParams.get('q')).toBe(REGEX);

@@ -120,7 +120,8 @@ describe.skipIf(!chromium)(titled('web-demo explorer (built app, headless Chromi
     await page.keyboard.type('PricingEngine', { delay: 25 });
     await page.waitForFunction(() => document.querySelector('.statusline .status-row')?.textContent?.includes('hit'));
     await page.waitForFunction(() => !document.querySelector('.searchbar[data-searching]'));
-    expect(new URL(page.url()).searchParams.get('q')).toBe('PricingEngine');
+    // The URL takes the query once typing pauses.
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('q') === 'PricingEngine');
     const groups = await page.$$eval('.group .file-head .name', (els) => els.map((e) => e.textContent));
     expect(groups.length).toBeGreaterThan(1);
     expect(new Set(groups).size).toBe(groups.length);
@@ -184,7 +185,7 @@ describe.skipIf(!chromium)(titled('web-demo explorer (built app, headless Chromi
     await page.waitForFunction(() => !document.querySelector('.searchbar[data-searching]') && document.querySelector('.statusline .badge')?.textContent === 'ok');
     await page.waitForTimeout(200);
     expect(await page.$$eval('.hit mark', (els) => els.length > 0 && els.every((e) => /shopping|cart/i.test(e.textContent ?? '')))).toBe(true);
-    expect(new URL(page.url()).searchParams.get('q')).toBe('ShoppingCart');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('q') === 'ShoppingCart');
   });
 
   it('filters: extension chips with counts, a folder prefix, hiding tests', async () => {

@@ -3,7 +3,8 @@
 // the newest search's answer is shown — so the list never shows an older query's hits, and no fixed
 // debounce delay adds to keystroke-to-results time. A keystroke asks for the first screenful of hits
 // only (TYPING_PAGE: less for the Worker to rank and present, and for the page to draw); the whole
-// page (PAGE) replaces it, and counts for the filter chips (facets) follow, once typing pauses. Owns
+// page (PAGE) replaces it, counts for the filter chips (facets) follow and the URL takes the query,
+// once typing pauses. Owns
 // the request the filters and the query mode (words, exact text, regex; case, whole words) make,
 // these rules and the URL's ?q=…; the answers are the Worker's (core/service search and facets).
 import { batch, effect } from '@preact/signals';
@@ -29,7 +30,7 @@ const LANE = 'typing';
 let sentSeq = 0;
 /** Searches sent whose answer (or `superseded`) has not come back yet. */
 let inFlight = 0;
-/** A query typed since the URL last took one (it follows once the answer is painted). */
+/** A query typed since the URL last took one (it follows once typing pauses: scheduleIdle). */
 let typedSinceUrl = false;
 let facetsKey = '';
 /**
@@ -111,12 +112,9 @@ async function runLatest(): Promise<void> {
     scheduleIdle(q, f, sent, res);
   }
   if (inFlight) return;
-  // The spinner goes and the URL gets the query once the answer is on screen: history.replaceState
-  // takes a few ms (more on a busy machine), which would otherwise come before the paint.
+  // The spinner goes once the answer is on screen (the URL follows when typing pauses: scheduleIdle).
   afterPaint(() => {
-    if (inFlight) return;
-    searchEnded();
-    if (typedSinceUrl) syncUrl();
+    if (!inFlight) searchEnded();
   });
 }
 
@@ -135,7 +133,10 @@ function afterPaint(fn: () => void): void {
 
 /**
  * The rest of the page and the counts for the chips wait until typing pauses (IDLE_MS): each is
- * another query over the index, and while keys come in the Worker's time goes to the searches.
+ * another query over the index, and while keys come in the Worker's time goes to the searches. So
+ * does the URL's ?q=…: history.replaceState and the workspace's last-place record (localStorage) took
+ * the main thread ~3 ms an answer in a Chromium trace of the web bench (a quarter of its work while
+ * typing; more on a busy machine), after every keystroke's paint, where the next key's came.
  */
 const IDLE_MS = 150;
 let idleTimer: ReturnType<typeof setTimeout> | undefined;
@@ -145,7 +146,10 @@ function scheduleIdle(q: string, f: Filters, sent: string, shown: SearchResponse
   // At once only for a query that was not typed (a permalink, a reopened workspace) and has no chips
   // yet: after a keystroke the next one is likely on its way, and would wait for these two queries
   // in the Worker (the first keystrokes of a session paid 15-25 ms for it).
-  idleTimer = setTimeout(() => void loadRest(q, f, sent, shown).then(() => loadFacets(q, f, sent)), facetsKey === '' && !typedSinceUrl ? 0 : IDLE_MS);
+  idleTimer = setTimeout(() => {
+    if (typedSinceUrl && !superseded(sent)) syncUrl();
+    void loadRest(q, f, sent, shown).then(() => loadFacets(q, f, sent));
+  }, facetsKey === '' && !typedSinceUrl ? 0 : IDLE_MS);
 }
 
 /**
@@ -240,7 +244,7 @@ export function setQuery(q: string): void {
   similarTo.value = null;
   noteTyped(q);
   query.value = q;
-  // The URL follows once the answer is painted (runLatest).
+  // The URL follows once typing pauses (scheduleIdle).
   typedSinceUrl = true;
   void runLatest();
 }
