@@ -6,7 +6,8 @@
 // link was copied (and it was); the workspaces screen offers to go back where the user was; and a
 // link opened in another browser, which does not hold the workspace, says so in plain words (no
 // library call, no re-index) and offers a folder, a .zip or an index file — a .zip given there is
-// indexed under the link's name and the link then opens the file and lines it names.
+// indexed under the link's name and the link then opens the file and lines it names; a reopened
+// workspace's examples come from the page's storage for the same index version.
 // @lane browser
 import { describe, it, expect } from 'vitest';
 import { zipSync } from 'fflate';
@@ -154,4 +155,25 @@ describe.skipIf(!chromium)(titled('web-demo links and start screen (built app, h
       await other.close();
     }
   }, 120_000);
+
+  it('a reopened workspace\'s examples come from the page\'s storage for the same index version: nothing asked of the Worker', async () => {
+    const key = `hci-examples:${WS}`;
+    type Kept = { version: string; list: Array<{ q: string; mode: string; what: string }> };
+    const kept = (await page.evaluate((k) => JSON.parse(localStorage.getItem(k) ?? 'null'), key)) as Kept | null;
+    expect(kept?.list.map((e) => e.q)).toContain('GadgetStore');
+    const reopen = async (entry: Kept) => {
+      await page.evaluate(([k, v]) => localStorage.setItem(k, v), [key, JSON.stringify(entry)]);
+      await page.goto(`${server.url}/#/w/${WS}`);
+      await page.reload();
+      await page.waitForSelector('.start-here .examples .example');
+      return page.$$eval('.start-here .example', (els) => els.map((e) => e.textContent));
+    };
+    // What is kept for this version is what the start screen shows (an entry put there by the test).
+    expect(await reopen({ ...kept!, list: [{ q: 'KeptGadget', mode: 'keyword', what: 'a type' }] })).toEqual(['KeptGadget']);
+    // Kept for another version (the index changed since): chosen from the index again, and kept.
+    const again = await reopen({ version: `${kept!.version}-before`, list: [{ q: 'KeptGadget', mode: 'keyword', what: 'a type' }] });
+    expect(again).toContain('GadgetStore');
+    expect(again).not.toContain('KeptGadget');
+    await page.waitForFunction((k) => JSON.parse(localStorage.getItem(k) ?? '{}').list?.some((e: { q: string }) => e.q === 'GadgetStore'), key);
+  });
 });

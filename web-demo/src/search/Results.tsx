@@ -151,21 +151,23 @@ function StartHere() {
   const st = status.value;
   const ws = current.value;
   const langs = Object.entries(st?.files_by_lang ?? {});
-  const generation = st?.index?.generation;
+  // The index's version: examples are chosen once for it (and kept in the page's storage).
+  const version = st?.index ? `${st.index.generation}@${st.index.indexed_at ?? ''}` : undefined;
   // The examples' module loads once the start screen is up (it is not needed to search). Their costly
   // call (a regex over every chunk for a route: ~0.1–0.3 s of the Worker on FluentAvalonia) is sent
   // only while this screen is still up: once typing has begun, a keystroke would wait behind it.
+  // A reopened workspace asks nothing: they are kept per index version (examples.ts).
   const [ex, setEx] = useState<Example[]>([]);
   useEffect(() => {
     if (!ws || st?.status !== 'ok') return;
     let live = true;
     void import('./examples.ts')
-      .then((m) => m.examplesFor(ws, generation, () => live))
+      .then((m) => m.examplesFor(ws, version, () => live))
       .then((list) => live && setEx(list), () => {});
     return () => {
       live = false;
     };
-  }, [ws, st?.status, generation]);
+  }, [ws, st?.status, version]);
   return (
     <div class="start-here">
       <h2>{current.value?.name}</h2>

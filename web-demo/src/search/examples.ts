@@ -4,7 +4,10 @@
 // Map*), a key of a settings file (its outline), and a word under the folder with the most code
 // files. Each comes from a call the Worker answers (files, search in regex mode, outline); an
 // example whose source the workspace lacks is left out, and a hosted index (read over HTTP) has no
-// route example (its regex search would read the whole index). Owns choosing them; StartHere draws them.
+// route example (its regex search would read the whole index). Chosen once per index generation and
+// kept in the page's storage (localStorage, per workspace), so reopening the workspace asks the Worker
+// nothing for them: the route's regex search reads every chunk's text (~0.1–0.3 s of the Worker on
+// FluentAvalonia), and after a reload it ran under the first keystrokes. Owns choosing them; StartHere draws them.
 import type { FileEntry, OutlineSymbol } from '../../../core/contract/index.ts';
 import type { BrowserWorkspace } from '../../../runtimes/browser/client.ts';
 import { splitIdentifier } from '../../../core/text/analyzer.ts';
@@ -92,20 +95,45 @@ async function choose(ws: BrowserWorkspace, wanted: () => boolean): Promise<Exam
   return [...first, ...more.flat(), ...underFolder(files, first[1]?.q)];
 }
 
+/** Where a workspace's examples are kept between page loads: one entry per workspace, for one index version. */
+const STORED = (workspace: string) => `hci-examples:${workspace}`;
+
+function stored(workspace: string, version: string): Example[] | null {
+  try {
+    const v = JSON.parse(localStorage.getItem(STORED(workspace)) ?? 'null') as { version: string; list: Example[] } | null;
+    return v && v.version === version && Array.isArray(v.list) ? v.list : null;
+  } catch {
+    return null;
+  }
+}
+
+function store(workspace: string, version: string, list: Example[]): void {
+  try {
+    localStorage.setItem(STORED(workspace), JSON.stringify({ version, list }));
+  } catch {
+    /* storage refused: chosen again next time */
+  }
+}
+
 /**
- * The workspace's examples (chosen once per index generation). `wanted`: whether the start screen is
- * still up — checked once the file list is in, before the regex search for a route, which would make
- * a keystroke typed meanwhile wait in the Worker; when it is not, this rejects and the next call
- * chooses again.
+ * The workspace's examples, chosen once per index version (`version`: its generation and when it was
+ * indexed — a workspace removed and indexed anew under its name starts at the same generation) and
+ * kept in memory and in localStorage; undefined: chosen now, kept in memory only. `wanted`: whether the start screen is still up — checked once the file list is in, before the regex
+ * search for a route, which would make a keystroke typed meanwhile wait in the Worker; when it is
+ * not, this rejects and the next call chooses again.
  */
-export function examplesFor(ws: BrowserWorkspace, generation: number | undefined, wanted: () => boolean = () => true): Promise<Example[]> {
-  const key = `${ws.name}:${generation ?? '?'}`;
+export function examplesFor(ws: BrowserWorkspace, version: string | undefined, wanted: () => boolean = () => true): Promise<Example[]> {
+  const key = `${ws.name}:${version ?? '?'}`;
   if (cache?.key !== key) {
-    const entry = { key, list: choose(ws, wanted) };
+    const kept = version === undefined ? null : stored(ws.name, version);
+    const entry = { key, list: kept ? Promise.resolve(kept) : choose(ws, wanted) };
     cache = entry;
-    entry.list.catch(() => {
-      if (cache === entry) cache = null;
-    });
+    entry.list.then(
+      (list) => !kept && version !== undefined && store(ws.name, version, list),
+      () => {
+        if (cache === entry) cache = null;
+      },
+    );
   }
   return cache.list;
 }
