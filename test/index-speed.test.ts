@@ -1,10 +1,11 @@
 // The fast paths of indexing must produce exactly what the straightforward code did: the JS SHA-256
-// against crypto.subtle, the hand-rolled identsOf scan against the regex scan it replaced (its output
+// (and Node's parse worker's node:crypto content hash) against crypto.subtle, the hand-rolled identsOf scan against the regex scan it replaced (its output
 // is stored in the FTS table and must be reproduced verbatim to delete rows).
 // @lane unit
 import { describe, expect, it } from 'vitest';
 import { sha256, sha256Hex } from '../core/index/sha256.ts';
 import { identsOf, splitIdentifier } from '../core/text/analyzer.ts';
+import { nodeContentHash } from '../runtimes/node/content-hash.ts';
 
 async function subtleHex(bytes: Uint8Array): Promise<string> {
   return Buffer.from(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)).toString('hex');
@@ -19,6 +20,8 @@ describe('sha256', () => {
       const want = await subtleHex(b);
       expect(Buffer.from(sha256(b)).toString('hex'), `length ${n}`).toBe(want);
       expect(sha256Hex(b, 16)).toBe(want.slice(0, 32));
+      // Node's parse worker hashes with node:crypto: the same content hash as the in-thread path.
+      expect(nodeContentHash(b), `length ${n}, node:crypto`).toBe(want.slice(0, 32));
       const shifted = new Uint8Array(n + 5);
       shifted.set(b, 5);
       expect(sha256Hex(shifted.subarray(5)), `length ${n}, offset view`).toBe(want);

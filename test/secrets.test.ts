@@ -167,6 +167,14 @@ describe('findSecretLines', () => {
     const found = findSecretLines(input);
     expect(found).toEqual([{ startLine: found[0].startLine, endLine: found[0].startLine, kind: 'github_token', rule: 'github-token' }]);
   });
+
+  it('judges each text on its own: what an earlier text held does not carry over', () => {
+    // The trigger scan marks the buckets whose triggers it found, per scan (a stamp, not a copy of the table per file).
+    const alone = FIXTURE.map(([l]) => perLine(l + '\n'));
+    for (let i = 0; i < 3; i++) expect(perLine(text)).toEqual(expected(FIXTURE));
+    expect(FIXTURE.map(([l]) => perLine(l + '\n'))).toEqual(alone);
+    expect(findSecretLines('x = "' + fake.ghp + '"\n')).toHaveLength(1);
+  });
 });
 
 describe('isSecretPath', () => {

@@ -11,6 +11,7 @@ import { TreeSitterHost, treeSitterMemoryBytes } from '../../core/chunk/treesitt
 import { extractFromBytes } from '../../core/index/prepare.ts';
 import type { PoolReply } from '../../core/index/pool-replies.ts';
 import { createNodeGrammarSource } from './grammars.ts';
+import { nodeContentHash } from './content-hash.ts';
 
 export type WorkerRequest = { id: number; path: string; lang: string; bytes: Uint8Array };
 /** A reply, with the size of tree-sitter's WebAssembly memory in this worker after the file. */
@@ -39,7 +40,7 @@ port.on('message', (m: WorkerRequest) => {
     if (crashOn && m.path === crashOn) process.exit(70);
     let reply: PoolReply;
     try {
-      reply = { id: m.id, result: await extractFromBytes(m.bytes, m, binaryProbeBytes, chunker) };
+      reply = { id: m.id, result: await extractFromBytes(m.bytes, m, binaryProbeBytes, chunker, undefined, nodeContentHash) };
     } catch (e) {
       reply = { id: m.id, error: e instanceof Error ? e.message : String(e) };
     }
