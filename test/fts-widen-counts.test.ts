@@ -4,7 +4,9 @@
 // not of the union's. A real workspace, searched through the service with keyword statistics: with
 // its own counts every word is rare and the page fills with chunks holding any of them; with counts
 // in which `alpha` is in half of 10,000 chunks, the widening leaves `alpha` out — the chunk holding
-// only it is not found — and the chunks holding the other words still are.
+// only it is not found — and the chunks holding the other words still are; the chunks that pass
+// finds are scored over its own phrases, as one index of the union scores them (a chunk that also
+// holds the common word scores as one alike without it).
 // @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { HciService } from '../core/service/index.ts';
@@ -19,6 +21,8 @@ const FILES = {
   'docs/first.md': '# First\n\nonly alpha is here, with other words.\n',
   'docs/second.md': '# Second\n\nonly beta is here, with other words.\n',
   'docs/third.md': '# Third\n\nonly gamma is here, with other words.\n',
+  // As second.md but for the common word (same number of tokens in every column).
+  'docs/fourth.md': '# Fourth\n\nonly beta is alpha, with other words.\n',
 };
 const QUERY = 'alpha beta gamma';
 
@@ -50,10 +54,22 @@ describe('the widening with the counts of several indexes', () => {
 
   it('leaves out a word the counts of all the indexes make common, and only that word', async () => {
     // Its own counts: every word rare, the page filled with chunks holding any of them.
-    expect(await paths(own)).toEqual(['docs/all.md', 'docs/first.md', 'docs/second.md', 'docs/third.md']);
+    expect(await paths(own)).toEqual(['docs/all.md', 'docs/first.md', 'docs/fourth.md', 'docs/second.md', 'docs/third.md']);
     // The union's counts: 10,000 chunks, `alpha` in 5,000 of them (the cutoff is 4% and at least 1,000).
     const alpha = clauseExprs(parseRequest((await svc.workspace()).settings, { query: QUERY })).find((e) => e.includes('alpha'))!;
     const all: CorpusStats = { rows: 10_000, tokens: 10_000 * (own.tokens / own.rows), docs: { ...own.docs, [alpha]: 5_000 } };
-    expect(await paths(all)).toEqual(['docs/all.md', 'docs/second.md', 'docs/third.md']);
+    expect(await paths(all)).toEqual(['docs/all.md', 'docs/fourth.md', 'docs/second.md', 'docs/third.md']);
+  });
+
+  it('scores the any-term pass over its own phrases, as one index of the union does', async () => {
+    // 100,000 chunks, `alpha` in 5,000: common (the cutoff is 4,000) yet far from FTS5's IDF floor.
+    const alpha = clauseExprs(parseRequest((await svc.workspace()).settings, { query: QUERY })).find((e) => e.includes('alpha'))!;
+    const all: CorpusStats = { rows: 100_000, tokens: 100_000 * (own.tokens / own.rows), docs: Object.fromEntries(Object.entries(own.docs).map(([p, n]) => [p, p.includes('alpha') ? 5_000 : n * 1_000])) };
+    expect(alpha).toBeDefined();
+    const a = await svc.call('search', { query: QUERY, limit: 10 }, { keywordStats: { all, own } });
+    const score = (path: string) => a.hits.find((h) => h.path === path)?.fts_score;
+    expect(score('docs/second.md')).toBeGreaterThan(0);
+    // The pass ORs beta and gamma: alpha's part is no part of fourth.md's score there.
+    expect(score('docs/fourth.md')).toBeCloseTo(score('docs/second.md')!, 9);
   });
 });

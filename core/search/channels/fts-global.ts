@@ -9,14 +9,17 @@
 import type { ModeRow, ModeTable } from '../modes.ts';
 import { ftsExpression, type ParsedQuery } from '../query.ts';
 import type { SearchSession } from '../session.ts';
-import { globalScores, hitParts, queryPhrases, type HitParts, type KeywordStats } from '../term-stats.ts';
+import { globalScores, hitParts, phrasesOf, queryPhrases, type HitParts, type KeywordStats } from '../term-stats.ts';
 import type { Channel, ChannelHit } from './channel.ts';
-import { clauseExprs, ftsChannel, widenFts, type ClauseCounts } from './fts.ts';
+import { clauseExprs, ftsChannel, widenExpr, widenFts, type ClauseCounts } from './fts.ts';
 
-/** `inner`'s hits scored with the statistics of all the indexes, best first. */
-function rescored(session: SearchSession, q: ParsedQuery, stats: KeywordStats, hits: readonly ChannelHit[]): ChannelHit[] {
+/**
+ * `inner`'s hits scored with the statistics of all the indexes, best first. `phrases`: those their
+ * BM25 was taken over — the query's (its complete expression's), or the any-term pass's informative
+ * ones (the score that pass gives in one index of the union: its common words' parts are not in it).
+ */
+function rescored(session: SearchSession, q: ParsedQuery, stats: KeywordStats, hits: readonly ChannelHit[], phrases = queryPhrases(q)): ChannelHit[] {
   if (!hits.length) return [];
-  const phrases = queryPhrases(q);
   if (!phrases.length) return [...hits];
   // A chunk's parts for these phrases, read once per generation (deeper passes and the wider one ask again).
   const known = session.recent<HitParts>(`fts-parts:${phrases.join(' ')}`, () => new Map());
@@ -52,8 +55,14 @@ export function globalFtsChannel(global: KeywordStats, inner: Channel = ftsChann
     search: (session, q, pool) => rescored(session, q, global, inner.search(session, q, pool)),
     widen: inner.widen && ((session, q, pool, page) => {
       const counts = inner === ftsChannel ? allCounts(global, q) : null;
-      const hits = counts ? widenFts(session, q, pool, page, counts) : inner.widen!(session, q, pool, page);
-      return hits && rescored(session, q, global, hits);
+      if (!counts) {
+        const hits = inner.widen!(session, q, pool, page);
+        return hits && rescored(session, q, global, hits);
+      }
+      // Scored over the phrases of the expression that found them (rarer than the query's common words: shorter passes too).
+      const expr = widenExpr(session, q, page, counts);
+      const hits = widenFts(session, q, pool, page, counts, expr);
+      return hits && rescored(session, q, global, hits, phrasesOf(expr!));
     }),
     scoreChunks: inner.scoreChunks && ((session, q, ids, added) => {
       // In the order given (the contract of scoreChunks), scores from the global statistics.

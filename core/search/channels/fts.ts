@@ -212,16 +212,23 @@ function docFreq(session: SearchSession, expr: string, limit: number): number {
  * fill-the-page policy), through the informative clauses only — scoring every chunk that holds a
  * common word is what makes common-term queries slow.
  */
-export function widenFts(session: SearchSession, q: ParsedQuery, pool: number, page: WidenRequest, counts: ClauseCounts = localCounts): readonly ChannelHit[] | null {
+export function widenFts(session: SearchSession, q: ParsedQuery, pool: number, page: WidenRequest, counts: ClauseCounts = localCounts, anyExpr = widenExpr(session, q, page, counts)): readonly ChannelHit[] | null {
+  if (!anyExpr) return null;
+  const hits = runFts(session, anyExpr, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId));
+  // A question's neighbour terms (setting neighbour_terms) join this pass at their low weight.
+  return q.neighbours ? withNeighbourHits(session, q, pool, hits, page.seen, (expr, n) => runFts(session, expr, n, 'any')) : hits;
+}
+
+/**
+ * The any-term expression widenFts runs (its informative clauses ORed; its hits' BM25 is over these
+ * phrases alone), or null when it does not widen.
+ */
+export function widenExpr(session: SearchSession, q: ParsedQuery, page: WidenRequest, counts: ClauseCounts = localCounts): string | null {
   // (Also when exactly the page's worth hold every term: whether more hits exist decides the next cursor.)
   const kept = page.kept + counts.othersKept;
   if (kept > page.needed || q.clauses.length < 2) return null;
   const clauses = informativeClauses(session, q, kept > 0, counts);
-  if (clauses.length === 0) return null;
-  const anyExpr = ftsExpression(q, 'any', clauses)!;
-  const hits = runFts(session, anyExpr, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId));
-  // A question's neighbour terms (setting neighbour_terms) join this pass at their low weight.
-  return q.neighbours ? withNeighbourHits(session, q, pool, hits, page.seen, (expr, n) => runFts(session, expr, n, 'any')) : hits;
+  return clauses.length === 0 ? null : ftsExpression(q, 'any', clauses)!;
 }
 
 /** The FTS expressions whose counts widenFts reads: each clause's (a search over several indexes adds them up first). */
