@@ -38,6 +38,7 @@ interface Run {
   merged_cpu_ms: { median: number; p95: number };
   union_cpu_ms?: { median: number; p95: number };
   answers_sha256: string;
+  per_query_answers?: string[];
 }
 
 /** The runs of an A/B (their JSON files, in the order they ran) as a markdown table and a summary per label. */
@@ -51,6 +52,9 @@ function compare(files: string[], title: string): string {
     return `- ${l}: ${of.length} runs, median of the runs' medians ${fmtNum(median(of.map((r) => r.merged_cpu_ms.median)), 1)} ms, of their p95s ${fmtNum(median(of.map((r) => r.merged_cpu_ms.p95)), 1)} ms; answers ${alike ? `alike in every run (${of[0].answers_sha256.slice(0, 12)})` : 'DIFFER between runs'}`;
   });
   const same = new Set(runs.map((r) => r.answers_sha256)).size === 1;
+  // Which queries two runs answered differently (a quoted literal's time budget runs out at some loads: its words answer instead).
+  const differing = (a: Run, b: Run) => a.per_query_answers && b.per_query_answers ? a.per_query_answers.filter((x, i) => x !== b.per_query_answers![i]).length : null;
+  const pairs = runs.slice(1).map((r, i) => `${runs[i].label}→${r.label} ${differing(runs[i], r) ?? '?'}`);
   return [
     `# ${title}`,
     '',
@@ -61,7 +65,7 @@ function compare(files: string[], title: string): string {
     ...rows,
     '',
     ...summary,
-    `- every run's answers (hit ids and scores of every query): ${same ? 'identical' : 'NOT identical across labels'}`,
+    `- every run's answers (hit ids and scores of every query): ${same ? 'identical' : 'not identical'}; queries answered differently by each run and the one before it: ${pairs.join(', ')}`,
     '',
   ].join('\n');
 }
@@ -92,12 +96,17 @@ async function main(argv: string[]): Promise<number> {
     const merged: number[][] = queries.map(() => []);
     const unioned: number[][] = queries.map(() => []);
     const digest = createHash('sha256');
+    const answers: string[] = [];
     for (let r = 0; r < rounds; r++) {
       for (const [i, query] of queries.entries()) {
         let c = cpuMs();
         const a: SearchAnswer = await fed.call('search', { query, limit: LIMIT });
         merged[i].push(cpuMs() - c);
-        if (r === 0) digest.update(JSON.stringify([query, a.status, a.hits.map((h) => [h.hit_id, h.score])]));
+        if (r === 0) {
+          const one = JSON.stringify([query, a.status, a.hits.map((h) => [h.hit_id, h.score])]);
+          digest.update(one);
+          answers.push(createHash('sha256').update(one).digest('hex').slice(0, 16));
+        }
         if (union) {
           c = cpuMs();
           await union.call('search', { query, limit: LIMIT });
@@ -119,6 +128,8 @@ async function main(argv: string[]): Promise<number> {
       ...(union ? { union_cpu_ms: { median: median(perQuery(unioned)), p95: percentile(perQuery(unioned), 95) } } : {}),
       answers_sha256: digest.digest('hex'),
       per_query: m,
+      /** Per query, a digest of its answer (hit ids and scores): which queries two runs answered differently. */
+      per_query_answers: answers,
     };
     process.stdout.write(`${out.label} merged CPU median ${fmtNum(out.merged_cpu_ms.median, 1)} ms p95 ${fmtNum(out.merged_cpu_ms.p95, 1)}${union ? ` union ${fmtNum(out.union_cpu_ms!.median, 1)} / ${fmtNum(out.union_cpu_ms!.p95, 1)}` : ''}; ${queries.length} queries; answers ${out.answers_sha256.slice(0, 12)}; load ${out.load.map((x) => x.toFixed(1)).join(' ')}\n`);
     const json = optString(opts, 'json');
