@@ -8,7 +8,8 @@
 // critical one on the file tree); the file tree (role=tree) opens folders a
 // level at a time with their file counts, moves by the ARIA tree keys, filters, and opens a file; lines
 // of a file are marked from the keyboard (Alt/Shift with the arrows) and the link follows. The screens are saved under
-// test-output/web-demo/ (to be looked at), and into docs/explorer/ when HCI_EXPLORER_SHOTS=1.
+// test-output/web-demo/ (to be looked at), and into docs/explorer/ when HCI_EXPLORER_SHOTS=1, with
+// all-screens.png, the four screens at both widths in both themes in one picture (the README shows it).
 // @lane browser
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
@@ -46,6 +47,25 @@ async function axeViolations(page: Page): Promise<AxeViolation[]> {
 
 /** How far the page itself scrolls sideways (0: not at all). */
 const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/**
+ * docs/explorer/all-screens.png: the four screens at 1440 and 390 px, light and dark, as one picture (a
+ * row a screen), laid out in a page of the same browser from the screenshots just written.
+ */
+async function contactSheet(page: Page, dir: string): Promise<void> {
+  const img = (name: string, height: number) =>
+    `<figure><img style="height:${height}px" src="data:image/png;base64,${fs.readFileSync(path.join(dir, `${name}.png`)).toString('base64')}"><figcaption>${name}</figcaption></figure>`;
+  const rows = ['home', 'results', 'file', 'conversation'].map((screen) =>
+    `<div class="row">${['1440-light', '1440-dark', '390-light', '390-dark'].map((v) => img(`${screen}-${v}`, 300)).join('')}</div>`).join('');
+  const sheet = await page.context().newPage();
+  try {
+    await sheet.setViewportSize({ width: 1300, height: 800 });
+    await sheet.setContent(`<!doctype html><style>body{margin:8px;font:12px system-ui,sans-serif;background:#fff}.row{display:flex;gap:8px;margin-bottom:6px}figure{margin:0}img{display:block;border:1px solid #ccc}figcaption{color:#444;padding:2px 0}</style>${rows}`);
+    await sheet.screenshot({ path: path.join(dir, 'all-screens.png'), fullPage: true });
+  } finally {
+    await sheet.close();
+  }
+}
 
 async function shot(page: Page, name: string): Promise<void> {
   await webDemoShot(page, name);
@@ -347,6 +367,7 @@ describe.skipIf(!chromium)(titled('web-demo layout, themes and accessibility (bu
         await page.click('.conversation button[aria-label="Close conversation"]');
       }
     }
+    if (DOCS_SHOTS) await contactSheet(page, DOCS_SHOTS);
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1440, height: 900 });
     // A run's panel as it ends (its progress bar, the summary): a workspace of one file dropped on the
