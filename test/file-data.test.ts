@@ -50,6 +50,8 @@ describe('file data (format 7)', () => {
     const blob = encodeFileData({ lines, chunks, allKept: true, outline }, fflateCodec);
     const back = decodeFileData(blob, fflateCodec);
     expect(back.lines).toEqual(lines);
+    // The text whole beside its lines (declarations test a name against it in one scan).
+    expect(back.text).toBe(lines.join('\n'));
     // Stored as indexed (the file context once, in the first chunk); shown whole.
     expect(back.headers).toEqual([chunks[0].header, 'public class A']);
     expect([0, 1].map((i) => displayHeader(back, i))).toEqual(chunks.map((c) => c.header));

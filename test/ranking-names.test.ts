@@ -5,7 +5,7 @@
 // code, `#if false` blocks and generated regions rank below live code; the query-type classifier.
 // Each mechanism is a setting, checked to change the answer when it is off, and shown by explain.
 // @lane unit
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import type { HciWorkspace } from '../core/workspace.ts';
 import { cs, RankingFixture } from './helpers/ranking-fixture.ts';
 import { AFFIXES_META, affixBetween, indexAffixes, learnAffixes, nameParts, partEnds, readDeclaredNames } from '../core/search/affixes.ts';
@@ -161,6 +161,16 @@ describe('dead code ranks below live code (dead_code_factor)', () => {
     expect(deadShare(dead, lines, 1, 3, ['tear'])).toBe(1);
     expect(deadShare(dead, lines, 1, 3, ['platform'])).toBe(0);
     expect([...deadLines(['<!-- <Button Content="Old" /> -->', '<!-- a note about the layout -->', '<Button />'], 'axaml')]).toEqual([1, 0, 0]);
+    // A range without a dead line (most chunks) is read no further: a share of 0, no line lowercased.
+    const lower = vi.spyOn(String.prototype, 'toLowerCase');
+    try {
+      expect(deadShare(dead, lines, 6, 9, ['new'])).toBe(0);
+      expect(lower).not.toHaveBeenCalled();
+      expect(deadShare(dead, lines, 12, 13, ['close'])).toBe(1);
+      expect(lower).toHaveBeenCalled();
+    } finally {
+      lower.mockRestore();
+    }
     for (const code of ['return value;', 'private void Tear() { }', 'private void UpdateTabViewWithTearOutList()', 'var list = GetList();', '{', 'x += 1', 'private int GetIndex() => -1;']) {
       expect(looksLikeCode(code), code).toBe(true);
     }

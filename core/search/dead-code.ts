@@ -125,6 +125,12 @@ export function deadLines(lines: readonly string[], lang: string): Uint8Array {
   return dead;
 }
 
+/** Whether a line of `start`…`end` (1-based, inclusive) is dead (a loop: a subarray view costs more than most chunks' lines). */
+function anyDead(dead: Uint8Array, start: number, end: number): boolean {
+  for (let i = Math.max(0, start - 1); i < end; i++) if (dead[i]) return true;
+  return false;
+}
+
 /**
  * How dead the lines `start`…`end` (1-based, inclusive) are for a query: the share of the lines that
  * hold one of `words` (lowercase) which are dead — a chunk whose matches are all commented out is
@@ -132,6 +138,8 @@ export function deadLines(lines: readonly string[], lang: string): Uint8Array {
  * match was in the path or the symbol), the share of the non-blank lines that are dead.
  */
 export function deadShare(dead: Uint8Array, lines: readonly string[], start: number, end: number, words: readonly string[] = []): number {
+  // No dead line in the range (most chunks): a share of 0, without reading a line.
+  if (!anyDead(dead, start, Math.min(end, lines.length))) return 0;
   let n = 0;
   let d = 0;
   let hitN = 0;

@@ -14,6 +14,7 @@ import { deadLinesOf } from './dead-code.ts';
 import { languageById } from '../languages/table.ts';
 import { baseName, extensionOf, languageOf, nameStem } from '../scan/languages.ts';
 import { CHUNKS_BY_SYMBOL } from '../index/schema.ts';
+import type { StoredFile } from '../index/file-data.ts';
 
 /** Kinds that declare a type-level name: the answer to a query that names a type. */
 const TYPE_LEVEL = new Set(['class', 'interface', 'record', 'struct', 'enum', 'delegate', 'type', 'function', 'module']);
@@ -165,7 +166,7 @@ function declarationsIn(session: SearchSession, files: readonly FileRef[], text:
     if (!stored) continue;
     // A file whose text and path never hold the name declares nothing named after it: its outline
     // (the file's meta, decoded when first read) is not read.
-    if (holds && !mayDeclare(stored.lines, f, holds)) continue;
+    if (holds && !mayDeclare(stored, f, holds)) continue;
     const hits: Array<{ s: OutlineSymbol; affix: string | null }> = [];
     const walk = (syms: readonly OutlineSymbol[]) => {
       for (const s of syms) {
@@ -222,9 +223,11 @@ function nameTest(query: string): RegExp | null {
  * read. Checked over Avalonia, MudBlazor, FluentAvalonia, Humanizer and the sample: every declaring
  * symbol's name but C# indexers' (`this[]`, which no name query asks for) and Razor's is in its text or path.
  */
-function mayDeclare(lines: readonly string[], f: FileRef, holds: RegExp): boolean {
+function mayDeclare(stored: StoredFile, f: FileRef, holds: RegExp): boolean {
   if (f.lang === 'razor' || holds.test(f.path)) return true;
-  for (const line of lines) if (holds.test(line)) return true;
+  // (The name holds no line break: one scan of the whole text finds what a scan of each line would.)
+  if (stored.text !== undefined) return holds.test(stored.text);
+  for (const line of stored.lines) if (holds.test(line)) return true;
   return false;
 }
 

@@ -1,0 +1,198 @@
+// Same-machine A/B of a keyword search's CPU cost between two builds, on the bench's own query plan:
+// an indexed tree's chunks give the derived query set and its slices exactly as `bench.js` makes them
+// (bench/lib/queries.ts deriveQueries, bench/lib/plan.ts sliceQueries with the bench's defaults), and
+// each round runs one new process per build, the builds alternated (A B, then B A, …): the process's
+// first search (not measured), each `reopen` query right after opening the index again (first after
+// open), the warm-up slice, then the measured slice (warm, new query) — the bench's latency kinds,
+// timed as the search thread's CPU (process.threadCpuUsage: under load, wall time is the machine's).
+// Every answer's hits are compared between the builds (a cost change must answer the same). Owns
+// that comparison only; the figures of record are bench.js's.
+// `--mechanisms`: before the rounds, the steps this comparison was made for, timed where they act over
+// every stored file of the tree in this one process (min of 7 passes, the builds alternated): the
+// dead shares of every chunk (dead-code.ts deadShare) of each build over the same dead-line maps, the
+// maps and the shares compared, and declarations' name test (a name in the file's text) line by line
+// as before beside one scan of the whole text.
+//
+//   node dist/bench/search-ab.js --a OLD/dist --b NEW/dist --root INDEXED_TREE [--rounds 4] [--mechanisms] [--md out.md]
+//   (each dist/ as `npm run build` writes it; the tree indexed already)
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dumpChunks, openIndex } from './lib/chunks.ts';
+import { decodeFileData, type StoredFile } from '../core/index/file-data.ts';
+import { zlibCodec } from '../runtimes/node/index.ts';
+import { deriveQueries } from './lib/queries.ts';
+import { sliceQueries } from './lib/plan.ts';
+import { markdownTable, median, optInt, optString, parseArgs, percentile, runMain } from './lib/util.ts';
+import type { QueryPlan } from './worker.ts';
+
+interface Ws { search(req: { query: string; limit: number }): Promise<{ hits?: unknown[]; error?: unknown }>; close(): void }
+type Open = (root: string) => Promise<Ws>;
+interface Sample { q: string; ms: number }
+interface ChildOut { first: number; reopen: Sample[]; warmup: Sample[]; measured: Sample[]; pages: Record<string, string> }
+
+const threadMs = () => {
+  const u = process.threadCpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/** One build's pass over the plan, in this (new) process. */
+async function child(dist: string, root: string, plan: QueryPlan): Promise<ChildOut> {
+  const open = ((await import(pathToFileURL(path.join(dist, 'runtimes/node/index.js')).href)) as { openWorkspace: Open }).openWorkspace;
+  const out: ChildOut = { first: 0, reopen: [], warmup: [], measured: [], pages: {} };
+  const timed = async (ws: Ws, q: string): Promise<number> => {
+    const t = threadMs();
+    const a = await ws.search({ query: q, limit: plan.limit });
+    const ms = threadMs() - t;
+    out.pages[q] = JSON.stringify(a.hits ?? a.error ?? a);
+    return ms;
+  };
+  let ws = await open(root);
+  // The process's first search compiles the search path (the bench's new-process row): not a reopen's.
+  out.first = await timed(ws, plan.warmup[0]);
+  ws.close();
+  for (const q of plan.reopen) {
+    ws = await open(root);
+    out.reopen.push({ q, ms: await timed(ws, q) });
+    ws.close();
+  }
+  ws = await open(root);
+  for (const q of plan.warmup.slice(1)) out.warmup.push({ q, ms: await timed(ws, q) });
+  for (const q of plan.measured) out.measured.push({ q, ms: await timed(ws, q) });
+  ws.close();
+  return out;
+}
+
+type DeadCode = { deadLines(lines: readonly string[], lang: string): Uint8Array; deadShare(dead: Uint8Array, lines: readonly string[], start: number, end: number, words?: readonly string[]): number };
+
+/** Min of `n` passes of each of `fs`, the passes alternated (ms, wall: one thread, short passes). */
+function minOf(n: number, fs: Array<() => unknown>): number[] {
+  const best = fs.map(() => Infinity);
+  for (let i = 0; i < n; i++) {
+    for (const [k, f] of fs.entries()) {
+      const t = performance.now();
+      f();
+      best[k] = Math.min(best[k], performance.now() - t);
+    }
+  }
+  return best;
+}
+
+/** The mechanisms (see the header), as markdown rows. */
+async function mechanisms(root: string, builds: Record<'A' | 'B', string>, names: string[]): Promise<string> {
+  const db = await openIndex(root);
+  let files: Array<{ id: number; lang: string; stored: StoredFile }>;
+  let chunks: Array<[number, number, number]>;
+  try {
+    files = (db.selectArrays('SELECT f.id, f.lang, d.data FROM files f JOIN file_data d ON d.file_id = f.id ORDER BY f.id') as Array<[number, string, Uint8Array]>)
+      .map(([id, lang, data]) => ({ id: Number(id), lang: String(lang), stored: decodeFileData(data, zlibCodec) }));
+    chunks = db.selectArrays('SELECT file_id, start_line, end_line FROM chunks ORDER BY id') as Array<[number, number, number]>;
+  } finally {
+    db.close();
+  }
+  const mod = async (s: 'A' | 'B') => (await import(pathToFileURL(path.join(builds[s], 'core/search/dead-code.js')).href)) as DeadCode;
+  const dc = { A: await mod('A'), B: await mod('B') };
+  const maps = { A: files.map((f) => dc.A.deadLines(f.stored.lines, f.lang)), B: files.map((f) => dc.B.deadLines(f.stored.lines, f.lang)) };
+  const sameMaps = files.filter((_, i) => maps.A[i].join() !== maps.B[i].join()).length;
+  const byId = new Map(files.map((f, i) => [f.id, i]));
+  const words = ['view', 'model', 'changed'];
+  const shares = (s: 'A' | 'B') => chunks.map(([fileId, a, b]) => {
+    const i = byId.get(Number(fileId));
+    return i === undefined ? 0 : dc[s].deadShare(maps.B[i], files[i].stored.lines, Number(a), Number(b), words);
+  });
+  const sameShares = shares('A').join() === shares('B').join();
+  const [shareA, shareB] = minOf(7, [() => shares('A'), () => shares('B')]);
+  // declarations.ts's name test (its nameTest regex, new per name as there): each line, or the text whole.
+  const byLine = () => names.map((n) => {
+    const re = new RegExp(n, 'iu');
+    return files.filter((f) => f.stored.lines.some((l) => re.test(l))).length;
+  });
+  const whole = () => names.map((n) => {
+    const re = new RegExp(n, 'iu');
+    return files.filter((f) => re.test(f.stored.text ?? '')).length;
+  });
+  const sameNames = byLine().join() === whole().join();
+  const [nameA, nameB] = minOf(7, [byLine, whole]);
+  const lineCount = files.reduce((n, f) => n + f.stored.lines.length, 0);
+  return markdownTable(['step (all stored files of the tree, min of 7)', 'A ms', 'B ms', 'same output'], [
+    [`dead shares: deadShare over ${chunks.length} chunks of ${files.length} files, ${lineCount} lines (words ${words.join(', ')}; the dead-line maps ${sameMaps === 0 ? 'identical' : `differ in ${sameMaps} files`})`, f2(shareA), f2(shareB), sameShares ? 'yes' : 'NO'],
+    [`name test: ${names.length} names × ${files.length} files, each line (A) / the whole text (B)`, f2(nameA), f2(nameB), sameNames ? 'yes' : 'NO'],
+  ]);
+}
+
+const f2 = (x: number) => x.toFixed(2);
+const p50p95 = (xs: number[]) => `${f2(percentile(xs, 50))} / ${f2(percentile(xs, 95))}`;
+
+export async function main(argv: string[]): Promise<number> {
+  const { opts } = parseArgs(argv, ['mechanisms']);
+  const root = optString(opts, 'root');
+  if (optString(opts, 'child')) {
+    const plan = JSON.parse(fs.readFileSync(optString(opts, 'plan')!, 'utf8')) as QueryPlan;
+    process.stdout.write(JSON.stringify(await child(path.resolve(optString(opts, 'child')!), root!, plan)));
+    return 0;
+  }
+  const [a, b] = [optString(opts, 'a'), optString(opts, 'b')];
+  if (!a || !b || !root) throw new Error('usage: search-ab --a DIST --b DIST --root INDEXED_TREE [--rounds 4] [--md out.md]');
+  const rounds = optInt(opts, 'rounds', 4);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-search-ab-'));
+  try {
+    const dump = path.join(tmp, 'chunks.jsonl');
+    await dumpChunks(root, dump);
+    // The bench's defaults (bench.ts DEFAULT_BENCH): the same reopen, warm-up and measured slices.
+    const { plan } = sliceQueries(deriveQueries(dump), { repeat: 3, coldQueries: 5, reopenQueries: 10, queryRepeat: 5, limit: 10 });
+    const planFile = path.join(tmp, 'plan.json');
+    fs.writeFileSync(planFile, JSON.stringify(plan));
+    const builds = { A: path.resolve(a), B: path.resolve(b) } as const;
+    // The identifiers of the plan's queries (declarations look each up).
+    const names = [...new Set([...plan.reopen, ...plan.warmup, ...plan.measured].flatMap((q) => q.split(' ')).filter((w) => /^[A-Z]\w{3,}$/.test(w)))];
+    const mech = opts.mechanisms === true ? await mechanisms(root, builds, names) : '';
+    const runs: Record<'A' | 'B', ChildOut[]> = { A: [], B: [] };
+    const loads: number[] = [os.loadavg()[0]];
+    const self = fileURLToPath(import.meta.url);
+    for (let r = 0; r < rounds; r++) {
+      for (const s of r % 2 ? (['B', 'A'] as const) : (['A', 'B'] as const)) {
+        const p = spawnSync(process.execPath, [...process.execArgv, self, '--child', builds[s], '--root', root, '--plan', planFile], { encoding: 'utf8', maxBuffer: 256 << 20 });
+        if (p.status !== 0) throw new Error(`build ${s}: ${p.stderr}`);
+        runs[s].push(JSON.parse(p.stdout) as ChildOut);
+        loads.push(os.loadavg()[0]);
+      }
+    }
+    if (!rounds) {
+      console.log(mech);
+      return 0;
+    }
+    // Same answers: every query's hits, build A's first run against every run of both.
+    const ref = runs.A[0].pages;
+    const differ = Object.keys(ref).filter((q) => [...runs.A, ...runs.B].some((o) => o.pages[q] !== ref[q]));
+    const rows: string[][] = [];
+    for (const s of ['A', 'B'] as const) {
+      const pool = (k: 'reopen' | 'warmup' | 'measured') => runs[s].flatMap((o) => o[k].map((x) => x.ms));
+      rows.push([`${s}`, p50p95(pool('reopen')), p50p95(pool('measured')), p50p95(pool('warmup')), f2(median(runs[s].map((o) => o.first)))]);
+    }
+    // The slowest measured queries, by each build's median over the rounds.
+    const per = (s: 'A' | 'B', q: string) => median(runs[s].map((o) => o.measured.find((x) => x.q === q)!.ms));
+    const slow = plan.measured.map((q) => ({ q, a: per('A', q), b: per('B', q) })).sort((x, y) => y.a - x.a).slice(0, 8);
+    const md = [
+      `Builds: A = ${builds.A}, B = ${builds.B}; tree ${root}; ${rounds} rounds, one new process per build and round, alternated (A B, B A, …).`,
+      `Node ${process.version}, ${os.cpus().length} cores, load average (1 min) ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} over the run.`,
+      `Queries: the bench's derived set and slices — ${plan.reopen.length} reopen, ${plan.warmup.length - 1} warm-up (+1: each process's first search), ${plan.measured.length} measured; percentiles pool every round's samples.`,
+      `Answers: ${differ.length ? `${differ.length} queries answered differently: ${differ.join(', ')}` : `all ${Object.keys(ref).length} queries' hits identical between the builds and across the rounds`}.`,
+      '',
+      markdownTable(['build', 'first after open (thread CPU ms, p50 / p95)', 'warm, new query (p50 / p95)', 'warm-up slice (p50 / p95)', "process's first search (median)"], rows),
+      '',
+      markdownTable(['slowest measured query (A)', 'A median ms', 'B median ms'], slow.map((x) => [x.q, f2(x.a), f2(x.b)])),
+      '',
+      ...(mech ? [mech, ''] : []),
+    ].join('\n');
+    console.log(md);
+    const out = optString(opts, 'md');
+    if (out) fs.writeFileSync(out, md);
+    return differ.length ? 1 : 0;
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await runMain(import.meta.url, 'search-ab', main);
