@@ -10,8 +10,9 @@
 // `--mechanisms`: before the rounds, the steps this comparison was made for, timed where they act over
 // every stored file of the tree in this one process (min of 7 passes, the builds alternated): the
 // dead shares of every chunk (dead-code.ts deadShare) of each build over the same dead-line maps, the
-// maps and the shares compared, and declarations' name test (a name in the file's text) line by line
-// as before beside one scan of the whole text.
+// maps and the shares compared; declarations' name test (a name in the file's text) line by line as
+// before beside one scan of the whole text; and rerank's definition signal (boosts.ts textSignals)
+// of each name over every chunk that holds it.
 //
 //   node dist/bench/search-ab.js --a OLD/dist --b NEW/dist --root INDEXED_TREE [--rounds 4] [--mechanisms] [--md out.md]
 //   (each dist/ as `npm run build` writes it; the tree indexed already)
@@ -65,6 +66,7 @@ async function child(dist: string, root: string, plan: QueryPlan): Promise<Child
   return out;
 }
 
+type Boosts = { textSignals(text: string, phrase: string, targets: readonly string[], cache: Map<string, RegExp[]>): { exact: boolean; definition: boolean } };
 type DeadCode = { deadLines(lines: readonly string[], lang: string): Uint8Array; deadShare(dead: Uint8Array, lines: readonly string[], start: number, end: number, words?: readonly string[]): number };
 
 /** Min of `n` passes of each of `fs`, the passes alternated (ms, wall: one thread, short passes). */
@@ -115,10 +117,22 @@ async function mechanisms(root: string, builds: Record<'A' | 'B', string>, names
   });
   const sameNames = byLine().join() === whole().join();
   const [nameA, nameB] = minOf(7, [byLine, whole]);
+  // Rerank's definition signal (boosts.ts textSignals) of each name over every chunk holding it as a word.
+  const bo = async (s: 'A' | 'B') => (await import(pathToFileURL(path.join(builds[s], 'core/search/boosts.js')).href)) as Boosts;
+  const boosts = { A: await bo('A'), B: await bo('B') };
+  const texts = chunks.map(([fileId, a, b]) => files[byId.get(Number(fileId))!]?.stored.lines.slice(Number(a) - 1, Number(b)).join('\n') ?? '');
+  const holders = names.map((n) => ({ n, texts: texts.filter((t) => new RegExp(`(?<!\\w)${n}(?!\\w)`).test(t)) }));
+  const signals = (s: 'A' | 'B') => holders.map(({ n, texts: ts }) => {
+    const cache = new Map<string, RegExp[]>();
+    return ts.filter((t) => boosts[s].textSignals(t, n.toLowerCase(), [n], cache).definition).length;
+  });
+  const sameSignals = signals('A').join() === signals('B').join();
+  const [sigA, sigB] = minOf(7, [() => signals('A'), () => signals('B')]);
   const lineCount = files.reduce((n, f) => n + f.stored.lines.length, 0);
   return markdownTable(['step (all stored files of the tree, min of 7)', 'A ms', 'B ms', 'same output'], [
     [`dead shares: deadShare over ${chunks.length} chunks of ${files.length} files, ${lineCount} lines (words ${words.join(', ')}; the dead-line maps ${sameMaps === 0 ? 'identical' : `differ in ${sameMaps} files`})`, f2(shareA), f2(shareB), sameShares ? 'yes' : 'NO'],
     [`name test: ${names.length} names × ${files.length} files, each line (A) / the whole text (B)`, f2(nameA), f2(nameB), sameNames ? 'yes' : 'NO'],
+    [`definition signal: textSignals of each name over the ${holders.reduce((n, h) => n + h.texts.length, 0)} chunks holding it`, f2(sigA), f2(sigB), sameSignals ? 'yes' : 'NO'],
   ]);
 }
 

@@ -17,6 +17,17 @@ describe('definition_like for fields and consts', () => {
     expect(defines('    public static readonly StyledProperty<bool> IsOpenProperty =\n        AvaloniaProperty.Register<Popup, bool>(nameof(IsOpen));', 'IsOpenProperty')).toBe(true);
   });
 
+  it('takes a YAML key as a definition, in a list item or not, at any indentation', () => {
+    expect(defines('RetryPolicy:\n  Max: 3', 'RetryPolicy')).toBe(true);
+    expect(defines('steps:\n  - RetryPolicy: exponential', 'RetryPolicy')).toBe(true);
+    expect(defines('steps:\n\t-\t RetryPolicy:', 'RetryPolicy')).toBe(true);
+    expect(defines('      -RetryPolicy:\n', 'RetryPolicy')).toBe(true);
+    // One dash only, and the key alone before the colon.
+    expect(defines('  - - RetryPolicy: 1', 'RetryPolicy')).toBe(false);
+    expect(defines('  - RetryPolicyName: 1', 'RetryPolicy')).toBe(false);
+    expect(defines('  -- RetryPolicy: 1', 'RetryPolicy')).toBe(false);
+  });
+
   it('does not take a use of the name as its definition', () => {
     expect(defines('        if (count == MaxRetryCount) return;', 'MaxRetryCount')).toBe(false);
     expect(defines('    public int Retries => MaxRetryCount;', 'MaxRetryCount')).toBe(false);

@@ -27,7 +27,10 @@ function definitionPatterns(ident: string): RegExp[] {
     new RegExp(`@inject\\s+[\\w.<>?]+\\s+${id}\\b`),
     new RegExp(`\\bx:(?:Name|Key|Class)\\s*=\\s*"(?:[\\w.]+\\.)?${id}"`),
     new RegExp(`^[ \\t]*"${id}"\\s*:`, 'm'),
-    new RegExp(`^[ \\t]*-?[ \\t]*${id}\\s*:(?:\\s|$)`, 'm'),
+    // A YAML key, in a list item or not. (Not `^[ \t]*-?[ \t]*`: the same lines, but two runs of
+    // indentation to split tried at every line of every candidate — C#'s deep indentation made it the
+    // costliest of these patterns.)
+    new RegExp(`^[ \\t]*(?:-[ \\t]*)?${id}\\s*:(?:\\s|$)`, 'm'),
     new RegExp(`^[ \\t]*\\[?${id}\\]?\\s*=`, 'm'),
     new RegExp(`(?:^|[\\s,>+~}])[.#]${id}(?![\\w-])[^{};\\n]*\\{`, 'm'),
   ];
