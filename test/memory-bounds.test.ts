@@ -2,7 +2,7 @@
 // tree-sitter grammar with TurboFan (its huge lexer function cost up to 545 MB of compiler memory),
 // also after the memory relief's last-resort collections (which dropped Liftoff code by default);
 // Node's parse pool retires a worker whose tree-sitter memory grew (it never shrinks), and loses
-// nothing doing so; the learned model's factorization holds two vocabulary-sized dense arrays, not one
+// nothing doing so; the pool's lookahead holds a bounded number of file bytes; the learned model's factorization holds two vocabulary-sized dense arrays, not one
 // per product. Real V8, real worker threads, real grammars, the real training kernel.
 // @lane cli
 import { describe, it, expect } from 'vitest';
@@ -15,7 +15,10 @@ import { createNodeGrammarSource, grammarFilePath } from '../runtimes/node/gramm
 import { createNodeParsePool } from '../runtimes/node/parse-pool.ts';
 import { Chunker } from '../core/chunk/chunker.ts';
 import { TreeSitterHost } from '../core/chunk/treesitter.ts';
-import { extractFromBytes } from '../core/index/prepare.ts';
+import { extractFromBytes, type ParsePool } from '../core/index/prepare.ts';
+import { pooledPrepare } from '../core/index/read-ahead.ts';
+import { defaultSettings } from '../core/settings.ts';
+import type { ScannedFile } from '../core/scan/walker.ts';
 import { denseOps, type DenseOps } from '../core/vector/learned/dense.ts';
 import { randomizedSvd } from '../core/vector/learned/svd.ts';
 import { buildTokenCorpus, cooccurrence } from '../core/vector/learned/cooccur.ts';
@@ -88,6 +91,35 @@ describe('memory bounds of a pass', () => {
     // The tree-sitter runtime's functions still tier up (they are not huge): the trace is live.
     expect(turbofan.length).toBeGreaterThan(0);
     expect(turbofan.filter((l) => l.includes(`bodysize ${lexer} `))).toEqual([]);
+  });
+
+  it('holds at most 8 MiB (and one file) of file bytes ahead of the file being written for the parse pool', async () => {
+    // The bytes of a file sent to the pool are held twice until it is written (the indexer's and the
+    // worker's queued copy), and the worker's queue is full for a whole cold pass: in a run of large
+    // files, the byte cap is what is resident. Files of 1 MiB each here (their scanned size; the bytes read are small).
+    const MiB = 1024 * 1024;
+    const files: ScannedFile[] = Array.from({ length: 120 }, (_, i) => ({ path: `src/F${i}.cs`, size: MiB, mtimeMs: 0, ext: '.cs', lang: 'csharp' }));
+    const consumed = new Set<number>();
+    let maxAhead = 0;
+    const pool: ParsePool = {
+      async extract(file) {
+        const i = Number(/F(\d+)/.exec(file.path)![1]);
+        // Bytes of the files sent and not yet written, this one included.
+        const ahead = files.filter((_, k) => k <= i && !consumed.has(k)).length * MiB;
+        maxAhead = Math.max(maxAhead, ahead);
+        return { extracted: JSON.stringify({ outline: null, failed: false }) };
+      },
+      async close() {},
+    };
+    const read = async (i: number) => ({ ok: true as const, bytes: new TextEncoder().encode(`class F${i} { }\n`) });
+    const prepared = pooledPrepare(files, read, pool, defaultSettings(), new Chunker(null), () => true);
+    for (let i = 0; i < files.length; i++) {
+      expect((await prepared.get(i)).inWorker).toBe(true);
+      consumed.add(i);
+    }
+    await prepared.close();
+    expect(maxAhead).toBeGreaterThan(MiB); // it does run ahead
+    expect(maxAhead).toBeLessThanOrEqual(8 * MiB + MiB);
   });
 
   it('retires a parse worker whose tree-sitter memory grew past the bound at once; its queue and later files go to a new one, every answer intact', async () => {

@@ -10,8 +10,13 @@ import { chunkLimits, classifyFile, finishFile, parseExtracted, prepareFile, typ
 
 // Files handed to the pool ahead of the one being written. The main thread stops feeding the pool
 // while it commits a batch (up to ~100 ms+): the queue must outlast that, at ~1 ms of parsing per file.
+// Their bytes are held twice until the file is written (this thread's, which it classifies then, and
+// the worker's copy, queued), and the worker is the thread a cold pass waits for, so its queue is full
+// the whole pass: the byte cap is what a region of large files (Avalonia's control tests, 50-110 KB
+// each; its Unicode tables) costs. 8 MiB is still seconds of tree-sitter's parsing (~2-3 MB/s of C#
+// per thread), far more than a commit's pause; 32 MiB made up to 64 MiB resident there.
 const POOL_AHEAD_FILES = 256;
-const POOL_AHEAD_BYTES = 32 * 1024 * 1024;
+const POOL_AHEAD_BYTES = 8 * 1024 * 1024;
 
 // Reads run ahead of chunking: while one file is chunked and written, the next few are being read,
 // so a pass over an asynchronous file source (Deno, the browser) does not sit idle on each read
