@@ -60,6 +60,7 @@ export const SETTING_DEFAULTS = {
   definition_widen: 40,
   question_identifier_share: 1,
   question_members_factor: 0.5,
+  question_short_lines: 30,
   change_log_factor: 0.3,
   change_words: ['fix', 'fixed', 'fixes', 'fixing'],
   dead_code_factor: 0.3,

@@ -85,6 +85,8 @@ const settingsShape = z
     question_identifier_share: z.number().min(0).max(1).default(D.question_identifier_share),
     /** In a question (query-type.ts: words only), a chunk that lists members (fields, properties, keys: symbol kind `members`) weighs this; 1: off. */
     question_members_factor: z.number().min(0).max(1).default(D.question_members_factor),
+    /** In a question put as one (query-type.ts asksHow: `how …`, `what …`, a `?`), a chunk of fewer lines than this weighs (lines / this)^0.25 (rerank.ts); 0: off. */
+    question_short_lines: z.number().int().min(0).max(200).default(D.question_short_lines),
     /** A change log (CHANGELOG.md, release notes, HISTORY: change-log.ts) weighs this on top of its docs role, unless the query asks for one; 1: off. */
     change_log_factor: z.number().min(0).max(1).default(D.change_log_factor),
     /** Words a query of several words drops like stop words: what a commit subject or bug report says about the change, not the code (query.ts). */

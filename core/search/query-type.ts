@@ -5,8 +5,9 @@
 // has identifiers among words (a commit subject: `MudDataGrid: Fix NRE when a property is null`).
 // Owns the classification and the identifier test it rests on; what each kind changes is the caller's.
 // API (for ranking and fusion; keep it this small): queryType(parsed) → 'symbol' | 'question' |
-// 'mixed'; identifierWords(parsed) → the written identifiers; isIdentifierWord(word); bareWord(word).
-// Users today: rerank.ts (declarations for symbol queries, question_identifier_share), pipeline.ts
+// 'mixed'; identifierWords(parsed) → the written identifiers; isIdentifierWord(word); bareWord(word);
+// asksHow(parsed) → a question put as one (`how …`, `what …`, a `?`), not a commit subject or a paraphrase.
+// Users today: rerank.ts (declarations for symbol queries, question_identifier_share, question_short_lines), pipeline.ts
 // (RankedResult.queryType, shown by explain as query_type).
 import type { ParsedQuery } from './query.ts';
 import { asciiTwin } from '../ascii-regex.ts';
@@ -53,4 +54,18 @@ export function queryType(q: Pick<ParsedQuery, 'written' | 'text'>): QueryType {
   const ids = words.filter((w) => isIdentifierWord(w)).length;
   if (ids === words.length && words.length <= 3) return 'symbol';
   return ids === 0 ? 'question' : 'mixed';
+}
+
+/** Words a question put as one begins with. */
+const ASKING = new Set(['how', 'what', 'where', 'which', 'when', 'why', 'who', 'does', 'do', 'is', 'are', 'can', 'should']);
+
+/**
+ * Whether the query is put as a question: its first word asks (`how are …`, `what happens when …`)
+ * or it holds a `?`. Such a question asks what code does, where a commit subject (`Fixed resize
+ * canvas black bars`) or a paraphrase names a change or a thing.
+ */
+export function asksHow(q: Pick<ParsedQuery, 'raw'>): boolean {
+  if (q.raw.includes('?')) return true;
+  const first = /\p{L}+/u.exec(q.raw);
+  return first !== null && ASKING.has(first[0].toLowerCase());
 }

@@ -3,7 +3,7 @@
 // query's words their file holds, file-evidence.ts), the path role's
 // factor (tests, demos, docs, generated and build files; roles.ts), style chunks for a question about
 // how something looks (appearance.ts), files in a commit-style query's
-// `Scope:` (scope.ts), member lists in a question, exact symbol and file names, a file's several matching chunks
+// `Scope:` (scope.ts), member lists and short chunks in a question, exact symbol and file names, a file's several matching chunks
 // (file-evidence.ts), declarations of the query's names (declarations.ts), dead code (dead-code.ts) —
 // then lists distinct files first across the passes of one search (file-tiers.ts). Every factor is
 // named, so explain can show it. Owns the factors and their order; finding
@@ -23,7 +23,7 @@ import { newFileCounts, tierByFile } from './file-tiers.ts';
 import { queryTerms, type ParsedQuery } from './query.ts';
 import type { SearchSession } from './session.ts';
 import { resolveRole, roleFactor, rolesNamedBy, ROLE_SETTING } from './roles.ts';
-import { bareWord, identifierWords, queryType, type QueryType } from './query-type.ts';
+import { asksHow, bareWord, identifierWords, queryType, type QueryType } from './query-type.ts';
 import type { Declaration } from './declarations.ts';
 import { deadLinesOf, deadShare } from './dead-code.ts';
 import { appearanceWords, isStyleChunk } from './appearance.ts';
@@ -42,6 +42,13 @@ import type { Variant } from './variants.ts';
  */
 const NAME_PART = 0.5;
 const USAGE_KINDS = new Set(['element', 'control', 'layout']);
+
+/**
+ * The power of question_short_lines's factor: a 3-line chunk weighs 0.56 of the floor 30's, a 15-line
+ * one 0.84 (13 probe sets: bench/results/rank-variants-rank8-asks.md; powers 0.5 and 0.15, and the
+ * floor on every question, in bench/results/rank-variants-rank8-short.md).
+ */
+const SHORT_POWER = 0.25;
 
 /** The factor that puts partial matches after complete ones (pipeline.ts applies it). */
 export const AFTER_COMPLETE = 'after_complete_matches';
@@ -127,6 +134,8 @@ export class Reranker {
   private readonly nameFactor: number;
   /** Declarations by chunk (the best tier when a chunk declares several names). */
   private readonly declarations = new Map<number, Declaration>();
+  /** A question put as one (query-type.ts asksHow) with question_short_lines on: short chunks weigh less. */
+  private readonly asking: boolean;
   /** change_log_factor, or 1 when off or the query asks for change logs (change-log.ts). */
   private readonly changeLog: number;
 
@@ -158,6 +167,7 @@ export class Reranker {
     // Identifiers embedded in a question or a mixed query get a smaller share of the name boost.
     this.nameFactor = 1 + 0.5 * (this.type === 'symbol' ? 1 : settings.question_identifier_share);
     this.changeLog = asksForChangeLog(q) ? 1 : settings.change_log_factor;
+    this.asking = settings.question_short_lines > 0 && this.type === 'question' && asksHow(q);
   }
 
   /** The declarations of the query's names (declarations.ts), for the candidates that hold them. */
@@ -405,6 +415,11 @@ export class Reranker {
     // A question asks what code does: a chunk that only lists members (fields, properties, keys: kind
     // `members`) gathers several of its words in the heavy symbol column without doing anything.
     if (this.type === 'question' && c.symbolKind === 'members' && settings.question_members_factor !== 1) c.factors.push({ name: 'question_members', factor: settings.question_members_factor });
+    // A question put as one (`how are …`) asks what code does; BM25's length normalisation hands a
+    // few lines that say some of its words (a property, a field, a one-line member) more than the
+    // member that does it: a chunk shorter than question_short_lines weighs (lines / that)^0.25.
+    const lines = c.endLine - c.startLine + 1;
+    if (this.asking && lines < settings.question_short_lines) c.factors.push({ name: 'question_short', factor: Math.pow(lines / settings.question_short_lines, SHORT_POWER) });
     const name = c.symbolName?.toLowerCase();
     if (name && words.includes(name) && !USAGE_KINDS.has(c.symbolKind ?? '')) c.factors.push({ name: 'exact_symbol_name', factor: this.nameFactor });
     // (A Sass partial's leading `_` is no part of its name: `_table.scss` is named "table".)
