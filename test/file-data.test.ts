@@ -254,7 +254,7 @@ describe('a text deflated by a parse worker (deflateFileText)', () => {
     const { createNodeGrammarSource } = await import('../runtimes/node/grammars.ts');
     const chunker = new Chunker(new TreeSitterHost(createNodeGrammarSource()));
     const bytes = new TextEncoder().encode(lines.join('\r\n') + '\r\n');
-    const r = await extractFromBytes(bytes, { path: 'A.cs', lang: 'csharp' }, 8192, chunker, fflateCodec);
+    const r = await extractFromBytes(bytes, { path: 'A.cs', lang: 'csharp' }, 8192, chunker, { codec: fflateCodec });
     expect(r.extracted).toContain('"name":"A"');
     const back = new TextDecoder().decode(fflateCodec.inflateRaw(r.deflatedText!.deflated, new TextEncoder().encode(FORMAT_3_DICTIONARY)));
     expect(back).toBe(text);

@@ -198,10 +198,14 @@ export async function extractFromBytes(
   file: { path: string; lang: string },
   binaryProbeBytes: number,
   chunker: Chunker,
-  codec?: DeflateCodec,
-  /** The runtime's own sha256Hex(bytes, 16), when it has a faster one (Node: node:crypto). */
-  contentHash: (bytes: Uint8Array) => string = (b) => sha256Hex(b, 16),
+  opts: {
+    /** Deflate the text as the blob stores it (the browser's worker). */
+    codec?: DeflateCodec;
+    /** The runtime's own sha256Hex(bytes, 16), when it has a faster one (Node: node:crypto). */
+    contentHash?: (bytes: Uint8Array) => string;
+  } = {},
 ): Promise<PoolResult> {
+  const { codec, contentHash = (b: Uint8Array) => sha256Hex(b, 16) } = opts;
   const content = classifyContent(bytes, binaryProbeBytes);
   if (content.kind === 'binary') return { extracted: JSON.stringify({ outline: null, failed: false } satisfies Extracted) };
   const input = chunkInput(file, content.text);

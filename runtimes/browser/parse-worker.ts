@@ -36,7 +36,7 @@ scope.onmessage = (ev) => {
     try {
       if (!chunker) throw new Error('parse worker: no grammars');
       // The text deflated here too (the hci Worker's codec, fflate): that Worker is the busier thread of a cold pass.
-      const result = await extractFromBytes(m.bytes, m, probeBytes, chunker, fflateCodec);
+      const result = await extractFromBytes(m.bytes, m, probeBytes, chunker, { codec: fflateCodec });
       if (result.deflatedText) transfer.push(result.deflatedText.deflated.buffer as ArrayBuffer);
       reply = { id: m.id, result };
     } catch (e) {

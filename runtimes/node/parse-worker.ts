@@ -40,7 +40,7 @@ port.on('message', (m: WorkerRequest) => {
     if (crashOn && m.path === crashOn) process.exit(70);
     let reply: PoolReply;
     try {
-      reply = { id: m.id, result: await extractFromBytes(m.bytes, m, binaryProbeBytes, chunker, undefined, nodeContentHash) };
+      reply = { id: m.id, result: await extractFromBytes(m.bytes, m, binaryProbeBytes, chunker, { contentHash: nodeContentHash }) };
     } catch (e) {
       reply = { id: m.id, error: e instanceof Error ? e.message : String(e) };
     }
