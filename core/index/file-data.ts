@@ -26,11 +26,10 @@ export interface StoredFile {
   /** The indexed text by line (1-based line N is lines[N-1]); lines outside kept chunks are empty. */
   lines: string[];
   /**
-   * The same text whole (`lines` joined by \n), when the decoder had it: one scan of it answers what
-   * a test of every line would (a name that holds no line break). No extra memory: V8's split keeps
-   * its longer lines as slices of it.
+   * The same text whole (`lines` joined by \n): one scan of it answers what a test of every line would
+   * (a name that holds no line break). No extra memory: V8's split keeps its longer lines as slices of it.
    */
-  text?: string;
+  text: string;
   /** The UTF-8 length of the meta (headers, keys, file context, outline) as stored, decoded or not (a cache's measure). */
   metaLength?: number;
   /** Chunk headers by chunk ordinal, as indexed: without the file context after the first chunk (see displayHeader). */

@@ -226,9 +226,7 @@ function nameTest(query: string): RegExp | null {
 function mayDeclare(stored: StoredFile, f: FileRef, holds: RegExp): boolean {
   if (f.lang === 'razor' || holds.test(f.path)) return true;
   // (The name holds no line break: one scan of the whole text finds what a scan of each line would.)
-  if (stored.text !== undefined) return holds.test(stored.text);
-  for (const line of stored.lines) if (holds.test(line)) return true;
-  return false;
+  return holds.test(stored.text);
 }
 
 /** Files read at most per name by each lookup. */
