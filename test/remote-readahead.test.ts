@@ -25,6 +25,8 @@ describe('read-ahead of a scan over HTTP ranges', () => {
   /** Page number → the B-tree (table or index) it belongs to. */
   const owner = new Map<number, string>();
   let expected: number;
+  /** index.sqlite's tables → their root pages. */
+  const roots = new Map<string, number>();
 
   beforeAll(async () => {
     engine = await loadEngine();
@@ -43,6 +45,20 @@ describe('read-ahead of a scan over HTTP ranges', () => {
       fs.writeFileSync(path.join(dir, 'two.sqlite'), engine.sqlite3.capi.sqlite3_js_db_export(db));
     } finally {
       db.close();
+    }
+    // An index's search tables beside the literal and vector channels' (each filled before the next is made: their roots lie far apart).
+    const idx = new engine.sqlite3.oo1.DB(':memory:');
+    try {
+      idx.exec(`PRAGMA page_size = ${PAGE}; VACUUM`);
+      for (const table of ['chunks', 'files_grams', 'chunk_vectors', 'file_data']) {
+        idx.exec(`CREATE TABLE ${table}(id INTEGER PRIMARY KEY, t TEXT NOT NULL); BEGIN`);
+        for (let i = 1; i <= 500; i++) idx.exec({ sql: `INSERT INTO ${table}(id, t) VALUES (?, ?)`, bind: [i, `${table}${i} `.repeat(30).slice(0, 180)] });
+        idx.exec('COMMIT');
+      }
+      for (const [name, root] of idx.selectArrays("SELECT name, rootpage FROM sqlite_schema WHERE type = 'table'") as Array<[string, number]>) roots.set(name, Number(root));
+      fs.writeFileSync(path.join(dir, 'index.sqlite'), engine.sqlite3.capi.sqlite3_js_db_export(idx));
+    } finally {
+      idx.close();
     }
     server = await startRangeServer(dir);
   }, 60_000);
@@ -102,6 +118,26 @@ describe('read-ahead of a scan over HTTP ranges', () => {
       const scanned = runs.slice(opened).flatMap(([first, count]) => Array.from({ length: count }, (_, i) => owner.get(first + i + 1)));
       expect(scanned.filter((n) => n === 'b').length).toBeGreaterThan(100);
       expect(scanned.filter((n) => n !== 'b')).toEqual([]);
+      db.close();
+    } finally {
+      storage.close();
+    }
+  });
+
+  it("reads ahead on opening the roots of the B-trees a keyword search reads, not the literal or vector channels' (core/index/schema.ts ROOTS_NOT_READ_AHEAD)", async () => {
+    const runs: Array<[number, number]> = [];
+    const storage = createHttpIndexStorage(server.url('index.sqlite'), { reader: () => createNodeRangeReader(), revalidateMs: 3_600_000, onPages: (first, count) => runs.push([first, count]) });
+    try {
+      await storage.exists();
+      const db = storage.open(engine);
+      // (onPages numbers pages from 0, sqlite_schema from 1.)
+      const read = new Set(runs.flatMap(([first, count]) => Array.from({ length: count }, (_, i) => first + i + 1)));
+      expect(read.has(roots.get('chunks')!)).toBe(true);
+      expect(read.has(roots.get('file_data')!)).toBe(true);
+      expect(read.has(roots.get('files_grams')!)).toBe(false);
+      expect(read.has(roots.get('chunk_vectors')!)).toBe(false);
+      // Read when asked all the same.
+      expect(Number(db.selectValue('SELECT count(*) FROM chunk_vectors'))).toBe(500);
       db.close();
     } finally {
       storage.close();

@@ -1,6 +1,7 @@
-// The index file format: tables, the format version and migrations. Owns DDL only; reading and
-// writing rows belongs to the store and the indexer. Bump FORMAT_VERSION on any change to tables or
-// to how FTS rows are derived (the FTS table is contentless: deletes must repeat the exact tokens).
+// The index file format: tables, the format version and migrations. Owns DDL only (and the list of
+// its B-trees a keyword search never reads: ROOTS_NOT_READ_AHEAD); reading and writing rows belongs
+// to the store and the indexer. Bump FORMAT_VERSION on any change to tables or to how FTS rows are
+// derived (the FTS table is contentless: deletes must repeat the exact tokens).
 import type { Database } from '../sqlite/engine.ts';
 import { HciError } from '../platform.ts';
 import { refillChunksFts } from './fts-refill.ts';
@@ -323,3 +324,12 @@ export function checkVersions(db: Database, version = readFormatVersion(db), pla
     );
   }
 }
+
+/**
+ * B-trees a keyword search never reads (measured: bench/results/remote-Avalonia-roots-fed9.md): the
+ * literal channel's trigram index below its config and data (files_tri_idx, files_tri_docsize,
+ * files_grams), the vector channel's tables, the skipped list, AUTOINCREMENT's counters and the
+ * file-list index the packed list replaced. A remote reader of a packed index (core/index/pack.ts) reads every other B-tree's
+ * root ahead on opening (runtimes/shared/http-vfs.ts); these are read when a search of their own asks.
+ */
+export const ROOTS_NOT_READ_AHEAD = ['files_tri_idx', 'files_tri_docsize', 'files_grams', 'vector_models', 'chunk_vectors', 'chunk_vectors_by_text', 'skipped', 'sqlite_sequence', 'files_by_lang'] as const;

@@ -11,6 +11,7 @@ import type { Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import { HciError } from '../../core/platform.ts';
 import type { IndexStorage } from '../../core/index/storage.ts';
 import type { Database, SqliteEngine } from '../../core/sqlite/engine.ts';
+import { ROOTS_NOT_READ_AHEAD } from '../../core/index/schema.ts';
 import { installSyncVfs, type SyncFileSystem } from './sync-vfs.ts';
 export { indexUrl } from './index-url.ts';
 import { RemoteFile, type RangeReader, type RemoteFileOptions, type RemoteStats } from './remote-file.ts';
@@ -165,13 +166,14 @@ export function createHttpIndexStorage(url: string, opts: HttpStorageOptions): H
 }
 
 /**
- * Reads every table's and index's root page ahead, in one request as a packed file lays them out
- * (VACUUM writes the roots first, after the schema): the first lookup in any table then costs only
- * its lower pages. A guess: a failure here is SQLite's to meet and report.
+ * Reads the root page of every table and index a keyword search reads ahead (not those of
+ * core/index/schema.ts ROOTS_NOT_READ_AHEAD), in one request as a packed file lays them out (VACUUM
+ * writes the roots first, after the schema): the first lookup in any of them then costs only its
+ * lower pages. A guess: a failure here is SQLite's to meet and report.
  */
 function readRoots(f: RemoteFile, db: Database): void {
   try {
-    const roots = db.selectValues('SELECT rootpage FROM sqlite_schema WHERE rootpage > 0') as number[];
+    const roots = db.selectValues(`SELECT rootpage FROM sqlite_schema WHERE rootpage > 0 AND name NOT IN (${ROOTS_NOT_READ_AHEAD.map(() => '?').join(', ')})`, [...ROOTS_NOT_READ_AHEAD]) as number[];
     f.prefetch(roots.map(Number));
   } catch {
     // Reported by the next statement SQLite runs.
