@@ -95,11 +95,13 @@ export function pairedFiles(db: Database, path: string, codec: DeflateCodec): Pa
   return found;
 }
 
-/** For many hits at once: conventional pairs that exist, by hit path. */
-export function conventionalPairsFor(db: Database, paths: string[]): Map<string, PairedFile[]> {
-  const all = paths.flatMap((p) => conventionalPairs(p));
-  const have = new Set(existing(db, all).map((f) => f.path));
-  return new Map(paths.map((p) => [p, conventionalPairs(p).filter((c) => have.has(c.path))]));
+/**
+ * For many hits at once: conventional pairs that exist, by hit path. `indexed`: the index's paths
+ * (a search's file list, SearchSession.indexedPaths) — no lookup of its own: over HTTP a path
+ * lookup was a descent of the files' path index, a request per level, for every page of hits.
+ */
+export function conventionalPairsFor(indexed: ReadonlySet<string>, paths: string[]): Map<string, PairedFile[]> {
+  return new Map(paths.map((p) => [p, conventionalPairs(p).filter((c) => indexed.has(c.path))]));
 }
 
 /**

@@ -24,7 +24,7 @@ export const CSHARP_NOTE = 'text match: confirm symbol facts (usages, overrides,
 export function renderHits(session: SearchSession, cands: Candidate[], firstRank: number, parsed: ParsedQuery, queryKey: string): SearchHit[] {
   const terms = queryTerms(parsed);
   loadBodies(session, cands);
-  const pairs = conventionalPairsFor(session.db, [...new Set(cands.map((c) => c.path))]);
+  const pairs = conventionalPairsFor(session.indexedPaths(), [...new Set(cands.map((c) => c.path))]);
   return cands.map((c, i) => {
     const scores: Partial<Record<NonNullable<Channel['scoreField']>, number>> = {};
     for (const e of c.channels) if (e.channel.scoreField) scores[e.channel.scoreField] = round(e.score);

@@ -276,6 +276,11 @@ export class SearchSession {
     });
   }
 
+  /** Every indexed file's path (indexedFiles), once per generation. */
+  indexedPaths(): ReadonlySet<string> {
+    return this.cached('indexed-paths', () => new Set(this.indexedFiles().map((f) => f.path)));
+  }
+
   /**
    * The variant groups of the index's files (variants.ts: translations, versioned docs pages), once
    * per generation: those the indexer recorded for this generation, else found now from the file list.

@@ -1,0 +1,71 @@
+// A page of hits names each hit's paired files (a view's code-behind, a component's scoped styles:
+// core/search/pairs.ts) from the search's file list (SearchSession.indexedPaths), not by looking the
+// candidate paths up in the files' path index: over HTTP that lookup was a descent of the index, a
+// request per level, for every page. The sample workspace and 200 notes packed at 4 KB pages (its
+// path index has leaves below its root) and served by a real range server on 127.0.0.1: a search whose hits have
+// pairs answers them as the local index does and reads no page of the path index but its root (read
+// ahead on opening); which page belongs to which B-tree: SQLite's dbstat over the same file.
+// @lane unit
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { openRemoteIndex, openWorkspace } from '../runtimes/node/workspace.ts';
+import type { HttpIndexStorage } from '../runtimes/shared/http-vfs.ts';
+import { copyWorkspace, tmpDir } from './helpers/tmp-workspace.ts';
+import { startRangeServer, type RangeServer } from './helpers/range-server.ts';
+import { indexAndPack } from './helpers/published-index.ts';
+
+const sample = path.resolve(import.meta.dirname, 'sample-workspace');
+const remote = { revalidateMs: 3_600_000 };
+const PATH_INDEX = 'sqlite_autoindex_files_1';
+
+describe("paired files of a remote search's hits", () => {
+  let root: string;
+  let out: string;
+  let server: RangeServer;
+
+  beforeAll(async () => {
+    root = copyWorkspace(sample, 'hci-pairs-');
+    // More paths than one page of the path index holds.
+    const notes = path.join(root, 'docs', 'release-notes-by-component-and-version');
+    fs.mkdirSync(notes, { recursive: true });
+    for (let i = 1; i <= 200; i++) fs.writeFileSync(path.join(notes, `component-release-note-number-${i}.md`), `# Note ${i}\n\nA release note, number ${i}.\n`);
+    out = tmpDir('hci-pairs-out-');
+    await indexAndPack(root, path.join(out, 'index.sqlite'), { pageSize: 4096 });
+    server = await startRangeServer(out);
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+    fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  it('come from the file list: the same pairs as the local index, no page of the path index read but its root', async () => {
+    // Page number (from 1) → its B-tree, and the path index's root.
+    const owners = await openRemoteIndex(server.url('index.sqlite'), { remote });
+    const storage = owners.host.storage as HttpIndexStorage;
+    const db = storage.open(owners.engine);
+    const owner = new Map((db.selectArrays('SELECT pageno, name FROM dbstat') as Array<[number, string]>).map(([p, n]) => [Number(p), n]));
+    const pathRoot = Number(db.selectValue("SELECT rootpage FROM sqlite_schema WHERE name = ?", [PATH_INDEX]));
+    db.close();
+    owners.close();
+    expect([...owner.values()].filter((n) => n === PATH_INDEX).length).toBeGreaterThan(1);
+
+    const local = await openWorkspace(root);
+    const pages: number[] = [];
+    const ws = await openRemoteIndex(server.url('index.sqlite'), { remote: { ...remote, onPages: (first, count) => pages.push(...Array.from({ length: count }, (_, i) => first + i + 1)) } });
+    try {
+      for (const query of ['razor', 'MainWindow']) {
+        const want = await local.search({ query, limit: 10 });
+        const got = await ws.search({ query, limit: 10 });
+        expect(want.hits.filter((h) => h.paired?.length).length).toBeGreaterThan(0);
+        expect(got.hits.map((h) => [h.path, h.paired ?? []])).toEqual(want.hits.map((h) => [h.path, h.paired ?? []]));
+      }
+      expect(pages.filter((p) => owner.get(p) === PATH_INDEX && p !== pathRoot)).toEqual([]);
+    } finally {
+      ws.close();
+      local.close();
+    }
+  });
+});
