@@ -326,7 +326,7 @@ export function checkVersions(db: Database, version = readFormatVersion(db), pla
 }
 
 /**
- * B-trees a keyword search never reads (measured: bench/results/remote-Avalonia-roots-fed9.md): the
+ * B-trees a keyword search never reads (measured: bench/results/remote-Avalonia-fed9.md): the
  * literal channel's trigram index below its config and data (files_tri_idx, files_tri_docsize,
  * files_grams), the vector channel's tables, the skipped list, AUTOINCREMENT's counters and the
  * file-list index the packed list replaced. A remote reader of a packed index (core/index/pack.ts) reads every other B-tree's
