@@ -9,6 +9,7 @@
 //   node dist/bench/index-threads.js --root DIR --build A=/path/to/distA --build B=/path/to/distB --runs 2 [--out FILE.md]
 //     [--profile DIR]  (V8 CPU profiles of every thread, one folder per run: node dist/bench/lib/cpu-profile.js FILE)
 //     [--node-arg ARG]… (passed to each run's node, e.g. --heap-prof --heap-prof-dir=DIR)
+//     [--build-node-arg NAME=ARG]… (passed to build NAME's runs only: one dist can run as two builds, e.g. a V8 flag's A/B)
 //     [--keep DIR]     (each run's index.sqlite copied to DIR/<build>-<round>.sqlite, to compare what the builds wrote)
 // Each build path is a dist/ folder inside a checkout (its node_modules are found from there). The
 // root is indexed in place (its .hci/ is removed before each run): pass a copy, never a shared corpus.
@@ -132,6 +133,7 @@ export async function main(argv: string[]): Promise<number> {
   let profileDir = '';
   let keepDir = '';
   const nodeArgs: string[] = [];
+  const buildArgs = new Map<string, string[]>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--root') root = path.resolve(argv[++i]);
@@ -140,6 +142,11 @@ export async function main(argv: string[]): Promise<number> {
     else if (a === '--profile') profileDir = path.resolve(argv[++i]);
     else if (a === '--keep') keepDir = path.resolve(argv[++i]);
     else if (a === '--node-arg') nodeArgs.push(argv[++i]);
+    else if (a === '--build-node-arg') {
+      const arg = argv[++i];
+      const name = arg.slice(0, arg.indexOf('='));
+      buildArgs.set(name, [...(buildArgs.get(name) ?? []), arg.slice(name.length + 1)]);
+    }
     else if (a === '--build') {
       const [name, dir] = argv[++i].split('=');
       builds.push([name, path.resolve(dir)]);
@@ -149,7 +156,7 @@ export async function main(argv: string[]): Promise<number> {
   const all: Run[] = [];
   for (let round = 1; round <= runs; round++) {
     for (const [name, dist] of builds) {
-      const r = await runOnce(name, dist, root, round, profileDir, keepDir, nodeArgs);
+      const r = await runOnce(name, dist, root, round, profileDir, keepDir, [...nodeArgs, ...(buildArgs.get(name) ?? [])]);
       all.push(r);
       console.error(`${name} #${round}: ${(r.wallMs / 1000).toFixed(1)} s wall, ${(r.cpuMs / 1000).toFixed(1)} s CPU, ${r.peakRssMb.toFixed(0)} MB, load ${r.load.toFixed(1)} ${JSON.stringify(r.threads)}`);
     }
@@ -161,7 +168,8 @@ export async function main(argv: string[]): Promise<number> {
     all.map((r) => [r.build, String(r.round), r.load.toFixed(1), `${s(r.wallMs)} s`, `${s(r.cpuMs)} s`, `${r.peakRssMb.toFixed(0)} MB`, `${Math.round(r.peakAt * 100)}%`, String(r.files), String(r.chunks), ...groups.map((g) => (r.threads[g] === undefined ? '–' : `${s(r.threads[g])} s`))]),
   );
   const curves = markdownTable(['build', 'run', ...Array.from({ length: 10 }, (_, k) => `${k * 10}–${k * 10 + 10}%`)], all.map((r) => [r.build, String(r.round), ...r.rssTenths.map(String)]));
-  const text = `Cold index of ${root}, builds alternated (${runs} rounds), ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} cores.\n` +
+  const argsLine = [...buildArgs].map(([name, args]) => `${name}: node ${args.join(' ')}`).join('; ');
+  const text = `Cold index of ${root}, builds alternated (${runs} rounds), ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} cores.${argsLine ? ` Build arguments: ${argsLine}.` : ''}\n` +
     'Thread CPU from /proc/<pid>/task/*/stat sampled every 20 ms over the whole worker process (open + index); wall, process CPU and peak RSS (VmHWM) as the bench worker measures the index pass; "peak at": when the sampled VmRSS peaked, as a share of the process\'s life.\n\n' + table +
     '\nSampled RSS (MB), highest in each tenth of the process\'s life:\n\n' + curves + '\n';
   console.log(text);
