@@ -15,11 +15,10 @@
 //
 //   node --experimental-transform-types bench/question-misses.ts --set Mud=<golden.jsonl>@<indexed root> [--set …]
 //        [--settings JSON] [--out rows.json] [--md table.md]
-import * as fs from 'node:fs';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import { readGolden } from './lib/queries.ts';
 import { distinct } from './lib/metrics.ts';
-import { markdownTable, optString, parseArgs, runMain } from './lib/util.ts';
+import { markdownTable, optString, parseArgs, probeSets, runMain, writeReport } from './lib/util.ts';
 import { parseQuery } from '../core/search/query.ts';
 import { queryType } from '../core/search/query-type.ts';
 import { defaultSettings } from '../core/settings.ts';
@@ -80,15 +79,10 @@ function near(path: string, relevant: readonly string[]): boolean {
 
 export async function main(argv: string[]): Promise<number> {
   const { opts } = parseArgs(argv);
-  const sets = ([] as string[]).concat((opts.set as string | string[] | undefined) ?? []);
   const settings = JSON.parse(optString(opts, 'settings') ?? '{}') as Record<string, unknown>;
-  if (!sets.length) throw new Error('give at least one --set NAME=golden.jsonl@root');
   const changeWords = defaultSettings().change_words;
   const rows: Miss[] = [];
-  for (const spec of sets) {
-    const m = /^([^=]+)=(.+)@(.+)$/.exec(spec);
-    if (!m) throw new Error(`--set NAME=golden.jsonl@root, got ${spec}`);
-    const [, name, golden, root] = m;
+  for (const { name, golden, root } of probeSets(opts)) {
     const ws = await openWorkspace(root, { settings });
     try {
       for (const g of readGolden(golden)) {
@@ -151,12 +145,7 @@ export async function main(argv: string[]): Promise<number> {
     if (r.above.length) out.push(`${''.padEnd(30)}above ${r.above.slice(0, 3).join(' ')}`);
   }
   out.push('```');
-  const md = out.join('\n') + '\n';
-  process.stdout.write(md);
-  const file = optString(opts, 'out');
-  if (file) fs.writeFileSync(file, JSON.stringify(rows, null, 1));
-  const mdFile = optString(opts, 'md');
-  if (mdFile) fs.writeFileSync(mdFile, md);
+  writeReport(opts, out.join('\n') + '\n', rows);
   return 0;
 }
 

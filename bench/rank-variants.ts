@@ -4,7 +4,7 @@
 // eval's file-level R@5 / MRR@10 over the distinct files of a 50-hit answer, overall and by query type
 // (core/search/query-type.ts: symbol / question / mixed), identifier queries at rank 1 (kind
 // identifier or symbol, or a symbol-type query), and the queries whose R@5 or MRR@10 moved against
-// the first set-up, and nDCG@10 over the first ten hits as returned (bench/lib/metrics.ts ndcg10Returned:
+// the first set-up, commit-style queries (golden kind `commit`) per set, and nDCG@10 over the first ten hits as returned (bench/lib/metrics.ts ndcg10Returned:
 // a file's second chunk takes a slot; the first ten of the 50-hit answer are the page of ten, depth.ts).
 // Only the 50-hit search runs, so a set-up costs a third of a rank-probe run.
 //
@@ -64,6 +64,14 @@ export function report(rows: readonly Row[], variants: readonly string[]): strin
     const rs = rows.filter((r) => r.set === s && r.type === 'question');
     return [s, String(rs.length), ...variants.map((v) => agg(rs, v))];
   })));
+  const commits = rows.filter((r) => r.kind === 'commit');
+  if (commits.length) {
+    out.push('\nCommit-style queries (golden kind `commit`) per set (R@5 / MRR@10):\n');
+    out.push(markdownTable(['set', 'n', ...variants], [...sets, 'all'].map((s) => {
+      const rs = s === 'all' ? commits : commits.filter((r) => r.set === s);
+      return [s, String(rs.length), ...variants.map((v) => agg(rs, v))];
+    }).filter((r) => r[1] !== '0')));
+  }
   const [base, ...others] = variants;
   for (const v of others) {
     const upDown = (k: number) => {

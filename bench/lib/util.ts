@@ -75,6 +75,26 @@ export function optString(opts: Record<string, ArgValue>, key: string): string |
   return Array.isArray(v) ? v[v.length - 1] : v;
 }
 
+/** The `--set NAME=golden.jsonl@indexed-root` options of a probe script (at least one). */
+export function probeSets(opts: Record<string, ArgValue>): Array<{ name: string; golden: string; root: string }> {
+  const specs = ([] as string[]).concat((opts.set as string | string[] | undefined) ?? []);
+  if (!specs.length) throw new Error('give at least one --set NAME=golden.jsonl@root');
+  return specs.map((spec) => {
+    const m = /^([^=]+)=(.+)@(.+)$/.exec(spec);
+    if (!m) throw new Error(`--set NAME=golden.jsonl@root, got ${spec}`);
+    return { name: m[1], golden: m[2], root: m[3] };
+  });
+}
+
+/** Prints a report's markdown, and writes it to `--md` and its rows (JSON) to `--out` when given. */
+export function writeReport(opts: Record<string, ArgValue>, md: string, rows: unknown): void {
+  process.stdout.write(md);
+  const file = optString(opts, 'out');
+  if (file) fs.writeFileSync(file, JSON.stringify(rows, null, 1));
+  const mdFile = optString(opts, 'md');
+  if (mdFile) fs.writeFileSync(mdFile, md);
+}
+
 export function optInt(opts: Record<string, ArgValue>, key: string, fallback: number): number {
   const s = optString(opts, key);
   if (s === undefined) return fallback;
