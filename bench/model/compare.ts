@@ -3,7 +3,8 @@
 // then per variant — `learned` (trained on the corpus, as `hci index` would), `pre:FILE` (a
 // pretrained model file), `combo:FILE:W` (both, concatenated: cosine = W·pretrained + (1−W)·learned)
 // — and mixes of them (parts joined by `+`, `@weight` each) — the vector channel's file ranking (exact KNN over f32 vectors) and the seed fusion with keyword
-// (bench/lib/fusion-proto.ts), at file level per query kind. The pipeline's own figures come from
+// (bench/lib/fusion-proto.ts), at file level per query kind, and how many queries have a relevant
+// file in the first five of the vector list, of keyword's or the vector's (the either-list ceiling). The pipeline's own figures come from
 // bench/semantic-eval.ts; this is the fast loop that picks what goes into it.
 //
 //   node dist/bench/model/compare.js --set NAME=ROOT:GOLDEN … --variants learned,pre:/tmp/a.bin,combo:/tmp/a.bin:0.5
@@ -19,12 +20,12 @@ import { readGolden, type GoldenQuery } from '../lib/queries.ts';
 import { scoreQuery } from '../lib/metrics.ts';
 import { fmtNum, markdownTable, mean, optList, parseArgs, runMain } from '../lib/util.ts';
 
-interface Outcome { kind: string; r5: number; mrr: number; r1: boolean }
+interface Outcome { kind: string; r5: number; mrr: number; r1: boolean; top5: boolean }
 interface M { n: number; r5: number; mrr: number }
 
 function outcome(g: GoldenQuery, ranked: readonly string[]): Outcome {
   const s = scoreQuery(ranked, g.relevant);
-  return { kind: g.kind, r5: s.recall5, mrr: s.mrr10, r1: s.recall1 > 0 };
+  return { kind: g.kind, r5: s.recall5, mrr: s.mrr10, r1: s.recall1 > 0, top5: [...new Set(ranked)].slice(0, 5).some((p) => g.relevant.includes(p)) };
 }
 
 function agg(xs: readonly Outcome[]): M {
@@ -49,11 +50,13 @@ interface SetSpec { name: string; root: string; golden: string }
 
 export async function compare(sets: readonly SetSpec[], variants: readonly string[], log: (s: string) => void): Promise<string> {
   const out: string[] = [];
-  const pooled = new Map<string, { vec: Outcome[]; fused: Outcome[]; lost: number }>();
+  const pooled = new Map<string, { vec: Outcome[]; fused: Outcome[]; lost: number; either: number }>();
   let kwPool: Outcome[] = [];
   for (const set of sets) {
     const golden = readGolden(set.golden);
     const kinds = [...new Set(golden.map((g) => g.kind))].sort();
+    // The chunks first: the workspace may still hold its index when closed.
+    const chunks = await readIndexChunks(set.root);
     const ws = await openWorkspace(set.root);
     const kwFiles = new Map<string, ScoredFile[]>();
     try {
@@ -66,7 +69,6 @@ export async function compare(sets: readonly SetSpec[], variants: readonly strin
     }
     const kw = golden.map((g) => outcome(g, kwFiles.get(g.query)!.map((f) => f.path)));
     kwPool = kwPool.concat(kw);
-    const chunks = await readIndexChunks(set.root);
     const texts = chunks.map((c) => c.text);
     const ids = chunks.map((c) => c.id);
     const pathOf = new Map(chunks.map((c) => [c.id, c.path]));
@@ -77,8 +79,8 @@ export async function compare(sets: readonly SetSpec[], variants: readonly strin
       return learned;
     };
     const rows: string[][] = [];
-    const head = ['variant', ...['all', ...kinds].map((k) => `${k} (${golden.filter((g) => k === 'all' || g.kind === k).length})`), 'r1 lost'];
-    rows.push(['keyword', ...['all', ...kinds].map((k) => { const m = agg(kw.filter((o) => k === 'all' || o.kind === k)); return `${fmtNum(m.r5, 3)} / ${fmtNum(m.mrr, 3)}`; }), '']);
+    const head = ['variant', ...['all', ...kinds].map((k) => `${k} (${golden.filter((g) => k === 'all' || g.kind === k).length})`), 'r1 lost', 'first 5 / either'];
+    rows.push(['keyword', ...['all', ...kinds].map((k) => { const m = agg(kw.filter((o) => k === 'all' || o.kind === k)); return `${fmtNum(m.r5, 3)} / ${fmtNum(m.mrr, 3)}`; }), '', String(kw.filter((o) => o.top5).length)]);
     for (const v of variants) {
       // A variant is parts joined by '+', each `learned`, `pre:FILE` or `asym:CHUNKFILE|QUERYFILE`, with `@weight` (default 1):
       // the parts' unit vectors concatenated, each times √(its share of the weights).
@@ -121,14 +123,17 @@ export async function compare(sets: readonly SetSpec[], variants: readonly strin
         fused.push(outcome(g, fuse(kwFiles.get(g.query)!, vf, SEED_FUSION)));
       });
       const lost = kw.filter((k, i) => k.r1 && !fused[i].r1).length;
-      const p = pooled.get(v) ?? { vec: [], fused: [], lost: 0 };
+      // The either-list ceiling: queries with a relevant file in the first five of keyword's list or the vector channel's.
+      const either = kw.filter((k, i) => k.top5 || vec[i].top5).length;
+      const p = pooled.get(v) ?? { vec: [], fused: [], lost: 0, either: 0 };
       p.vec.push(...vec);
       p.fused.push(...fused);
       p.lost += lost;
+      p.either += either;
       pooled.set(v, p);
       const cell = (xs: Outcome[], k: string) => { const m = agg(xs.filter((o) => k === 'all' || o.kind === k)); return `${fmtNum(m.r5, 3)} / ${fmtNum(m.mrr, 3)}`; };
-      rows.push([`${v} vector`, ...['all', ...kinds].map((k) => cell(vec, k)), '']);
-      rows.push([`${v} fused`, ...['all', ...kinds].map((k) => cell(fused, k)), String(lost)]);
+      rows.push([`${v} vector`, ...['all', ...kinds].map((k) => cell(vec, k)), '', `${vec.filter((o) => o.top5).length} / ${either}`]);
+      rows.push([`${v} fused`, ...['all', ...kinds].map((k) => cell(fused, k)), String(lost), String(fused.filter((o) => o.top5).length)]);
       log(`  ${v}: embedded in ${fmtNum(embedMs / 1000, 1)} s`);
     }
     out.push(`### ${set.name} (${chunks.length} chunks) — R@5 / MRR@10`, '', markdownTable(head, rows), '');
@@ -136,12 +141,12 @@ export async function compare(sets: readonly SetSpec[], variants: readonly strin
   if (sets.length > 1) {
     const kinds = [...new Set(kwPool.map((o) => o.kind))].sort();
     const cell = (xs: Outcome[], k: string) => { const m = agg(xs.filter((o) => k === 'all' || o.kind === k)); return `${fmtNum(m.r5, 3)} / ${fmtNum(m.mrr, 3)}`; };
-    const rows = [['keyword', ...['all', ...kinds].map((k) => cell(kwPool, k)), '']];
+    const rows = [['keyword', ...['all', ...kinds].map((k) => cell(kwPool, k)), '', String(kwPool.filter((o) => o.top5).length)]];
     for (const [v, p] of pooled) {
-      rows.push([`${v} vector`, ...['all', ...kinds].map((k) => cell(p.vec, k)), '']);
-      rows.push([`${v} fused`, ...['all', ...kinds].map((k) => cell(p.fused, k)), String(p.lost)]);
+      rows.push([`${v} vector`, ...['all', ...kinds].map((k) => cell(p.vec, k)), '', `${p.vec.filter((o) => o.top5).length} / ${p.either}`]);
+      rows.push([`${v} fused`, ...['all', ...kinds].map((k) => cell(p.fused, k)), String(p.lost), String(p.fused.filter((o) => o.top5).length)]);
     }
-    out.push(`### pooled (${sets.map((s) => s.name).join(' + ')})`, '', markdownTable(['variant', ...['all', ...kinds].map((k) => `${k} (${kwPool.filter((o) => k === 'all' || o.kind === k).length})`), 'r1 lost'], rows), '');
+    out.push(`### pooled (${sets.map((s) => s.name).join(' + ')})`, '', markdownTable(['variant', ...['all', ...kinds].map((k) => `${k} (${kwPool.filter((o) => k === 'all' || o.kind === k).length})`), 'r1 lost', 'first 5 / either'], rows), '');
   }
   return out.join('\n');
 }

@@ -144,7 +144,7 @@ export function readExtract(file: string): RepoExtract {
 }
 
 /** The repository's extract file (made now when the work folder has none for this commit and extractor). */
-function ensureExtract(work: string, r: ManifestRepo, mirrors: string, log: (s: string) => void): string {
+export function ensureExtract(work: string, r: ManifestRepo, mirrors: string, log: (s: string) => void): string {
   const file = path.join(work, 'extract', `${r.repo.replace('/', '+')}@${r.commit.slice(0, 12)}-${digest({ v: EXTRACTOR_VERSION, p: EXTRACT_PARAMS, scope: r.scope ?? 'all' })}.json.gz`);
   if (fs.existsSync(file)) return file;
   const t0 = performance.now();

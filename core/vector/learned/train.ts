@@ -134,28 +134,7 @@ export function trainFromPpmi(corpus: TokenCorpus, ppmiMatrix: { matrix: Csr | n
 export function modelFromWordRows(corpus: TokenCorpus, words: Float64Array | null, rank: number, p: LearnedParams, lap: (phase: string) => void = () => {}, backend: DenseBackend = 'auto'): { model: LearnedModel; rows: TrainedRows } {
   const V = corpus.vocab.length;
   const dims = p.dims;
-  const vectors = new Int8Array(V * dims);
-  const rowScale = new Float32Array(V);
-  if (words) {
-    const row = new Float64Array(rank);
-    for (let w = 0; w < V; w++) {
-      let n = 0;
-      for (let j = 0; j < rank; j++) {
-        row[j] = words[w * rank + j];
-        n += row[j] * row[j];
-      }
-      if (!(n > 0)) continue;
-      const inv = 1 / Math.sqrt(n);
-      let max = 0;
-      for (let j = 0; j < rank; j++) {
-        row[j] *= inv;
-        max = Math.max(max, Math.abs(row[j]));
-      }
-      const scale = Math.fround(max / 127);
-      rowScale[w] = scale;
-      for (let j = 0; j < rank; j++) vectors[w * dims + j] = Math.round(row[j] / scale);
-    }
-  }
+  const { vectors, rowScale } = words ? int8Rows(words, rank, V, dims) : { vectors: new Int8Array(V * dims), rowScale: new Float32Array(V) };
   lap('word vectors');
   const weights = new Float32Array(V);
   const total = Math.max(1, corpus.totalTokens);
@@ -190,6 +169,34 @@ export function modelFromWordRows(corpus: TokenCorpus, words: Float64Array | nul
   const model = new LearnedModel(header, corpus.vocab, weights, rowScale, common, vectors);
   lap('chunk vectors');
   return { model, rows: new TrainedRows(model, corpus.seq, starts, sum) };
+}
+
+/**
+ * Word rows (V × rank, row-major) as the model stores them: each row unit length, then int8 with
+ * its own scale (max |value| / 127) in a V × dims table (a zero row stays zeros).
+ */
+export function int8Rows(words: Float64Array, rank: number, V: number, dims: number): { vectors: Int8Array; rowScale: Float32Array } {
+  const vectors = new Int8Array(V * dims);
+  const rowScale = new Float32Array(V);
+  const row = new Float64Array(rank);
+  for (let w = 0; w < V; w++) {
+    let n = 0;
+    for (let j = 0; j < rank; j++) {
+      row[j] = words[w * rank + j];
+      n += row[j] * row[j];
+    }
+    if (!(n > 0)) continue;
+    const inv = 1 / Math.sqrt(n);
+    let max = 0;
+    for (let j = 0; j < rank; j++) {
+      row[j] *= inv;
+      max = Math.max(max, Math.abs(row[j]));
+    }
+    const scale = Math.fround(max / 127);
+    rowScale[w] = scale;
+    for (let j = 0; j < rank; j++) vectors[w * dims + j] = Math.round(row[j] / scale);
+  }
+  return { vectors, rowScale };
 }
 
 /** The training chunks' vectors (projected, unit length, f32), computed from the corpus's ids when asked for. */
