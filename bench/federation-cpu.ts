@@ -7,7 +7,11 @@
 // ids and scores) so two checkouts' runs can be checked to answer the same. Run two checkouts one
 // after the other, several times (A B A B …), and compare medians. Owns these measurements; what
 // they measure is core/service/federation.ts and repo-search.ts.
-//   node --experimental-transform-types bench/federation-cpu.ts --work DIR --repos A,B,… [--every 4] [--rounds 1] [--union] [--json out.json] [--label x]
+//   node --experimental-transform-types bench/federation-cpu.ts --work DIR --repos A,B,… [--every 4] [--rounds 1] [--union] [--shared-pool X] [--workers N] [--json out.json] [--label x]
+// (--shared-pool X: the keyword pool split across the repositories, in union pools — 0: each ranks a
+// whole pool of its own, as before the split; default the federation's SHARED_POOL;
+// --workers N: each repository's part on one of N worker threads — CPU is then the whole process's
+// (process.cpuUsage: every thread), and the wall time per query is recorded beside it.)
 //   node --experimental-transform-types bench/federation-cpu.ts --compare a1.json,b1.json,a2.json,… [--title T] [--md out.md]
 // (--compare: the runs' JSON files, in the order they ran, tabled per label: each run's median and
 // p95, the median of the runs' medians per label, and whether every run of a label answered alike.)
@@ -18,15 +22,16 @@ import { createHash } from 'node:crypto';
 import { Federation, HciService } from '../core/service/index.ts';
 import type { SearchAnswer } from '../core/contract/search.ts';
 import { nodeServiceHost } from '../runtimes/node/service-host.ts';
+import { createNodeRepoSearchPool } from '../runtimes/node/repo-search-pool.ts';
 import { readBroadSet } from './lib/golden-set.ts';
 import { commitInfo } from './lib/record.ts';
 import { fmtNum, median, optInt, optList, optString, parseArgs, percentile, repoRoot, runMain } from './lib/util.ts';
 
 const LIMIT = 10;
 
-/** The calling thread's CPU time in ms (process.threadCpuUsage where Node has it, else the process's). */
-function cpuMs(): number {
-  const u = (process as unknown as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.() ?? process.cpuUsage();
+/** The calling thread's CPU time in ms (process.threadCpuUsage where Node has it, else the process's; `all`: every thread's). */
+function cpuMs(all = false): number {
+  const u = (all ? undefined : (process as unknown as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.()) ?? process.cpuUsage();
   return (u.user + u.system) / 1000;
 }
 
@@ -86,22 +91,29 @@ async function main(argv: string[]): Promise<number> {
   const rounds = optInt(opts, 'rounds', 1);
   if (!optString(opts, 'work') || repos.length < 2) throw new Error('--work DIR (a bench/federation.js --work folder) and --repos A,B[,C…]');
   const open = (root: string) => new HciService({ root, host: nodeServiceHost(), surface: 'cli', watch: 'off' });
-  const members = repos.map((repo) => ({ repo, service: open(path.join(work, 'apart', repo)) }));
+  const workers = optInt(opts, 'workers', 0);
+  const roots = repos.map((repo) => path.join(work, 'apart', repo));
+  const parts = workers > 0 ? createNodeRepoSearchPool({ workers })(roots) : null;
+  const members = repos.map((repo, i) => ({ repo, service: open(roots[i]), ...(parts ? { search: parts[i] } : {}) }));
   const union = opts.union ? open(path.join(work, 'union')) : null;
-  const fed = new Federation(members);
+  const shared = optString(opts, 'shared-pool');
+  const fed = new Federation(members, shared !== undefined ? { sharedPool: Number(shared) } : {});
   try {
     const queries = repos.flatMap((r) => readBroadSet(path.join(repoRoot(), 'bench', 'golden', `${r}.jsonl`)).map((g) => g.query)).filter((_, i) => i % every === 0);
     await fed.call('search', { query: 'warm up', limit: LIMIT });
     await union?.call('search', { query: 'warm up', limit: LIMIT });
     const merged: number[][] = queries.map(() => []);
+    const wall: number[][] = queries.map(() => []);
     const unioned: number[][] = queries.map(() => []);
     const digest = createHash('sha256');
     const answers: string[] = [];
     for (let r = 0; r < rounds; r++) {
       for (const [i, query] of queries.entries()) {
-        let c = cpuMs();
+        let c = cpuMs(workers > 0);
+        const w = performance.now();
         const a: SearchAnswer = await fed.call('search', { query, limit: LIMIT });
-        merged[i].push(cpuMs() - c);
+        merged[i].push(cpuMs(workers > 0) - c);
+        wall[i].push(performance.now() - w);
         if (r === 0) {
           const one = JSON.stringify([query, a.status, a.hits.map((h) => [h.hit_id, h.score])]);
           digest.update(one);
@@ -125,13 +137,15 @@ async function main(argv: string[]): Promise<number> {
       queries: queries.length,
       rounds,
       merged_cpu_ms: { median: median(m), p95: percentile(m, 95) },
+      merged_wall_ms: { median: median(perQuery(wall)), p95: percentile(perQuery(wall), 95) },
+      ...(workers > 0 ? { workers } : {}),
       ...(union ? { union_cpu_ms: { median: median(perQuery(unioned)), p95: percentile(perQuery(unioned), 95) } } : {}),
       answers_sha256: digest.digest('hex'),
       per_query: m,
       /** Per query, a digest of its answer (hit ids and scores): which queries two runs answered differently. */
       per_query_answers: answers,
     };
-    process.stdout.write(`${out.label} merged CPU median ${fmtNum(out.merged_cpu_ms.median, 1)} ms p95 ${fmtNum(out.merged_cpu_ms.p95, 1)}${union ? ` union ${fmtNum(out.union_cpu_ms!.median, 1)} / ${fmtNum(out.union_cpu_ms!.p95, 1)}` : ''}; ${queries.length} queries; answers ${out.answers_sha256.slice(0, 12)}; load ${out.load.map((x) => x.toFixed(1)).join(' ')}\n`);
+    process.stdout.write(`${out.label} merged CPU median ${fmtNum(out.merged_cpu_ms.median, 1)} ms p95 ${fmtNum(out.merged_cpu_ms.p95, 1)} (wall ${fmtNum(out.merged_wall_ms.median, 1)} / ${fmtNum(out.merged_wall_ms.p95, 1)})${union ? ` union ${fmtNum(out.union_cpu_ms!.median, 1)} / ${fmtNum(out.union_cpu_ms!.p95, 1)}` : ''}; ${queries.length} queries; answers ${out.answers_sha256.slice(0, 12)}; load ${out.load.map((x) => x.toFixed(1)).join(' ')}\n`);
     const json = optString(opts, 'json');
     if (json) fs.writeFileSync(json, JSON.stringify(out, null, 1));
     return 0;

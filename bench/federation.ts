@@ -10,7 +10,10 @@
 // in the union, which the separate indexes never see.
 //   npm run build && node dist/bench/federation.js --corpora /work/corpora/broad --repos A,B,C [--neutral] [--record] [--work DIR]
 // (--work DIR: the copies and indexes go there and are kept; a later run with the same DIR reuses them.
-// --workers N: the merged search is also run with each repository's part on one of N worker threads.)
+// --workers N: the merged search is also run with each repository's part on one of N worker threads;
+// --shared-pool X: the merged search's keyword pool split across the repositories, in union pools
+// (0: a whole pool each; default the federation's SHARED_POOL); --sets A,B: ask only these golden
+// sets (the federation and the union stay of every --repos); --no-naive: skip the naive and alone columns.)
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -38,7 +41,7 @@ interface SetRow {
 const LIMIT = 10;
 
 async function main(argv: string[]): Promise<number> {
-  const { opts } = parseArgs(argv, ['record', 'keep', 'neutral']);
+  const { opts } = parseArgs(argv, ['record', 'keep', 'neutral', 'no-naive']);
   const folder = (repo: string, i: number) => (opts.neutral ? `r${i}` : repo);
   const corpora = optString(opts, 'corpora') ?? '/work/corpora/broad';
   const repos = optList(opts, 'repos');
@@ -73,7 +76,10 @@ async function main(argv: string[]): Promise<number> {
       await union.index();
       process.stderr.write(`union: ${Date.now() - t0} ms\n`);
     }
-    const merged = new Federation(members);
+    const shared = optString(opts, 'shared-pool');
+    const merged = new Federation(members, shared !== undefined ? { sharedPool: Number(shared) } : {});
+    const sets = optList(opts, 'sets');
+    const skipNaive = Boolean(opts['no-naive']);
     const naive = new Federation(members, { mergeStats: false });
     // --workers N: the same merged search with each repository's part on one of N worker threads.
     const workerCount = Number(optString(opts, 'workers') ?? 0);
@@ -94,6 +100,7 @@ async function main(argv: string[]): Promise<number> {
       return `${repoOf.get(h.path.slice(0, slash)) ?? h.path.slice(0, slash)}/${h.path.slice(slash + 1)}`;
     });
     for (const [i, repo] of repos.entries()) {
+      if (sets.length && !sets.includes(repo)) continue;
       const set = readBroadSet(path.join(repoRoot(), 'bench', 'golden', `${repo}.jsonl`));
       const differ: SetRow['differ'] = [];
       const acc = { union: [] as Array<ReturnType<typeof scoreQuery>>, merged: [] as Array<ReturnType<typeof scoreQuery>>, naive: [] as Array<ReturnType<typeof scoreQuery>>, alone: [] as Array<ReturnType<typeof scoreQuery>> };
@@ -113,9 +120,10 @@ async function main(argv: string[]): Promise<number> {
           if (JSON.stringify(p.hits.map((h) => [h.hit_id, h.score])) !== JSON.stringify(m.hits.map((h) => [h.hit_id, h.score]))) parallelDiffer++;
         }
         t = performance.now();
-        const n = await naive.call('search', req);
+        const none = { hits: [] } as unknown as SearchAnswer;
+        const n = skipNaive ? none : await naive.call('search', req);
         lat.naive.push(performance.now() - t);
-        const a = await members[i].service.call('search', req);
+        const a = skipNaive ? none : await members[i].service.call('search', req);
         acc.union.push(scoreQuery(files(u, false), relevant));
         acc.merged.push(scoreQuery(files(m, true), relevant));
         if (acc.union.at(-1)!.recall5 !== acc.merged.at(-1)!.recall5) differ.push({ query: g.query, union: distinct(files(u, false)).slice(0, 5), merged: distinct(files(m, true)).slice(0, 5), relevant });
@@ -154,7 +162,7 @@ async function main(argv: string[]): Promise<number> {
       `# Many repositories in one search vs one index of their union`,
       '',
       `${repos.length} repositories (${repos.join(', ')}), the union's folders ${opts.neutral ? 'r0, r1, … (neutral names)' : 'named as the repositories'}, golden sets bench/golden/<repo>.jsonl, top ${LIMIT}, keyword mode; commit ${report.commit.sha?.slice(0, 7)}${report.commit.dirty ? ' (dirty)' : ''}, ${report.at}, Node ${process.version}, load ${report.load.map((x) => x.toFixed(1)).join(' ')}.`,
-      'merged: the federation with the BM25 statistics of all indexes added up; naive: each index\'s own statistics, merged by score; alone: the repository\'s own index only (no other repository competing).',
+      `merged: the federation with the BM25 statistics of all indexes added up (keyword pool shared: ${shared ?? 'default'}); naive: each index's own statistics, merged by score; alone: the repository's own index only (no other repository competing).${skipNaive ? ' --no-naive: the naive and alone columns were not run (their zeros mean nothing).' : ''}`,
       '',
       markdownTable(
         ['golden set', 'queries', 'union R@5 / MRR', 'merged R@5 / MRR', 'merged / union R@5', 'naive R@5 / MRR', 'alone R@5 / MRR'],

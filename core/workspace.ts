@@ -3,7 +3,7 @@
 // opening (settings, the engine, one index connection), freshness, the query log behind hit ids and
 // turning a failure into the call's answer; the work is done by index/ (indexing), search/ (one
 // Searcher per open index, search/searcher.ts: preparing and running searches) and scan/.
-import type { KeywordStats } from './search/term-stats.ts';
+import type { FirstPass, KeywordStats } from './search/term-stats.ts';
 import { asHciError, HciError, type WorkspaceFs } from './platform.ts';
 import type { Settings } from './settings.ts';
 import { settingDefaults } from './settings-defaults.ts';
@@ -357,6 +357,15 @@ export class HciWorkspace {
       return await searcher.search(req, key, t0, opts.keywordStats);
     } catch (e) {
       return failedResponse(req, e, t0);
+    }
+  }
+
+  /** A search over several indexes: this index's keyword scores of the query's first pass (Searcher.firstPass; null when it has none or no index). */
+  async firstPass(req: SearchRequest, keywordStats: KeywordStats): Promise<FirstPass | null> {
+    try {
+      return await (await this.searcher()).firstPass(req, keywordStats);
+    } catch {
+      return null;
     }
   }
 

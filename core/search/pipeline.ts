@@ -41,7 +41,7 @@ export interface SearchContext {
 export type { RankedResult, SearchPage };
 
 /** How many candidates each channel returns for a ranking at depth `depth` (depth.ts). */
-function candidatePool(depth: number): number {
+export function candidatePool(depth: number): number {
   return Math.min(2000, depth * 8 + 64);
 }
 

@@ -19,7 +19,7 @@ import type { SearchRequest, SearchResponse } from '../contract/search.ts';
 import { MAX_TOKENS_MIN, QUERY_MAX_CHARS, SEARCH_LIMIT, SEARCH_MODES } from '../contract/limits.ts';
 import type { SemanticIndex, QueryVector } from '../vector/semantic.ts';
 import { modelKeyString } from '../vector/provider.ts';
-import { parseRequest, prepareSearch, rankList, searchPage, type RankedResult, type SearchContext, type SearchPage } from './pipeline.ts';
+import { candidatePool, parseRequest, prepareSearch, rankList, searchPage, type RankedResult, type SearchContext, type SearchPage } from './pipeline.ts';
 import type { Candidate } from './candidates.ts';
 import { DEFAULT_MODES, MODE_UNAVAILABLE_HINT, semanticModes, type ModeTable } from './modes.ts';
 import { vectorChannel } from './channels/vector.ts';
@@ -30,7 +30,7 @@ import { searchResponse } from './present.ts';
 import { SearchSession } from './session.ts';
 import { queryKey } from './query-log.ts';
 import { skippedFilesHint, skippedFilesMatching } from './skipped-files.ts';
-import type { KeywordStats } from './term-stats.ts';
+import type { FirstPass, KeywordStats } from './term-stats.ts';
 import type { TokenNeighbours } from '../vector/neighbours.ts';
 import { neighbourCandidates } from './neighbour-terms.ts';
 import { queryType } from './query-type.ts';
@@ -142,6 +142,28 @@ export class Searcher {
     // Loaded only by a search over several indexes (a browser Worker's start never carries it).
     const keywordModes = keywordStats ? (await import('./channels/fts-global.ts')).withGlobalStats : null;
     return new PreparedSearch(this, req, parsed, vector, keywordModes && keywordStats ? (m) => keywordModes(m, keywordStats) : undefined);
+  }
+
+  /**
+   * A search over several indexes (core/service/federation.ts) before it splits one candidate pool:
+   * this index's keyword scores of the query's first pass and widening at the first depth's pool, with
+   * the statistics of them all (channels/fts-global.ts firstPassOf) — or null when its first pass is
+   * not the keyword channel's alone (another mode, a text query, a path filter) or it cannot run.
+   */
+  async firstPass(req: SearchRequest, keywordStats: KeywordStats): Promise<FirstPass | null> {
+    if ((req.mode ?? 'keyword') !== 'keyword') return null;
+    const s = this.host.settings;
+    let parsed: ParsedQuery;
+    try {
+      checkRequest(req);
+      parsed = parseRequest(s, req);
+    } catch {
+      return null;
+    }
+    if (parsed.text || [req.paths, req.exts, req.exclude_paths, req.exclude_kinds, parsed.paths, parsed.exts, parsed.excludePaths].some((f) => f?.length)) return null;
+    const { firstPassOf } = await import('./channels/fts-global.ts');
+    const session = this.session;
+    return this.store.read(() => session.withPathFilter(null, () => firstPassOf(session, parsed, keywordStats, candidatePool(s.rank_depth), s.rank_depth, s.max_hits_per_file)));
   }
 
   /** A question's neighbour terms (setting neighbour_terms; neighbour-terms.ts), when the code model can be read. */

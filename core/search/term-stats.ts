@@ -158,6 +158,37 @@ export function mergeStats(list: readonly CorpusStats[]): CorpusStats {
 export interface KeywordStats {
   all: CorpusStats;
   own: CorpusStats;
+  /** This index's share of one candidate pool split across the indexes (absent: a whole pool of its own). */
+  share?: PoolShare;
+}
+
+/**
+ * One index's share of the union's candidate pool (a search over several, federation.ts): of the
+ * keyword channel's first pass at `pool` candidates it keeps its best `first` — its chunks among the
+ * best `pool` of all the indexes' passes — and of the any-term widening its best `wider`, so its
+ * declarations and rerank work on its part of one pool, not on a pool of its own. `cap`: a file's
+ * share of the head (setting max_hits_per_file), to tell the widening what the share left out.
+ */
+export interface PoolShare {
+  pool: number;
+  first: number;
+  wider?: number;
+  cap: number;
+}
+
+/** One index's keyword scores of a query's first pass and its widening (null: it does not widen), best first, at `pool` candidates. */
+export interface FirstPass {
+  pool: number;
+  first: number[];
+  wider: number[] | null;
+}
+
+/** How many of each index's scores are among the best `pool` of them all (ties at the cut kept). */
+export function poolShares(lists: ReadonlyArray<readonly number[]>, pool: number): number[] {
+  const all = lists.flat().sort((a, b) => b - a);
+  if (all.length <= pool) return lists.map((l) => l.length);
+  const cut = all[pool - 1];
+  return lists.map((l) => l.filter((x) => x >= cut).length);
 }
 
 /** Each chunk's length and each phrase's bm25() part (inside a read transaction). */

@@ -3,7 +3,8 @@
 // its own index file and connection. A search asks every repository (or those the request's `repos`
 // names) for the first pages with their keyword scores made comparable — the statistics of all the
 // index files added up first (core/search/term-stats.ts), each index's keyword hits scored with them
-// (channels/fts-global.ts): the score one index of the union would give — merges the lists by score
+// (channels/fts-global.ts): the score one index of the union would give — with one keyword candidate
+// pool shared by them (each keeps its chunks among the best of all: poolShares) — merges the lists by score
 // and pages them with its own cursor. Every hit carries its `repo` (its path stays relative to that
 // repository) and its hit_id is qualified (`<repo>/<id>`), so explain reaches the right index; the calls that name a path (outline, file,
 // tree, resolve, similar) take it qualified the same way; status, reindex and watch go to every
@@ -19,7 +20,7 @@ import type { ErrorInfo, IndexFreshness } from '../contract/common.ts';
 import type { MatchKind, SearchAnswer, SearchHit, SearchRequest } from '../contract/search.ts';
 import { decodeCursor, encodeCursor, estimateTokens, fitTokenBudget } from '../search/page.ts';
 import { parseRequest } from '../search/pipeline.ts';
-import { mergeStats, queryPhrases, type CorpusStats, type HeadsAsk } from '../search/term-stats.ts';
+import { mergeStats, poolShares, queryPhrases, type CorpusStats, type FirstPass, type HeadsAsk, type PoolShare } from '../search/term-stats.ts';
 import { ftsExpression } from '../search/query.ts';
 import { clauseExprs } from '../search/channels/fts.ts';
 import { LocalRepoSearch, type RepoSearch } from './repo-search.ts';
@@ -42,7 +43,18 @@ export interface FederationMember {
 export interface FederationOptions {
   /** Re-weigh keyword scores with the statistics of every index (default true; false: each index's own, for measuring). */
   mergeStats?: boolean;
+  /**
+   * The keyword candidate pool split across the repositories, in pools of one index of their union
+   * (default SHARED_POOL; 0: a whole pool for each repository, as before the split).
+   */
+  sharedPool?: number;
 }
+
+/**
+ * The pool split across the repositories, in union pools: twice the union's, so a chunk near the cut
+ * (scored a hair apart by the separate indexes) still reaches its repository's pipeline.
+ */
+export const SHARED_POOL = 2;
 
 /**
  * A repository's first `want` hits: its first page, then its next pages by their cursors (each of at
@@ -177,10 +189,13 @@ export class Federation implements VerbService {
     const want = offset + limit;
     const ask: SearchRequest = { ...req, repos: undefined, cursor: undefined, limit: Math.min(want, SEARCH_LIMIT.max), max_tokens: undefined };
     const keywordStats = this.opts.mergeStats === false ? undefined : await this.keywordStats(members, req);
+    const shared = this.opts.sharedPool ?? SHARED_POOL;
+    const shares = keywordStats?.split && shared > 0 ? await this.poolShares(members, ask, keywordStats, shared) : null;
     // Every repository at once: in parallel where its part runs on a thread of its own.
     const answers = await Promise.all(members.map(async (m, i) => {
       const own = keywordStats?.own[i];
-      const c = keywordStats && own ? { ...ctx, keywordStats: { all: keywordStats.all, own } } : ctx;
+      const share = shares?.[i];
+      const c = keywordStats && own ? { ...ctx, keywordStats: { all: keywordStats.all, own, ...(share ? { share } : {}) } } : ctx;
       const a = await firstHits((r) => this.parts.get(m.repo)!.search(r, c), ask, want);
       // A part on another thread never builds an index: a repository without one is its service's to answer (which may start the build).
       return m.search && a.status === 'no_index' ? m.service.call('search', ask, c) : a;
@@ -232,6 +247,33 @@ export class Federation implements VerbService {
   }
 
   /**
+   * Each repository's share of one keyword candidate pool (null where it runs a whole pool of its
+   * own): the union's first pass at the first depth keeps its best `pool` chunks, so each repository
+   * keeps those of its own first-pass chunks among the best `shared` × `pool` of all of them, by the
+   * scores one index of the union gives (the statistics of them all), and the same for the any-term
+   * widening — its declarations and rerank then work on its part of one pool instead of a pool of its own.
+   */
+  private async poolShares(members: readonly FederationMember[], ask: SearchRequest, stats: { all: CorpusStats; own: Array<CorpusStats | undefined>; split?: { cap: number } }, shared: number): Promise<Array<PoolShare | undefined> | null> {
+    const passes = await Promise.all(members.map((m, i) => {
+      const own = stats.own[i];
+      const part = this.parts.get(m.repo)!;
+      return own && part.firstPass ? part.firstPass(ask, { all: stats.all, own }) : Promise.resolve(null);
+    }));
+    const found = passes.filter((p): p is FirstPass => p !== null);
+    if (!found.length || found.some((p) => p.pool !== found[0].pool)) return null;
+    const pool = found[0].pool;
+    const first = poolShares(found.map((p) => p.first), Math.round(pool * shared));
+    const widening = found.filter((p) => p.wider !== null);
+    const wider = poolShares(widening.map((p) => p.wider!), Math.round(pool * shared));
+    return passes.map((p) => p === null ? undefined : {
+      pool,
+      cap: stats.split!.cap,
+      first: first[found.indexOf(p)],
+      ...(p.wider !== null ? { wider: wider[widening.indexOf(p)] } : {}),
+    });
+  }
+
+  /**
    * The keyword statistics of every repository's index for the query's phrases and clauses, added up (null: the
    * query has no keyword part). The query is parsed once, with the settings of the first repository
    * whose workspace opens (the phrases must be the same in every index for their counts to add up).
@@ -239,9 +281,11 @@ export class Federation implements VerbService {
    * chunk), also how many complete matches each index's first pass keeps at its head: each part then
    * widens only when one index of the union would (channels/fts-global.ts).
    */
-  private async keywordStats(members: readonly FederationMember[], req: SearchRequest): Promise<{ all: CorpusStats; own: Array<CorpusStats | undefined> } | undefined> {
+  private async keywordStats(members: readonly FederationMember[], req: SearchRequest): Promise<{ all: CorpusStats; own: Array<CorpusStats | undefined>; split?: { cap: number } } | undefined> {
     let phrases: string[] | null = null;
     let heads: HeadsAsk | undefined;
+    // A keyword search without a path filter or text patterns: one candidate pool split across the repositories (poolShares).
+    let split: { cap: number } | undefined;
     for (const m of members) {
       try {
         // The phrases BM25 weighs, and the clauses the keyword channel's widening judges common or not (fts.ts).
@@ -252,6 +296,7 @@ export class Federation implements VerbService {
         const complete = ftsExpression(parsed, 'all');
         const filtered = [req.paths, req.exts, req.exclude_paths, req.exclude_kinds, parsed.paths, parsed.exts, parsed.excludePaths].some((f) => f?.length);
         if (complete && clauses.length >= 2 && !filtered) heads = { exprs: [complete], cap: settings.max_hits_per_file };
+        if (!filtered && !parsed.text && (req.mode ?? 'keyword') === 'keyword') split = { cap: settings.max_hits_per_file };
         break;
       } catch {
         // No workspace here, or a query that does not parse: its own answer says so.
@@ -260,6 +305,6 @@ export class Federation implements VerbService {
     if (!phrases?.length) return undefined;
     const own = (await Promise.all(members.map((m) => this.parts.get(m.repo)!.stats(phrases!, heads)))).map((s) => s ?? undefined);
     const found = own.filter((s): s is CorpusStats => s !== undefined);
-    return found.length ? { all: mergeStats(found), own } : undefined;
+    return found.length ? { all: mergeStats(found), own, ...(split ? { split } : {}) } : undefined;
   }
 }

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
 import type { RepoSearch, RepoSearchPool } from '../../core/service/repo-search.ts';
-import type { CorpusStats } from '../../core/search/term-stats.ts';
+import type { CorpusStats, FirstPass } from '../../core/search/term-stats.ts';
 import type { SearchAnswer } from '../../core/contract/search.ts';
 import type { OpenOptions } from '../../core/workspace.ts';
 import type { RepoSearchReply, RepoSearchRequest, RepoSearchWorkerData } from './repo-search-worker.ts';
@@ -77,6 +77,7 @@ export function createNodeRepoSearchPool(opts: { workers?: number; surface?: 'cl
       let closed = false;
       return {
         stats: (phrases, heads) => w.ask<CorpusStats | null>({ op: 'stats', repo, phrases: [...phrases], ...(heads ? { heads } : {}) }),
+        firstPass: (req, keywordStats) => w.ask<FirstPass | null>({ op: 'firstPass', repo, req, keywordStats }),
         search: (req, ctx) => w.ask<SearchAnswer>({ op: 'search', repo, req, ...(ctx.keywordStats ? { keywordStats: ctx.keywordStats } : {}) }),
         close: async () => {
           if (closed) return;

@@ -9,7 +9,7 @@
 import type { ModeRow, ModeTable } from '../modes.ts';
 import { ftsExpression, type ParsedQuery } from '../query.ts';
 import type { SearchSession } from '../session.ts';
-import { globalScores, hitParts, phrasesOf, queryPhrases, type HitParts, type KeywordStats } from '../term-stats.ts';
+import { globalScores, hitParts, phrasesOf, queryPhrases, type FirstPass, type HitParts, type KeywordStats } from '../term-stats.ts';
 import type { Channel, ChannelHit } from './channel.ts';
 import { clauseExprs, ftsChannel, widenExpr, widenFts, type ClauseCounts } from './fts.ts';
 
@@ -48,21 +48,47 @@ function allCounts(global: KeywordStats, q: ParsedQuery): ClauseCounts | null {
   return { chunks: () => global.all.rows, count: (_session, expr) => docs[expr], othersKept };
 }
 
-/** The FTS channel whose scores use the statistics of all the indexes. */
+/** How many hits are among their file's first `cap` (the head a page counts: file-tiers.ts splitAtCap). */
+function headsOf(hits: readonly ChannelHit[], cap: number): number {
+  const perFile = new Map<number, number>();
+  let n = 0;
+  for (const h of hits) {
+    const k = (perFile.get(h.row.fileId) ?? 0) + 1;
+    perFile.set(h.row.fileId, k);
+    if (k <= cap) n++;
+  }
+  return n;
+}
+
+/** The FTS channel whose scores use the statistics of all the indexes (and, given a share, keeps only its share of the pool). */
 export function globalFtsChannel(global: KeywordStats, inner: Channel = ftsChannel): Channel {
+  const share = global.share;
+  // What the last first pass left out of its share: the widening decides and excludes as if it had kept them.
+  let dropped: { ids: Set<number>; heads: number } | null = null;
   return {
     ...inner,
-    search: (session, q, pool) => rescored(session, q, global, inner.search(session, q, pool)),
-    widen: inner.widen && ((session, q, pool, page) => {
+    search: (session, q, pool) => {
+      const hits = rescored(session, q, global, inner.search(session, q, pool));
+      dropped = null;
+      if (!share || pool !== share.pool || hits.length <= share.first) return hits;
+      const kept = hits.slice(0, share.first);
+      dropped = { ids: new Set(hits.slice(share.first).map((h) => h.row.chunkId)), heads: headsOf(hits, share.cap) - headsOf(kept, share.cap) };
+      return kept;
+    },
+    widen: inner.widen && ((session, q, pool, asked) => {
+      const page = dropped ? { ...asked, kept: asked.kept + dropped.heads, seen: new Set([...asked.seen, ...dropped.ids]) } : asked;
       const counts = inner === ftsChannel ? allCounts(global, q) : null;
+      let hits: readonly ChannelHit[] | null;
       if (!counts) {
-        const hits = inner.widen!(session, q, pool, page);
-        return hits && rescored(session, q, global, hits);
+        const found = inner.widen!(session, q, pool, page);
+        hits = found && rescored(session, q, global, found);
+      } else {
+        // Scored over the phrases of the expression that found them (rarer than the query's common words: shorter passes too).
+        const expr = widenExpr(session, q, page, counts);
+        const found = widenFts(session, q, pool, page, counts, expr);
+        hits = found && rescored(session, q, global, found, phrasesOf(expr!));
       }
-      // Scored over the phrases of the expression that found them (rarer than the query's common words: shorter passes too).
-      const expr = widenExpr(session, q, page, counts);
-      const hits = widenFts(session, q, pool, page, counts, expr);
-      return hits && rescored(session, q, global, hits, phrasesOf(expr!));
+      return hits && share?.wider !== undefined && pool === share.pool ? hits.slice(0, share.wider) : hits;
     }),
     scoreChunks: inner.scoreChunks && ((session, q, ids, added) => {
       // In the order given (the contract of scoreChunks), scores from the global statistics.
@@ -71,6 +97,19 @@ export function globalFtsChannel(global: KeywordStats, inner: Channel = ftsChann
       return hits.map((h) => byId.get(h.row.chunkId) ?? h);
     }),
   };
+}
+
+/**
+ * The keyword scores of a query's first pass and its widening at `pool` candidates in this index, with
+ * the statistics of all the indexes (inside a read transaction; no path filter): what a search over
+ * several splits one pool by (federation.ts). `needed`: the depth the page is ranked at, `cap` a
+ * file's share of the head — the widening decides as the pipeline's first depth does (pipeline.ts rankPassesAt).
+ */
+export function firstPassOf(session: SearchSession, q: ParsedQuery, global: KeywordStats, pool: number, needed: number, cap: number): FirstPass {
+  const channel = globalFtsChannel({ all: global.all, own: global.own });
+  const first = channel.search(session, q, pool);
+  const wider = channel.widen!(session, q, pool, { kept: headsOf(first, cap), needed, seen: new Set(first.map((h) => h.row.chunkId)) });
+  return { pool, first: first.map((h) => h.score), wider: wider ? wider.map((h) => h.score) : null };
 }
 
 /** The mode table with the FTS channel of every row (and its routes) scoring with `global` statistics. */
