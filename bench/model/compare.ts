@@ -132,8 +132,9 @@ export async function compare(sets: readonly SetSpec[], variants: readonly strin
       p.either += either;
       pooled.set(v, p);
       const cell = (xs: Outcome[], k: string) => { const m = agg(xs.filter((o) => k === 'all' || o.kind === k)); return `${fmtNum(m.r5, 3)} / ${fmtNum(m.mrr, 3)}`; };
-      rows.push([`${v} vector`, ...['all', ...kinds].map((k) => cell(vec, k)), '', `${vec.filter((o) => o.top5).length} / ${either}`]);
-      rows.push([`${v} fused`, ...['all', ...kinds].map((k) => cell(fused, k)), String(lost), String(fused.filter((o) => o.top5).length)]);
+      const name = v.replace(/\|/g, '\\|'); // asym's '|' inside a table cell
+      rows.push([`${name} vector`, ...['all', ...kinds].map((k) => cell(vec, k)), '', `${vec.filter((o) => o.top5).length} / ${either}`]);
+      rows.push([`${name} fused`, ...['all', ...kinds].map((k) => cell(fused, k)), String(lost), String(fused.filter((o) => o.top5).length)]);
       log(`  ${v}: embedded in ${fmtNum(embedMs / 1000, 1)} s`);
     }
     out.push(`### ${set.name} (${chunks.length} chunks) — R@5 / MRR@10`, '', markdownTable(head, rows), '');
@@ -143,8 +144,9 @@ export async function compare(sets: readonly SetSpec[], variants: readonly strin
     const cell = (xs: Outcome[], k: string) => { const m = agg(xs.filter((o) => k === 'all' || o.kind === k)); return `${fmtNum(m.r5, 3)} / ${fmtNum(m.mrr, 3)}`; };
     const rows = [['keyword', ...['all', ...kinds].map((k) => cell(kwPool, k)), '', String(kwPool.filter((o) => o.top5).length)]];
     for (const [v, p] of pooled) {
-      rows.push([`${v} vector`, ...['all', ...kinds].map((k) => cell(p.vec, k)), '', `${p.vec.filter((o) => o.top5).length} / ${p.either}`]);
-      rows.push([`${v} fused`, ...['all', ...kinds].map((k) => cell(p.fused, k)), String(p.lost), String(p.fused.filter((o) => o.top5).length)]);
+      const name = v.replace(/\|/g, '\\|');
+      rows.push([`${name} vector`, ...['all', ...kinds].map((k) => cell(p.vec, k)), '', `${p.vec.filter((o) => o.top5).length} / ${p.either}`]);
+      rows.push([`${name} fused`, ...['all', ...kinds].map((k) => cell(p.fused, k)), String(p.lost), String(p.fused.filter((o) => o.top5).length)]);
     }
     out.push(`### pooled (${sets.map((s) => s.name).join(' + ')})`, '', markdownTable(['variant', ...['all', ...kinds].map((k) => `${k} (${kwPool.filter((o) => k === 'all' || o.kind === k).length})`), 'r1 lost', 'first 5 / either'], rows), '');
   }
