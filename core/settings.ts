@@ -97,6 +97,14 @@ const settingsShape = z
     neighbour_weight: z.number().min(0).max(1).default(D.neighbour_weight),
     /** The least cosine (word vectors of the code model) a neighbour term needs. */
     neighbour_floor: z.number().min(0).max(1).default(D.neighbour_floor),
+    /** A question's words each get this many name parts the repository's doc comments link them to (learned-terms.ts) as low-weight extra terms of the any-term pass; 0: off. */
+    learned_terms: z.number().int().min(0).max(8).default(D.learned_terms),
+    /** The learned terms' BM25 weight beside the question's own words'. */
+    learned_weight: z.number().min(0).max(1).default(D.learned_weight),
+    /** The least normalised PMI (doc word × name part) a learned term needs. */
+    learned_floor: z.number().min(0).max(1).default(D.learned_floor),
+    /** A question word held by more than this share of all chunks is not expanded (1: any word). */
+    learned_rare: z.number().min(0).max(1).default(D.learned_rare),
     /** A chunk wholly of commented-out code, `#if false` or a generated region weighs this (dead-code.ts); 1: off. */
     dead_code_factor: z.number().min(0).max(1).default(D.dead_code_factor),
     // Bounded: a reader or indexer waits this long for another process's lock before `index_busy`;

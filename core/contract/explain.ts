@@ -43,6 +43,7 @@ export const explanation = z.object({
     factor: z.number(),
   }).optional().describe("the file's path role (from its path, content markers and project file), why, and the factor it weighs with"),
   neighbour_terms: z.array(z.string()).optional().describe('the code model\'s neighbours a question was expanded with (setting neighbour_terms), each as neighbour←query word, with its cosine; those the index holds joined the any-term pass at a low weight'),
+  learned_terms: z.array(z.string()).optional().describe('the name parts this repository\'s doc comments link a question\'s words to (setting learned_terms), each as part←query word, with its normalised PMI; those the index holds joined the any-term pass at a low weight'),
   compounds: z.array(z.string()).optional().describe('neighbouring query words the index also holds as one identifier, matched against file and symbol names'),
   query_type: z.enum(['symbol', 'question', 'mixed']).optional().describe('symbol: names code; question: words only; mixed: identifiers among words (decides how much a declaration of a query name weighs)'),
   declaration: z.object({

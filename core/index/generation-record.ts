@@ -5,7 +5,7 @@
 // generation, so a record a later write did not renew is not used. The table is made once and its
 // row replaced (a schema change makes every open connection prepare its statements again).
 // Owns the table's shape, the two encodings and the generation check; what a record holds, and when
-// it is written, is its owner's (file-list.ts, chunk-files.ts, search/variants.ts).
+// it is written, is its owner's (file-list.ts, chunk-files.ts, search/variants.ts, search/learned-terms.ts).
 import type { Database } from '../sqlite/engine.ts';
 import type { DeflateCodec } from './file-data.ts';
 

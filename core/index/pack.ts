@@ -17,6 +17,8 @@ import { sha256Hex } from './sha256.ts';
 import type { DeflateCodec } from './file-data.ts';
 import { writePackedFileList } from './file-list.ts';
 import { packVariantGroups } from '../search/variants.ts';
+import { LEARNED_TERMS_TABLE } from '../search/learned-terms.ts';
+import { deflateRecord } from './generation-record.ts';
 import { writePackedChunkFiles } from './chunk-files.ts';
 
 /** The manifest's own version (`hci_pack`): a reader refuses a newer one. */
@@ -159,6 +161,7 @@ export async function packIndex(source: PackSource, target: PackTarget, opts: Pa
     // The file list a remote reader's first search reads, in a few pages (file-list.ts).
     writePackedFileList(tmp, source.codec);
     packVariantGroups(tmp, source.codec);
+    deflateRecord(tmp, LEARNED_TERMS_TABLE, source.codec);
     // Which file each chunk is in, for a filtered search's first pass (chunk-files.ts).
     writePackedChunkFiles(tmp, source.codec);
     tmp.exec('COMMIT');

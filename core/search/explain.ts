@@ -120,7 +120,7 @@ export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult |
     out.factors = cand.factors;
     if (cand.role) out.role = { ...cand.role, factor: cand.factors.find((f) => f.name === ROLE_SETTING[cand.role!.role as keyof typeof ROLE_SETTING])?.factor ?? 1 };
   }
-  if (ranked.parsed.neighbours) out.neighbour_terms = ranked.parsed.neighbours.terms.map((t) => `${t.token}←${t.from} (${t.cosine})`);
+  if (ranked.parsed.neighbours) out[ranked.parsed.neighbours.source === 'repository' ? 'learned_terms' : 'neighbour_terms'] = ranked.parsed.neighbours.terms.map((t) => `${t.token}←${t.from} (${t.cosine})`);
   if (ranked.parsed.compounds?.length) out.compounds = ranked.parsed.compounds.map((c) => c.token);
   if (ranked.queryType) out.query_type = ranked.queryType;
   const d = cand?.declaration;

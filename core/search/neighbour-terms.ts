@@ -7,7 +7,7 @@
 // co-occurrence, not synonyms, hence a floor on their cosine (`neighbour_floor`), few per word, and a
 // weight well below the words'. Owns choosing the terms (prepare: the model's side; in the read
 // transaction: the index's vocabulary) and merging their hits into a pass; explain shows which
-// neighbours a hit matched. Loading the model is the workspace's; the FTS statements are fts.ts's.
+// neighbours a hit matched (the repository's learned terms, learned-terms.ts, join a pass the same way). Loading the model is the workspace's; the FTS statements are fts.ts's.
 import { STOP_WORDS } from '../text/analyzer.ts';
 import type { TokenNeighbours } from '../vector/neighbours.ts';
 import type { ChannelHit } from './channels/channel.ts';

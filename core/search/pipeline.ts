@@ -1,5 +1,6 @@
 // The search pipeline, stage by stage: parse the query once (query.ts) → expand it with the
-// repository's own identifiers (expand.ts; not a text query) → route it to a mode (modes.ts
+// repository's own identifiers (expand.ts; not a text query) and, with setting learned_terms, a
+// question's rare words with the name parts its doc comments link them to (learned-terms.ts) → route it to a mode (modes.ts
 // routeMode: `re:`, quoted literals and mode literal/regex go to the literal channel) → ask the mode's
 // channels for candidates (channels/, modes.ts) → fuse their lists (fuse.ts) → rerank (rerank.ts: factors,
 // per-file cap) → widen with a second pass while the ranking is short → the query's one ranked list
@@ -28,6 +29,7 @@ import { rankTiered, type TieredRanking } from './depth.ts';
 import { renderHits } from './present.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
 import { expandQuery } from './expand.ts';
+import { learnedExpansion, learnedTermsOf } from './learned-terms.ts';
 import { Reranker } from './rerank.ts';
 import type { SearchSession } from './session.ts';
 
@@ -150,6 +152,17 @@ function literalFallsBack(req: SearchRequest, q: ParsedQuery): boolean {
   return req.mode !== 'literal' && req.mode !== 'regex' && q.text?.reason === 'quoted' && q.text.patterns.length > 1 && q.clauses.length > 0;
 }
 
+/** A question's learned terms (setting learned_terms; learned-terms.ts), unless the model's neighbours expand it already. */
+function withLearnedTerms(ctx: SearchContext, q: ParsedQuery): ParsedQuery {
+  const s = ctx.settings;
+  if (!(s.learned_terms > 0) || q.neighbours || q.text) return q;
+  const { session } = ctx;
+  const most = Math.floor(s.learned_rare * session.chunkCount());
+  const rare = (token: string) => Number(session.db.selectValue('SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [`"${token}"`, most + 1])) <= most;
+  const learned = learnedExpansion(q, session.cached('learned-terms', () => learnedTermsOf(session.db, session.codec)), { perWord: s.learned_terms, weight: s.learned_weight, floor: s.learned_floor, rare });
+  return learned ? { ...q, neighbours: learned } : q;
+}
+
 function rankRouted(ctx: SearchContext, req: SearchRequest, written: ParsedQuery, modeName: SearchMode, filter: ReturnType<typeof compilePathFilter>, needed: number): RankedResult {
   const mode = modeRow(modeName, ctx.modes);
   // Text matches are listed like grep: every match of a file, in score order (no per-file tiers).
@@ -159,7 +172,7 @@ function rankRouted(ctx: SearchContext, req: SearchRequest, written: ParsedQuery
   try {
     return session.withPathFilter(filter, () => {
       // A text query (literal channel) matches patterns, not words: nothing to expand.
-      const parsed = written.text ? written : expandQuery(session.db, written);
+      const parsed = written.text ? written : withLearnedTerms(ctx, expandQuery(session.db, written));
       if (!mode.fuseRanked) return { parsed, mode: modeName, ...rankPasses(rankCtx, mode, parsed, pool, needed), filtered: filter !== null };
       // Late fusion: each channel ranked exactly as if it ran alone, then the rankings fused.
       const asked = mode.route?.(parsed) ?? mode.channels;

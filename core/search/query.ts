@@ -85,6 +85,8 @@ export interface NeighbourTerm {
 export interface NeighbourExpansion {
   weight: number;
   terms: NeighbourTerm[];
+  /** Where the terms come from: the code model's neighbours (default) or the repository's own doc comments (learned-terms.ts). */
+  source?: 'repository';
 }
 
 export interface ParsedQuery {
@@ -94,7 +96,7 @@ export interface ParsedQuery {
   adjacent?: boolean[];
   /** Set by expand.ts: neighbouring words the index also holds as one identifier (names rerank matches). */
   compounds?: Compound[];
-  /** Set before the search (neighbour-terms.ts, setting neighbour_terms): a question's expansion through the code model's neighbours. */
+  /** Set before the search (neighbour-terms.ts, setting neighbour_terms): a question's expansion through the code model's neighbours; else, in the read transaction, through the repository's learned terms (learned-terms.ts, setting learned_terms). */
   neighbours?: NeighbourExpansion;
   paths: string[];
   exts: string[];
