@@ -1,10 +1,11 @@
 // What the indexer records for a first search (core/index/file-list.ts recordFileList,
-// core/search/variants.ts recordVariantGroups): the file list and the variant groups of the
+// core/search/variants.ts recordVariantGroups, core/search/first-search-record.ts recordFileStems): the file
+// list, the variant groups, the files by stem and the project files of the
 // generation a whole-tree pass committed, and ignored by a search once a later write (a pass over
 // some paths, any other write) bumped the generation without renewing them: it builds them then,
 // the same as the record. Real index files in a temp folder, the real WASM SQLite.
 // @lane unit
-import { describe, it, expect, afterAll } from 'vitest';
+import { describe, it, expect, afterAll, vi } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cs, RankingFixture } from './helpers/ranking-fixture.ts';
@@ -12,6 +13,9 @@ import { readPackedFileList } from '../core/index/file-list.ts';
 import { fflateCodec } from '../core/index/fflate-codec.ts';
 import { VARIANT_GROUPS_TABLE, packVariantGroups, recordedVariantGroups, variantGroups } from '../core/search/variants.ts';
 import type { Database } from '../core/sqlite/engine.ts';
+import { FILE_STEMS_TABLE, recordedCounts, recordedProjectFiles, stemsOf } from '../core/search/first-search-record.ts';
+import { countChunks, countFiles, countParseErrors } from '../core/search/session.ts';
+import { ProjectMap } from '../core/search/roles.ts';
 
 const fixture = new RankingFixture();
 afterAll(() => fixture.close());
@@ -80,5 +84,48 @@ describe('the file list and variant groups recorded by each indexing pass', () =
     const rebuilt = session.withPathFilter(null, () => ({ files: session.indexedFiles(), groups: session.variantGroups() }));
     expect(rebuilt.files.map((f) => [f.fileId, f.path, f.lang, f.flags])).toEqual(fromTable(db));
     expect(rebuilt.groups).toEqual(variantGroups(fromTable(db).map((f) => f[1])));
+  });
+
+  it('records the files by stem, the project files and the counts; a first search reads no file list then, and answers as without the record', async () => {
+    const ws = await fixture.create({
+      'src/App/App.csproj': '<Project Sdk="Microsoft.NET.Sdk">\n</Project>\n',
+      'check/Suite/Suite.csproj': '<Project Sdk="Microsoft.NET.Sdk">\n  <ItemGroup>\n    <PackageReference Include="xunit" Version="2.9.0" />\n  </ItemGroup>\n</Project>\n',
+      'src/App/Pricing/TariffTable.cs': cs('Pricing', 'public sealed class TariffTable\n{\n    public decimal Rate { get; set; }\n}'),
+      'src/App/Pricing/TariffTable.Designer.cs': cs('Pricing', 'public partial class Designer\n{\n}'),
+      'src/App/Pricing/Uses.cs': cs('Pricing', 'public sealed class Uses\n{\n    // TariffTable TariffTable TariffTable TariffTable\n    public TariffTable Table { get; } = new TariffTable();\n}'),
+      'check/Suite/TariffTableChecks.cs': cs('Suite', 'public sealed class TariffTableChecks\n{\n    public void TariffTable() { var t = new TariffTable(); }\n}'),
+      'src/App/__proto__.cs': cs('App', 'public sealed class Odd\n{\n}'),
+    });
+    const { session } = await ws.searcher();
+    const db = session.db;
+    const rows = fromTable(db);
+    const expected = new Map([...stemsOf(rows.map(([fileId, path]) => ({ fileId, path })))].map(([stem, fs]) => [stem, fs.map((f) => f.fileId)]));
+    expect(expected.get('tarifftable')?.length).toBe(2);
+    expect(expected.get('__proto__')?.length).toBe(1);
+    expect(db.selectValue(`SELECT ids FROM ${FILE_STEMS_TABLE} WHERE stem = '/generation'`)).toBe(generation(db));
+    for (const [stem, ids] of expected) expect(db.selectValue(`SELECT ids FROM ${FILE_STEMS_TABLE} WHERE stem = ?`, [stem])).toBe(ids.join(','));
+    const projects = recordedProjectFiles(db)!;
+    const all = rows.map(([fileId, path, lang, flags]) => ({ fileId, path, lang, flags }));
+    expect(ProjectMap.fromFiles(projects)).toEqual(ProjectMap.fromFiles(all));
+    expect(session.withPathFilter(null, () => recordedCounts(session))).toEqual({ files: countFiles(db), chunks: countChunks(db), parseErrors: countParseErrors(db) });
+    expect(projects.map((f) => f.path)).toEqual(['check/Suite/Suite.csproj', 'src/App/App.csproj']);
+
+    const answer = async () => (await ws.search({ query: 'TariffTable', limit: 5 })).hits.map((h) => JSON.stringify(h));
+    const list = vi.spyOn(session, 'indexedFiles');
+    // A pass that changed a file: a new generation (the session's caches emptied: the next search is a first one), recorded again.
+    fs.appendFileSync(path.join(fixture.root, 'src/App/Pricing/Uses.cs'), '// TariffTable\n');
+    await ws.index();
+    expect(recordedProjectFiles(db)).not.toBeNull();
+    const recorded = await answer();
+    expect(JSON.parse(recorded[0]).path).toBe('src/App/Pricing/TariffTable.cs');
+    // (A test file by its project alone — an xunit project: its role comes from the recorded project files.)
+    expect(recorded.some((h) => JSON.parse(h).path.startsWith('check/'))).toBe(true);
+    expect(list).not.toHaveBeenCalled();
+    // Without a current record the session reads the file list: the same answer (hits, scores: roles weigh in them).
+    db.exec("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'");
+    expect(recordedProjectFiles(db)).toBeNull();
+    expect(await answer()).toEqual(recorded);
+    expect(list).toHaveBeenCalled();
+    list.mockRestore();
   });
 });

@@ -22,9 +22,10 @@ import type { ParsePoolFactory } from './prepare.ts';
 import { pooledPrepare, prepareRead, readAhead } from './read-ahead.ts';
 import { addChurn, compactIfDue, releaseFreePages } from './compact.ts';
 import { recordAffixes } from '../search/affixes.ts';
-import { readPackedFileList, recordFileList } from './file-list.ts';
+import { readPackedFileList, recordFileList, type FileListRow } from './file-list.ts';
 import { recordVariantGroups } from '../search/variants.ts';
 import { recordLearnedTerms } from '../search/learned-terms.ts';
+import { recordFileStems } from '../search/first-search-record.ts';
 
 export interface IndexProgress {
   phase: 'scan' | 'index' | 'vectors' | 'done';
@@ -240,11 +241,14 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     else setMeta(db, { skipped_counts: JSON.stringify(setSecretCount(storedSkipCounts(db), secretChunks)) });
     addChurn(db, churn);
     // What a first search of this generation would build from the whole file list (file-list.ts,
-    // search/variants.ts), recorded by a whole-tree pass: on Avalonia it costs ~7-10 ms (load 16-21, min), which
+    // search/variants.ts, search/first-search-record.ts), recorded by a whole-tree pass: on Avalonia it costs ~7-10 ms (load 16-21, min), which
     // a pass over one saved file (the watcher's, ~14 ms) would pay on every save; after one, a search builds them as before.
     if (!target) {
       const files = recordFileList(db);
-      recordVariantGroups(db, () => (files ?? readPackedFileList(db, store.codec) ?? []).map((f) => f[1]));
+      let read: FileListRow[] | null = files;
+      const list = () => (read ??= readPackedFileList(db, store.codec) ?? []);
+      recordVariantGroups(db, () => list().map((f) => f[1]));
+      recordFileStems(db, list);
     }
     releaseFreePages(db);
     setMeta(db, {

@@ -19,6 +19,7 @@ import { writePackedFileList } from './file-list.ts';
 import { packVariantGroups } from '../search/variants.ts';
 import { LEARNED_TERMS_TABLE } from '../search/learned-terms.ts';
 import { deflateRecord } from './generation-record.ts';
+import { FILE_STEMS_TABLE } from '../search/first-search-record.ts';
 import { writePackedChunkFiles } from './chunk-files.ts';
 
 /** The manifest's own version (`hci_pack`): a reader refuses a newer one. */
@@ -162,6 +163,8 @@ export async function packIndex(source: PackSource, target: PackTarget, opts: Pa
     writePackedFileList(tmp, source.codec);
     packVariantGroups(tmp, source.codec);
     deflateRecord(tmp, LEARNED_TERMS_TABLE, source.codec);
+    // The files by stem serve a local first search (search/first-search-record.ts): a remote reader reads the file list above.
+    tmp.exec(`DROP TABLE IF EXISTS ${FILE_STEMS_TABLE}`);
     // Which file each chunk is in, for a filtered search's first pass (chunk-files.ts).
     writePackedChunkFiles(tmp, source.codec);
     tmp.exec('COMMIT');

@@ -15,6 +15,7 @@ import { languageById } from '../languages/table.ts';
 import { baseName, extensionOf, languageOf, nameStem } from '../scan/languages.ts';
 import { CHUNKS_BY_SYMBOL } from '../index/schema.ts';
 import type { StoredFile } from '../index/file-data.ts';
+import { filesNamed } from './first-search-record.ts';
 
 /** Kinds that declare a type-level name: the answer to a query that names a type. */
 const TYPE_LEVEL = new Set(['class', 'interface', 'record', 'struct', 'enum', 'delegate', 'type', 'function', 'module']);
@@ -247,7 +248,7 @@ function namedFiles(session: SearchSession, name: string): FileRef[] {
   // The answer depends on the path filter: kept among the recent answers only when none applies.
   const cache = session.filtered ? <T>(_key: string, make: () => T) => make() : <T>(key: string, make: () => T) => session.recent(key, make);
   return cache(`declared-in:${word}`, () => {
-    const out: FileRef[] = withHashes(session, (filesByStem(session).get(name.toLowerCase()) ?? []).filter((f) => session.filtered ? pathOk(session, f.path) : true).slice(0, LOOKUP_FILES));
+    const out: FileRef[] = withHashes(session, stemFiles(session, name.toLowerCase()).filter((f) => session.filtered ? pathOk(session, f.path) : true).slice(0, LOOKUP_FILES));
     const seen = new Set(out.map((f) => f.fileId));
     /** Adds the rows' files not listed yet, at most `room` of them. */
     const add = (rows: Array<[number, string, string, string]>, room: number) => {
@@ -329,10 +330,9 @@ function exactlyNamed(session: SearchSession, word: string, lower: string): Arra
 
 /** The files named after the name with one of the affixes (`RadzenTextBox.*` for "TextBox"), at most LOOKUP_FILES. */
 function affixedStemFiles(session: SearchSession, name: string, affixes: Affixes): FileRef[] {
-  const stems = filesByStem(session);
   const out: IndexedFile[] = [];
   for (const stem of [...affixes.prefixes.map((p) => p + name), ...affixes.suffixes.map((x) => name + x)]) {
-    for (const f of stems.get(stem.toLowerCase()) ?? []) {
+    for (const f of stemFiles(session, stem.toLowerCase())) {
       if (session.filtered && !pathOk(session, f.path)) continue;
       out.push(f);
       if (out.length >= LOOKUP_FILES) return withHashes(session, out);
@@ -346,24 +346,20 @@ function pathOk(session: SearchSession, path: string): boolean {
   return Number(session.db.selectValue('SELECT hci_path_ok(?)', [path])) === 1;
 }
 
-/** The index's files by the lowercase part of their name before the first dot (once per generation), in id order. */
-function filesByStem(session: SearchSession): Map<string, IndexedFile[]> {
-  return session.cached('files-by-stem', () => {
-    const map = new Map<string, IndexedFile[]>();
-    for (const f of session.indexedFiles()) {
-      const stem = nameStem(f.path).toLowerCase();
-      const list = map.get(stem);
-      if (list) list.push(f);
-      else map.set(stem, [f]);
-    }
-    return map;
-  });
+/** The index's files whose name before the first dot is `stem` (lower case), in id order (first-search-record.ts). */
+function stemFiles(session: SearchSession, stem: string): readonly IndexedFile[] {
+  return filesNamed(session, stem, fileHashes(session));
+}
+
+/** The hashes of files read so far, by id (kept per generation). */
+function fileHashes(session: SearchSession): Map<number, string> {
+  return session.cached('file-hashes', () => new Map<number, string>());
 }
 
 /** The files with their hashes, read by id (kept per generation). */
 function withHashes(session: SearchSession, files: readonly IndexedFile[]): FileRef[] {
   if (!files.length) return [];
-  const known = session.cached('file-hashes', () => new Map<number, string>());
+  const known = fileHashes(session);
   const missing = files.filter((f) => !known.has(f.fileId)).map((f) => f.fileId);
   if (missing.length) {
     session.prefetchRows('files', missing);

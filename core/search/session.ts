@@ -16,6 +16,7 @@ import { ProjectMap } from './roles.ts';
 import { FILE_FLAG } from '../index/schema.ts';
 import { PACKED_FILE_LIST, readPackedFileList, type FileListRow } from '../index/file-list.ts';
 import { PACKED_CHUNK_FILES, readPackedChunkFiles, type ChunkFiles } from '../index/chunk-files.ts';
+import { projectLanguageFiles, recordedCounts } from './first-search-record.ts';
 import { recordedVariantGroups, variantGroups, VARIANT_GROUPS_TABLE, type Variant } from './variants.ts';
 
 /** An indexed file as SearchSession.indexedFiles lists it. */
@@ -250,9 +251,9 @@ export class SearchSession {
     return value;
   }
 
-  /** The index's project files and their facts (path roles): from the file list (indexedFiles), no read of its own. */
+  /** The index's project files and their facts (path roles): from the generation's record of them (first-search-record.ts), else the file list (indexedFiles), no read of its own. */
   projects(): ProjectMap {
-    return this.cached('projects', () => ProjectMap.fromFiles(this.indexedFiles()));
+    return this.cached('projects', () => ProjectMap.fromFiles(projectLanguageFiles(this)));
   }
 
   /**
@@ -317,21 +318,21 @@ export class SearchSession {
     });
   }
 
-  /** The number of files (counted in the file list when the search read it: the same rows, no second scan). */
+  /** The number of files (counted in the file list when the search read it: the same rows, no second scan; else the generation's record, first-search-record.ts). */
   fileCount(): number {
-    return this.cached('files', () => this.knownFiles()?.length ?? countFiles(this.db));
+    return this.cached('files', () => this.knownFiles()?.length ?? recordedCounts(this)?.files ?? countFiles(this.db));
   }
 
-  /** The number of chunks. */
+  /** The number of chunks (the generation's record when it has one, first-search-record.ts). */
   chunkCount(): number {
-    return this.cached('chunks', () => countChunks(this.db));
+    return this.cached('chunks', () => recordedCounts(this)?.chunks ?? countChunks(this.db));
   }
 
-  /** The number of files parsed with syntax errors (counted in the file list when the search read it). */
+  /** The number of files parsed with syntax errors (counted in the file list when the search read it, else the generation's record). */
   parseErrorCount(): number {
     return this.cached('parse-errors', () => {
       const files = this.knownFiles();
-      if (!files) return countParseErrors(this.db);
+      if (!files) return recordedCounts(this)?.parseErrors ?? countParseErrors(this.db);
       let n = 0;
       for (const f of files) if (f.flags & FILE_FLAG.parseErrors) n++;
       return n;
