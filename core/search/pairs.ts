@@ -97,10 +97,10 @@ export function pairedFiles(db: Database, path: string, codec: DeflateCodec): Pa
 
 /**
  * For many hits at once: conventional pairs that exist, by hit path. `indexed`: the index's paths
- * (a search's file list, SearchSession.indexedPaths) — no lookup of its own: over HTTP a path
+ * (SearchSession.indexedPaths: a remote search's file list) — no lookup of its own: over HTTP a path
  * lookup was a descent of the files' path index, a request per level, for every page of hits.
  */
-export function conventionalPairsFor(indexed: ReadonlySet<string>, paths: string[]): Map<string, PairedFile[]> {
+export function conventionalPairsFor(indexed: { has(path: string): boolean }, paths: string[]): Map<string, PairedFile[]> {
   return new Map(paths.map((p) => [p, conventionalPairs(p).filter((c) => indexed.has(c.path))]));
 }
 

@@ -277,9 +277,16 @@ export class SearchSession {
     });
   }
 
-  /** Every indexed file's path (indexedFiles), once per generation. */
-  indexedPaths(): ReadonlySet<string> {
-    return this.cached('indexed-paths', () => new Set(this.indexedFiles().map((f) => f.path)));
+  /**
+   * Whether a path is indexed, for the paths of a page (pairs.ts): every indexed file's path
+   * (indexedFiles, once per generation) on a remote index — a lookup there is a descent of the
+   * files' path index, a request per level — or when this generation's search has read the list
+   * already; else a lookup in the files' path index (a first search on a local index reads no file
+   * list: first-search-record.ts — reading it for this was ~4 ms of a first query on Avalonia).
+   */
+  indexedPaths(): { has(path: string): boolean } {
+    if (this.readsAhead || this.knownFiles()) return this.cached('indexed-paths', () => new Set(this.indexedFiles().map((f) => f.path)));
+    return this.cached('indexed-path-lookup', () => ({ has: (path: string) => this.value('SELECT 1 FROM files WHERE path = ?', [path]) !== undefined }));
   }
 
   /**
