@@ -16,7 +16,7 @@ import { readMeta, setMeta } from './index/meta.ts';
 import type { ParsePoolFactory } from './index/prepare.ts';
 import { FILE_FLAG, FORMAT_VERSION } from './index/schema.ts';
 import { languageById } from './languages/table.ts';
-import { checkMode, checkRequest, parseSkipped, Searcher } from './search/searcher.ts';
+import { checkMode, checkRequest, parseSkipped, Searcher, type DeferRender } from './search/searcher.ts';
 import type { SemanticIndex, VectorHost } from './vector/semantic.ts';
 import type { TokenNeighbours } from './vector/neighbours.ts';
 import type { SimilarRequest, SimilarResponse } from './search/similar.ts';
@@ -344,8 +344,11 @@ export class HciWorkspace {
     return s;
   }
 
-  /** `keywordStats`: a search over several indexes weighs BM25 with the statistics of them all (core/service/federation.ts). */
-  async search(req: SearchRequest, opts: { keywordStats?: KeywordStats } = {}): Promise<SearchResponse> {
+  /**
+   * `keywordStats`: a search over several indexes weighs BM25 with the statistics of them all (core/service/federation.ts);
+   * `deferRender`: its hits unrendered, their renderer given to it (Searcher.search).
+   */
+  async search(req: SearchRequest, opts: { keywordStats?: KeywordStats; deferRender?: DeferRender } = {}): Promise<SearchResponse> {
     const t0 = Date.now();
     try {
       // A bad request or an unavailable mode fails before the index is opened.
@@ -354,7 +357,7 @@ export class HciWorkspace {
       const searcher = await this.searcher();
       const key = queryKey(req);
       this.queries.remember(key, req);
-      return await searcher.search(req, key, t0, opts.keywordStats);
+      return await searcher.search(req, key, t0, opts.keywordStats, opts.deferRender);
     } catch (e) {
       return failedResponse(req, e, t0);
     }

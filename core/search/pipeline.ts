@@ -26,7 +26,7 @@ import { compilePathFilter, prepareRequestGlobs } from './filters.ts';
 import { DEFAULT_MODES, modeRow, routeMode, type ModeRow, type ModeTable } from './modes.ts';
 import { textHitCap, type PageRange } from './page.ts';
 import { rankTiered, type TieredRanking } from './depth.ts';
-import { renderHits } from './present.ts';
+import { leanHits, renderHits } from './present.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
 import { expandQuery } from './expand.ts';
 import { learnedExpansion, learnedTermsOf } from './learned-terms.ts';
@@ -287,15 +287,24 @@ export function rankList(ctx: SearchContext, req: SearchRequest, enough: (list: 
   return rankTiered((depth) => rankQuery(ctx, req, depth, parsed), ctx.settings.rank_depth, enough);
 }
 
-/** Ranks the query and renders the range's hits. Runs inside the caller's read transaction. `parsed` as for rankQuery. */
-export function searchPage(ctx: SearchContext, req: SearchRequest, range: PageRange, queryKey: string, parsed?: ParsedQuery): SearchPage {
+/** Renders some of a page's hits afterwards (their positions in the page), in a read transaction of the same generation. */
+export type DeferredRender = (at: readonly number[]) => SearchHit[];
+
+/**
+ * Ranks the query and renders the range's hits. Runs inside the caller's read transaction. `parsed` as for rankQuery.
+ * `defer` (a search over several indexes, core/service/federation.ts): the hits unrendered (leanHits:
+ * ids, scores, keys) and `defer` given the page's renderer, for the hits the merged page keeps.
+ */
+export function searchPage(ctx: SearchContext, req: SearchRequest, range: PageRange, queryKey: string, parsed?: ParsedQuery, defer?: (render: DeferredRender) => void): SearchPage {
   const end = range.offset + range.limit;
   // (Whether more follow the page: a tier cut at its depth has more, a deeper one would list them.)
   const { result: ranked, more } = rankList(ctx, req, (list) => list.length >= end, parsed);
+  const cands = ranked.ranked.slice(range.offset, end);
+  if (defer) defer((at) => renderHits(ctx.session, at.map((i) => cands[i]), range.offset + 1, ranked.parsed, queryKey));
   return {
     ranked,
     range,
-    hits: renderHits(ctx.session, ranked.ranked.slice(range.offset, end), range.offset + 1, ranked.parsed, queryKey),
+    hits: defer ? leanHits(cands, range.offset + 1, queryKey) : renderHits(ctx.session, cands, range.offset + 1, ranked.parsed, queryKey),
     more: more || ranked.ranked.length > end,
   };
 }

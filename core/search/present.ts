@@ -55,6 +55,18 @@ export function renderHits(session: SearchSession, cands: Candidate[], firstRank
 }
 
 /**
+ * Ranked candidates as hits for a merge only (core/service/federation.ts): the ids, lines, keys and
+ * scores renderHits gives them, no snippet, symbol or pairs (no file read); the merge renders the
+ * ones its page keeps with renderHits (pipeline.ts DeferredRender).
+ */
+export function leanHits(cands: readonly Candidate[], firstRank: number, queryKey: string): SearchHit[] {
+  return cands.map((c, i) => ({
+    hit_id: `${c.chunkId}.${queryKey}`, rank: firstRank + i, path: c.path, start_line: c.startLine, end_line: c.endLine,
+    hit_kind: c.hitKind, score: round(c.score), lang: c.lang, snippet: '',
+  }) as SearchHit);
+}
+
+/**
  * The innermost outline symbol that holds the hit's best-matching line and starts within the chunk:
  * in a chunk packed from several members, the member that matched, not the first one; in a chunk
  * that opens a long type (its doc comment and declaration line glued to its first member, see

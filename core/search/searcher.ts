@@ -15,11 +15,11 @@ import { readMeta } from '../index/meta.ts';
 import type { SkipCounts } from '../scan/walker.ts';
 import type { IndexFreshness } from '../contract/common.ts';
 import type { ExplainResponse } from '../contract/explain.ts';
-import type { SearchRequest, SearchResponse } from '../contract/search.ts';
+import type { SearchHit, SearchRequest, SearchResponse } from '../contract/search.ts';
 import { MAX_TOKENS_MIN, QUERY_MAX_CHARS, SEARCH_LIMIT, SEARCH_MODES } from '../contract/limits.ts';
 import type { SemanticIndex, QueryVector } from '../vector/semantic.ts';
 import { modelKeyString } from '../vector/provider.ts';
-import { candidatePool, parseRequest, prepareSearch, rankList, searchPage, type RankedResult, type SearchContext, type SearchPage } from './pipeline.ts';
+import { candidatePool, parseRequest, prepareSearch, rankList, searchPage, type DeferredRender, type RankedResult, type SearchContext, type SearchPage } from './pipeline.ts';
 import type { Candidate } from './candidates.ts';
 import { DEFAULT_MODES, MODE_UNAVAILABLE_HINT, semanticModes, type ModeTable } from './modes.ts';
 import { vectorChannel } from './channels/vector.ts';
@@ -95,11 +95,14 @@ export class PreparedSearch {
   }
 
   /** Ranks and renders one page (inside the read transaction; `source` as for context). */
-  page(db: Database, range: PageRange, queryKey: string, source?: { chunkId: number }): { page: SearchPage; session: SearchSession; unavailable?: Unavailable } {
+  page(db: Database, range: PageRange, queryKey: string, source?: { chunkId: number }, defer?: (render: DeferredRender) => void): { page: SearchPage; session: SearchSession; unavailable?: Unavailable } {
     const { ctx, unavailable } = this.context(db, source);
-    return { page: searchPage(ctx, this.req, range, queryKey, this.query()), session: ctx.session, unavailable };
+    return { page: searchPage(ctx, this.req, range, queryKey, this.query(), defer), session: ctx.session, unavailable };
   }
 }
+
+/** Takes the renderer of a search's page by position (Searcher.search's `deferRender`); it answers null when the index changed since. */
+export type DeferRender = (render: (at: readonly number[]) => Promise<SearchHit[] | null>) => void;
 
 export class Searcher {
   readonly session: SearchSession;
@@ -182,13 +185,17 @@ export class Searcher {
   /**
    * A search's answer (not remembered: the caller keeps its query log; `key` names its hit ids).
    * Runs in one read transaction: hits, counts and freshness all describe the same committed state.
+   * `deferRender` (a search over several indexes): the hits unrendered (present.ts leanHits), and
+   * the renderer of the page's hits by position given to it — it renders in a read transaction of
+   * its own, null when the index generation moved since.
    */
-  async search(req: SearchRequest, key = queryKey(req), t0 = Date.now(), keywordStats?: KeywordStats): Promise<SearchResponse> {
+  async search(req: SearchRequest, key = queryKey(req), t0 = Date.now(), keywordStats?: KeywordStats, deferRender?: DeferRender): Promise<SearchResponse> {
     const range = pageRange(req);
     const prepared = await this.prepare(req, undefined, keywordStats);
     const out = await this.store.read((db) => {
       const meta = readMeta(db);
-      const { page, session, unavailable } = prepared.page(db, range, key);
+      const defer = deferRender && ((render: DeferredRender) => deferRender((at) => this.store.read((d) => (readMeta(d).generation === meta.generation ? render(at) : null))));
+      const { page, session, unavailable } = prepared.page(db, range, key, undefined, defer);
       // A first page with few hits names the skipped files whose path names the query.
       const skippedFiles = range.offset === 0 && !page.more && page.hits.length < range.limit ? session.withPathFilter(null, () => skippedFilesMatching(session, req.query)) : [];
       // The counts from the session's cache: the page has just checked the index generation.

@@ -5,7 +5,8 @@
 // index files added up first (core/search/term-stats.ts), each index's keyword hits scored with them
 // (channels/fts-global.ts): the score one index of the union would give — with one keyword candidate
 // pool shared by them (each keeps its chunks among the best of all: poolShares) — merges the lists by score
-// and pages them with its own cursor. Every hit carries its `repo` (its path stays relative to that
+// and pages them with its own cursor; each repository ranks with its hits unrendered and renders only
+// those the merged page keeps (renderKept). Every hit carries its `repo` (its path stays relative to that
 // repository) and its hit_id is qualified (`<repo>/<id>`), so explain reaches the right index; the calls that name a path (outline, file,
 // tree, resolve, similar) take it qualified the same way; status, reindex and watch go to every
 // repository (the first one's answer, the others' in its hint). Owns naming the repositories,
@@ -191,21 +192,37 @@ export class Federation implements VerbService {
     const keywordStats = this.opts.mergeStats === false ? undefined : await this.keywordStats(members, req);
     const shared = this.opts.sharedPool ?? SHARED_POOL;
     const shares = keywordStats?.split && shared > 0 ? await this.poolShares(members, ask, keywordStats, shared) : null;
-    // Every repository at once: in parallel where its part runs on a thread of its own.
-    const answers = await Promise.all(members.map(async (m, i) => {
+    // Every repository at once: in parallel where its part runs on a thread of its own — each ranks
+    // with its hits unrendered (ids, scores, keys), and renders afterwards only those the merged page keeps.
+    const ranked = await Promise.all(members.map(async (m, i) => {
       const own = keywordStats?.own[i];
       const share = shares?.[i];
       const c = keywordStats && own ? { ...ctx, keywordStats: { all: keywordStats.all, own, ...(share ? { share } : {}) } } : ctx;
-      const a = await firstHits((r) => this.parts.get(m.repo)!.search(r, c), ask, want);
+      const part = this.parts.get(m.repo)!;
+      // Each page it answered: its render handle (null: its hits came rendered) and how many hits it gave the list.
+      const pages: Array<{ page: number | null; n: number }> = [];
+      const run = part.rank && part.render
+        ? async (r: SearchRequest) => {
+          const { answer, page } = await part.rank!(r, c);
+          pages.push({ page: answer.status === 'error' || answer.status === 'no_index' ? null : page, n: answer.hits.length });
+          return answer;
+        }
+        : (r: SearchRequest) => part.search(r, c);
+      const a = await firstHits(run, ask, want);
       // A part on another thread never builds an index: a repository without one is its service's to answer (which may start the build).
-      return m.search && a.status === 'no_index' ? m.service.call('search', ask, c) : a;
+      if (m.search && a.status === 'no_index') return { answer: await m.service.call('search', ask, c), pages: [], c };
+      return { answer: a, pages, c };
     }));
-    const merged: Array<{ hit: SearchHit; score: number; at: number }> = [];
-    answers.forEach((a, i) => {
-      for (const h of a.hits) merged.push({ hit: { ...h, repo: members[i].repo, hit_id: `${members[i].repo}/${h.hit_id}` }, score: h.score, at: merged.length });
-    });
+    const answers = ranked.map((r) => r.answer);
+    const merged: Array<{ i: number; k: number; score: number; at: number }> = [];
+    answers.forEach((a, i) => a.hits.forEach((h, k) => merged.push({ i, k, score: h.score, at: merged.length })));
     merged.sort((a, b) => b.score - a.score || a.at - b.at);
-    const page = merged.slice(offset, offset + limit).map((x, i) => ({ ...x.hit, rank: offset + i + 1 }));
+    const kept = merged.slice(offset, offset + limit);
+    const rendered = await this.renderKept(members, ranked, kept, ask, want);
+    const page = kept.map((x, n) => {
+      const h = rendered[n];
+      return { ...h, repo: members[x.i].repo, hit_id: `${members[x.i].repo}/${h.hit_id}`, rank: offset + n + 1 };
+    });
     const more = merged.length > offset + limit || answers.some((a) => a.next_cursor !== undefined);
     const ok = answers.filter((a) => a.status !== 'error' && a.status !== 'no_index');
     const failed = answers.find((a) => a.status === 'error' || a.status === 'no_index');
@@ -244,6 +261,47 @@ export class Federation implements VerbService {
     }
     out.took_ms = Date.now() - t0;
     return tidyHint(out);
+  }
+
+  /**
+   * The merged page's hits rendered (in its order): each repository renders those of its pages
+   * (the positions in each page), all repositories at once; hits that came rendered stay as they
+   * are. A page its part can no longer render (the index changed since) is searched again,
+   * rendered, and its hits taken by id.
+   */
+  private async renderKept(members: readonly FederationMember[], ranked: ReadonlyArray<{ answer: SearchAnswer; pages: ReadonlyArray<{ page: number | null; n: number }>; c: CallContext }>,
+    kept: ReadonlyArray<{ i: number; k: number }>, ask: SearchRequest, want: number): Promise<SearchHit[]> {
+    const out: SearchHit[] = kept.map((x) => ranked[x.i].answer.hits[x.k]);
+    // Per repository and page: the positions in the page, and where each goes in the merged page.
+    const asks = new Map<string, { i: number; page: number; at: number[]; to: number[] }>();
+    kept.forEach((x, n) => {
+      let k = x.k;
+      for (const p of ranked[x.i].pages) {
+        if (k >= p.n) {
+          k -= p.n;
+          continue;
+        }
+        if (p.page === null) return;
+        const key = `${x.i}:${p.page}`;
+        const a = asks.get(key) ?? { i: x.i, page: p.page, at: [], to: [] };
+        a.at.push(k);
+        a.to.push(n);
+        asks.set(key, a);
+        return;
+      }
+    });
+    const again = new Map<number, Promise<SearchAnswer>>();
+    await Promise.all([...asks.values()].map(async (a) => {
+      const part = this.parts.get(members[a.i].repo)!;
+      let hits = await part.render!(a.page, a.at);
+      if (!hits) {
+        if (!again.has(a.i)) again.set(a.i, firstHits((r) => part.search(r, ranked[a.i].c), ask, want));
+        const byId = new Map((await again.get(a.i)!).hits.map((h) => [h.hit_id, h]));
+        hits = a.to.map((n) => byId.get(out[n].hit_id) ?? out[n]);
+      }
+      a.to.forEach((n, j) => { out[n] = hits![j]; });
+    }));
+    return out;
   }
 
   /**

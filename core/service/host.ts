@@ -8,6 +8,7 @@ import type { Settings } from '../settings.ts';
 import type { FreshnessTracker } from '../freshness.ts';
 import type { WatcherStatus } from '../contract/watch.ts';
 import type { Surface } from '../contract/errors.ts';
+import type { DeferRender } from '../search/searcher.ts';
 import type { KeywordStats } from '../search/term-stats.ts';
 import type { PathGuard } from './paths.ts';
 import type { Intercom } from '../intercom/intercom.ts';
@@ -84,6 +85,8 @@ export interface CallContext {
   progress?: (p: { progress: number; total?: number; message?: string }) => void;
   /** A search over several indexes (federation.ts): the keyword statistics of them all, which its BM25 weighs with. */
   keywordStats?: KeywordStats;
+  /** A search over several indexes: its hits unrendered, their renderer given to this (core/search/searcher.ts DeferRender). */
+  deferRender?: DeferRender;
 }
 
 export interface SurfacePolicy {

@@ -37,7 +37,7 @@ export async function search(cx: ServiceContext, args: SearchRequest, ctx: CallC
     max_tokens: args.max_tokens === undefined || reserve === 0 ? args.max_tokens : Math.max(100, args.max_tokens - reserve),
   };
   const ws = await cx.gate.workspace();
-  const opts = ctx.keywordStats ? { keywordStats: ctx.keywordStats } : {};
+  const opts = { ...(ctx.keywordStats ? { keywordStats: ctx.keywordStats } : {}), ...(ctx.deferRender ? { deferRender: ctx.deferRender } : {}) };
   let res: SearchAnswer = await cx.gate.serialized(() => ws.search(req, opts));
   let builtNow: TaskSnapshot | null = null;
   if (res.status === 'no_index' && cx.policy.buildOnSearch) {

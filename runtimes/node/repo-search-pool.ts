@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import type { Worker } from 'node:worker_threads';
 import type { RepoSearch, RepoSearchPool } from '../../core/service/repo-search.ts';
 import type { CorpusStats, FirstPass } from '../../core/search/term-stats.ts';
-import type { SearchAnswer } from '../../core/contract/search.ts';
+import type { SearchAnswer, SearchHit } from '../../core/contract/search.ts';
 import type { OpenOptions } from '../../core/workspace.ts';
 import type { RepoSearchReply, RepoSearchRequest, RepoSearchWorkerData } from './repo-search-worker.ts';
 
@@ -79,6 +79,8 @@ export function createNodeRepoSearchPool(opts: { workers?: number; surface?: 'cl
         stats: (phrases, heads) => w.ask<CorpusStats | null>({ op: 'stats', repo, phrases: [...phrases], ...(heads ? { heads } : {}) }),
         firstPass: (req, keywordStats) => w.ask<FirstPass | null>({ op: 'firstPass', repo, req, keywordStats }),
         search: (req, ctx) => w.ask<SearchAnswer>({ op: 'search', repo, req, ...(ctx.keywordStats ? { keywordStats: ctx.keywordStats } : {}) }),
+        rank: (req, ctx) => w.ask<{ answer: SearchAnswer; page: number | null }>({ op: 'rank', repo, req, ...(ctx.keywordStats ? { keywordStats: ctx.keywordStats } : {}) }),
+        render: (page, at) => w.ask<SearchHit[] | null>({ op: 'render', repo, page, at: [...at] }),
         close: async () => {
           if (closed) return;
           closed = true;
