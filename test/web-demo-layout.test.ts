@@ -213,7 +213,8 @@ describe.skipIf(!chromium)(titled('web-demo layout, themes and accessibility (bu
     expect(dark(sys.bg)).toBe(true);
     expect(dark(sys.panel)).toBe(true);
     expect(sys.keyword).not.toBe(light.keyword);
-    expect(await page.getAttribute('.theme-toggle', 'aria-pressed')).toBe('true');
+    // The toggle's state follows the system through a media-query listener: polled, as the colours are not.
+    await expect.poll(() => page.getAttribute('.theme-toggle', 'aria-pressed')).toBe('true');
     // The toggle picks light while the system is dark, and that choice outlives a reload.
     await page.click('.theme-toggle');
     expect(dark((await colours()).bg)).toBe(false);
@@ -318,7 +319,7 @@ describe.skipIf(!chromium)(titled('web-demo layout, themes and accessibility (bu
         const row = c.querySelector('[data-line="455"]')!.getBoundingClientRect();
         const box = c.getBoundingClientRect();
         return row.top >= box.top - 1 && row.bottom <= box.bottom + 1;
-      }))
+      }), { timeout: 10_000 }) // a long scroll: on a loaded machine it outlasted the default second
       .toBe(true);
     // A reload opens the same lines (the link is the mark).
     await page.reload();
