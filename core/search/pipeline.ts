@@ -77,6 +77,20 @@ export function parseRequest(settings: Settings, req: SearchRequest): ParsedQuer
   return parseQuery(req.query, { mode: req.mode, case_sensitive: req.case_sensitive, whole_word: req.whole_word, budget_ms: settings.literal_budget_ms, change_words: settings.change_words });
 }
 
+/** Whether the request or its query narrows the files searched (paths, extensions, kinds left out). */
+export function pathFiltered(req: SearchRequest, parsed: ParsedQuery): boolean {
+  return [req.paths, req.exts, req.exclude_paths, req.exclude_kinds, parsed.paths, parsed.exts, parsed.excludePaths].some((f) => f?.length);
+}
+
+/**
+ * Whether the first pass is the keyword channel's alone over every file (keyword mode, no text
+ * patterns, no path filter): what a search over several indexes may split one candidate pool by
+ * (core/service/federation.ts, Searcher.firstPass).
+ */
+export function keywordFirstPassOnly(req: SearchRequest, parsed: ParsedQuery): boolean {
+  return (req.mode ?? 'keyword') === 'keyword' && !parsed.text && !pathFiltered(req, parsed);
+}
+
 /**
  * Before the read transaction: loads the glob matcher the request's filters need and lets the
  * channels of the mode the parsed query is routed to do their asynchronous preparation

@@ -19,7 +19,7 @@ import type { SearchHit, SearchRequest, SearchResponse } from '../contract/searc
 import { MAX_TOKENS_MIN, QUERY_MAX_CHARS, SEARCH_LIMIT, SEARCH_MODES } from '../contract/limits.ts';
 import type { SemanticIndex, QueryVector } from '../vector/semantic.ts';
 import { modelKeyString } from '../vector/provider.ts';
-import { candidatePool, parseRequest, prepareSearch, rankList, searchPage, type DeferredRender, type RankedResult, type SearchContext, type SearchPage } from './pipeline.ts';
+import { candidatePool, keywordFirstPassOnly, parseRequest, prepareSearch, rankList, searchPage, type DeferredRender, type RankedResult, type SearchContext, type SearchPage } from './pipeline.ts';
 import type { Candidate } from './candidates.ts';
 import { DEFAULT_MODES, MODE_UNAVAILABLE_HINT, semanticModes, type ModeTable } from './modes.ts';
 import { vectorChannel } from './channels/vector.ts';
@@ -154,7 +154,6 @@ export class Searcher {
    * not the keyword channel's alone (another mode, a text query, a path filter) or it cannot run.
    */
   async firstPass(req: SearchRequest, keywordStats: KeywordStats): Promise<FirstPass | null> {
-    if ((req.mode ?? 'keyword') !== 'keyword') return null;
     const s = this.host.settings;
     let parsed: ParsedQuery;
     try {
@@ -163,7 +162,7 @@ export class Searcher {
     } catch {
       return null;
     }
-    if (parsed.text || [req.paths, req.exts, req.exclude_paths, req.exclude_kinds, parsed.paths, parsed.exts, parsed.excludePaths].some((f) => f?.length)) return null;
+    if (!keywordFirstPassOnly(req, parsed)) return null;
     const { firstPassOf } = await import('./channels/fts-global.ts');
     const session = this.session;
     return this.store.read(() => session.withPathFilter(null, () => firstPassOf(session, parsed, keywordStats, candidatePool(s.rank_depth), s.rank_depth, s.max_hits_per_file)));

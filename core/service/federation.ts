@@ -20,7 +20,7 @@ import { SEARCH_LIMIT } from '../contract/limits.ts';
 import type { ErrorInfo, IndexFreshness } from '../contract/common.ts';
 import type { MatchKind, SearchAnswer, SearchHit, SearchRequest } from '../contract/search.ts';
 import { decodeCursor, encodeCursor, estimateTokens, fitTokenBudget } from '../search/page.ts';
-import { parseRequest } from '../search/pipeline.ts';
+import { keywordFirstPassOnly, parseRequest, pathFiltered } from '../search/pipeline.ts';
 import { mergeStats, poolShares, queryPhrases, type CorpusStats, type FirstPass, type HeadsAsk, type PoolShare } from '../search/term-stats.ts';
 import { ftsExpression } from '../search/query.ts';
 import { clauseExprs } from '../search/channels/fts.ts';
@@ -352,9 +352,8 @@ export class Federation implements VerbService {
         const clauses = clauseExprs(parsed);
         phrases = [...new Set([...queryPhrases(parsed), ...clauses])];
         const complete = ftsExpression(parsed, 'all');
-        const filtered = [req.paths, req.exts, req.exclude_paths, req.exclude_kinds, parsed.paths, parsed.exts, parsed.excludePaths].some((f) => f?.length);
-        if (complete && clauses.length >= 2 && !filtered) heads = { exprs: [complete], cap: settings.max_hits_per_file };
-        if (!filtered && !parsed.text && (req.mode ?? 'keyword') === 'keyword') split = { cap: settings.max_hits_per_file };
+        if (complete && clauses.length >= 2 && !pathFiltered(req, parsed)) heads = { exprs: [complete], cap: settings.max_hits_per_file };
+        if (keywordFirstPassOnly(req, parsed)) split = { cap: settings.max_hits_per_file };
         break;
       } catch {
         // No workspace here, or a query that does not parse: its own answer says so.
