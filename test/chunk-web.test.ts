@@ -7,6 +7,7 @@ import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { resolveSelectors } from '../core/chunk/lang/css.ts';
+import { rewriteScript } from '../core/chunk/lang/script-repair.ts';
 import { chunkFile, chunkLines, chunkText, expectWellFormed, findNode, fixtureDir, outlineLines, sampleDir } from './helpers/chunk-golden.ts';
 import { languageOf } from '../core/scan/languages.ts';
 import { DEFAULT_INCLUDE_EXTENSIONS } from '../core/settings-defaults.ts';
@@ -273,6 +274,23 @@ describe('TypeScript', () => {
     expect(steps.length).toBeGreaterThan(1);
     expect(steps.every((c) => c.header === 'class Pipeline<T> extends Base implements Runner')).toBe(true);
     expect(findNode(r.outline, (n) => n.memberKey === 'Pipeline.step3')).toMatchObject({ kind: 'method', startLine: 35, endLine: 44 });
+  });
+  it('syntax newer than the grammar (export type *, variance annotations, typeof this) costs no member: the statement is repaired and the error counted', async () => {
+    const r = await chunkFile('fixtures/chunking/web/newer-syntax.mts');
+    expect(outlineLines(r.outline)).toEqual([
+      'interface Ref 5-8 key=Ref',
+      'class Runner 10-33 key=Runner',
+      '  field deferred 11-11 key=Runner.deferred',
+      '  method update 13-22 key=Runner.update',
+      '  method subscribe 24-28 key=Runner.subscribe',
+      '  method start 30-32 key=Runner.start',
+      'function createRunner 35-37 key=createRunner',
+    ]);
+    expect(r.outline?.parseErrors).toBeGreaterThan(0);
+    expect(rewriteScript('let d: (typeof this.q)[number];')).toBe('let d: (typeof _his.q)[number];');
+    expect(rewriteScript('interface R<in out S extends object, out E> {')).toBe('interface R<       S extends object,     E> {');
+    expect(rewriteScript('export type * from "./t";')).toBe('export      * from "./t";');
+    expect(rewriteScript('for (const k in obj) x(k);')).toBeNull();
   });
 });
 

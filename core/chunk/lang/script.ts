@@ -5,11 +5,13 @@
 // object literals of functions (`module.exports = { get body() … }`, `export default { methods: … }`,
 // `Foo.prototype = { … }`, `const api = { save() … }`: their methods, accessors and function-valued
 // keys, one level of nested objects as containers), and describe/it/test blocks in test files.
-// Leading comments (JSDoc) belong to the node they precede.
+// Leading comments (JSDoc) belong to the node they precede. Syntax the grammar does not know is
+// repaired around (script-repair.ts) and counted in the outline's `parseErrors`.
 import type { ChunkInput } from '../input.ts';
 import type { FileOutline, OutlineNode } from '../outline.ts';
 import type { GrammarName, TreeSitterHost } from '../treesitter.ts';
 import { childByField, clip, firstLine, lastLine, squash, toLite, type LiteNode } from './lite.ts';
+import { parseScript } from './script-repair.ts';
 
 /** A top-level declaration that is neither exported nor a function/class is a node only when this big. */
 const BIG_DECLARATION_LINES = 6;
@@ -349,21 +351,27 @@ function declaration(s: LiteNode, scope: Scope, start: number, end: number, expo
 
 /** Outline of script source (a file, or an inline <script> whose rows were kept by padding); `owner` names its anonymous objects. */
 export async function scriptOutline(ts: TreeSitterHost, grammar: GrammarName, text: string, owner = ''): Promise<OutlineNode[]> {
-  const tree = await ts.parse(grammar, text);
+  return (await repairedOutline(ts, grammar, text, owner)).nodes;
+}
+
+/** The outline and the number of places the grammar did not know (0: a clean parse). Names are read from `text`. */
+async function repairedOutline(ts: TreeSitterHost, grammar: GrammarName, text: string, owner: string): Promise<{ nodes: OutlineNode[]; errors: number }> {
+  const { tree, errors } = await parseScript(ts, grammar, text);
   let root: LiteNode;
   try {
     root = toLite(tree, text, { descend: (t) => !NO_DESCEND.has(t) });
   } finally {
     tree.delete();
   }
-  return statements(root.children, { prefix: '', src: text, owner });
+  return { nodes: statements(root.children, { prefix: '', src: text, owner }), errors };
 }
 
 export async function extractScript(input: ChunkInput, ts: TreeSitterHost): Promise<FileOutline | null> {
   const grammar: GrammarName = input.lang === 'typescript' ? 'typescript' : input.lang === 'tsx' ? 'tsx' : 'javascript';
   const base = input.path.slice(input.path.lastIndexOf('/') + 1);
   const stem = base.replace(/\.[^.]*$/, '');
-  const nodes = await scriptOutline(ts, grammar, input.text, stem === 'index' ? folderName(input.path) || stem : stem);
+  const { nodes, errors } = await repairedOutline(ts, grammar, input.text, stem === 'index' ? folderName(input.path) || stem : stem);
+  if (errors) return { nodes, parseErrors: errors };
   return nodes.length ? { nodes } : null;
 }
 
