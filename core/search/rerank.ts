@@ -69,9 +69,13 @@ const COVERAGE_POOL = 80;
  * Razor component) over a member; a file named after it and nothing more (`X.cs`, `X.razor.cs`) over
  * one named after it with more (`X.properties.cs`, `X.TResult.cs`), over any other; the exact name
  * over the name up to a repository affix; the number of type parameters written (`Outcome<TResult>`)
- * over another.
+ * over another; a class over an interface or type alias of the same name (TypeScript's declaration
+ * merging: `interface Cheerio<T>` beside `abstract class Cheerio<T>` adds methods to the class).
  */
-const DECLARATION_TIER = { type: 1, file: 0.95, member: 0.9, otherFile: 0.9, stemWithMore: 0.98, affix: 0.85, otherArity: 0.95 } as const;
+const DECLARATION_TIER = { type: 1, file: 0.95, member: 0.9, otherFile: 0.9, stemWithMore: 0.98, affix: 0.85, otherArity: 0.95, shape: 0.99 } as const;
+
+/** Declared kinds that only describe a shape (what `shape` weighs): an implementation of the same name comes first. */
+const SHAPE_KINDS = new Set(['interface', 'type']);
 
 /** The key-path separator of a language's member keys (the language table: json `A:B`, yaml `a.b`). */
 function keyPathSeparator(lang: string): string | undefined {
@@ -102,7 +106,7 @@ function nameShare(nameParts: readonly string[], words: readonly string[][]): nu
 /** A declaration's share of the raise (DECLARATION_TIER). */
 export function declarationTier(d: Declaration): number {
   const t = DECLARATION_TIER;
-  return t[d.level] * (d.stemExact ? 1 : d.stem ? t.stemWithMore : t.otherFile) * (d.affix ? t.affix : 1) * (d.arityMismatch ? t.otherArity : 1);
+  return t[d.level] * (d.stemExact ? 1 : d.stem ? t.stemWithMore : t.otherFile) * (d.affix ? t.affix : 1) * (d.arityMismatch ? t.otherArity : 1) * (SHAPE_KINDS.has(d.kind) ? t.shape : 1);
 }
 
 /** Ranks the passes of one search; a file's chunks are counted across them (file-tiers.ts). */
