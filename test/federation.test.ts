@@ -3,8 +3,9 @@
 // union. The fixture is built so that each index's own BM25 statistics mis-order the hits — the word
 // is in 1 of 2 chunks of the small repository (FTS5's IDF there: ~0) and 1 of 21 of the large one —
 // while the union (and the merge with the statistics of both indexes) puts the chunk that holds it
-// three times first. Also: the phrases' parts add up to FTS5's own bm25(), the repos filter, qualified
-// hit ids reaching explain in the right index, and a qualified path reaching outline.
+// three times first. Also: the phrases' parts add up to FTS5's own bm25() (and one of them follows from
+// it), the repos filter, qualified hit ids reaching explain in the right index, and a qualified path
+// reaching outline.
 // @lane unit
 import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
 import { Federation, HciService } from '../core/service/index.ts';
@@ -12,6 +13,7 @@ import { HciWorkspace } from '../core/workspace.ts';
 import { searchAnswer } from '../core/contract/index.ts';
 import { parseRequest } from '../core/search/pipeline.ts';
 import { corpusStats, globalScores, hitParts, queryPhrases } from '../core/search/term-stats.ts';
+import { COLUMN_WEIGHTS } from '../core/search/channels/fts.ts';
 import { nodeServiceHost } from '../runtimes/node/service-host.ts';
 import { createStyle, formatSearch } from '../runtimes/cli/format.ts';
 import { createTmpWorkspace, type TmpWorkspace, type WorkspaceFiles } from './helpers/tmp-workspace.ts';
@@ -99,6 +101,48 @@ describe('a search over several repositories', () => {
       expect(value.parts.get(Number(rowid))!.parts.reduce((a, b) => a + b, 0)).toBeCloseTo(Number(score), 9);
       expect(again.get(Number(rowid))).toBeCloseTo(Number(score), 9);
     }
+  });
+
+  it('takes one phrase\'s parts from the hits\' bm25() totals instead of reading them: the parts read, 0 where a chunk lacks the phrase', async () => {
+    const ws = await services[1].workspace();
+    // "gizmo" and "spin" are in one chunk of beta, "axles" in every chunk (IDF clamped: never derived).
+    const phrases = queryPhrases(parseRequest(ws.settings, { query: 'gizmo spin axles' }));
+    expect(phrases.length).toBe(3);
+    const { value } = await ws.read((db) => {
+      const all = db.selectArrays(`SELECT rowid, -bm25(chunks_fts, ${Object.values(COLUMN_WEIGHTS).join(', ')}) FROM chunks_fts WHERE chunks_fts MATCH ?`, [phrases.join(' OR ')]);
+      const ids = all.map(([id]) => Number(id));
+      const totals = { scores: new Map(all.map(([id, score]) => [Number(id), Number(score)])), own: corpusStats(db, phrases) };
+      const read = hitParts(db, phrases, ids);
+      const statements = vi.spyOn(db, 'selectArrays');
+      try {
+        const derived = hitParts(db, phrases, ids, totals);
+        // The lengths, and the phrases less the one derived.
+        return { read, derived, ran: statements.mock.calls.length, ids };
+      } finally {
+        statements.mockRestore();
+      }
+    });
+    expect(value.ids.length).toBe(21);
+    expect(value.ran).toBe(phrases.length);
+    for (const id of value.ids) {
+      const [r, d] = [value.read.get(id)!, value.derived.get(id)!];
+      expect(d.length).toBe(r.length);
+      r.parts.forEach((x, i) => (x === 0 ? expect(d.parts[i]).toBe(0) : expect(d.parts[i]).toBeCloseTo(x, 12)));
+    }
+    // One phrase: its part is the total itself, no statement of its own.
+    const one = queryPhrases(parseRequest(ws.settings, { query: 'gizmo' }));
+    const { value: single } = await ws.read((db) => {
+      const all = db.selectArrays(`SELECT rowid, -bm25(chunks_fts, ${Object.values(COLUMN_WEIGHTS).join(', ')}) FROM chunks_fts WHERE chunks_fts MATCH ?`, [one[0]]);
+      const statements = vi.spyOn(db, 'selectArrays');
+      try {
+        const parts = hitParts(db, one, all.map(([id]) => Number(id)), { scores: new Map(all.map(([id, score]) => [Number(id), Number(score)])), own: corpusStats(db, one) });
+        return { all, parts, ran: statements.mock.calls.length };
+      } finally {
+        statements.mockRestore();
+      }
+    });
+    expect(single.ran).toBe(1);
+    for (const [id, score] of single.all) expect(single.parts.get(Number(id))!.parts).toEqual([Number(score)]);
   });
 
   it('filters by repository, refuses an unknown one, and pages with its own cursor', async () => {

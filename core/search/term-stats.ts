@@ -191,8 +191,46 @@ export function poolShares(lists: ReadonlyArray<readonly number[]>, pool: number
   return lists.map((l) => l.filter((x) => x >= cut).length);
 }
 
-/** Each chunk's length and each phrase's bm25() part (inside a read transaction). */
-export function hitParts(db: Database, phrases: readonly string[], chunkIds: readonly number[]): HitParts {
+/**
+ * The chunks' keyword scores when they are bm25() of an expression of exactly the phrases (the
+ * keyword channel's own passes: their score is the sum of the phrases' parts), with the index's own
+ * statistics: hitParts then reads one phrase's parts fewer (derivedPhrase).
+ */
+export interface HitTotals {
+  scores: ReadonlyMap<number, number>;
+  own: CorpusStats;
+}
+
+/**
+ * Below this IDF (its phrase in more than ~38% of the index's chunks) a phrase's part is not derived
+ * from the total: the union may weigh it many times more (a repository's own name, common in it and
+ * rare in the union), and with it the total's rounding error.
+ */
+const DERIVED_MIN_IDF = 0.5;
+
+/**
+ * The phrase whose parts hitParts takes from the totals instead of reading them (-1: none): a
+ * phrase's statement walks its whole doclist (twice: bm25() counts its rows first), so the one in
+ * the most chunks, among those whose IDF keeps the total's rounding error far below the three
+ * decimals answers show. One phrase alone is its total exactly.
+ */
+function derivedPhrase(phrases: readonly string[], own: CorpusStats): number {
+  if (phrases.length === 1) return 0;
+  let best = -1;
+  phrases.forEach((p, i) => {
+    const docs = own.docs[p];
+    if (docs === undefined || phrases.indexOf(p) !== i || idf(own.rows, docs) < DERIVED_MIN_IDF) return;
+    if (best < 0 || docs > own.docs[phrases[best]]) best = i;
+  });
+  return best;
+}
+
+/**
+ * Each chunk's length and each phrase's bm25() part (inside a read transaction). `totals`: the
+ * chunks' bm25() over exactly these phrases — one phrase's parts are then the total less the others'
+ * (derivedPhrase), 0 below the least part a chunk holding the phrase can have (rounding, not a match).
+ */
+export function hitParts(db: Database, phrases: readonly string[], chunkIds: readonly number[], totals?: HitTotals): HitParts {
   const hits: HitParts = new Map();
   for (const id of chunkIds) hits.set(id, { length: 0, parts: phrases.map(() => 0) });
   if (!chunkIds.length) return hits;
@@ -208,14 +246,40 @@ export function hitParts(db: Database, phrases: readonly string[], chunkIds: rea
   // phrase's rows once per statement). bm25() over every row of the phrase cost 2.5x as much for a
   // phrase in 7,550 of Humanizer's chunks and 200 hits (sqlite3, one-off), more the longer its list.
   const list = JSON.stringify(chunkIds);
+  const derived = totals && totals.own.rows && totals.own.tokens && chunkIds.every((id) => totals.scores.has(id)) ? derivedPhrase(phrases, totals.own) : -1;
   phrases.forEach((p, i) => {
+    if (i === derived) return;
     const found = db.selectArrays(`SELECT rowid, -bm25(chunks_fts, ${WEIGHT_ARGS}) FROM chunks_fts WHERE chunks_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`, [p, list]);
     for (const [rowid, part] of found) {
       const h = hits.get(Number(rowid));
       if (h) h.parts[i] = Number(part);
     }
   });
+  if (derived >= 0) deriveParts(hits, derived, totals!, phrases[derived]);
   return hits;
+}
+
+/**
+ * The `k`th phrase's parts: each chunk's total less its other parts, where that is at least half the
+ * least part a chunk holding the phrase has (one occurrence in a column of weight 1, at its length:
+ * FTS5's formula); below it the chunk lacks the phrase and the difference is the sum's rounding.
+ */
+function deriveParts(hits: HitParts, k: number, totals: HitTotals, phrase: string): void {
+  const { own, scores } = totals;
+  const avg = own.tokens / own.rows;
+  const weight = idf(own.rows, own.docs[phrase] ?? 0);
+  for (const [id, h] of hits) {
+    const total = scores.get(id)!;
+    if (h.parts.length === 1) {
+      h.parts[0] = total;
+      continue;
+    }
+    let rest = 0;
+    h.parts.forEach((x, i) => { if (i !== k) rest += x; });
+    const least = (weight * (K1 + 1)) / (1 + K1 * (1 - B + (B * h.length) / avg));
+    const part = total - rest;
+    h.parts[k] = part >= least / 2 ? part : 0;
+  }
 }
 
 /** FTS5's IDF (fts5_aux.c): never below 1e-6. */

@@ -18,13 +18,15 @@ import { clauseExprs, ftsChannel, widenExpr, widenFts, type ClauseCounts } from 
  * BM25 was taken over — the query's (its complete expression's), or the any-term pass's informative
  * ones (the score that pass gives in one index of the union: its common words' parts are not in it).
  */
-function rescored(session: SearchSession, q: ParsedQuery, stats: KeywordStats, hits: readonly ChannelHit[], phrases = queryPhrases(q)): ChannelHit[] {
+function rescored(session: SearchSession, q: ParsedQuery, stats: KeywordStats, hits: readonly ChannelHit[], phrases = queryPhrases(q), totals = false): ChannelHit[] {
   if (!hits.length) return [];
   if (!phrases.length) return [...hits];
   // A chunk's parts for these phrases, read once per generation (deeper passes and the wider one ask again).
   const known = session.recent<HitParts>(`fts-parts:${phrases.join(' ')}`, () => new Map());
   const missing = hits.map((h) => h.row.chunkId).filter((id) => !known.has(id));
-  for (const [id, p] of hitParts(session.db, phrases, missing)) known.set(id, p);
+  // `totals`: the hits' scores are bm25() over exactly these phrases (a pass of the FTS channel itself): one phrase's parts follow from them.
+  const given = totals ? { scores: new Map(hits.map((h) => [h.row.chunkId, h.score])), own: stats.own } : undefined;
+  for (const [id, p] of hitParts(session.db, phrases, missing, given)) known.set(id, p);
   const scores = globalScores(stats.own, stats.all, phrases, new Map(hits.map((h) => [h.row.chunkId, known.get(h.row.chunkId)!])));
   return hits
     .map((h, i) => ({ h: { ...h, score: scores.get(h.row.chunkId) ?? h.score }, i }))
@@ -68,7 +70,7 @@ export function globalFtsChannel(global: KeywordStats, inner: Channel = ftsChann
   return {
     ...inner,
     search: (session, q, pool) => {
-      const hits = rescored(session, q, global, inner.search(session, q, pool));
+      const hits = rescored(session, q, global, inner.search(session, q, pool), queryPhrases(q), inner === ftsChannel);
       dropped = null;
       if (!share || pool !== share.pool || hits.length <= share.first) return hits;
       const kept = hits.slice(0, share.first);
@@ -86,7 +88,7 @@ export function globalFtsChannel(global: KeywordStats, inner: Channel = ftsChann
         // Scored over the phrases of the expression that found them (rarer than the query's common words: shorter passes too).
         const expr = widenExpr(session, q, page, counts);
         const found = widenFts(session, q, pool, page, counts, expr);
-        hits = found && rescored(session, q, global, found, phrasesOf(expr!));
+        hits = found && rescored(session, q, global, found, phrasesOf(expr!), !q.neighbours);
       }
       return hits && share?.wider !== undefined && pool === share.pool ? hits.slice(0, share.wider) : hits;
     }),
