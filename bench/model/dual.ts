@@ -35,6 +35,7 @@ import { int8ScaleSampler } from '../../core/vector/quantize.ts';
 import { optString, parseArgs, repoRoot, runMain } from '../lib/util.ts';
 import { checkLicence, hasCommit, mirrorDir } from './mirror.ts';
 import { ensureExtract, forbiddenRepos, readExtract, readManifest, type ManifestRepo } from './train.ts';
+import { ensureNamePairs, readNamePairs, type NamePairs } from './names.ts';
 
 export interface DualParams {
   epochs: number;
@@ -44,8 +45,10 @@ export interface DualParams {
   lr: number;
   /** Share of pairs held out to pick the epoch (by a hash of the pair's doc text). */
   heldOut: number;
-  /** Which pairs: 1 doc comments, 2 commit subjects, 3 both. */
+  /** Which pairs (bits): 1 doc comments, 2 commit subjects ↔ changed lines, 4 commit subjects ↔ the names of the declarations changed, 8 docs sections ↔ the code they name (names.ts). */
   sources: number;
+  /** 1: a query side's ids that its own code side also holds are dropped (the pair teaches only the words the code lacks). */
+  maskShared: number;
   /** 0: one shared table; 1: a query-side table (the chunk side stays the initial one). */
   queryOnly: number;
   /** Ids kept per side of a pair (0: all): the largest factors (ties: smaller id) — a commit's changed lines hold hundreds. */
@@ -53,7 +56,7 @@ export interface DualParams {
   seed: number;
 }
 
-export const DEFAULT_DUAL: DualParams = { epochs: 3, batch: 128, temperature: 0.05, lr: 0.05, heldOut: 0.03, sources: 3, queryOnly: 0, maxIds: 64, seed: 0x6475_616c };
+export const DEFAULT_DUAL: DualParams = { epochs: 3, batch: 128, temperature: 0.05, lr: 0.05, heldOut: 0.03, sources: 3, maskShared: 0, queryOnly: 0, maxIds: 64, seed: 0x6475_616c };
 
 /** One side of every pair: distinct ids with their factors (count × SIF weight / tokens), CSR-like. */
 interface Side { ids: Int32Array; f: Float64Array; start: Int32Array }
@@ -69,18 +72,27 @@ export interface DualPairs {
 }
 
 /** The pairs of the extract files as model ids (pairs whose doc text repeats in its repository, or with a side of < 2 known tokens, left out). */
-export function dualPairs(files: readonly string[], model: LearnedModel, p: DualParams, log: (s: string) => void = () => {}): DualPairs {
+export function dualPairs(files: readonly string[], model: LearnedModel, p: DualParams, log: (s: string) => void = () => {}, nameFiles: readonly string[] = []): DualPairs {
   const qIds: number[] = [], qF: number[] = [], qStart = [0];
   const cIds: number[] = [], cF: number[] = [], cStart = [0];
   const repo: number[] = [], held: number[] = [];
   const repos: string[] = [];
-  const texts = (x: ReturnType<typeof readExtract>) => [...(p.sources & 1 ? x.docPairs : []), ...(p.sources & 2 ? x.commitPairs : [])];
+  const texts = (x: ReturnType<typeof readExtract>, nx: NamePairs | null) => [
+    ...(p.sources & 1 ? x.docPairs : []), ...(p.sources & 2 ? x.commitPairs : []),
+    ...(nx && p.sources & 4 ? nx.commitNamePairs : []), ...(nx && p.sources & 8 ? nx.sectionPairs : []),
+  ];
   const tokenIds = new TokenIds((t) => model.idOf(t));
   // A text's bag as model.meanOf sums it: distinct ids in order of first appearance, factor count × SIF weight / ids.
-  const side = (text: string, ids: number[], f: number[]): boolean => {
+  const bagOf = (text: string) => {
     const run = tokenIds.ids(text);
     const bag = new Map<number, number>();
     for (let i = 0; i < run.n; i++) bag.set(run.ids[i], (bag.get(run.ids[i]) ?? 0) + 1);
+    return { bag, n: run.n };
+  };
+  const side = (text: string, ids: number[], f: number[], drop?: ReadonlyMap<number, number>): boolean => {
+    const run = bagOf(text);
+    const bag = run.bag;
+    if (drop) for (const id of drop.keys()) bag.delete(id);
     if (bag.size < 2) return false;
     let kept = [...bag].map(([id, count]) => [id, (count * model.weights[id]) / run.n] as const);
     if (p.maxIds > 0 && kept.length > p.maxIds) kept = kept.sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, p.maxIds);
@@ -90,18 +102,19 @@ export function dualPairs(files: readonly string[], model: LearnedModel, p: Dual
     }
     return true;
   };
-  for (const file of files) {
+  files.forEach((file, fi) => {
     const x = readExtract(file);
+    const nx = nameFiles[fi] ? readNamePairs(nameFiles[fi]) : null;
     const r = repos.length;
     repos.push(x.repo);
     const seen = new Set<string>();
     let n = 0;
-    for (const [doc, code] of texts(x)) {
+    for (const [doc, code] of texts(x, nx)) {
       const key = doc.toLowerCase();
       if (seen.has(key)) continue;
       seen.add(key);
       const q0 = qIds.length, c0 = cIds.length;
-      if (!side(doc, qIds, qF) || !side(code, cIds, cF)) {
+      if (!side(doc, qIds, qF, p.maskShared ? bagOf(code).bag : undefined) || !side(code, cIds, cF)) {
         qIds.length = qF.length = q0;
         cIds.length = cF.length = c0;
         continue;
@@ -113,7 +126,7 @@ export function dualPairs(files: readonly string[], model: LearnedModel, p: Dual
       n++;
     }
     log(`pairs ${x.repo}: ${n}`);
-  }
+  });
   return {
     q: { ids: Int32Array.from(qIds), f: Float64Array.from(qF), start: Int32Array.from(qStart) },
     c: { ids: Int32Array.from(cIds), f: Float64Array.from(cF), start: Int32Array.from(cStart) },
@@ -449,22 +462,23 @@ export async function main(argv: string[]): Promise<number> {
   const work = path.resolve(optString(opts, 'work') ?? path.join(os.tmpdir(), 'hci-model-work'));
   fs.mkdirSync(work, { recursive: true });
   const repos = usableRepos(optString(opts, 'manifest') ?? path.join(root, 'models/manifest.json'), path.resolve(mirrors), log);
-  const files = repos.map((r) => ensureExtract(work, r, path.resolve(mirrors), log));
-  if (opts['extract-only']) return 0;
   const o: DualParams = { ...DEFAULT_DUAL };
   for (const s of ([] as string[]).concat((opts.set as string | string[]) ?? [])) {
     const [k, v] = s.split('=');
     if (!(k in o)) throw new Error(`dual: unknown setting ${k}`);
     (o as unknown as Record<string, number>)[k] = Number(v);
   }
+  const files = repos.map((r) => ensureExtract(work, r, path.resolve(mirrors), log));
+  const nameFiles = o.sources & 12 ? repos.map((r) => ensureNamePairs(work, r, mirrorDir(path.resolve(mirrors), r.repo), log)) : [];
+  if (opts['extract-only']) return 0;
   const initFile = path.resolve(optString(opts, 'init') ?? path.join(root, 'models/code-model.bin'));
   const init = LearnedModel.fromBytes(new Uint8Array(fs.readFileSync(initFile)));
   const c0 = process.cpuUsage();
-  const pairsFile = path.join(work, `dual-pairs-${sha256Hex(new TextEncoder().encode(JSON.stringify({ files: files.map((f) => path.basename(f)), model: init.fingerprint, sources: o.sources, heldOut: o.heldOut, maxIds: o.maxIds, seed: o.seed })), 12)}.bin`);
+  const pairsFile = path.join(work, `dual-pairs-${sha256Hex(new TextEncoder().encode(JSON.stringify({ files: files.map((f) => path.basename(f)), names: nameFiles.map((f) => path.basename(f)), model: init.fingerprint, sources: o.sources, maskShared: o.maskShared, heldOut: o.heldOut, maxIds: o.maxIds, seed: o.seed })), 12)}.bin`);
   let pairs: DualPairs;
   if (fs.existsSync(pairsFile)) pairs = loadPairs(pairsFile);
   else {
-    pairs = dualPairs(files, init, o, log);
+    pairs = dualPairs(files, init, o, log, nameFiles);
     savePairs(pairsFile, pairs);
   }
   log(`pairs: ${pairs.count} (${Math.round((process.cpuUsage(c0).user + process.cpuUsage(c0).system) / 1e6)} s CPU)`);

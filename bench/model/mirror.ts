@@ -115,14 +115,11 @@ export interface CommitChange {
   lines: string[];
 }
 
-/**
- * The newest `max` non-merge commits reachable from `commit` that change 1…maxFiles of the files
- * `pathspecs` name, whose blobs are all in the mirror (snapshots leave out the largest blobs) and
- * at most maxBlobBytes in all: each with its subject and its added/removed lines (no context, the
- * +/- mark dropped, at most maxLines). Three git runs: the log with raw changes picks the commits,
- * one batch check sizes their blobs, then their patches alone are read.
- */
-export function commitChanges(dir: string, commit: string, o: { max: number; maxFiles: number; maxBlobBytes: number; maxLines: number; pathspecs: readonly string[] }): CommitChange[] {
+/** Which commits a pair extractor reads: the newest `max` non-merge commits that change 1…maxFiles of the pathspecs' files, all blobs present, at most maxBlobBytes in all. */
+export interface CommitPick { max: number; maxFiles: number; maxBlobBytes: number; pathspecs: readonly string[] }
+
+/** The picked commits (hash and subject), newest first: the log with raw changes, then one batch check sizes their blobs. */
+export function pickCommits(dir: string, commit: string, o: CommitPick): Array<{ hash: string; subject: string }> {
   const log = git(dir, ['log', '--no-merges', '--no-renames', '-n', String(o.max * 4), '--format=%x00%H %s', '--raw', '--no-abbrev', commit, '--', ...o.pathspecs]).toString('utf8');
   const zero = /^0+$/;
   const candidates: Array<{ hash: string; subject: string; oids: string[] }> = [];
@@ -162,15 +159,32 @@ export function commitChanges(dir: string, commit: string, o: { max: number; max
     }
     if (ok && bytes <= o.maxBlobBytes) picked.push({ hash: c.hash, subject: c.subject });
   }
-  if (!picked.length) return [];
-  const patches = git(dir, ['log', '--no-walk=unsorted', '--stdin', '--no-renames', '--format=%x00%x01%H', '--unified=0', '--no-color', '-p', '--', ...o.pathspecs], `${picked.map((p) => p.hash).join('\n')}\n`).toString('utf8');
-  const byHash = new Map<string, string[]>();
+  return picked;
+}
+
+/** The picked commits' patches without context (`--unified=0`, full blob ids), split per commit: hash → patch text. */
+export function commitPatches(dir: string, hashes: readonly string[], pathspecs: readonly string[]): Map<string, string> {
+  const byHash = new Map<string, string>();
+  if (!hashes.length) return byHash;
+  const patches = git(dir, ['log', '--no-walk=unsorted', '--stdin', '--no-renames', '--full-index', '--format=%x00%x01%H', '--unified=0', '--no-color', '-p', '--', ...pathspecs], `${hashes.join('\n')}\n`).toString('utf8');
   for (const rec of patches.split('\0\x01')) {
     if (!rec) continue;
     const nl = rec.indexOf('\n');
-    const hash = (nl < 0 ? rec : rec.slice(0, nl)).trim();
+    byHash.set((nl < 0 ? rec : rec.slice(0, nl)).trim(), nl < 0 ? '' : rec.slice(nl + 1));
+  }
+  return byHash;
+}
+
+/**
+ * The picked commits (pickCommits), each with its subject and its added/removed lines (no context,
+ * the +/- mark dropped, at most maxLines).
+ */
+export function commitChanges(dir: string, commit: string, o: CommitPick & { maxLines: number }): CommitChange[] {
+  const picked = pickCommits(dir, commit, o);
+  const byHash = new Map<string, string[]>();
+  for (const [hash, patch] of commitPatches(dir, picked.map((p) => p.hash), o.pathspecs)) {
     const lines: string[] = [];
-    for (const line of rec.slice(nl + 1).split('\n')) {
+    for (const line of patch.split('\n')) {
       if (lines.length >= o.maxLines) break;
       if ((line.startsWith('+') && !line.startsWith('+++')) || (line.startsWith('-') && !line.startsWith('---'))) lines.push(line.slice(1));
     }
