@@ -151,4 +151,27 @@ describe('a whole run over small mirrors', () => {
     fs.writeFileSync(mf, JSON.stringify({ ...manifest, repos: [{ ...repos[0], licence_sha256: '0'.repeat(64) }, ...repos.slice(1)] }));
     await expect(run(path.join(root, 'work-c'), path.join(root, 'd.bin'))).rejects.toThrow(/test-owner\/alpha: LICENSE changed/);
   }, 120_000);
+
+  it('with a dual stage in the recipe: the table trained on the name pairs too, the same bytes on two fresh runs', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-model-dual-'));
+    tmp.push(root);
+    const manifest: Manifest = {
+      forbidden: { dev_set: ['MudBlazor/MudBlazor'], tuning_reserve: [] },
+      recipe: { dims: 8, window: 3, minCount: 2, minRepos: 2, maxVocab: 1000, maxPerRow: 50, sifA: 0.01, eigPower: 0.5, oversample: 4, powerIterations: 1, seed: 7, xalDims: 0 },
+      repos: mirrors(root),
+    };
+    const mf = path.join(root, 'manifest.json');
+    fs.writeFileSync(mf, JSON.stringify(manifest));
+    const run = (work: string, out: string, overrides: Partial<Manifest['recipe']>) => trainCodeModel({ manifest: mf, mirrors: path.join(root, 'mirrors'), work, out, notice: null, overrides, log: () => {} });
+    const dual = { dualSources: 15, dualMaskShared: 1, dualEpochs: 2, dualMaxIds: 48 };
+    const plain = await run(path.join(root, 'work-p'), path.join(root, 'p.bin'), {});
+    const a = await run(path.join(root, 'work-a'), path.join(root, 'a.bin'), dual);
+    const b = await run(path.join(root, 'work-b'), path.join(root, 'b.bin'), dual);
+    expect(a.sha256).toBe(b.sha256);
+    expect(a.sha256).not.toBe(plain.sha256);
+    expect(fs.readdirSync(path.join(root, 'work-a', 'names'))).toHaveLength(3);
+    const model = LearnedModel.fromBytes(new Uint8Array(fs.readFileSync(path.join(root, 'a.bin'))));
+    expect((model.header.params as unknown as { dual: Record<string, number> }).dual).toMatchObject({ sources: 15, maskShared: 1, epochs: 2, repos: 3 });
+    expect(model.vocab).toEqual(LearnedModel.fromBytes(new Uint8Array(fs.readFileSync(path.join(root, 'p.bin')))).vocab);
+  }, 120_000);
 });

@@ -428,6 +428,27 @@ export function loadPairs(file: string): DualPairs {
   return { q: { ids: qi, f: qf, start: qs }, c: { ids: ci, f: cf, start: cs }, repo, held, count: head.count, repos: head.repos };
 }
 
+/**
+ * The dual stage (this command's and train.ts's when the recipe asks): the name pairs when the
+ * sources take them (names.ts), the pairs as ids of `init`'s vocabulary (cached in the work folder),
+ * training, and the model of the best epoch's table.
+ */
+export function dualStage(work: string, repos: readonly ManifestRepo[], mirrors: string, files: readonly string[], init: LearnedModel, o: DualParams, log: (s: string) => void): { model: LearnedModel; epoch: number; mrr: number[]; pairs: number } {
+  const nameFiles = o.sources & 12 ? repos.map((r) => ensureNamePairs(work, r, mirrorDir(mirrors, r.repo), log)) : [];
+  const c0 = process.cpuUsage();
+  const pairsFile = path.join(work, `dual-pairs-${sha256Hex(new TextEncoder().encode(JSON.stringify({ files: files.map((f) => path.basename(f)), names: nameFiles.map((f) => path.basename(f)), model: init.fingerprint, sources: o.sources, maskShared: o.maskShared, heldOut: o.heldOut, maxIds: o.maxIds, seed: o.seed })), 12)}.bin`);
+  let pairs: DualPairs;
+  if (fs.existsSync(pairsFile)) pairs = loadPairs(pairsFile);
+  else {
+    pairs = dualPairs(files, init, o, log, nameFiles);
+    savePairs(pairsFile, pairs);
+  }
+  log(`pairs: ${pairs.count} (${Math.round((process.cpuUsage(c0).user + process.cpuUsage(c0).system) / 1e6)} s CPU)`);
+  const r = trainDual(pairs, tableOf(init), Float64Array.from(init.common), init.dims, o, log);
+  const model = modelWithTable(init, r.tq, pairs, { dual: { ...o, epoch: r.epoch, repos: repos.length } });
+  return { model, epoch: r.epoch, mrr: r.mrr, pairs: pairs.count };
+}
+
 // ── the experiment command ─────────────────────────────────────────────────────────────────────
 
 /** The manifest's repositories whose mirrors hold their commit (a subset while mirrors arrive), forbidden ones refused. */
@@ -469,27 +490,18 @@ export async function main(argv: string[]): Promise<number> {
     (o as unknown as Record<string, number>)[k] = Number(v);
   }
   const files = repos.map((r) => ensureExtract(work, r, path.resolve(mirrors), log));
-  const nameFiles = o.sources & 12 ? repos.map((r) => ensureNamePairs(work, r, mirrorDir(path.resolve(mirrors), r.repo), log)) : [];
-  if (opts['extract-only']) return 0;
+  if (opts['extract-only']) {
+    if (o.sources & 12) for (const r of repos) ensureNamePairs(work, r, mirrorDir(path.resolve(mirrors), r.repo), log);
+    return 0;
+  }
   const initFile = path.resolve(optString(opts, 'init') ?? path.join(root, 'models/code-model.bin'));
   const init = LearnedModel.fromBytes(new Uint8Array(fs.readFileSync(initFile)));
   const c0 = process.cpuUsage();
-  const pairsFile = path.join(work, `dual-pairs-${sha256Hex(new TextEncoder().encode(JSON.stringify({ files: files.map((f) => path.basename(f)), names: nameFiles.map((f) => path.basename(f)), model: init.fingerprint, sources: o.sources, maskShared: o.maskShared, heldOut: o.heldOut, maxIds: o.maxIds, seed: o.seed })), 12)}.bin`);
-  let pairs: DualPairs;
-  if (fs.existsSync(pairsFile)) pairs = loadPairs(pairsFile);
-  else {
-    pairs = dualPairs(files, init, o, log, nameFiles);
-    savePairs(pairsFile, pairs);
-  }
-  log(`pairs: ${pairs.count} (${Math.round((process.cpuUsage(c0).user + process.cpuUsage(c0).system) / 1e6)} s CPU)`);
-  const D = init.dims;
-  const r = trainDual(pairs, tableOf(init), Float64Array.from(init.common), D, o, log);
+  const r = dualStage(work, repos, path.resolve(mirrors), files, init, o, log);
   const out = path.resolve(optString(opts, 'out') ?? path.join(os.tmpdir(), `code-model-dual-${sha256Hex(new TextEncoder().encode(JSON.stringify(o)), 6)}.bin`));
-  const tag = { dual: { ...o, epoch: r.epoch, repos: repos.length } };
-  const q = modelWithTable(init, r.tq, pairs, tag);
-  fs.writeFileSync(o.queryOnly ? `${out}.query.bin` : out, q.toBytes());
+  fs.writeFileSync(o.queryOnly ? `${out}.query.bin` : out, r.model.toBytes());
   const cpu = process.cpuUsage(c0);
-  process.stdout.write(`${JSON.stringify({ out: o.queryOnly ? `${out}.query.bin` : out, epoch: r.epoch, mrr: r.mrr.map((x) => +x.toFixed(4)), pairs: pairs.count, repos: repos.length, cpuS: Math.round((cpu.user + cpu.system) / 1e6), params: o })}\n`);
+  process.stdout.write(`${JSON.stringify({ out: o.queryOnly ? `${out}.query.bin` : out, epoch: r.epoch, mrr: r.mrr.map((x) => +x.toFixed(4)), pairs: r.pairs, repos: repos.length, cpuS: Math.round((cpu.user + cpu.system) / 1e6), params: o })}\n`);
   return 0;
 }
 

@@ -12,6 +12,8 @@
 //   model    randomized SVD → int8 word vectors, SIF weights, common component (core's learned
 //            recipe: core/vector/learned/train.ts trainFromPpmi), serialized in the learned
 //            model's byte layout
+//   dual     (when the recipe's dualSources > 0) the token table trained on text ↔ code pairs
+//            (dual.ts; name pairs from names.ts), from the model above
 // Every step is deterministic: the same manifest and mirrors give the same bytes.
 //
 //   node dist/bench/model/train.js --mirrors DIR [--work DIR] [--out FILE] [--notice FILE]
@@ -23,7 +25,7 @@ import * as zlib from 'node:zlib';
 import { sha256Hex } from '../../core/index/sha256.ts';
 import { END, type TokenCorpus } from '../../core/vector/learned/cooccur.ts';
 import { ModelTokenizer } from '../../core/vector/learned/tokens.ts';
-import { DEFAULT_LEARNED_PARAMS, type LearnedParams } from '../../core/vector/learned/model.ts';
+import { DEFAULT_LEARNED_PARAMS, LearnedModel, type LearnedParams } from '../../core/vector/learned/model.ts';
 import { modelFromWordRows, trainFromPpmi } from '../../core/vector/learned/train.ts';
 import type { Csr } from '../../core/vector/learned/sparse.ts';
 import { parseArgs, optString, repoRoot, runMain } from '../lib/util.ts';
@@ -50,6 +52,11 @@ export type Recipe = Pick<LearnedParams, 'dims' | 'window' | 'minCount' | 'maxVo
   xalDims?: number;
   xalMaxPerRow?: number;
   xalSources?: number;
+  /** The discriminative stage (dual.ts) after the PPMI + SVD model, when dualSources > 0: which pairs (bits: 1 doc comments, 2 commit lines, 4 commit names, 8 docs sections), masking shared ids, epochs, ids kept per side. */
+  dualSources?: number;
+  dualMaskShared?: number;
+  dualEpochs?: number;
+  dualMaxIds?: number;
 };
 
 export interface Manifest {
@@ -346,13 +353,21 @@ export async function trainCodeModel(o: TrainOptions): Promise<{ bytes: number; 
     saveCsr(ppmiFile, m);
   }
   o.log(`ppmi: ${m.colIdx.length} entries (${(cpuS() - c0).toFixed(0)} s CPU so far)`);
-  const { minRepos, xalDims = 0, xalMaxPerRow = 400, xalSources = 3, ...learned } = recipe;
+  const { minRepos, xalDims = 0, xalMaxPerRow = 400, xalSources = 3, dualSources = 0, dualMaskShared = 0, dualEpochs = 1, dualMaxIds = 48, ...learned } = recipe;
   const params: LearnedParams = { ...DEFAULT_LEARNED_PARAMS, ...learned };
   void minRepos; // the corpus stage's
   if (xalDims > 0) trainAlignment(extracts, corpus, { ...params, dims: xalDims }, xalMaxPerRow, xalSources, o.out, o.log);
   const phases: Record<string, number> = {};
   const trained = trainFromPpmi(corpus, { matrix: m }, params, () => performance.now(), phases);
-  const bytes = trained.model.toBytes();
+  let bytes = trained.model.toBytes();
+  if (dualSources > 0) {
+    // dual.ts imports this module's stages, so it is loaded here, once this module has run.
+    const { dualStage, DEFAULT_DUAL } = await import('./dual.ts');
+    const o2 = { ...DEFAULT_DUAL, sources: dualSources, maskShared: dualMaskShared, epochs: dualEpochs, maxIds: dualMaxIds };
+    const d = dualStage(o.work, manifest.repos, o.mirrors, extracts, LearnedModel.fromBytes(bytes), o2, o.log);
+    o.log(`dual: epoch ${d.epoch} of ${dualEpochs}, held-out MRR ${d.mrr.map((x) => x.toFixed(4)).join(' → ')}, ${d.pairs} pairs (${(cpuS() - c0).toFixed(0)} s CPU so far)`);
+    bytes = d.model.toBytes();
+  }
   fs.mkdirSync(path.dirname(o.out), { recursive: true });
   writeAtomic(o.out, bytes);
   if (o.notice) writeAtomic(o.notice, noticeText(manifest));
