@@ -56,6 +56,8 @@ const settingsShape = z
     paired_file_share: z.number().min(0).max(1).default(D.paired_file_share),
     /** A file holding every query word weighs (1 + this) times one holding none (file-evidence.ts); 0: off. */
     coverage_boost: z.number().min(0).max(10).default(D.coverage_boost),
+    /** Coverage counts each query word by its rarity (its IDF over the chunks) instead of one apiece (file-evidence.ts). */
+    coverage_idf: z.boolean().default(D.coverage_idf),
     /** Per other matching chunk of the same file, in proportion to its score (at most 5); 0: off. */
     file_chunks_bonus: z.number().min(0).max(1).default(D.file_chunks_bonus),
     /** In a query of 2+ words, a file's chunk holding the most query words in its own text (body, own name) leads its file; siblings matched by the file's shared words (path, member key's namespace/type) weigh no more (own-evidence.ts). */
@@ -91,6 +93,12 @@ const settingsShape = z
     change_log_factor: z.number().min(0).max(1).default(D.change_log_factor),
     /** Words a query of several words drops like stop words: what a commit subject or bug report says about the change, not the code (query.ts). */
     change_words: z.array(z.string().min(1)).default(D.change_words),
+    /** A query word that no chunk holds in its symbol, path or identifier-parts column (not a name part of this repository: prose only) weighs this in the keyword score (term-weights.ts); 1: off. */
+    unnamed_term_weight: z.number().min(0).max(1).default(D.unnamed_term_weight),
+    /** A query word among weak_words (a verb of change, a word about the report) weighs this in the keyword score, kept in the match (term-weights.ts); 1: off. */
+    weak_term_weight: z.number().min(0).max(1).default(D.weak_term_weight),
+    /** The words weak_term_weight weighs: what a commit subject or a bug report says about the change. */
+    weak_words: z.array(z.string().min(1)).default(D.weak_words),
     /** A question's words each get this many of the shipped code model's neighbours as low-weight extra terms of the any-term pass (neighbour-terms.ts); 0: off. */
     neighbour_terms: z.number().int().min(0).max(8).default(D.neighbour_terms),
     /** The neighbour terms' BM25 weight beside the question's own words'. */

@@ -11,6 +11,7 @@ import { COLUMN_WEIGHTS } from './channels/fts.ts';
 import { ROLE_SETTING } from './roles.ts';
 import { declarationTier } from './rerank.ts';
 import { clauseExpr, clauseLabel, type ParsedQuery } from './query.ts';
+import { weightsShown } from './term-weights.ts';
 /** The explanation's shape is part of the contract (core/contract/explain.ts). */
 export type { Explanation, ChannelExplanation };
 import { sliceLines } from '../index/fts-row.ts';
@@ -128,6 +129,8 @@ export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult |
   out.matched_terms = matched;
   out.unmatched_terms = unmatched;
   if (ranked.parsed.dropped.length) out.dropped_stop_words = ranked.parsed.dropped;
+  const weights = weightsShown(ranked.parsed);
+  if (weights) out.term_weights = weights;
   if (cand?.fusion && ranked.fusion) {
     const f = ranked.fusion;
     out.fusion = {

@@ -1,6 +1,7 @@
 // The search pipeline, stage by stage: parse the query once (query.ts) → expand it with the
 // repository's own identifiers (expand.ts; not a text query) and, with setting learned_terms, a
-// question's rare words with the name parts its doc comments link them to (learned-terms.ts) → route it to a mode (modes.ts
+// question's rare words with the name parts its doc comments link them to (learned-terms.ts), and
+// with unnamed_term_weight / weak_term_weight each word's weight (term-weights.ts) → route it to a mode (modes.ts
 // routeMode: `re:`, quoted literals and mode literal/regex go to the literal channel) → ask the mode's
 // channels for candidates (channels/, modes.ts) → fuse their lists (fuse.ts) → rerank (rerank.ts: factors,
 // per-file cap) → widen with a second pass while the ranking is short → the query's one ranked list
@@ -30,6 +31,7 @@ import { leanHits, renderHits } from './present.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
 import { expandQuery } from './expand.ts';
 import { learnedExpansion, learnedTermsOf } from './learned-terms.ts';
+import { withTermWeights } from './term-weights.ts';
 import { Reranker } from './rerank.ts';
 import type { SearchSession } from './session.ts';
 
@@ -186,7 +188,7 @@ function rankRouted(ctx: SearchContext, req: SearchRequest, written: ParsedQuery
   try {
     return session.withPathFilter(filter, () => {
       // A text query (literal channel) matches patterns, not words: nothing to expand.
-      const parsed = written.text ? written : withLearnedTerms(ctx, expandQuery(session.db, written));
+      const parsed = written.text ? written : withTermWeights(session, ctx.settings, withLearnedTerms(ctx, expandQuery(session.db, written)));
       if (!mode.fuseRanked) return { parsed, mode: modeName, ...rankPasses(rankCtx, mode, parsed, pool, needed), filtered: filter !== null };
       // Late fusion: each channel ranked exactly as if it ran alone, then the rankings fused.
       const asked = mode.route?.(parsed) ?? mode.channels;

@@ -98,6 +98,8 @@ export interface ParsedQuery {
   compounds?: Compound[];
   /** Set before the search (neighbour-terms.ts, setting neighbour_terms): a question's expansion through the code model's neighbours; else, in the read transaction, through the repository's learned terms (learned-terms.ts, setting learned_terms). */
   neighbours?: NeighbourExpansion;
+  /** Set in the read transaction (term-weights.ts, settings unnamed_term_weight and weak_term_weight): each clause's weight in the keyword score; absent: every clause weighs 1. */
+  termWeights?: number[];
   paths: string[];
   exts: string[];
   excludePaths: string[];

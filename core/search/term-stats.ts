@@ -13,6 +13,7 @@
 import type { Database } from '../sqlite/engine.ts';
 import { ftsExpression, type ParsedQuery } from './query.ts';
 import { COLUMN_WEIGHTS } from './channels/fts.ts';
+import { phrasesOf } from './term-weights.ts';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -56,11 +57,6 @@ export function headCount(db: Database, expr: string, cap: number): number {
 
 /** Per chunk: its tokens (all columns) and, per phrase, that phrase's bm25() part (positive; 0 when absent). */
 export type HitParts = Map<number, { length: number; parts: number[] }>;
-
-/** The phrases of an FTS5 expression as the keyword channel writes it (query.ts: quoted, maybe a trailing `*`). */
-export function phrasesOf(expr: string): string[] {
-  return expr.match(/"(?:[^"]|"")*"\*?/g) ?? [];
-}
 
 /** Every FTS5 phrase of a parsed query's keyword expression, in order. */
 export function queryPhrases(q: ParsedQuery): string[] {
@@ -291,9 +287,10 @@ function idf(rows: number, docs: number): number {
 /**
  * Per chunk, its BM25 with the `global` statistics instead of the `local` ones its parts were
  * scored with: each phrase's part taken back to its weighted frequency, then weighed again (null for
- * a chunk that holds no phrase: its score stays as it was).
+ * a chunk that holds no phrase: its score stays as it was), times the phrase's query weight
+ * (term-weights.ts; none: 1).
  */
-export function globalScores(local: CorpusStats, global: CorpusStats, phrases: readonly string[], hits: HitParts): Map<number, number | null> {
+export function globalScores(local: CorpusStats, global: CorpusStats, phrases: readonly string[], hits: HitParts, weights: ReadonlyMap<string, number> | null = null): Map<number, number | null> {
   const avg = local.rows ? local.tokens / local.rows : 0;
   const avgAll = global.rows ? global.tokens / global.rows : 0;
   const out = new Map<number, number | null>();
@@ -306,7 +303,7 @@ export function globalScores(local: CorpusStats, global: CorpusStats, phrases: r
       any = true;
       const f = Math.min(part / idf(local.rows, local.docs[p] ?? 0), K1 + 1 - 1e-9);
       const w = (f * K1 * (1 - B + (B * h.length) / avg)) / (K1 + 1 - f);
-      score += (idf(global.rows, global.docs[p] ?? 0) * w * (K1 + 1)) / (w + K1 * (1 - B + (B * h.length) / avgAll));
+      score += ((weights?.get(p) ?? 1) * idf(global.rows, global.docs[p] ?? 0) * w * (K1 + 1)) / (w + K1 * (1 - B + (B * h.length) / avgAll));
     });
     out.set(id, any ? score : null);
   }

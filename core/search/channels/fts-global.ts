@@ -9,8 +9,9 @@
 import type { ModeRow, ModeTable } from '../modes.ts';
 import { ftsExpression, type ParsedQuery } from '../query.ts';
 import type { SearchSession } from '../session.ts';
-import { globalScores, hitParts, phrasesOf, queryPhrases, type FirstPass, type HitParts, type KeywordStats } from '../term-stats.ts';
+import { globalScores, hitParts, queryPhrases, type FirstPass, type HitParts, type KeywordStats } from '../term-stats.ts';
 import type { Channel, ChannelHit } from './channel.ts';
+import { phrasesOf, phraseWeights } from '../term-weights.ts';
 import { clauseExprs, ftsChannel, widenExpr, widenFts, type ClauseCounts } from './fts.ts';
 
 /**
@@ -25,9 +26,11 @@ function rescored(session: SearchSession, q: ParsedQuery, stats: KeywordStats, h
   const known = session.recent<HitParts>(`fts-parts:${phrases.join(' ')}`, () => new Map());
   const missing = hits.map((h) => h.row.chunkId).filter((id) => !known.has(id));
   // `totals`: the hits' scores are bm25() over exactly these phrases (a pass of the FTS channel itself): one phrase's parts follow from them.
-  const given = totals ? { scores: new Map(hits.map((h) => [h.row.chunkId, h.score])), own: stats.own } : undefined;
+  // (Not when the query weighs its words: those scores are weighted sums, term-weights.ts.)
+  const weights = phraseWeights(q);
+  const given = totals && !weights ? { scores: new Map(hits.map((h) => [h.row.chunkId, h.score])), own: stats.own } : undefined;
   for (const [id, p] of hitParts(session.db, phrases, missing, given)) known.set(id, p);
-  const scores = globalScores(stats.own, stats.all, phrases, new Map(hits.map((h) => [h.row.chunkId, known.get(h.row.chunkId)!])));
+  const scores = globalScores(stats.own, stats.all, phrases, new Map(hits.map((h) => [h.row.chunkId, known.get(h.row.chunkId)!])), weights);
   return hits
     .map((h, i) => ({ h: { ...h, score: scores.get(h.row.chunkId) ?? h.score }, i }))
     .sort((a, b) => b.h.score - a.h.score || a.i - b.i)

@@ -1,5 +1,6 @@
 // The keyword channel: FTS5 with BM25 over weighted columns (path, symbol, header, body, split
-// identifiers, CJK bigrams). Owns the candidate SQL, the all-terms first pass and its any-term widening (whenever
+// identifiers, CJK bigrams), each query word's share weighed by its weight when it has one
+// (term-weights.ts). Owns the candidate SQL, the all-terms first pass and its any-term widening (whenever
 // the page is short, through the informative terms only), and what explain shows of it. Ranking signals beyond BM25 belong to rerank.ts.
 import { clauseExpr, ftsExpression, type Clause, type ParsedQuery } from '../query.ts';
 import type { SearchSession } from '../session.ts';
@@ -7,6 +8,7 @@ import { round } from '../candidates.ts';
 import { rawRows } from '../../sqlite/raw-rows.ts';
 import type { Channel, ChannelEntry, ChannelHit, WidenRequest } from './channel.ts';
 import { withNeighbourHits } from '../neighbour-terms.ts';
+import { phrasesOf, phraseWeights } from '../term-weights.ts';
 
 /**
  * BM25 column weights: path, symbol, header, body, idents, cjk (CJK bigrams: as much as body text).
@@ -36,6 +38,8 @@ function runFts(session: SearchSession, expr: string, pool: number, terms: 'all'
   if (!session.filtered) return session.recent(`fts:${terms}:${pool}:${expr}`, () => queryFts(session, expr, pool, terms), FIRST_KEYS.test(expr));
   return queryFts(session, expr, pool, terms);
 }
+
+const byId = (hits: readonly ChannelHit[]): Map<number, ChannelHit> => new Map(hits.map((h) => [h.row.chunkId, h]));
 
 const COLS = 'c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.hash, f.lang, f.flags, c.start_line, c.end_line, c.symbol_kind, c.symbol_name';
 
@@ -75,6 +79,27 @@ function scoreMany(session: SearchSession, expr: string, chunkIds: readonly numb
   } finally {
     st.reset(true);
   }
+}
+
+/**
+ * A query with per-word weights (term-weights.ts): the hits of `expr` scored again as the sum of
+ * each phrase's own BM25 (FTS5's bm25() is that sum) times its word's weight, best first (ties in
+ * the order given). Unchanged when no phrase of `expr` is weighted.
+ */
+function weighted(session: SearchSession, q: ParsedQuery, expr: string, hits: readonly ChannelHit[]): readonly ChannelHit[] {
+  const weights = phraseWeights(q);
+  const phrases = phrasesOf(expr);
+  if (!weights || hits.length === 0 || !phrases.some((p) => weights.has(p))) return hits;
+  const ids = hits.map((h) => h.row.chunkId);
+  const scores = new Map<number, number>();
+  for (const p of phrases) {
+    const w = weights.get(p) ?? 1;
+    for (const [id, h] of scoreMany(session, p, ids, undefined)) scores.set(id, (scores.get(id) ?? 0) + w * h.score);
+  }
+  return hits
+    .map((h, i) => ({ h: { ...h, score: scores.get(h.row.chunkId) ?? h.score }, i }))
+    .sort((a, b) => b.h.score - a.h.score || a.i - b.i)
+    .map((x) => x.h);
 }
 
 /** The details of chunks a later stage added (scoreChunks), per stage: one object per stage and pass. */
@@ -214,7 +239,7 @@ function docFreq(session: SearchSession, expr: string, limit: number): number {
  */
 export function widenFts(session: SearchSession, q: ParsedQuery, pool: number, page: WidenRequest, counts: ClauseCounts = localCounts, anyExpr = widenExpr(session, q, page, counts)): readonly ChannelHit[] | null {
   if (!anyExpr) return null;
-  const hits = runFts(session, anyExpr, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId));
+  const hits = weighted(session, q, anyExpr, runFts(session, anyExpr, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId)));
   // A question's neighbour terms (setting neighbour_terms) join this pass at their low weight.
   return q.neighbours ? withNeighbourHits(session, q, pool, hits, page.seen, (expr, n) => runFts(session, expr, n, 'any')) : hits;
 }
@@ -244,7 +269,7 @@ export const ftsChannel: Channel = {
   /** Chunks that hold every clause. */
   search(session, q, pool) {
     const expr = ftsExpression(q, 'all');
-    return expr ? runFts(session, expr, pool, 'all') : [];
+    return expr ? weighted(session, q, expr, runFts(session, expr, pool, 'all')) : [];
   },
 
   /** Fewer chunks than the page needs hold every term: widenFts with this index's counts. */
@@ -258,9 +283,9 @@ export const ftsChannel: Channel = {
     const any = ftsExpression(q, 'any');
     if (!all || !any) return [];
     const detail = addedDetail(added);
-    const byAll = scoreMany(session, all, chunkIds, detail.all);
+    const byAll = byId(weighted(session, q, all, [...scoreMany(session, all, chunkIds, detail.all).values()]));
     const rest = q.clauses.length > 1 ? chunkIds.filter((id) => !byAll.has(id)) : [];
-    const byAny = scoreMany(session, any, rest, detail.any);
+    const byAny = byId(weighted(session, q, any, [...scoreMany(session, any, rest, detail.any).values()]));
     const out: ChannelHit[] = [];
     for (const id of chunkIds) {
       const hit = byAll.get(id) ?? byAny.get(id);
