@@ -56,8 +56,6 @@ const settingsShape = z
     paired_file_share: z.number().min(0).max(1).default(D.paired_file_share),
     /** A file holding every query word weighs (1 + this) times one holding none (file-evidence.ts); 0: off. */
     coverage_boost: z.number().min(0).max(10).default(D.coverage_boost),
-    /** Coverage counts each query word by its rarity (its IDF over the chunks) instead of one apiece (file-evidence.ts). */
-    coverage_idf: z.boolean().default(D.coverage_idf),
     /** Per other matching chunk of the same file, in proportion to its score (at most 5); 0: off. */
     file_chunks_bonus: z.number().min(0).max(1).default(D.file_chunks_bonus),
     /** In a query of 2+ words, a file's chunk holding the most query words in its own text (body, own name) leads its file; siblings matched by the file's shared words (path, member key's namespace/type) weigh no more (own-evidence.ts). */

@@ -3,15 +3,13 @@
 // - coverage: the share of the query's words that the file's best candidates hold together (a style
 //   file whose one chunk says "RangeSlider … Thumb" and another "… Color" holds all of "fix RangeSlider
 //   thumb color"; the class whose member keys repeat "RangeSlider" in the heavy symbol column holds two
-//   of them; with coverage_idf each word counts by its IDF, a rare word more than a common one),
-//   weighed as a factor (1 + coverage_boost) ^ share;
+//   of them), weighed as a factor (1 + coverage_boost) ^ share;
 // - several matching chunks: a file with more than one candidate gains file_chunks_bonus per other
 //   chunk, in proportion to that chunk's score against the file's best (capped at FILE_CHUNKS_CAP).
 // Owns the query's coverage words, the per-file shares and the per-file bonus; the factors' place in
 // the score (and the pool they are computed over) is rerank.ts's.
 import type { Candidate } from './candidates.ts';
 import type { ParsedQuery } from './query.ts';
-import type { SearchSession } from './session.ts';
 
 /** At most this many other chunks' worth of bonus (a long file with many weak hits must not win on count). */
 export const FILE_CHUNKS_CAP = 5;
@@ -30,10 +28,9 @@ export function coverageWords(q: Pick<ParsedQuery, 'clauses'>): string[] {
 /**
  * For each file among the candidates, the share of `words` that its candidates' path, symbol and
  * text hold between them (substring match on the lowercase text: identifier parts count, `color`
- * in `ThumbColor`), each word counting one, or its weight in `weights` (setting coverage_idf: its
- * IDF). Candidates need their bodies loaded.
+ * in `ThumbColor`). Candidates need their bodies loaded.
  */
-export function fileCoverage(cands: readonly Candidate[], words: readonly string[], weights?: readonly number[]): Map<number, number> {
+export function fileCoverage(cands: readonly Candidate[], words: readonly string[]): Map<number, number> {
   const held = new Map<number, Set<string>>();
   for (const c of cands) {
     let set = held.get(c.fileId);
@@ -43,9 +40,7 @@ export function fileCoverage(cands: readonly Candidate[], words: readonly string
     for (const w of words) if (!set.has(w) && text.includes(w)) set.add(w);
   }
   const out = new Map<number, number>();
-  const total = weights ? weights.reduce((a, b) => a + b, 0) : words.length;
-  const weightOf = (w: string) => (weights ? weights[words.indexOf(w)] : 1);
-  for (const [fileId, set] of held) out.set(fileId, total > 0 ? [...set].reduce((a, w) => a + weightOf(w), 0) / total : 0);
+  for (const [fileId, set] of held) out.set(fileId, set.size / words.length);
   return out;
 }
 
@@ -69,16 +64,4 @@ export function fileChunkFactors(cands: readonly Candidate[], bonus: number): Ma
     out.set(fileId, 1 + bonus * Math.min(FILE_CHUNKS_CAP, (sum - best) / best));
   }
   return out;
-}
-
-/**
- * Each coverage word's IDF over the chunks (setting coverage_idf): ln(1 + chunks / holders), the
- * holders of the word or a longer form of it (`hover` → hovered), counted once per generation.
- */
-export function coverageWeights(session: SearchSession, words: readonly string[]): number[] {
-  const n = session.chunkCount();
-  return words.map((w) => {
-    const df = session.cached(`cov-df:${w}`, () => Number(session.value('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?', [`"${w}"*`])));
-    return Math.log(1 + n / Math.max(1, df));
-  });
 }

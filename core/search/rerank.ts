@@ -16,7 +16,7 @@ import { definitionTargets, textSignals } from './boosts.ts';
 import { conventionalPairs, viewModelNames } from './pairs.ts';
 import { hasViews, isUiQuestion, routeOrTitleMatches, uiTopicWords, viewFacts, type ViewFacts } from './ui.ts';
 import { inScope, queryScope } from './scope.ts';
-import { coverageWeights, coverageWords, fileChunkFactors, fileCoverage } from './file-evidence.ts';
+import { coverageWords, fileChunkFactors, fileCoverage } from './file-evidence.ts';
 import { ownEvidenceFactors } from './own-evidence.ts';
 import { loadBodies, type Candidate } from './candidates.ts';
 import { newFileCounts, tierByFile } from './file-tiers.ts';
@@ -363,7 +363,7 @@ export class Reranker {
     loadBodies(this.session, read, (c) => keyPathSeparator(c.lang) !== undefined);
     if (this.coverage.length) {
       // Among the best candidates only: the others keep factor 1, which a share of 0 gives too.
-      const shares = fileCoverage(read, this.coverage, this.settings.coverage_idf ? coverageWeights(this.session, this.coverage) : undefined);
+      const shares = fileCoverage(read, this.coverage);
       for (const c of read) {
         const share = shares.get(c.fileId) ?? 0;
         if (share > 0) c.factors.push({ name: 'query_coverage', factor: Math.pow(1 + this.settings.coverage_boost, share) });
