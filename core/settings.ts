@@ -95,6 +95,8 @@ const settingsShape = z
     unnamed_term_weight: z.number().min(0).max(1).default(D.unnamed_term_weight),
     /** A query word among weak_words (a verb of change, a word about the report) weighs this in the keyword score, kept in the match (term-weights.ts); 1: off. */
     weak_term_weight: z.number().min(0).max(1).default(D.weak_term_weight),
+    /** In a query of several words, an identifier written as one (`RetryPolicy`, `max_items`: two parts or more) weighs this in the keyword score (term-weights.ts); 1: off. */
+    identifier_term_weight: z.number().min(0).max(4).default(D.identifier_term_weight),
     /** The words weak_term_weight weighs: what a commit subject or a bug report says about the change. */
     weak_words: z.array(z.string().min(1)).default(D.weak_words),
     /** A question's words each get this many of the shipped code model's neighbours as low-weight extra terms of the any-term pass (neighbour-terms.ts); 0: off. */

@@ -4,7 +4,8 @@
 // repository holds, so a notes file that says it over and over ranks above the class that computes
 // discounts when every word weighs the same; with the prose word weighed less the class leads, and
 // explain lists the weight. `update`, a verb of change, is weighed by weak_term_weight in the same
-// way (it stays in the match). At 1 (the defaults) nothing changes and explain lists no weights.
+// way (it stays in the match), and an identifier written as one by identifier_term_weight. At 1
+// (the defaults) nothing changes and explain lists no weights.
 // @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { cs, RankingFixture } from './helpers/ranking-fixture.ts';
@@ -47,6 +48,20 @@ beforeAll(async () => {
       '    public decimal Price(object catalog, string prices) => 0m;',
       '}',
     ].join('\n')),
+    'src/Catalog/Sorting.cs': cs('Catalog', [
+      'public sealed class Sorting',
+      '{',
+      '    // sorted, sorted and sorted again: the CatalogUpdater output is sorted here, sorted by name, sorted by price',
+      '    public void Sort(object items) { }',
+      '}',
+    ].join('\n')),
+    'src/Catalog/Importer.cs': cs('Catalog', [
+      'public sealed class Importer',
+      '{',
+      '    // the CatalogUpdater runs after the CatalogUpdater of the importer: CatalogUpdater, CatalogUpdater (kept sorted)',
+      '    public void Import(object items) { }',
+      '}',
+    ].join('\n')),
     ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`src/Misc/Filler${i}.cs`, cs('Misc', `public sealed class Filler${i}\n{\n    public int Count${i} => ${i}; // nothing to see\n}`)])),
   });
 }, 120_000);
@@ -82,5 +97,17 @@ describe('term weights', () => {
     const ex = (await ws.explain(on.hits[0].hit_id)).explanation;
     expect(ex?.term_weights).toEqual({ update: 0.2 });
     expect(ex?.matched_terms?.map((t) => t.term)).toContain('update');
+  });
+
+  it('weighs an identifier written as one by identifier_term_weight', async () => {
+    // Sorting.cs says `sorted` over and over, Importer.cs the identifier: the identifier's weight decides.
+    const off = await (await fixture.open()).search({ query: 'sorted CatalogUpdater' });
+    expect(rank(off.hits, 'src/Catalog/Sorting.cs')).toBeLessThan(rank(off.hits, 'src/Catalog/Importer.cs'));
+    const ws = await fixture.open({ identifier_term_weight: 3 });
+    const on = await ws.search({ query: 'sorted CatalogUpdater' });
+    expect(rank(on.hits, 'src/Catalog/Importer.cs')).toBeGreaterThanOrEqual(0);
+    expect(rank(on.hits, 'src/Catalog/Importer.cs')).toBeLessThan(rank(on.hits, 'src/Catalog/Sorting.cs'));
+    const ex = (await ws.explain(on.hits[rank(on.hits, 'src/Catalog/Importer.cs')].hit_id)).explanation;
+    expect(ex?.term_weights).toEqual({ catalogupdater: 3 });
   });
 });

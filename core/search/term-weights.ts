@@ -1,10 +1,10 @@
-// Per-word weights in the keyword score (settings unnamed_term_weight, weak_term_weight, weak_words;
-// all off at 1). A query word is either dropped (stop words, change_words: query.ts) or weighs in
-// full in BM25; these give a kept word a weight instead: a word among weak_words (what a commit
+// Per-word weights in the keyword score (settings unnamed_term_weight, weak_term_weight, weak_words,
+// identifier_term_weight; all off at 1). A query word is either dropped (stop words, change_words:
+// query.ts) or weighs in full in BM25; these give a kept word a weight instead: a word among weak_words (what a commit
 // subject or a report says about the change: add, update, support …) and a word that no chunk holds
 // in its symbol, path or identifier-parts column (prose only: no chunk's symbol, member key, path or
 // compound identifier has it as a part) weigh less, while a word the repository names things by
-// weighs in full.
+// weighs in full, and an identifier written as one (`RetryPolicy`) weighs identifier_term_weight.
 // A weighted word stays in the match (the all-terms pass still needs it); only its share of the score
 // shrinks. Owns choosing the weights (per clause, once per query) and the phrase → weight map the
 // keyword channel (channels/fts.ts) and the merged statistics (term-stats.ts) score with; explain
@@ -30,13 +30,15 @@ function named(session: SearchSession, token: string): boolean {
 export function withTermWeights(session: SearchSession, settings: Settings, q: ParsedQuery): ParsedQuery {
   const unnamed = settings.unnamed_term_weight;
   const weak = settings.weak_term_weight;
-  if ((unnamed >= 1 && weak >= 1) || q.text || q.clauses.length < 2) return q;
+  const ident = settings.identifier_term_weight;
+  if ((unnamed >= 1 && weak >= 1 && ident === 1) || q.text || q.clauses.length < 2) return q;
   const weakWords = new Set(settings.weak_words.map((w) => w.toLowerCase()));
   const weights = q.clauses.map((c) => {
     if (c.kind !== 'word') return 1;
     if (weak < 1 && weakWords.has(c.token)) return weak;
+    if (c.parts.length >= 2) return ident;
     // (An identifier written as one, `RetryPolicy`, names code whatever the index says.)
-    if (unnamed < 1 && !c.parts.length && !c.prefix && !named(session, c.token)) return unnamed;
+    if (unnamed < 1 && !c.prefix && !named(session, c.token)) return unnamed;
     return 1;
   });
   // A query whose every word weighs the same ranks as it did.
