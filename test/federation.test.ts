@@ -101,6 +101,9 @@ describe('a search over several repositories', () => {
       expect(value.parts.get(Number(rowid))!.parts.reduce((a, b) => a + b, 0)).toBeCloseTo(Number(score), 9);
       expect(again.get(Number(rowid))).toBeCloseTo(Number(score), 9);
     }
+    // A query word's weight (term-weights.ts) weighs its phrase's part, in the merged scores too.
+    const halved = globalScores(value.local, value.local, phrases, value.parts, new Map([[phrases[0], 0.5]]));
+    for (const [rowid, score] of value.all) expect(halved.get(Number(rowid))).toBeCloseTo(Number(score) - 0.5 * value.parts.get(Number(rowid))!.parts[0], 9);
   });
 
   it('takes one phrase\'s parts from the hits\' bm25() totals instead of reading them: the parts read, 0 where a chunk lacks the phrase', async () => {
