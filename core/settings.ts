@@ -94,6 +94,8 @@ const settingsShape = z
     /** A query word that no chunk holds in its symbol, path or identifier-parts column (not a name part of this repository: prose only) weighs this in the keyword score (term-weights.ts); 1: off. */
     unnamed_term_weight: z.number().min(0).max(1).default(D.unnamed_term_weight),
     /** A query word among weak_words (a verb of change, a word about the report) weighs this in the keyword score, kept in the match (term-weights.ts); 1: off. */
+    /** With unnamed_term_weight below 1: graded instead — a word weighs unnamed_term_weight + (1 − it) × min(1, s / this), s the share of its chunks that hold it in their symbol or path column; 0: a word no name holds weighs unnamed_term_weight, any other 1. */
+    unnamed_term_share: z.number().min(0).max(1).default(D.unnamed_term_share),
     weak_term_weight: z.number().min(0).max(1).default(D.weak_term_weight),
     /** In a query of several words, an identifier written as one (`RetryPolicy`, `max_items`: two parts or more) weighs this in the keyword score (term-weights.ts); 1: off. */
     identifier_term_weight: z.number().min(0).max(4).default(D.identifier_term_weight),

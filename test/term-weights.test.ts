@@ -4,8 +4,9 @@
 // repository holds, so a notes file that says it over and over ranks above the class that computes
 // discounts when every word weighs the same; with the prose word weighed less the class leads, and
 // explain lists the weight. `update`, a verb of change, is weighed by weak_term_weight in the same
-// way (it stays in the match), and an identifier written as one by identifier_term_weight. At 1
-// (the defaults) nothing changes and explain lists no weights.
+// way (it stays in the match), and an identifier written as one by identifier_term_weight; with
+// unnamed_term_share a word's weight is graded by the share of its chunks that name it. At 1 (the
+// defaults) nothing changes and explain lists no weights.
 // @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { cs, RankingFixture } from './helpers/ranking-fixture.ts';
@@ -109,5 +110,17 @@ describe('term weights', () => {
     expect(rank(on.hits, 'src/Catalog/Importer.cs')).toBeLessThan(rank(on.hits, 'src/Catalog/Sorting.cs'));
     const ex = (await ws.explain(on.hits[rank(on.hits, 'src/Catalog/Importer.cs')].hit_id)).explanation;
     expect(ex?.term_weights).toEqual({ catalogupdater: 3 });
+  });
+
+  it('grades a word by the share of its chunks that name it (unnamed_term_share)', async () => {
+    // `rounding` is an identifier part (DiscountRounding) but no chunk's symbol or path says it;
+    // `catalog` is in the path of every chunk that holds it.
+    const weights = async (settings: Record<string, unknown>) => {
+      const ws = await fixture.open(settings);
+      const res = await ws.search({ query: 'catalog rounding' });
+      return (await ws.explain(res.hits[0].hit_id)).explanation?.term_weights;
+    };
+    expect(await weights({ unnamed_term_weight: 0.3 })).toBeUndefined();
+    expect(await weights({ unnamed_term_weight: 0.3, unnamed_term_share: 0.5 })).toEqual({ rounding: 0.3 });
   });
 });

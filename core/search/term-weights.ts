@@ -23,6 +23,21 @@ function named(session: SearchSession, token: string): boolean {
   return session.cached(`named:${token}`, () => session.value('SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1', [`{symbol path idents} : "${token}"`]) !== undefined);
 }
 
+/** Chunks a count reads at most (a common word's doclist is long; past it the share is read from these). */
+const COUNT_CAP = 20_000;
+
+/**
+ * The share of the chunks holding the word that hold it in their symbol or path column (what the
+ * repository declares or files by that name), once per generation.
+ */
+function nameShare(session: SearchSession, token: string): number {
+  return session.cached(`name-share:${token}`, () => {
+    const count = (expr: string) => Number(session.value('SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [expr, COUNT_CAP]));
+    const all = count(`"${token}"`);
+    return all ? Math.min(1, count(`{symbol path} : "${token}"`) / all) : 0;
+  });
+}
+
 /**
  * The query with its clauses' weights (ParsedQuery.termWeights, one per clause), or as it was when
  * every weight is 1 (the settings at 1, a text query, a query of one clause).
@@ -38,7 +53,11 @@ export function withTermWeights(session: SearchSession, settings: Settings, q: P
     if (weak < 1 && weakWords.has(c.token)) return weak;
     if (c.parts.length >= 2) return ident;
     // (An identifier written as one, `RetryPolicy`, names code whatever the index says.)
-    if (unnamed < 1 && !c.prefix && !named(session, c.token)) return unnamed;
+    if (unnamed < 1 && !c.prefix) {
+      const share = settings.unnamed_term_share;
+      if (share > 0) return unnamed + (1 - unnamed) * Math.min(1, nameShare(session, c.token) / share);
+      if (!named(session, c.token)) return unnamed;
+    }
     return 1;
   });
   // A query whose every word weighs the same ranks as it did.
@@ -63,7 +82,7 @@ export function weightsShown(q: ParsedQuery): Record<string, number> | undefined
   if (!w) return undefined;
   const out: Record<string, number> = {};
   q.clauses.forEach((c, i) => {
-    if (w[i] !== 1 && c.kind === 'word') out[c.token] = w[i];
+    if (w[i] !== 1 && c.kind === 'word') out[c.token] = Math.round(w[i] * 1000) / 1000;
   });
   return out;
 }
