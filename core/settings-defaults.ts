@@ -65,7 +65,6 @@ export const SETTING_DEFAULTS = {
   change_words: ['fix', 'fixed', 'fixes', 'fixing'],
   unnamed_term_weight: 1,
   unnamed_term_share: 0,
-  identifier_term_weight: 1,
   weak_term_weight: 1,
   weak_words: ['add', 'adds', 'added', 'adding', 'update', 'updates', 'updated', 'support', 'supports', 'supported', 'allow', 'allows', 'allowed', 'remove', 'removes', 'removed', 'improve', 'improved', 'improves', 'change', 'changes', 'changed', 'make', 'makes', 'ensure', 'prevent', 'correct', 'correctly', 'properly', 'issue', 'bug', 'new'],
   dead_code_factor: 0.3,

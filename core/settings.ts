@@ -97,8 +97,6 @@ const settingsShape = z
     /** With unnamed_term_weight below 1: graded instead — a word weighs unnamed_term_weight + (1 − it) × min(1, s / this), s the share of its chunks that hold it in their symbol or path column; 0: a word no name holds weighs unnamed_term_weight, any other 1. */
     unnamed_term_share: z.number().min(0).max(1).default(D.unnamed_term_share),
     weak_term_weight: z.number().min(0).max(1).default(D.weak_term_weight),
-    /** In a query of several words, an identifier written as one (`RetryPolicy`, `max_items`: two parts or more) weighs this in the keyword score (term-weights.ts); 1: off. */
-    identifier_term_weight: z.number().min(0).max(4).default(D.identifier_term_weight),
     /** The words weak_term_weight weighs: what a commit subject or a bug report says about the change. */
     weak_words: z.array(z.string().min(1)).default(D.weak_words),
     /** A question's words each get this many of the shipped code model's neighbours as low-weight extra terms of the any-term pass (neighbour-terms.ts); 0: off. */

@@ -4,9 +4,8 @@
 // repository holds, so a notes file that says it over and over ranks above the class that computes
 // discounts when every word weighs the same; with the prose word weighed less the class leads, and
 // explain lists the weight. `update`, a verb of change, is weighed by weak_term_weight in the same
-// way (it stays in the match), and an identifier written as one by identifier_term_weight; with
-// unnamed_term_share a word's weight is graded by the share of its chunks that name it. At 1 (the
-// defaults) nothing changes and explain lists no weights.
+// way (it stays in the match); with unnamed_term_share a word's weight is graded by the share of
+// its chunks that name it. At the defaults nothing changes and explain lists no weights.
 // @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { cs, RankingFixture } from './helpers/ranking-fixture.ts';
@@ -98,18 +97,6 @@ describe('term weights', () => {
     const ex = (await ws.explain(on.hits[0].hit_id)).explanation;
     expect(ex?.term_weights).toEqual({ update: 0.2 });
     expect(ex?.matched_terms?.map((t) => t.term)).toContain('update');
-  });
-
-  it('weighs an identifier written as one by identifier_term_weight', async () => {
-    // Sorting.cs says `sorted` over and over, Importer.cs the identifier: the identifier's weight decides.
-    const off = await (await fixture.open()).search({ query: 'sorted CatalogUpdater' });
-    expect(rank(off.hits, 'src/Catalog/Sorting.cs')).toBeLessThan(rank(off.hits, 'src/Catalog/Importer.cs'));
-    const ws = await fixture.open({ identifier_term_weight: 3 });
-    const on = await ws.search({ query: 'sorted CatalogUpdater' });
-    expect(rank(on.hits, 'src/Catalog/Importer.cs')).toBeGreaterThanOrEqual(0);
-    expect(rank(on.hits, 'src/Catalog/Importer.cs')).toBeLessThan(rank(on.hits, 'src/Catalog/Sorting.cs'));
-    const ex = (await ws.explain(on.hits[rank(on.hits, 'src/Catalog/Importer.cs')].hit_id)).explanation;
-    expect(ex?.term_weights).toEqual({ catalogupdater: 3 });
   });
 
   it('grades a word by the share of its chunks that name it (unnamed_term_share)', async () => {

@@ -58,7 +58,7 @@ export const explanation = z.object({
   matched_terms: z.array(z.object({ term: z.string(), fields: z.array(z.string()) })).optional(),
   unmatched_terms: z.array(z.string()).optional(),
   dropped_stop_words: z.array(z.string()).optional(),
-  term_weights: z.record(z.string(), z.number()).optional().describe('query words weighing other than 1 in the keyword score (settings weak_term_weight, unnamed_term_weight, identifier_term_weight): a verb of change, a word no name, path or identifier of this repository holds, an identifier written as one'),
+  term_weights: z.record(z.string(), z.number()).optional().describe('query words weighing less than 1 in the keyword score (settings weak_term_weight, unnamed_term_weight): a verb of change, or a word no name, path or identifier of this repository holds (or few of its chunks name, with unnamed_term_share)'),
   paired_files: z.array(pairedFile).optional().describe('files that belong with this one'),
   channels: z.record(z.string(), z.looseObject({ hit_kind: hitKind, score: z.number(), rank: z.number() }))
     .optional().describe('every retrieval channel that found the chunk: its hit kind, its own score and rank, and what it adds (FTS: bm25, pass, column weights; vector: cosine, model)'),

@@ -1,10 +1,11 @@
-// Per-word weights in the keyword score (settings unnamed_term_weight, weak_term_weight, weak_words,
-// identifier_term_weight; all off at 1). A query word is either dropped (stop words, change_words:
+// Per-word weights in the keyword score (settings unnamed_term_weight, unnamed_term_share,
+// weak_term_weight, weak_words; all off by default). A query word is either dropped (stop words, change_words:
 // query.ts) or weighs in full in BM25; these give a kept word a weight instead: a word among weak_words (what a commit
 // subject or a report says about the change: add, update, support …) and a word that no chunk holds
 // in its symbol, path or identifier-parts column (prose only: no chunk's symbol, member key, path or
 // compound identifier has it as a part) weigh less, while a word the repository names things by
-// weighs in full, and an identifier written as one (`RetryPolicy`) weighs identifier_term_weight.
+// weighs in full (an identifier written as one, `RetryPolicy`, too: weighing it more lost on most
+// probe sets, bench/results/rank-variants-rank10-identifiers.md).
 // A weighted word stays in the match (the all-terms pass still needs it); only its share of the score
 // shrinks. Owns choosing the weights (per clause, once per query) and the phrase → weight map the
 // keyword channel (channels/fts.ts) and the merged statistics (term-stats.ts) score with; explain
@@ -45,15 +46,13 @@ function nameShare(session: SearchSession, token: string): number {
 export function withTermWeights(session: SearchSession, settings: Settings, q: ParsedQuery): ParsedQuery {
   const unnamed = settings.unnamed_term_weight;
   const weak = settings.weak_term_weight;
-  const ident = settings.identifier_term_weight;
-  if ((unnamed >= 1 && weak >= 1 && ident === 1) || q.text || q.clauses.length < 2) return q;
+  if ((unnamed >= 1 && weak >= 1) || q.text || q.clauses.length < 2) return q;
   const weakWords = new Set(settings.weak_words.map((w) => w.toLowerCase()));
   const weights = q.clauses.map((c) => {
     if (c.kind !== 'word') return 1;
     if (weak < 1 && weakWords.has(c.token)) return weak;
-    if (c.parts.length >= 2) return ident;
     // (An identifier written as one, `RetryPolicy`, names code whatever the index says.)
-    if (unnamed < 1 && !c.prefix) {
+    if (unnamed < 1 && !c.prefix && c.parts.length < 2) {
       const share = settings.unnamed_term_share;
       if (share > 0) return unnamed + (1 - unnamed) * Math.min(1, nameShare(session, c.token) / share);
       if (!named(session, c.token)) return unnamed;
