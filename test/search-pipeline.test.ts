@@ -103,19 +103,30 @@ afterAll(async () => {
 
 
 describe('declarations (definition-first) read only the outlines of files that can declare the name', () => {
-  it("skips the meta of a candidate file whose text and path never hold the name, and finds the same declarations", async () => {
+  it("reads only the declaring file with the record of file facts; without it, skips the meta of a file whose text and path never hold the name; the same declarations", async () => {
     const inflates: number[] = [];
     const counting: DeflateCodec = { deflateRaw: zlibCodec.deflateRaw, inflateRaw: (d, dict, size) => (inflates.push(d.length), zlibCodec.inflateRaw(d, dict, size)) };
     // A connection of its own (a session registers hci_path_ok on its connection).
     const own = await IndexStore.open(createNodeIndexStorage(ws.root), await loadEngine(), { create: false, lockTimeoutMs: 2000, codec: counting });
+    let bumped = false;
     try {
       const files = own.db.selectObjects('SELECT id AS fileId, hash, path, lang FROM files ORDER BY path') as Array<{ fileId: number; hash: string; path: string; lang: string }>;
-      const session = new SearchSession(own.db, counting);
-      const found = session.withPathFilter(null, () => findDeclarations(session, ['ShippingRates'], files));
+      const find = () => {
+        const session = new SearchSession(own.db, counting);
+        return session.withPathFilter(null, () => findDeclarations(session, ['ShippingRates'], files));
+      };
+      const found = find();
       expect(found.map((d) => [d.name, d.kind, files.find((f) => f.fileId === d.fileId)?.path])).toEqual([['ShippingRates', 'class', 'src/Shipping/ShippingRates.cs']]);
-      // Every file's text is read; the meta (a second inflate) of the one file that holds the name only.
+      // With this generation's file facts (file-facts.ts) only the declaring file is read: its text and its meta.
+      expect(inflates.length).toBe(2);
+      // Without them (a write that did not keep them): every file's text is read; the meta of the one file that holds the name only.
+      own.db.exec("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'");
+      bumped = true;
+      inflates.length = 0;
+      expect(find()).toEqual(found);
       expect(inflates.length).toBe(files.length + 1);
     } finally {
+      if (bumped) own.db.exec("UPDATE meta SET value = CAST(value AS INTEGER) - 1 WHERE key = 'generation'");
       own.close();
     }
   });

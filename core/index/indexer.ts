@@ -26,6 +26,7 @@ import { readPackedFileList, recordFileList, type FileListRow } from './file-lis
 import { recordVariantGroups } from '../search/variants.ts';
 import { recordLearnedTerms } from '../search/learned-terms.ts';
 import { recordFileStems } from '../search/first-search-record.ts';
+import { beginFileFacts, carryFileFacts, recordFileFacts } from '../search/file-facts.ts';
 
 export interface IndexProgress {
   phase: 'scan' | 'index' | 'vectors' | 'done';
@@ -193,10 +194,12 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
       let cost = 0;
       await store.write((db) => {
         started = Date.now(); // the lock is ours from here: waiting for it is not work
+        // Whether the record of file facts is current before this transaction's writes (search/file-facts.ts): then it is after them.
+        const facts = beginFileFacts(db);
         const gen = ops.length ? nextGeneration(db) : Number(readMeta(db).generation ?? 0);
         summary.generation = gen;
         const sink = env.vectors?.begin(db);
-        const rows = new RowWriter(db, store.engine.sqlite3, store.codec, { vectors: sink, literal: settings.literal_index });
+        const rows = new RowWriter(db, store.engine.sqlite3, store.codec, { vectors: sink, literal: settings.literal_index, facts: true });
         try {
           for (const op of ops) {
             // The cost model sizes batches to batchMs, but a loaded machine (or a bad estimate) can
@@ -211,6 +214,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
           rows.close();
           sink?.close();
         }
+        carryFileFacts(db, facts);
         const last = applied === ops.length;
         recordChunking(db, chunking, final && last);
         if (final && last) finish(db);
@@ -249,6 +253,8 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
       const list = () => (read ??= readPackedFileList(db, store.codec) ?? []);
       recordVariantGroups(db, () => list().map((f) => f[1]));
       recordFileStems(db, list);
+      // Each file's declared names and dead-line mark, filled from the stored files when the record is not current (an older index's first whole pass).
+      recordFileFacts(db, store.codec);
     }
     releaseFreePages(db);
     setMeta(db, {

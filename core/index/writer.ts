@@ -1,6 +1,6 @@
 // Row-level writes of the index: insert one prepared file with its chunks, delete one file with its
 // FTS rows and chunk vectors. Owns the SQL for files/file_data/chunks/chunks_fts/files_tri/files_grams
-// (and deleting a file's chunk_vectors; giving new chunks vectors is a ChunkVectorSink's); runs
+// (and writing and deleting a file's file_facts row, search/file-facts.ts; deleting a file's chunk_vectors; giving new chunks vectors is a ChunkVectorSink's); runs
 // inside a write transaction that the caller (the indexer) opens. Decides nothing about which files
 // change, nor whether the literal index is kept (literal-index.ts); the blob encoding is file-data.ts's.
 import type { Database, Sqlite3Static } from '../sqlite/engine.ts';
@@ -12,6 +12,7 @@ import { sliceLines } from './fts-row.ts';
 import { chunkEmbeddingText } from '../vector/provider.ts';
 import { gramBloom } from './gram-bloom.ts';
 import { FTS_INSERT } from './fts-refill.ts';
+import { FACTS_DELETE, FACTS_INSERT, factsOf, type FileFacts } from '../search/file-facts.ts';
 
 export interface PreparedFile {
   path: string;
@@ -56,6 +57,8 @@ export interface FileRows {
    */
   known?: EncodedFileData['known'];
   chunks: Array<{ startLine: number; endLine: number; kind: string; symbolKind: string | null; symbolName: string | null }>;
+  /** The names its outline declares and whether a stored line is dead (search/file-facts.ts): its file_facts row, when either. */
+  facts: FileFacts;
 }
 
 export function fileRows(f: PreparedFile, codec: DeflateCodec): FileRows {
@@ -73,6 +76,9 @@ export function fileRows(f: PreparedFile, codec: DeflateCodec): FileRows {
     rawLength,
     ...(known ? { known } : {}),
     chunks: f.chunks.map((c) => ({ startLine: c.startLine, endLine: c.endLine, kind: c.kind, symbolKind: c.symbol?.kind ?? null, symbolName: c.symbol?.name ?? null })),
+    // (Facts of the lines the blob keeps: a dropped secret chunk's are empty there. A leading BOM, which the blob
+    // leaves out, changes no dead line: deadLines reads lines trimmed.)
+    facts: factsOf(f.outline?.nodes ?? [], f.secretChunks === 0 ? f.lines : decodeFileData(data, codec, rawLength).lines, f.lang),
   };
 }
 
@@ -102,6 +108,8 @@ export class RowWriter {
       vectors?: ChunkVectorSink;
       /** Whether the literal index (files_tri) is kept: then every file's text is written to it too. */
       literal?: boolean;
+      /** Whether the index has the file_facts table (search/file-facts.ts): then every file's row is written to it too. */
+      facts?: boolean;
     } = {},
   ) {}
 
@@ -125,6 +133,7 @@ export class RowWriter {
       if (this.opts.literal) this.run(TRI_DELETE, [fileId, literalText(stored)]);
     }
     if (this.opts.literal) this.run(GRAMS_DELETE, [fileId]);
+    if (this.opts.facts) this.run(FACTS_DELETE, [fileId]);
     this.opts.vectors?.harvest(this.db, fileId);
     // Vectors go with their chunks, in the same transaction: they can never outlive them.
     this.run('DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE file_id = ?)', [fileId]);
@@ -141,6 +150,7 @@ export class RowWriter {
     );
     const fileId = this.lastRowId();
     this.run('INSERT INTO file_data(file_id, data) VALUES (?, ?)', [fileId, f.data]);
+    if (this.opts.facts && (f.facts.names || f.facts.dead)) this.run(FACTS_INSERT, [fileId, f.facts.names, f.facts.dead ? 1 : 0]);
     // The FTS values come from the blob's content, as a delete will derive them (storedFtsRows):
     // known when it was encoded, else decoded from it.
     const stored = f.known ? knownFtsSource(f.known) : decodeFileData(f.data, this.codec, f.rawLength);

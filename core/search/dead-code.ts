@@ -3,26 +3,9 @@
 // designer generated (`#region … generated code`). Prose comments and doc comments are live: they
 // describe the code next to them and questions match them. Rerank weighs a chunk by how dead the
 // lines that hold the query's words are (rerank.ts, setting dead_code_factor). Owns the line classification; where the
-// factor goes is rerank.ts's.
+// factor goes is rerank.ts's; a session's maps of them, and the record of which files have any, are file-facts.ts's.
 
-import type { SearchSession } from './session.ts';
-import type { StoredFile } from '../index/file-data.ts';
 import { languageById, type CommentSyntax } from '../languages/table.ts';
-
-/** Files whose dead-line maps a session keeps, per index generation. */
-const CACHED_FILES = 2000;
-
-/** A stored file's dead lines (deadLines), kept per index generation in the session. */
-export function deadLinesOf(session: SearchSession, fileId: number, hash: string, stored: StoredFile, lang: string): Uint8Array {
-  const maps = session.cached('dead-lines', () => new Map<string, Uint8Array>());
-  const key = `${fileId}:${hash}`;
-  let dead = maps.get(key);
-  if (!dead) {
-    if (maps.size >= CACHED_FILES) maps.clear();
-    maps.set(key, (dead = deadLines(stored.lines, lang)));
-  }
-  return dead;
-}
 
 /** After the comment marker, code ends a statement or a block: `Tear();`, `{`, `}`. */
 const CODE_END = /(?:;|\{|\})$/;

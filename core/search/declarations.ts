@@ -5,24 +5,19 @@
 // file holds the name in its path), so those chunks are handed back for the keyword channel to
 // score (channels/fts.ts scoreChunks) and join the candidates. Each declaration has a tier: the
 // name equal to the query or up to one of the repository's affixes (affixes.ts), declared by a type
-// or by a member, in a file whose name is the declared name or not. Owns finding declarations and
-// their tiers; what a tier weighs is rerank.ts's.
+// or by a member, in a file whose name is the declared name or not. Of the files looked in, only
+// those the index's record of declared names says may declare the name are decoded, when it has a
+// current one (file-facts.ts). Owns finding declarations and their tiers; what a tier weighs is
+// rerank.ts's; which kinds declare a name is file-facts.ts's.
 import type { IndexedFile, SearchSession } from './session.ts';
 import { affixBetween, indexAffixes, type Affixes } from './affixes.ts';
 import type { OutlineSymbol } from '../contract/outline.ts';
-import { deadLinesOf } from './dead-code.ts';
 import { languageById } from '../languages/table.ts';
 import { baseName, extensionOf, languageOf, nameStem } from '../scan/languages.ts';
 import { CHUNKS_BY_SYMBOL } from '../index/schema.ts';
 import type { StoredFile } from '../index/file-data.ts';
 import { filesNamed } from './first-search-record.ts';
-
-/** Kinds that declare a type-level name: the answer to a query that names a type. */
-const TYPE_LEVEL = new Set(['class', 'interface', 'record', 'struct', 'enum', 'delegate', 'type', 'function', 'module']);
-/** Kinds that declare a member (a method's name, a property's). Constructors are left out: their type is the answer. */
-const MEMBER_LEVEL = new Set(['method', 'property', 'event', 'field', 'local_function', 'indexer', 'enum_member', 'constant']);
-/** Razor components and pages: a type too, declared by the file (after the code's own class). */
-const FILE_LEVEL = new Set(['component', 'page', 'view']);
+import { deadLinesOf, filesDeclaring, levelOf } from './file-facts.ts';
 
 /** A file the declarations are looked for in. */
 type FileRef = { fileId: number; hash: string; path: string; lang: string };
@@ -55,13 +50,6 @@ export interface Declaration {
 /** The affixes of this index (learned once per generation). */
 export function sessionAffixes(session: SearchSession): Affixes {
   return session.cached('affixes', () => indexAffixes(session.db));
-}
-
-function levelOf(kind: string): Declaration['level'] | null {
-  if (TYPE_LEVEL.has(kind)) return 'type';
-  if (FILE_LEVEL.has(kind)) return 'file';
-  if (MEMBER_LEVEL.has(kind)) return 'member';
-  return null;
 }
 
 /**
@@ -160,6 +148,9 @@ function declarationsIn(session: SearchSession, files: readonly FileRef[], text:
   const q = cased ? query : query.toLowerCase();
   const out: Declaration[] = [];
   const holds = nameTest(query);
+  // The files this generation's record says may declare it (file-facts.ts): the others' outlines hold no such symbol, so they are not decoded.
+  const declaring = filesDeclaring(session, files.map((f) => f.fileId), query, !affixes);
+  if (declaring) files = files.filter((f) => declaring.has(f.fileId));
   session.prefetchFiles(files);
   const found: Array<{ f: FileRef; stored: NonNullable<ReturnType<SearchSession['files']['get']>>; hits: Array<{ s: OutlineSymbol; affix: string | null }> }> = [];
   for (const f of files) {
