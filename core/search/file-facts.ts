@@ -110,8 +110,8 @@ export function carryFileFacts(db: Database, wasCurrent: boolean): void {
 
 /**
  * In the last transaction of a whole-tree pass: when the record is not current (an index made before
- * it, a write by code that does not keep it, other rules), fills it again from every stored file (on
- * Avalonia once, ~0.5 s, when an older index is first indexed again) and names this generation.
+ * it, a write by code that does not keep it, other rules), fills it again from every stored file (once,
+ * when an older index is first indexed again) and names this generation.
  */
 export function recordFileFacts(db: Database, codec: DeflateCodec): void {
   if (!hasTable(db)) beginFileFacts(db);
