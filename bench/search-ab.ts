@@ -5,7 +5,8 @@
 // first search (not measured), each `reopen` query right after opening the index again (first after
 // open), the warm-up slice, then the measured slice (warm, new query) — the bench's latency kinds,
 // timed as the search thread's CPU (process.threadCpuUsage: under load, wall time is the machine's).
-// Every answer's hits are compared between the builds (a cost change must answer the same). Owns
+// Every answer's hits are compared between the builds (a cost change must answer the same), and the
+// rounds' warm CPU is paired (B's process over A's of the same round). Owns
 // that comparison only; the figures of record are bench.js's.
 // `--mechanisms`: before the rounds, the steps this comparison was made for, timed where they act over
 // every stored file of the tree in this one process (min of 7 passes, the builds alternated): the
@@ -14,7 +15,10 @@
 // before beside one scan of the whole text; and rerank's definition signal (boosts.ts textSignals)
 // of each name over every chunk that holds it.
 //
-//   node dist/bench/search-ab.js --a OLD/dist --b NEW/dist --root INDEXED_TREE [--rounds 4] [--mechanisms] [--md out.md]
+// `--set NAME=golden.jsonl@indexed-root` (repeatable): before the rounds, every answer of those sets'
+// queries (keyword and hybrid) and of the plan's (keyword), at limits 10 and 50, compared between the builds.
+//
+//   node dist/bench/search-ab.js --a OLD/dist --b NEW/dist --root INDEXED_TREE [--rounds 4] [--mechanisms] [--set NAME=GOLDEN@ROOT]… [--md out.md]
 //   (each dist/ as `npm run build` writes it; the tree indexed already)
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -24,9 +28,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dumpChunks, openIndex } from './lib/chunks.ts';
 import { decodeFileData, type StoredFile } from '../core/index/file-data.ts';
 import { zlibCodec } from '../runtimes/node/index.ts';
-import { deriveQueries } from './lib/queries.ts';
+import { deriveQueries, readGolden } from './lib/queries.ts';
 import { sliceQueries } from './lib/plan.ts';
-import { markdownTable, median, optInt, optString, parseArgs, percentile, runMain } from './lib/util.ts';
+import { markdownTable, median, optInt, optString, parseArgs, percentile, probeSets, runMain } from './lib/util.ts';
 import type { QueryPlan } from './worker.ts';
 
 interface Ws { search(req: { query: string; limit: number }): Promise<{ hits?: unknown[]; error?: unknown }>; close(): void }
@@ -63,6 +67,30 @@ async function child(dist: string, root: string, plan: QueryPlan): Promise<Child
   for (const q of plan.warmup.slice(1)) out.warmup.push({ q, ms: await timed(ws, q) });
   for (const q of plan.measured) out.measured.push({ q, ms: await timed(ws, q) });
   ws.close();
+  return out;
+}
+
+/** One set's queries (a golden file's, or the plan's) over an indexed root: what `answers` asks. */
+interface AnswerSet { name: string; root: string; queries: string[]; modes: string[] }
+
+/**
+ * Every answer of the sets (`--set`: keyword and hybrid; the tree's plan: keyword) at limits 10 and
+ * 50 from one build, in this (new) process, by `set|mode|limit|query`: not timed, compared only.
+ */
+async function answers(dist: string, sets: AnswerSet[]): Promise<Record<string, string>> {
+  const open = ((await import(pathToFileURL(path.join(dist, 'runtimes/node/index.js')).href)) as { openWorkspace: (root: string) => Promise<Ws & { search(req: { query: string; limit: number; mode?: string }): Promise<{ hits?: unknown[]; error?: unknown }> }> }).openWorkspace;
+  const out: Record<string, string> = {};
+  for (const set of sets) {
+    const ws = await open(set.root);
+    try {
+      for (const mode of set.modes) for (const limit of [10, 50]) for (const q of set.queries) {
+        const a = await ws.search({ query: q, limit, mode });
+        out[`${set.name}|${mode}|${limit}|${q}`] = JSON.stringify(a.hits ?? a.error ?? a);
+      }
+    } finally {
+      ws.close();
+    }
+  }
   return out;
 }
 
@@ -137,11 +165,17 @@ async function mechanisms(root: string, builds: Record<'A' | 'B', string>, names
 }
 
 const f2 = (x: number) => x.toFixed(2);
+const f3 = (x: number) => x.toFixed(3);
 const p50p95 = (xs: number[]) => `${f2(percentile(xs, 50))} / ${f2(percentile(xs, 95))}`;
 
 export async function main(argv: string[]): Promise<number> {
   const { opts } = parseArgs(argv, ['mechanisms']);
   const root = optString(opts, 'root');
+  if (optString(opts, 'answers-child')) {
+    const sets = JSON.parse(fs.readFileSync(optString(opts, 'sets')!, 'utf8')) as AnswerSet[];
+    process.stdout.write(JSON.stringify(await answers(path.resolve(optString(opts, 'answers-child')!), sets)));
+    return 0;
+  }
   if (optString(opts, 'child')) {
     const plan = JSON.parse(fs.readFileSync(optString(opts, 'plan')!, 'utf8')) as QueryPlan;
     process.stdout.write(JSON.stringify(await child(path.resolve(optString(opts, 'child')!), root!, plan)));
@@ -165,6 +199,26 @@ export async function main(argv: string[]): Promise<number> {
     const runs: Record<'A' | 'B', ChildOut[]> = { A: [], B: [] };
     const loads: number[] = [os.loadavg()[0]];
     const self = fileURLToPath(import.meta.url);
+    // `--set NAME=golden.jsonl@indexed-root`: every answer of those sets and of the plan, compared between the builds.
+    let compared = '';
+    let setDiffs = 0;
+    if (opts.set !== undefined) {
+      const sets: AnswerSet[] = [
+        ...probeSets(opts).map((x) => ({ name: x.name, root: x.root, queries: readGolden(x.golden).map((g) => g.query), modes: ['keyword', 'hybrid'] })),
+        { name: path.basename(root), root, queries: [...new Set([...plan.reopen, ...plan.warmup, ...plan.measured])], modes: ['keyword'] },
+      ];
+      const setsFile = path.join(tmp, 'sets.json');
+      fs.writeFileSync(setsFile, JSON.stringify(sets));
+      const got = (['A', 'B'] as const).map((s) => {
+        const p = spawnSync(process.execPath, [...process.execArgv, self, '--answers-child', builds[s], '--sets', setsFile], { encoding: 'utf8', maxBuffer: 1 << 30 });
+        if (p.status !== 0) throw new Error(`build ${s}: ${p.stderr}`);
+        return JSON.parse(p.stdout) as Record<string, string>;
+      });
+      const keys = Object.keys(got[0]);
+      const differ = keys.filter((k) => got[0][k] !== got[1][k]);
+      setDiffs = differ.length;
+      compared = `Answers of the sets (${sets.map((x) => `${x.name} ${x.queries.length} × ${x.modes.join('+')}`).join(', ')}; limits 10 and 50): ${keys.length} answers, ${differ.length ? `${differ.length} differ: ${differ.slice(0, 10).join('; ')}` : 'all identical between the builds (hits as JSON, scores included)'}.`;
+    }
     for (let r = 0; r < rounds; r++) {
       for (const s of r % 2 ? (['B', 'A'] as const) : (['A', 'B'] as const)) {
         const p = spawnSync(process.execPath, [...process.execArgv, self, '--child', builds[s], '--root', root, '--plan', planFile], { encoding: 'utf8', maxBuffer: 256 << 20 });
@@ -185,6 +239,11 @@ export async function main(argv: string[]): Promise<number> {
       const pool = (k: 'reopen' | 'warmup' | 'measured') => runs[s].flatMap((o) => o[k].map((x) => x.ms));
       rows.push([`${s}`, p50p95(pool('reopen')), p50p95(pool('measured')), p50p95(pool('warmup')), f2(median(runs[s].map((o) => o.first)))]);
     }
+    // Paired by round (the two processes of a round ran next to each other): each process's CPU over its
+    // warm queries (warm-up slice and measured), B's over A's — under load a pair shares the machine's state.
+    const warmSum = (o: ChildOut) => [...o.warmup, ...o.measured].reduce((n, x) => n + x.ms, 0);
+    const ratios = runs.A.map((a, r) => warmSum(runs.B[r]) / warmSum(a));
+    const paired = `Paired by round (each process's thread CPU over its ${plan.warmup.length - 1 + plan.measured.length} warm queries, warm-up and measured slices): B/A ${ratios.map(f3).join(', ')}; median ${f3(median(ratios))}, B lower in ${ratios.filter((x) => x < 1).length} of ${ratios.length} rounds; sums A ${f2(median(runs.A.map(warmSum)))} / B ${f2(median(runs.B.map(warmSum)))} ms (medians).`;
     // The slowest measured queries, by each build's median over the rounds.
     const per = (s: 'A' | 'B', q: string) => median(runs[s].map((o) => o.measured.find((x) => x.q === q)!.ms));
     const slow = plan.measured.map((q) => ({ q, a: per('A', q), b: per('B', q) })).sort((x, y) => y.a - x.a).slice(0, 8);
@@ -192,9 +251,12 @@ export async function main(argv: string[]): Promise<number> {
       `Builds: A = ${builds.A}, B = ${builds.B}; tree ${root}; ${rounds} rounds, one new process per build and round, alternated (A B, B A, …).`,
       `Node ${process.version}, ${os.cpus().length} cores, load average (1 min) ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} over the run.`,
       `Queries: the bench's derived set and slices — ${plan.reopen.length} reopen, ${plan.warmup.length - 1} warm-up (+1: each process's first search), ${plan.measured.length} measured; percentiles pool every round's samples.`,
+      ...(compared ? [compared] : []),
       `Answers: ${differ.length ? `${differ.length} queries answered differently: ${differ.join(', ')}` : `all ${Object.keys(ref).length} queries' hits identical between the builds and across the rounds`}.`,
       '',
       markdownTable(['build', 'first after open (thread CPU ms, p50 / p95)', 'warm, new query (p50 / p95)', 'warm-up slice (p50 / p95)', "process's first search (median)"], rows),
+      '',
+      paired,
       '',
       markdownTable(['slowest measured query (A)', 'A median ms', 'B median ms'], slow.map((x) => [x.q, f2(x.a), f2(x.b)])),
       '',
@@ -203,7 +265,7 @@ export async function main(argv: string[]): Promise<number> {
     console.log(md);
     const out = optString(opts, 'md');
     if (out) fs.writeFileSync(out, md);
-    return differ.length ? 1 : 0;
+    return differ.length || setDiffs ? 1 : 0;
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
