@@ -2,11 +2,11 @@
 // `file_facts`): the names its outline declares (the distinct lower-cased names of its declaring
 // symbols — a type, a member, a Razor component: the kinds below, which declarations.ts tiers —
 // each between line breaks) and whether any of its stored lines is dead (dead-code.ts: commented-out
-// code, `#if false`; 158 of Avalonia's 4.8k files). A row per file that has either.
+// code, `#if false`: few files have any). A row per file that has either.
 // Declarations of a query's name were looked for in the outlines of thirty-odd files (the
 // candidates' and those named after it), each decoded (its text to test for the name, then its
-// meta for the outline), and rerank and declarations scanned every file they read for dead lines:
-// on Avalonia's warm queries ~17% and ~5% of a search. With the record, only the files it says may
+// meta for the outline), and rerank and declarations scanned every file they read for dead lines
+// (bench/results/search-warm-warm10.md). With the record, only the files it says may
 // declare the name are decoded for declarations, and a file without dead lines is not scanned; what
 // is found — and so every answer — is what reading and scanning all of them finds (a file the record
 // leaves out has no declaring symbol of that lower-cased name; a file it does not mark has no dead line).
