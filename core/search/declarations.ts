@@ -19,6 +19,9 @@ import type { StoredFile } from '../index/file-data.ts';
 import { filesNamed } from './first-search-record.ts';
 import { deadLinesOf, filesDeclaring, levelOf } from './file-facts.ts';
 
+/** A TypeScript declaration file: `x.d.ts`, `x.d.mts`, `x.d.cts`. */
+const AMBIENT_FILE = /\.d\.[mc]?ts$/;
+
 /** A file the declarations are looked for in. */
 type FileRef = { fileId: number; hash: string; path: string; lang: string };
 
@@ -44,6 +47,8 @@ export interface Declaration {
   stemExact: boolean;
   /** The query gave type parameters (`Outcome<TResult>`) and the declaration has another number of them. */
   arityMismatch: boolean;
+  /** Declared in a TypeScript declaration file (`.d.ts`): typings of code that lives elsewhere, or of nothing in the repository. */
+  ambient: boolean;
   level: 'type' | 'member' | 'file';
 }
 
@@ -192,7 +197,7 @@ function declarationsIn(session: SearchSession, files: readonly FileRef[], text:
       out.push({
         chunkId: chunk, fileId: f.fileId, query: written.text, name: s.name, kind: s.kind, line, affix,
         stem: nameStem(f.path).toLowerCase() === s.name.toLowerCase(), stemExact: fullStemOf(f.path).toLowerCase() === s.name.toLowerCase(),
-        arityMismatch: arity !== null && arity !== written.arity, level: levelOf(s.kind)!,
+        arityMismatch: arity !== null && arity !== written.arity, level: levelOf(s.kind)!, ambient: AMBIENT_FILE.test(f.path),
       });
     }
   }
