@@ -330,10 +330,12 @@ describe('languages', () => {
   });
 
   it('recognises test and generated paths', () => {
-    for (const p of ['tests/A.cs', 'src/Contoso.Shop.Tests/Foo.cs', 'src/OrderTests.cs', 'web/a.test.ts', 'web/a.spec.ts', 'test/x.md']) {
+    for (const p of ['tests/A.cs', 'src/Contoso.Shop.Tests/Foo.cs', 'src/OrderTests.cs', 'web/a.test.ts', 'web/a.spec.ts', 'test/x.md',
+      // JavaScript's conventions: Jest's __mocks__/__fixtures__/__snapshots__, tstyche's __typetests__ and .tst.ts, tsd's .test-d.ts, Angular's .e2e-spec.ts.
+      'src/__mocks__/fs.js', 'src/__fixtures__/pages.ts', 'src/__snapshots__/App.test.tsx.snap', 'types/__typetests__/api.tst.ts', 'index.test-d.ts', 'app/home.e2e-spec.ts', 'types/api.tst.ts']) {
       expect(isTestPath(p), p).toBe(true);
     }
-    for (const p of ['src/Latest.cs', 'src/Contest/A.cs', 'src/Testing.cs']) expect(isTestPath(p), p).toBe(false);
+    for (const p of ['src/Latest.cs', 'src/Contest/A.cs', 'src/Testing.cs', 'src/__init__/a.js', 'src/latest.ts', 'src/protest-ui.ts']) expect(isTestPath(p), p).toBe(false);
     for (const p of ['obj/A.g.cs', 'Form1.Designer.cs', 'R.designer.cs', 'api.generated.ts', 'wwwroot/lib/jquery/jquery.js',
       'site.min.css', 'app.min.js', 'Data/Migrations/20240101120000_Init.Designer.cs', 'Foo.AssemblyInfo.cs',
       // Vendored third-party code: noise to a search of this code base, as generated code is.

@@ -19,9 +19,11 @@ export interface RoleVerdict {
 
 // ---- paths ---------------------------------------------------------------------------------------
 
-const TEST_DIR = /^(?:tests?|__tests__|specs?)$/i;
+/** Test folders, with JavaScript's `__tests__`, `__mocks__`, `__fixtures__`, `__snapshots__`, `__typetests__` (Jest, tstyche). */
+const TEST_DIR = /^(?:tests?|specs?|__(?:tests?|specs?|mocks|fixtures|snapshots|typetests)__)$/i;
 const TEST_PROJECT_DIR = /\.(?:Unit|Integration|Functional|Acceptance|E2E)?(?:Tests?|Specs?)$/i;
-const TEST_FILE = /(?:Tests?\.cs|\.(?:test|spec)\.[cm]?[jt]sx?)$/;
+/** Test files: `FooTests.cs`; `x.test.ts`, `x.spec.js`, Angular's `x.e2e-spec.ts`, tsd's `x.test-d.ts`, tstyche's `x.tst.ts`. */
+const TEST_FILE = /(?:Tests?\.cs|\.(?:test|spec|e2e-spec|test-d|tst)\.[cm]?[jt]sx?)$/;
 /** A dotted part of a folder name that marks test code anywhere in it (`Shop.UnitTests.Viewer`, `Shop.TestComponents`). */
 const TEST_PART = /^(?:(?:Unit|Integration|Functional|Acceptance|E2E)?Tests?|Specs?|Test[A-Z]\w*)$/;
 
