@@ -173,5 +173,12 @@ describe('a whole run over small mirrors', () => {
     const model = LearnedModel.fromBytes(new Uint8Array(fs.readFileSync(path.join(root, 'a.bin'))));
     expect((model.header.params as unknown as { dual: Record<string, number> }).dual).toMatchObject({ sources: 15, maskShared: 1, epochs: 2, repos: 3 });
     expect(model.vocab).toEqual(LearnedModel.fromBytes(new Uint8Array(fs.readFileSync(path.join(root, 'p.bin')))).vocab);
+    // The command (the build's train.js as the process entry) writes the same bytes: the dual stage's
+    // module is loaded before the trainer's top-level await, not waited for inside it.
+    const cli = JSON.parse(execFileSync(process.execPath, [
+      path.join(REPO, 'dist/bench/model/train.js'), '--mirrors', path.join(root, 'mirrors'), '--manifest', mf, '--work', path.join(root, 'work-c'), '--out', path.join(root, 'c.bin'),
+      ...Object.entries(dual).flatMap(([k, v]) => ['--set', `${k}=${v}`]),
+    ], { stdio: ['ignore', 'pipe', 'pipe'] }).toString()) as { sha256: string };
+    expect(cli.sha256).toBe(a.sha256);
   }, 120_000);
 });

@@ -33,6 +33,10 @@ import { checkLicence, hasCommit, mirrorDir } from './mirror.ts';
 import { EXTRACT_PARAMS, EXTRACTOR_VERSION, extractRepo, type RepoExtract } from './extract.ts';
 import { ppmiFromSequence } from './cooc.ts';
 import { alignmentPpmi, alignmentRows, pairIds } from './xal.ts';
+// A cycle (dual.ts reads this module's stages), static on purpose: neither module touches the other's
+// exports at load time, and a dynamic import here would wait on this module's own top-level await
+// (runMain) when it is the entry — Node then exits with an unsettled top-level await.
+import { DEFAULT_DUAL, dualStage } from './dual.ts';
 
 export interface ManifestRepo {
   repo: string;
@@ -361,8 +365,6 @@ export async function trainCodeModel(o: TrainOptions): Promise<{ bytes: number; 
   const trained = trainFromPpmi(corpus, { matrix: m }, params, () => performance.now(), phases);
   let bytes = trained.model.toBytes();
   if (dualSources > 0) {
-    // dual.ts imports this module's stages, so it is loaded here, once this module has run.
-    const { dualStage, DEFAULT_DUAL } = await import('./dual.ts');
     const o2 = { ...DEFAULT_DUAL, sources: dualSources, maskShared: dualMaskShared, epochs: dualEpochs, maxIds: dualMaxIds };
     const d = dualStage(o.work, manifest.repos, o.mirrors, extracts, LearnedModel.fromBytes(bytes), o2, o.log);
     o.log(`dual: epoch ${d.epoch} of ${dualEpochs}, held-out MRR ${d.mrr.map((x) => x.toFixed(4)).join(' → ')}, ${d.pairs} pairs (${(cpuS() - c0).toFixed(0)} s CPU so far)`);
