@@ -112,16 +112,25 @@ export interface LoadResult {
   ms: number;
 }
 
+/** Variations a store-memory run makes to the load (bench/store-memory.ts). */
+export interface LoadHooks {
+  /** Statements run after the pragmas and the schema, before the first row (pragmas, FTS5 options). */
+  setup?: readonly string[];
+  /** Called after each commit with the files loaded so far. */
+  onCommit?: (files: number) => void;
+}
+
 /**
  * Creates the schema and inserts every dumped file with its chunks and FTS rows, committing every
  * `filesPerTxn` files. Timing covers parsing the dump lines and all SQL.
  */
-export function loadDump(db: SqlAdapter, meta: DumpMeta, lines: Iterable<string>, filesPerTxn: number): LoadResult {
+export function loadDump(db: SqlAdapter, meta: DumpMeta, lines: Iterable<string>, filesPerTxn: number, hooks: LoadHooks = {}): LoadResult {
   if (meta.pageSize) db.exec(`PRAGMA page_size = ${meta.pageSize}`);
   for (const p of HCI_PRAGMAS) db.exec(p);
   db.exec('BEGIN IMMEDIATE');
   for (const sql of meta.ddl) db.exec(sql);
   db.exec('COMMIT');
+  for (const sql of hooks.setup ?? []) db.exec(sql);
   const t0 = performance.now();
   const res: LoadResult = { files: 0, chunks: 0, bytes: 0, transactions: 0, ms: 0 };
   let fileSql: { cols: string[]; st: SqlStatement } | null = null;
@@ -155,11 +164,13 @@ export function loadDump(db: SqlAdapter, meta: DumpMeta, lines: Iterable<string>
         db.exec('COMMIT');
         res.transactions++;
         inTxn = 0;
+        hooks.onCommit?.(res.files);
       }
     }
     if (inTxn > 0) {
       db.exec('COMMIT');
       res.transactions++;
+      hooks.onCommit?.(res.files);
     }
   } finally {
     fileSql?.st.finalize();

@@ -1,0 +1,128 @@
+// Where a cold index's memory goes, over time: one `hci index --full`-like pass (openWorkspace, then
+// index({ full: true })) with a sample every `--every` ms of the process's RSS (and its peak so far),
+// V8's heap, the ArrayBuffers it owns, the SQLite WASM heap (its linear memory, which never shrinks)
+// and what SQLite's allocator holds (sqlite3_memory_used, and its high-water mark), each tagged with
+// the pass's phase and files done. Writes a TSV timeline and prints the sample at each peak.
+// Measuring only: no setting of the pass is changed unless asked (`--settings JSON`, merged into the
+// workspace's settings).
+//   node --experimental-transform-types bench/mem-timeline.ts --root DIR --out timeline.tsv [--every 250] [--settings '{…}']
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { openWorkspace } from '../runtimes/node/index.ts';
+import { loadEngine } from '../core/sqlite/engine.ts';
+import { parseArgs } from './lib/util.ts';
+import { keepYoungGenerationSmall } from '../runtimes/node/young-generation.ts';
+import { Worker } from 'node:worker_threads';
+
+interface Sample { t: number; rss: number; workerHeap: number; hwm: number; heapUsed: number; heapTotal: number; arrayBuffers: number; wasm: number; sqliteUsed: number; sqliteHigh: number; phase: string; files: number }
+
+const MB = (n: number) => (n / 1048576).toFixed(1);
+
+function status(): { rss: number; hwm: number } {
+  const s = fs.readFileSync('/proc/self/status', 'utf8');
+  const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(s)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
+async function main(): Promise<void> {
+  const { opts } = parseArgs(process.argv.slice(2), []);
+  const root = path.resolve(String(opts.root));
+  const out = String(opts.out ?? 'mem-timeline.tsv');
+  const every = Number(opts.every ?? 250);
+  const settings = opts.settings ? JSON.parse(String(opts.settings)) : undefined;
+  fs.rmSync(path.join(root, '.hci'), { recursive: true, force: true });
+  keepYoungGenerationSmall(); // as `hci` and the bench's hci-index worker start
+  const engine = await loadEngine();
+  const { capi, wasm } = engine.sqlite3 as unknown as {
+    capi: { sqlite3_status64(op: number, cur: number, hi: number, reset: number): number; SQLITE_STATUS_MEMORY_USED: number };
+    wasm: { alloc(n: number): number; peek(p: number, t: string): bigint | number; heap8u(): Uint8Array };
+  };
+  const cell = wasm.alloc(16);
+  /** SQLite's allocator: bytes held now and its high-water mark (sqlite3_status64 MEMORY_USED). */
+  const memStatus = (): [number, number] => {
+    capi.sqlite3_status64(capi.SQLITE_STATUS_MEMORY_USED, cell, cell + 8, 0);
+    return [Number(wasm.peek(cell, 'i64')), Number(wasm.peek(cell + 8, 'i64'))];
+  };
+  const samples: Sample[] = [];
+  let phase = 'open';
+  let files = 0;
+  const t0 = performance.now();
+  const sample = () => {
+    const m = process.memoryUsage();
+    const st = status();
+    const [used, high] = memStatus();
+    samples.push({
+      t: performance.now() - t0, rss: st.rss, workerHeap: workerHeap(), hwm: st.hwm, heapUsed: m.heapUsed, heapTotal: m.heapTotal, arrayBuffers: m.arrayBuffers,
+      wasm: wasm.heap8u().byteLength, sqliteUsed: used, sqliteHigh: high, phase, files,
+    });
+  };
+  // The parse workers' V8 heaps (total committed), read with Worker.getHeapStatistics as each sample is taken.
+  const workers = new Set<Worker>();
+  const heapOf = new Map<Worker, number>();
+  const workerHeap = () => {
+    for (const w of workers) {
+      void (w as Worker & { getHeapStatistics(): Promise<{ total_heap_size: number }> }).getHeapStatistics().then((h) => heapOf.set(w, h.total_heap_size), () => heapOf.delete(w));
+    }
+    return [...heapOf.values()].reduce((a, b) => a + b, 0);
+  };
+  const timer = setInterval(sample, every);
+  // Each parse worker reply (for --per-file FILE) (the file, its bytes, tree-sitter's memory in that
+  // worker after it, the process's RSS then), read by wrapping worker_threads' Worker: the pool is
+  // the product's, unchanged.
+  const perFile: string[] = ['t\tworker\tpath\tbytes\ttreeSitterMB\trssMB'];
+  {
+    const sent = new Map<string, { path: string; bytes: number }>();
+    const ids = new WeakMap<object, number>();
+    let nextWorker = 0;
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, m: unknown, t?: never) {
+      const r = m as { id?: number; path?: string; bytes?: Uint8Array };
+      if (!ids.has(this)) {
+        ids.set(this, ++nextWorker);
+        workers.add(this);
+        this.once('exit', () => (workers.delete(this), heapOf.delete(this)));
+      }
+      if (r && typeof r.id === 'number' && r.path) sent.set(`${ids.get(this)}:${r.id}`, { path: r.path, bytes: r.bytes?.length ?? 0 });
+      return post.call(this, m, t);
+    } as typeof post;
+    const emit = Worker.prototype.emit;
+    Worker.prototype.emit = function (this: Worker, ev: string | symbol, ...args: unknown[]) {
+      const m = args[0] as { id?: number; memoryBytes?: number } | undefined;
+      if (ev === 'message' && m && typeof m.memoryBytes === 'number') {
+        const key = `${ids.get(this)}:${m.id}`;
+        const f = sent.get(key);
+        sent.delete(key);
+        perFile.push([Math.round(performance.now() - t0), ids.get(this), f?.path ?? '?', f?.bytes ?? 0, MB(m.memoryBytes), MB(status().rss)].join('\t'));
+      }
+      return emit.call(this, ev, ...args);
+    } as typeof emit;
+  }
+  const ws = await openWorkspace(root, settings ? { settings } : {});
+  const c0 = process.cpuUsage();
+  const summary = await ws.index({
+    full: true,
+    onProgress: (p: { phase: string; filesDone: number }) => {
+      if (p.phase !== phase) sample();
+      phase = p.phase;
+      files = p.filesDone;
+    },
+  } as never);
+  phase = 'done';
+  sample();
+  clearInterval(timer);
+  const cpu = process.cpuUsage(c0);
+  await ws.close();
+  const cols = ['t', 'rss', 'hwm', 'workerHeap', 'heapUsed', 'heapTotal', 'arrayBuffers', 'wasm', 'sqliteUsed', 'sqliteHigh', 'phase', 'files'] as const;
+  fs.writeFileSync(out, [cols.join('\t'), ...samples.map((s) => cols.map((c) => (typeof s[c] === 'number' && c !== 't' && c !== 'files' ? MB(s[c] as number) : String(Math.round(Number(s[c])) || s[c]))).join('\t'))].join('\n') + '\n');
+  if (opts['per-file']) fs.writeFileSync(String(opts['per-file']), perFile.join('\n') + '\n');
+  const at = (k: keyof Sample) => samples.reduce((a, b) => ((b[k] as number) > (a[k] as number) ? b : a));
+  const line = (s: Sample) => `t ${(s.t / 1000).toFixed(1)} s ${s.phase} ${s.files} files: rss ${MB(s.rss)} (peak ${MB(s.hwm)}) parse workers' heaps ${MB(s.workerHeap)} heap ${MB(s.heapUsed)}/${MB(s.heapTotal)} buffers ${MB(s.arrayBuffers)} sqlite wasm ${MB(s.wasm)} used ${MB(s.sqliteUsed)} high ${MB(s.sqliteHigh)} MB`;
+  console.log(`${summary.files_indexed} files, ${summary.chunks_written} chunks, ${summary.batches} batches, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`);
+  console.log(`peak RSS sample: ${line(at('rss'))}`);
+  console.log(`largest V8 heap: ${line(at('heapTotal'))}`);
+  console.log(`largest parse worker heaps: ${line(at('workerHeap'))}`);
+  console.log(`largest SQLite use: ${line(at('sqliteUsed'))}`);
+  console.log(`end: ${line(samples[samples.length - 1]!)}`);
+}
+
+void main();
