@@ -39,6 +39,8 @@ const settingsShape = z
     large_file_max_bytes: z.number().int().min(0).max(64 * 1024 * 1024, 'must be at most 67108864 (64 MiB)').default(D.large_file_max_bytes),
     large_file_langs: z.array(z.string().min(1)).default(D.large_file_langs),
     max_files: z.number().int().positive().default(D.max_files),
+    /** SQLite's page cache (KiB) while a pass writes more than POOL_MIN_FILES files (core/index/indexer.ts); searches keep SEARCH_PAGE_CACHE_KIB. */
+    index_page_cache_kib: z.number().int().min(256).max(1024 * 1024).default(D.index_page_cache_kib),
     chunk_lines: z.number().int().min(5).max(2000).default(D.chunk_lines),
     chunk_overlap_lines: z.number().int().min(0).default(D.chunk_overlap_lines),
     binary_probe_bytes: z.number().int().positive().default(D.binary_probe_bytes),

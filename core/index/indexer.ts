@@ -10,7 +10,7 @@ import type { Settings } from '../settings.ts';
 import { scanWorkspace, addSkip, type SkipCounts, type ScannedFile } from '../scan/walker.ts';
 import { maxReadBytes } from '../scan/size-policy.ts';
 import type { Chunker } from '../chunk/chunker.ts';
-import type { IndexStore } from './store.ts';
+import { SEARCH_PAGE_CACHE_KIB, type IndexStore } from './store.ts';
 import type { Database } from '../sqlite/engine.ts';
 import { RowWriter, fileRows, type ChunkVectorSink, type FileRows } from './writer.ts';
 import { nextGeneration, readMeta, setMeta } from './meta.ts';
@@ -283,10 +283,16 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     return !!old && !stale(old) && old.size === f.size && old.mtime_ms === Math.trunc(f.mtimeMs);
   };
   const read = readAhead(fs, scan.files, maxReadBytes(settings) + 1, (f) => !unchangedByStat(f));
-  const toPrepare = env.parsePool ? scan.files.filter((f) => !unchangedByStat(f)) : [];
+  const toWrite = scan.files.filter((f) => !unchangedByStat(f));
+  const toPrepare = env.parsePool ? toWrite : [];
+  // A pass that writes many files runs with a smaller page cache: SQLite's heap in WASM never shrinks,
+  // and a cold pass filled 16 MiB of it for no speed (bench/results/store-memory-mem10.md). Searches
+  // get theirs back when the pass ends, however it ends.
+  const bigPass = toWrite.length > POOL_MIN_FILES;
   const prepared = toPrepare.length > POOL_MIN_FILES
     ? pooledPrepare(scan.files, read, env.parsePool!({ binaryProbeBytes: settings.binary_probe_bytes, langs: [...new Set(toPrepare.map((f) => f.lang))] }), settings, chunker, (f) => !unchangedByStat(f))
     : { get: async (i: number) => ({ result: await prepareRead(await read(i), scan.files[i], settings, chunker), inWorker: false }), close: async () => {} };
+  if (bigPass) store.setPageCache(settings.index_page_cache_kib);
   try {
     for (const [i, f] of scan.files.entries()) {
       checkCancel();
@@ -338,6 +344,8 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     await prepared.close();
     if (e instanceof HciError && e.code === 'cancelled') await commit(false);
     throw e;
+  } finally {
+    if (bigPass) store.setPageCache(SEARCH_PAGE_CACHE_KIB);
   }
   await prepared.close();
   summary.took_ms = Date.now() - t0;

@@ -24,6 +24,9 @@ export function vacuumIntoSql(path: string, pageSize: number): string {
   return `PRAGMA page_size = ${Math.trunc(pageSize)}; PRAGMA auto_vacuum = NONE; VACUUM INTO '${path.replace(/'/g, "''")}'`;
 }
 
+/** SQLite's page cache (KiB) of an open index: what searches read through (a big pass runs with settings.index_page_cache_kib). */
+export const SEARCH_PAGE_CACHE_KIB = 16000;
+
 export class IndexStore extends SqliteConnection {
   readonly codec: DeflateCodec;
 
@@ -56,7 +59,7 @@ export class IndexStore extends SqliteConnection {
       // Most of these pragmas read the schema, so they need the cross-process lock like any read:
       // wait for it the same bounded way instead of failing at once while another process writes.
       await probe.retryBusy(() =>
-        probe.execQuiet('PRAGMA busy_timeout = 0; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000'),
+        probe.execQuiet(`PRAGMA busy_timeout = 0; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -${SEARCH_PAGE_CACHE_KIB}`),
       );
       // Only takes effect in a new, empty file (and only outside a transaction): the indexer then
       // hands pages freed by a pass back to the file (PRAGMA incremental_vacuum).
@@ -93,6 +96,14 @@ export class IndexStore extends SqliteConnection {
       throw storageError(e, storage);
     }
     return new IndexStore(db, storage, engine, opts, state);
+  }
+
+  /**
+   * Sets SQLite's page cache of this connection (KiB). A smaller cache gives pages above it back at
+   * once; within SQLite's WASM heap they are reused, never returned to the system.
+   */
+  setPageCache(kib: number): void {
+    this.execQuiet(`PRAGMA cache_size = -${Math.max(1, Math.trunc(kib))}`);
   }
 
   /**
