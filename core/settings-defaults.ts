@@ -30,8 +30,8 @@ export const SETTING_DEFAULTS = {
   large_file_max_bytes: 4 * 1024 * 1024,
   large_file_langs: ['csharp', 'axaml', 'xaml', 'json'],
   max_files: 200_000,
-  // 16 MiB → 4 MiB for passes that write many files (issue 34, bench/results/store-memory-mem10.md): the WASM heap of
-  // hci's store loading dotnet-8's 452k chunks 24.1 → 9.6 MB, its peak RSS 160.9 → 141.4 MB, the same CPU time.
+  // 16 MiB → 4 MiB for passes that write many files (issue 34, bench/results/store-memory-mem10.md): hci's store
+  // loading dotnet-8's 452k chunks: WASM heap 24.1 → 9.6 MB, peak RSS 160.9 → 143.0 MB, the same CPU; hci on Avalonia 247.9 → 234.4 MB (medians of 3).
   index_page_cache_kib: 4096,
   chunk_lines: 110,
   chunk_overlap_lines: 15,
