@@ -272,8 +272,8 @@ async function sqlStore(t: Extract<Task, { task: 'sql-store' }>): Promise<TaskRe
   let cpuMs: number;
   // The loader's garbage (one JSON line per file, base64 blobs) is collected the way hci's pass
   // collects its own (the indexer's relief between batches; the young generation kept small, below):
-  // left to V8, it made the peak — dotnet-8's native load peaked at 335 MB, 144.7 MB with this, the
-  // store itself growing 1.08x over Avalonia's chunks (bench/results/store-memory-mem10.md).
+  // left to V8, it made the peak — dotnet-8's native load peaked at 335 MB (bench-dotnet-8-lead9.md), 187 MB
+  // with this (bench-dotnet-8-mem10.md); the store itself grows 1.08x over Avalonia's chunks (store-memory-mem10.md).
   const relief = createMemoryRelief();
   try {
     const c1 = process.cpuUsage();
