@@ -1,9 +1,13 @@
 // A page of hits names each hit's paired files (a view's code-behind, a component's scoped styles:
 // core/search/pairs.ts) from the search's file list (SearchSession.indexedPaths), not by looking the
 // candidate paths up in the files' path index: over HTTP that lookup was a descent of the index, a
-// request per level, for every page. The sample workspace and 200 notes packed at 4 KB pages (its
-// path index has leaves below its root) and served by a real range server on 127.0.0.1: a search whose hits have
-// pairs answers them as the local index does and reads no page of the path index but its root (read
+// request per level, for every page. And the keyword passes take their candidates' file fields (path,
+// hash, language, flags) from the pack's file list, which carries each file's hash (core/index/file-list.ts,
+// SearchSession.packedFiles), instead of joining the files table: the pool's files rows were pages
+// spread over the whole table (~0.3–0.5 MB of a first query on Avalonia). The sample workspace and
+// 200 notes packed at 4 KB pages (its path index has leaves below its root, its files table many
+// pages) and served by a real range server on 127.0.0.1: searches answer as the local index does and
+// read no page of the path index (and, for a words query, of the files table) but its root (read
 // ahead on opening); which page belongs to which B-tree: SQLite's dbstat over the same file.
 // @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
@@ -41,15 +45,21 @@ describe("paired files of a remote search's hits", () => {
     fs.rmSync(out, { recursive: true, force: true });
   });
 
-  it('come from the file list: the same pairs as the local index, no page of the path index read but its root', async () => {
-    // Page number (from 1) → its B-tree, and the path index's root.
+  /** Page number (from 1) → its B-tree, and a B-tree's root page. */
+  async function pageOwners(): Promise<{ owner: Map<number, string>; rootOf(name: string): number }> {
     const owners = await openRemoteIndex(server.url('index.sqlite'), { remote });
     const storage = owners.host.storage as HttpIndexStorage;
     const db = storage.open(owners.engine);
     const owner = new Map((db.selectArrays('SELECT pageno, name FROM dbstat') as Array<[number, string]>).map(([p, n]) => [Number(p), n]));
-    const pathRoot = Number(db.selectValue("SELECT rootpage FROM sqlite_schema WHERE name = ?", [PATH_INDEX]));
+    const roots = new Map((db.selectArrays('SELECT name, rootpage FROM sqlite_schema') as Array<[string, number]>).map(([n, p]) => [n, Number(p)]));
     db.close();
     owners.close();
+    return { owner, rootOf: (name) => roots.get(name)! };
+  }
+
+  it('come from the file list: the same pairs as the local index, no page of the path index read but its root', async () => {
+    const { owner, rootOf } = await pageOwners();
+    const pathRoot = rootOf(PATH_INDEX);
     expect([...owner.values()].filter((n) => n === PATH_INDEX).length).toBeGreaterThan(1);
 
     const local = await openWorkspace(root);
@@ -65,6 +75,29 @@ describe("paired files of a remote search's hits", () => {
       expect(pages.filter((p) => owner.get(p) === PATH_INDEX && p !== pathRoot)).toEqual([]);
     } finally {
       ws.close();
+      local.close();
+    }
+  });
+
+  it("a keyword pass's files come from the file list too: the local answers, no page of the files table read but its root", async () => {
+    const { owner, rootOf } = await pageOwners();
+    expect([...owner.values()].filter((n) => n === 'files').length).toBeGreaterThan(4);
+    const local = await openWorkspace(root);
+    try {
+      for (const query of ['release note number', 'component', 'Pricing', 'ext:md release']) {
+        const pages: number[] = [];
+        const ws = await openRemoteIndex(server.url('index.sqlite'), { remote: { ...remote, onPages: (first, count) => pages.push(...Array.from({ length: count }, (_, i) => first + i + 1)) } });
+        try {
+          const want = await local.search({ query, limit: 10 });
+          const got = await ws.search({ query, limit: 10 });
+          expect(got.hits.length, query).toBeGreaterThan(0);
+          expect(got.hits).toEqual(want.hits);
+          if (query === 'release note number') expect(pages.filter((p) => owner.get(p) === 'files' && p !== rootOf('files'))).toEqual([]);
+        } finally {
+          ws.close();
+        }
+      }
+    } finally {
       local.close();
     }
   });

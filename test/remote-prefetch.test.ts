@@ -99,15 +99,15 @@ describe('rows read ahead from a published index', () => {
     db.close();
   });
 
-  it('carries the file list deflated, for the first search to read in a few pages: it equals the files table, as the live index one does', async () => {
+  it('carries the file list deflated, for the first search to read in a few pages: it equals the files table with their hashes, as the live index one does without them', async () => {
     const { db } = await reader();
-    const fromTable = JSON.parse(String(db.selectValue('SELECT json_group_array(json_array(id, path, lang, flags)) FROM (SELECT * FROM files ORDER BY id)')));
+    const fromTable = JSON.parse(String(db.selectValue('SELECT json_group_array(json_array(id, path, lang, flags, hash)) FROM (SELECT * FROM files ORDER BY id)'))) as unknown[][];
     expect(fromTable.length).toBeGreaterThan(50);
     expect(readPackedFileList(db, fflateCodec)).toEqual(fromTable);
     const local = await openWorkspace(root);
     try {
-      // The indexing pass records it for its generation too (core/index/file-list.ts recordFileList).
-      expect((await local.read((d) => readPackedFileList(d, fflateCodec))).value).toEqual(fromTable);
+      // The indexing pass records it for its generation too (core/index/file-list.ts recordFileList), without the hashes.
+      expect((await local.read((d) => readPackedFileList(d, fflateCodec))).value).toEqual(fromTable.map((r) => r.slice(0, 4)));
     } finally {
       local.close();
     }

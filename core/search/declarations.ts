@@ -272,9 +272,12 @@ function namedFiles(session: SearchSession, name: string): FileRef[] {
       const ids = ranked.slice(i, i + batch).map((r) => Number(r[0]));
       const fileOf = chunkFilesOf(session, ids);
       const wanted = [...new Set(fileOf.values())].filter((f) => !seen.has(f));
-      session.prefetchRows('files', wanted);
-      const files = new Map((session.arrays('SELECT id, hash, path, lang FROM files WHERE id IN (SELECT value FROM json_each(?)) AND hci_path_ok(path)', [JSON.stringify(wanted)]) as Array<[number, string, string, string]>)
-        .map((r) => [Number(r[0]), r]));
+      let rows = listedFiles(session, wanted);
+      if (!rows) {
+        session.prefetchRows('files', wanted);
+        rows = session.arrays('SELECT id, hash, path, lang FROM files WHERE id IN (SELECT value FROM json_each(?)) AND hci_path_ok(path)', [JSON.stringify(wanted)]) as Array<[number, string, string, string]>;
+      }
+      const files = new Map(rows.map((r) => [Number(r[0]), r]));
       const inOrder = ids.flatMap((id) => {
         const f = files.get(fileOf.get(id) ?? -1);
         return f ? [[Number(f[0]), f[1], f[2], f[3]] as [number, string, string, string]] : [];
@@ -310,6 +313,12 @@ const RANKED_BATCH = 16;
  */
 function exactlyNamed(session: SearchSession, word: string, lower: string): Array<[number, string, string, string]> {
   const indexed = session.cached('chunks-by-symbol', () => session.value("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?", [CHUNKS_BY_SYMBOL]) !== undefined);
+  if (indexed && !session.filtered && session.packedFiles()) {
+    // The chunks' files from a remote pack's file list (no files row read), in the same order.
+    const ids = session.arrays(`SELECT c.file_id FROM chunks c INDEXED BY ${CHUNKS_BY_SYMBOL} WHERE lower(c.symbol_name) = ? ORDER BY c.id LIMIT ${LOOKUP_ROWS}`, [lower]).map((r) => Number(r[0]));
+    const rows = listedFiles(session, ids);
+    if (rows) return rows;
+  }
   if (indexed) {
     return session.arrays(
       `SELECT c.file_id, f.hash, f.path, f.lang FROM chunks c INDEXED BY ${CHUNKS_BY_SYMBOL} JOIN files f ON f.id = c.file_id
@@ -349,7 +358,18 @@ function stemFiles(session: SearchSession, stem: string): readonly IndexedFile[]
 
 /** The hashes of files read so far, by id (kept per generation). */
 function fileHashes(session: SearchSession): Map<number, string> {
-  return session.cached('file-hashes', () => new Map<number, string>());
+  // A remote pack's file list carries them all (SearchSession.packedFiles): no files row read.
+  return session.cached('file-hashes', () => new Map<number, string>([...session.packedFiles() ?? []].map(([id, f]) => [id, f.hash])));
+}
+
+/** The files of these ids (that the path filter lets through) from a remote pack's file list, as rows of files (id, hash, path, lang); null without one, or when it lacks one of them. */
+function listedFiles(session: SearchSession, ids: readonly number[]): Array<[number, string, string, string]> | null {
+  const listed = session.packedFiles();
+  if (!listed || ids.some((id) => !listed.has(id))) return null;
+  return ids.flatMap((id) => {
+    const f = listed.get(id)!;
+    return session.filtered && !pathOk(session, f.path) ? [] : [[id, f.hash, f.path, f.lang] as [number, string, string, string]];
+  });
 }
 
 /** The files with their hashes, read by id (kept per generation). */

@@ -26,6 +26,8 @@ export interface IndexedFile {
   lang: string;
   /** FILE_FLAG bits (content markers, project facts, parse errors). */
   flags: number;
+  /** Its content hash, where the list carries it (a pack's: file-list.ts). */
+  hash?: string;
 }
 
 /** The key of the literal channel's text cache among the per-generation values (literal/text-cache.ts). */
@@ -273,7 +275,20 @@ export class SearchSession {
       // Its one row (an overflow chain of a few pages) fetched ahead in one request over HTTP.
       this.prefetchTable(PACKED_FILE_LIST);
       const rows = readPackedFileList(this.db, this.codec) ?? JSON.parse(String(this.db.selectValue('SELECT json_group_array(json_array(id, path, lang, flags)) FROM files') ?? '[]')) as FileListRow[];
-      return rows.sort((a, b) => a[0] - b[0]).map(([fileId, path, lang, flags]) => ({ fileId, path, lang, flags }));
+      return rows.sort((a, b) => a[0] - b[0]).map(([fileId, path, lang, flags, hash]) => (hash === undefined ? { fileId, path, lang, flags } : { fileId, path, lang, flags, hash }));
+    });
+  }
+
+  /**
+   * A remote index's files by id with their hashes — all a keyword pass's candidates need of a files
+   * row — when its file list carries them (a pack's: file-list.ts), once per generation; else null.
+   * Its passes then read no files rows for their pool (over HTTP, pages spread over the whole table).
+   */
+  packedFiles(): ReadonlyMap<number, IndexedFile & { hash: string }> | null {
+    if (!this.readsAhead) return null;
+    return this.cached('packed-files', () => {
+      const files = this.indexedFiles();
+      return files.length && files.every((f) => f.hash !== undefined) ? new Map(files.map((f) => [f.fileId, f as IndexedFile & { hash: string }])) : null;
     });
   }
 

@@ -42,6 +42,8 @@ function runFts(session: SearchSession, expr: string, pool: number, terms: 'all'
 const byId = (hits: readonly ChannelHit[]): Map<number, ChannelHit> => new Map(hits.map((h) => [h.row.chunkId, h]));
 
 const COLS = 'c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.hash, f.lang, f.flags, c.start_line, c.end_line, c.symbol_kind, c.symbol_name';
+/** COLS without the file's (a remote pack's file list gives those: SearchSession.packedFiles). */
+const CHUNK_COLS = 'c.id AS chunk_id, c.file_id, c.ordinal, c.start_line, c.end_line, c.symbol_kind, c.symbol_name';
 
 /** A row in COLS order, then bm, as a hit. */
 function hitOf(raw: ReturnType<typeof rawRows>, detail: ChannelHit['detail']): ChannelHit {
@@ -110,13 +112,26 @@ function addedDetail(added: string): { all: ChannelHit['detail']; any: ChannelHi
   return d;
 }
 
-function queryFts(session: SearchSession, expr: string, pool: number, terms: 'all' | 'any'): readonly ChannelHit[] {
+/** A row in CHUNK_COLS order, then bm, with its file's fields from the file list (undefined: a file the list does not hold). */
+function listedHitOf(raw: ReturnType<typeof rawRows>, files: ReadonlyMap<number, { path: string; hash: string; lang: string; flags: number }>, detail: ChannelHit['detail']): ChannelHit | undefined {
+  const f = files.get(raw.double(1));
+  if (!f) return undefined;
+  const row = {
+    chunkId: raw.double(0), fileId: raw.double(1), ordinal: raw.int(2), path: f.path, hash: f.hash, lang: f.lang,
+    flags: f.flags, startLine: raw.int(3), endLine: raw.int(4), symbolKind: raw.text(5), symbolName: raw.text(6),
+  };
+  return { row, score: -raw.double(7), detail };
+}
+
+function queryFts(session: SearchSession, expr: string, pool: number, terms: 'all' | 'any', listed = true): readonly ChannelHit[] {
   const { db } = session;
-  const cols = COLS;
   // A packed index tells a chunk's file from its id (hci_chunk_ok, core/index/chunk-files.ts): a
   // filtered pass then ranks inside FTS5 too, as an unfiltered one does, and joins only its pool.
   const byId = session.filtered && session.chunkFiles() !== null;
   const filtered = session.filtered && !byId;
+  // A remote pack's file list gives the pool's file fields: no files rows read (a file it lacks: joined after all).
+  const files = listed && !filtered ? session.packedFiles() : null;
+  const cols = files ? CHUNK_COLS : COLS;
   // Unfiltered: rank inside FTS5 first and join only the pool (not every matching chunk) to its rows.
   const sql = filtered
     ? `SELECT ${cols}, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm
@@ -125,21 +140,26 @@ function queryFts(session: SearchSession, expr: string, pool: number, terms: 'al
        ORDER BY bm LIMIT ?`
     : `SELECT ${cols}, t.bm
        FROM (SELECT rowid AS id, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm FROM chunks_fts WHERE chunks_fts MATCH ?${byId ? ' AND hci_chunk_ok(rowid)' : ''} ORDER BY bm LIMIT ?) t
-       JOIN chunks c ON c.id = t.id JOIN files f ON f.id = c.file_id
+       JOIN chunks c ON c.id = t.id${files ? '' : ' JOIN files f ON f.id = c.file_id'}
        ORDER BY t.bm`;
   const detail = terms === 'all' ? ALL_TERMS : ANY_TERM;
-  if (session.readsAhead) readAheadPool(session, expr, filtered ? null : pool, byId);
+  if (session.readsAhead) readAheadPool(session, expr, filtered ? null : pool, byId, !files);
   const st = session.statement(sql);
+  let missing = false;
+  const out: ChannelHit[] = [];
   try {
     st.bind([expr, pool]);
     // Straight from WASM memory, in `cols` order, then bm (oo1's getters cost as much as the query).
     const raw = rawRows(db, st);
-    const out: ChannelHit[] = [];
-    while (raw.step()) out.push(hitOf(raw, detail));
-    return out;
+    while (raw.step() && !missing) {
+      const hit = files ? listedHitOf(raw, files, detail) : hitOf(raw, detail);
+      if (hit) out.push(hit);
+      else missing = true;
+    }
   } finally {
     st.reset(true);
   }
+  return missing ? queryFts(session, expr, pool, terms, false) : out;
 }
 
 /**
@@ -150,7 +170,7 @@ function queryFts(session: SearchSession, expr: string, pool: number, terms: 'al
  * null) joins every matching chunk to its rows before it ranks: those rows, all of them — unless the
  * index tells chunks' files by id (`byId`: a packed index), when it ranks like an unfiltered one.
  */
-function readAheadPool(session: SearchSession, expr: string, pool: number | null, byId: boolean): void {
+function readAheadPool(session: SearchSession, expr: string, pool: number | null, byId: boolean, fileRows = true): void {
   // BM25 reads the length of every matching chunk (that passes the filter, told by id): those rows
   // first (the doclists alone tell which).
   const ok = byId ? ' AND hci_chunk_ok(rowid)' : '';
@@ -172,6 +192,8 @@ function readAheadPool(session: SearchSession, expr: string, pool: number | null
     }
   }
   session.prefetchRows('chunks', chunkIds);
+  // (`fileRows` false: the pass takes its files' fields from the file list, SearchSession.packedFiles.)
+  if (!fileRows) return;
   const files = session.statement('SELECT DISTINCT file_id FROM chunks WHERE id IN (SELECT value FROM json_each(?))');
   try {
     files.bind([JSON.stringify(chunkIds)]);
