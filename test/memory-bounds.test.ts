@@ -167,6 +167,26 @@ describe('memory bounds of a pass', () => {
       await pool.close();
     }
   }, 120_000);
+  it('retires a parse worker whose V8 heap grew past its bound too; every answer intact', async () => {
+    ensureBuilt();
+    // A bound of one byte: every worker's heap is past it after its first file, so each answered file
+    // retires the worker that answered it and the rest go to a new one (the default bound,
+    // RETIRE_AFTER_HEAP_BYTES, retires only a worker whose heap stepped up for good).
+    const files = Array.from({ length: 4 }, (_, i) => ({ path: `Heap${i}.cs`, text: `namespace A;\npublic class Heap${i}\n{\n    public int Value${i} => ${i};\n}\n` }));
+    const pool = createNodeParsePool({ binaryProbeBytes: 8192, retireAfterHeapBytes: 1, workers: 1 });
+    const inThread = new Chunker(new TreeSitterHost(createNodeGrammarSource()));
+    try {
+      const answers = await Promise.all(files.map((f) => pool.extract({ path: f.path, lang: 'csharp' }, new TextEncoder().encode(f.text))));
+      expect(pool.retired).toBe(files.length);
+      expect(pool.started).toBe(files.length);
+      for (const [i, f] of files.entries()) {
+        const expected = await extractFromBytes(new TextEncoder().encode(f.text), { path: f.path, lang: 'csharp' }, 8192, inThread);
+        expect(answers[i].extracted, f.path).toBe(expected.extracted);
+      }
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
 });
 
 describe('memory bounds of the learned model\'s training', () => {

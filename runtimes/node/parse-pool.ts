@@ -4,7 +4,7 @@
 // each file goes to the worker with the fewest bytes queued, a new worker starting only while the
 // others all have work; each retired once tree-sitter's WebAssembly memory in it grew past
 // RETIRE_AFTER_BYTES — a memory that never shrinks, so one huge file kept it large for the rest of the
-// pass: the worker ends at once and the files queued in it go to a new one (a retired worker that
+// pass — or its V8 heap past RETIRE_AFTER_HEAP_BYTES (V8 keeps the pages it grew into): the worker ends at once and the files queued in it go to a new one (a retired worker that
 // drained its queue beside its successor held two workers' memory for that while: dotnet-8's cold
 // pass peaked there); terminated on close — and the message bookkeeping. Ordering, fallback to in-thread parsing and when a pool is
 // worth starting are the indexer's (core/index/indexer.ts, read-ahead.ts).
@@ -19,6 +19,14 @@ import type { ParseWorkerData, WorkerReply, WorkerRequest } from './parse-worker
  * whole pass over AvaloniaUI/Avalonia stays there; a file whose tree needs more grows it for good.
  */
 export const RETIRE_AFTER_BYTES = 48 * 1024 * 1024;
+
+/**
+ * A worker whose V8 heap (committed) grew past this is retired too. Over AvaloniaUI/Avalonia the
+ * worker's heap stays at 22-40 MB; over dotnet-8 it stepped up at vendored web bundles to 108 and
+ * 187.5 MB in two passes and never shrank, and the pass's peak RSS sat there
+ * (bench/results/store-memory-mem10.md).
+ */
+export const RETIRE_AFTER_HEAP_BYTES = 64 * 1024 * 1024;
 
 /**
  * The compiled worker script. A Worker cannot run .ts under Node 20: when this module runs from
@@ -62,12 +70,12 @@ export function parseWorkerCount(cores: number): number {
 
 /**
  * `faults` is for tests only (see ParseWorkerFaults); the product passes just the probe size.
- * `retireAfterBytes` (tests): RETIRE_AFTER_BYTES by default. `workers`: how many run at once
+ * `retireAfterBytes`, `retireAfterHeapBytes` (tests): RETIRE_AFTER_BYTES, RETIRE_AFTER_HEAP_BYTES by default. `workers`: how many run at once
  * (default parseWorkerCount of the machine's cores). `retired`: workers retired so far; `started`:
  * workers started so far; `running`: workers alive now.
  */
-export function createNodeParsePool(opts: ParseWorkerData & { retireAfterBytes?: number; workers?: number }): ParsePool & { readonly retired: number; readonly started: number; readonly size: number; readonly running: number } {
-  const { retireAfterBytes = RETIRE_AFTER_BYTES, workers, ...data } = opts;
+export function createNodeParsePool(opts: ParseWorkerData & { retireAfterBytes?: number; retireAfterHeapBytes?: number; workers?: number }): ParsePool & { readonly retired: number; readonly started: number; readonly size: number; readonly running: number } {
+  const { retireAfterBytes = RETIRE_AFTER_BYTES, retireAfterHeapBytes = RETIRE_AFTER_HEAP_BYTES, workers, ...data } = opts;
   const size = Math.max(1, Math.floor(workers ?? parseWorkerCount(cores())));
   /** The workers new files go to (null: none started in that slot yet, or its worker was retired). */
   const slots: Array<Running | null> = new Array<Running | null>(size).fill(null);
@@ -94,7 +102,7 @@ export function createNodeParsePool(opts: ParseWorkerData & { retireAfterBytes?:
       run.outstandingBytes -= sent?.bytes.length ?? 0;
       replies.settle(m);
       const slot = slots.indexOf(run);
-      if (slot >= 0 && m.memoryBytes > retireAfterBytes) {
+      if (slot >= 0 && (m.memoryBytes > retireAfterBytes || m.heapBytes > retireAfterHeapBytes)) {
         // It ends now; what it still holds goes to a new worker (sent again from the caller's bytes).
         slots[slot] = null;
         retired++;

@@ -1,10 +1,11 @@
 // The worker thread behind parse-pool.ts: its own Chunker over Node's grammar files, extracting the
 // outline of each file it is sent, one at a time, in arrival order. Every reply says how large
-// tree-sitter's memory in this worker is (the pool retires a worker that grew). Owns nothing else:
+// tree-sitter's memory and this worker's V8 heap are (the pool retires a worker that grew either). Owns nothing else:
 // which files come here, and what happens when this worker fails, is the pool's and the indexer's.
 // (Deflating each text here too, as the browser's parse worker does, cost more than it saved in Node:
 // on AvaloniaUI/Avalonia, two concurrent pairs, +1.7-1.9 s of CPU and up to +30 MB of peak RSS, zlib's
 // buffers in this thread's own malloc arena.)
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Chunker } from '../../core/chunk/chunker.ts';
 import { TreeSitterHost, treeSitterMemoryBytes } from '../../core/chunk/treesitter.ts';
@@ -14,8 +15,8 @@ import { createNodeGrammarSource } from './grammars.ts';
 import { nodeContentHash } from './content-hash.ts';
 
 export type WorkerRequest = { id: number; path: string; lang: string; bytes: Uint8Array };
-/** A reply, with the size of tree-sitter's WebAssembly memory in this worker after the file. */
-export type WorkerReply = PoolReply & { memoryBytes: number };
+/** A reply, with the size of tree-sitter's WebAssembly memory and of this worker's V8 heap (committed) after the file. */
+export type WorkerReply = PoolReply & { memoryBytes: number; heapBytes: number };
 /** Faults a test can inject into the worker (the pool must then lose no file). */
 export interface ParseWorkerFaults {
   /** The worker exits (code 70) when it is sent this path. */
@@ -44,6 +45,6 @@ port.on('message', (m: WorkerRequest) => {
     } catch (e) {
       reply = { id: m.id, error: e instanceof Error ? e.message : String(e) };
     }
-    port.postMessage({ ...reply, memoryBytes: treeSitterMemoryBytes() } satisfies WorkerReply);
+    port.postMessage({ ...reply, memoryBytes: treeSitterMemoryBytes(), heapBytes: getHeapStatistics().total_heap_size } satisfies WorkerReply);
   });
 });
