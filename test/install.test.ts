@@ -3,7 +3,7 @@
 // Claims: nothing compiles or runs at install, and npm warns of no install script (no install script
 // banner or warning, no `prepare` in the shipped manifest, no dependency with an
 // install script or a binding.gyp, so none could have run); the tarball holds no bench, test or
-// source-map files, and exactly the grammar table's grammars; node_modules stays within 31 MiB; and
+// source-map files, and exactly the grammar table's grammars; node_modules stays within 32 MiB; and
 // from that folder the installed `hci` prints its version, indexes, searches and outlines the shipped
 // sample workspace with the same hits as the source tree, runs `hci demo` on it, the MCP server
 // (reporting the package version) answers the SDK's Client (after
@@ -32,8 +32,10 @@ const chromium = chromiumBinary();
 
 // 20.2 MiB at the measure that set it (41.3 before the MCP SDK was bundled); 30.0 MiB (30,732 KiB by
 // du) once the pretrained code model (4.3 MB) and the semantic channel and web-demo had come, one
-// 4 KiB block per file: the limit keeps ~1 MiB above that and still fails a dependency that brings a tree.
-const MAX_INSTALL_KIB = 31 * 1024;
+// 4 KiB block per file; 31,704 KiB at session 9's end, 31,796 KiB after session 10's modules (file facts,
+// term weights, the JS/TS parse repair): the limit keeps ~1 MiB above that and still fails a dependency
+// that brings a tree (issue 33's bound for the whole install is 40 MB).
+const MAX_INSTALL_KIB = 32 * 1024;
 const SAMPLE = path.join(REPO, 'test/sample-workspace');
 const CATALOG = 'src/Contoso.Shop.Application/Catalog/CatalogService.cs';
 
