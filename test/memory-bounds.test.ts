@@ -122,6 +122,15 @@ describe('memory bounds of a pass', () => {
     expect(maxAhead).toBeLessThanOrEqual(8 * MiB + MiB);
   });
 
+  /** Every pool answer equals what the in-thread chunker extracts from the same bytes. */
+  const expectInThreadAnswers = async (files: { path: string; text: string }[], answers: { extracted: string }[]) => {
+    const inThread = new Chunker(new TreeSitterHost(createNodeGrammarSource()));
+    for (const [i, f] of files.entries()) {
+      const expected = await extractFromBytes(new TextEncoder().encode(f.text), { path: f.path, lang: 'csharp' }, 8192, inThread);
+      expect(answers[i].extracted, f.path).toBe(expected.extracted);
+    }
+  };
+
   it('retires a parse worker whose tree-sitter memory grew past the bound at once; its queue and later files go to a new one, every answer intact', async () => {
     ensureBuilt();
     const MB = 1024 * 1024;
@@ -139,7 +148,6 @@ describe('memory bounds of a pass', () => {
       ...Array.from({ length: 6 }, (_, i) => ({ path: `After${i}.cs`, text: `namespace A;\npublic class After${i}\n{\n    public int Value${i} => ${i};\n}\n` })),
     ];
     const pool = createNodeParsePool({ binaryProbeBytes: 8192, retireAfterBytes: 32 * MB, workers: 1 });
-    const inThread = new Chunker(new TreeSitterHost(createNodeGrammarSource()));
     try {
       // Sent all at once, as the indexer's read-ahead does: the files after the table are queued in the worker that grows.
       const sent = files.map((f) => pool.extract({ path: f.path, lang: 'csharp' }, new TextEncoder().encode(f.text)));
@@ -159,14 +167,12 @@ describe('memory bounds of a pass', () => {
       const later = await pool.extract({ path: 'Later.cs', lang: 'csharp' }, new TextEncoder().encode('namespace A;\npublic class Later { }\n'));
       expect(JSON.parse(later.extracted).outline.nodes.length).toBeGreaterThan(0);
       expect(pool.retired).toBe(1); // the new worker's memory did not grow
-      for (const [i, f] of files.entries()) {
-        const expected = await extractFromBytes(new TextEncoder().encode(f.text), { path: f.path, lang: 'csharp' }, 8192, inThread);
-        expect(answers[i].extracted, f.path).toBe(expected.extracted);
-      }
+      await expectInThreadAnswers(files, answers);
     } finally {
       await pool.close();
     }
   }, 120_000);
+
   it('retires a parse worker whose V8 heap grew past its bound too; every answer intact', async () => {
     ensureBuilt();
     // A bound of one byte: every worker's heap is past it after its first file, so each answered file
@@ -174,15 +180,11 @@ describe('memory bounds of a pass', () => {
     // RETIRE_AFTER_HEAP_BYTES, retires only a worker whose heap stepped up for good).
     const files = Array.from({ length: 4 }, (_, i) => ({ path: `Heap${i}.cs`, text: `namespace A;\npublic class Heap${i}\n{\n    public int Value${i} => ${i};\n}\n` }));
     const pool = createNodeParsePool({ binaryProbeBytes: 8192, retireAfterHeapBytes: 1, workers: 1 });
-    const inThread = new Chunker(new TreeSitterHost(createNodeGrammarSource()));
     try {
       const answers = await Promise.all(files.map((f) => pool.extract({ path: f.path, lang: 'csharp' }, new TextEncoder().encode(f.text))));
       expect(pool.retired).toBe(files.length);
       expect(pool.started).toBe(files.length);
-      for (const [i, f] of files.entries()) {
-        const expected = await extractFromBytes(new TextEncoder().encode(f.text), { path: f.path, lang: 'csharp' }, 8192, inThread);
-        expect(answers[i].extracted, f.path).toBe(expected.extracted);
-      }
+      await expectInThreadAnswers(files, answers);
     } finally {
       await pool.close();
     }
