@@ -199,7 +199,7 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
         const gen = ops.length ? nextGeneration(db) : Number(readMeta(db).generation ?? 0);
         summary.generation = gen;
         const sink = env.vectors?.begin(db);
-        const rows = new RowWriter(db, store.engine.sqlite3, store.codec, { vectors: sink, literal: settings.literal_index, facts: true });
+        const rows = new RowWriter(db, store.engine.sqlite3, store.codec, { vectors: sink, literal: settings.literal_index });
         try {
           for (const op of ops) {
             // The cost model sizes batches to batchMs, but a loaded machine (or a bad estimate) can

@@ -108,8 +108,6 @@ export class RowWriter {
       vectors?: ChunkVectorSink;
       /** Whether the literal index (files_tri) is kept: then every file's text is written to it too. */
       literal?: boolean;
-      /** Whether the index has the file_facts table (search/file-facts.ts): then every file's row is written to it too. */
-      facts?: boolean;
     } = {},
   ) {}
 
@@ -133,7 +131,7 @@ export class RowWriter {
       if (this.opts.literal) this.run(TRI_DELETE, [fileId, literalText(stored)]);
     }
     if (this.opts.literal) this.run(GRAMS_DELETE, [fileId]);
-    if (this.opts.facts) this.run(FACTS_DELETE, [fileId]);
+    this.run(FACTS_DELETE, [fileId]);
     this.opts.vectors?.harvest(this.db, fileId);
     // Vectors go with their chunks, in the same transaction: they can never outlive them.
     this.run('DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE file_id = ?)', [fileId]);
@@ -150,7 +148,8 @@ export class RowWriter {
     );
     const fileId = this.lastRowId();
     this.run('INSERT INTO file_data(file_id, data) VALUES (?, ?)', [fileId, f.data]);
-    if (this.opts.facts && (f.facts.names || f.facts.dead)) this.run(FACTS_INSERT, [fileId, f.facts.names, f.facts.dead ? 1 : 0]);
+    // (The table is there: the indexer makes it before any write, file-facts.ts beginFileFacts.)
+    if (f.facts.names || f.facts.dead) this.run(FACTS_INSERT, [fileId, f.facts.names, f.facts.dead ? 1 : 0]);
     // The FTS values come from the blob's content, as a delete will derive them (storedFtsRows):
     // known when it was encoded, else decoded from it.
     const stored = f.known ? knownFtsSource(f.known) : decodeFileData(f.data, this.codec, f.rawLength);

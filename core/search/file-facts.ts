@@ -75,11 +75,15 @@ export function factsOf(nodes: ReadonlyArray<OutlineNode | OutlineSymbol>, store
   return { names: declaredNames(nodes), dead: deadLines(storedLines, lang).includes(1) };
 }
 
-const hasTable = (db: Database): boolean => db.selectValue("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [FILE_FACTS_TABLE]) !== undefined;
+/** A statement's first value: the database's, or a search session's cached statements'. */
+type ValueOf = (sql: string, params: ReadonlyArray<string | number>) => unknown;
+const valueOf = (db: Database): ValueOf => (sql, params) => (params.length ? db.selectValue(sql, [...params]) : db.selectValue(sql));
+
+const hasTable = (value: ValueOf): boolean => value("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [FILE_FACTS_TABLE]) !== undefined;
 /** The stamp of the current generation: what meta `file_facts` holds when the record is complete for it. */
-const currentStamp = (generation: unknown): string => `${FACTS_VERSION}:${String(generation ?? '')}`;
-const stampNow = (db: Database): string => currentStamp(db.selectValue("SELECT coalesce((SELECT value FROM meta WHERE key = 'generation'), '')"));
-const stampOf = (db: Database): unknown => db.selectValue('SELECT value FROM meta WHERE key = ?', [FILE_FACTS_META]);
+const stampNow = (value: ValueOf): string => `${FACTS_VERSION}:${String(value("SELECT coalesce((SELECT value FROM meta WHERE key = 'generation'), '')", []) ?? '')}`;
+/** Whether meta `file_facts` names the current generation (and these rules); the table is there. */
+const stampCurrent = (value: ValueOf): boolean => value('SELECT value FROM meta WHERE key = ?', [FILE_FACTS_META]) === stampNow(value);
 
 /** The statement that writes a file's row (the writer's and the fill's). */
 export const FACTS_INSERT = `INSERT INTO ${FILE_FACTS_TABLE}(file_id, names, dead) VALUES (?, ?, ?)`;
@@ -91,21 +95,23 @@ export const FACTS_DELETE = `DELETE FROM ${FILE_FACTS_TABLE} WHERE file_id = ?`;
  * record is current — then the writer's rows keep it so and `carryFileFacts` names the new generation.
  */
 export function beginFileFacts(db: Database): boolean {
-  if (!hasTable(db)) {
+  const value = valueOf(db);
+  if (!hasTable(value)) {
     db.exec(`CREATE TABLE ${FILE_FACTS_TABLE}(file_id INTEGER PRIMARY KEY, names TEXT NOT NULL, dead INTEGER NOT NULL)`);
-    if (db.selectValue('SELECT 1 FROM files LIMIT 1') === undefined) setMeta(db, { [FILE_FACTS_META]: stampNow(db) });
+    if (db.selectValue('SELECT 1 FROM files LIMIT 1') === undefined) setMeta(db, { [FILE_FACTS_META]: stampNow(value) });
   }
-  return stampOf(db) === stampNow(db);
+  return stampCurrent(value);
 }
 
 /** Whether the record is complete for the index's current generation (and these rules). */
 export function fileFactsCurrent(db: Database): boolean {
-  return hasTable(db) && stampOf(db) === stampNow(db);
+  const value = valueOf(db);
+  return hasTable(value) && stampCurrent(value);
 }
 
 /** After the transaction's writes (each kept in the table by the writer): the record is current for the generation they made, if it was before. */
 export function carryFileFacts(db: Database, wasCurrent: boolean): void {
-  if (wasCurrent) setMeta(db, { [FILE_FACTS_META]: stampNow(db) });
+  if (wasCurrent) setMeta(db, { [FILE_FACTS_META]: stampNow(valueOf(db)) });
 }
 
 /**
@@ -114,8 +120,7 @@ export function carryFileFacts(db: Database, wasCurrent: boolean): void {
  * when an older index is first indexed again) and names this generation.
  */
 export function recordFileFacts(db: Database, codec: DeflateCodec): void {
-  if (!hasTable(db)) beginFileFacts(db);
-  if (stampOf(db) === stampNow(db)) return;
+  if (beginFileFacts(db)) return;
   db.exec(`DELETE FROM ${FILE_FACTS_TABLE}`);
   const files = db.selectArrays('SELECT id, lang FROM files ORDER BY id') as Array<[number, string]>;
   const st = db.prepare(FACTS_INSERT);
@@ -129,7 +134,7 @@ export function recordFileFacts(db: Database, codec: DeflateCodec): void {
   } finally {
     st.finalize();
   }
-  setMeta(db, { [FILE_FACTS_META]: stampNow(db) });
+  setMeta(db, { [FILE_FACTS_META]: stampNow(valueOf(db)) });
 }
 
 /** What the lookups use of a search session (session.ts's SearchSession: not imported). */
@@ -144,8 +149,8 @@ interface SearchSession {
 function recorded(session: SearchSession): boolean {
   return session.cached('file-facts:current', () => {
     if (session.readsAhead) return false;
-    if (session.value("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [FILE_FACTS_TABLE]) === undefined) return false;
-    return session.value('SELECT value FROM meta WHERE key = ?', [FILE_FACTS_META]) === currentStamp(session.value("SELECT coalesce((SELECT value FROM meta WHERE key = 'generation'), '')"));
+    const value: ValueOf = (sql, params) => session.value(sql, params);
+    return hasTable(value) && stampCurrent(value);
   });
 }
 

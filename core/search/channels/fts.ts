@@ -39,7 +39,7 @@ function runFts(session: SearchSession, expr: string, pool: number, terms: 'all'
   return queryFts(session, expr, pool, terms);
 }
 
-const byId = (hits: readonly ChannelHit[]): Map<number, ChannelHit> => new Map(hits.map((h) => [h.row.chunkId, h]));
+const hitsById = (hits: readonly ChannelHit[]): Map<number, ChannelHit> => new Map(hits.map((h) => [h.row.chunkId, h]));
 
 const COLS = 'c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.hash, f.lang, f.flags, c.start_line, c.end_line, c.symbol_kind, c.symbol_name';
 /** COLS without the file's (a remote pack's file list gives those: SearchSession.packedFiles). */
@@ -305,9 +305,9 @@ export const ftsChannel: Channel = {
     const any = ftsExpression(q, 'any');
     if (!all || !any) return [];
     const detail = addedDetail(added);
-    const byAll = byId(weighted(session, q, all, [...scoreMany(session, all, chunkIds, detail.all).values()]));
+    const byAll = hitsById(weighted(session, q, all, [...scoreMany(session, all, chunkIds, detail.all).values()]));
     const rest = q.clauses.length > 1 ? chunkIds.filter((id) => !byAll.has(id)) : [];
-    const byAny = byId(weighted(session, q, any, [...scoreMany(session, any, rest, detail.any).values()]));
+    const byAny = hitsById(weighted(session, q, any, [...scoreMany(session, any, rest, detail.any).values()]));
     const out: ChannelHit[] = [];
     for (const id of chunkIds) {
       const hit = byAll.get(id) ?? byAny.get(id);
