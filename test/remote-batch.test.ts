@@ -5,6 +5,7 @@
 // 200, as servers that honour one range only do). Scattered rows read ahead take one request on the
 // first and one request per run on the second (after one refused multi-range request, never asked
 // again); the bytes match the file's on disk, and a search answers as the local index does on both.
+// Over the first no page between the rows is read (a range per run); the second gets small gaps read through.
 // @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
@@ -16,6 +17,7 @@ import type { HciWorkspace } from '../core/workspace.ts';
 import { copyWorkspace, tmpDir } from './helpers/tmp-workspace.ts';
 import { startRangeServer, type RangeServer } from './helpers/range-server.ts';
 import { indexAndPack } from './helpers/published-index.ts';
+import { fetchRowPages } from '../runtimes/shared/btree-pages.ts';
 
 const sample = path.resolve(import.meta.dirname, 'sample-workspace');
 // No gap read through: every file's pages are a run of their own (the sample is small; its files lie close together).
@@ -109,6 +111,39 @@ describe('batched range reads of a published index', () => {
     // The file_data pages of these files lie apart: several runs, one multipart request for them all.
     expect(got.multi.requests).toBeLessThanOrEqual(2);
     expect(got.single.requests).toBeGreaterThan(got.multi.requests + 2);
+  });
+
+  it('reads no page between scattered rows from a server that answers several ranges: only the pages that hold them', async () => {
+    // The reader's default gap (32 KiB, 8 pages here): read through only for a server that answers one range per request.
+    const bytes = fs.readFileSync(path.join(out, 'index.sqlite'));
+    const pageSize = bytes.readUInt16BE(16);
+    const pageOf = (n: number) => bytes.subarray((n - 1) * pageSize, n * pageSize);
+    const brought: Record<string, Set<number>> = {};
+    for (const [name, server] of [['multi', multi], ['single', single]] as const) {
+      const pages = (brought[name] = new Set<number>());
+      let counting = false;
+      const ws = await openRemoteIndex(server.url('index.sqlite'), { remote: { revalidateMs: 3_600_000, onPages: (first, count) => {
+        for (let p = first; counting && p < first + count; p++) pages.add(p + 1);
+      } } });
+      open.push(ws);
+      const storage = ws.host.storage as HttpIndexStorage;
+      const db = storage.open(ws.engine);
+      const root = Number(db.selectValue("SELECT rootpage FROM sqlite_schema WHERE name = 'file_data'"));
+      counting = true;
+      storage.prefetchRows!(db, 'file_data', files);
+      counting = false;
+      if (name === 'multi') {
+        // Every page the walk of the file_data B-tree reads for these rows (its interior pages, leaves and overflow), and no other.
+        const walked = new Set<number>();
+        const rows = fetchRowPages((n) => (walked.add(n), pageOf(n)), () => {}, root, files, pageSize - bytes[20]);
+        const needed = new Set([...walked, ...rows.leaves, ...rows.overflow]);
+        expect([...pages].filter((p) => !needed.has(p))).toEqual([]);
+        expect(rows.leaves.every((p) => pages.has(p))).toBe(true);
+      }
+      db.close();
+    }
+    // The single-range server got the gaps between them read through: more pages, fewer requests.
+    expect(brought.single.size).toBeGreaterThan(brought.multi.size);
   });
 
   it('a search answers as the local index does over either server, in fewer requests over the multipart one', async () => {
