@@ -5,7 +5,13 @@
 // the pass's phase and files done. Writes a TSV timeline and prints the sample at each peak.
 // Measuring only: no setting of the pass is changed unless asked (`--settings JSON`, merged into the
 // workspace's settings).
+// What the main thread holds at a point of the pass: `--snapshot-at-files N` writes a V8 heap snapshot
+// (`--snapshot FILE`, default <out>.heapsnapshot; a snapshot collects first, so it holds live objects
+// only) when the pass has done N files, and with `--heap-profile FILE` V8's sampling heap profiler runs
+// from the start and its profile of the objects still live then (their allocating stacks) is written
+// at the same point. bench/heap-summary.ts groups either by constructor, retainer or allocating function.
 //   node --experimental-transform-types bench/mem-timeline.ts --root DIR --out timeline.tsv [--every 250] [--settings '{…}']
+//        [--snapshot-at-files N [--snapshot FILE] [--heap-profile FILE]]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openWorkspace } from '../runtimes/node/index.ts';
@@ -13,6 +19,8 @@ import { loadEngine } from '../core/sqlite/engine.ts';
 import { parseArgs } from './lib/util.ts';
 import { keepYoungGenerationSmall } from '../runtimes/node/young-generation.ts';
 import { Worker } from 'node:worker_threads';
+import * as v8 from 'node:v8';
+import * as inspector from 'node:inspector';
 
 interface Sample { t: number; rss: number; workerHeap: number; hwm: number; heapUsed: number; heapTotal: number; arrayBuffers: number; wasm: number; sqliteUsed: number; sqliteHigh: number; phase: string; files: number }
 
@@ -69,6 +77,8 @@ async function main(): Promise<void> {
   // Each parse worker reply (for --per-file FILE) (the file, its bytes, tree-sitter's memory in that
   // worker after it, the process's RSS then), read by wrapping worker_threads' Worker: the pool is
   // the product's, unchanged.
+  // Kept only when asked: a row per file (and reading /proc per reply) is the bench's own heap and CPU.
+  const perFileOut = opts['per-file'] ? String(opts['per-file']) : null;
   const perFile: string[] = ['t\tworker\tpath\tbytes\ttreeSitterMB\trssMB'];
   {
     const sent = new Map<string, { path: string; bytes: number }>();
@@ -82,13 +92,13 @@ async function main(): Promise<void> {
         workers.add(this);
         this.once('exit', () => (workers.delete(this), heapOf.delete(this)));
       }
-      if (r && typeof r.id === 'number' && r.path) sent.set(`${ids.get(this)}:${r.id}`, { path: r.path, bytes: r.bytes?.length ?? 0 });
+      if (perFileOut && r && typeof r.id === 'number' && r.path) sent.set(`${ids.get(this)}:${r.id}`, { path: r.path, bytes: r.bytes?.length ?? 0 });
       return post.call(this, m, t);
     } as typeof post;
     const emit = Worker.prototype.emit;
     Worker.prototype.emit = function (this: Worker, ev: string | symbol, ...args: unknown[]) {
       const m = args[0] as { id?: number; memoryBytes?: number } | undefined;
-      if (ev === 'message' && m && typeof m.memoryBytes === 'number') {
+      if (perFileOut && ev === 'message' && m && typeof m.memoryBytes === 'number') {
         const key = `${ids.get(this)}:${m.id}`;
         const f = sent.get(key);
         sent.delete(key);
@@ -97,6 +107,31 @@ async function main(): Promise<void> {
       return emit.call(this, ev, ...args);
     } as typeof emit;
   }
+  // The main thread at a chosen point: a heap snapshot and the sampling profile of what is live then.
+  const snapAt = opts['snapshot-at-files'] !== undefined ? Number(opts['snapshot-at-files']) : null;
+  const profileOut = opts['heap-profile'] ? String(opts['heap-profile']) : null;
+  const session = profileOut ? new inspector.Session() : null;
+  const ask = (method: string, params: object = {}) =>
+    new Promise<unknown>((res, rej) => session!.post(method, params, (e, r) => (e ? rej(e) : res(r))));
+  if (session) {
+    session.connect();
+    await ask('HeapProfiler.startSampling', { samplingInterval: 32768 });
+  }
+  let snapped = false;
+  const snapshot = () => {
+    snapped = true;
+    sample();
+    const m = process.memoryUsage();
+    console.log(`at ${files} files, before the snapshot: heap ${MB(m.heapUsed)}/${MB(m.heapTotal)} buffers ${MB(m.arrayBuffers)} rss ${MB(m.rss)} MB`);
+    if (session) {
+      // Posted now, answered synchronously by the inspector (its callback runs before post returns).
+      session.post('HeapProfiler.getSamplingProfile', {}, (e, r) => {
+        if (!e) fs.writeFileSync(profileOut!, JSON.stringify((r as { profile: unknown }).profile));
+      });
+    }
+    const file = v8.writeHeapSnapshot(opts.snapshot ? String(opts.snapshot) : `${out}.heapsnapshot`);
+    console.log(`heap snapshot: ${file}`);
+  };
   const ws = await openWorkspace(root, settings ? { settings } : {});
   const c0 = process.cpuUsage();
   const summary = await ws.index({
@@ -105,16 +140,21 @@ async function main(): Promise<void> {
       if (p.phase !== phase) sample();
       phase = p.phase;
       files = p.filesDone;
+      if (snapAt !== null && !snapped && phase === 'index' && files >= snapAt) snapshot();
     },
   } as never);
   phase = 'done';
   sample();
   clearInterval(timer);
   const cpu = process.cpuUsage(c0);
+  if (session) {
+    await ask('HeapProfiler.stopSampling');
+    session.disconnect();
+  }
   await ws.close();
   const cols = ['t', 'rss', 'hwm', 'workerHeap', 'heapUsed', 'heapTotal', 'arrayBuffers', 'wasm', 'sqliteUsed', 'sqliteHigh', 'phase', 'files'] as const;
   fs.writeFileSync(out, [cols.join('\t'), ...samples.map((s) => cols.map((c) => (typeof s[c] === 'number' && c !== 't' && c !== 'files' ? MB(s[c] as number) : String(Math.round(Number(s[c])) || s[c]))).join('\t'))].join('\n') + '\n');
-  if (opts['per-file']) fs.writeFileSync(String(opts['per-file']), perFile.join('\n') + '\n');
+  if (perFileOut) fs.writeFileSync(perFileOut, perFile.join('\n') + '\n');
   const at = (k: keyof Sample) => samples.reduce((a, b) => ((b[k] as number) > (a[k] as number) ? b : a));
   const line = (s: Sample) => `t ${(s.t / 1000).toFixed(1)} s ${s.phase} ${s.files} files: rss ${MB(s.rss)} (peak ${MB(s.hwm)}) parse workers' heaps ${MB(s.workerHeap)} heap ${MB(s.heapUsed)}/${MB(s.heapTotal)} buffers ${MB(s.arrayBuffers)} sqlite wasm ${MB(s.wasm)} used ${MB(s.sqliteUsed)} high ${MB(s.sqliteHigh)} MB`;
   console.log(`${summary.files_indexed} files, ${summary.chunks_written} chunks, ${summary.batches} batches, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`);

@@ -4,7 +4,7 @@
 // @lane unit
 import { describe, expect, it } from 'vitest';
 import { sha256, sha256Hex } from '../core/index/sha256.ts';
-import { identsOf, splitIdentifier } from '../core/text/analyzer.ts';
+import { identsOf, splitIdentifier, MEMO_GENERATION, splitMemoSize } from '../core/text/analyzer.ts';
 import { nodeContentHash } from '../runtimes/node/content-hash.ts';
 
 async function subtleHex(bytes: Uint8Array): Promise<string> {
@@ -74,5 +74,20 @@ describe('identsOf', () => {
       for (let j = 0; j < len; j++) s += alphabet[Math.floor(rnd() * alphabet.length)];
       expect(identsOf(s), JSON.stringify(s)).toBe(referenceIdentsOf(s));
     }
+  });
+
+  it("answers the same through the memo's generations, which stay bounded", () => {
+    // More distinct identifiers than two generations hold, then the first ones again (evicted by then),
+    // and a word used throughout (kept by moving it back to the young generation).
+    const word = (i: number) => `memoWord${i.toString(36)}Part`;
+    const total = MEMO_GENERATION * 3;
+    for (let i = 0; i < total; i += 256) {
+      const text = Array.from({ length: 256 }, (_, j) => word(i + j)).join(' ') + ' KeptAcrossGenerations';
+      const idents = identsOf(text);
+      if (i % 4096 === 0) expect(idents).toBe(referenceIdentsOf(text));
+      expect(splitMemoSize()).toBeLessThanOrEqual(2 * MEMO_GENERATION);
+    }
+    const again = Array.from({ length: 200 }, (_, j) => word(j)).join(' ');
+    expect(identsOf(again)).toBe(referenceIdentsOf(again));
   });
 });

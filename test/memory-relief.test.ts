@@ -1,5 +1,5 @@
 // Memory held by an indexing pass: the analyzer's split memo keeps no chunk text alive through its
-// keys; Node's memory relief really collects (the garbage's ArrayBuffers are freed) and only past
+// keys and stays bounded in entries; Node's memory relief really collects (the garbage's ArrayBuffers are freed) and only past
 // its step; the indexer calls the relief after each write batch and once, forced, before the vector
 // phase. Real V8 collections, no timing.
 // @lane cli
@@ -30,6 +30,21 @@ describe('memory held by an indexing pass', () => {
     const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     expect(Number(r.stdout) / MB).toBeLessThan(6);
+  });
+
+  it('the split memo stays bounded however many distinct identifiers a corpus has', () => {
+    ensureBuilt();
+    // 150,000 distinct camelCase identifiers (a large corpus has that many and more): one memo of up to
+    // 200,000 entries kept them all (18.9 MB); two generations of MEMO_GENERATION keep at most 65,536 (~6 MB).
+    const script = `
+      const { identsOf } = await import(${JSON.stringify(new URL('../dist/core/text/analyzer.js', import.meta.url).href)});
+      gc(); const before = process.memoryUsage().heapUsed;
+      for (let i = 0; i < 150000; i += 1000) identsOf(Array.from({ length: 1000 }, (_, j) => 'distinctWord' + (i + j).toString(36) + 'Here').join(' '));
+      gc(); gc();
+      process.stdout.write(String(process.memoryUsage().heapUsed - before));`;
+    const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(Number(r.stdout) / MB).toBeLessThan(10);
   });
 
   it('Node relief collects past its step (freeing the garbage) and not before', () => {

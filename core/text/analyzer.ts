@@ -99,14 +99,7 @@ export function identsOf(text: string): string {
     const w = text.slice(start, i);
     if (seen.has(w)) continue;
     seen.add(w);
-    let split = splitMemo.get(w);
-    if (split === undefined) {
-      split = splitForIdents(w);
-      if (splitMemo.size >= MEMO_LIMIT) splitMemo.clear();
-      // The key owned, not the slice: a slice of a chunk text would keep the whole text alive
-      // as long as the memo (14.5 MB of a 50k-chunk pass's texts at its end, measured).
-      splitMemo.set(ownString(w), split);
-    }
+    const split = memoSplit(w);
     if (split) out = out ? `${out} ${split}` : split;
   }
   return out;
@@ -178,8 +171,35 @@ export function ownString(s: string): string {
 }
 
 // Code repeats its identifiers endlessly; splitting each distinct one once makes indexing far cheaper.
-const splitMemo = new Map<string, string>();
-const MEMO_LIMIT = 200_000;
+// Two generations bound the memo: a new split goes to the young one; once it holds MEMO_GENERATION
+// words it becomes the old one and the older is dropped; a word found in the old one moves back to
+// the young. Words in use stay, and the memo holds at most 2 x MEMO_GENERATION entries (~110 bytes
+// each) however many distinct identifiers a corpus has. One map of up to 200,000 entries held 21 MB
+// halfway through dotnet-8's cold pass, the largest part of the main thread's heap where the pass
+// peaked (bench/results/mem-timeline-dotnet-8-mem11.md).
+export const MEMO_GENERATION = 32_768;
+let memoYoung = new Map<string, string>();
+let memoOld = new Map<string, string>();
+
+/** `w` split for the idents stream ('' when it does not split), through the memo. */
+function memoSplit(w: string): string {
+  let split = memoYoung.get(w);
+  if (split !== undefined) return split;
+  split = memoOld.get(w) ?? splitForIdents(w);
+  if (memoYoung.size >= MEMO_GENERATION) {
+    memoOld = memoYoung;
+    memoYoung = new Map();
+  }
+  // The key owned, not the slice: a slice of a chunk text would keep the whole text alive
+  // as long as the memo (14.5 MB of a 50k-chunk pass's texts at its end, measured).
+  memoYoung.set(ownString(w), split);
+  return split;
+}
+
+/** Words the split memo holds now (both generations; tests). */
+export function splitMemoSize(): number {
+  return memoYoung.size + memoOld.size;
+}
 
 function splitForIdents(w: string): string {
   if (!/\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L}/u.test(w)) return '';
