@@ -17,7 +17,7 @@ import { loadEngine } from '../core/sqlite/engine.ts';
 import type { SearchResponse } from '../core/search/contract.ts';
 import { createNodeIndexStorage, openWorkspace } from '../runtimes/node/index.ts';
 import { generateWorkspace, mutateWorkspace, type GeneratedWorkspace } from './helpers/generate-workspace.ts';
-import { ensureBuilt, indexCounts, lockState, runCli, sqliteText, startCli, type CliProcess, type CliResult } from './helpers/hci-process.ts';
+import { ensureBuilt, indexCounts, lockState, REPO, runCli, sqliteText, startCli, startScript, type CliProcess, type CliResult } from './helpers/hci-process.ts';
 
 const SEED = 77;
 const FILES = 600;
@@ -277,6 +277,34 @@ describe('concurrency: one writer process, readers in another', () => {
     expect(lockState(dbLockPath()).state).toBe('absent');
   }, 180_000);
 
+  it('lets readers share across processes: a search answers while another process holds a long read, and an indexing run waits for that reader, then commits', async () => {
+    const root = ws.root;
+    const reader = startScript(path.join(REPO, 'test/helpers/hold-read.mjs'), [root, '6000']);
+    await waitFor(() => reader.done || /^holding \d+/m.test(reader.stdoutSoFar), 60_000, 'the reader to begin its transaction');
+    expect(reader.done, reader.stdoutSoFar).toBe(false);
+    // Readers used to take the same exclusive lock: this search waited the reader's 6 s out and
+    // answered index_busy after lock_timeout_ms (2 s). Now it shares.
+    const w = await openWorkspace(root, { settings: { lock_timeout_ms: 2000 } });
+    try {
+      const r = await w.search({ query: 'ledger' });
+      expect(r.error, JSON.stringify(r.error)).toBeUndefined();
+      expect(r.status).toBe('ok');
+      expect(reader.stdoutSoFar, 'the search answered while the reader still held its transaction').not.toMatch(/released/);
+    } finally {
+      w.close();
+    }
+    // A writer commits only once no reader is left: its COMMIT waits (PENDING keeps new readers out)
+    // and keeps its work instead of redoing it.
+    mutateWorkspace(root, SEED, 900, known, { edit: 5, add: 0, remove: 0 });
+    const indexed = await runCli(['index', root, '--json']);
+    expect(indexed.code, indexed.stderr).toBe(0);
+    expect((JSON.parse(indexed.stdout) as { files_indexed: number }).files_indexed).toBeGreaterThan(0);
+    expect(reader.stdoutSoFar, 'the indexing run committed after the reader let go').toMatch(/released/);
+    expect((await reader.exited).code).toBe(0);
+    expect(sqliteText(dbPath(), 'PRAGMA integrity_check')).toBe('ok');
+    expect(lockState(dbLockPath()).state).toBe('absent');
+  }, 120_000);
+
   it('recovers index and indexer locks left by a dead process', async () => {
     const dead = startSleeper();
     const pid = dead.pid!;
@@ -285,6 +313,9 @@ describe('concurrency: one writer process, readers in another', () => {
     // What a process killed between writing its temp lock file and removing it leaves behind.
     const temp = `${dbLockPath()}.${pid}.${'ab'.repeat(12)}`;
     writeLock(temp, pid);
+    // A reader mark (SQLite's SHARED lock) of a process killed in a read transaction.
+    const mark = `${dbLockPath()}.r.${pid}.${'cd'.repeat(12)}`;
+    writeLock(mark, pid);
     dead.kill('SIGKILL');
     await once(dead, 'exit');
 
@@ -300,9 +331,12 @@ describe('concurrency: one writer process, readers in another', () => {
     expect(lockState(dbLockPath()).state).toBe('absent');
     expect(lockState(temp).state, 'temp lock file of the dead process').toBe('absent');
     // The next indexing run breaks the dead claim and runs.
+    mutateWorkspace(ws.root, SEED, 901, known, { edit: 3, add: 0, remove: 0 });
     const r = await runCli(['index', ws.root, '--quiet']);
     expect(r.code, r.stderr).toBe(0);
     expect(lockState(indexerLockPath()).state).toBe('absent');
+    // Its commit needed every reader gone: the dead reader's mark was removed, not waited for.
+    expect(lockState(mark).state, 'reader mark of the dead process').toBe('absent');
   }, 30_000);
 
   // Telling a reused pid from the original holder needs Linux's boot id and process start times

@@ -148,7 +148,8 @@ describe.skipIf(!deno)(titled('Deno runtime', { Deno: deno }), () => {
       expect(busy.json.error.message).toContain(`pid ${process.pid}`);
       claim!.release();
 
-      // Node in a transaction (the database lock) → a Deno reader waits lock_timeout_ms, then index_busy.
+      // Node holding the whole-file database lock (as an hci of the all-exclusive lock protocol does in
+      // any transaction) → a Deno reader waits lock_timeout_ms, then index_busy.
       const dbLock = new DotLock(path.join(hci, 'index.sqlite.lock'));
       expect(dbLock.tryAcquire()).toBe(true);
       const waiting = await runDenoCli(deno, denoBuilt, ['search', 'CatalogService', '--root', denoBuilt, '--json']);

@@ -1,6 +1,7 @@
 // One database connection and the transaction discipline that keeps several processes safe on one
 // SQLite file: read/write transactions with bounded, asynchronous waiting for the cross-process
-// lock (the VFS answers SQLITE_BUSY at once), quiet SQL through the C API, and SQLite failures turned
+// lock (the VFS answers SQLITE_BUSY at once; a write whose COMMIT meets readers keeps its work and
+// waits for them), quiet SQL through the C API, and SQLite failures turned
 // into HciErrors. Shared by the index (core/index/store.ts) and the sidecars beside it
 // (core/intercom/sidecar.ts); what their tables mean, and how they are opened, belongs to them.
 import type { Database, SqliteEngine } from './engine.ts';
@@ -103,6 +104,8 @@ export function sqliteReason(e: unknown): string {
 
 export class SqliteConnection {
   private busyInTxn = false;
+  /** A write transaction of this connection waits for its COMMIT (other processes' readers finishing). */
+  private committing = false;
 
   protected constructor(
     readonly db: Database,
@@ -126,8 +129,11 @@ export class SqliteConnection {
     this.db.close();
   }
 
-  private transact<T>(begin: string, fn: (db: Database) => T, readOnly: boolean): Promise<T> {
-    return this.retryBusy(() => {
+  private async transact<T>(begin: string, fn: (db: Database) => T, readOnly: boolean): Promise<T> {
+    let commitLater = false;
+    const out = await this.retryBusy(() => {
+      // This connection's own write waits for its COMMIT (below): wait as for another process's lock.
+      if (this.committing) throw Object.assign(new Error('the connection is committing a write'), { resultCode: SQLITE_BUSY });
       // Transactions never interleave on one connection: fn is synchronous and runs to the end.
       if (this.busyInTxn) throw new HciError('internal', `nested transaction on one ${this.label.what} connection`);
       let began = false;
@@ -137,22 +143,44 @@ export class SqliteConnection {
         began = true;
         // A read transaction takes its lock on first access; take it now so waiting happens here.
         if (readOnly) this.execQuiet('PRAGMA schema_version');
-        const out = fn(this.db);
-        this.db.exec('COMMIT');
-        return out;
-      } catch (e) {
-        if (began) {
-          try {
-            this.db.exec('ROLLBACK');
-          } catch {
-            // nothing to roll back (the failure happened before the lock)
-          }
+        const result = fn(this.db);
+        try {
+          this.execQuiet('COMMIT');
+        } catch (e) {
+          // Readers of other processes still read the file (the VFS lets readers share): keep the
+          // transaction, whose PENDING lock lets no new reader in, and wait for them to finish below
+          // rather than roll back and redo fn.
+          if (readOnly || resultCode(e) !== SQLITE_BUSY) throw e;
+          this.committing = true;
+          commitLater = true;
         }
+        return result;
+      } catch (e) {
+        if (began) this.rollbackQuietly();
         throw e;
       } finally {
         this.busyInTxn = false;
       }
     });
+    if (commitLater) {
+      try {
+        await this.retryBusy(() => this.execQuiet('COMMIT'));
+      } catch (e) {
+        this.rollbackQuietly();
+        throw e;
+      } finally {
+        this.committing = false;
+      }
+    }
+    return out;
+  }
+
+  private rollbackQuietly(): void {
+    try {
+      this.db.exec('ROLLBACK');
+    } catch {
+      // nothing to roll back (the failure happened before the lock)
+    }
   }
 
   /**

@@ -1,9 +1,9 @@
 // A synchronous SQLite VFS over Deno's file API (Deno.FsFile), so the WASM engine under Deno reads and
 // writes the same real index file as Node's hci-node VFS, with the same guarantees: rollback journal
 // (no WAL, so no shared memory), fsync of data and, on a new file, of its folder, and SQLite's lock
-// levels mapped onto the cross-process dot-lock (dot-lock.ts, the same protocol as Node's). As in
-// SQLite's unix-dotfile VFS, every level above NONE is exclusive and a blocked caller gets
-// SQLITE_BUSY at once (the core's store retries asynchronously, up to lock_timeout_ms). The VFS
+// levels mapped onto the cross-process dot-file locks (runtimes/shared/vfs-lock.ts over dot-lock.ts,
+// the same protocol as Node's: readers share, a committing writer excludes them); a blocked caller
+// gets SQLITE_BUSY at once (the core's store retries asynchronously, up to lock_timeout_ms). The VFS
 // logic itself is runtimes/shared/sync-vfs.ts, written once for both runtimes; this module supplies
 // it with Deno's file API.
 //
@@ -14,7 +14,8 @@ import * as path from 'node:path'; // pure path arithmetic only (no I/O, no perm
 import type { Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import { installSyncVfs, type SyncFileHandle, type SyncFileSystem } from '../shared/sync-vfs.ts';
 import { deno, errorName, SEEK_START, type DenoFsFile } from './deno-api.ts';
-import { DotLock } from './dot-lock.ts';
+import { VfsDotLock } from '../shared/vfs-lock.ts';
+import { denoLockPlatform } from './dot-lock.ts';
 
 export const DENO_VFS_NAME = 'hci-deno';
 
@@ -98,5 +99,5 @@ const denoFileSystem: SyncFileSystem = {
 
 /** Installs the VFS into one loaded sqlite3 module (idempotent) and returns its name. */
 export function installDenoVfs(sqlite3: Sqlite3Static): string {
-  return installSyncVfs(sqlite3, DENO_VFS_NAME, denoFileSystem, (lockPath) => new DotLock(lockPath));
+  return installSyncVfs(sqlite3, DENO_VFS_NAME, denoFileSystem, (lockPath) => new VfsDotLock(lockPath, denoLockPlatform));
 }

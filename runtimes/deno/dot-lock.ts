@@ -96,7 +96,7 @@ function basename(p: string): string {
   return p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
 }
 
-const denoLockPlatform: LockPlatform = {
+export const denoLockPlatform: LockPlatform = {
   link(from, to) {
     try {
       deno().linkSync(from, to);

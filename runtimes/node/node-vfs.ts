@@ -1,8 +1,8 @@
 // A synchronous SQLite VFS over node:fs, so the WASM engine reads and writes a real index file.
 // Owns file I/O, fsync (data and directory) and mapping SQLite's lock levels onto the cross-process
-// DotLock. Like SQLite's own unix-dotfile VFS, every lock level above NONE is exclusive: readers and
-// writers take the same lock, per transaction, and a blocked caller gets SQLITE_BUSY at once (the
-// store retries asynchronously). Journaling is rollback (no WAL, so no shared memory is needed).
+// dot-file locks (runtimes/shared/vfs-lock.ts: readers share, a committing writer excludes them; a
+// blocked caller gets SQLITE_BUSY at once and the store retries asynchronously). Journaling is
+// rollback (no WAL, so no shared memory is needed).
 //
 // The VFS logic itself is runtimes/shared/sync-vfs.ts (shared with Deno); this module supplies it
 // with node:fs (positional reads and writes), access(2), and temporary files in the OS temp folder.
@@ -12,7 +12,8 @@ import * as os from 'node:os';
 import { createRequire } from 'node:module';
 import type { Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import { installSyncVfs, type SyncFileHandle, type SyncFileSystem } from '../shared/sync-vfs.ts';
-import { DotLock } from './dot-lock.ts';
+import { VfsDotLock } from '../shared/vfs-lock.ts';
+import { nodeLockPlatform } from './dot-lock.ts';
 
 export const NODE_VFS_NAME = 'hci-node';
 
@@ -80,5 +81,5 @@ const nodeFileSystem: SyncFileSystem = {
 
 /** Installs the VFS into one loaded sqlite3 module (idempotent) and returns its name. */
 export function installNodeVfs(sqlite3: Sqlite3Static): string {
-  return installSyncVfs(sqlite3, NODE_VFS_NAME, nodeFileSystem, (lockPath) => new DotLock(lockPath));
+  return installSyncVfs(sqlite3, NODE_VFS_NAME, nodeFileSystem, (lockPath) => new VfsDotLock(lockPath, nodeLockPlatform));
 }

@@ -57,9 +57,9 @@ export interface LockPlatform {
 }
 
 /** Tokens of locks this process holds, so a leftover lock with our own (reused) pid is recognised as stale. */
-const heldTokens = new Set<string>();
+export const heldTokens = new Set<string>();
 
-function readOwner(os: LockPlatform, lockPath: string): LockOwner | null | 'missing' {
+export function readOwner(os: LockPlatform, lockPath: string): LockOwner | null | 'missing' {
   let text: string | null;
   try {
     text = os.readText(lockPath);
@@ -90,7 +90,7 @@ function ageMs(os: LockPlatform, p: string): number {
  * held for ever once its pid is reused (after a reboot pids are handed out again from the bottom).
  * A holder whose liveness cannot be checked is never taken for dead.
  */
-function isStale(os: LockPlatform, owner: LockOwner, lockPath: string): boolean {
+export function isStale(os: LockPlatform, owner: LockOwner, lockPath: string): boolean {
   if (owner.host !== os.host()) return false;
   if (owner.pid === os.pid()) return !heldTokens.has(owner.token);
   const boot = os.bootId();
@@ -109,7 +109,7 @@ function isStale(os: LockPlatform, owner: LockOwner, lockPath: string): boolean 
 }
 
 /** Owner record for a lock this process takes now. */
-function ownerRecord(os: LockPlatform, token: string, purpose?: string): LockOwner {
+export function ownerRecord(os: LockPlatform, token: string, purpose?: string): LockOwner {
   const owner: LockOwner = { pid: os.pid(), host: os.host(), token, acquired_at: Date.now(), purpose };
   const boot = os.bootId();
   const start = os.ownStart();
@@ -187,6 +187,11 @@ export class SharedDotLock {
   holder(): LockOwner | null {
     const owner = readOwner(this.os, this.lockPath);
     return owner === 'missing' ? null : owner;
+  }
+
+  /** Removes the lock if its holder is dead (see breakIfStale); true when nobody holds it now. */
+  clearIfStale(): boolean {
+    return this.breakIfStale();
   }
 
   /**

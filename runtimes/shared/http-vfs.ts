@@ -64,12 +64,13 @@ export function installHttpVfs(sqlite3: Sqlite3Static): string {
     const file = files.get(lockPath.replace(/\.lock$/, ''));
     return {
       // A read transaction starts: re-check the file when the last reply is old (throws remote_changed).
-      tryAcquire: () => {
-        file?.revalidate();
-        return true;
+      lock: (from, to) => {
+        if (from === 0) file?.revalidate();
+        return to;
       },
-      release: () => {},
-      holder: () => null,
+      unlock: () => {},
+      reservedElsewhere: () => false,
+      dispose: () => {},
     };
   }, { asDefault: false });
 }

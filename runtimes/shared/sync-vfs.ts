@@ -2,10 +2,9 @@
 // writes a real index file. Written once for Node (runtimes/node/node-vfs.ts) and Deno
 // (runtimes/deno/deno-vfs.ts), which supply a SyncFileSystem and a lock factory. Owns the io and vfs
 // methods: reads and writes (short reads zero-filled), fsync of data and, on a new file, of its
-// folder, and the mapping of SQLite's lock levels onto a cross-process lock. Like SQLite's own
-// unix-dotfile VFS, every lock level above NONE is exclusive: readers and writers take the same
-// lock, per transaction, and a blocked caller gets SQLITE_BUSY at once (the store retries
-// asynchronously). Journaling is rollback (no WAL, so no shared memory is needed). Leaves every
+// folder, and handing SQLite's lock levels to a cross-process lock (runtimes/shared/vfs-lock.ts:
+// readers share, a committing writer excludes them); a blocked caller gets SQLITE_BUSY at once (the
+// store retries asynchronously). Journaling is rollback (no WAL, so no shared memory is needed). Leaves every
 // file system call, path operation and random source to the runtime's adapter: imports no node:*
 // module and touches no Deno global.
 import type { Sqlite3Static } from '@sqlite.org/sqlite-wasm';
@@ -45,13 +44,16 @@ export interface SyncFileSystem {
   randomFill(out: Uint8Array): void;
 }
 
-/** The cross-process lock the VFS maps SQLite's lock levels onto (one per main database). */
+/** The cross-process lock the VFS maps SQLite's lock levels onto (one per main database): runtimes/shared/vfs-lock.ts. */
 export interface VfsLock {
-  tryAcquire(): boolean;
-  release(): void;
-  holder(): unknown;
-  /** Called when the database file closes (after release): drop any files the lock keeps. */
-  dispose?(): void;
+  /** Raises the hold from `from` towards `to` (SQLite's levels); returns the level held now (less than `to`: busy). */
+  lock(from: number, to: number): number;
+  /** Lowers the hold to `to` (SHARED or NONE). */
+  unlock(to: number): void;
+  /** Whether another connection holds RESERVED or more (SQLite's hot-journal test). */
+  reservedElsewhere(): boolean;
+  /** Called when the database file closes: release, and drop any files the lock keeps. */
+  dispose(): void;
 }
 
 interface OpenFile {
@@ -98,8 +100,7 @@ export function installSyncVfs(
       if (!f) return 0;
       files.delete(pFile);
       try {
-        f.lock?.release();
-        f.lock?.dispose?.();
+        f.lock?.dispose();
         f.file.close();
         if (f.flags & capi.SQLITE_OPEN_DELETEONCLOSE) fs.remove(f.path);
         return 0;
@@ -168,33 +169,37 @@ export function installSyncVfs(
     },
     xLock(pFile: number, level: number): number {
       const f = files.get(pFile)!;
-      if (f.lock && f.lockLevel === capi.SQLITE_LOCK_NONE && level > capi.SQLITE_LOCK_NONE) {
-        try {
-          if (!f.lock.tryAcquire()) return capi.SQLITE_BUSY;
-        } catch (e) {
-          return fail(e, capi.SQLITE_IOERR_LOCK);
-        }
+      if (level <= f.lockLevel) return 0;
+      if (!f.lock) {
+        f.lockLevel = level;
+        return 0;
       }
-      if (level > f.lockLevel) f.lockLevel = level;
-      return 0;
+      try {
+        f.lockLevel = f.lock.lock(f.lockLevel, level);
+      } catch (e) {
+        return fail(e, capi.SQLITE_IOERR_LOCK);
+      }
+      return f.lockLevel >= level ? 0 : capi.SQLITE_BUSY;
     },
     xUnlock(pFile: number, level: number): number {
       const f = files.get(pFile)!;
-      if (level < f.lockLevel) f.lockLevel = level;
-      if (f.lock && level === capi.SQLITE_LOCK_NONE) {
-        try {
-          f.lock.release();
-        } catch (e) {
-          return fail(e, capi.SQLITE_IOERR_UNLOCK);
-        }
+      if (level >= f.lockLevel) return 0;
+      f.lockLevel = level;
+      try {
+        f.lock?.unlock(level);
+      } catch (e) {
+        return fail(e, capi.SQLITE_IOERR_UNLOCK);
       }
       return 0;
     },
     xCheckReservedLock(pFile: number, pOut: number): number {
-      // Our lock is exclusive: while we hold any level, nobody else can hold RESERVED.
       const f = files.get(pFile)!;
-      let reserved = f.lockLevel > capi.SQLITE_LOCK_SHARED;
-      if (f.lock && f.lockLevel === capi.SQLITE_LOCK_NONE) reserved = f.lock.holder() !== null;
+      let reserved = f.lockLevel >= capi.SQLITE_LOCK_RESERVED;
+      try {
+        if (!reserved && f.lock) reserved = f.lock.reservedElsewhere();
+      } catch (e) {
+        return fail(e, capi.SQLITE_IOERR_CHECKRESERVEDLOCK);
+      }
       wasm.poke32(pOut, reserved ? 1 : 0);
       return 0;
     },

@@ -39,6 +39,8 @@ export interface CliProcess {
   exited: Promise<CliResult>;
   /** True once the process has exited (by itself or killed). */
   readonly done: boolean;
+  /** What it has printed on stdout so far. */
+  readonly stdoutSoFar: string;
 }
 
 /** Starts `node bin/hci.js <args>` (in the repository, or `cwd`); stdout and stderr are collected. */
@@ -69,6 +71,9 @@ export function startScript(script: string, args: string[], env: NodeJS.ProcessE
     exited,
     get done() {
       return done;
+    },
+    get stdoutSoFar() {
+      return stdout;
     },
   };
 }
