@@ -107,10 +107,10 @@ export async function main(argv: string[]): Promise<number> {
     const devPara = rs.filter((r) => r.set === 'dev').flatMap((r) => r.queriesScored).filter((s) => s.kind === 'paraphrase');
     const kwRows = (rows as Array<{ engine: string; repo: string; r5: number; mrr: number }>).filter((r) => r.engine === 'keyword');
     const behind = rs.filter((r) => {
-      const k = kwRows.find((x) => x.repo === r.repo)!;
-      return r.r5 < k.r5 - 1e-9 || r.mrr < k.mrr - 1e-9;
+      const k = kwRows.find((x) => x.repo === r.repo);
+      return !!k && (r.r5 < k.r5 - 1e-9 || r.mrr < k.mrr - 1e-9);
     }).map((r) => r.repo);
-    return [e, String(all.length), `${f3(mean(all.map((s) => s.r5)))} / ${f3(mean(all.map((s) => s.mrr)))}`, `${f3(mean(para.map((s) => s.r5)))} (${para.length})`, `${f3(mean(devPara.map((s) => s.r5)))} (${devPara.length})`, e === 'keyword' ? '–' : `${behind.length}: ${behind.join(', ') || '–'}`];
+    return [e, String(all.length), `${f3(mean(all.map((s) => s.r5)))} / ${f3(mean(all.map((s) => s.mrr)))}`, `${f3(mean(para.map((s) => s.r5)))} (${para.length})`, `${f3(mean(devPara.map((s) => s.r5)))} (${devPara.length})`, e === 'keyword' || !kwRows.length ? '–' : `${behind.length}: ${behind.join(', ') || '–'}`];
   });
   const text = [`### Settings A/B on one index per repository (provider ${provider}; ws.search, limit 50, file level, R@5 / MRR@10)`, '',
     `Variants (merged over the base settings ${JSON.stringify(base)}): ${Object.entries(variants).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join('; ')}. Δ and better / worse: against the base settings of the same mode (by MRR per query). Rank-1 lost: keyword (base) rank-1 hits this engine does not have at rank 1.`, '',
@@ -120,7 +120,7 @@ export async function main(argv: string[]): Promise<number> {
     '#### Per kind (R@5 / MRR (queries))', '',
     ...kinds.map((k) => `- ${k.join(' · ')}`), ''].join('\n');
   const name = optString(opts, 'record');
-  if (name) recordResult(name, { commit: commitInfo(), variants, base, provider, rows: (rows as Array<Record<string, unknown>>).map(({ queriesScored, ...r }) => ({ ...r, queries: (queriesScored as QueryScore[]).map((q) => [q.id, q.r1, q.r5, q.mrr]) })) }, text);
+  if (name) recordResult(name, { commit: commitInfo(), variants, base, provider, rows: (rows as Array<Record<string, unknown>>).map(({ queriesScored, ...r }) => ({ ...r, scores: (queriesScored as QueryScore[]).map((q) => [q.id, q.r1, q.r5, q.mrr]) })) }, text);
   process.stdout.write(`${text}\n`);
   return 0;
 }
