@@ -9,7 +9,7 @@
 // shipping rule of issue 33 (gains on most sets, no dev set drops, no identifier rank 1 lost).
 //
 //   node --experimental-transform-types bench/model/path-compare.ts --roots DIR --base NAME=REC.json
-//        --variant NAME=REC.json … [--md OUT.md]
+//        --variant NAME=REC.json … [--note 'how the records were made'] [--md OUT.md]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readGolden } from '../lib/queries.ts';
@@ -17,7 +17,7 @@ import { fmtNum, markdownTable, mean, optList, optString, parseArgs, runMain } f
 
 type Query = [id: string, r1: number, r5: number, mrr: number];
 interface Row { set: string; repo: string; engine: string; r5: number; mrr: number; byKind: Record<string, { n: number; r5: number; mrr: number }>; scores: Query[] }
-interface Model { name: string; rows: Row[]; commit?: unknown }
+interface Model { name: string; file: string; rows: Row[]; commit?: { sha?: string | null } }
 
 const f3 = (x: number) => fmtNum(x, 3);
 const pair = (r: { r5: number; mrr: number } | undefined) => (r ? `${f3(r.r5)} / ${f3(r.mrr)}` : '–');
@@ -25,8 +25,8 @@ const EPS = 1e-9;
 
 function load(spec: string): Model {
   const eq = spec.indexOf('=');
-  const rec = JSON.parse(fs.readFileSync(spec.slice(eq + 1), 'utf8')) as { rows: Row[]; commit?: unknown };
-  return { name: spec.slice(0, eq), rows: rec.rows, commit: rec.commit };
+  const rec = JSON.parse(fs.readFileSync(spec.slice(eq + 1), 'utf8')) as { rows: Row[]; commit?: { sha?: string | null } };
+  return { name: spec.slice(0, eq), file: path.basename(spec.slice(eq + 1)), rows: rec.rows, commit: rec.commit };
 }
 
 /** Query id → kind, per repository, from the golden files the roots' `.done` files name. */
@@ -92,7 +92,8 @@ export async function main(argv: string[]): Promise<number> {
   });
 
   const text = [`### Models through the product path (settings-ab records; base model ${base.name})`, '',
-    `Records: ${models.map((m) => `${m.name} (commit ${JSON.stringify(m.commit ?? null)})`).join('; ')}.`, '',
+    ...(optString(opts, 'note') ? [optString(opts, 'note')!, ''] : []),
+    `Records: ${models.map((m) => `${m.name} ${m.file}${m.commit?.sha ? ` (commit ${m.commit.sha.slice(0, 7)})` : ''}`).join('; ')}.`, '',
     '#### Per repository (R@5 / MRR@10; semantic = the vector channel alone)', '',
     markdownTable(['set', 'repository', 'queries', 'keyword', ...models.flatMap((m) => [`${m.name} semantic`, `${m.name} hybrid`])], perSet), '',
     `#### Per model (hybrid against ${base.name}'s hybrid, per set; pooled over every query)`, '',
