@@ -1,6 +1,6 @@
 // Compares code models through the product's search path from settings-ab.ts records (`--record`):
 // one record per model, each made over index copies re-embedded with that model (a model change
-// re-embeds without re-chunking), the base record also holding the keyword engine. Per repository:
+// re-embeds without re-chunking), the base record (or `--keyword`'s) also holding the keyword engine. Per repository:
 // keyword, then each model's semantic (vector channel alone) and hybrid R@5 / MRR@10; per model the
 // sets its hybrid gains / loses against the base model's hybrid (by MRR@10, and by R@5), pooled and
 // paraphrase figures, the dev sets, and the identifier queries (kinds identifier / symbol, from the
@@ -9,7 +9,7 @@
 // shipping rule of issue 33 (gains on most sets, no dev set drops, no identifier rank 1 lost).
 //
 //   node --experimental-transform-types bench/model/path-compare.ts --roots DIR --base NAME=REC.json
-//        --variant NAME=REC.json … [--note 'how the records were made'] [--md OUT.md]
+//        --variant NAME=REC.json … [--keyword REC.json (when the base record has no keyword rows)] [--note 'how the records were made'] [--md OUT.md]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readGolden } from '../lib/queries.ts';
@@ -44,9 +44,11 @@ export async function main(argv: string[]): Promise<number> {
   const base = load(optString(opts, 'base')!);
   const models = [base, ...optList(opts, 'variant').map(load)];
   const kindOf = kinds(path.resolve(optString(opts, 'roots')!));
-  const repos = base.rows.filter((r) => r.engine === 'keyword').map((r) => ({ set: r.set, repo: r.repo }));
+  // The keyword engine: the base record's, or another record's (`--keyword`) when the base ran without it.
+  const kwModel = optString(opts, 'keyword') ? load(`keyword=${optString(opts, 'keyword')}`) : base;
+  const repos = kwModel.rows.filter((r) => r.engine === 'keyword').map((r) => ({ set: r.set, repo: r.repo }));
   const row = (m: Model, repo: string, engine: string) => m.rows.find((r) => r.repo === repo && r.engine === engine);
-  const kw = (repo: string) => row(base, repo, 'keyword')!;
+  const kw = (repo: string) => row(kwModel, repo, 'keyword')!;
 
   const perSet = repos.map(({ set, repo }) => [set, repo, String(kw(repo).scores.length), pair(kw(repo)),
     ...models.flatMap((m) => [pair(row(m, repo, 'semantic')), pair(row(m, repo, 'hybrid'))])]);
