@@ -1,0 +1,120 @@
+// What C#'s repair (core/chunk/lang/repair.ts, csharp-repair.ts) costs a cold pass, per tree, and how
+// much of it ends where it started: over every .cs file of each --root (as the indexer reads it: the
+// walker's rules and size cap), in one process, each text is parsed once by tree-sitter alone (the
+// first parse) and once by parseCSharp (that parse, then the repair's re-parses where it met an
+// error); the difference is the repair. A file whose repair kept its first tree (no attempt accepted,
+// or the repaired tree rejected for losing declarations) paid for re-parses that changed nothing. CPU
+// time of this process per file (process.cpuUsage), one round: the slowest files are named, so a
+// heavy tail shows as such. `--trees FILE`: each file's outcome (the text its kept tree parsed, hashed,
+// and the errors met) as TSV, to compare two builds' repairs file by file. Measuring only; the parse
+// and the repair are core's.
+//
+//   node dist/bench/repair-cost.js --root DIR [--root DIR …] [--top 10] [--out FILE.md] [--trees FILE.tsv]
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createNodeWorkspaceFs } from '../runtimes/node/workspace-fs.ts';
+import { createNodeGrammarSource } from '../runtimes/node/grammars.ts';
+import { defaultSettings } from '../core/settings.ts';
+import { scanWorkspace } from '../core/scan/walker.ts';
+import { classifyContent, splitLines } from '../core/scan/content.ts';
+import { joinedLines } from '../core/index/prepare.ts';
+import { TreeSitterHost } from '../core/chunk/treesitter.ts';
+import { parseCSharp } from '../core/chunk/lang/csharp-repair.ts';
+import { markdownTable, optInt, optList, optString, parseArgs, runMain } from './lib/util.ts';
+
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+interface FileCost {
+  path: string;
+  bytes: number;
+  firstMs: number;
+  parseMs: number;
+  /** The first parse met an error (the repair ran). */
+  errored: boolean;
+  /** The repair's tree was kept (else the first one was, whatever the re-parses found). */
+  repairedKept: boolean;
+  /** The text the kept tree parsed, hashed (sha256, 16 hex), and the errors the repair met. */
+  parsedHash: string;
+  errors: number;
+}
+
+async function measureTree(root: string, ts: TreeSitterHost): Promise<FileCost[]> {
+  const settings = defaultSettings();
+  const scan = await scanWorkspace(createNodeWorkspaceFs(root), settings);
+  const out: FileCost[] = [];
+  for (const f of scan.files) {
+    if (f.lang !== 'csharp' || f.size > settings.max_indexed_file_bytes) continue;
+    const b = new Uint8Array(fs.readFileSync(path.join(root, f.path)));
+    const c = classifyContent(b, settings.binary_probe_bytes);
+    if (c.kind === 'binary') continue;
+    const text = joinedLines(c.text, splitLines(c.text));
+    let t = cpuNow();
+    const first = await ts.parse('c_sharp', text);
+    const firstMs = cpuNow() - t;
+    const errored = first.rootNode.hasError;
+    first.delete();
+    t = cpuNow();
+    const r = await parseCSharp(ts, text);
+    const parseMs = cpuNow() - t;
+    r.tree.delete();
+    const parsedHash = createHash('sha256').update(r.parsed).digest('hex').slice(0, 16);
+    out.push({ path: f.path, bytes: b.length, firstMs, parseMs, errored, repairedKept: r.parsed !== text, parsedHash, errors: r.errors });
+  }
+  return out;
+}
+
+const sum = (xs: readonly FileCost[], f: (x: FileCost) => number) => xs.reduce((a, x) => a + f(x), 0);
+const repairMs = (x: FileCost) => Math.max(0, x.parseMs - x.firstMs);
+const ms = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms`;
+const pct = (a: number, b: number) => (b > 0 ? `${((100 * a) / b).toFixed(1)}%` : '–');
+
+async function main(argv: string[]): Promise<number> {
+  const { opts } = parseArgs(argv);
+  const roots = optList(opts, 'root').map((r) => path.resolve(r));
+  if (!roots.length) throw new Error('usage: --root DIR [--root DIR …] [--top 10] [--out FILE.md]');
+  const top = optInt(opts, 'top', 10);
+  const ts = new TreeSitterHost(createNodeGrammarSource());
+  // The grammar's first compile is not a file's cost.
+  (await ts.parse('c_sharp', 'class A { }')).delete();
+  const summary: string[][] = [];
+  const tails: string[] = [];
+  const trees: string[] = ['tree\tpath\tbytes\tfirst_ms\tparse_ms\tkept\tparsed_sha256\terrors'];
+  for (const root of roots) {
+    const files = await measureTree(root, ts);
+    for (const x of files) trees.push([path.basename(root), x.path, x.bytes, x.firstMs.toFixed(1), x.parseMs.toFixed(1), x.repairedKept ? 'repaired' : 'first', x.parsedHash, x.errors].join('\t'));
+    const all = sum(files, (x) => x.parseMs);
+    const repaired = files.filter((x) => x.errored);
+    const wasted = repaired.filter((x) => !x.repairedKept);
+    const rep = sum(files, repairMs);
+    summary.push([
+      path.basename(root), files.length.toLocaleString('en-US'), `${(sum(files, (x) => x.bytes) / 1048576).toFixed(1)} MB`, ms(all), ms(sum(files, (x) => x.firstMs)),
+      `${ms(rep)} (${pct(rep, all)})`, `${repaired.length} (${pct(repaired.length, files.length)})`,
+      `${wasted.length}: ${ms(sum(wasted, repairMs))} (${pct(sum(wasted, repairMs), all)})`,
+    ]);
+    const slow = [...files].sort((a, b) => repairMs(b) - repairMs(a)).slice(0, top);
+    tails.push(`Slowest repairs in ${path.basename(root)}:\n\n${markdownTable(['file', 'KB', 'first parse', 'with repair', 'tree kept'], slow.map((x) => [x.path, (x.bytes / 1024).toFixed(0), ms(x.firstMs), ms(x.parseMs), x.repairedKept ? 'repaired' : 'first']), ['l', 'r', 'r', 'r', 'l'])}`);
+  }
+  const load = os.loadavg()[0].toFixed(1);
+  const md = [
+    `# C#'s parse repair: what it costs and how much of it keeps the first tree`,
+    '',
+    `${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} cores, load ${load} at the end; CPU time of one process, one round, per file. \`node dist/bench/repair-cost.js ${roots.map((r) => `--root ${r}`).join(' ')}\`.`,
+    '',
+    markdownTable(['tree', '.cs files', 'source', 'parseCSharp CPU', 'first parses', 'repair (re-parses)', 'files that met an error', 'of them kept the first tree: their repair'], summary, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']),
+    '',
+    ...tails.flatMap((t) => [t, '']),
+  ].join('\n');
+  const treesOut = optString(opts, 'trees');
+  if (treesOut) fs.writeFileSync(treesOut, `${trees.join('\n')}\n`);
+  const out = optString(opts, 'out');
+  if (out) fs.writeFileSync(out, md);
+  console.log(md);
+  return 0;
+}
+
+await runMain(import.meta.url, 'repair-cost', main);
