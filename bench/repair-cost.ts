@@ -10,6 +10,7 @@
 // and the repair are core's.
 //
 //   node dist/bench/repair-cost.js --root DIR [--root DIR …] [--top 10] [--out FILE.md] [--trees FILE.tsv]
+//   node dist/bench/repair-cost.js --compare A.tsv B.tsv   (two builds' --trees of the same roots: CPU and outcomes, per tree)
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -73,8 +74,27 @@ const repairMs = (x: FileCost) => Math.max(0, x.parseMs - x.firstMs);
 const ms = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms`;
 const pct = (a: number, b: number) => (b > 0 ? `${((100 * a) / b).toFixed(1)}%` : '–');
 
+/** Two builds' --trees files of the same roots: parseCSharp CPU of each, and the files whose kept text (or which tree was kept) differs. */
+function compareTrees(a: string, b: string): string {
+  const read = (f: string) => new Map(fs.readFileSync(f, 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t')).map((t) => [`${t[0]}\t${t[1]}`, t]));
+  const [ra, rb] = [read(a), read(b)];
+  const rows: string[][] = [];
+  for (const tree of new Set([...ra.values()].map((t) => t[0]))) {
+    const keys = [...ra.keys()].filter((k) => k.startsWith(`${tree}\t`) && rb.has(k));
+    const cpu = (r: Map<string, string[]>) => keys.reduce((s, k) => s + Number(r.get(k)![4]), 0);
+    const changed = keys.filter((k) => ra.get(k)![6] !== rb.get(k)![6]);
+    const flips = keys.filter((k) => ra.get(k)![5] !== rb.get(k)![5]);
+    rows.push([tree, String(keys.length), ms(cpu(ra)), ms(cpu(rb)), (cpu(rb) / cpu(ra)).toFixed(3), String(changed.length), String(flips.length)]);
+  }
+  return markdownTable(['tree', 'files', 'parseCSharp CPU, first file', 'second file', 'second / first', 'files whose kept tree parsed another text', 'of them: the other tree kept (first ↔ repaired)'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r']);
+}
+
 async function main(argv: string[]): Promise<number> {
-  const { opts } = parseArgs(argv);
+  const { opts, positional } = parseArgs(argv, ['compare']);
+  if (opts.compare) {
+    console.log(compareTrees(positional[0], positional[1]));
+    return 0;
+  }
   const roots = optList(opts, 'root').map((r) => path.resolve(r));
   if (!roots.length) throw new Error('usage: --root DIR [--root DIR …] [--top 10] [--out FILE.md]');
   const top = optInt(opts, 'top', 10);
