@@ -49,6 +49,7 @@ export const SETTING_DEFAULTS = {
   style_query_boost: 1,
   paired_file_share: 0.7,
   coverage_boost: 3,
+  coverage_chunks: 0,
   file_chunks_bonus: 0.03,
   // On (issue 32, bench/results/rank-variants-rank7.md): 13 golden sets unchanged but SukiUI nDCG@10 as returned up; akka.net probe: a file's 4-line chunk matched by its path and member key alone no longer leads it.
   own_evidence: true,
@@ -69,6 +70,7 @@ export const SETTING_DEFAULTS = {
   unnamed_term_weight: 1,
   unnamed_term_share: 0,
   weak_term_weight: 1,
+  term_weight_types: ['symbol', 'question', 'mixed'] as ('symbol' | 'question' | 'mixed' | 'stated')[],
   weak_words: ['add', 'adds', 'added', 'adding', 'update', 'updates', 'updated', 'support', 'supports', 'supported', 'allow', 'allows', 'allowed', 'remove', 'removes', 'removed', 'improve', 'improved', 'improves', 'change', 'changes', 'changed', 'make', 'makes', 'ensure', 'prevent', 'correct', 'correctly', 'properly', 'issue', 'bug', 'new'],
   dead_code_factor: 0.3,
   neighbour_terms: 0,

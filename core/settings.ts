@@ -58,6 +58,8 @@ const settingsShape = z
     paired_file_share: z.number().min(0).max(1).default(D.paired_file_share),
     /** A file holding every query word weighs (1 + this) times one holding none (file-evidence.ts); 0: off. */
     coverage_boost: z.number().min(0).max(10).default(D.coverage_boost),
+    /** Coverage reads each file's best this many candidates only (a long file's many weak chunks hold every word somewhere); 0: all of the pool's. */
+    coverage_chunks: z.number().int().min(0).max(80).default(D.coverage_chunks),
     /** Per other matching chunk of the same file, in proportion to its score (at most 5); 0: off. */
     file_chunks_bonus: z.number().min(0).max(1).default(D.file_chunks_bonus),
     /** In a query of 2+ words, a file's chunk holding the most query words in its own text (body, own name) leads its file; siblings matched by the file's shared words (path, member key's namespace/type) weigh no more (own-evidence.ts). */
@@ -95,10 +97,12 @@ const settingsShape = z
     change_words: z.array(z.string().min(1)).default(D.change_words),
     /** A query word that no chunk holds in its symbol, path or identifier-parts column (not a name part of this repository: prose only) weighs this in the keyword score (term-weights.ts); 1: off. */
     unnamed_term_weight: z.number().min(0).max(1).default(D.unnamed_term_weight),
-    /** A query word among weak_words (a verb of change, a word about the report) weighs this in the keyword score, kept in the match (term-weights.ts); 1: off. */
     /** With unnamed_term_weight below 1: graded instead — a word weighs unnamed_term_weight + (1 − it) × min(1, s / this), s the share of its chunks that hold it in their symbol or path column; 0: a word no name holds weighs unnamed_term_weight, any other 1. */
     unnamed_term_share: z.number().min(0).max(1).default(D.unnamed_term_share),
+    /** A query word among weak_words (a verb of change, a word about the report) weighs this in the keyword score, kept in the match (term-weights.ts); 1: off. */
     weak_term_weight: z.number().min(0).max(1).default(D.weak_term_weight),
+    /** The query types (query-type.ts: symbol, question, mixed; `stated`: a question not put as one, asksHow) unnamed_term_weight and weak_term_weight apply to; others rank as without them. */
+    term_weight_types: z.array(z.enum(['symbol', 'question', 'mixed', 'stated'])).default(D.term_weight_types),
     /** The words weak_term_weight weighs: what a commit subject or a bug report says about the change. */
     weak_words: z.array(z.string().min(1)).default(D.weak_words),
     /** A question's words each get this many of the shipped code model's neighbours as low-weight extra terms of the any-term pass (neighbour-terms.ts); 0: off. */

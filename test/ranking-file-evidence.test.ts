@@ -1,7 +1,8 @@
 // File-level evidence in rerank (core/search/file-evidence.ts), on a small fixture through the public
 // calls (search, explain), each checked to change the answer against its setting off: the share of
 // the query's words that a file's candidates hold together (query_coverage, coverage_boost) and a
-// bonus for a file's several matching chunks (file_chunks, file_chunks_bonus). Chunks of 12 lines,
+// bonus for a file's several matching chunks (file_chunks, file_chunks_bonus), and coverage read from each
+// file's best chunks only (coverage_chunks). Chunks of 12 lines,
 // so one file's words fall into different chunks.
 // @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
@@ -50,6 +51,16 @@ describe('query coverage', () => {
     const slider = on.hits.find((h) => h.path === 'src/Controls/Slider.cs')!;
     const f = (await factorsOf(w, slider.hit_id)).find((x) => x.name === 'query_coverage');
     expect(f?.factor).toBeCloseTo(Math.pow(4, 2 / 3), 6);
+  });
+
+  it('counts only each file\'s best chunks with coverage_chunks (a long file\'s many chunks hold every word somewhere)', async () => {
+    // Accents' best chunk says "slider thumb"; "color" is in its other chunk, which one chunk no longer reaches.
+    const ws = await fixture.open({ coverage_chunks: 1 });
+    const on = await ws.search({ query: 'slider thumb color' });
+    const accents = on.hits.find((h) => h.path === 'src/Themes/Accents.cs')!;
+    const f = (await factorsOf(ws, accents.hit_id)).find((x) => x.name === 'query_coverage');
+    expect(f?.factor).toBeCloseTo(Math.pow(4, 2 / 3), 6);
+    expect(on.hits[0].path).toBe('src/Controls/Slider.cs');
   });
 
   it('leaves a one-word query alone and counts the words of 3+ letters, inflections trimmed', async () => {

@@ -5,7 +5,7 @@
 // discounts when every word weighs the same; with the prose word weighed less the class leads, and
 // explain lists the weight. `update`, a verb of change, is weighed by weak_term_weight in the same
 // way (it stays in the match); with unnamed_term_share a word's weight is graded by the share of
-// its chunks that name it. At the defaults nothing changes and explain lists no weights.
+// its chunks that name it; term_weight_types gates them by query type. At the defaults nothing changes and explain lists no weights.
 // @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { cs, RankingFixture } from './helpers/ranking-fixture.ts';
@@ -97,6 +97,16 @@ describe('term weights', () => {
     const ex = (await ws.explain(on.hits[0].hit_id)).explanation;
     expect(ex?.term_weights).toEqual({ update: 0.2 });
     expect(ex?.matched_terms?.map((t) => t.term)).toContain('update');
+  });
+
+  it('weighs only the query types term_weight_types names', async () => {
+    // A question (words only) ranks as without weights; a mixed query (an identifier among words) is weighed.
+    const ws = await fixture.open({ unnamed_term_weight: 0.3, term_weight_types: ['mixed'] });
+    const q = await ws.search({ query: question });
+    expect(q.hits[0]?.path).toBe('src/Pricing/Notes.cs');
+    expect((await ws.explain(q.hits[0].hit_id)).explanation?.term_weights).toBeUndefined();
+    const m = await ws.search({ query: `${question} DiscountRounding` });
+    expect((await ws.explain(m.hits[0].hit_id)).explanation?.term_weights).toEqual({ explained: 0.3 });
   });
 
   it('grades a word by the share of its chunks that name it (unnamed_term_share)', async () => {

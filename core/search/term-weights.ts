@@ -7,11 +7,12 @@
 // weighs in full (an identifier written as one, `RetryPolicy`, too: weighing it more lost on most
 // probe sets, bench/results/rank-variants-rank10-identifiers.md).
 // A weighted word stays in the match (the all-terms pass still needs it); only its share of the score
-// shrinks. Owns choosing the weights (per clause, once per query) and the phrase → weight map the
+// shrinks. term_weight_types gates them by query type (query-type.ts). Owns choosing the weights (per clause, once per query) and the phrase → weight map the
 // keyword channel (channels/fts.ts) and the merged statistics (term-stats.ts) score with; explain
 // shows them (`term_weights`).
 import type { Settings } from '../settings.ts';
 import { clauseExpr, type ParsedQuery } from './query.ts';
+import { asksHow, queryType } from './query-type.ts';
 import type { SearchSession } from './session.ts';
 
 /** The phrases of an FTS5 expression as the keyword channel writes it (query.ts: quoted, maybe a trailing `*`). */
@@ -39,6 +40,12 @@ function nameShare(session: SearchSession, token: string): number {
   });
 }
 
+/** Whether term_weight_types names the query's type; `stated`: a question (words only) not put as one (query-type.ts asksHow: a commit subject, a paraphrase). */
+function weighsType(types: Settings['term_weight_types'], q: ParsedQuery): boolean {
+  const type = queryType(q);
+  return types.includes(type) || (type === 'question' && types.includes('stated') && !asksHow(q));
+}
+
 /**
  * The query with its clauses' weights (ParsedQuery.termWeights, one per clause), or as it was when
  * every weight is 1 (the settings at 1, a text query, a query of one clause).
@@ -47,6 +54,8 @@ export function withTermWeights(session: SearchSession, settings: Settings, q: P
   const unnamed = settings.unnamed_term_weight;
   const weak = settings.weak_term_weight;
   if ((unnamed >= 1 && weak >= 1) || q.text || q.clauses.length < 2) return q;
+  // Only the query types term_weight_types names (a commit subject's words, not a question's).
+  if (!weighsType(settings.term_weight_types, q)) return q;
   const weakWords = new Set(settings.weak_words.map((w) => w.toLowerCase()));
   const weights = q.clauses.map((c) => {
     if (c.kind !== 'word') return 1;
