@@ -60,6 +60,8 @@ const settingsShape = z
     coverage_boost: z.number().min(0).max(10).default(D.coverage_boost),
     /** Coverage reads each file's best this many candidates only (a long file's many weak chunks hold every word somewhere); 0: all of the pool's. */
     coverage_chunks: z.number().int().min(0).max(80).default(D.coverage_chunks),
+    /** With coverage_chunks: only files of more chunks than this are read so (a giant file); 0: every file. */
+    coverage_long_file: z.number().int().min(0).default(D.coverage_long_file),
     /** Per other matching chunk of the same file, in proportion to its score (at most 5); 0: off. */
     file_chunks_bonus: z.number().min(0).max(1).default(D.file_chunks_bonus),
     /** In a query of 2+ words, a file's chunk holding the most query words in its own text (body, own name) leads its file; siblings matched by the file's shared words (path, member key's namespace/type) weigh no more (own-evidence.ts). */

@@ -53,7 +53,7 @@ describe('query coverage', () => {
     expect(f?.factor).toBeCloseTo(Math.pow(4, 2 / 3), 6);
   });
 
-  it('counts only each file\'s best chunks with coverage_chunks (a long file\'s many chunks hold every word somewhere)', async () => {
+  it('counts only each file\'s best chunks with coverage_chunks (a long file\'s many chunks hold every word somewhere), of long files only with coverage_long_file', async () => {
     // Accents' best chunk says "slider thumb"; "color" is in its other chunk, which one chunk no longer reaches.
     const ws = await fixture.open({ coverage_chunks: 1 });
     const on = await ws.search({ query: 'slider thumb color' });
@@ -61,6 +61,14 @@ describe('query coverage', () => {
     const f = (await factorsOf(ws, accents.hit_id)).find((x) => x.name === 'query_coverage');
     expect(f?.factor).toBeCloseTo(Math.pow(4, 2 / 3), 6);
     expect(on.hits[0].path).toBe('src/Controls/Slider.cs');
+    // With coverage_long_file only a file of more chunks than that is read so: Accents' few chunks are not.
+    const short = await fixture.open({ coverage_chunks: 1, coverage_long_file: 50 });
+    const all = await short.search({ query: 'slider thumb color' });
+    expect(all.hits[0].path).toBe('src/Themes/Accents.cs');
+    expect(await factorsOf(short, all.hits[0].hit_id)).toContainEqual({ name: 'query_coverage', factor: 4 });
+    const long = await fixture.open({ coverage_chunks: 1, coverage_long_file: 1 });
+    const capped = (await long.search({ query: 'slider thumb color' })).hits.find((h) => h.path === 'src/Themes/Accents.cs')!;
+    expect((await factorsOf(long, capped.hit_id)).find((x) => x.name === 'query_coverage')?.factor).toBeCloseTo(Math.pow(4, 2 / 3), 6);
   });
 
   it('leaves a one-word query alone and counts the words of 3+ letters, inflections trimmed', async () => {

@@ -29,10 +29,10 @@ export function coverageWords(q: Pick<ParsedQuery, 'clauses'>): string[] {
  * For each file among the candidates, the share of `words` that its candidates' path, symbol and
  * text hold between them (substring match on the lowercase text: identifier parts count, `color`
  * in `ThumbColor`). With `perFile` above 0 only each file's first that many candidates count (in
- * the order given: a long file's many weak chunks hold every word somewhere). Candidates need
- * their bodies loaded.
+ * the order given: a long file's many weak chunks hold every word somewhere), of the files
+ * `capped` says (all by default). Candidates need their bodies loaded.
  */
-export function fileCoverage(cands: readonly Candidate[], words: readonly string[], perFile = 0): Map<number, number> {
+export function fileCoverage(cands: readonly Candidate[], words: readonly string[], perFile = 0, capped: (fileId: number) => boolean = () => true): Map<number, number> {
   const held = new Map<number, Set<string>>();
   const seen = new Map<number, number>();
   for (const c of cands) {
@@ -40,7 +40,7 @@ export function fileCoverage(cands: readonly Candidate[], words: readonly string
     if (!set) held.set(c.fileId, (set = new Set()));
     const n = (seen.get(c.fileId) ?? 0) + 1;
     seen.set(c.fileId, n);
-    if (set.size === words.length || (perFile > 0 && n > perFile)) continue;
+    if (set.size === words.length || (perFile > 0 && n > perFile && capped(c.fileId))) continue;
     const text = `${c.path}\n${c.symbolName ?? ''}\n${c.body ?? ''}`.toLowerCase();
     for (const w of words) if (!set.has(w) && text.includes(w)) set.add(w);
   }

@@ -367,7 +367,9 @@ export class Reranker {
     loadBodies(this.session, read, (c) => keyPathSeparator(c.lang) !== undefined);
     if (this.coverage.length) {
       // Among the best candidates only: the others keep factor 1, which a share of 0 gives too.
-      const shares = fileCoverage(read, this.coverage, this.settings.coverage_chunks);
+      const long = this.settings.coverage_long_file;
+      const capped = long > 0 ? (fileId: number) => this.session.cached(`file-chunks:${fileId}`, () => Number(this.session.value('SELECT count(*) FROM chunks WHERE file_id = ?', [fileId]))) > long : undefined;
+      const shares = fileCoverage(read, this.coverage, this.settings.coverage_chunks, capped);
       for (const c of read) {
         const share = shares.get(c.fileId) ?? 0;
         if (share > 0) c.factors.push({ name: 'query_coverage', factor: Math.pow(1 + this.settings.coverage_boost, share) });
