@@ -110,8 +110,10 @@ export async function runRemoteBench(root: string, pageSizes: number[], remote: 
           openRequests = opened.requests;
           openBytes = opened.bytes;
           let t = now();
-          await ws.search({ query: q, limit: 10 });
+          const answer = await ws.search({ query: q, limit: 10 });
           const ms = now() - t;
+          // A failed search reads little: its figures would look like a gain.
+          if (answer.status !== 'ok') throw new Error(`${q}: ${JSON.stringify(answer.error)}`);
           const s = storage.stats();
           for (const [name, bytes] of tally) tables.set(name, (tables.get(name) ?? 0) + bytes / qs.length);
           first.push({ requests: s.requests - opened.requests, bytes: s.bytes - opened.bytes, ms });

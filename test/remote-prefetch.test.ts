@@ -4,7 +4,8 @@
 // chunks, files' stored data and chunk lengths, reading exactly those rows makes no request — the
 // walk found every page SQLite reads, overflow chains included — and the read-ahead took fewer
 // requests than SQLite reading the same rows page by page on a fresh reader. Opening reads every
-// B-tree's root ahead: a first lookup by id in any table then costs one leaf.
+// B-tree's root ahead: a first lookup by id in any table then costs one leaf. A query's doclists
+// (core/index/doclist-pages.ts) come ahead the same way: FTS5 then reads none of their pages itself.
 // @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
@@ -17,6 +18,8 @@ import { startRangeServer, type RangeServer } from './helpers/range-server.ts';
 import { indexAndPack } from './helpers/published-index.ts';
 import { readPackedFileList } from '../core/index/file-list.ts';
 import { fflateCodec } from '../core/index/fflate-codec.ts';
+import { SearchSession } from '../core/search/session.ts';
+import type { Database } from '../core/sqlite/engine.ts';
 
 const sample = path.resolve(import.meta.dirname, 'sample-workspace');
 const remote = { revalidateMs: 3_600_000 };
@@ -112,6 +115,37 @@ describe('rows read ahead from a published index', () => {
       local.close();
     }
     db.close();
+  });
+
+  it("reads a query's doclists ahead: FTS5 then matches, ranks and counts them without a request", async () => {
+    const expr = '"public" AND ("class" OR "void") AND "return value"';
+    const statements = [
+      `SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH '${expr.replace(/'/g, "''")}' ORDER BY bm25(chunks_fts) LIMIT 5`,
+      `SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH '"public"'`,
+    ];
+    const run = (db: Awaited<ReturnType<typeof reader>>['db']) => statements.map((sql) => db.selectValues(sql));
+    const plain = await reader();
+    // The structure record and the terms' index pages, as a search has them before its passes.
+    plain.db.selectValue('SELECT block FROM chunks_fts_data WHERE id = 10');
+    const start = plain.storage.stats().requests;
+    const expected = run(plain.db);
+    const unaided = plain.storage.stats().requests - start;
+
+    const ahead = await reader();
+    const ws = open[open.length - 1];
+    const session = new SearchSession(ahead.db, fflateCodec, (table, ids) => ahead.storage.prefetchRows!(ahead.db, table, ids), () => new ws.engine.sqlite3.oo1.DB(':memory:') as unknown as Database);
+    const before = ahead.storage.stats().requests;
+    session.prefetchDoclists(expr);
+    const prefetched = ahead.storage.stats().requests - before;
+    expect(run(ahead.db)).toEqual(expected);
+    // Every page of the doclists came with the read-ahead: matching, ranking and counting read none.
+    expect(ahead.storage.stats().requests - before - prefetched).toBe(0);
+    expect(prefetched).toBeLessThan(unaided);
+    // A second time for the same phrases: nothing (once per term and generation).
+    session.prefetchDoclists(expr);
+    expect(ahead.storage.stats().requests - before - prefetched).toBe(0);
+    plain.db.close();
+    ahead.db.close();
   });
 
   it('ignores a table it does not know and rows that do not exist', async () => {

@@ -1,6 +1,14 @@
 // Reading an FTS5 table's structure record: how many segments it holds and on which levels (the
-// compaction decides by it; the health check finds a damaged one). Owns only the decoding.
+// compaction decides by it; the health check finds a damaged one), and each segment's id and leaf
+// pages (a remote reader finds a term's doclist pages by them: doclist-pages.ts). Owns only the decoding.
 import type { Database } from '../sqlite/engine.ts';
+
+/** A segment of an FTS5 index: its id and its first and last leaf page. */
+export interface FtsSegment {
+  id: number;
+  first: number;
+  last: number;
+}
 
 /**
  * An FTS5 table's segment count and segments per level, read from its structure record (rowid 10
@@ -9,7 +17,7 @@ import type { Database } from '../sqlite/engine.ts';
  * segment count and each segment's id and first and last page, plus five more in version 2).
  * Null when the record is missing or not readable.
  */
-export function ftsStructure(db: Database, table: string): { segments: number; levels: number[] } | null {
+export function ftsStructure(db: Database, table: string): { segments: number; levels: number[]; list: FtsSegment[] } | null {
   const b = db.selectValue(`SELECT block FROM ${table}_data WHERE id = 10`);
   if (!(b instanceof Uint8Array) || b.length < 6) return null;
   let i = 4;
@@ -32,15 +40,19 @@ export function ftsStructure(db: Database, table: string): { segments: number; l
     if (nLevel > 64 || segments > 100_000) return null; // FTS5_MAX_LEVEL; far more segments than FTS5 keeps
     varint(); // write counter
     const levels: number[] = [];
+    const list: FtsSegment[] = [];
     for (let l = 0; l < nLevel; l++) {
       varint(); // segments being merged
       const n = varint();
       levels.push(n);
-      for (let k = 0; k < n * (v2 ? 8 : 3); k++) varint();
+      for (let k = 0; k < n; k++) {
+        list.push({ id: varint(), first: varint(), last: varint() });
+        if (v2) for (let e = 0; e < 5; e++) varint(); // origins, tombstone pages and entries, entries
+      }
     }
     // A sound record adds up and ends where its last segment does.
     if (levels.reduce((a, n) => a + n, 0) !== segments || i !== b.length) return null;
-    return { segments, levels };
+    return { segments, levels, list };
   } catch {
     return null;
   }

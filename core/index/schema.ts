@@ -32,10 +32,13 @@ CREATE TABLE files(
  * values, core/index/fts-row.ts). `cjk` holds CJK runs as bigrams (core/search/cjk.ts): empty for
  * code without CJK text.
  */
+/** The keyword index's tokenizer (a remote reader tokenizes a query's phrases with it to find their doclists: doclist-pages.ts). */
+export const FTS_TOKENIZER = 'porter unicode61 remove_diacritics 2';
+
 export const CHUNKS_FTS = `
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
   path, symbol, header, body, idents, cjk,
-  content='', tokenize='porter unicode61 remove_diacritics 2'
+  content='', tokenize='${FTS_TOKENIZER}'
 );`;
 
 /**

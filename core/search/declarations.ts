@@ -313,11 +313,13 @@ const RANKED_BATCH = 16;
  */
 function exactlyNamed(session: SearchSession, word: string, lower: string): Array<[number, string, string, string]> {
   const indexed = session.cached('chunks-by-symbol', () => session.value("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?", [CHUNKS_BY_SYMBOL]) !== undefined);
-  if (indexed && !session.filtered && session.packedFiles()) {
-    // The chunks' files from a remote pack's file list (no files row read), in the same order.
-    const ids = session.arrays(`SELECT c.file_id FROM chunks c INDEXED BY ${CHUNKS_BY_SYMBOL} WHERE lower(c.symbol_name) = ? ORDER BY c.id LIMIT ${LOOKUP_ROWS}`, [lower]).map((r) => Number(r[0]));
+  if (indexed && session.packedFiles()) {
+    // The chunks' files from a remote pack's file list (no files row read), in the same order. With
+    // a path filter: every chunk so named, the filter applied to the list's paths, then the first
+    // LOOKUP_ROWS — as the join below limits after the filter (it read a files page per request).
+    const ids = session.arrays(`SELECT c.file_id FROM chunks c INDEXED BY ${CHUNKS_BY_SYMBOL} WHERE lower(c.symbol_name) = ? ORDER BY c.id${session.filtered ? '' : ` LIMIT ${LOOKUP_ROWS}`}`, [lower]).map((r) => Number(r[0]));
     const rows = listedFiles(session, ids);
-    if (rows) return rows;
+    if (rows) return rows.slice(0, LOOKUP_ROWS);
   }
   if (indexed) {
     return session.arrays(

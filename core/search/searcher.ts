@@ -112,7 +112,9 @@ export class Searcher {
     private readonly host: SearcherHost,
   ) {
     const storage = store.storage;
-    this.session = new SearchSession(store.db, store.codec, storage.prefetchRows && ((table, ids) => storage.prefetchRows!(store.db, table, ids)));
+    const prefetch = storage.prefetchRows && ((table: string, ids: readonly number[]) => storage.prefetchRows!(store.db, table, ids));
+    // (A reader that reads ahead tokenizes a query's phrases in an in-memory database: SearchSession.prefetchDoclists.)
+    this.session = new SearchSession(store.db, store.codec, prefetch, prefetch && (() => new store.engine.sqlite3.oo1.DB(':memory:') as Database));
   }
 
   get settings(): Settings {

@@ -13,7 +13,8 @@ import type { DeflateCodec } from '../index/file-data.ts';
 import type { PathFilter } from './filters.ts';
 import { StoredFileCache } from './file-cache.ts';
 import { ProjectMap } from './roles.ts';
-import { FILE_FLAG } from '../index/schema.ts';
+import { FILE_FLAG, FTS_TOKENIZER } from '../index/schema.ts';
+import { doclistRowids, exactPhrases, ftsTerms } from '../index/doclist-pages.ts';
 import { PACKED_FILE_LIST, readPackedFileList, type FileListRow } from '../index/file-list.ts';
 import { PACKED_CHUNK_FILES, readPackedChunkFiles, type ChunkFiles } from '../index/chunk-files.ts';
 import { projectLanguageFiles, recordedCounts } from './first-search-record.ts';
@@ -85,6 +86,8 @@ export class SearchSession {
     readonly codec: DeflateCodec,
     /** The storage's read-ahead of rows by id (IndexStorage.prefetchRows: a remote index), if it has one. */
     private readonly prefetch?: (table: string, rowids: readonly number[]) => void,
+    /** Opens an in-memory database for FTS5's tokenizer (prefetchDoclists), where the storage reads ahead. */
+    private readonly openScratch?: () => Database,
   ) {
     // A file the literal channel read in this generation (its text cache, literal/text-cache.ts) is not inflated twice.
     // (Its shape only: importing text-cache.ts here would close an import circle.)
@@ -184,6 +187,24 @@ export class SearchSession {
     if (!this.prefetch) return;
     if (this.value("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [table]) === undefined) return;
     this.prefetchRows(table, (this.db.selectValues(`SELECT rowid FROM ${table}`) as number[]).map(Number));
+  }
+
+  /** An in-memory database of its own for FTS5's tokenizer (doclist-pages.ts ftsTerms), made on first use. */
+  private scratch: Database | null = null;
+
+  /**
+   * Reads ahead the keyword index's pages that hold the doclists of an FTS5 expression's terms (a
+   * remote index: one request where FTS5 reads them a page at a time; doclist-pages.ts), once per
+   * term and generation. Nothing for a local file.
+   */
+  prefetchDoclists(expr: string): void {
+    if (!this.prefetch || !this.openScratch) return;
+    const done = this.cached('doclists-read', () => new Set<string>());
+    const texts = exactPhrases(expr).filter((t) => !done.has(t));
+    if (!texts.length) return;
+    texts.forEach((t) => done.add(t));
+    this.scratch ??= this.openScratch();
+    this.prefetchRows('chunks_fts_data', doclistRowids(this.db, 'chunks_fts', ftsTerms(this.scratch, FTS_TOKENIZER, texts)));
   }
 
   /** Reads ahead the stored data of files about to be decoded (those not in the file cache). */

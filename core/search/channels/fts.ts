@@ -164,13 +164,15 @@ function queryFts(session: SearchSession, expr: string, pool: number, terms: 'al
 
 /**
  * For a storage whose reads are round trips (a remote index): the rows a pass reads by id fetched
- * ahead in few requests — the lengths of the matching chunks (BM25 reads each), then the ranking
+ * ahead in few requests — its terms' doclists, the lengths of the matching chunks (BM25 reads each), then the ranking
  * statement alone for the pool's chunk rows and their files' rows (its FTS pages are then cached
  * for the joined statement, which reads those rows one page at a time). A filtered pass (`pool`
  * null) joins every matching chunk to its rows before it ranks: those rows, all of them — unless the
  * index tells chunks' files by id (`byId`: a packed index), when it ranks like an unfiltered one.
  */
 function readAheadPool(session: SearchSession, expr: string, pool: number | null, byId: boolean, fileRows = true): void {
+  // The doclists every statement below reads, in one request (not a page at a time as FTS5 reads them).
+  session.prefetchDoclists(expr);
   // BM25 reads the length of every matching chunk (that passes the filter, told by id): those rows
   // first (the doclists alone tell which).
   const ok = byId ? ' AND hci_chunk_ok(rowid)' : '';
