@@ -53,7 +53,8 @@ describe('docs/examples/publish-index.yml (build, pack and publish an index in C
     }
     expect(fs.existsSync(path.join(root, 'site/index.sqlite'))).toBe(true);
     const manifest = JSON.parse(fs.readFileSync(path.join(root, 'site/index.sqlite.json'), 'utf8'));
-    expect(manifest).toMatchObject({ hci_pack: 1, file: 'index.sqlite' });
+    // Paged at the default size, 8 KB (core/index/pack.ts DEFAULT_PACK_PAGE_SIZE: bench/results/remote-Avalonia-fed12.md).
+    expect(manifest).toMatchObject({ hci_pack: 1, file: 'index.sqlite', page_size: 8192 });
     server = await startRangeServer(path.join(root, 'site'));
     for (const q of ['CatalogService', 'order total discount']) {
       const local = JSON.parse((await runCli(['search', q, '--root', root, '--json'])).stdout);

@@ -27,8 +27,15 @@ import { writePackedChunkFiles } from './chunk-files.ts';
 export const PACK_MANIFEST_VERSION = 1;
 /** Page sizes SQLite accepts that make sense for range reads. */
 export const PACK_PAGE_SIZES = [4096, 8192, 16384, 32768, 65536] as const;
-/** The default page size of a packed index (bench/remote.ts measures bytes and requests per query for each page size). */
-export const DEFAULT_PACK_PAGE_SIZE = 16384;
+/**
+ * The default page size of a packed index (bench/remote.ts measures bytes and requests per query for
+ * each page size). 8 KB since a remote reader fetches each run of wanted pages as its own range and
+ * a query's doclists ahead: a first query on Avalonia reads 1.2/1.0/2.0/1.1 MB (symbol/words/phrase/filtered)
+ * in 15/13/11.5/15 requests, where 16 KB pages read 1.8/1.5/2.8/1.5 MB in 12/11/9/12 and 4 KB pages
+ * 0.9/0.7/1.5/0.9 MB in up to 20 (bench/results/remote-Avalonia-fed12.md): most bytes are rows read by
+ * id, a page each, so smaller pages cost less, until SQLite's own reads cost more requests.
+ */
+export const DEFAULT_PACK_PAGE_SIZE = 8192;
 
 /** meta keys a packed index carries (read by core/search/session.ts and core/workspace.ts). */
 export const PACK_META = { pack: 'pack', files: 'count_files', chunks: 'count_chunks', parseErrors: 'count_parse_errors' } as const;

@@ -261,7 +261,7 @@ export const COMMANDS: CommandRow[] = [
     options: {
       root: rootOption(),
       out: opt.required('-o, --out <file>', 'the packed index to write (its manifest goes beside it as <file>.json)'),
-      pageSize: opt.int('--page-size <bytes>', 'SQLite page size of the packed file: 4096, 8192, 16384 (default), 32768 or 65536'),
+      pageSize: opt.int('--page-size <bytes>', 'SQLite page size of the packed file: 4096, 8192 (default), 16384, 32768 or 65536'),
       repository: opt.text('--repository <name>', 'the repository\'s name in the manifest (default: owner/name of the git remote origin, else the folder\'s name)'),
       json: jsonOption('print the manifest as JSON'),
     },
