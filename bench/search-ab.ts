@@ -18,7 +18,11 @@
 // `--set NAME=golden.jsonl@indexed-root` (repeatable): before the rounds, every answer of those sets'
 // queries (keyword and hybrid) and of the plan's (keyword), at limits 10 and 50, compared between the builds.
 //
-//   node dist/bench/search-ab.js --a OLD/dist --b NEW/dist --root INDEXED_TREE [--rounds 4] [--mechanisms] [--set NAME=GOLDEN@ROOT]… [--md out.md]
+// `--root-b TREE` / `--set-roots-b DIR`: build B searches its own copy of the tree (and of each set's
+// root, DIR/NAME), indexed by B — when B's index holds a record A's build does not read (or the
+// other way round), each build then searches an index its own pass wrote.
+//
+//   node dist/bench/search-ab.js --a OLD/dist --b NEW/dist --root INDEXED_TREE [--root-b TREE] [--rounds 4] [--mechanisms] [--set NAME=GOLDEN@ROOT]… [--set-roots-b DIR] [--md out.md]
 //   (each dist/ as `npm run build` writes it; the tree indexed already)
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -182,7 +186,9 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const [a, b] = [optString(opts, 'a'), optString(opts, 'b')];
-  if (!a || !b || !root) throw new Error('usage: search-ab --a DIST --b DIST --root INDEXED_TREE [--rounds 4] [--md out.md]');
+  if (!a || !b || !root) throw new Error('usage: search-ab --a DIST --b DIST --root INDEXED_TREE [--root-b TREE] [--rounds 4] [--md out.md]');
+  const roots = { A: root, B: optString(opts, 'root-b') ?? root } as const;
+  const setRootsB = optString(opts, 'set-roots-b');
   const rounds = optInt(opts, 'rounds', 4);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-search-ab-'));
   try {
@@ -207,10 +213,14 @@ export async function main(argv: string[]): Promise<number> {
         ...probeSets(opts).map((x) => ({ name: x.name, root: x.root, queries: readGolden(x.golden).map((g) => g.query), modes: ['keyword', 'hybrid'] })),
         { name: path.basename(root), root, queries: [...new Set([...plan.reopen, ...plan.warmup, ...plan.measured])], modes: ['keyword'] },
       ];
-      const setsFile = path.join(tmp, 'sets.json');
-      fs.writeFileSync(setsFile, JSON.stringify(sets));
+      const setsFile = (s: 'A' | 'B') => {
+        const file = path.join(tmp, `sets-${s}.json`);
+        const own = s === 'A' ? sets : sets.map((x, i) => (i === sets.length - 1 ? { ...x, root: roots.B } : setRootsB ? { ...x, root: path.join(setRootsB, x.name) } : x));
+        fs.writeFileSync(file, JSON.stringify(own));
+        return file;
+      };
       const got = (['A', 'B'] as const).map((s) => {
-        const p = spawnSync(process.execPath, [...process.execArgv, self, '--answers-child', builds[s], '--sets', setsFile], { encoding: 'utf8', maxBuffer: 1 << 30 });
+        const p = spawnSync(process.execPath, [...process.execArgv, self, '--answers-child', builds[s], '--sets', setsFile(s)], { encoding: 'utf8', maxBuffer: 1 << 30 });
         if (p.status !== 0) throw new Error(`build ${s}: ${p.stderr}`);
         return JSON.parse(p.stdout) as Record<string, string>;
       });
@@ -221,7 +231,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     for (let r = 0; r < rounds; r++) {
       for (const s of r % 2 ? (['B', 'A'] as const) : (['A', 'B'] as const)) {
-        const p = spawnSync(process.execPath, [...process.execArgv, self, '--child', builds[s], '--root', root, '--plan', planFile], { encoding: 'utf8', maxBuffer: 256 << 20 });
+        const p = spawnSync(process.execPath, [...process.execArgv, self, '--child', builds[s], '--root', roots[s], '--plan', planFile], { encoding: 'utf8', maxBuffer: 256 << 20 });
         if (p.status !== 0) throw new Error(`build ${s}: ${p.stderr}`);
         runs[s].push(JSON.parse(p.stdout) as ChildOut);
         loads.push(os.loadavg()[0]);
@@ -248,7 +258,7 @@ export async function main(argv: string[]): Promise<number> {
     const per = (s: 'A' | 'B', q: string) => median(runs[s].map((o) => o.measured.find((x) => x.q === q)!.ms));
     const slow = plan.measured.map((q) => ({ q, a: per('A', q), b: per('B', q) })).sort((x, y) => y.a - x.a).slice(0, 8);
     const md = [
-      `Builds: A = ${builds.A}, B = ${builds.B}; tree ${root}; ${rounds} rounds, one new process per build and round, alternated (A B, B A, …).`,
+      `Builds: A = ${builds.A}, B = ${builds.B}; tree ${root}${roots.B !== root ? ` (B: its own copy ${roots.B}${setRootsB ? `, the sets' under ${setRootsB}` : ''})` : ''}; ${rounds} rounds, one new process per build and round, alternated (A B, B A, …).`,
       `Node ${process.version}, ${os.cpus().length} cores, load average (1 min) ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} over the run.`,
       `Queries: the bench's derived set and slices — ${plan.reopen.length} reopen, ${plan.warmup.length - 1} warm-up (+1: each process's first search), ${plan.measured.length} measured; percentiles pool every round's samples.`,
       ...(compared ? [compared] : []),

@@ -103,7 +103,7 @@ afterAll(async () => {
 
 
 describe('declarations (definition-first) read only the outlines of files that can declare the name', () => {
-  it("reads only the declaring file with the record of file facts; without it, skips the meta of a file whose text and path never hold the name; the same declarations", async () => {
+  it("reads no file with the record of file facts (its declarations' rows); without it, skips the meta of a file whose text and path never hold the name; the same declarations", async () => {
     const inflates: number[] = [];
     const counting: DeflateCodec = { deflateRaw: zlibCodec.deflateRaw, inflateRaw: (d, dict, size) => (inflates.push(d.length), zlibCodec.inflateRaw(d, dict, size)) };
     // A connection of its own (a session registers hci_path_ok on its connection).
@@ -117,8 +117,8 @@ describe('declarations (definition-first) read only the outlines of files that c
       };
       const found = find();
       expect(found.map((d) => [d.name, d.kind, files.find((f) => f.fileId === d.fileId)?.path])).toEqual([['ShippingRates', 'class', 'src/Shipping/ShippingRates.cs']]);
-      // With this generation's file facts (file-facts.ts) only the declaring file is read: its text and its meta.
-      expect(inflates.length).toBe(2);
+      // With this generation's file facts (file-facts.ts) no file is read: the declaration, its line and chunk are its row of file_declarations.
+      expect(inflates.length).toBe(0);
       // Without them (a write that did not keep them): every file's text is read; the meta of the one file that holds the name only.
       own.db.exec("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'");
       bumped = true;

@@ -20,7 +20,7 @@ import { packVariantGroups } from '../search/variants.ts';
 import { LEARNED_TERMS_TABLE } from '../search/learned-terms.ts';
 import { deflateRecord } from './generation-record.ts';
 import { FILE_STEMS_TABLE } from '../search/first-search-record.ts';
-import { FILE_FACTS_META, FILE_FACTS_TABLE } from '../search/file-facts.ts';
+import { DECLS_TABLE, FILE_FACTS_META, FILE_FACTS_TABLE } from '../search/file-facts.ts';
 import { writePackedChunkFiles } from './chunk-files.ts';
 
 /** The manifest's own version (`hci_pack`): a reader refuses a newer one. */
@@ -174,7 +174,7 @@ export async function packIndex(source: PackSource, target: PackTarget, opts: Pa
     // The files by stem serve a local first search (search/first-search-record.ts): a remote reader reads the file list above.
     tmp.exec(`DROP TABLE IF EXISTS ${FILE_STEMS_TABLE}`);
     // So do the files' facts (search/file-facts.ts): a remote reader's declarations and dead lines read the files, as before.
-    tmp.exec(`DROP TABLE IF EXISTS ${FILE_FACTS_TABLE}`);
+    tmp.exec(`DROP TABLE IF EXISTS ${FILE_FACTS_TABLE}; DROP TABLE IF EXISTS ${DECLS_TABLE}`);
     tmp.exec('DELETE FROM meta WHERE key = ?', { bind: [FILE_FACTS_META] });
     // Which file each chunk is in, for a filtered search's first pass (chunk-files.ts).
     writePackedChunkFiles(tmp, source.codec);

@@ -183,7 +183,7 @@ function rereadForRoleFlags(db: Database): void {
 
 function replaceContentTables(db: Database): void {
   db.exec('DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS files_tri; DROP TABLE IF EXISTS files_grams; DROP TABLE IF EXISTS chunks; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS file_data');
-  db.exec('DROP TABLE IF EXISTS chunk_vectors; DROP TABLE IF EXISTS vector_models; DROP TABLE IF EXISTS file_facts');
+  db.exec('DROP TABLE IF EXISTS chunk_vectors; DROP TABLE IF EXISTS vector_models; DROP TABLE IF EXISTS file_facts; DROP TABLE IF EXISTS file_declarations');
   db.exec('DELETE FROM files');
   db.exec(CONTENT);
   db.exec(VECTORS_V4);

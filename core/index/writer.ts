@@ -1,6 +1,6 @@
 // Row-level writes of the index: insert one prepared file with its chunks, delete one file with its
 // FTS rows and chunk vectors. Owns the SQL for files/file_data/chunks/chunks_fts/files_tri/files_grams
-// (and writing and deleting a file's file_facts row, search/file-facts.ts; deleting a file's chunk_vectors; giving new chunks vectors is a ChunkVectorSink's); runs
+// (and writing and deleting a file's file_facts and file_declarations rows, search/file-facts.ts; deleting a file's chunk_vectors; giving new chunks vectors is a ChunkVectorSink's); runs
 // inside a write transaction that the caller (the indexer) opens. Decides nothing about which files
 // change, nor whether the literal index is kept (literal-index.ts); the blob encoding is file-data.ts's.
 import type { Database, Sqlite3Static } from '../sqlite/engine.ts';
@@ -12,7 +12,7 @@ import { sliceLines } from './fts-row.ts';
 import { chunkEmbeddingText } from '../vector/provider.ts';
 import { gramBloom } from './gram-bloom.ts';
 import { FTS_INSERT } from './fts-refill.ts';
-import { FACTS_DELETE, FACTS_INSERT, factsOf, type FileFacts } from '../search/file-facts.ts';
+import { DECLS_DELETE, DECLS_INSERT, FACTS_DELETE, FACTS_INSERT, FILE_FACTS_TABLE, factsOf, namesJson, type FileFacts } from '../search/file-facts.ts';
 
 export interface PreparedFile {
   path: string;
@@ -57,7 +57,7 @@ export interface FileRows {
    */
   known?: EncodedFileData['known'];
   chunks: Array<{ startLine: number; endLine: number; kind: string; symbolKind: string | null; symbolName: string | null }>;
-  /** The names its outline declares and whether a stored line is dead (search/file-facts.ts): its file_facts row, when either. */
+  /** The names its outline declares and whether a stored line is dead (search/file-facts.ts): its file_facts row, when either; its live declarations' rows. */
   facts: FileFacts;
 }
 
@@ -78,7 +78,7 @@ export function fileRows(f: PreparedFile, codec: DeflateCodec): FileRows {
     chunks: f.chunks.map((c) => ({ startLine: c.startLine, endLine: c.endLine, kind: c.kind, symbolKind: c.symbol?.kind ?? null, symbolName: c.symbol?.name ?? null })),
     // (Facts of the lines the blob keeps: a dropped secret chunk's are empty there. A leading BOM, which the blob
     // leaves out, changes no dead line: deadLines reads lines trimmed.)
-    facts: factsOf(f.outline?.nodes ?? [], f.secretChunks === 0 ? f.lines : decodeFileData(data, codec, rawLength).lines, f.lang),
+    facts: factsOf(f.outline?.nodes ?? [], f.secretChunks === 0 ? f.lines : decodeFileData(data, codec, rawLength).lines, f.lang, f.chunks),
   };
 }
 
@@ -131,6 +131,9 @@ export class RowWriter {
       if (this.opts.literal) this.run(TRI_DELETE, [fileId, literalText(stored)]);
     }
     if (this.opts.literal) this.run(GRAMS_DELETE, [fileId]);
+    // Its declarations' rows, by the names its facts row lists (the table is clustered by name).
+    const names = this.db.selectValue(`SELECT names FROM ${FILE_FACTS_TABLE} WHERE file_id = ?`, [fileId]) as string | undefined;
+    if (names) this.run(DECLS_DELETE, [namesJson(names), fileId]);
     this.run(FACTS_DELETE, [fileId]);
     this.opts.vectors?.harvest(this.db, fileId);
     // Vectors go with their chunks, in the same transaction: they can never outlive them.
@@ -164,6 +167,7 @@ export class RowWriter {
       ids.push(id);
       this.run(FTS_INSERT, [id, ...storedChunkFts(f.path, stored, { ordinal, ...c })]);
     });
+    for (const d of f.facts.declarations) this.run(DECLS_INSERT, [d.symbol.toLowerCase(), fileId, d.seq, d.symbol, d.kind, d.line, ids[d.chunk], d.arity]);
     if (this.opts.literal) {
       const text = literalText(stored);
       this.run(TRI_INSERT, [fileId, text]);

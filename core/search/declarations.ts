@@ -5,10 +5,11 @@
 // file holds the name in its path), so those chunks are handed back for the keyword channel to
 // score (channels/fts.ts scoreChunks) and join the candidates. Each declaration has a tier: the
 // name equal to the query or up to one of the repository's affixes (affixes.ts), declared by a type
-// or by a member, in a file whose name is the declared name or not. Of the files looked in, only
-// those the index's record of declared names says may declare the name are decoded, when it has a
-// current one (file-facts.ts). Owns finding declarations and their tiers; what a tier weighs is
-// rerank.ts's; which kinds declare a name is file-facts.ts's.
+// or by a member, in a file whose name is the declared name or not. When the index has a current
+// record (file-facts.ts), the exact name's declarations — name line, chunk — and the files that
+// declare it are read from its rows, no outline decoded; for names up to an affix only the files it
+// says may declare one are decoded. Owns finding declarations and their tiers; what a tier weighs is
+// rerank.ts's; which kinds declare a name, and where a declaration's name line is, file-facts.ts's.
 import type { IndexedFile, SearchSession } from './session.ts';
 import { affixBetween, indexAffixes, type Affixes } from './affixes.ts';
 import type { OutlineSymbol } from '../contract/outline.ts';
@@ -17,7 +18,7 @@ import { baseName, extensionOf, languageOf, nameStem } from '../scan/languages.t
 import { CHUNKS_BY_SYMBOL } from '../index/schema.ts';
 import type { StoredFile } from '../index/file-data.ts';
 import { filesNamed } from './first-search-record.ts';
-import { deadLinesOf, filesDeclaring, levelOf } from './file-facts.ts';
+import { deadLinesOf, declaringFiles, filesDeclaring, levelOf, nameLine, recordedDeclarations, typeParameterCount } from './file-facts.ts';
 
 /** A TypeScript declaration file: `x.d.ts`, `x.d.mts`, `x.d.cts`. */
 const AMBIENT_FILE = /\.d\.[mc]?ts$/;
@@ -74,26 +75,6 @@ export function genericName(written: string): { name: string; arity: number | nu
   return m ? { name: m[1], arity: typeParameterCount(`<${m[2]}>`) } : { name: written, arity: null };
 }
 
-/** The number of type parameters in a trailing `<…>` (top-level commas + 1; 0 when none). */
-function typeParameterCount(s: string): number {
-  const open = s.lastIndexOf('<');
-  if (open < 0 || !s.endsWith('>')) return 0;
-  let depth = 0;
-  let n = 1;
-  for (const ch of s.slice(open + 1, -1)) {
-    if (ch === '<') depth++;
-    else if (ch === '>') depth--;
-    else if (ch === ',' && depth === 0) n++;
-  }
-  return n;
-}
-
-/** The line, from `from`, where `name` first appears as a whole word (the declaration's name line; `from` when none). */
-function nameLine(lines: readonly string[], from: number, to: number, name: string): number {
-  const re = new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}(?![\\w$])`);
-  for (let l = from; l <= Math.min(to, lines.length); l++) if (re.test(lines[l - 1] ?? '')) return l;
-  return from;
-}
 
 /**
  * Declarations of `names` (query identifiers) in the files of `cands` (the first MAX_FILES distinct
@@ -131,8 +112,11 @@ export function findDeclarations(session: SearchSession, names: readonly string[
     // a type is what a type-like name asks for, and its tier ranks above a member's elsewhere.
     if (!found.some((d) => d.level !== 'member')) {
       const affixes = sessionAffixes(session);
-      const named = affixedStemFiles(session, name, affixes).filter((f) => !seen.has(f.fileId) && !more.some((m) => m.fileId === f.fileId));
-      found = [...found, ...declarationsIn(session, named.length ? [...where, ...named] : where, text, affixes)];
+      // (Of the files named after the name or declaring it, as many as the lookups without a record
+      // list at most: a name declared in hundreds of files has all of them listed by the record.)
+      const near = more.length > NEAR_FILES ? [...files, ...more.slice(0, NEAR_FILES)] : where;
+      const named = affixedStemFiles(session, name, affixes).filter((f) => !seen.has(f.fileId) && !near.some((m) => m.fileId === f.fileId));
+      found = [...found, ...declarationsIn(session, named.length ? [...near, ...named] : near, text, affixes)];
     }
     // A name declared in many files names no one place, unless files are named after it (a partial
     // class over 35 files, one of them HumanizerSourceGenerator.cs): then those are.
@@ -152,6 +136,20 @@ function declarationsIn(session: SearchSession, files: readonly FileRef[], text:
   const cased = /\p{Lu}/u.test(query);
   const q = cased ? query : query.toLowerCase();
   const out: Declaration[] = [];
+  const make = (f: FileRef, s: { name: string; kind: string }, line: number, chunk: number, affix: string | null, arity: number | null): Declaration => ({
+    chunkId: chunk, fileId: f.fileId, query: written.text, name: s.name, kind: s.kind, line, affix,
+    stem: nameStem(f.path).toLowerCase() === s.name.toLowerCase(), stemExact: fullStemOf(f.path).toLowerCase() === s.name.toLowerCase(),
+    arityMismatch: arity !== null && arity !== written.arity, level: levelOf(s.kind)!, ambient: AMBIENT_FILE.test(f.path),
+  });
+  // The exact name: its live declarations in these files as this generation's record keeps them
+  // (file-facts.ts: name line, chunk, type parameters), no outline decoded and no chunk looked up.
+  const recorded = affixes ? null : recordedDeclarations(session, query, files.map((f) => f.fileId));
+  if (recorded) {
+    const byFile = new Map<number, typeof recorded>();
+    for (const d of recorded) if (!cased || d.symbol === q) byFile.set(d.fileId, [...(byFile.get(d.fileId) ?? []), d]);
+    for (const f of files) for (const d of byFile.get(f.fileId) ?? []) out.push(make(f, { name: d.symbol, kind: d.kind }, d.line, d.chunkId, null, written.arity === null ? null : d.arity));
+    return out;
+  }
   const holds = nameTest(query);
   // The files this generation's record says may declare it (file-facts.ts): the others' outlines hold no such symbol, so they are not decoded.
   const declaring = filesDeclaring(session, files.map((f) => f.fileId), query, !affixes);
@@ -193,12 +191,7 @@ function declarationsIn(session: SearchSession, files: readonly FileRef[], text:
       if (dead[line - 1]) continue;
       const chunk = runs ? chunkIn(session, runs.chunksOf(f.fileId), line) : chunkAt(session, f.fileId, line);
       if (chunk === null) continue;
-      const arity = written.arity === null ? null : typeParameterCount(s.member_key ?? '');
-      out.push({
-        chunkId: chunk, fileId: f.fileId, query: written.text, name: s.name, kind: s.kind, line, affix,
-        stem: nameStem(f.path).toLowerCase() === s.name.toLowerCase(), stemExact: fullStemOf(f.path).toLowerCase() === s.name.toLowerCase(),
-        arityMismatch: arity !== null && arity !== written.arity, level: levelOf(s.kind)!, ambient: AMBIENT_FILE.test(f.path),
-      });
+      out.push(make(f, s, line, chunk, affix, written.arity === null ? null : typeParameterCount(s.member_key ?? '')));
     }
   }
   return out;
@@ -228,12 +221,15 @@ function mayDeclare(stored: StoredFile, f: FileRef, holds: RegExp): boolean {
 
 /** Files read at most per name by each lookup. */
 const LOOKUP_FILES = 8;
+/** The most files namedFiles lists without a record (LOOKUP_FILES named after it, as many more by chunk symbols, LOOKUP_FILES more by rank). */
+const NEAR_FILES = 3 * LOOKUP_FILES;
 /** Chunks the symbol lookup's FTS query ranks at most. */
 const LOOKUP_ROWS = 200;
 
 /**
  * Files that may declare the name: those named after it (the part of the name before the first
- * dot, any case: `Align.cs` for "Align", `FATabView.properties.cs`), and those whose chunk symbols
+ * dot, any case: `Align.cs` for "Align", `FATabView.properties.cs`), and every file the record of
+ * declarations says declares it; without a current record (an older index, a remote one) those whose chunk symbols
  * hold it (a chunk named after it or keyed inside it: `DocsJsApiService` declared in
  * DocsJsApi.cs), the best LOOKUP_FILES by FTS5's own rank over that column. Kept per generation
  * among the session's recent answers (unfiltered searches only).
@@ -246,6 +242,13 @@ function namedFiles(session: SearchSession, name: string): FileRef[] {
   return cache(`declared-in:${word}`, () => {
     const out: FileRef[] = withHashes(session, stemFiles(session, name.toLowerCase()).filter((f) => session.filtered ? pathOk(session, f.path) : true).slice(0, LOOKUP_FILES));
     const seen = new Set(out.map((f) => f.fileId));
+    // With this generation's record of declarations (file-facts.ts): every file that declares the
+    // name, in any case — not the few files the lookups below guess from chunk symbols.
+    const declaring = declaringFiles(session, name);
+    if (declaring) {
+      for (const [fileId, hash, path, lang] of declaring) if (!seen.has(Number(fileId))) out.push({ fileId: Number(fileId), hash, path, lang });
+      return out;
+    }
     /** Adds the rows' files not listed yet, at most `room` of them. */
     const add = (rows: Array<[number, string, string, string]>, room: number) => {
       for (const [fileId, hash, path, lang] of rows) {

@@ -10,13 +10,18 @@
 // declare the name are decoded for declarations, and a file without dead lines is not scanned; what
 // is found — and so every answer — is what reading and scanning all of them finds (a file the record
 // leaves out has no declaring symbol of that lower-cased name; a file it does not mark has no dead line).
+// Beside it, table `file_declarations`: a row per live declaration (a declaring symbol whose name
+// line is not dead and lies in a stored chunk), keyed by its lower-cased name, with the symbol as
+// written, its kind, name line, chunk and type-parameter count: an exact name's declarations in
+// given files are read from it without decoding an outline or asking which chunk holds the line
+// (bench/results/search-warm-warm11.md), and so is the list of the files that declare a name.
 // The writer keeps a file's row with its other rows (core/index/writer.ts), the indexer carries the
 // record from one generation to the next in each of its write transactions when the record was
 // current before it (meta `file_facts` names the generation and FACTS_VERSION), and a whole-tree pass
 // that finds it not current (an older index, a write by other code, other rules) fills it again from
 // the stored files. A search trusts it only at the generation it names, on a local index; packs
 // leave it out. Otherwise declarations and dead lines read every file, as before. Owns the table,
-// the record's generation, the kinds that declare and the session's dead-line maps; what a
+// the record's generation, the kinds that declare, where a declaration's name line is and the session's dead-line maps; what a
 // declaration is worth is declarations.ts's and rerank.ts's, which lines are dead dead-code.ts's.
 import type { Database } from '../sqlite/engine.ts';
 import type { OutlineSymbol } from '../contract/outline.ts';
@@ -45,9 +50,12 @@ export function levelOf(kind: string): 'type' | 'member' | 'file' | null {
  * The rules the record was made with: bump it when the kinds above or dead-code.ts's deadLines change
  * (a record of other rules is not current: the next whole-tree pass fills it again).
  */
-const FACTS_VERSION = 1;
+const FACTS_VERSION = 2;
 
 export const FILE_FACTS_TABLE = 'file_facts';
+/** A row per live declaration (see the header), clustered by lower-cased name. */
+export const DECLS_TABLE = 'file_declarations';
+const DECLS_SCHEMA = `CREATE TABLE ${DECLS_TABLE}(name TEXT NOT NULL, file_id INTEGER NOT NULL, seq INTEGER NOT NULL, symbol TEXT NOT NULL, kind TEXT NOT NULL, line INTEGER NOT NULL, chunk_id INTEGER NOT NULL, arity INTEGER NOT NULL, PRIMARY KEY(name, file_id, seq)) WITHOUT ROWID`;
 /** The meta key naming the generation (and FACTS_VERSION) the table is complete for. */
 export const FILE_FACTS_META = 'file_facts';
 
@@ -55,6 +63,8 @@ export const FILE_FACTS_META = 'file_facts';
 export interface FileFacts {
   names: string;
   dead: boolean;
+  /** Its rows of file_declarations (their chunks by index: the writer knows the ids). */
+  declarations: DeclaredSymbol[];
 }
 
 /** The distinct lower-cased names of an outline's declaring symbols, at any depth, as the table keeps them. */
@@ -71,9 +81,94 @@ export function declaredNames(nodes: ReadonlyArray<OutlineNode | OutlineSymbol>)
 }
 
 /** A file's facts from its outline and its stored lines (the lines its blob keeps: a dropped secret chunk's are empty). */
-export function factsOf(nodes: ReadonlyArray<OutlineNode | OutlineSymbol>, storedLines: readonly string[], lang: string): FileFacts {
-  return { names: declaredNames(nodes), dead: deadLines(storedLines, lang).includes(1) };
+export function factsOf(nodes: ReadonlyArray<OutlineNode | OutlineSymbol>, storedLines: readonly string[], lang: string, chunks: ReadonlyArray<{ startLine: number; endLine: number }> = []): FileFacts {
+  const dead = deadLines(storedLines, lang);
+  const names = declaredNames(nodes);
+  return { names, dead: dead.includes(1), declarations: names ? declarationsOf(nodes, storedLines, dead, chunks) : [] };
 }
+
+/** A symbol of an outline as written (the parser's) or as stored (the blob's). */
+type AnySymbol = OutlineNode | OutlineSymbol;
+const startOf = (n: AnySymbol): number => ('startLine' in n ? n.startLine : n.start_line);
+const endOf = (n: AnySymbol): number => ('endLine' in n ? n.endLine : n.end_line);
+const keyOf = (n: AnySymbol): string => ('memberKey' in n ? n.memberKey : (n as OutlineSymbol).member_key) ?? '';
+
+/** The number of type parameters in a trailing `<…>` (top-level commas + 1; 0 when none). */
+export function typeParameterCount(s: string): number {
+  const open = s.lastIndexOf('<');
+  if (open < 0 || !s.endsWith('>')) return 0;
+  let depth = 0;
+  let n = 1;
+  for (const ch of s.slice(open + 1, -1)) {
+    if (ch === '<') depth++;
+    else if (ch === '>') depth--;
+    else if (ch === ',' && depth === 0) n++;
+  }
+  return n;
+}
+
+/** A character that continues a name (`\w` or `$`, by char code). */
+const wordy = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
+
+/**
+ * The line, from `from`, where `name` first appears as a whole word (the declaration's name line;
+ * `from` when none): not after or before a letter, digit, `_` or `$` (ASCII, as the pattern
+ * `(?<![\w$])name(?![\w$])` read it), found by indexOf — no pattern compiled per symbol.
+ */
+export function nameLine(lines: readonly string[], from: number, to: number, name: string): number {
+  // (An empty name — no declaring symbol has one — matches where the pattern would: between two non-name characters.)
+  if (!name) {
+    for (let l = from; l <= Math.min(to, lines.length); l++) if (/(?<![\w$])(?![\w$])/.test(lines[l - 1] ?? '')) return l;
+    return from;
+  }
+  for (let l = from; l <= Math.min(to, lines.length); l++) {
+    const line = lines[l - 1] ?? '';
+    for (let i = line.indexOf(name); i >= 0; i = line.indexOf(name, i + 1)) {
+      if ((i === 0 || !wordy(line.charCodeAt(i - 1))) && !wordy(line.charCodeAt(i + name.length))) return l;
+    }
+  }
+  return from;
+}
+
+/** A live declaration as the record keeps it: `chunk` is the index of the file's first chunk that holds its name line. */
+export interface DeclaredSymbol {
+  seq: number;
+  symbol: string;
+  kind: string;
+  line: number;
+  chunk: number;
+  arity: number;
+}
+
+/**
+ * A file's live declarations, in outline order (a pre-order walk, as declarations.ts walks it): each
+ * declaring symbol whose name line (nameLine) is not dead and lies in one of `chunks` (the file's
+ * chunk bounds in ordinal order; a dropped secret chunk's lines lie in none).
+ */
+export function declarationsOf(nodes: ReadonlyArray<AnySymbol>, lines: readonly string[], dead: Uint8Array, chunks: ReadonlyArray<{ startLine: number; endLine: number }>): DeclaredSymbol[] {
+  const out: DeclaredSymbol[] = [];
+  let seq = 0;
+  const walk = (list: ReadonlyArray<AnySymbol>) => {
+    for (const n of list) {
+      if (levelOf(n.kind)) {
+        const line = nameLine(lines, startOf(n), endOf(n), n.name);
+        const chunk = dead[line - 1] ? -1 : chunks.findIndex((c) => c.startLine <= line && c.endLine >= line);
+        if (chunk >= 0) out.push({ seq: seq++, symbol: n.name, kind: n.kind, line, chunk, arity: typeParameterCount(keyOf(n)) });
+      }
+      const children = n.children as ReadonlyArray<AnySymbol> | undefined;
+      if (children) walk(children);
+    }
+  };
+  walk(nodes);
+  return out;
+}
+
+/** The statement that writes a declaration's row: name, file, seq, symbol, kind, line, chunk id, arity. */
+export const DECLS_INSERT = `INSERT INTO ${DECLS_TABLE}(name, file_id, seq, symbol, kind, line, chunk_id, arity) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+/** Deletes a file's declarations of the names (json array) its file_facts row lists (the table is clustered by name). */
+export const DECLS_DELETE = `DELETE FROM ${DECLS_TABLE} WHERE name IN (SELECT value FROM json_each(?)) AND file_id = ?`;
+/** The names a file_facts row lists, as DECLS_DELETE binds them. */
+export const namesJson = (names: string): string => JSON.stringify(names.split('\n').filter(Boolean));
 
 /** A statement's first value: the database's, or a search session's cached statements'. */
 type ValueOf = (sql: string, params: ReadonlyArray<string | number>) => unknown;
@@ -98,8 +193,11 @@ export function beginFileFacts(db: Database): boolean {
   const value = valueOf(db);
   if (!hasTable(value)) {
     db.exec(`CREATE TABLE ${FILE_FACTS_TABLE}(file_id INTEGER PRIMARY KEY, names TEXT NOT NULL, dead INTEGER NOT NULL)`);
+    db.exec(DECLS_SCHEMA);
     if (db.selectValue('SELECT 1 FROM files LIMIT 1') === undefined) setMeta(db, { [FILE_FACTS_META]: stampNow(value) });
   }
+  // (A record of rules before the declarations' table: made empty, not current until the next whole-tree pass fills it.)
+  if (value("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [DECLS_TABLE]) === undefined) db.exec(DECLS_SCHEMA);
   return stampCurrent(value);
 }
 
@@ -121,18 +219,27 @@ export function carryFileFacts(db: Database, wasCurrent: boolean): void {
  */
 export function recordFileFacts(db: Database, codec: DeflateCodec): void {
   if (beginFileFacts(db)) return;
-  db.exec(`DELETE FROM ${FILE_FACTS_TABLE}`);
+  db.exec(`DELETE FROM ${FILE_FACTS_TABLE}; DELETE FROM ${DECLS_TABLE}`);
   const files = db.selectArrays('SELECT id, lang FROM files ORDER BY id') as Array<[number, string]>;
   const st = db.prepare(FACTS_INSERT);
+  const decl = db.prepare(DECLS_INSERT);
+  const chunksOf = db.prepare('SELECT id, start_line, end_line FROM chunks WHERE file_id = ? ORDER BY ordinal');
   try {
     for (const [id, lang] of files) {
       const stored = readStoredFile(db, Number(id), codec);
       if (!stored) continue;
-      const facts = factsOf(stored.outline, stored.lines, lang);
+      const chunks: Array<{ id: number; startLine: number; endLine: number }> = [];
+      chunksOf.bind([Number(id)]);
+      while (chunksOf.step()) chunks.push({ id: Number(chunksOf.get(0)), startLine: Number(chunksOf.get(1)), endLine: Number(chunksOf.get(2)) });
+      chunksOf.reset();
+      const facts = factsOf(stored.outline, stored.lines, lang, chunks);
       if (facts.names || facts.dead) st.bind([Number(id), facts.names, facts.dead ? 1 : 0]).stepReset();
+      for (const d of facts.declarations) decl.bind([d.symbol.toLowerCase(), Number(id), d.seq, d.symbol, d.kind, d.line, chunks[d.chunk].id, d.arity]).stepReset();
     }
   } finally {
     st.finalize();
+    decl.finalize();
+    chunksOf.finalize();
   }
   setMeta(db, { [FILE_FACTS_META]: stampNow(valueOf(db)) });
 }
@@ -159,7 +266,7 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 
 /**
  * Of `fileIds`, those that may declare `query` (`exact`: a declaring symbol named it, in any case) or a
- * name that starts or ends with it (`!exact`: declarations.ts's affixed names), by this generation's
+ * longer name that starts or ends with it (`!exact`: declarations.ts's affixed names), by this generation's
  * record; null when there is none (the caller reads every file). A superset of the files whose
  * outline has such a symbol: the names are compared lower-cased, as the outline walk compares them
  * at its loosest.
@@ -172,9 +279,42 @@ export function filesDeclaring(session: SearchSession, fileIds: readonly number[
   const out = new Set<number>();
   for (const [id, names] of rows) {
     const list = String(names);
-    if (exact ? list.includes(`\n${q}\n`) : list.split('\n').some((n) => n.startsWith(q) || n.endsWith(q))) out.add(Number(id));
+    // (An affixed name is longer than the query: affixes.ts affixBetween.)
+    if (exact ? list.includes(`\n${q}\n`) : list.split('\n').some((n) => n.length > q.length && (n.startsWith(q) || n.endsWith(q)))) out.add(Number(id));
   }
   return out;
+}
+
+/** A declaration read from the record: file_declarations' row. */
+export interface RecordedDeclaration extends Omit<DeclaredSymbol, 'chunk'> {
+  fileId: number;
+  chunkId: number;
+}
+
+/**
+ * The live declarations of names equal to `query` in any case (lower-cased: the caller compares the
+ * symbol as written) in `fileIds`, or in every file when `fileIds` is null, by file id then outline
+ * order; null when this generation has no record (the caller reads the outlines).
+ */
+export function recordedDeclarations(session: SearchSession, query: string, fileIds: readonly number[] | null): RecordedDeclaration[] | null {
+  const q = query.toLowerCase();
+  if (SURROGATE.test(q) || !recorded(session)) return null;
+  const sql = `SELECT file_id, seq, symbol, kind, line, chunk_id, arity FROM ${DECLS_TABLE} WHERE name = ?${fileIds ? ' AND file_id IN (SELECT value FROM json_each(?))' : ''} ORDER BY file_id, seq`;
+  const rows = session.arrays(sql, fileIds ? [q, JSON.stringify(fileIds)] : [q]) as Array<[number, number, string, string, number, number, number]>;
+  return rows.map(([fileId, seq, symbol, kind, line, chunkId, arity]) => ({ fileId: Number(fileId), seq: Number(seq), symbol: String(symbol), kind: String(kind), line: Number(line), chunkId: Number(chunkId), arity: Number(arity) }));
+}
+
+/**
+ * Every file (that the path filter lets through) with a live declaration of a name equal to `query`
+ * in any case, by file id, as rows of files (id, hash, path, lang); null when this generation has no record.
+ */
+export function declaringFiles(session: SearchSession, query: string): Array<[number, string, string, string]> | null {
+  const q = query.toLowerCase();
+  if (SURROGATE.test(q) || !recorded(session)) return null;
+  return session.arrays(
+    `SELECT f.id, f.hash, f.path, f.lang FROM files f WHERE f.id IN (SELECT file_id FROM ${DECLS_TABLE} WHERE name = ?) AND hci_path_ok(f.path) ORDER BY f.id`,
+    [q],
+  ) as Array<[number, string, string, string]>;
 }
 
 /** Files whose dead-line maps a session keeps, per index generation. */
