@@ -165,24 +165,26 @@ describe('the index file', () => {
     }
   });
 
-  it('links one owner record per open database into the lock, instead of writing one per transaction', async () => {
+  it('links the owner records each open database writes once into its locks, instead of writing one per transaction', async () => {
     const ws = await tmp({ 'src/A.cs': csharpClass('Alpha') });
     const w = await openWorkspace(ws.root);
-    const ownerFiles = () => fs.readdirSync(ws.abs('.hci')).filter((n) => /^index\.sqlite\.lock\.\d+\.[0-9a-f]{24}$/.test(n));
+    // `<lock>.<pid>.<token>`: the writer lock's record and the reader mark's (runtimes/shared/vfs-lock.ts).
+    const ownerFiles = () => fs.readdirSync(ws.abs('.hci')).filter((n) => /^index\.sqlite\.lock\.\d+\.[0-9a-f]{24}$/.test(n)).sort();
+    const heldNow = () => fs.readdirSync(ws.abs('.hci')).filter((n) => n === 'index.sqlite.lock' || n.startsWith('index.sqlite.lock.r.') || n === 'index.sqlite.lock.pending');
     try {
       await w.index();
       await w.search({ query: 'RunAlpha' });
       const first = ownerFiles();
-      expect(first).toHaveLength(1);
-      expect(first[0]).toContain(`.${process.pid}.`);
+      expect(first).toHaveLength(2);
+      for (const f of first) expect(f).toContain(`.${process.pid}.`);
       for (let i = 0; i < 5; i++) await w.search({ query: `RunAlpha ${i}` });
       expect(ownerFiles()).toEqual(first);
-      expect(fs.existsSync(ws.abs('.hci/index.sqlite.lock'))).toBe(false); // released between transactions
+      expect(heldNow()).toEqual([]); // released between transactions: no lock, no reader mark, no pending
     } finally {
       w.close();
     }
     expect(ownerFiles()).toEqual([]);
-    expect(fs.readdirSync(ws.abs('.hci')).filter((n) => n.startsWith('indexer.lock'))).toEqual([]);
+    expect(fs.readdirSync(ws.abs('.hci')).filter((n) => n.startsWith('indexer.lock') || n.startsWith('index.sqlite.lock'))).toEqual([]);
   });
 
   it('hands the pages a pass frees back to the file (auto_vacuum = incremental)', async () => {
