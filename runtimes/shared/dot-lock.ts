@@ -189,16 +189,11 @@ export class SharedDotLock {
     return owner === 'missing' ? null : owner;
   }
 
-  /** Removes the lock if its holder is dead (see breakIfStale); true when nobody holds it now. */
-  clearIfStale(): boolean {
-    return this.breakIfStale();
-  }
-
   /**
-   * Removes the lock if its holder is dead. A second dot-file serialises breakers, so two processes
+   * Removes the lock if its holder is dead; true when nobody holds it now. A second dot-file serialises breakers, so two processes
    * that both saw the same stale lock cannot remove a fresh lock taken in between.
    */
-  private breakIfStale(): boolean {
+  breakIfStale(): boolean {
     const seen = readOwner(this.os, this.lockPath);
     if (seen === 'missing') return true;
     if (seen === null || !isStale(this.os, seen, this.lockPath)) return false;

@@ -92,7 +92,7 @@ export class VfsDotLock {
   }
 
   private takeShared(): boolean {
-    if (this.blockedForReaders()) return false;
+    if (this.pendingElsewhere() || this.earlierWriterHolds()) return false;
     const mark = this.markFiles();
     if (!this.os.link(mark.source, mark.path)) {
       // Our own name exists only if an earlier unlock failed halfway: it is ours, so take it over.
@@ -100,7 +100,9 @@ export class VfsDotLock {
       if (!this.os.link(mark.source, mark.path)) return false;
     }
     this.marked = true;
-    if (this.blockedForReaders()) {
+    // The other half of the race with a writer (which takes PENDING, then looks for marks): PENDING
+    // alone is checked again. (A writer of the earlier protocol never looks for marks: see the header.)
+    if (this.pendingElsewhere()) {
       this.dropMark();
       return false;
     }
@@ -113,22 +115,26 @@ export class VfsDotLock {
     this.os.remove(this.mark.path);
   }
 
+  /** A live PENDING of another connection (a writer committing); a dead one is removed (dot-lock's breaker). */
+  private pendingElsewhere(): boolean {
+    return !this.pending.held && this.os.exists(this.pending.lockPath) && !this.pending.breakIfStale();
+  }
+
   /**
-   * A live PENDING (a writer committing), or a live writer of the earlier, all-exclusive protocol.
-   * Locks of dead processes are removed on the way (through dot-lock's breaker), as a reader of the
-   * earlier protocol did when it took the lock.
+   * A live writer of the earlier, all-exclusive protocol (a lock without purpose 'write'). A dead
+   * writer's lock of either protocol is removed on the way, as a reader of the earlier protocol did
+   * when it took the lock.
    */
-  private blockedForReaders(): boolean {
+  private earlierWriterHolds(): boolean {
     const os = this.os;
-    if (!this.pending.held && os.exists(this.pending.lockPath) && !this.pending.clearIfStale()) return true;
     if (this.writer.held || !os.exists(this.lockPath)) return false;
     const owner = readOwner(os, this.lockPath);
     if (owner === 'missing') return false;
     if (owner !== null && owner.purpose === WRITER_PURPOSE) {
-      if (isStale(os, owner, this.lockPath)) this.writer.clearIfStale();
+      if (isStale(os, owner, this.lockPath)) this.writer.breakIfStale();
       return false;
     }
-    return !this.writer.clearIfStale();
+    return !this.writer.breakIfStale();
   }
 
   /** Whether a live reader mark other than this connection's exists; marks of dead processes are removed. */
