@@ -10,11 +10,13 @@ import { TreeSitterHost } from '../core/chunk/treesitter.ts';
 import { flattenOutline, type FileOutline, type OutlineNode } from '../core/chunk/outline.ts';
 import type { ChunkLimits, ChunkResult } from '../core/chunk/types.ts';
 import { extractCSharp } from '../core/chunk/lang/csharp.ts';
-import { ATTEMPT_MIN_SHARE, parseCSharp, repairBudget, rewriteKnown } from '../core/chunk/lang/csharp-repair.ts';
+import { ATTEMPT_MIN_SHARE, oneBranchView, parseCSharp, repairBudget, rewriteKnown } from '../core/chunk/lang/csharp-repair.ts';
 import { normalizeSpelling, observablePropertyName, relayCommandName, combineRoute, minimalApiRoutes } from '../core/chunk/lang/csharp-keys.ts';
 import { splitLines } from '../core/scan/content.ts';
 import { languageOf } from '../core/scan/languages.ts';
 import { createNodeGrammarSource } from '../runtimes/node/grammars.ts';
+import { openWorkspace } from '../runtimes/node/index.ts';
+import { withTmpWorkspace } from './helpers/tmp-workspace.ts';
 import { byKey, expectGolden, nodesOf, renderGolden } from './helpers/chunk-golden.ts';
 
 const LIMITS: ChunkLimits = { chunkLines: 110, overlapLines: 15, maxChunkBytes: 65536 };
@@ -22,6 +24,15 @@ const FIXTURES = path.resolve(import.meta.dirname, 'fixtures/chunking/csharp');
 const SAMPLE = path.resolve(import.meta.dirname, 'sample-workspace');
 
 const ts = new TreeSitterHost(createNodeGrammarSource());
+
+/** A host that counts its parses (first parses, views and repair attempts alike). */
+class CountingHost extends TreeSitterHost {
+  parses = 0;
+  override async parse(...args: Parameters<TreeSitterHost['parse']>) {
+    this.parses++;
+    return super.parse(...args);
+  }
+}
 const chunker = new Chunker(ts);
 
 function input(p: string, text: string) {
@@ -436,13 +447,6 @@ describe('C# syntax newer than the grammar (C# 12-14)', () => {
 
   it('parses `async` used as a name (EF Core test bases: `bool async`, `if (async)`) in two parses, keeping every member', async () => {
     // Before the rewrite of `async` in expressions, this file took 13 parses and lost the two expression-bodied members.
-    class CountingHost extends TreeSitterHost {
-      parses = 0;
-      override async parse(...args: Parameters<TreeSitterHost['parse']>) {
-        this.parses++;
-        return super.parse(...args);
-      }
-    }
     const host = new CountingHost(createNodeGrammarSource());
     const text = fs.readFileSync(path.resolve(import.meta.dirname, 'fixtures/chunking/csharp-repair/AsyncParameterTests.cs'), 'utf8');
     const res = await new Chunker(host).chunk(input('test/Demo.Specification.Tests/AsyncParameterTests.cs', text), LIMITS);
@@ -481,6 +485,58 @@ describe('C# syntax newer than the grammar (C# 12-14)', () => {
     } finally {
       repaired.tree.delete();
     }
+  });
+
+  it('parses one branch of each #if block when both branches open a member of their own: every member, no repair', async () => {
+    // MSBuild's NodeProviderOutOfProcBase.cs: each branch opens a method (or an `if` block) whose body and brace the
+    // branches share. Parsed as one text both branches leave errors no repair clears (that file: 14 ms parse, 1,329
+    // ms with repair, the first tree kept). Parsed as a compiler with one set of symbols reads it, the tree is clean.
+    const host = new CountingHost(createNodeGrammarSource());
+    const text = fs.readFileSync(path.resolve(import.meta.dirname, 'fixtures/chunking/csharp-repair/ConditionalMembers.cs'), 'utf8');
+    const res = await new Chunker(host).chunk(input('src/Build/BackEnd/ConditionalMembers.cs', text), LIMITS);
+    expect(host.parses).toBe(2); // the first parse, then the one-branch view; no repair attempt
+    checkInvariants('ConditionalMembers.cs', splitLines(text), res);
+    expect(res.outline!.parseErrors).toBeUndefined();
+    const type = 'Demo.Build.BackEnd.NodeProviderOutOfProc';
+    const members = flattenOutline(res.outline!).map(({ node }) => node.memberKey).filter((k) => k?.startsWith(`${type}.`)).map((k) => k!.slice(type.length + 1));
+    expect(members).toEqual(['_timeout', '#ctor(int)', 'TryConnectToProcess(string,int,bool)', 'ShutdownConnectedNodes(bool)', 'Timeout', 'Kill()', 'Trace(string)']);
+    // The method's range runs from its branch to its closing brace; the `#else` branch's lines are in its chunk's text.
+    const connect = byKey(res.outline, `${type}.TryConnectToProcess(string,int,bool)`);
+    expect([connect.startLine, connect.endLine]).toEqual([16, 27]);
+    const lines = splitLines(text);
+    const holding = res.chunks.filter((c) => lines.slice(c.startLine - 1, c.endLine).join('\n').includes('LegacyPipeSecurityOptions'));
+    expect(holding.length).toBeGreaterThan(0);
+  });
+
+  it('still finds by keyword a word only in a branch the parse blanked (a real index in a temp folder)', async () => {
+    const text = fs.readFileSync(path.resolve(import.meta.dirname, 'fixtures/chunking/csharp-repair/ConditionalMembers.cs'), 'utf8');
+    await withTmpWorkspace({ 'src/Build/ConditionalMembers.cs': text, 'src/Other.cs': 'namespace Demo;\n\npublic class Other\n{\n    public void Run() { }\n}\n' }, async (w) => {
+      const ws = await openWorkspace(w.root);
+      try {
+        await ws.index({ full: true });
+        for (const query of ['LegacyPipeSecurityOptions', 'OwnerOnly']) {
+          const res = await ws.search({ query, limit: 5 });
+          if (res.status !== 'ok') throw new Error(JSON.stringify(res));
+          expect(res.hits.map((h) => h.path), query).toEqual(['src/Build/ConditionalMembers.cs']);
+        }
+      } finally {
+        ws.close();
+      }
+    });
+  }, 60_000);
+
+  it('blanks all but the first branch of each conditional block, keeping every length and line break', () => {
+    const text = [
+      'class A {', '#if X', '  int a;', '# elif Y', '  int b;', '#else', '  int c;', '  #if Z', '  int d;', '  #endif', '#endif',
+      '#if false // off', '  junk(', '#else', '  int e;', '#endif', '#if P', '  #if Q', '  int f;', '  #else', '  int g;', '  #endif', '#endif', '}',
+    ].join('\n');
+    const view = oneBranchView(text)!;
+    expect(view.length).toBe(text.length);
+    expect(view.split('\n').map((l) => l.trim()).filter(Boolean)).toEqual(['class A {', 'int a;', 'int e;', 'int f;', '}']);
+    // No conditional block, or directives that do not nest: no view.
+    expect(oneBranchView('class A { }\n#region R\n#endregion\n')).toBeNull();
+    expect(oneBranchView('class A {\n#endif\n}')).toBeNull();
+    expect(oneBranchView('class A {\n#if X\n}')).toBeNull();
   });
 
   it('rewrites only what the grammar lacks, keeping every length and line break', () => {

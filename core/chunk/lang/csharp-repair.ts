@@ -8,7 +8,16 @@
 // length-preserving rewrite of the constructs listed above into a form the grammar knows
 // (`a?.b -= c;` → `a .b -= c;`, `extension(T x)` → `class __ext` plus spaces, `= []` → `= 0 `, …),
 // in one re-parse; then the statement at each error left is blanked. Preprocessor lines bound a
-// statement; `{` `}` of a string interpolation do not. Owns C#'s rules; walking the tree is csharp.ts's.
+// statement; `{` `}` of a string interpolation do not. Before any of that, a file whose first parse
+// met an error and that holds conditional blocks is parsed as a compiler with one set of symbols
+// reads it (oneBranchView): the first branch of each `#if … #elif … #else … #endif` is kept, the
+// other branches and the four directives' lines are blanked. Both branches as one text are what the
+// grammar cannot read when each opens a member or a block of its own (MSBuild, WPF, WinForms, Orleans:
+// tens of re-parses a file, and most such files kept their first tree after them). The walker reads
+// names from the file's own text, so a declaration only in a blanked branch is not in the outline,
+// but every line of every branch is still in a chunk (chunks are cut from the file's text).
+// A clean first parse keeps both branches in its tree (preproc_if nodes) as before.
+// Owns C#'s rules; walking the tree is csharp.ts's.
 import { ATTEMPT_MIN_SHARE, blank, parseRepaired, repairBudget, type RepairedParse, type RepairRules } from './repair.ts';
 import type { TreeSitterHost } from '../treesitter.ts';
 
@@ -35,7 +44,57 @@ const CSHARP_RULES: RepairRules = {
   rewriteAll: true,
   boundaryLines: /^[ \t]*#.*$/,
   innerBraces: new Set(['interpolation']),
+  view: (text) => oneBranchView(text),
 };
+
+/** `#if`, `#elif`, `#else`, `#endif` at a line's start (C# allows blanks around the `#`). */
+const CONDITIONAL = /^[ \t]*#[ \t]*(if|elif|else|endif)\b(.*)$/gm;
+
+/**
+ * The text with one branch of each conditional block, as a compiler with one set of symbols sees it:
+ * the first branch whose condition is not the literal `false` (an `#else` always qualifies) keeps its
+ * lines; the other branches' lines and every `#if`/`#elif`/`#else`/`#endif` line become blanks (line
+ * breaks kept, so every offset, row and column is the file's own). Null when the text has no
+ * conditional block, or its directives do not nest (an `#endif` without `#if`, an `#if` left open).
+ */
+export function oneBranchView(text: string): string | null {
+  if (!text.includes('#')) return null;
+  /** Per open block: whether a branch was taken, and whether lines of the current branch are kept. */
+  const stack: { taken: boolean; keep: boolean }[] = [];
+  const parentKeeps = () => stack.length === 0 || stack[stack.length - 1].keep;
+  const out: string[] = [];
+  let at = 0;
+  let keeping = true; // whether the lines since `at` are kept
+  const upTo = (end: number) => (keeping ? text.slice(at, end) : blank(text.slice(at, end)));
+  CONDITIONAL.lastIndex = 0;
+  let blocks = 0;
+  for (let m = CONDITIONAL.exec(text); m; m = CONDITIONAL.exec(text)) {
+    const [line, word, rest] = m;
+    const end = m.index + line.length;
+    const literalFalse = /^\s*false\s*(?:\/\/.*)?$/.test(rest);
+    if (word === 'if') {
+      blocks++;
+      const outer = parentKeeps();
+      const keep = outer && !literalFalse;
+      stack.push({ taken: keep || !outer, keep });
+    } else {
+      const top = stack[stack.length - 1];
+      if (!top) return null;
+      if (word === 'endif') stack.pop();
+      else {
+        const outer = stack.length === 1 || stack[stack.length - 2].keep;
+        top.keep = outer && !top.taken && (word === 'else' || !literalFalse);
+        top.taken ||= top.keep;
+      }
+    }
+    out.push(upTo(m.index), blank(line));
+    at = end;
+    keeping = parentKeeps();
+  }
+  if (stack.length || !blocks) return null;
+  out.push(upTo(text.length));
+  return out.join('');
+}
 
 export type CSharpParse = RepairedParse;
 

@@ -14,7 +14,10 @@
 // of the repaired tree are the file's own: walkers read names, keys and context from the original
 // text with the tree's offsets. The repaired tree is used when it has no error left, or when it holds
 // at least as many declarations as the first parse. The re-parses share a work budget (by the text's
-// size), each charged at least half a first parse's steps. Owns the repair loop; each language's
+// size), each charged at least half a first parse's steps. A language may name a reduced view of the
+// text to parse instead once the first parse met an error (C#: one branch of each `#if` block, as a
+// compiler with one set of symbols sees it — both branches as one text are what tree-sitter cannot
+// read): the view is parsed, and repaired as above when it still has errors. Owns the repair loop; each language's
 // rules (its declarations, rewrites and boundary lines) are its extractor's: csharp-repair.ts
 // (C#, Razor code blocks), script-repair.ts (JavaScript, TypeScript).
 import type { Edit, Node, Tree } from 'web-tree-sitter';
@@ -70,11 +73,16 @@ export interface RepairRules {
   boundaryLines?: RegExp;
   /** Parent node types of `{` / `}` tokens that are no statement boundary (string interpolations). */
   innerBraces: ReadonlySet<string>;
+  /**
+   * A same-length view of the text (line breaks kept) to parse, and repair, instead of the text once its
+   * first parse met an error; null when the text has none (C#: one branch of each conditional block).
+   */
+  view?: (text: string) => string | null;
 }
 
 export interface RepairedParse {
   tree: Tree;
-  /** What was parsed: the file's text, or it with repaired statements (same length, same line breaks). */
+  /** What was parsed: the file's text, or its view and/or it with repaired statements (same length, same line breaks). */
   parsed: string;
   /** Places where the grammar met syntax it does not know (0: a clean parse). */
   errors: number;
@@ -86,6 +94,16 @@ export interface RepairedParse {
 export async function parseRepaired(ts: TreeSitterHost, rules: RepairRules, text: string): Promise<RepairedParse> {
   const first = await ts.parse(rules.grammar, text);
   if (!first.rootNode.hasError) return { tree: first, parsed: text, errors: 0, repaired: 0 };
+  const view = rules.view?.(text) ?? null;
+  if (view === null) return repairFrom(ts, rules, text, first);
+  first.delete();
+  const reduced = await ts.parse(rules.grammar, view);
+  if (!reduced.rootNode.hasError) return { tree: reduced, parsed: view, errors: 0, repaired: 0 };
+  return repairFrom(ts, rules, view, reduced);
+}
+
+/** The repair loop over `text`, whose parse `first` met an error (the caller gives up `first`). */
+async function repairFrom(ts: TreeSitterHost, rules: RepairRules, text: string, first: Tree): Promise<RepairedParse> {
   let budget = repairBudget(text.length);
   const attemptFloor = Math.ceil(ts.lastParseSteps * ATTEMPT_MIN_SHARE);
   const before = declarationCount(first.rootNode, rules);
