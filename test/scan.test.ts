@@ -339,10 +339,12 @@ describe('languages', () => {
     for (const p of ['obj/A.g.cs', 'Form1.Designer.cs', 'R.designer.cs', 'api.generated.ts', 'wwwroot/lib/jquery/jquery.js',
       'site.min.css', 'app.min.js', 'Data/Migrations/20240101120000_Init.Designer.cs', 'Foo.AssemblyInfo.cs',
       // Vendored third-party code: noise to a search of this code base, as generated code is.
-      'web/vendor/chart.js', 'src/third_party/zlib/inflate.c', 'lib/ThirdParty/Json/Json.cs', 'app/bower_components/x/x.js']) {
+      'web/vendor/chart.js', 'src/third_party/zlib/inflate.c', 'lib/ThirdParty/Json/Json.cs', 'app/bower_components/x/x.js',
+      // Package managers' lock files: tool output (Humanizer's website/pnpm-lock.yaml led a commit subject's answer).
+      'website/pnpm-lock.yaml', 'package-lock.json', 'web/yarn.lock', 'src/App/packages.lock.json', 'Cargo.lock']) {
       expect(isGeneratedPath(p), p).toBe(true);
     }
-    for (const p of ['src/Generator.cs', 'wwwroot/site.js', 'Migrations/Readme.md', 'src/Vendors.cs', 'src/VendorPortal/Api.cs', 'src/Vendors/VendorService.cs']) expect(isGeneratedPath(p), p).toBe(false);
+    for (const p of ['src/Generator.cs', 'wwwroot/site.js', 'Migrations/Readme.md', 'src/Vendors.cs', 'src/VendorPortal/Api.cs', 'src/Vendors/VendorService.cs', 'src/lockfile.ts', 'src/Locks/package-lock.cs']) expect(isGeneratedPath(p), p).toBe(false);
   });
 });
 

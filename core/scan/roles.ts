@@ -51,6 +51,9 @@ function testFolder(segs: readonly string[]): string | null {
 const GENERATED_FILE =
   /(?:\.g\.cs|\.g\.i\.cs|\.designer\.cs|\.assemblyinfo\.cs|\.min\.js|\.min\.css)$|\.generated\./i;
 
+/** Package managers' lock files: resolved versions and hashes written by a tool, never read as code. */
+const LOCK_FILE = /^(?:package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.ya?ml|yarn\.lock|bun\.lockb?|deno\.lock|packages\.lock\.json|composer\.lock|Cargo\.lock|Gemfile\.lock|poetry\.lock|Pipfile\.lock|uv\.lock|go\.sum)$/i;
+
 /** Heuristic: does the path look like generated or vendored code? */
 export function isGeneratedPath(path: string): boolean {
   return generatedPathReason(path) !== null;
@@ -59,6 +62,7 @@ export function isGeneratedPath(path: string): boolean {
 function generatedPathReason(path: string): string | null {
   const name = baseName(path);
   if (GENERATED_FILE.test(name)) return `generated file name "${name}"`;
+  if (LOCK_FILE.test(name)) return `package manager lock file "${name}"`;
   if (/(?:^|\/)wwwroot\/lib\//i.test(path)) return 'vendored under wwwroot/lib';
   // Lower case (and `ThirdParty`): a C# folder `Vendors/` is more likely a domain's than a copy of someone's code.
   const vendored = /(?:^|\/)(vendors?|third[_-]?party|ThirdParty|3rdparty|bower_components)\//.exec(path);
