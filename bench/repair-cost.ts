@@ -10,7 +10,8 @@
 // and the repair are core's.
 //
 //   node dist/bench/repair-cost.js --root DIR [--root DIR …] [--top 10] [--out FILE.md] [--trees FILE.tsv]
-//   node dist/bench/repair-cost.js --compare A.tsv B.tsv   (two builds' --trees of the same roots: CPU and outcomes, per tree)
+//   node dist/bench/repair-cost.js --compare A.tsv B.tsv [--root NAME=DIR …]   (two builds' --trees of the same roots: CPU and
+//     outcomes, per tree; with the roots also the files with conditional blocks: what a one-branch view up front would save and change)
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -74,10 +75,12 @@ const repairMs = (x: FileCost) => Math.max(0, x.parseMs - x.firstMs);
 const ms = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms`;
 const pct = (a: number, b: number) => (b > 0 ? `${((100 * a) / b).toFixed(1)}%` : '–');
 
+/** A --trees file's rows by `tree\tpath`. */
+const readTrees = (f: string) => new Map(fs.readFileSync(f, 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t')).map((t) => [`${t[0]}\t${t[1]}`, t]));
+
 /** Two builds' --trees files of the same roots: parseCSharp CPU of each, and the files whose kept text (or which tree was kept) differs. */
 function compareTrees(a: string, b: string): string {
-  const read = (f: string) => new Map(fs.readFileSync(f, 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t')).map((t) => [`${t[0]}\t${t[1]}`, t]));
-  const [ra, rb] = [read(a), read(b)];
+  const [ra, rb] = [readTrees(a), readTrees(b)];
   const rows: string[][] = [];
   for (const tree of new Set([...ra.values()].map((t) => t[0]))) {
     const keys = [...ra.keys()].filter((k) => k.startsWith(`${tree}\t`) && rb.has(k));
@@ -89,10 +92,47 @@ function compareTrees(a: string, b: string): string {
   return markdownTable(['tree', 'files', 'parseCSharp CPU, first file', 'second file', 'second / first', 'files whose kept tree parsed another text', 'of them: the other tree kept (first ↔ repaired)'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r']);
 }
 
+/**
+ * With the trees' folders (`--root NAME=DIR`): of the files whose first parse met an error (in A), those
+ * holding a conditional block (`#if`) — B's first-parse CPU on them is what parsing B's one-branch view
+ * up front would save — and of the clean files, those with an `#else`/`#elif` branch, whose outlines
+ * parsing it up front would change (a clean parse keeps both branches).
+ */
+function conditionalFiles(a: string, b: string, roots: Map<string, string>): string {
+  const [ra, rb] = [readTrees(a), readTrees(b)];
+  const rows: string[][] = [];
+  for (const [tree, dir] of roots) {
+    let errIf = 0, errIfFirst = 0, errIfA = 0, errIfB = 0, clean = 0, cleanElse = 0, all = 0;
+    for (const [k, ta] of ra) {
+      const tb = rb.get(k);
+      if (ta[0] !== tree || !tb) continue;
+      const text = fs.readFileSync(path.join(dir, ta[1]), 'utf8');
+      all += Number(tb[4]);
+      if (Number(ta[7]) > 0) {
+        if (!/^[ \t]*#[ \t]*if\b/m.test(text)) continue;
+        errIf++;
+        errIfFirst += Number(tb[3]);
+        errIfA += Number(ta[4]);
+        errIfB += Number(tb[4]);
+      } else {
+        clean++;
+        if (/^[ \t]*#[ \t]*(?:else|elif)\b/m.test(text)) cleanElse++;
+      }
+    }
+    rows.push([tree, String(errIf), ms(errIfA), ms(errIfB), `${ms(errIfFirst)} (${pct(errIfFirst, all)})`, `${cleanElse} of ${clean}`]);
+  }
+  return markdownTable(
+    ['tree', 'errored files with #if', 'their parseCSharp CPU, first file', 'second file', 'their first parses in the second (saved by a view up front; share of its parseCSharp)', 'clean files with #else/#elif (outline changed by a view up front)'],
+    rows, ['l', 'r', 'r', 'r', 'r', 'r'],
+  );
+}
+
 async function main(argv: string[]): Promise<number> {
   const { opts, positional } = parseArgs(argv, ['compare']);
   if (opts.compare) {
     console.log(compareTrees(positional[0], positional[1]));
+    const roots = new Map(optList(opts, 'root').map((r) => r.split('=') as [string, string]));
+    if (roots.size) console.log(`\n${conditionalFiles(positional[0], positional[1], roots)}`);
     return 0;
   }
   const roots = optList(opts, 'root').map((r) => path.resolve(r));
