@@ -4,7 +4,8 @@
 // here under its own key (the literal channel's cache of inflated texts, literal/text-cache.ts, which
 // the decoded-file cache also reads a file's text from) —
 // the last few channel answers of the generation (`recent`: typing repeats queries), the `hci_path_ok(path)` SQL function with the path filter of the search running now
-// (and `hci_chunk_ok(rowid)`, the same filter asked of a chunk id through a packed index's chunk → file runs), and the
+// (and `hci_chunk_ok(rowid)`, the same filter asked of a chunk id through a packed index's chunk → file runs), values kept
+// for the one ranking running now (`duringRun`: what one stage learned for a later one), and the
 // statements every search runs, prepared once. Nothing here lives in a module variable, so two workspaces in one process (or one
 // host with several indexes) never see each other's filter, cache or codec. What a search does is
 // the pipeline's (pipeline.ts).
@@ -70,6 +71,8 @@ export const FIRST_KEY_ANSWERS = 96;
 export class SearchSession {
   readonly files: StoredFileCache;
   private filter: PathFilter | null = null;
+  /** duringRun's values (emptied when a ranking starts and ends). */
+  private readonly run = new Map<string, unknown>();
   /** hci_chunk_ok's verdicts per file id under the filter of the moment (emptied when the filter is set). */
   private readonly fileOk = new Map<number, boolean>();
   /** The index generation the per-generation caches belong to (null: not read yet). */
@@ -235,11 +238,24 @@ export class SearchSession {
     }
     this.filter = filter;
     this.fileOk.clear();
+    this.run.clear();
     try {
       return fn();
     } finally {
       this.filter = null;
+      this.run.clear();
     }
+  }
+
+  /**
+   * A value kept for the ranking running now only (one withPathFilter call: one generation, one
+   * filter): made by `make` when first asked for; without `make`, undefined until made.
+   */
+  duringRun<T>(key: string, make?: () => T): T | undefined {
+    if (this.run.has(key) || !make) return this.run.get(key) as T | undefined;
+    const value = make();
+    this.run.set(key, value);
+    return value;
   }
 
   /** A value computed once per index generation (call inside withPathFilter). */

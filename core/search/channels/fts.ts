@@ -41,6 +41,12 @@ function runFts(session: SearchSession, expr: string, pool: number, terms: 'all'
 
 const hitsById = (hits: readonly ChannelHit[]): Map<number, ChannelHit> => new Map(hits.map((h) => [h.row.chunkId, h]));
 
+/**
+ * The chunks that hold every clause of an all-terms expression, when a pass of this ranking (one
+ * generation, one path filter) returned fewer than its pool: all of them (scoreChunks asks no others).
+ */
+const completeKey = (expr: string) => `fts-complete:${expr}`;
+
 const COLS = 'c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.hash, f.lang, f.flags, c.start_line, c.end_line, c.symbol_kind, c.symbol_name';
 /** COLS without the file's (a remote pack's file list gives those: SearchSession.packedFiles). */
 const CHUNK_COLS = 'c.id AS chunk_id, c.file_id, c.ordinal, c.start_line, c.end_line, c.symbol_kind, c.symbol_name';
@@ -293,7 +299,11 @@ export const ftsChannel: Channel = {
   /** Chunks that hold every clause. */
   search(session, q, pool) {
     const expr = ftsExpression(q, 'all');
-    return expr ? weighted(session, q, expr, runFts(session, expr, pool, 'all')) : [];
+    if (!expr) return [];
+    const hits = runFts(session, expr, pool, 'all');
+    // Fewer than the pool: every chunk that holds every clause (under this search's path filter) is here.
+    if (hits.length < pool) session.duringRun(completeKey(expr), () => new Set(hits.map((h) => h.row.chunkId)));
+    return weighted(session, q, expr, hits);
   },
 
   /** Fewer chunks than the page needs hold every term: widenFts with this index's counts. */
@@ -307,7 +317,12 @@ export const ftsChannel: Channel = {
     const any = ftsExpression(q, 'any');
     if (!all || !any) return [];
     const detail = addedDetail(added);
-    const byAll = hitsById(weighted(session, q, all, [...scoreMany(session, all, chunkIds, detail.all).values()]));
+    // When this search's first pass listed every complete match, only those among the chunks can
+    // hold every clause: the statement runs for them alone, or not at all (the chunks a later stage
+    // adds lie outside that pass, so it mostly does not run).
+    const known = session.duringRun<ReadonlySet<number>>(completeKey(all));
+    const allIds = known ? chunkIds.filter((id) => known.has(id)) : chunkIds;
+    const byAll = hitsById(weighted(session, q, all, [...scoreMany(session, all, allIds, detail.all).values()]));
     const rest = q.clauses.length > 1 ? chunkIds.filter((id) => !byAll.has(id)) : [];
     const byAny = hitsById(weighted(session, q, any, [...scoreMany(session, any, rest, detail.any).values()]));
     const out: ChannelHit[] = [];

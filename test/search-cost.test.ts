@@ -1,0 +1,47 @@
+// What a warm search does not run or read, counted (issue 34, warm new query p95): the statements a
+// search runs through its session (SearchSession.statement) and the rows they return, each beside the
+// answer it must keep. A chunk a later stage adds (a declaration's, definition_widen's) is scored with
+// the all-terms expression only when the first pass did not list every complete match. Real index
+// files in a temp folder, the real WASM SQLite.
+// @lane unit
+import { describe, it, expect, afterAll, vi } from 'vitest';
+import { cs, RankingFixture } from './helpers/ranking-fixture.ts';
+import type { HciWorkspace } from '../core/workspace.ts';
+import { SearchSession } from '../core/search/session.ts';
+
+const fixture = new RankingFixture();
+afterAll(() => fixture.close());
+
+/** The search's answer and the SQL of every statement it ran through its session. */
+async function traced(ws: HciWorkspace, query: string, limit = 10) {
+  const spy = vi.spyOn(SearchSession.prototype, 'statement');
+  try {
+    const answer = await ws.search({ query, limit });
+    return { hits: answer.hits, sql: spy.mock.calls.map((c) => String(c[0])) };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/** Statements that score given chunks (channels/fts.ts scoreMany). */
+const scoring = (sql: readonly string[]) => sql.filter((s) => s.includes('+chunks_fts.rowid IN'));
+
+describe('a warm search', () => {
+  it('scores a chunk outside a complete first pass with the any-term expression alone', async () => {
+    const files: Record<string, string> = {
+      'src/Billing/InvoiceTotal.cs': cs('Billing', 'public sealed class InvoiceTotal\n{\n    public decimal Amount { get; set; }\n}'),
+      // Settle's declaration: a chunk that does not say InvoiceTotal (declarations add it; so does definition_widen).
+      'src/Billing/Payments.cs': cs('Billing', 'public sealed class Payments\n{\n    public void Settle(decimal amount)\n    {\n        Paid += amount;\n    }\n\n    public decimal Paid { get; private set; }\n}'),
+    };
+    // Both names in a chunk of twelve files: more complete matches than the page's depth (no
+    // widening), fewer than the first pass's pool (every one of them listed).
+    for (let i = 0; i < 12; i++) files[`src/Orders/Step${i}.cs`] = cs('Orders', `public sealed class Step${i}\n{\n    public void Run(InvoiceTotal t, Payments p) => p.Settle(t.Amount + ${i});\n}`);
+    const ws = await fixture.create(files);
+    const { hits, sql } = await traced(ws, 'InvoiceTotal Settle', 20);
+    expect(hits[0].path).toBe('src/Billing/InvoiceTotal.cs');
+    expect(hits.map((h) => h.path)).toContain('src/Billing/Payments.cs');
+    // Settle's chunk was scored with one statement (the any-term expression), not two: no chunk
+    // outside the first pass holds both names (the all-terms statement ran, and found none, before).
+    expect(scoring(sql)).toHaveLength(1);
+  });
+});
