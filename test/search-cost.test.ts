@@ -1,7 +1,8 @@
 // What a warm search does not run or read, counted (issue 34, warm new query p95): the statements a
 // search runs through its session (SearchSession.statement) and the rows they return, each beside the
 // answer it must keep. A chunk a later stage adds (a declaration's, definition_widen's) is scored with
-// the all-terms expression only when the first pass did not list every complete match. Real index
+// the all-terms expression only when the first pass did not list every complete match, and not again
+// with an expression whose ranked list (definition_widen's) gave its hit already. Real index
 // files in a temp folder, the real WASM SQLite.
 // @lane unit
 import { describe, it, expect, afterAll, vi } from 'vitest';
@@ -27,21 +28,31 @@ async function traced(ws: HciWorkspace, query: string, limit = 10) {
 const scoring = (sql: readonly string[]) => sql.filter((s) => s.includes('+chunks_fts.rowid IN'));
 
 describe('a warm search', () => {
-  it('scores a chunk outside a complete first pass with the any-term expression alone', async () => {
+  it('scores a chunk outside a complete first pass with the any-term expression alone, and only once', async () => {
     const files: Record<string, string> = {
       'src/Billing/InvoiceTotal.cs': cs('Billing', 'public sealed class InvoiceTotal\n{\n    public decimal Amount { get; set; }\n}'),
-      // Settle's declaration: a chunk that does not say InvoiceTotal (declarations add it; so does definition_widen).
-      'src/Billing/Payments.cs': cs('Billing', 'public sealed class Payments\n{\n    public void Settle(decimal amount)\n    {\n        Paid += amount;\n    }\n\n    public decimal Paid { get; private set; }\n}'),
+      // SettleAmount's declaration: a chunk that does not say InvoiceTotal (declarations add it; so does definition_widen).
+      'src/Billing/Payments.cs': cs('Billing', 'public sealed class Payments\n{\n    public void SettleAmount(decimal amount)\n    {\n        Paid += amount;\n    }\n\n    public decimal Paid { get; private set; }\n}'),
     };
-    // Both names in a chunk of twelve files: more complete matches than the page's depth (no
+    // Both names in a chunk of thirty files: more complete matches than the page's depth (no
     // widening), fewer than the first pass's pool (every one of them listed).
-    for (let i = 0; i < 12; i++) files[`src/Orders/Step${i}.cs`] = cs('Orders', `public sealed class Step${i}\n{\n    public void Run(InvoiceTotal t, Payments p) => p.Settle(t.Amount + ${i});\n}`);
+    for (let i = 0; i < 30; i++) files[`src/Orders/Step${i}.cs`] = cs('Orders', `public sealed class Step${i}\n{\n    public void Run(InvoiceTotal t, Payments p) => p.SettleAmount(t.Amount + ${i});\n}`);
     const ws = await fixture.create(files);
-    const { hits, sql } = await traced(ws, 'InvoiceTotal Settle', 20);
-    expect(hits[0].path).toBe('src/Billing/InvoiceTotal.cs');
-    expect(hits.map((h) => h.path)).toContain('src/Billing/Payments.cs');
-    // Settle's chunk was scored with one statement (the any-term expression), not two: no chunk
-    // outside the first pass holds both names (the all-terms statement ran, and found none, before).
-    expect(scoring(sql)).toHaveLength(1);
+    const settle = (hits: ReadonlyArray<{ path: string }>) => expect(hits.map((h) => h.path)).toContain('src/Billing/Payments.cs');
+    // Declarations alone add SettleAmount's chunk: scored with one statement (the any-term expression),
+    // not two — no chunk outside the first pass holds both names (the all-terms statement found none).
+    const declared = await traced(await fixture.open({ definition_widen: 0 }), 'InvoiceTotal SettleAmount');
+    settle(declared.hits);
+    expect(scoring(declared.sql)).toHaveLength(1);
+    // definition_widen alone adds it: its ranked list of the names' holders (the query's any-term
+    // expression: both words are identifiers) gave the chunk's hit already, so no statement scores it.
+    // (A partial match, it ranks below the thirty complete ones: past this page.)
+    const widened = await traced(await fixture.open({ declaration_boost: 0 }), 'InvoiceTotal SettleAmount');
+    expect(scoring(widened.sql)).toHaveLength(0);
+    // Both (the defaults): none either.
+    const both = await traced(ws, 'InvoiceTotal SettleAmount');
+    settle(both.hits);
+    expect(both.hits[0].path).toBe('src/Billing/InvoiceTotal.cs');
+    expect(scoring(both.sql)).toHaveLength(0);
   });
 });

@@ -13,14 +13,12 @@
 // channel's, ranking rerank's, when a pass widens the pipeline's.
 import { definitionTargets } from './boosts.ts';
 import { clauseExpr, type Clause, type ParsedQuery } from './query.ts';
-import { COLUMN_WEIGHTS } from './channels/fts.ts';
+import { rankedChunks } from './channels/fts.ts';
 import type { Channel, ChannelHit } from './channels/channel.ts';
 import type { SearchSession } from './session.ts';
 
 /** The explain label of the chunks this adds (the FTS detail's `added`). */
 export const DEFINITION_WIDEN = 'definition_widen';
-
-const WEIGHTS = Object.values(COLUMN_WEIGHTS).join(', ');
 
 /** The query's word clauses that are one of its definition targets (case aside). */
 export function targetClauses(q: ParsedQuery): Clause[] {
@@ -39,13 +37,11 @@ export function definitionWiden(session: SearchSession, q: ParsedQuery, channel:
   const clauses = targetClauses(q);
   if (!clauses.length) return null;
   const expr = clauses.map(clauseExpr).join(' OR ');
-  // Unfiltered: ranked inside FTS5 alone; under a path filter the files are joined to apply it first.
-  const sql = session.filtered
-    ? `SELECT c.id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
-       WHERE chunks_fts MATCH ? AND hci_path_ok(f.path) ORDER BY bm25(chunks_fts, ${WEIGHTS}) LIMIT ?`
-    : `SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts, ${WEIGHTS}) LIMIT ?`;
-  // (Those already candidates are skipped after the limit: the best `count` holders, not more.)
-  const ids = session.arrays(sql, [expr, count]).map((row) => Number(row[0])).filter((id) => !seen.has(id));
+  // Ranked as the FTS channel's wider pass ranks (the path filter applied), its hits kept for this
+  // ranking: when the identifiers are all the query's words, scoring the chunks on the whole query's
+  // any-term expression reads them, not the index again. (Those already candidates are skipped after
+  // the limit: the best `count` holders, not more.)
+  const ids = rankedChunks(session, expr, count).filter((id) => !seen.has(id));
   if (!ids.length) return null;
   const hits = channel.scoreChunks(session, q, ids, DEFINITION_WIDEN);
   return hits.length ? [...hits].sort((a, b) => b.score - a.score) : null;

@@ -1,7 +1,9 @@
 // The keyword channel: FTS5 with BM25 over weighted columns (path, symbol, header, body, split
 // identifiers, CJK bigrams), each query word's share weighed by its weight when it has one
 // (term-weights.ts). Owns the candidate SQL, the all-terms first pass and its any-term widening (whenever
-// the page is short, through the informative terms only), and what explain shows of it. Ranking signals beyond BM25 belong to rerank.ts.
+// the page is short, through the informative terms only), scoring chunks a later stage adds (with
+// what this ranking's passes already know of them: every complete match, a ranked list's hits), and
+// what explain shows of it. Ranking signals beyond BM25 belong to rerank.ts.
 import { clauseExpr, ftsExpression, type Clause, type ParsedQuery } from '../query.ts';
 import type { SearchSession } from '../session.ts';
 import { round } from '../candidates.ts';
@@ -46,6 +48,21 @@ const hitsById = (hits: readonly ChannelHit[]): Map<number, ChannelHit> => new M
  * generation, one path filter) returned fewer than its pool: all of them (scoreChunks asks no others).
  */
 const completeKey = (expr: string) => `fts-complete:${expr}`;
+/** The hits of an expression's ranked pass in this ranking (rankedChunks), by chunk id. */
+const rankedKey = (expr: string) => `fts-ranked:${expr}`;
+
+/**
+ * The best `count` chunks for an any-term expression (ranked as the wider pass ranks, the path filter
+ * applied), by id; their hits are kept for this ranking, so scoring them again with the same
+ * expression (scoreChunks) reads them instead of running the expression over the index once more
+ * (definition-widen.ts: its chunks are then scored on the whole query, most often that expression).
+ */
+export function rankedChunks(session: SearchSession, expr: string, count: number): number[] {
+  const hits = runFts(session, expr, count, 'any');
+  const kept = session.duringRun(rankedKey(expr), () => new Map<number, ChannelHit>())!;
+  for (const h of hits) kept.set(h.row.chunkId, h);
+  return hits.map((h) => h.row.chunkId);
+}
 
 const COLS = 'c.id AS chunk_id, c.file_id, c.ordinal, f.path, f.hash, f.lang, f.flags, c.start_line, c.end_line, c.symbol_kind, c.symbol_name';
 /** COLS without the file's (a remote pack's file list gives those: SearchSession.packedFiles). */
@@ -70,6 +87,15 @@ function hitOf(raw: ReturnType<typeof rawRows>, detail: ChannelHit['detail']): C
  */
 function scoreMany(session: SearchSession, expr: string, chunkIds: readonly number[], detail: ChannelHit['detail']): Map<number, ChannelHit> {
   const out = new Map<number, ChannelHit>();
+  // Chunks a ranked pass of this expression returned in this ranking (rankedChunks): their hits as it gave them.
+  const ranked = session.duringRun<Map<number, ChannelHit>>(rankedKey(expr));
+  if (ranked) {
+    for (const id of chunkIds) {
+      const hit = ranked.get(id);
+      if (hit) out.set(id, { ...hit, detail });
+    }
+    chunkIds = chunkIds.filter((id) => !ranked.has(id));
+  }
   if (!chunkIds.length) return out;
   const st = session.statement(
     `SELECT ${COLS}, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm
