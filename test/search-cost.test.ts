@@ -2,7 +2,8 @@
 // search runs through its session (SearchSession.statement) and the rows they return, each beside the
 // answer it must keep. A chunk a later stage adds (a declaration's, definition_widen's) is scored with
 // the all-terms expression only when the first pass did not list every complete match, and not again
-// with an expression whose ranked list (definition_widen's) gave its hit already. Real index
+// with an expression whose ranked list (definition_widen's) gave its hit already. Which files have a
+// dead line is read once per index generation (file-facts.ts), not per file a search reads. Real index
 // files in a temp folder, the real WASM SQLite.
 // @lane unit
 import { describe, it, expect, afterAll, vi } from 'vitest';
@@ -54,5 +55,25 @@ describe('a warm search', () => {
     settle(both.hits);
     expect(both.hits[0].path).toBe('src/Billing/InvoiceTotal.cs');
     expect(scoring(both.sql)).toHaveLength(0);
+  });
+
+  it('reads which files have dead lines once per index generation, not once per file it reads', async () => {
+    const files: Record<string, string> = {
+      // One file with commented-out code: the only one scanned for dead lines.
+      'src/Legacy/OldTariff.cs': cs('Legacy', 'public sealed class OldTariff\n{\n    // public decimal TariffRate() => 1m;\n    public decimal Rate => 2m;\n}'),
+    };
+    for (let i = 0; i < 8; i++) files[`src/Pricing/Tariff${i}.cs`] = cs('Pricing', `public sealed class Tariff${i}\n{\n    public decimal TariffRate() => ${i}m;\n}`);
+    const ws = await fixture.create(files);
+    const first = await traced(ws, 'tariff rate');
+    const second = await traced(ws, 'decimal tariff');
+    expect(first.hits.length).toBeGreaterThan(4);
+    expect(second.hits.length).toBeGreaterThan(4);
+    const sql = [...first.sql, ...second.sql];
+    expect(sql.filter((q) => /FROM file_facts WHERE file_id = \?/.test(q))).toEqual([]);
+    expect(sql.filter((q) => /FROM file_facts WHERE dead/.test(q))).toHaveLength(1);
+    // The commented-out line still weighs its chunk down (dead_code: rerank scanned that file).
+    const old = first.hits.find((h) => h.path === 'src/Legacy/OldTariff.cs');
+    const e = await ws.explain(old!.hit_id, { query: 'tariff rate' });
+    expect(e.explanation?.factors?.find((f) => f.name === 'dead_code')?.factor).toBeLessThan(1);
   });
 });
