@@ -6,7 +6,8 @@
 // open), the warm-up slice, then the measured slice (warm, new query) — the bench's latency kinds,
 // timed as the search thread's CPU (process.threadCpuUsage: under load, wall time is the machine's).
 // Every answer's hits are compared between the builds (a cost change must answer the same), and the
-// rounds' warm CPU is paired (B's process over A's of the same round). Owns
+// rounds' warm CPU is paired (B's process over A's of the same round), and the statements the warm
+// queries ran through their search session are counted by shape (those whose count differs are listed). Owns
 // that comparison only; the figures of record are bench.js's.
 // `--mechanisms`: before the rounds, the steps this comparison was made for, timed where they act over
 // every stored file of the tree in this one process (min of 7 passes, the builds alternated): the
@@ -40,7 +41,10 @@ import type { QueryPlan } from './worker.ts';
 interface Ws { search(req: { query: string; limit: number }): Promise<{ hits?: unknown[]; error?: unknown }>; close(): void }
 type Open = (root: string) => Promise<Ws>;
 interface Sample { q: string; ms: number }
-interface ChildOut { first: number; reopen: Sample[]; warmup: Sample[]; measured: Sample[]; pages: Record<string, string> }
+interface ChildOut { first: number; reopen: Sample[]; warmup: Sample[]; measured: Sample[]; pages: Record<string, string>; statements: Record<string, number> }
+
+/** A statement's SQL as the table of statements shows it: one line, the selected columns of a chunk row collapsed. */
+const sqlShape = (sql: string) => sql.replace(/\s+/g, ' ').replace(/c\.id AS chunk_id, .*? AS bm\b/, '<chunk row>, bm').trim().slice(0, 120);
 
 const threadMs = () => {
   const u = process.threadCpuUsage();
@@ -50,7 +54,16 @@ const threadMs = () => {
 /** One build's pass over the plan, in this (new) process. */
 async function child(dist: string, root: string, plan: QueryPlan): Promise<ChildOut> {
   const open = ((await import(pathToFileURL(path.join(dist, 'runtimes/node/index.js')).href)) as { openWorkspace: Open }).openWorkspace;
-  const out: ChildOut = { first: 0, reopen: [], warmup: [], measured: [], pages: {} };
+  const out: ChildOut = { first: 0, reopen: [], warmup: [], measured: [], pages: {}, statements: {} };
+  // The statements the warm queries run through their search session (SearchSession.statement: the
+  // SQL a search runs every time), by shape: what a cost change saves, counted, beside its CPU.
+  const { SearchSession } = (await import(pathToFileURL(path.join(dist, 'core/search/session.js')).href)) as { SearchSession: { prototype: { statement(sql: string): unknown } } };
+  let counting = false;
+  const statement = SearchSession.prototype.statement;
+  SearchSession.prototype.statement = function (this: unknown, sql: string) {
+    if (counting) out.statements[sqlShape(sql)] = (out.statements[sqlShape(sql)] ?? 0) + 1;
+    return statement.call(this, sql);
+  };
   const timed = async (ws: Ws, q: string): Promise<number> => {
     const t = threadMs();
     const a = await ws.search({ query: q, limit: plan.limit });
@@ -68,8 +81,10 @@ async function child(dist: string, root: string, plan: QueryPlan): Promise<Child
     ws.close();
   }
   ws = await open(root);
+  counting = true;
   for (const q of plan.warmup.slice(1)) out.warmup.push({ q, ms: await timed(ws, q) });
   for (const q of plan.measured) out.measured.push({ q, ms: await timed(ws, q) });
+  counting = false;
   ws.close();
   return out;
 }
@@ -257,6 +272,11 @@ export async function main(argv: string[]): Promise<number> {
     // The slowest measured queries, by each build's median over the rounds.
     const per = (s: 'A' | 'B', q: string) => median(runs[s].map((o) => o.measured.find((x) => x.q === q)!.ms));
     const slow = plan.measured.map((q) => ({ q, a: per('A', q), b: per('B', q) })).sort((x, y) => y.a - x.a).slice(0, 8);
+    // Statements whose count differs between the builds (each process's warm queries; medians over the rounds).
+    const count = (s: 'A' | 'B', k: string) => median(runs[s].map((o) => o.statements[k] ?? 0));
+    const shapes = [...new Set([...runs.A, ...runs.B].flatMap((o) => Object.keys(o.statements)))];
+    const counted = shapes.map((k) => ({ k, a: count('A', k), b: count('B', k) })).filter((x) => x.a !== x.b).sort((x, y) => y.a - x.a);
+    const total = (s: 'A' | 'B') => median(runs[s].map((o) => Object.values(o.statements).reduce((n, x) => n + x, 0)));
     const md = [
       `Builds: A = ${builds.A}, B = ${builds.B}; tree ${root}${roots.B !== root ? ` (B: its own copy ${roots.B}${setRootsB ? `, the sets' under ${setRootsB}` : ''})` : ''}; ${rounds} rounds, one new process per build and round, alternated (A B, B A, …).`,
       `Node ${process.version}, ${os.cpus().length} cores, load average (1 min) ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} over the run.`,
@@ -270,6 +290,9 @@ export async function main(argv: string[]): Promise<number> {
       '',
       markdownTable(['slowest measured query (A)', 'A median ms', 'B median ms'], slow.map((x) => [x.q, f2(x.a), f2(x.b)])),
       '',
+      `Statements the warm queries ran through their search session (SearchSession.statement), per process: A ${total('A')}, B ${total('B')}${counted.length ? '; those whose count differs:' : ' (no shape differs).'}`,
+      '',
+      ...(counted.length ? [markdownTable(['statement (shape)', 'A', 'B'], counted.map((x) => [`\`${x.k.replace(/\|/g, '\\|')}\``, String(x.a), String(x.b)])), ''] : []),
       ...(mech ? [mech, ''] : []),
     ].join('\n');
     console.log(md);
