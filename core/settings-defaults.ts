@@ -98,6 +98,8 @@ export const SETTING_DEFAULTS = {
     keyword_cosines: false,
     vector_roles: false,
     vector_agreement: 0,
+    fusion_by_type: {},
+    fusion_calibration: 'minmax',
   } as SemanticSettings,
 };
 

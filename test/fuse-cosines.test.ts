@@ -5,19 +5,9 @@
 // @lane unit
 import { describe, it, expect } from 'vitest';
 import { hybridFusion, type ChannelRanking, type HybridOptions } from '../core/search/fuse.ts';
-import { candidateOf, type Candidate } from '../core/search/candidates.ts';
-import type { Channel } from '../core/search/channels/channel.ts';
+import { cand, fts, vector } from './helpers/fusion-fixture.ts';
 import type { ParsedQuery } from '../core/search/query.ts';
 
-const fts: Channel = { name: 'fts', hitKind: 'text_fts', search: () => [] };
-const vector: Channel = { name: 'vector', hitKind: 'text_vector', search: () => [] };
-
-/** One chunk per file: chunk id = file id = n. */
-function cand(channel: Channel, n: number, score: number, rank: number): Candidate {
-  const c = candidateOf({ row: { chunkId: n, fileId: n, ordinal: 0, path: `src/F${n}.cs`, hash: `h${n}`, lang: 'csharp', flags: 0, startLine: 1, endLine: 9, symbolKind: null, symbolName: null }, score }, channel, rank);
-  c.score = score;
-  return c;
-}
 
 // Keyword: files 1..5 (scores 10, 9, 8, 5, 1); vector: files 11, 12, 13 (cosines 0.9, 0.85, 0.5).
 // Every cosine the search would give: keyword's files 1-3 0.3, file 4 0.8 (close to the query but

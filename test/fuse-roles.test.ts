@@ -7,23 +7,18 @@
 // @lane unit
 import { describe, it, expect } from 'vitest';
 import { hybridFusion, type ChannelRanking, type HybridOptions } from '../core/search/fuse.ts';
-import { candidateOf, type Candidate } from '../core/search/candidates.ts';
+import type { Candidate } from '../core/search/candidates.ts';
 import type { Channel } from '../core/search/channels/channel.ts';
+import { cand as fixtureCand, fts, vector } from './helpers/fusion-fixture.ts';
 import type { ParsedQuery } from '../core/search/query.ts';
 
-const fts: Channel = { name: 'fts', hitKind: 'text_fts', search: () => [] };
-const vector: Channel = { name: 'vector', hitKind: 'text_vector', search: () => [] };
 
 /** Test files (role factor 0.3: the search's role lookup, core/search/vector-roles.ts, gives it by path). */
 const TESTS = new Set([12, 5]);
 const roles = () => (c: Candidate) => (TESTS.has(c.fileId) ? 0.3 : 1);
 
-/** One chunk per file: chunk id = file id = n. */
-function cand(channel: Channel, n: number, score: number, rank: number): Candidate {
-  const c = candidateOf({ row: { chunkId: n, fileId: n, ordinal: 0, path: TESTS.has(n) ? `test/F${n}Tests.cs` : `src/F${n}.cs`, hash: `h${n}`, lang: 'csharp', flags: 0, startLine: 1, endLine: 9, symbolKind: null, symbolName: null }, score }, channel, rank);
-  c.score = score;
-  return c;
-}
+/** One chunk per file: chunk id = file id = n; the test files under test/. */
+const cand = (channel: Channel, n: number, score: number, rank: number): Candidate => fixtureCand(channel, n, score, rank, TESTS.has(n) ? `test/F${n}Tests.cs` : `src/F${n}.cs`);
 
 // Keyword: files 1..5 (scores 10, 9, 8, 5, 1); vector: files 12 (a test, cosine 0.9), 11 (0.85), 4 (0.6), 13 (0.4).
 function fuse(o: Partial<HybridOptions>) {

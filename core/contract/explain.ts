@@ -79,6 +79,8 @@ export const explanation = z.object({
     keyword_cosines: z.boolean().optional().describe('keyword\'s candidates outside the vector list were fused with their own cosine'),
     vector_roles: z.boolean().optional().describe('the vector values were weighed by the hits\' path role factors (setting vector_roles)'),
     vector_agreement: z.number().optional().describe('a file only the vector channel found needed this share of the best cosine of keyword\'s first files (setting vector_agreement)'),
+    fusion_type: z.enum(['symbol', 'question', 'stated', 'mixed']).optional().describe('the query\'s fusion type, which chose the weights and guard (setting fusion_by_type)'),
+    calibration: z.enum(['zscore']).optional().describe('each channel\'s scores as standard scores, not min-max (setting fusion_calibration)'),
   }).optional().describe('hybrid: how the two channels were fused for this hit (fused score = weights · normalised values)'),
 });
 

@@ -30,6 +30,10 @@ export interface FusionReport {
   vector_roles?: boolean;
   /** Setting vector_agreement: the share of keyword's top files' best cosine a vector-only file needed. */
   vector_agreement?: number;
+  /** Setting fusion_by_type: the query's fusion type (fuse.ts fusionType), which chose the weights and guard above. */
+  fusion_type?: 'symbol' | 'question' | 'stated' | 'mixed';
+  /** Setting fusion_calibration, when not min-max. */
+  calibration?: 'zscore';
 }
 
 /** Per-channel fusion values on a candidate (present.ts shows them as fts_norm / vec_norm). */

@@ -137,13 +137,13 @@ export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult |
       mode: 'hybrid', route: f.route, route_reason: f.route_reason, weights: f.weights, guard: f.guard, guarded: cand.fusion.guarded,
       keyword: { normalized: round(cand.fusion.keyword), from: cand.fusion.keywordFrom },
       vector: { normalized: round(cand.fusion.vector), from: cand.fusion.vectorFrom, ...(cand.fusion.vectorCosine !== undefined ? { cosine: round(cand.fusion.vectorCosine) } : {}) },
-      min_vector_score: f.min_vector_score, keyword_cosines: f.keyword_cosines, ...(f.vector_roles ? { vector_roles: true } : {}), ...(f.vector_agreement ? { vector_agreement: f.vector_agreement } : {}),
+      min_vector_score: f.min_vector_score, keyword_cosines: f.keyword_cosines, ...(f.vector_roles ? { vector_roles: true } : {}), ...(f.vector_agreement ? { vector_agreement: f.vector_agreement } : {}), ...fusionBlend(f),
     };
   } else if (ranked.fusion) {
     const f = ranked.fusion;
     out.fusion = {
       mode: 'hybrid', route: f.route, route_reason: f.route_reason, weights: f.weights, guard: f.guard, guarded: false,
-      keyword: { normalized: 0, from: 'none' }, vector: { normalized: 0, from: 'none' }, min_vector_score: f.min_vector_score, keyword_cosines: f.keyword_cosines, ...(f.vector_roles ? { vector_roles: true } : {}), ...(f.vector_agreement ? { vector_agreement: f.vector_agreement } : {}),
+      keyword: { normalized: 0, from: 'none' }, vector: { normalized: 0, from: 'none' }, min_vector_score: f.min_vector_score, keyword_cosines: f.keyword_cosines, ...(f.vector_roles ? { vector_roles: true } : {}), ...(f.vector_agreement ? { vector_agreement: f.vector_agreement } : {}), ...fusionBlend(f),
     };
   }
   if (cand) {
@@ -153,4 +153,9 @@ export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult |
     }));
   }
   return out;
+}
+
+/** The fusion type and calibration a hybrid answer used, when settings chose them (fusion_by_type, fusion_calibration). */
+function fusionBlend(f: NonNullable<RankedResult['fusion']>): Pick<NonNullable<RankedResult['fusion']>, 'fusion_type' | 'calibration'> {
+  return { ...(f.fusion_type ? { fusion_type: f.fusion_type } : {}), ...(f.calibration ? { calibration: f.calibration } : {}) };
 }

@@ -4,7 +4,9 @@
 // fusion of a single channel: keyword and semantic); a RankFusion combines channels' finished
 // rankings (each reranked, widened and capped exactly as if it were the only channel), so a channel
 // that must never lose ground (keyword) enters with its own final order: the hybrid fusion —
-// per-channel min-max, weights, keyword's top N files kept in place (the guard), optional routing,
+// per-channel min-max (or z-scores: fusion_calibration), weights, keyword's top N files kept in place
+// (the guard), the weights and guard optionally chosen by the query's type (fusion_by_type: symbol,
+// question, stated, mixed — fusionType), optional routing,
 // optionally keyword's candidates given their own cosine (keyword_cosines; the search computes it),
 // the vector side weighed by each hit's path role factor (vector_roles) and files only
 // the vector channel found held to an agreement with keyword's first files (vector_agreement).
@@ -13,6 +15,7 @@ import { HciError } from '../platform.ts';
 import { candidateOf, type Candidate, type FusedValues, type FusionReport } from './candidates.ts';
 import { capTail } from './file-tiers.ts';
 import { scaleBelow } from './placement.ts';
+import { asksHow, queryType } from './query-type.ts';
 
 /** The factor keyword's candidates past the fusion's depth get, listed after every fused one. */
 export const PAST_FUSION_DEPTH = 'past_fusion_depth';
@@ -64,9 +67,38 @@ export interface RankFusionContext {
 /** Combines finished rankings (the keyword one first). */
 export type RankFusion = (rankings: readonly ChannelRanking[], q: ParsedQuery, ctx: RankFusionContext) => RankFusionResult;
 
+/**
+ * The fusion's query types: query-type.ts's, with a question split by how it is put — `question` asks
+ * (`how …`, `what …`, a `?`; asksHow), `stated` describes (a paraphrase: `let an async event handler
+ * hold up the caller until it signals that it has finished`).
+ */
+export type FusionType = 'symbol' | 'question' | 'stated' | 'mixed';
+
+/** A query type's own vector weight (keyword's is 1 − it) and guard, where they differ from the defaults. */
+export interface TypeBlend {
+  vectorWeight?: number;
+  guard?: number;
+}
+
+/**
+ * How each channel's scores are put on one scale: `minmax` — the list's best 1, its last 0;
+ * `zscore` — standard scores over the list (mean 0, one standard deviation 1), so a channel whose
+ * first hit stands far above the rest keeps that margin where min-max gives every list the same spread.
+ */
+export type Calibration = 'minmax' | 'zscore';
+
+export function fusionType(q: Pick<ParsedQuery, 'written' | 'text' | 'raw'>): FusionType {
+  const t = queryType(q);
+  return t === 'question' && !asksHow(q) ? 'stated' : t;
+}
+
 export interface HybridOptions {
   keywordWeight: number;
   vectorWeight: number;
+  /** Setting `fusion_by_type` (empty: every type takes the weights and guard above). */
+  byType?: Partial<Record<FusionType, TypeBlend>>;
+  /** Setting `fusion_calibration` (default minmax). */
+  calibration?: Calibration;
   /** Keyword's first `guard` files keep their places (3: measured best; 0: off). */
   guard: number;
   routing: boolean;
@@ -109,19 +141,31 @@ export function keywordRoute(q: ParsedQuery): string | null {
   return null;
 }
 
-/** Min-max normalised values by chunk id, and each file's best (all 1 when every score is equal). */
-function normalise(cands: readonly Candidate[], scoreOf: (c: Candidate) => number): { byChunk: Map<number, number>; byFile: Map<number, number> } {
+/**
+ * Normalised values by chunk id, and each file's best: min-max (all 1 when every score is equal), or
+ * z-scores shifted so the list's lowest is 0 (what a candidate the channel did not find gets).
+ */
+function normalise(cands: readonly Candidate[], scoreOf: (c: Candidate) => number, calibration: Calibration = 'minmax'): { byChunk: Map<number, number>; byFile: Map<number, number> } {
   const byChunk = new Map<number, number>();
   const byFile = new Map<number, number>();
   let min = Infinity;
   let max = -Infinity;
+  let sum = 0;
   for (const c of cands) {
     const s = scoreOf(c);
+    sum += s;
     if (s < min) min = s;
     if (s > max) max = s;
   }
+  let spread = max - min;
+  if (calibration === 'zscore' && cands.length > 1) {
+    const mean = sum / cands.length;
+    let sq = 0;
+    for (const c of cands) sq += (scoreOf(c) - mean) ** 2;
+    spread = Math.sqrt(sq / cands.length);
+  }
   for (const c of cands) {
-    const v = max > min ? (scoreOf(c) - min) / (max - min) : 1;
+    const v = spread > 0 ? (scoreOf(c) - min) / spread : 1;
     byChunk.set(c.chunkId, v);
     if (!(byFile.get(c.fileId)! >= v)) byFile.set(c.fileId, v);
   }
@@ -163,8 +207,16 @@ export function hybridFusion(o: HybridOptions): RankFusion {
     const [kw, vec] = rankings;
     if (!kw || !vec) throw new HciError('internal', `hybrid fusion takes a keyword and a vector ranking, got ${rankings.length}`);
     const depth = Math.max(FUSION_DEPTH, ctx.needed);
+    // The type is read only when a type has a blend of its own.
+    const type = o.byType && Object.keys(o.byType).length ? fusionType(q) : null;
+    const blend = type ? o.byType?.[type] : undefined;
+    const vectorWeight = blend?.vectorWeight ?? o.vectorWeight;
+    const keywordWeight = blend?.vectorWeight !== undefined ? 1 - blend.vectorWeight : o.keywordWeight;
+    const guard = blend?.guard ?? o.guard;
+    const calibration = o.calibration ?? 'minmax';
     const report: FusionReport = {
-      kind: 'hybrid', weights: { keyword: o.keywordWeight, vector: o.vectorWeight }, guard: o.guard,
+      kind: 'hybrid', weights: { keyword: keywordWeight, vector: vectorWeight }, guard,
+      ...(type ? { fusion_type: type } : {}), ...(calibration !== 'minmax' ? { calibration } : {}),
       route: vec.ran ? 'hybrid' : 'keyword', route_reason: vec.ran ? null : (o.routing ? keywordRoute(q) : null) ?? 'vector channel not asked',
       min_vector_score: o.minVectorScore, depth, keyword_cosines: !!o.cosines,
       ...(o.vectorRoles ? { vector_roles: true } : {}), ...(o.agreement ? { vector_agreement: o.agreement } : {}),
@@ -177,14 +229,14 @@ export function hybridFusion(o: HybridOptions): RankFusion {
       for (const c of kw.ranked) c.fusion = { keyword: 0, vector: 0, keywordFrom: 'chunk', vectorFrom: 'none', guarded: false };
       return { ranked: kw.ranked, match: kw.match, complete: kw.complete, report };
     }
-    const nk = normalise(kwList, (c) => c.score);
+    const nk = normalise(kwList, (c) => c.score, calibration);
     const kwRank = new Map(kw.ranked.map((c, i) => [c.chunkId, i]));
     // Keyword's first `guard` files: every keyword hit before its (guard+1)-th distinct file.
     const guarded: Candidate[] = [];
     const files = new Set<number>();
     for (const c of kw.ranked) {
       if (!files.has(c.fileId)) {
-        if (files.size >= o.guard) break;
+        if (files.size >= guard) break;
         files.add(c.fileId);
       }
       guarded.push(c);
@@ -220,7 +272,7 @@ export function hybridFusion(o: HybridOptions): RankFusion {
         }
       }
     }
-    const nv = normalise(vecCands, (c) => vecScore.get(c.chunkId) ?? c.channels[0]?.score ?? 0);
+    const nv = normalise(vecCands, (c) => vecScore.get(c.chunkId) ?? c.channels[0]?.score ?? 0, calibration);
     // A file's best normalised value among the vector list's own hits (file evidence for a scored chunk).
     const listFile = new Map<number, number>();
     for (const c of vecList) {
@@ -246,7 +298,7 @@ export function hybridFusion(o: HybridOptions): RankFusion {
       }
       if (roleOf) v *= roleOf(c);
       c.fusion = { keyword: k, vector: v, keywordFrom: kFrom, vectorFrom: vFrom, guarded: held.has(c.chunkId), ...(scored.has(c.chunkId) ? { vectorCosine: vecScore.get(c.chunkId)! } : {}) };
-      c.score = o.keywordWeight * k + o.vectorWeight * v;
+      c.score = keywordWeight * k + vectorWeight * v;
     }
     const rest = [...byChunk.values()].filter((c) => !held.has(c.chunkId));
     rest.sort((a, b) =>

@@ -22,6 +22,7 @@ import { modelKeyString } from '../vector/provider.ts';
 import { candidatePool, keywordFirstPassOnly, parseRequest, prepareSearch, rankList, searchPage, type DeferredRender, type RankedResult, type SearchContext, type SearchPage } from './pipeline.ts';
 import type { Candidate } from './candidates.ts';
 import { DEFAULT_MODES, MODE_UNAVAILABLE_HINT, semanticModes, type ModeTable } from './modes.ts';
+import type { FusionType, HybridOptions } from './fuse.ts';
 import { vectorChannel } from './channels/vector.ts';
 import { pathRoleFactors } from './vector-roles.ts';
 import type { ParsedQuery } from './query.ts';
@@ -261,6 +262,13 @@ export function checkMode(settings: Settings, mode: SearchRequest['mode']): void
   }
 }
 
+/** Setting fusion_by_type in the fusion's terms. */
+function byType(t: Settings['semantic']['fusion_by_type']): HybridOptions['byType'] {
+  const out: NonNullable<HybridOptions['byType']> = {};
+  for (const [k, v] of Object.entries(t ?? {})) out[k as FusionType] = { vectorWeight: v.vector_weight, guard: v.guard };
+  return out;
+}
+
 /**
  * The mode table with one search's vector channel, or why it cannot run: semantic mode fails with
  * `mode_unavailable`, hybrid answers keyword's results (the answer says so).
@@ -282,7 +290,7 @@ function vectorModes(
   }
   const channel = vectorChannel({ knn: vs.knn, query: vs.query, model: modelKeyString(vs.model.key), minScore: s.min_vector_score, exclude: source ? new Set([source.chunkId]) : undefined });
   const cosines = s.keyword_cosines ? (ids: readonly number[]) => vs.knn.scores(vs.query, ids) : undefined;
-  return { modes: semanticModes(channel, { keywordWeight: s.keyword_weight, vectorWeight: s.vector_weight, guard: s.guard, routing: s.routing, minVectorScore: s.min_vector_score, cosines, vectorRoles: s.vector_roles && session ? pathRoleFactors(session, settings) : undefined, agreement: s.vector_agreement }) };
+  return { modes: semanticModes(channel, { keywordWeight: s.keyword_weight, vectorWeight: s.vector_weight, guard: s.guard, routing: s.routing, minVectorScore: s.min_vector_score, cosines, vectorRoles: s.vector_roles && session ? pathRoleFactors(session, settings) : undefined, agreement: s.vector_agreement, byType: byType(s.fusion_by_type), calibration: s.fusion_calibration }) };
 }
 
 /**

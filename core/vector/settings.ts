@@ -56,6 +56,12 @@ const model2vecTable = z
   })
   .strict();
 
+/** One query type's fusion blend (`[semantic.fusion_by_type.stated]`). */
+const typeBlend = z.object({
+  vector_weight: z.number().min(0).max(1).optional(),
+  guard: z.number().int().min(0).max(50).optional(),
+}).strict();
+
 export const semanticSettings = z
   .object({
     enabled: z.boolean().default(false),
@@ -83,6 +89,14 @@ export const semanticSettings = z
     vector_roles: z.boolean().default(false),
     /** A file only the vector channel found enters when its cosine reaches this share of keyword's top files' best (0: off; core/search/fuse.ts). */
     vector_agreement: z.number().min(0).max(1).default(0),
+    /**
+     * Per query type (core/search/fuse.ts fusionType: symbol, question — put as one —, stated — a
+     * description, as a paraphrase —, mixed) its own vector weight (keyword's is 1 − it) and guard;
+     * a type not named takes keyword_weight, vector_weight and guard.
+     */
+    fusion_by_type: z.object({ symbol: typeBlend, question: typeBlend, stated: typeBlend, mixed: typeBlend }).partial().strict().default({}),
+    /** How each channel's scores are put on one scale before the weights: minmax or zscore (core/search/fuse.ts). */
+    fusion_calibration: z.enum(['minmax', 'zscore']).default('minmax'),
     http: httpTable.optional(),
     onnx: onnxTable.optional(),
     model2vec: model2vecTable.optional(),
