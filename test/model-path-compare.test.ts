@@ -47,4 +47,31 @@ describe('path-compare', () => {
     expect(cells[10]).toBe('1'); // identifier rank-1 lost vs keyword
     expect(text).toContain('vs keyword A: a1');
   });
+
+  it('takes a settings variant of a record as a model (REC.json#V): its hybrid:V engine is that model\'s hybrid', async () => {
+    const golden = path.join(dir, 'B.jsonl');
+    fs.writeFileSync(golden, [
+      { id: 'b1', query: 'BarBaz', relevant: ['a.cs'], kind: 'identifier' },
+      { id: 'b2', query: 'where is bar kept', relevant: ['b.cs'], kind: 'paraphrase' },
+    ].map((x) => JSON.stringify(x)).join('\n'));
+    const roots = fs.mkdtempSync(path.join(dir, 'roots-'));
+    fs.writeFileSync(path.join(roots, 'B.done'), JSON.stringify({ golden, set: 'broad' }));
+    // One settings-ab record: keyword, the base hybrid and a variant `st` that gains the paraphrase.
+    const rec = { rows: [
+      row('broad', 'B', 'keyword', [['b1', 1, 1, 1], ['b2', 0, 0, 0]]),
+      row('broad', 'B', 'hybrid', [['b1', 1, 1, 1], ['b2', 0, 0, 0.2]]),
+      row('broad', 'B', 'hybrid:st', [['b1', 1, 1, 1], ['b2', 1, 1, 1]]),
+    ] };
+    const file = path.join(dir, 'rec.json');
+    fs.writeFileSync(file, JSON.stringify(rec));
+    const md = path.join(dir, 'out2.md');
+    expect(await main(['--roots', roots, '--base', `base=${file}`, '--variant', `st=${file}#st`, '--md', md])).toBe(0);
+    const text = fs.readFileSync(md, 'utf8');
+    const cells = text.split('\n').find((l) => l.startsWith('| st '))!.split('|').map((c) => c.trim());
+    expect(cells[2]).toBe('1 / 0'); // MRR up against the base hybrid
+    expect(cells[4]).toBe('1 / 0'); // ahead of keyword on the one set
+    expect(cells[5]).toBe('1.000 / 1.000'); // pooled
+    expect(cells[10]).toBe('0');
+    expect(text).toContain('rec.json#st');
+  });
 });

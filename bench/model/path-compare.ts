@@ -10,6 +10,7 @@
 //
 //   node --experimental-transform-types bench/model/path-compare.ts --roots DIR --base NAME=REC.json
 //        --variant NAME=REC.json … [--keyword REC.json (when the base record has no keyword rows)] [--note 'how the records were made'] [--md OUT.md]
+// REC.json#V takes a record's settings variant V (settings-ab --variants) as that model's engines: fusion settings side by side.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readGolden } from '../lib/queries.ts';
@@ -23,10 +24,20 @@ const f3 = (x: number) => fmtNum(x, 3);
 const pair = (r: { r5: number; mrr: number } | undefined) => (r ? `${f3(r.r5)} / ${f3(r.mrr)}` : '–');
 const EPS = 1e-9;
 
+/**
+ * `NAME=REC.json`, or `NAME=REC.json#V`: the record's settings variant V (its engines `hybrid:V`,
+ * `semantic:V`) as the model's hybrid and semantic — fusion settings compared like models.
+ */
 function load(spec: string): Model {
   const eq = spec.indexOf('=');
-  const rec = JSON.parse(fs.readFileSync(spec.slice(eq + 1), 'utf8')) as { rows: Row[]; commit?: { sha?: string | null } };
-  return { name: spec.slice(0, eq), file: path.basename(spec.slice(eq + 1)), rows: rec.rows, commit: rec.commit };
+  const [file, variant] = spec.slice(eq + 1).split('#');
+  const rec = JSON.parse(fs.readFileSync(file, 'utf8')) as { rows: Row[]; commit?: { sha?: string | null } };
+  const rows = variant === undefined ? rec.rows : rec.rows.flatMap((r) => {
+    const [engine, v] = r.engine.split(':');
+    if (engine === 'keyword' && v === undefined) return [r];
+    return v === variant ? [{ ...r, engine }] : [];
+  });
+  return { name: spec.slice(0, eq), file: `${path.basename(file)}${variant === undefined ? '' : `#${variant}`}`, rows, commit: rec.commit };
 }
 
 /** Query id → kind, per repository, from the golden files the roots' `.done` files name. */
