@@ -42,6 +42,7 @@ export const SETTING_DEFAULTS = {
   generated_path_penalty: 0.5,
   demo_path_penalty: 0.6,
   docs_path_penalty: 0.6,
+  stated_docs_factor: 1,
   build_path_penalty: 1,
   partial_matches: 'by_score' as 'after_complete' | 'by_score',
   ui_view_boost: 1.3,

@@ -49,6 +49,8 @@ const settingsShape = z
     generated_path_penalty: z.number().min(0).max(1).default(D.generated_path_penalty),
     demo_path_penalty: z.number().min(0).max(1).default(D.demo_path_penalty),
     docs_path_penalty: z.number().min(0).max(1).default(D.docs_path_penalty),
+    /** A query stated, not asked (a commit subject, a paraphrase: query-type.ts asksHow false): docs pages weigh this on top of docs_path_penalty (1: off). */
+    stated_docs_factor: z.number().min(0).max(1).default(D.stated_docs_factor),
     build_path_penalty: z.number().min(0).max(1).default(D.build_path_penalty),
     partial_matches: z.enum(['after_complete', 'by_score']).default(D.partial_matches),
     ui_view_boost: z.number().min(1).max(10).default(D.ui_view_boost),

@@ -7,7 +7,7 @@
 // API (for ranking and fusion; keep it this small): queryType(parsed) → 'symbol' | 'question' |
 // 'mixed'; identifierWords(parsed) → the written identifiers; isIdentifierWord(word); bareWord(word);
 // asksHow(parsed) → a question put as one (`how …`, `what …`, a `?`), not a commit subject or a paraphrase.
-// Users today: rerank.ts (declarations for symbol queries, question_identifier_share, question_short_lines), term-weights.ts (term_weight_types), pipeline.ts
+// Users today: rerank.ts (declarations for symbol queries, question_identifier_share, question_short_lines, stated_docs_factor), term-weights.ts (term_weight_types), pipeline.ts
 // (RankedResult.queryType, shown by explain as query_type).
 import type { ParsedQuery } from './query.ts';
 import { asciiTwin } from '../ascii-regex.ts';

@@ -1,7 +1,8 @@
 // Rerank: orders fused candidates by their fused score times named factors — text signals on the
 // best few (the query verbatim, a definition of a query identifier; boosts.ts; the share of the
 // query's words their file holds, file-evidence.ts), the path role's
-// factor (tests, demos, docs, generated and build files; roles.ts), style chunks for a question about
+// factor (tests, demos, docs, generated and build files; roles.ts; docs again in a query stated, not
+// asked: stated_docs_factor), style chunks for a question about
 // how something looks (appearance.ts), files in a commit-style query's
 // `Scope:` (scope.ts), member lists and short chunks in a question, exact symbol and file names, a file's several matching chunks
 // (file-evidence.ts), declarations of the query's names (declarations.ts), dead code (dead-code.ts) —
@@ -146,6 +147,8 @@ export class Reranker {
   private readonly asking: boolean;
   /** change_log_factor, or 1 when off or the query asks for change logs (change-log.ts). */
   private readonly changeLog: number;
+  /** stated_docs_factor for a query stated, not asked (words, not one symbol; asksHow false), else 1. */
+  private readonly statedDocs: number;
 
   constructor(
     private readonly session: SearchSession,
@@ -176,6 +179,8 @@ export class Reranker {
     this.nameFactor = 1 + 0.5 * (this.type === 'symbol' ? 1 : settings.question_identifier_share);
     this.changeLog = asksForChangeLog(q) ? 1 : settings.change_log_factor;
     this.asking = settings.question_short_lines > 0 && this.type === 'question' && asksHow(q);
+    // (A subject that begins "Document …" is a docs change.)
+    this.statedDocs = this.type !== 'symbol' && !asksHow(q) && !/^\s*document/i.test(q.raw) ? settings.stated_docs_factor : 1;
   }
 
   /** The declarations of the query's names (declarations.ts), for the candidates that hold them. */
@@ -416,6 +421,8 @@ export class Reranker {
     // Every role but source shows its factor in explain, 1 included (a role the query names, or set to 1).
     if (role.role !== 'source') c.factors.push({ name: ROLE_SETTING[role.role], factor: roleFactor(role.role, settings, this.named) });
     if (this.changeLog !== 1 && isChangeLog(c.path)) c.factors.push({ name: 'change_log', factor: this.changeLog });
+    // A commit subject or a paraphrase names a change to code: a docs page weighs stated_docs_factor more (unless the query names docs).
+    if (this.statedDocs !== 1 && role.role === 'docs' && !this.named.has('docs')) c.factors.push({ name: 'stated_docs', factor: this.statedDocs });
     if (this.scope) {
       let hit = this.scoped.get(c.path);
       if (hit === undefined) this.scoped.set(c.path, (hit = inScope(c.path, this.scope)));
