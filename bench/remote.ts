@@ -3,7 +3,10 @@
 // worker thread), and searched over HTTP — per query kind, the first query after opening (range
 // requests, bytes, wall ms), the same query warm, and the local index's warm time beside it; plus
 // the packed size against the live index. Run: `npm run build && node dist/bench/remote.js --root
-// <indexed workspace> [--page-sizes 4096,16384] [--gap BYTES] [--by-table] [--record]` (writes bench/results/remote-<name>.{md,json}).
+// <indexed workspace> [--page-sizes 4096,16384] [--gap BYTES] [--by-table] [--one-range] [--runs N] [--record]` (writes bench/results/remote-<name>.{md,json}).
+// --one-range: the server answers one range per request (a multi-range request gets the whole file, HTTP
+// 200), as S3 and many CDNs do. --runs N: each query asked on N fresh readers (and N times warm, and
+// locally): the ms columns are medians over those runs too (bytes and requests do not vary).
 // --by-table: where each kind's first-query bytes go — every page a reply brought attributed to its
 // B-tree (table or index: SQLite's dbstat over the packed file, through node:sqlite).
 // Owns these measurements; what they measure is runtimes/shared/{remote-file,http-vfs}.ts and core/index/pack.ts.
@@ -60,20 +63,31 @@ async function pageOwners(file: string): Promise<Map<number, string>> {
   }
 }
 
-export async function runRemoteBench(root: string, pageSizes: number[], remote: RemoteFileOptions = {}, byTable = false): Promise<{ name: string; liveBytes: number; gapBytes: number | null; sizes: PageSizeReport[] }> {
+/** How the bench serves and asks: one range per request (S3, many CDNs), runs per query. */
+export interface RemoteBenchOptions {
+  oneRange?: boolean;
+  runs?: number;
+}
+
+export async function runRemoteBench(root: string, pageSizes: number[], remote: RemoteFileOptions = {}, byTable = false, bench: RemoteBenchOptions = {}): Promise<{ name: string; liveBytes: number; gapBytes: number | null; oneRange: boolean; runs: number; sizes: PageSizeReport[] }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-remote-bench-'));
   const local = await openWorkspace(root);
   const liveBytes = fs.statSync(path.join(root, '.hci', 'index.sqlite')).size;
-  const server = await startRangeServerThread(dir);
+  const runs = Math.max(1, bench.runs ?? 1);
+  const server = await startRangeServerThread(dir, bench.oneRange ? { multiRange: false } : {});
   const sizes: PageSizeReport[] = [];
   try {
     const localMs = new Map<string, number>();
     for (const qs of Object.values(QUERIES)) {
       for (const q of qs) {
         await local.search({ query: q, limit: 10 });
-        const t = now();
-        await local.search({ query: q, limit: 10 });
-        localMs.set(q, now() - t);
+        const times: number[] = [];
+        for (let r = 0; r < runs; r++) {
+          const t = now();
+          await local.search({ query: q, limit: 10 });
+          times.push(now() - t);
+        }
+        localMs.set(q, median(times));
       }
     }
     for (const pageSize of pageSizes) {
@@ -99,7 +113,7 @@ export async function runRemoteBench(root: string, pageSizes: number[], remote: 
         const first: Array<{ requests: number; bytes: number; ms: number }> = [];
         const warm: number[] = [];
         const tables = new Map<string, number>();
-        for (const q of qs) {
+        for (let run = 0; run < runs; run++) for (const q of qs) {
           // Each query on a fresh reader: nothing cached but what opening read (the probe: the
           // file's first range). The first query pays for all the rest — the schema, the B-tree
           // roots, every per-generation read — as a first `hci search --index <url>` does.
@@ -115,7 +129,7 @@ export async function runRemoteBench(root: string, pageSizes: number[], remote: 
           // A failed search reads little: its figures would look like a gain.
           if (answer.status !== 'ok') throw new Error(`${q}: ${JSON.stringify(answer.error)}`);
           const s = storage.stats();
-          for (const [name, bytes] of tally) tables.set(name, (tables.get(name) ?? 0) + bytes / qs.length);
+          for (const [name, bytes] of tally) tables.set(name, (tables.get(name) ?? 0) + bytes / qs.length / runs);
           first.push({ requests: s.requests - opened.requests, bytes: s.bytes - opened.bytes, ms });
           process.stderr.write(`${pageSize} ${kind} ${q}: open ${opened.requests} req ${opened.bytes} B; first ${s.requests - opened.requests} req ${s.bytes - opened.bytes} B ${ms.toFixed(0)} ms\n`);
           t = now();
@@ -142,14 +156,14 @@ export async function runRemoteBench(root: string, pageSizes: number[], remote: 
     await server.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  return { name: path.basename(root), liveBytes, gapBytes: remote.prefetchGapBytes ?? null, sizes };
+  return { name: path.basename(root), liveBytes, gapBytes: remote.prefetchGapBytes ?? null, oneRange: Boolean(bench.oneRange), runs, sizes };
 }
 
 function render(r: Awaited<ReturnType<typeof runRemoteBench>>, commit: ReturnType<typeof commitInfo>): string {
   const lines = [
     `# Remote search over HTTP ranges: ${r.name}`,
     '',
-    `Commit ${commit.sha?.slice(0, 12) ?? '?'}${commit.dirty ? ' (uncommitted changes)' : ''}; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)} at the end. Live index ${fmtMB(r.liveBytes)}. Reader: prefetch gap ${r.gapBytes ?? 'default (32768)'} bytes.`,
+    `Commit ${commit.sha?.slice(0, 12) ?? '?'}${commit.dirty ? ' (uncommitted changes)' : ''}; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)} at the end. Live index ${fmtMB(r.liveBytes)}. Reader: prefetch gap ${r.gapBytes ?? 'default (32768)'} bytes. Server: ${r.oneRange ? 'one range per request (a multi-range request answered with the whole file, HTTP 200)' : 'several ranges per request (multipart/byteranges)'}; ${r.runs} run${r.runs > 1 ? 's' : ''} per query (ms: medians over the kind's queries and runs).`,
     'Loopback HTTP server (a worker thread), one fresh reader per query: opening = the probe (the file\'s first range); first = everything the first search after it read (the schema, the B-tree roots, its per-generation reads, its pages); medians over the kind\'s queries.',
     '',
   ];
@@ -177,13 +191,13 @@ function render(r: Awaited<ReturnType<typeof runRemoteBench>>, commit: ReturnTyp
 }
 
 if (isMain(import.meta.url)) {
-  const { opts } = parseArgs(process.argv.slice(2), ['record', 'by-table']);
+  const { opts } = parseArgs(process.argv.slice(2), ['record', 'by-table', 'one-range']);
   const root = path.resolve(optString(opts, 'root') ?? '.');
   const pageSizes = (optString(opts, 'page-sizes') ?? '4096,8192,16384,32768,65536').split(',').map(Number);
   const commit = commitInfo();
   // --gap BYTES: the reader's prefetchGapBytes (pages between two wanted ones read through in one request).
   const gap = optString(opts, 'gap');
-  const report = await runRemoteBench(root, pageSizes, gap ? { prefetchGapBytes: Number(gap) } : {}, Boolean(opts['by-table']));
+  const report = await runRemoteBench(root, pageSizes, gap ? { prefetchGapBytes: Number(gap) } : {}, Boolean(opts['by-table']), { oneRange: Boolean(opts['one-range']), runs: Number(optString(opts, 'runs') ?? 1) });
   const md = render(report, commit);
   console.log(md);
   if (opts.record) console.log(`recorded ${recordResult(`remote-${report.name}`, { commit, ...report }, md)}`);
