@@ -7,8 +7,9 @@
 // spread over the whole table (~0.3–0.5 MB of a first query on Avalonia). The sample workspace and
 // 200 notes packed at 4 KB pages (its path index has leaves below its root, its files table many
 // pages) and served by a real range server on 127.0.0.1: searches answer as the local index does and
-// read no page of the path index (and, for a words query or a filtered name, of the files table) but its root (read
-// ahead on opening); which page belongs to which B-tree: SQLite's dbstat over the same file.
+// read no page of the path index (and, but for an extension filter, of the files table) but its root (read
+// ahead on opening) — nor does scoring chunks a pass did not reach (a declaration's: ftsChannel.scoreChunks);
+// which page belongs to which B-tree: SQLite's dbstat over the same file.
 // @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
@@ -18,6 +19,11 @@ import type { HttpIndexStorage } from '../runtimes/shared/http-vfs.ts';
 import { copyWorkspace, tmpDir } from './helpers/tmp-workspace.ts';
 import { startRangeServer, type RangeServer } from './helpers/range-server.ts';
 import { indexAndPack } from './helpers/published-index.ts';
+import { SearchSession } from '../core/search/session.ts';
+import { ftsChannel } from '../core/search/channels/fts.ts';
+import { parseQuery } from '../core/search/query.ts';
+import { fflateCodec } from '../core/index/fflate-codec.ts';
+import type { Database } from '../core/sqlite/engine.ts';
 
 const sample = path.resolve(import.meta.dirname, 'sample-workspace');
 const remote = { revalidateMs: 3_600_000 };
@@ -93,12 +99,35 @@ describe("paired files of a remote search's hits", () => {
           expect(got.hits.length, query).toBeGreaterThan(0);
           expect(got.hits).toEqual(want.hits);
           // (A filtered declaration lookup too: the files of the chunks named after it from the list, the path filter on the list's paths.)
-          if (query === 'release note number' || query.startsWith('path:')) expect(pages.filter((p) => owner.get(p) === 'files' && p !== rootOf('files')), query).toEqual([]);
+          if (!query.startsWith('ext:')) expect(pages.filter((p) => owner.get(p) === 'files' && p !== rootOf('files')), query).toEqual([]);
         } finally {
           ws.close();
         }
       }
     } finally {
+      local.close();
+    }
+  });
+  it("scoring chunks a pass did not reach (a declaration's) takes their files from the list as well: the local hits, no page of the files table read but its root", async () => {
+    const { owner, rootOf } = await pageOwners();
+    const local = await openWorkspace(root);
+    const pages: number[] = [];
+    const ws = await openRemoteIndex(server.url('index.sqlite'), { remote: { ...remote, onPages: (first, count) => pages.push(...Array.from({ length: count }, (_, i) => first + i + 1)) } });
+    const storage = ws.host.storage as HttpIndexStorage;
+    const db = storage.open(ws.engine);
+    try {
+      const { value: ids } = await local.read((d) => (d.selectValues("SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path LIKE 'docs/release-notes%' ORDER BY c.id DESC LIMIT 40") as number[]).map(Number));
+      expect(ids.length).toBe(40);
+      const q = parseQuery('release note number');
+      const { value: want } = await local.read((d) => ftsChannel.scoreChunks!(new SearchSession(d, fflateCodec), q, ids).map((h) => [h.row.chunkId, h.row.path, h.row.hash, h.score]));
+      const session = new SearchSession(db, fflateCodec, (table, rowids) => storage.prefetchRows!(db, table, rowids), () => new ws.engine.sqlite3.oo1.DB(':memory:') as unknown as Database);
+      const got = ftsChannel.scoreChunks!(session, q, ids).map((h) => [h.row.chunkId, h.row.path, h.row.hash, h.score]);
+      expect(got).toEqual(want);
+      expect(got.length).toBe(40);
+      expect(pages.filter((p) => owner.get(p) === 'files' && p !== rootOf('files'))).toEqual([]);
+    } finally {
+      db.close();
+      ws.close();
       local.close();
     }
   });

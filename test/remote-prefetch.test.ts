@@ -4,8 +4,11 @@
 // chunks, files' stored data and chunk lengths, reading exactly those rows makes no request — the
 // walk found every page SQLite reads, overflow chains included — and the read-ahead took fewer
 // requests than SQLite reading the same rows page by page on a fresh reader. Opening reads every
-// B-tree's root ahead: a first lookup by id in any table then costs one leaf. A query's doclists
+// B-tree's root ahead: a first lookup by id in any table then costs one leaf; and what every first
+// search reads before its own rows (the keyword index's structure and averages, the pack's file list). A query's doclists
 // (core/index/doclist-pages.ts) come ahead the same way: FTS5 then reads none of their pages itself.
+// A filtered pass asked again in the same generation (which the session's recent answers do not keep)
+// names no rows again: the statements that found them ran once (SearchSession.readAheadDue).
 // @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
@@ -20,6 +23,9 @@ import { readPackedFileList } from '../core/index/file-list.ts';
 import { fflateCodec } from '../core/index/fflate-codec.ts';
 import { SearchSession } from '../core/search/session.ts';
 import type { Database } from '../core/sqlite/engine.ts';
+import { ftsChannel } from '../core/search/channels/fts.ts';
+import { parseQuery } from '../core/search/query.ts';
+import { compilePathFilter } from '../core/search/filters.ts';
 
 const sample = path.resolve(import.meta.dirname, 'sample-workspace');
 const remote = { revalidateMs: 3_600_000 };
@@ -102,6 +108,16 @@ describe('rows read ahead from a published index', () => {
     db.close();
   });
 
+  it("reads on opening what every first search reads before its rows: the keyword index's structure and averages and the pack's file list then cost no request", async () => {
+    const { storage, db } = await reader();
+    const before = storage.stats().requests;
+    expect(db.selectValue('SELECT length(block) FROM chunks_fts_data WHERE id = 10')).toBeGreaterThan(0);
+    expect(db.selectValue('SELECT length(block) FROM chunks_fts_data WHERE id = 1')).toBeGreaterThan(0);
+    expect(readPackedFileList(db, fflateCodec)?.length).toBeGreaterThan(50);
+    expect(storage.stats().requests - before).toBe(0);
+    db.close();
+  });
+
   it('carries the file list deflated, for the first search to read in a few pages: it equals the files table with their hashes, as the live index one does without them', async () => {
     const { db } = await reader();
     const fromTable = JSON.parse(String(db.selectValue('SELECT json_group_array(json_array(id, path, lang, flags, hash)) FROM (SELECT * FROM files ORDER BY id)'))) as unknown[][];
@@ -146,6 +162,27 @@ describe('rows read ahead from a published index', () => {
     expect(ahead.storage.stats().requests - before - prefetched).toBe(0);
     plain.db.close();
     ahead.db.close();
+  });
+
+  it('a filtered keyword pass asked again names its rows once: the same hits, no read-ahead the second time, another filter reads ahead its own', async () => {
+    const { storage, db } = await reader();
+    const ws = open[open.length - 1];
+    let calls = 0;
+    const session = new SearchSession(db, fflateCodec, (table, ids) => {
+      calls++;
+      storage.prefetchRows!(db, table, ids);
+    }, () => new ws.engine.sqlite3.oo1.DB(':memory:') as unknown as Database);
+    const q = parseQuery('public class');
+    const under = (paths: string[]) => session.withPathFilter(compilePathFilter({ paths }), () => ftsChannel.search(session, q, 50).map((h) => [h.row.chunkId, h.row.path, h.score]));
+    const first = under(['src']);
+    const named = calls;
+    expect(first.length).toBeGreaterThan(3);
+    expect(named).toBeGreaterThan(0);
+    expect(under(['src'])).toEqual(first);
+    expect(calls).toBe(named);
+    expect(under(['tests']).length).toBeGreaterThan(0);
+    expect(calls).toBeGreaterThan(named);
+    db.close();
   });
 
   it('ignores a table it does not know and rows that do not exist', async () => {

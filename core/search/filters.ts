@@ -1,5 +1,5 @@
-// Path filters for search: prefixes, globs and extensions, compiled once per request into one
-// predicate. Owns the filter semantics (text without glob characters is a path prefix; anything with glob
+// Path filters for search: prefixes, globs and extensions, compiled into one predicate (the same
+// function again for a spec among the last few compiled: a pure function of the spec, shared). Owns the filter semantics (text without glob characters is a path prefix; anything with glob
 // characters is a picomatch glob over the workspace-relative path). picomatch loads on first use
 // (prepareGlobs, which every entry point awaits before it compiles a filter): most searches name no
 // glob, and a browser Worker starts without it.
@@ -64,8 +64,21 @@ function compileReading(pattern: string, backslashes: 'literal' | 'separators'):
   return (path) => path.startsWith(p);
 }
 
-/** Returns null when the spec filters nothing (so the SQL can skip the filter call). */
+/** Filters compiled lately, by spec: a repeated search gets the very same function (SearchSession keys what it did under a filter by it). */
+const compiled = new Map<string, PathFilter | null>();
+const COMPILED_KEPT = 32;
+
+/** Returns null when the spec filters nothing (so the SQL can skip the filter call). The same function for the same spec while it is among the last COMPILED_KEPT. */
 export function compilePathFilter(spec: PathFilterSpec): PathFilter | null {
+  const key = JSON.stringify([spec.paths ?? [], spec.excludePaths ?? [], spec.exts ?? [], spec.excludeKinds ?? []]);
+  if (compiled.has(key)) return compiled.get(key)!;
+  const filter = compileSpec(spec);
+  if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
+  compiled.set(key, filter);
+  return filter;
+}
+
+function compileSpec(spec: PathFilterSpec): PathFilter | null {
   const includes = (spec.paths ?? []).filter((s) => s.trim()).map(compileOne);
   const excludes = (spec.excludePaths ?? []).filter((s) => s.trim()).map(compileOne);
   const exts = (spec.exts ?? [])

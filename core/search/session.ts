@@ -3,7 +3,8 @@
 // read: the project map, the file and parse-error counts and the stems come from it), the chunk count — and other per-generation values a channel keeps
 // here under its own key (the literal channel's cache of inflated texts, literal/text-cache.ts, which
 // the decoded-file cache also reads a file's text from) —
-// the last few channel answers of the generation (`recent`: typing repeats queries), the `hci_path_ok(path)` SQL function with the path filter of the search running now
+// the last few channel answers of the generation (`recent`: typing repeats queries), which read-aheads a remote index's passes
+// did under which path filter (readAheadDue), the `hci_path_ok(path)` SQL function with the path filter of the search running now
 // (and `hci_chunk_ok(rowid)`, the same filter asked of a chunk id through a packed index's chunk → file runs), values kept
 // for the one ranking running now (`duringRun`: what one stage learned for a later one), and the
 // statements every search runs, prepared once. Nothing here lives in a module variable, so two workspaces in one process (or one
@@ -67,6 +68,9 @@ export const RECENT_ANSWERS = 64;
  * two or three queries — and a one-letter word has the longest doclists of all.
  */
 export const FIRST_KEY_ANSWERS = 96;
+
+/** readAheadDue's key for searches without a path filter. */
+const NO_FILTER = {};
 
 export class SearchSession {
   readonly files: StoredFileCache;
@@ -218,6 +222,24 @@ export class SearchSession {
     this.prefetchRows('file_data', ids);
   }
 
+  /** Read-aheads done in this generation, per path filter (compilePathFilter gives a repeated spec the same function). */
+  private readAheads = new WeakMap<object, Set<string>>();
+
+  /**
+   * Whether the read-ahead named `key` is still to do under the path filter of the moment in this
+   * generation (true once, then false): a repeated filtered pass (which `recent` does not keep) finds
+   * its pages cached, and the statements that named its rows need not run again. False for a local file.
+   */
+  readAheadDue(key: string): boolean {
+    if (!this.prefetch) return false;
+    const owner = this.filter ?? NO_FILTER;
+    let done = this.readAheads.get(owner);
+    if (!done) this.readAheads.set(owner, (done = new Set()));
+    if (done.has(key)) return false;
+    done.add(key);
+    return true;
+  }
+
   /** Whether a path filter applies now (channels' SQL then calls hci_path_ok). */
   get filtered(): boolean {
     return this.filter !== null;
@@ -235,6 +257,7 @@ export class SearchSession {
       this.caches.clear();
       this.answers.clear();
       this.firstKeys.clear();
+      this.readAheads = new WeakMap();
     }
     this.filter = filter;
     this.fileOk.clear();

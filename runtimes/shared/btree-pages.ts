@@ -46,36 +46,61 @@ const u32 = (b: Uint8Array, at: number) => ((b[at] << 24) >>> 0) + (b[at + 1] <<
  */
 export function fetchRowPages(read: PageSource, fetch: (pages: readonly number[]) => void, root: number, rowids: readonly number[], usable: number): RowPages {
   const out: RowPages = { leaves: [], overflow: [] };
-  let level: Array<{ page: number; ids: number[] }> = [{ page: root, ids: [...new Set(rowids)].sort((a, b) => a - b) }];
+  let level: Level = [{ page: root, ids: [...new Set(rowids)].sort((a, b) => a - b) }];
   for (let depth = 0; level.length && depth < 20; depth++) {
     fetch(level.map((l) => l.page));
-    const next: typeof level = [];
-    for (const { page, ids } of level) {
-      const b = read(page);
-      const h = page === 1 ? 100 : 0;
-      const flag = b[h];
-      if (flag === LEAF_TABLE) {
-        out.leaves.push(page);
-        overflowOf(b, h, ids, usable, out.overflow);
-        continue;
-      }
-      if (flag !== INTERIOR_TABLE) continue;
-      const cells = u16(b, h + 3);
-      let i = 0;
-      for (let c = 0; c < cells && i < ids.length; c++) {
-        const at = u16(b, h + 12 + 2 * c);
-        const child = u32(b, at);
-        const [key] = varint(b, at + 4);
-        const from = i;
-        while (i < ids.length && ids[i] <= key) i++;
-        if (i > from) next.push({ page: child, ids: ids.slice(from, i) });
-      }
-      if (i < ids.length) next.push({ page: u32(b, h + 8), ids: ids.slice(i) });
-    }
+    const next: Level = [];
+    for (const { page, ids } of level) descend(read(page), page, ids, usable, next, out);
     level = next;
   }
   if (out.overflow.length) fetch(out.overflow);
   return out;
+}
+
+type Level = Array<{ page: number; ids: number[] }>;
+
+/** One page of a walk to `ids`: a leaf's wanted overflow pages into `out`, an interior page's children that lead to them into `next`. */
+function descend(b: Uint8Array, page: number, ids: number[], usable: number, next: Level, out: RowPages): void {
+  const h = page === 1 ? 100 : 0;
+  const flag = b[h];
+  if (flag === LEAF_TABLE) {
+    out.leaves.push(page);
+    overflowOf(b, h, ids, usable, out.overflow);
+    return;
+  }
+  if (flag !== INTERIOR_TABLE) return;
+  const cells = u16(b, h + 3);
+  let i = 0;
+  for (let c = 0; c < cells && i < ids.length; c++) {
+    const at = u16(b, h + 12 + 2 * c);
+    const child = u32(b, at);
+    const [key] = varint(b, at + 4);
+    const from = i;
+    while (i < ids.length && ids[i] <= key) i++;
+    if (i > from) next.push({ page: child, ids: ids.slice(from, i) });
+  }
+  if (i < ids.length) next.push({ page: u32(b, h + 8), ids: ids.slice(i) });
+}
+
+/**
+ * The pages a walk to `rowids` needs next, as far as the pages already at hand (`cached`: undefined
+ * for one not fetched yet) lead: the first page of each branch not at hand, and the overflow pages
+ * of the wanted rows on leaves at hand — what one request can bring of several walks at once.
+ */
+export function nextRowPages(cached: (n: number) => Uint8Array | undefined, root: number, rowids: readonly number[], usable: number): number[] {
+  const missing: number[] = [];
+  const out: RowPages = { leaves: [], overflow: [] };
+  let level: Level = [{ page: root, ids: [...new Set(rowids)].sort((a, b) => a - b) }];
+  for (let depth = 0; level.length && depth < 20; depth++) {
+    const next: Level = [];
+    for (const { page, ids } of level) {
+      const b = cached(page);
+      if (b) descend(b, page, ids, usable, next, out);
+      else missing.push(page);
+    }
+    level = next;
+  }
+  return [...missing, ...out.overflow.filter((p) => !cached(p))];
 }
 
 /** For the cells of a table leaf whose rowid is wanted and whose payload overflows: the pages its overflow is expected on. */

@@ -4,8 +4,9 @@
 // worker (range-channel.ts), the browser Worker a synchronous XMLHttpRequest. Owns opening the URL
 // (the probe happens in exists(), so a bad URL is an answer before SQLite starts), the registry
 // that lets the VFS find a file by the name SQLite opens, re-checking the file as each read
-// transaction starts (the VFS lock), reading ahead what a first lookup and a search need (every
-// B-tree's root on opening; the pages of rows a search names, prefetchRows), and the storage's read-only rules: nothing indexes, claims or
+// transaction starts (the VFS lock), reading ahead what a first lookup and a search need (on opening,
+// in three requests: every B-tree's root, the children of looked-up roots that have few, then the keyword
+// index's structure and the pack's records; the pages of rows a search names, prefetchRows), and the storage's read-only rules: nothing indexes, claims or
 // removes it, sidecars (recent queries) live in memory. Imports no platform module.
 import type { Sqlite3Static } from '@sqlite.org/sqlite-wasm';
 import { HciError } from '../../core/platform.ts';
@@ -15,7 +16,10 @@ import { ROOTS_NOT_READ_AHEAD } from '../../core/index/schema.ts';
 import { installSyncVfs, type SyncFileSystem } from './sync-vfs.ts';
 export { indexUrl } from './index-url.ts';
 import { RemoteFile, type RangeReader, type RemoteFileOptions, type RemoteStats } from './remote-file.ts';
-import { fetchRowPages } from './btree-pages.ts';
+import { fetchRowPages, interiorChildren, nextRowPages } from './btree-pages.ts';
+import { PACKED_FILE_LIST } from '../../core/index/file-list.ts';
+import { PACKED_CHUNK_FILES } from '../../core/index/chunk-files.ts';
+import { VARIANT_GROUPS_TABLE } from '../../core/search/variants.ts';
 
 export const HTTP_VFS_NAME = 'hci-http';
 
@@ -167,15 +171,50 @@ export function createHttpIndexStorage(url: string, opts: HttpStorageOptions): H
 }
 
 /**
- * Reads the root page of every table and index a keyword search reads ahead (not those of
- * core/index/schema.ts ROOTS_NOT_READ_AHEAD), in one request as a packed file lays them out (VACUUM
- * writes the roots first, after the schema): the first lookup in any of them then costs only its
- * lower pages. A guess: a failure here is SQLite's to meet and report.
+ * A root with at most this many children, of the B-trees a search looks rows up in by key, has them
+ * read on opening: a deep B-tree's interior level (the keyword index's, the symbol index's) or a
+ * small one's leaves. (Not the files table and its indexes: a search takes files from the pack's list.)
+ */
+const FEW_CHILDREN = 16;
+const LOOKED_UP = ['chunks_fts_data', 'chunks_fts_idx', 'chunks_fts_docsize', 'chunks', 'chunks_by_symbol', 'file_data'];
+
+/** Rows of a pack every first search reads (core/index/file-list.ts, chunk-files.ts, search/variants.ts): one record each, an overflow chain. */
+const PACK_RECORDS = [PACKED_FILE_LIST, PACKED_CHUNK_FILES, VARIANT_GROUPS_TABLE];
+
+/** The keyword index's averages (FTS5_AVERAGES_ROWID) and structure (FTS5_STRUCTURE_ROWID) rows: BM25 and every doclist lookup read them first. */
+const FTS_HEAD_ROWS = [1, 10];
+
+/**
+ * Reads ahead on opening, in three requests, what every first search reads before its own rows:
+ * (1) the root page of every table and index a keyword search reads (not those of
+ * core/index/schema.ts ROOTS_NOT_READ_AHEAD), one run as a packed file lays them out (VACUUM writes
+ * the roots first, after the schema): a first lookup in any of them then costs only its lower
+ * pages; (2) the children of the roots of LOOKED_UP that have at most FEW_CHILDREN — a deep
+ * B-tree's interior level, so its first lookup costs one leaf, or a small one whole; (3) the keyword index's
+ * averages and structure rows and the pack's records (the file list, the chunks' files, the variant
+ * groups): their leaves and overflow chains. Each was a request of its own, one after another, in
+ * a first search (Avalonia at 8 KB pages: 6 such requests before its doclists, now these 3). A
+ * guess: a failure here is SQLite's to meet and report.
  */
 function readRoots(f: RemoteFile, db: Database): void {
   try {
-    const roots = db.selectValues(`SELECT rootpage FROM sqlite_schema WHERE rootpage > 0 AND name NOT IN (${ROOTS_NOT_READ_AHEAD.map(() => '?').join(', ')})`, [...ROOTS_NOT_READ_AHEAD]) as number[];
-    f.prefetch(roots.map(Number));
+    const rows = db.selectArrays(`SELECT name, rootpage FROM sqlite_schema WHERE rootpage > 0 AND name NOT IN (${ROOTS_NOT_READ_AHEAD.map(() => '?').join(', ')})`, [...ROOTS_NOT_READ_AHEAD]) as Array<[string, number]>;
+    const roots = new Map(rows.map(([name, root]) => [String(name), Number(root)]));
+    f.prefetch(roots.values());
+    const children: number[] = [];
+    for (const name of LOOKED_UP) {
+      const root = roots.get(name);
+      const list = root ? interiorChildren(f.page(root), root) : null;
+      if (list && list.length <= FEW_CHILDREN) children.push(...list);
+    }
+    f.prefetch(children);
+    const usable = f.pageSize - f.page(1)[20];
+    const walks: Array<[number | undefined, number[]]> = [[roots.get('chunks_fts_data'), FTS_HEAD_ROWS]];
+    for (const table of PACK_RECORDS) {
+      const root = roots.get(table);
+      if (root) walks.push([root, (db.selectValues(`SELECT rowid FROM ${table}`) as number[]).map(Number)]);
+    }
+    f.prefetch(walks.flatMap(([root, ids]) => (root ? nextRowPages((n) => f.cached(n), root, ids, usable) : [])));
   } catch {
     // Reported by the next statement SQLite runs.
   }

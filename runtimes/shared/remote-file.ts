@@ -268,6 +268,11 @@ export class RemoteFile {
     return this.store(p, this.request(p * this.pageSize, Math.min(this.size, (p + 1) * this.pageSize) - 1));
   }
 
+  /** Page n (1-based) when the cache holds it (no request, the LRU order unchanged), else undefined. */
+  cached(n: number): Uint8Array | undefined {
+    return this.failure ? undefined : this.pages.get(n - 1);
+  }
+
   /**
    * Fetches pages about to be read (1-based numbers, as SQLite's; any order, cached ones skipped) in
    * as few requests as it can: pages in order, a gap of at most prefetchGapBytes read through, a

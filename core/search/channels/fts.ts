@@ -83,9 +83,10 @@ function hitOf(raw: ReturnType<typeof rawRows>, detail: ChannelHit['detail']): C
  * per statement (fts5's bm25 keeps them per query), so a statement per chunk counted them again for
  * every chunk — a common word's doclist each time (Avalonia, 20 chunks of "public void": 80 ms one
  * by one, 5 ms in one). The chunk ids filter the match (`+rowid`: not handed to FTS5 as a lookup,
- * which would run the query once per id); the values are the same per row either way.
+ * which would run the query once per id); the values are the same per row either way. Unfiltered,
+ * a remote pack's file list gives the files' fields (SearchSession.packedFiles), as in queryFts.
  */
-function scoreMany(session: SearchSession, expr: string, chunkIds: readonly number[], detail: ChannelHit['detail']): Map<number, ChannelHit> {
+function scoreMany(session: SearchSession, expr: string, chunkIds: readonly number[], detail: ChannelHit['detail'], listed = true): Map<number, ChannelHit> {
   const out = new Map<number, ChannelHit>();
   // Chunks a ranked pass of this expression returned in this ranking (rankedChunks): their hits as it gave them.
   const ranked = session.duringRun<Map<number, ChannelHit>>(rankedKey(expr));
@@ -97,22 +98,30 @@ function scoreMany(session: SearchSession, expr: string, chunkIds: readonly numb
     chunkIds = chunkIds.filter((id) => !ranked.has(id));
   }
   if (!chunkIds.length) return out;
-  const st = session.statement(
-    `SELECT ${COLS}, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm
+  // A remote pack's file list gives the file fields (no files rows read: over HTTP a request each); unfiltered only.
+  const files = listed && !session.filtered ? session.packedFiles() : null;
+  const st = session.statement(files
+    ? `SELECT ${CHUNK_COLS}, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm
+     FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
+     WHERE chunks_fts MATCH ? AND +chunks_fts.rowid IN (SELECT value FROM json_each(?))`
+    : `SELECT ${COLS}, bm25(chunks_fts, ${WEIGHT_ARGS}) AS bm
      FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
      WHERE chunks_fts MATCH ? AND +chunks_fts.rowid IN (SELECT value FROM json_each(?)) AND hci_path_ok(f.path)`,
   );
+  let missing = false;
   try {
     st.bind([expr, JSON.stringify(chunkIds)]);
     const raw = rawRows(session.db, st);
-    while (raw.step()) {
-      const hit = hitOf(raw, detail);
-      out.set(hit.row.chunkId, hit);
+    while (raw.step() && !missing) {
+      const hit = files ? listedHitOf(raw, files, detail) : hitOf(raw, detail);
+      if (hit) out.set(hit.row.chunkId, hit);
+      else missing = true;
     }
-    return out;
   } finally {
     st.reset(true);
   }
+  // A file the list lacks: joined after all.
+  return missing ? scoreMany(session, expr, chunkIds, detail, false) : out;
 }
 
 /**
@@ -175,7 +184,7 @@ function queryFts(session: SearchSession, expr: string, pool: number, terms: 'al
        JOIN chunks c ON c.id = t.id${files ? '' : ' JOIN files f ON f.id = c.file_id'}
        ORDER BY t.bm`;
   const detail = terms === 'all' ? ALL_TERMS : ANY_TERM;
-  if (session.readsAhead) readAheadPool(session, expr, filtered ? null : pool, byId, !files);
+  if (session.readAheadDue(`pool:${terms}:${pool}:${byId}:${filtered}:${!files}:${expr}`)) readAheadPool(session, expr, filtered ? null : pool, byId, !files);
   const st = session.statement(sql);
   let missing = false;
   const out: ChannelHit[] = [];
