@@ -50,8 +50,10 @@ const nodeFileSystem: SyncFileSystem = {
     }
   },
   existsNonEmpty(name) {
-    const st = fs.statSync(name);
-    return !st.isFile() || st.size > 0;
+    // SQLite asks for the hot journal as every read transaction starts, and the answer is almost always
+    // "none": no ENOENT thrown for it (an exception per transaction was ~4% of a 10-repository search's CPU).
+    const st = fs.statSync(name, { throwIfNoEntry: false });
+    return st !== undefined && (!st.isFile() || st.size > 0);
   },
   isWritable(name) {
     fs.accessSync(name, fs.constants.R_OK | fs.constants.W_OK);
