@@ -6,7 +6,8 @@
 // <indexed workspace> [--page-sizes 4096,16384] [--gap BYTES] [--by-table] [--one-range] [--runs N] [--record]` (writes bench/results/remote-<name>.{md,json}).
 // --one-range: the server answers one range per request (a multi-range request gets the whole file, HTTP
 // 200), as S3 and many CDNs do. --runs N: each query asked on N fresh readers (and N times warm, and
-// locally): the ms columns are medians over those runs too (bytes and requests do not vary).
+// locally): the ms columns are medians over those runs too (bytes and requests do not vary). The warm
+// searches' CPU time on the calling thread is tabled beside their wall time (under load, compare those).
 // --by-table: where each kind's first-query bytes go — every page a reply brought attributed to its
 // B-tree (table or index: SQLite's dbstat over the packed file, through node:sqlite).
 // Owns these measurements; what they measure is runtimes/shared/{remote-file,http-vfs}.ts and core/index/pack.ts.
@@ -38,6 +39,9 @@ interface KindFigures {
   firstMs: number;
   warmRemoteMs: number;
   warmLocalMs: number;
+  /** The same warm searches' CPU time on the calling thread (process.threadCpuUsage): what load does not inflate as much as the wall clock. */
+  warmRemoteCpuMs: number;
+  warmLocalCpuMs: number;
   /** With --by-table: mean bytes per query of the first search, per B-tree, largest first. */
   byTable?: Array<[string, number]>;
 }
@@ -49,6 +53,12 @@ interface PageSizeReport {
   openRequests: number;
   openBytes: number;
   kinds: KindFigures[];
+}
+
+/** The calling thread's CPU time in ms (process.threadCpuUsage where Node has it, else the process's). */
+function cpuMs(): number {
+  const u = (process as unknown as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage?.() ?? process.cpuUsage();
+  return (u.user + u.system) / 1000;
 }
 
 /** Page index (0-based) → the B-tree it belongs to, from SQLite's dbstat (node:sqlite: Node 22.5 and later). */
@@ -78,16 +88,21 @@ export async function runRemoteBench(root: string, pageSizes: number[], remote: 
   const sizes: PageSizeReport[] = [];
   try {
     const localMs = new Map<string, number>();
+    const localCpu = new Map<string, number>();
     for (const qs of Object.values(QUERIES)) {
       for (const q of qs) {
         await local.search({ query: q, limit: 10 });
         const times: number[] = [];
+        const cpu: number[] = [];
         for (let r = 0; r < runs; r++) {
           const t = now();
+          const c = cpuMs();
           await local.search({ query: q, limit: 10 });
+          cpu.push(cpuMs() - c);
           times.push(now() - t);
         }
         localMs.set(q, median(times));
+        localCpu.set(q, median(cpu));
       }
     }
     for (const pageSize of pageSizes) {
@@ -112,6 +127,7 @@ export async function runRemoteBench(root: string, pageSizes: number[], remote: 
       for (const [kind, qs] of Object.entries(QUERIES)) {
         const first: Array<{ requests: number; bytes: number; ms: number }> = [];
         const warm: number[] = [];
+        const warmCpu: number[] = [];
         const tables = new Map<string, number>();
         for (let run = 0; run < runs; run++) for (const q of qs) {
           // Each query on a fresh reader: nothing cached but what opening read (the probe: the
@@ -133,7 +149,9 @@ export async function runRemoteBench(root: string, pageSizes: number[], remote: 
           first.push({ requests: s.requests - opened.requests, bytes: s.bytes - opened.bytes, ms });
           process.stderr.write(`${pageSize} ${kind} ${q}: open ${opened.requests} req ${opened.bytes} B; first ${s.requests - opened.requests} req ${s.bytes - opened.bytes} B ${ms.toFixed(0)} ms\n`);
           t = now();
+          const c = cpuMs();
           await ws.search({ query: q, limit: 10 });
+          warmCpu.push(cpuMs() - c);
           warm.push(now() - t);
           ws.close();
         }
@@ -145,6 +163,8 @@ export async function runRemoteBench(root: string, pageSizes: number[], remote: 
           firstMs: median(first.map((f) => f.ms)),
           warmRemoteMs: median(warm),
           warmLocalMs: median(qs.map((q) => localMs.get(q)!)),
+          warmRemoteCpuMs: median(warmCpu),
+          warmLocalCpuMs: median(qs.map((q) => localCpu.get(q)!)),
           ...(owners ? { byTable: [...tables].sort((a, b) => b[1] - a[1]) } : {}),
         });
       }
@@ -170,9 +190,9 @@ function render(r: Awaited<ReturnType<typeof runRemoteBench>>, commit: ReturnTyp
   for (const s of r.sizes) {
     lines.push(`## Page size ${s.pageSize}: packed ${fmtMB(s.packedBytes)} (${(s.packedBytes / r.liveBytes).toFixed(3)}x the live index); opening: ${s.openRequests} requests, ${fmtMB(s.openBytes)}`, '');
     lines.push(markdownTable(
-      ['kind', 'queries', 'first: requests', 'first: bytes', 'first: ms', 'warm remote ms', 'warm local ms'],
-      s.kinds.map((k) => [k.kind, String(k.queries), String(k.firstRequests), fmtMB(k.firstBytes), k.firstMs.toFixed(0), k.warmRemoteMs.toFixed(1), k.warmLocalMs.toFixed(1)]),
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+      ['kind', 'queries', 'first: requests', 'first: bytes', 'first: ms', 'warm remote ms', 'warm local ms', 'warm remote / local CPU ms'],
+      s.kinds.map((k) => [k.kind, String(k.queries), String(k.firstRequests), fmtMB(k.firstBytes), k.firstMs.toFixed(0), k.warmRemoteMs.toFixed(1), k.warmLocalMs.toFixed(1), `${k.warmRemoteCpuMs.toFixed(1)} / ${k.warmLocalCpuMs.toFixed(1)}`]),
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ), '');
     if (s.kinds.some((k) => k.byTable)) {
       // Where the first query's bytes go: the B-trees that took most, per kind (mean per query).
