@@ -6,6 +6,8 @@
 // first and one request per run on the second (after one refused multi-range request, never asked
 // again); the bytes match the file's on disk, and a search answers as the local index does on both.
 // Over the first no page between the rows is read (a range per run); the second gets small gaps read through.
+// Opening reads the children of the looked-up B-trees' roots ahead over the first only (over the
+// second they would be a request each: http-vfs.ts readRoots).
 // @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
@@ -144,6 +146,22 @@ describe('batched range reads of a published index', () => {
     }
     // The single-range server got the gaps between them read through: more pages, fewer requests.
     expect(brought.single.size).toBeGreaterThan(brought.multi.size);
+  });
+
+  it("opening reads the roots' children ahead only from a server that answers several ranges in one request", async () => {
+    const opened: Record<string, { requests: number; pages: number }> = {};
+    for (const [name, server] of [['multi', multi], ['single', single]] as const) {
+      let pages = 0;
+      const ws = await openRemoteIndex(server.url('index.sqlite'), { remote: { ...remote, onPages: (_first, count) => void (pages += count) } });
+      open.push(ws);
+      const storage = ws.host.storage as HttpIndexStorage;
+      storage.open(ws.engine).close();
+      opened[name] = { requests: storage.stats().requests, pages };
+    }
+    // The same probe, roots and records; the children of roots only over the multipart server.
+    expect(opened.multi.pages).toBeGreaterThan(opened.single.pages);
+    // Over the one-range server as many requests but the one refused multi-range request (with the children: 2 more).
+    expect(opened.single.requests).toBeLessThanOrEqual(opened.multi.requests + 1);
   });
 
   it('a search answers as the local index does over either server, in fewer requests over the multipart one', async () => {

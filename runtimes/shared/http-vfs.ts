@@ -190,7 +190,8 @@ const FTS_HEAD_ROWS = [1, 10];
  * core/index/schema.ts ROOTS_NOT_READ_AHEAD), one run as a packed file lays them out (VACUUM writes
  * the roots first, after the schema): a first lookup in any of them then costs only its lower
  * pages; (2) the children of the roots of LOOKED_UP that have at most FEW_CHILDREN — a deep
- * B-tree's interior level, so its first lookup costs one leaf, or a small one whole; (3) the keyword index's
+ * B-tree's interior level, so its first lookup costs one leaf, or a small one whole (not over a
+ * server that answers one range per request); (3) the keyword index's
  * averages and structure rows and the pack's records (the file list, the chunks' files, the variant
  * groups): their leaves and overflow chains. Each was a request of its own, one after another, in
  * a first search (Avalonia at 8 KB pages: 6 such requests before its doclists, now these 3). A
@@ -202,7 +203,9 @@ function readRoots(f: RemoteFile, db: Database): void {
     const roots = new Map(rows.map(([name, root]) => [String(name), Number(root)]));
     f.prefetch(roots.values());
     const children: number[] = [];
-    for (const name of LOOKED_UP) {
+    // Not from a server that answers one range per request: those pages lie apart, a request each,
+    // more than the lookups they spare (Avalonia at 4 KB pages: 54-80 requests a first query became 56-96).
+    for (const name of f.manyRanges === false ? [] : LOOKED_UP) {
       const root = roots.get(name);
       const list = root ? interiorChildren(f.page(root), root) : null;
       if (list && list.length <= FEW_CHILDREN) children.push(...list);

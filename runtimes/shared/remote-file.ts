@@ -268,6 +268,11 @@ export class RemoteFile {
     return this.store(p, this.request(p * this.pageSize, Math.min(this.size, (p + 1) * this.pageSize) - 1));
   }
 
+  /** Whether the server answers several ranges in one request (null until a batch asked it). */
+  get manyRanges(): boolean | null {
+    return this.multiRange;
+  }
+
   /** Page n (1-based) when the cache holds it (no request, the LRU order unchanged), else undefined. */
   cached(n: number): Uint8Array | undefined {
     return this.failure ? undefined : this.pages.get(n - 1);
