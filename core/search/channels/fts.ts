@@ -120,8 +120,9 @@ function scoreMany(session: SearchSession, expr: string, chunkIds: readonly numb
   } finally {
     st.reset(true);
   }
-  // A file the list lacks: joined after all.
-  return missing ? scoreMany(session, expr, chunkIds, detail, false) : out;
+  // A file the list lacks: joined after all (the ranked pass's hits kept).
+  if (missing) for (const [id, hit] of scoreMany(session, expr, chunkIds, detail, false)) out.set(id, hit);
+  return out;
 }
 
 /**
