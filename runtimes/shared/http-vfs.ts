@@ -178,7 +178,7 @@ export function createHttpIndexStorage(url: string, opts: HttpStorageOptions): H
 const FEW_CHILDREN = 16;
 const LOOKED_UP = ['chunks_fts_data', 'chunks_fts_idx', 'chunks_fts_docsize', 'chunks', 'chunks_by_symbol', 'file_data'];
 
-/** Rows of a pack every first search reads (core/index/file-list.ts, chunk-files.ts, search/variants.ts): one record each, an overflow chain. */
+/** Rows of a pack a first search reads (core/index/file-list.ts, chunk-files.ts, search/variants.ts): one record each, an overflow chain. */
 const PACK_RECORDS = [PACKED_FILE_LIST, PACKED_CHUNK_FILES, VARIANT_GROUPS_TABLE];
 
 /** The keyword index's averages (FTS5_AVERAGES_ROWID) and structure (FTS5_STRUCTURE_ROWID) rows: BM25 and every doclist lookup read them first. */
@@ -204,7 +204,8 @@ function readRoots(f: RemoteFile, db: Database): void {
     f.prefetch(roots.values());
     const children: number[] = [];
     // Not from a server that answers one range per request: those pages lie apart, a request each,
-    // more than the lookups they spare (Avalonia at 4 KB pages: 54-80 requests a first query became 56-96).
+    // more than the lookups they spare (Avalonia at 4 KB pages, a first query's requests per kind: main's
+    // 39.5-80.5 became 56-95.5 with them; bench/results/remote-Avalonia-fed13.md).
     for (const name of f.manyRanges === false ? [] : LOOKED_UP) {
       const root = roots.get(name);
       const list = root ? interiorChildren(f.page(root), root) : null;
