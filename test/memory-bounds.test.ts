@@ -2,7 +2,7 @@
 // tree-sitter grammar with TurboFan (its huge lexer function cost up to 545 MB of compiler memory),
 // also after the memory relief's last-resort collections (which dropped Liftoff code by default);
 // Node's parse pool retires a worker whose tree-sitter memory grew (it never shrinks), and loses
-// nothing doing so; the pool's lookahead holds a bounded number of file bytes; the learned model's factorization holds two vocabulary-sized dense arrays, not one
+// nothing doing so; the pool's lookahead holds a bounded number of file bytes, and a pooled pass no second window of reads under it; the learned model's factorization holds two vocabulary-sized dense arrays, not one
 // per product. Real V8, real worker threads, real grammars, the real training kernel.
 // @lane cli
 import { describe, it, expect } from 'vitest';
@@ -12,12 +12,15 @@ import { gunzipSync } from 'node:zlib';
 import { ensureBuilt } from './helpers/hci-process.ts';
 import { GRAMMARS } from '../core/languages/grammars.ts';
 import { createNodeGrammarSource, grammarFilePath } from '../runtimes/node/grammars.ts';
-import { createNodeParsePool } from '../runtimes/node/parse-pool.ts';
+import { createNodeParsePool, RETIRE_AFTER_HEAP_BYTES } from '../runtimes/node/parse-pool.ts';
 import { Chunker } from '../core/chunk/chunker.ts';
 import { TreeSitterHost } from '../core/chunk/treesitter.ts';
 import { extractFromBytes, type ParsePool } from '../core/index/prepare.ts';
-import { pooledPrepare } from '../core/index/read-ahead.ts';
+import { POOL_AHEAD_BYTES, pooledPrepare } from '../core/index/read-ahead.ts';
 import { defaultSettings } from '../core/settings.ts';
+import { HciWorkspace } from '../core/workspace.ts';
+import { createMemoryWorkspaceFs } from '../core/memory-fs.ts';
+import { createMemoryIndexStorage } from '../core/index/memory-storage.ts';
 import type { ScannedFile } from '../core/scan/walker.ts';
 import { denseOps, type DenseOps } from '../core/vector/learned/dense.ts';
 import { randomizedSvd } from '../core/vector/learned/svd.ts';
@@ -26,6 +29,7 @@ import { ppmi } from '../core/vector/learned/ppmi.ts';
 import { ModelTokenizer } from '../core/vector/learned/tokens.ts';
 import { sampleCorpus } from './helpers/vector-corpus.ts';
 
+const MiB = 1024 * 1024;
 const dist = (p: string) => JSON.stringify(new URL(`../dist/${p}`, import.meta.url).href);
 
 /** Body sizes of a wasm module's defined functions (its code section), largest first. */
@@ -93,11 +97,10 @@ describe('memory bounds of a pass', () => {
     expect(turbofan.filter((l) => l.includes(`bodysize ${lexer} `))).toEqual([]);
   });
 
-  it('holds at most 8 MiB (and one file) of file bytes ahead of the file being written for the parse pool', async () => {
+  it('holds at most POOL_AHEAD_BYTES (4 MiB) and one file of file bytes ahead of the file being written for the parse pool', async () => {
     // The bytes of a file sent to the pool are held twice until it is written (the indexer's and the
     // worker's queued copy), and the worker's queue is full for a whole cold pass: in a run of large
     // files, the byte cap is what is resident. Files of 1 MiB each here (their scanned size; the bytes read are small).
-    const MiB = 1024 * 1024;
     const files: ScannedFile[] = Array.from({ length: 120 }, (_, i) => ({ path: `src/F${i}.cs`, size: MiB, mtimeMs: 0, ext: '.cs', lang: 'csharp' }));
     const consumed = new Set<number>();
     let maxAhead = 0;
@@ -119,8 +122,50 @@ describe('memory bounds of a pass', () => {
     }
     await prepared.close();
     expect(maxAhead).toBeGreaterThan(MiB); // it does run ahead
-    expect(maxAhead).toBeLessThanOrEqual(8 * MiB + MiB);
+    expect(POOL_AHEAD_BYTES).toBeLessThanOrEqual(4 * MiB);
+    expect(maxAhead).toBeLessThanOrEqual(POOL_AHEAD_BYTES + MiB);
   });
+
+  it('a pooled pass reads each file when the pool starts it: no read-ahead window nested under the pool\'s (bytes read and not written stay under POOL_AHEAD_BYTES and two files)', async () => {
+    // 240 files of 96 KiB through a real pass (real WASM SQLite) with a pool that answers at once; the indexer
+    // writes a batch per file (batchMs 0) and relieves memory after each, which counts the files written.
+    // A read-ahead nested under the pool's window read up to 8 files (or 8 MiB) more ahead of it.
+    const KiB = 1024;
+    const size = 96 * KiB;
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 240; i++) files[`docs/n${i}.md`] = `# Note ${i}\n\n`.padEnd(size, `line of note ${i} that says nothing much\n`);
+    const wfs = createMemoryWorkspaceFs('ahead', files);
+    let read = 0;
+    let written = 0;
+    let maxAhead = 0;
+    const readFile = wfs.readFile.bind(wfs);
+    wfs.readFile = async (rel: string, maxBytes?: number) => {
+      const bytes = await readFile(rel, maxBytes);
+      if (rel.startsWith('docs/')) {
+        read += bytes.length;
+        maxAhead = Math.max(maxAhead, read - written);
+      }
+      return bytes;
+    };
+    let extracted = 0;
+    const pool: ParsePool = {
+      async extract() {
+        extracted++;
+        return { extracted: JSON.stringify({ outline: null, failed: false }) };
+      },
+      async close() {},
+    };
+    // One file per batch: each relief after a batch is one more file written.
+    const relieveMemory = (force: boolean) => void (force || (written += size));
+    const w = await HciWorkspace.open({ fs: wfs, storage: createMemoryIndexStorage('ahead'), parsePool: () => pool, relieveMemory }, {});
+    const s = await w.index({ batchMs: 0 });
+    w.close();
+    expect(s.files_indexed).toBe(240);
+    expect(extracted).toBe(240); // the pool prepared them
+    expect(s.batches).toBeGreaterThanOrEqual(240);
+    expect(maxAhead).toBeGreaterThan(POOL_AHEAD_BYTES / 2); // it does run ahead
+    expect(maxAhead).toBeLessThanOrEqual(POOL_AHEAD_BYTES + 2 * size);
+  }, 120_000);
 
   /** Every pool answer equals what the in-thread chunker extracts from the same bytes. */
   const expectInThreadAnswers = async (files: { path: string; text: string }[], answers: { extracted: string }[]) => {
@@ -184,6 +229,22 @@ describe('memory bounds of a pass', () => {
       const answers = await Promise.all(files.map((f) => pool.extract({ path: f.path, lang: 'csharp' }, new TextEncoder().encode(f.text))));
       expect(pool.retired).toBe(files.length);
       expect(pool.started).toBe(files.length);
+      await expectInThreadAnswers(files, answers);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
+  it('retires a worker whose V8 heap reached 56 MB with the default bound (dotnet-8 peaked with the worker at 46-63 MB; Avalonia\'s stays 22-40 MB)', async () => {
+    ensureBuilt();
+    const files = Array.from({ length: 3 }, (_, i) => ({ path: `Grown${i}.cs`, text: `namespace A;\npublic class Grown${i}\n{\n    public int Value${i} => ${i};\n}\n` }));
+    const pool = createNodeParsePool({ binaryProbeBytes: 8192, workers: 1, faults: { heapOnPath: { path: 'Grown1.cs', bytes: 56 * MiB } } });
+    try {
+      const answers = [];
+      for (const f of files) answers.push(await pool.extract({ path: f.path, lang: 'csharp' }, new TextEncoder().encode(f.text)));
+      expect(RETIRE_AFTER_HEAP_BYTES).toBeLessThan(56 * MiB);
+      expect(pool.retired).toBe(1);
+      expect(pool.started).toBe(2);
       await expectInThreadAnswers(files, answers);
     } finally {
       await pool.close();

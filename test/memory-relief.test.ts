@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { HciWorkspace } from '../core/workspace.ts';
 import { createMemoryWorkspaceFs } from '../core/memory-fs.ts';
 import { createMemoryIndexStorage } from '../core/index/memory-storage.ts';
-import { createMemoryRelief } from '../runtimes/node/memory-relief.ts';
+import { createMemoryRelief, RELIEF_STEP_BYTES } from '../runtimes/node/memory-relief.ts';
 import { ensureBuilt } from './helpers/hci-process.ts';
 
 const MB = 1024 * 1024;
@@ -64,6 +64,15 @@ describe('memory held by an indexing pass', () => {
     expect(relief.relieve()).toBe(false);
     expect(relief.relieve(true)).toBe(true);
     expect(relief.collections).toBe(2);
+  });
+
+  it('the default relief collects once the managed memory grew by 16 MB (its step was 32: dotnet-8 peaked with up to a step of garbage)', () => {
+    expect(RELIEF_STEP_BYTES).toBe(16 * MB);
+    const relief = createMemoryRelief();
+    const held = Array.from({ length: 24 }, () => new Uint8Array(MB).fill(1));
+    expect(relief.relieve()).toBe(true);
+    expect(relief.collections).toBe(1);
+    expect(held.length).toBe(24);
   });
 
   it('the indexer relieves memory after each write batch, and once, forced, before the vector phase', async () => {

@@ -19,7 +19,7 @@ import { syncLiteralIndex } from './literal-index.ts';
 import type { IndexSummary } from '../contract/tasks.ts';
 import { chunkingFingerprint, planChunking, recordChunking } from './rechunk.ts';
 import type { ParsePoolFactory } from './prepare.ts';
-import { pooledPrepare, prepareRead, readAhead } from './read-ahead.ts';
+import { pooledPrepare, prepareRead, readAhead, readEach } from './read-ahead.ts';
 import { addChurn, compactIfDue, releaseFreePages } from './compact.ts';
 import { recordAffixes } from '../search/affixes.ts';
 import { readPackedFileList, recordFileList, type FileListRow } from './file-list.ts';
@@ -282,14 +282,16 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
     const old = prior.files.get(f.path);
     return !!old && !stale(old) && old.size === f.size && old.mtime_ms === Math.trunc(f.mtimeMs);
   };
-  const read = readAhead(fs, scan.files, maxReadBytes(settings) + 1, (f) => !unchangedByStat(f));
   const toWrite = scan.files.filter((f) => !unchangedByStat(f));
   const toPrepare = env.parsePool ? toWrite : [];
   // A pass that writes many files runs with a smaller page cache: SQLite's heap in WASM never shrinks,
   // and a cold pass filled 16 MiB of it for no speed (bench/results/store-memory-mem10.md). Searches
   // get theirs back when the pass ends, however it ends.
   const bigPass = toWrite.length > POOL_MIN_FILES;
-  const prepared = toPrepare.length > POOL_MIN_FILES
+  const pooled = toPrepare.length > POOL_MIN_FILES;
+  // The pool's window reads ahead itself: a read-ahead under it would hold a second window of bytes.
+  const read = pooled ? readEach(fs, scan.files, maxReadBytes(settings) + 1) : readAhead(fs, scan.files, maxReadBytes(settings) + 1, (f) => !unchangedByStat(f));
+  const prepared = pooled
     ? pooledPrepare(scan.files, read, env.parsePool!({ binaryProbeBytes: settings.binary_probe_bytes, langs: [...new Set(toPrepare.map((f) => f.lang))] }), settings, chunker, (f) => !unchangedByStat(f))
     : { get: async (i: number) => ({ result: await prepareRead(await read(i), scan.files[i], settings, chunker), inWorker: false }), close: async () => {} };
   if (bigPass) store.setPageCache(settings.index_page_cache_kib);

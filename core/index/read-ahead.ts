@@ -1,6 +1,6 @@
 // Work done ahead of the file the indexer is writing: reads run a few files ahead (readAhead) and,
-// for big passes, a runtime's parse pool parses up to a few hundred files ahead (pooledPrepare), both
-// handing results out in scan order. Owns the lookahead windows, ending the pool once its last file
+// for big passes, a runtime's parse pool parses up to a few hundred files ahead (pooledPrepare; its
+// window is then the only read-ahead: readEach), both handing results out in scan order. Owns the lookahead windows, ending the pool once its last file
 // is answered, and the fallback to in-thread parsing; what changed, batching and writing stay with the indexer (indexer.ts).
 import type { WorkspaceFs } from '../platform.ts';
 import type { Settings } from '../settings.ts';
@@ -13,14 +13,18 @@ import { chunkLimits, classifyFile, finishFile, parseExtracted, prepareFile, typ
 // Their bytes are held twice until the file is written (this thread's, which it classifies then, and
 // the worker's copy, queued), and the worker is the thread a cold pass waits for, so its queue is full
 // the whole pass: the byte cap is what a region of large files (Avalonia's control tests, 50-110 KB
-// each; its Unicode tables) costs. 8 MiB is still seconds of tree-sitter's parsing (~2-3 MB/s of C#
-// per thread), far more than a commit's pause; 32 MiB made up to 64 MiB resident there.
+// each; its Unicode tables) costs. 4 MiB is still over a second of tree-sitter's parsing (~2-3 MB/s of C#
+// per thread), far more than a commit's pause; 32 MiB made up to 64 MiB resident there, 8 MiB up to 16
+// (the end of dotnet-8's pass, where its peak is: mem-timeline-dotnet-8-mem12.md).
 const POOL_AHEAD_FILES = 256;
-const POOL_AHEAD_BYTES = 8 * 1024 * 1024;
+export const POOL_AHEAD_BYTES = 4 * 1024 * 1024;
 
 // Reads run ahead of chunking: while one file is chunked and written, the next few are being read,
 // so a pass over an asynchronous file source (Deno, the browser) does not sit idle on each read
 // (Node's source, when it still read asynchronously, left a cold pass idle for ~20% of its time).
+// A pooled pass reads each file when the pool's window starts it (readEach): that window already runs
+// hundreds of files ahead, and a read-ahead nested under it held up to another 8 MiB of bytes for
+// nothing (the main thread's ArrayBuffers at dotnet-8's peak: 26 MB, bench/results/mem-timeline-dotnet-8-mem12.md).
 const READ_AHEAD_FILES = 8;
 const READ_AHEAD_BYTES = 8 * 1024 * 1024;
 
@@ -61,15 +65,19 @@ function lookahead<T>(
   };
 }
 
-/** read(i) gives files[i]'s bytes (at most maxBytes), reading the next wanted files ahead. */
-export function readAhead(fs: WorkspaceFs, files: readonly ScannedFile[], maxBytes: number, wanted: (f: ScannedFile) => boolean) {
-  return lookahead(files, { files: READ_AHEAD_FILES, bytes: READ_AHEAD_BYTES }, (i) => Math.min(files[i].size, maxBytes), wanted, (i) =>
+/** read(i) gives files[i]'s bytes (at most maxBytes), read when asked: for a caller that runs its own window ahead (pooledPrepare). */
+export function readEach(fs: WorkspaceFs, files: readonly ScannedFile[], maxBytes: number) {
+  return (i: number): Promise<ReadResult> =>
     // Failures are results, not rejections.
     fs.readFile(files[i].path, maxBytes).then(
       (bytes): ReadResult => ({ ok: true, bytes }),
       (): ReadResult => ({ ok: false }),
-    ),
-  );
+    );
+}
+
+/** read(i) gives files[i]'s bytes (at most maxBytes), reading the next wanted files ahead. */
+export function readAhead(fs: WorkspaceFs, files: readonly ScannedFile[], maxBytes: number, wanted: (f: ScannedFile) => boolean) {
+  return lookahead(files, { files: READ_AHEAD_FILES, bytes: READ_AHEAD_BYTES }, (i) => Math.min(files[i].size, maxBytes), wanted, readEach(fs, files, maxBytes));
 }
 
 export async function prepareRead(read: ReadResult, f: ScannedFile, settings: Settings, chunker: Chunker): Promise<Prepared> {

@@ -11,6 +11,10 @@
 // emptied pages back) per step keeps the pass at ~250-290 MB; one costs ~60 ms at this heap size
 // and a 50k-chunk pass makes about ten. (A regular major collection frees the garbage but leaves
 // the pages committed: measured, the RSS still climbed to ~315 MB.)
+// The step was 32 MB; at the end of dotnet-8's pass (~10x Avalonia) the main heap's garbage of up to a
+// step met the parse worker's heap and the read-ahead there, and made the peak: 16 MB halves that
+// share for a collection per 16 MB (bench/results/mem-timeline-dotnet-8-mem12.md: the peak and
+// Avalonia's CPU with either step).
 // The function comes from --expose-gc set for one new context and cleared again at once: the host
 // process gets no `gc` global, and its flags are as they were (v8-flags.ts: set after its builtins)
 // but one: --no-flush-liftoff-code (see gcFunction).
@@ -18,7 +22,7 @@ import * as vm from 'node:vm';
 import { setV8Flag } from './v8-flags.ts';
 
 /** Growth of heap + ArrayBuffers (bytes) between collections: the pass's garbage stays below about this. */
-export const RELIEF_STEP_BYTES = 32 * 1024 * 1024;
+export const RELIEF_STEP_BYTES = 16 * 1024 * 1024;
 
 type GcFunction = (o: { type: 'major'; flavor: 'last-resort' }) => void;
 let collect: GcFunction | null | undefined;

@@ -24,9 +24,11 @@ export const RETIRE_AFTER_BYTES = 48 * 1024 * 1024;
  * A worker whose V8 heap (committed) grew past this is retired too. Over AvaloniaUI/Avalonia the
  * worker's heap stays at 22-40 MB; over dotnet-8 it stepped up at vendored web bundles to 108 and
  * 187.5 MB in two passes and never shrank, and the pass's peak RSS sat there
- * (bench/results/store-memory-mem10.md).
+ * (bench/results/store-memory-mem10.md). At 64 MB, dotnet-8's pass still peaked at its end with the
+ * worker's heap at 46-63 MB (mem-timeline-dotnet-8-mem11.md); a retire costs ~0.2 s of CPU (a new
+ * worker compiles its grammars: mem-timeline-dotnet-8-mem12.md).
  */
-export const RETIRE_AFTER_HEAP_BYTES = 64 * 1024 * 1024;
+export const RETIRE_AFTER_HEAP_BYTES = 48 * 1024 * 1024;
 
 /**
  * The compiled worker script. A Worker cannot run .ts under Node 20: when this module runs from

@@ -21,6 +21,8 @@ export type WorkerReply = PoolReply & { memoryBytes: number; heapBytes: number }
 export interface ParseWorkerFaults {
   /** The worker exits (code 70) when it is sent this path. */
   exitOnPath?: string;
+  /** When sent this path, the worker keeps objects alive until its V8 heap (committed) is at least `bytes`. */
+  heapOnPath?: { path: string; bytes: number };
 }
 export interface ParseWorkerData {
   binaryProbeBytes: number;
@@ -31,14 +33,16 @@ const port = parentPort;
 if (!port) throw new Error('parse-worker.js runs as a worker thread only');
 const { binaryProbeBytes, faults } = workerData as ParseWorkerData;
 const chunker = new Chunker(new TreeSitterHost(createNodeGrammarSource()));
-// An injected fault (tests only, through createNodeParsePool's `faults`; nothing in the product sets
-// it, and no environment variable reaches it): end this worker abruptly when sent this path.
+// Injected faults (tests only, through createNodeParsePool's `faults`; nothing in the product sets
+// them, and no environment variable reaches them): end this worker abruptly when sent a path, or grow its heap.
 const crashOn = faults?.exitOnPath;
+const kept: unknown[] = [];
 
 let queue: Promise<void> = Promise.resolve();
 port.on('message', (m: WorkerRequest) => {
   queue = queue.then(async () => {
     if (crashOn && m.path === crashOn) process.exit(70);
+    if (faults?.heapOnPath?.path === m.path) while (getHeapStatistics().total_heap_size < faults.heapOnPath.bytes) kept.push(Array.from({ length: 4096 }, (_, i) => ({ i })));
     let reply: PoolReply;
     try {
       reply = { id: m.id, result: await extractFromBytes(m.bytes, m, binaryProbeBytes, chunker, { contentHash: nodeContentHash }) };
