@@ -10,7 +10,9 @@
 // only) when the pass has done N files, and with `--heap-profile FILE` V8's sampling heap profiler runs
 // from the start and its profile of the objects still live then (their allocating stacks) is written
 // at the same point. bench/heap-summary.ts groups either by constructor, retainer or allocating function.
-//   node --experimental-transform-types bench/mem-timeline.ts --root DIR --out timeline.tsv [--every 250] [--settings '{…}']
+// `--smaps`: the RSS by kind of mapping (node binary, malloc's heaps and arenas, WebAssembly memories, the
+// rest: V8) at the largest RSS read.
+//   node --experimental-transform-types bench/mem-timeline.ts --root DIR --out timeline.tsv [--every 250] [--settings '{…}'] [--smaps]
 //        [--snapshot-at-files N [--snapshot FILE] [--heap-profile FILE]]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -30,6 +32,41 @@ function status(): { rss: number; hwm: number } {
   const s = fs.readFileSync('/proc/self/status', 'utf8');
   const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(s)?.[1] ?? 0) * 1024;
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
+/**
+ * Resident bytes by kind of mapping: the node binary and other files; malloc's main heap ([heap]); a
+ * WebAssembly memory (anonymous, reserved with guard regions: 4 GiB or more of address space); malloc's
+ * thread arenas (anonymous, 64 MiB-aligned reservations of 64 MiB or 128 MiB, as glibc makes them, their
+ * used part read-write and the rest no-access); everything else anonymous (V8's heap pages and code, stacks).
+ */
+function smapsByKind(): Map<string, number> {
+  // Mappings in address order; a reservation is a run of adjacent anonymous ones (its used part and its no-access rest).
+  const maps: { start: number; end: number; name: string; rss: number }[] = [];
+  for (const l of fs.readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \d+\s*(.*)$/.exec(l);
+    if (head) maps.push({ start: parseInt(head[1], 16), end: parseInt(head[2], 16), name: head[3], rss: 0 });
+    const rss = /^Rss:\s+(\d+) kB/.exec(l);
+    if (rss && maps.length) maps[maps.length - 1].rss = Number(rss[1]) * 1024;
+  }
+  const kinds = new Map<string, number>();
+  const add = (k: string, b: number) => kinds.set(k, (kinds.get(k) ?? 0) + b);
+  for (let i = 0; i < maps.length; ) {
+    const m = maps[i];
+    if (m.name) {
+      add(m.name === '[heap]' ? 'malloc main heap' : m.name.startsWith('/') ? (/\/node$/.test(m.name) ? 'node binary' : 'other files') : m.name, m.rss);
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < maps.length && !maps[j].name && maps[j].start === maps[j - 1].end) j++;
+    const size = maps[j - 1].end - m.start;
+    const rss = maps.slice(i, j).reduce((n, x) => n + x.rss, 0);
+    const MiB64 = 64 * 2 ** 20;
+    add(size >= 4 * 2 ** 30 ? 'wasm memories' : m.start % MiB64 === 0 && (size === MiB64 || size === 2 * MiB64) ? 'malloc arenas' : 'anonymous (V8 heaps, code, stacks)', rss);
+    i = j;
+  }
+  return kinds;
 }
 
 async function main(): Promise<void> {
@@ -52,12 +89,17 @@ async function main(): Promise<void> {
     return [Number(wasm.peek(cell, 'i64')), Number(wasm.peek(cell + 8, 'i64'))];
   };
   const samples: Sample[] = [];
+  // --smaps: the process's resident memory by kind of mapping (/proc/self/smaps), read whenever the RSS
+  // passed its largest earlier reading by 2 MB, so the last one read is the breakdown at the pass's peak.
+  const smapsOn = !!opts.smaps;
+  let smapsAt: { rss: number; files: number; phase: string; kinds: Map<string, number> } | null = null;
   let phase = 'open';
   let files = 0;
   const t0 = performance.now();
   const sample = () => {
     const m = process.memoryUsage();
     const st = status();
+    if (smapsOn && st.rss > (smapsAt?.rss ?? 0) + 2 * 1048576) smapsAt = { rss: st.rss, files, phase, kinds: smapsByKind() };
     const [used, high] = memStatus();
     samples.push({
       t: performance.now() - t0, rss: st.rss, workerHeap: workerHeap(), hwm: st.hwm, heapUsed: m.heapUsed, heapTotal: m.heapTotal, arrayBuffers: m.arrayBuffers,
@@ -80,9 +122,12 @@ async function main(): Promise<void> {
   // Kept only when asked: a row per file (and reading /proc per reply) is the bench's own heap and CPU.
   const perFileOut = opts['per-file'] ? String(opts['per-file']) : null;
   const perFile: string[] = ['t\tworker\tpath\tbytes\ttreeSitterMB\trssMB'];
+  /** Parse workers the pass started (each retire starts one more). */
+  let startedWorkers = () => 0;
   {
     const sent = new Map<string, { path: string; bytes: number }>();
     const ids = new WeakMap<object, number>();
+    startedWorkers = () => nextWorker;
     let nextWorker = 0;
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (this: Worker, m: unknown, t?: never) {
@@ -157,12 +202,16 @@ async function main(): Promise<void> {
   if (perFileOut) fs.writeFileSync(perFileOut, perFile.join('\n') + '\n');
   const at = (k: keyof Sample) => samples.reduce((a, b) => ((b[k] as number) > (a[k] as number) ? b : a));
   const line = (s: Sample) => `t ${(s.t / 1000).toFixed(1)} s ${s.phase} ${s.files} files: rss ${MB(s.rss)} (peak ${MB(s.hwm)}) parse workers' heaps ${MB(s.workerHeap)} heap ${MB(s.heapUsed)}/${MB(s.heapTotal)} buffers ${MB(s.arrayBuffers)} sqlite wasm ${MB(s.wasm)} used ${MB(s.sqliteUsed)} high ${MB(s.sqliteHigh)} MB`;
-  console.log(`${summary.files_indexed} files, ${summary.chunks_written} chunks, ${summary.batches} batches, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`);
+  console.log(`${summary.files_indexed} files, ${summary.chunks_written} chunks, ${summary.batches} batches, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, parse workers started ${startedWorkers()}`);
   console.log(`peak RSS sample: ${line(at('rss'))}`);
   console.log(`largest V8 heap: ${line(at('heapTotal'))}`);
   console.log(`largest parse worker heaps: ${line(at('workerHeap'))}`);
   console.log(`largest SQLite use: ${line(at('sqliteUsed'))}`);
   console.log(`end: ${line(samples[samples.length - 1]!)}`);
+  if (smapsAt) {
+    const a = smapsAt as { rss: number; files: number; phase: string; kinds: Map<string, number> };
+    console.log(`resident by mapping at the largest RSS read (${MB(a.rss)} MB, ${a.phase} ${a.files} files): ${[...a.kinds].sort((x, y) => y[1] - x[1]).map(([k, b]) => `${k} ${MB(b)}`).join(', ')} MB`);
+  }
 }
 
 void main();
