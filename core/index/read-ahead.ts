@@ -15,7 +15,7 @@ import { chunkLimits, classifyFile, finishFile, parseExtracted, prepareFile, typ
 // the whole pass: the byte cap is what a region of large files (Avalonia's control tests, 50-110 KB
 // each; its Unicode tables) costs. 4 MiB is still over a second of tree-sitter's parsing (~2-3 MB/s of C#
 // per thread), far more than a commit's pause; 32 MiB made up to 64 MiB resident there, 8 MiB up to 16
-// (the end of dotnet-8's pass, where its peak is: mem-timeline-dotnet-8-mem12.md).
+// (the end of dotnet-8's pass, where its peak is: bench/results/mem-timeline-dotnet-8-mem11.md).
 const POOL_AHEAD_FILES = 256;
 export const POOL_AHEAD_BYTES = 4 * 1024 * 1024;
 
@@ -23,8 +23,8 @@ export const POOL_AHEAD_BYTES = 4 * 1024 * 1024;
 // so a pass over an asynchronous file source (Deno, the browser) does not sit idle on each read
 // (Node's source, when it still read asynchronously, left a cold pass idle for ~20% of its time).
 // A pooled pass reads each file when the pool's window starts it (readEach): that window already runs
-// hundreds of files ahead, and a read-ahead nested under it held up to another 8 MiB of bytes for
-// nothing (the main thread's ArrayBuffers at dotnet-8's peak: 26 MB, bench/results/mem-timeline-dotnet-8-mem12.md).
+// hundreds of files ahead, and a read-ahead nested under it held up to 8 more files (8 MiB when
+// they are large) for nothing.
 const READ_AHEAD_FILES = 8;
 const READ_AHEAD_BYTES = 8 * 1024 * 1024;
 

@@ -9,12 +9,12 @@
 // own collections leave the emptied pages committed: a 50k-chunk pass peaked at 360-400 MB of RSS
 // with ~40 MB live. A memory-reducing collection ('last-resort' flavor: compacts, then gives the
 // emptied pages back) per step keeps the pass at ~250-290 MB; one costs ~60 ms at this heap size
-// and a 50k-chunk pass makes about ten. (A regular major collection frees the garbage but leaves
+// and a 50k-chunk pass made about ten at a step of 32 MB (twice as many at 16 MB, below). (A regular major collection frees the garbage but leaves
 // the pages committed: measured, the RSS still climbed to ~315 MB.)
 // The step was 32 MB; at the end of dotnet-8's pass (~10x Avalonia) the main heap's garbage of up to a
 // step met the parse worker's heap and the read-ahead there, and made the peak: 16 MB halves that
-// share for a collection per 16 MB (bench/results/mem-timeline-dotnet-8-mem12.md: the peak and
-// Avalonia's CPU with either step).
+// share for a collection per 16 MB (mem-timeline-dotnet-8-mem11.md; Avalonia's peak and CPU with
+// either step: bench/results/index-threads-avalonia-mem12.md).
 // The function comes from --expose-gc set for one new context and cleared again at once: the host
 // process gets no `gc` global, and its flags are as they were (v8-flags.ts: set after its builtins)
 // but one: --no-flush-liftoff-code (see gcFunction).

@@ -26,7 +26,7 @@ export const RETIRE_AFTER_BYTES = 48 * 1024 * 1024;
  * 187.5 MB in two passes and never shrank, and the pass's peak RSS sat there
  * (bench/results/store-memory-mem10.md). At 64 MB, dotnet-8's pass still peaked at its end with the
  * worker's heap at 46-63 MB (mem-timeline-dotnet-8-mem11.md); a retire costs ~0.2 s of CPU (a new
- * worker compiles its grammars: mem-timeline-dotnet-8-mem12.md).
+ * worker compiles its grammars: bench/results/index-threads-avalonia-mem12.md).
  */
 export const RETIRE_AFTER_HEAP_BYTES = 48 * 1024 * 1024;
 
