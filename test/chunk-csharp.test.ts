@@ -506,6 +506,16 @@ describe('C# syntax newer than the grammar (C# 12-14)', () => {
     const lines = splitLines(text);
     const holding = res.chunks.filter((c) => lines.slice(c.startLine - 1, c.endLine).join('\n').includes('LegacyPipeSecurityOptions'));
     expect(holding.length).toBeGreaterThan(0);
+    // The view was re-parsed incrementally from the first tree: the same tree a fresh parse of the view gives.
+    const viewed = await parseCSharp(ts, text);
+    try {
+      expect(viewed.parsed).toBe(oneBranchView(text));
+      const fresh = await ts.parse('c_sharp', viewed.parsed);
+      expect(viewed.tree.rootNode.toString()).toBe(fresh.rootNode.toString());
+      fresh.delete();
+    } finally {
+      viewed.tree.delete();
+    }
   });
 
   it('still finds by keyword a word only in a branch the parse blanked (a real index in a temp folder)', async () => {
