@@ -111,7 +111,7 @@ async function main(): Promise<void> {
   const heapOf = new Map<Worker, number>();
   const workerHeap = () => {
     for (const w of workers) {
-      void (w as Worker & { getHeapStatistics(): Promise<{ total_heap_size: number }> }).getHeapStatistics().then((h) => heapOf.set(w, h.total_heap_size), () => heapOf.delete(w));
+      void (w as Worker & { getHeapStatistics(): Promise<{ total_heap_size: number }> }).getHeapStatistics().then((h) => void (workers.has(w) && heapOf.set(w, h.total_heap_size)), () => heapOf.delete(w)); // a read answered after the worker's exit is not counted
     }
     return [...heapOf.values()].reduce((a, b) => a + b, 0);
   };
