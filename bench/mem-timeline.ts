@@ -38,7 +38,8 @@ function status(): { rss: number; hwm: number } {
  * Resident bytes by kind of mapping: the node binary and other files; malloc's main heap ([heap]); a
  * WebAssembly memory (anonymous, reserved with guard regions: 4 GiB or more of address space); malloc's
  * thread arenas (anonymous, 64 MiB-aligned reservations of 64 MiB or 128 MiB, as glibc makes them, their
- * used part read-write and the rest no-access); everything else anonymous (V8's heap pages and code, stacks).
+ * used part read-write and the rest no-access; one that adjoins other anonymous mappings is counted with
+ * them); everything else anonymous (V8's heap pages and code, stacks).
  */
 function smapsByKind(): Map<string, number> {
   // Mappings in address order; a reservation is a run of adjacent anonymous ones (its used part and its no-access rest).
