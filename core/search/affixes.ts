@@ -33,8 +33,8 @@ export function nameParts(name: string): string[] {
   return name.match(PART) ?? [];
 }
 
-/** Kinds of chunk symbols that declare a name (markup elements and packed chunks do not). */
-const DECLARING = "'class','interface','record','struct','enum','delegate','method','property','event','function','type','component','page','view'";
+/** Kinds of chunk symbols that declare a name (markup elements and packed chunks do not), as an SQL list. */
+export const DECLARING = "'class','interface','record','struct','enum','delegate','method','property','event','function','type','component','page','view'";
 
 /** Learns the affixes from names (see the thresholds above); `names` may repeat. */
 export function learnAffixes(names: Iterable<string>): Affixes {

@@ -11,7 +11,7 @@
 // says may declare one are decoded. Owns finding declarations and their tiers; what a tier weighs is
 // rerank.ts's; which kinds declare a name, and where a declaration's name line is, file-facts.ts's.
 import type { IndexedFile, SearchSession } from './session.ts';
-import { affixBetween, indexAffixes, type Affixes } from './affixes.ts';
+import { affixBetween, DECLARING, indexAffixes, type Affixes } from './affixes.ts';
 import type { OutlineSymbol } from '../contract/outline.ts';
 import { languageById } from '../languages/table.ts';
 import { baseName, extensionOf, languageOf, nameStem } from '../scan/languages.ts';
@@ -186,7 +186,7 @@ function declarationsIn(session: SearchSession, files: readonly FileRef[], text:
   for (const { f, stored, hits } of found) {
     const dead = deadLinesOf(session, f.fileId, f.hash, stored, f.lang);
     for (const { s, affix } of hits) {
-      const line = nameLine(stored.lines, s.start_line, s.end_line, s.name);
+      const line = nameLine(stored.lines, s.start_line, s.end_line, s.name, dead);
       // A declaration in commented-out code or under `#if false` declares nothing.
       if (dead[line - 1]) continue;
       const chunk = runs ? chunkIn(session, runs.chunksOf(f.fileId), line) : chunkAt(session, f.fileId, line);
@@ -309,10 +309,13 @@ function chunkFilesOf(session: SearchSession, ids: readonly number[]): Map<numbe
 const RANKED_BATCH = 16;
 
 /**
- * The files of the chunks whose symbol is exactly the name (lower-cased), in chunk order, at most
- * LOOKUP_ROWS chunks. A packed index answers from its covering index by symbol name (a few pages);
- * a live one from the FTS match of the word over the symbol column, joined to those chunks' rows —
- * the same chunks: a chunk's symbol column holds its symbol name (core/index/fts-row.ts).
+ * The files of the chunks whose symbol is exactly the name (lower-cased), declaring chunks first
+ * (a method `Tarnish` before forty YAML keys `tarnish`, which filled the lookup's files in chunk
+ * order), then in chunk order, at most LOOKUP_ROWS chunks. A packed index answers from its covering
+ * index by symbol name (a few pages; it holds no kind, so the files of languages whose chunk symbols
+ * are keys — JSON, YAML: keyPathSeparator in the language table — go last instead); a live one from
+ * the FTS match of the word over the symbol column, joined to those chunks' rows — the same chunks:
+ * a chunk's symbol column holds its symbol name (core/index/fts-row.ts).
  */
 function exactlyNamed(session: SearchSession, word: string, lower: string): Array<[number, string, string, string]> {
   const indexed = session.cached('chunks-by-symbol', () => session.value("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?", [CHUNKS_BY_SYMBOL]) !== undefined);
@@ -322,18 +325,22 @@ function exactlyNamed(session: SearchSession, word: string, lower: string): Arra
     // LOOKUP_ROWS — as the join below limits after the filter (it read a files page per request).
     const ids = session.arrays(`SELECT c.file_id FROM chunks c INDEXED BY ${CHUNKS_BY_SYMBOL} WHERE lower(c.symbol_name) = ? ORDER BY c.id${session.filtered ? '' : ` LIMIT ${LOOKUP_ROWS}`}`, [lower]).map((r) => Number(r[0]));
     const rows = listedFiles(session, ids);
-    if (rows) return rows.slice(0, LOOKUP_ROWS);
+    if (rows) {
+      const keyed = (r: [number, string, string, string]) => (languageById(r[3])?.keyPathSeparator ? 1 : 0);
+      return rows.slice(0, LOOKUP_ROWS).sort((a, b) => keyed(a) - keyed(b));
+    }
   }
+  const order = `ORDER BY c.symbol_kind IN (${DECLARING}) DESC, c.id`;
   if (indexed) {
     return session.arrays(
       `SELECT c.file_id, f.hash, f.path, f.lang FROM chunks c INDEXED BY ${CHUNKS_BY_SYMBOL} JOIN files f ON f.id = c.file_id
-       WHERE lower(c.symbol_name) = ? AND hci_path_ok(f.path) ORDER BY c.id LIMIT ${LOOKUP_ROWS}`,
+       WHERE lower(c.symbol_name) = ? AND hci_path_ok(f.path) ${order} LIMIT ${LOOKUP_ROWS}`,
       [lower],
     ) as Array<[number, string, string, string]>;
   }
   return session.arrays(
     `SELECT c.file_id, f.hash, f.path, f.lang FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
-     WHERE chunks_fts MATCH ? AND lower(c.symbol_name) = ? AND hci_path_ok(f.path) LIMIT ${LOOKUP_ROWS}`,
+     WHERE chunks_fts MATCH ? AND lower(c.symbol_name) = ? AND hci_path_ok(f.path) ${order} LIMIT ${LOOKUP_ROWS}`,
     [`{symbol} : "${word}"`, lower],
   ) as Array<[number, string, string, string]>;
 }

@@ -47,10 +47,10 @@ export function levelOf(kind: string): 'type' | 'member' | 'file' | null {
 }
 
 /**
- * The rules the record was made with: bump it when the kinds above or dead-code.ts's deadLines change
+ * The rules the record was made with: bump it when the kinds above, nameLine or dead-code.ts's deadLines change
  * (a record of other rules is not current: the next whole-tree pass fills it again).
  */
-const FACTS_VERSION = 2;
+const FACTS_VERSION = 3;
 
 export const FILE_FACTS_TABLE = 'file_facts';
 /** A row per live declaration (see the header), clustered by lower-cased name. */
@@ -111,23 +111,39 @@ export function typeParameterCount(s: string): number {
 const wordy = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
 
 /**
- * The line, from `from`, where `name` first appears as a whole word (the declaration's name line;
- * `from` when none): not after or before a letter, digit, `_` or `$` (ASCII, as the pattern
- * `(?<![\w$])name(?![\w$])` read it), found by indexOf — no pattern compiled per symbol.
+ * A line that is a comment or a comment's continuation (`//`, `///`, `/*`, ` *`, `<!--`, Razor's `@*`,
+ * `# ` of Python, YAML and shells): a doc comment or a commented-out copy above a declaration names
+ * it without declaring it.
  */
-export function nameLine(lines: readonly string[], from: number, to: number, name: string): number {
+const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*|<!--|@\*|#(?=\s|$))/;
+
+/**
+ * The declaration's name line: the first line from `from` to `to` where `name` appears as a whole
+ * word on a line that is not a comment (COMMENT_LINE) nor `dead` (dead-code.ts: commented-out code,
+ * `#if false`) — an outline symbol's range starts at its doc comments and attributes, which may
+ * name it (`/// Gauge shows…`, `// public class Gauge : OldBase`); else the first such line of
+ * any kind; `from` when none. A whole word: not after or before a letter, digit, `_` or `$`
+ * (ASCII, as the pattern `(?<![\w$])name(?![\w$])` read it), found by indexOf — no pattern
+ * compiled per symbol.
+ */
+export function nameLine(lines: readonly string[], from: number, to: number, name: string, dead?: Uint8Array): number {
   // (An empty name — no declaring symbol has one — matches where the pattern would: between two non-name characters.)
   if (!name) {
     for (let l = from; l <= Math.min(to, lines.length); l++) if (/(?<![\w$])(?![\w$])/.test(lines[l - 1] ?? '')) return l;
     return from;
   }
+  let first = 0;
   for (let l = from; l <= Math.min(to, lines.length); l++) {
     const line = lines[l - 1] ?? '';
     for (let i = line.indexOf(name); i >= 0; i = line.indexOf(name, i + 1)) {
-      if ((i === 0 || !wordy(line.charCodeAt(i - 1))) && !wordy(line.charCodeAt(i + name.length))) return l;
+      if ((i === 0 || !wordy(line.charCodeAt(i - 1))) && !wordy(line.charCodeAt(i + name.length))) {
+        if (!dead?.[l - 1] && !COMMENT_LINE.test(line)) return l;
+        first ||= l;
+        break;
+      }
     }
   }
-  return from;
+  return first || from;
 }
 
 /** A live declaration as the record keeps it: `chunk` is the index of the file's first chunk that holds its name line. */
@@ -151,7 +167,7 @@ export function declarationsOf(nodes: ReadonlyArray<AnySymbol>, lines: readonly 
   const walk = (list: ReadonlyArray<AnySymbol>) => {
     for (const n of list) {
       if (levelOf(n.kind)) {
-        const line = nameLine(lines, startOf(n), endOf(n), n.name);
+        const line = nameLine(lines, startOf(n), endOf(n), n.name, dead);
         const chunk = dead[line - 1] ? -1 : chunks.findIndex((c) => c.startLine <= line && c.endLine >= line);
         if (chunk >= 0) out.push({ seq: seq++, symbol: n.name, kind: n.kind, line, chunk, arity: typeParameterCount(keyOf(n)) });
       }

@@ -170,10 +170,11 @@ export class Reranker {
     const terms = queryTerms(q);
     this.termWords = [...terms.words, ...terms.parts].filter((t) => t.length >= 3);
     const ids = identifierWords(q);
-    // A one-word query names what it is looking for even in lower case (`tariff`, `align`).
+    // A one-word query names what it is looking for even in lower case (`tariff`, `align`), and
+    // with three letters when it starts with a capital, as a type or member is named (`App`, `Num`).
     // (With its type parameters as written: `Outcome<TResult>`.)
     const word = q.written.length === 1 ? bareWord(q.written[0]) : '';
-    const single = this.type === 'symbol' && /^[\p{L}_][\p{L}\p{N}_]{3,}(?:<.+>)?$/u.test(word) ? [word] : [];
+    const single = this.type === 'symbol' && /^(?:[\p{L}_][\p{L}\p{N}_]{3,}|\p{Lu}\p{Ll}[\p{L}\p{N}_])(?:<.+>)?$/u.test(word) ? [word] : [];
     this.declarationNames = settings.declaration_boost > 0 && !q.text && this.type === 'symbol' ? [...new Set([...ids, ...single])] : [];
     // Identifiers embedded in a question or a mixed query get a smaller share of the name boost.
     this.nameFactor = 1 + 0.5 * (this.type === 'symbol' ? 1 : settings.question_identifier_share);
