@@ -70,14 +70,15 @@ const COVERAGE_POOL = 80;
  * A declaration's tier, as a share of the raise (applyDeclarations): a type (or a function, or a
  * Razor component) over a member; a file named after it and nothing more (`X.cs`, `X.razor.cs`) over
  * one named after it with more (`X.properties.cs`, `X.TResult.cs`), over any other; the exact name
- * over the name up to a repository affix; the number of type parameters written (`Outcome<TResult>`)
+ * over the name up to a repository affix, and one that keeps a capitalized query's case over a
+ * lower-case prefix's function about it (affixCase); the number of type parameters written (`Outcome<TResult>`)
  * over another; a class over an interface or type alias of the same name (TypeScript's declaration
  * merging: `interface Cheerio<T>` beside `abstract class Cheerio<T>` adds methods to the class);
  * code over a `.d.ts` file's typings of it (handlebars' `types/index.d.ts` declares `registerPartial`
  * as a function where `base.js` implements it as a method: `ambient` must weigh below a member in
  * another file, 0.9 × 0.9); a name only typings declare keeps the raise.
  */
-const DECLARATION_TIER = { type: 1, file: 0.95, member: 0.9, otherFile: 0.9, stemWithMore: 0.98, affix: 0.85, otherArity: 0.95, shape: 0.99, ambient: 0.8 } as const;
+const DECLARATION_TIER = { type: 1, file: 0.95, member: 0.9, otherFile: 0.9, stemWithMore: 0.98, affix: 0.85, affixCase: 0.9, otherArity: 0.95, shape: 0.99, ambient: 0.8 } as const;
 
 /** Declared kinds that only describe a shape (what `shape` weighs): an implementation of the same name comes first. */
 const SHAPE_KINDS = new Set(['interface', 'type']);
@@ -108,10 +109,17 @@ function nameShare(nameParts: readonly string[], words: readonly string[][]): nu
   return best;
 }
 
+/**
+ * A declared name up to an affix that does not keep a capitalized query's case: a lower-case prefix
+ * (`isFrameElement`, `useTheme` for `FrameElement`, `Theme`) makes a function about the name, where
+ * the name with a capital affix (`ExcalidrawFrameElement`) is the thing itself.
+ */
+const affixLowersCase = (d: Declaration): boolean => d.affix !== null && /^\p{Lu}/u.test(d.query) && /^\p{Ll}/u.test(d.name);
+
 /** A declaration's share of the raise (DECLARATION_TIER). */
 export function declarationTier(d: Declaration): number {
   const t = DECLARATION_TIER;
-  return t[d.level] * (d.stemExact ? 1 : d.stem ? t.stemWithMore : t.otherFile) * (d.affix ? t.affix : 1) * (d.arityMismatch ? t.otherArity : 1) * (SHAPE_KINDS.has(d.kind) ? t.shape : 1) * (d.ambient ? t.ambient : 1);
+  return t[d.level] * (d.stemExact ? 1 : d.stem ? t.stemWithMore : t.otherFile) * (d.affix ? t.affix : 1) * (affixLowersCase(d) ? t.affixCase : 1) * (d.arityMismatch ? t.otherArity : 1) * (SHAPE_KINDS.has(d.kind) ? t.shape : 1) * (d.ambient ? t.ambient : 1);
 }
 
 /** Ranks the passes of one search; a file's chunks are counted across them (file-tiers.ts). */
