@@ -10,14 +10,13 @@
 // tell the ranked chunks' files, only the declaring file's chunks).
 // @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadEngine, type SqliteEngine } from '../core/sqlite/engine.ts';
 import { SearchSession } from '../core/search/session.ts';
 import { findDeclarations } from '../core/search/declarations.ts';
 import { fflateCodec } from '../core/index/fflate-codec.ts';
 import { nodePackTarget } from '../runtimes/node/pack-target.ts';
-import { memberMethods, packedButtonPanels, type PackedPanels } from './helpers/published-index.ts';
+import { memberMethods, packedButtonPanels, withoutKeywordIndex, type PackedPanels } from './helpers/published-index.ts';
 
 const PANELS = 40;
 
@@ -61,17 +60,7 @@ describe('declarations: the exact-name lookup', () => {
   };
 
   /** A copy of the index with its keyword index emptied. */
-  const withoutFts = (file: string, name: string) => {
-    const copy = path.join(path.dirname(packed), name);
-    fs.copyFileSync(file, copy);
-    const db = nodePackTarget(copy).open(copy, engine);
-    try {
-      db.exec("INSERT INTO chunks_fts(chunks_fts) VALUES('delete-all')");
-    } finally {
-      db.close();
-    }
-    return copy;
-  };
+  const withoutFts = (file: string, name: string) => withoutKeywordIndex(engine, file, path.join(path.dirname(packed), name));
 
   it('answers the same declarations from the live and the packed index, reading ahead a batch of rows, not every match', () => {
     const a = lookup(live);

@@ -16,7 +16,7 @@ import { SearchSession } from '../core/search/session.ts';
 import { findDeclarations } from '../core/search/declarations.ts';
 import { fflateCodec } from '../core/index/fflate-codec.ts';
 import { nodePackTarget } from '../runtimes/node/pack-target.ts';
-import { indexAndPack, memberMethods } from './helpers/published-index.ts';
+import { indexAndPack, memberMethods, withoutKeywordIndex } from './helpers/published-index.ts';
 import { createTmpWorkspace, tmpDir, type TmpWorkspace, type WorkspaceFiles } from './helpers/tmp-workspace.ts';
 
 const KEYS = 40;
@@ -64,17 +64,7 @@ describe('declarations: the exact-name lookup without a record', () => {
   };
 
   /** A copy of the packed index with its keyword index emptied: the lookup by rank over the symbol column finds nothing, the exact-name lookup is all. */
-  const withoutFts = () => {
-    const copy = path.join(out, 'packed-nofts.sqlite');
-    fs.copyFileSync(packed, copy);
-    const db = nodePackTarget(copy).open(copy, engine);
-    try {
-      db.exec("INSERT INTO chunks_fts(chunks_fts) VALUES('delete-all')");
-    } finally {
-      db.close();
-    }
-    return copy;
-  };
+  const withoutFts = () => withoutKeywordIndex(engine, packed, path.join(out, 'packed-nofts.sqlite'));
 
   it('reads the declaring chunk\'s file before forty key chunks of the name', () => {
     for (const file of [path.join(ws.root, '.hci', 'index.sqlite'), packed, withoutFts()]) {

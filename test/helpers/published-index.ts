@@ -1,12 +1,14 @@
 // Test helper: a workspace indexed and packed (hci pack, under Node) as a published index named
 // `index.sqlite` (its manifest beside it), for the remote tests to serve (range-server.ts); and the
-// packed fixture of one declaring file among 40 that merely hold its word (chunk-files, declarations-lookup).
+// packed fixture of one declaring file among 40 that merely hold its word (chunk-files, declarations-lookup);
+// a copy of an index without its keyword index (declarations-lookup, declarations-order).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PackManifest } from '../../core/index/pack.ts';
 import { openWorkspace } from '../../runtimes/node/workspace.ts';
 import { nodePackTarget } from '../../runtimes/node/pack-target.ts';
 import { createTmpWorkspace, tmpDir, type TmpWorkspace, type WorkspaceFiles } from './tmp-workspace.ts';
+import type { SqliteEngine } from '../../core/sqlite/engine.ts';
 
 /** Indexes `root` and packs its index into `file`; returns the manifest. */
 export async function indexAndPack(root: string, file: string, opts: { pageSize?: number } = {}): Promise<PackManifest> {
@@ -51,4 +53,16 @@ export async function packedButtonPanels(factory: string, opts: { panels?: numbe
       fs.rmSync(out, { recursive: true, force: true });
     },
   };
+}
+
+/** A copy of an index file at `copy` with its keyword index emptied (a lookup that needs no FTS5 match is then all there is). */
+export function withoutKeywordIndex(engine: SqliteEngine, file: string, copy: string): string {
+  fs.copyFileSync(file, copy);
+  const db = nodePackTarget(copy).open(copy, engine);
+  try {
+    db.exec("INSERT INTO chunks_fts(chunks_fts) VALUES('delete-all')");
+  } finally {
+    db.close();
+  }
+  return copy;
 }
