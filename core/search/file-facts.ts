@@ -333,12 +333,29 @@ export function declaringFiles(session: SearchSession, query: string): Array<[nu
   ) as Array<[number, string, string, string]>;
 }
 
+/** Distinct files a generation asks about one by one before it reads the list of files with a dead line. */
+export const DEAD_LOOKUPS_BEFORE_LIST = 256;
+
 /**
- * The files this generation's record marks as having a dead line (few: 158 of Avalonia's 4,831), read
- * once per generation — not a statement for every file a search reads.
+ * Whether this generation's record marks the file as having a dead line (few do: 158 of Avalonia's
+ * 4,831), each file asked once per generation. The list of them costs a scan of the whole record (its
+ * names too: 1.3 MB on Avalonia, ~25 ms that a one-query process — the CLI — paid for a dozen files),
+ * so a generation asks file by file until it has asked about DEAD_LOOKUPS_BEFORE_LIST files (a
+ * long-running process, a server), then reads the list once and answers from it.
  */
-function filesWithDeadLines(session: SearchSession): ReadonlySet<number> {
-  return session.cached('file-facts:dead', () => new Set(session.arrays(`SELECT file_id FROM ${FILE_FACTS_TABLE} WHERE dead`).map((r) => Number(r[0]))));
+function hasDeadLine(session: SearchSession, fileId: number): boolean {
+  const known = session.cached('file-facts:dead', () => ({ files: new Map<number, boolean>(), list: null as ReadonlySet<number> | null }));
+  if (known.list) return known.list.has(fileId);
+  let dead = known.files.get(fileId);
+  if (dead !== undefined) return dead;
+  if (known.files.size >= DEAD_LOOKUPS_BEFORE_LIST) {
+    known.list = new Set(session.arrays(`SELECT file_id FROM ${FILE_FACTS_TABLE} WHERE dead`).map((r) => Number(r[0])));
+    known.files.clear();
+    return known.list.has(fileId);
+  }
+  dead = !!session.value(`SELECT dead FROM ${FILE_FACTS_TABLE} WHERE file_id = ?`, [fileId]);
+  known.files.set(fileId, dead);
+  return dead;
 }
 
 /** Files whose dead-line maps a session keeps, per index generation. */
@@ -349,7 +366,7 @@ const CACHED_FILES = 2000;
  * file this generation's record marks as having none gets a map of zeros without a scan.
  */
 export function deadLinesOf(session: SearchSession, fileId: number, hash: string, stored: StoredFile, lang: string): Uint8Array {
-  if (recorded(session) && !filesWithDeadLines(session).has(fileId)) return new Uint8Array(stored.lines.length);
+  if (recorded(session) && !hasDeadLine(session, fileId)) return new Uint8Array(stored.lines.length);
   const maps = session.cached('dead-lines', () => new Map<string, Uint8Array>());
   const key = `${fileId}:${hash}`;
   let dead = maps.get(key);
