@@ -8,13 +8,11 @@
 // it is written, is its owner's (file-list.ts, chunk-files.ts, search/variants.ts, search/learned-terms.ts).
 import type { Database } from '../sqlite/engine.ts';
 import type { DeflateCodec } from './file-data.ts';
+import { CURRENT_GENERATION as GENERATION } from './meta.ts';
 
 const NO_DICTIONARY = new Uint8Array(0);
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-/** The index's current generation ('' before the first commit). */
-const GENERATION = "coalesce((SELECT value FROM meta WHERE key = 'generation'), '')";
 
 function hasTable(db: Database, table: string): boolean {
   return db.selectValue("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [table]) !== undefined;

@@ -28,7 +28,7 @@ import type { OutlineSymbol } from '../contract/outline.ts';
 import type { OutlineNode } from '../chunk/outline.ts';
 import type { StoredFile } from '../index/file-data.ts';
 import { readStoredFile, type DeflateCodec } from '../index/file-data.ts';
-import { setMeta } from '../index/meta.ts';
+import { CURRENT_GENERATION, setMeta } from '../index/meta.ts';
 import { deadLines } from './dead-code.ts';
 
 /** Kinds that declare a type-level name: the answer to a query that names a type. */
@@ -192,7 +192,7 @@ const valueOf = (db: Database): ValueOf => (sql, params) => (params.length ? db.
 
 const hasTable = (value: ValueOf): boolean => value("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [FILE_FACTS_TABLE]) !== undefined;
 /** The stamp of the current generation: what meta `file_facts` holds when the record is complete for it. */
-const stampNow = (value: ValueOf): string => `${FACTS_VERSION}:${String(value("SELECT coalesce((SELECT value FROM meta WHERE key = 'generation'), '')", []) ?? '')}`;
+const stampNow = (value: ValueOf): string => `${FACTS_VERSION}:${String(value(`SELECT ${CURRENT_GENERATION}`, []) ?? '')}`;
 /** Whether meta `file_facts` names the current generation (and these rules); the table is there. */
 const stampCurrent = (value: ValueOf): boolean => value('SELECT value FROM meta WHERE key = ?', [FILE_FACTS_META]) === stampNow(value);
 

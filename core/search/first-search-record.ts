@@ -17,6 +17,7 @@ import { nameStem } from '../scan/languages.ts';
 import type { FileListRow } from '../index/file-list.ts';
 import { PROJECT_LANGUAGES } from '../scan/roles.ts';
 import { FILE_FLAG } from '../index/schema.ts';
+import { CURRENT_GENERATION, currentGeneration as generationOf } from '../index/meta.ts';
 
 /** An indexed file as session.ts's SearchSession.indexedFiles lists it. */
 type IndexedFile = { fileId: number; path: string; lang: string; flags: number };
@@ -43,8 +44,6 @@ const COUNTS_KEY = '/counts';
 
 /** The counts an answer reports (workspace.ts freshness): files, chunks, files with parse errors. */
 export interface RecordedCounts { files: number; chunks: number; parseErrors: number }
-
-const generationOf = (db: Database): string => String(db.selectValue("SELECT coalesce((SELECT value FROM meta WHERE key = 'generation'), '')"));
 
 /** The files of `rows` (id order) by their stem, in id order. */
 export function stemsOf<T extends { path: string }>(rows: readonly T[]): Map<string, T[]> {
@@ -106,7 +105,7 @@ export function recordedCounts(session: SearchSession): RecordedCounts | null {
 function current(db: Database, value: (sql: string, params: string[]) => unknown = (sql, params) => (params.length ? db.selectValue(sql, params) : db.selectValue(sql))): boolean {
   if (value("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [FILE_STEMS_TABLE]) === undefined) return false;
   const recordedAt = value(`SELECT ids FROM ${FILE_STEMS_TABLE} WHERE stem = ?`, [GENERATION_KEY]);
-  return recordedAt !== undefined && String(recordedAt) === String(value("SELECT coalesce((SELECT value FROM meta WHERE key = 'generation'), '')", []));
+  return recordedAt !== undefined && String(recordedAt) === String(value(`SELECT ${CURRENT_GENERATION}`, []));
 }
 
 /** Whether this generation's record serves this session (a local index, the rows current; checked once per generation). */
