@@ -15,7 +15,7 @@ import { HciError } from '../platform.ts';
 import { candidateOf, type Candidate, type FusedValues, type FusionReport } from './candidates.ts';
 import { capTail } from './file-tiers.ts';
 import { scaleBelow } from './placement.ts';
-import { asksHow, queryType } from './query-type.ts';
+import { queryForm, type QueryForm } from './query-type.ts';
 
 /** The factor keyword's candidates past the fusion's depth get, listed after every fused one. */
 export const PAST_FUSION_DEPTH = 'past_fusion_depth';
@@ -67,12 +67,8 @@ export interface RankFusionContext {
 /** Combines finished rankings (the keyword one first). */
 export type RankFusion = (rankings: readonly ChannelRanking[], q: ParsedQuery, ctx: RankFusionContext) => RankFusionResult;
 
-/**
- * The fusion's query types: query-type.ts's, with a question split by how it is put — `question` asks
- * (`how …`, `what …`, a `?`; asksHow), `stated` describes (a paraphrase: `let an async event handler
- * hold up the caller until it signals that it has finished`).
- */
-export type FusionType = 'symbol' | 'question' | 'stated' | 'mixed';
+/** The fusion's query types: query-type.ts's forms (a question split into asked and stated). */
+export type FusionType = QueryForm;
 
 /** A query type's own vector weight (keyword's is 1 − it) and guard, where they differ from the defaults. */
 export interface TypeBlend {
@@ -87,10 +83,7 @@ export interface TypeBlend {
  */
 export type Calibration = 'minmax' | 'zscore';
 
-export function fusionType(q: Pick<ParsedQuery, 'written' | 'text' | 'raw'>): FusionType {
-  const t = queryType(q);
-  return t === 'question' && !asksHow(q) ? 'stated' : t;
-}
+export const fusionType: (q: Pick<ParsedQuery, 'written' | 'text' | 'raw'>) => FusionType = queryForm;
 
 export interface HybridOptions {
   keywordWeight: number;

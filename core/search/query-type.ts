@@ -6,9 +6,12 @@
 // Owns the classification and the identifier test it rests on; what each kind changes is the caller's.
 // API (for ranking and fusion; keep it this small): queryType(parsed) → 'symbol' | 'question' |
 // 'mixed'; identifierWords(parsed) → the written identifiers; isIdentifierWord(word); bareWord(word);
-// asksHow(parsed) → a question put as one (`how …`, `what …`, a `?`), not a commit subject or a paraphrase.
-// Users today: rerank.ts (declarations for symbol queries, question_identifier_share, question_short_lines, stated_docs_factor), term-weights.ts (term_weight_types), pipeline.ts
-// (RankedResult.queryType, shown by explain as query_type).
+// asksHow(parsed) → a question put as one (`how …`, `what …`, a `?`), not a commit subject or a paraphrase;
+// isStated(parsed) → words stated, not asked (a commit subject, a paraphrase); queryForm(parsed) → the
+// type with a question split into `question` (asked) and `stated` — the one place "stated" is decided.
+// Users today: rerank.ts (declarations for symbol queries, question_identifier_share, question_short_lines,
+// stated_docs_factor: isStated), term-weights.ts (term_weight_types: queryForm), fuse.ts (fusion_by_type:
+// queryForm), pipeline.ts (RankedResult.queryType, shown by explain as query_type).
 import type { ParsedQuery } from './query.ts';
 import { asciiTwin } from '../ascii-regex.ts';
 
@@ -68,4 +71,24 @@ export function asksHow(q: Pick<ParsedQuery, 'raw'>): boolean {
   if (q.raw.includes('?')) return true;
   const first = /\p{L}+/u.exec(q.raw);
   return first !== null && ASKING.has(first[0].toLowerCase());
+}
+
+/**
+ * Words stated, not asked: not a symbol query and not put as a question (asksHow) — a commit subject
+ * (`Fixed resize canvas black bars`, `MudDataGrid: Fix NRE when …`) or a paraphrase of what code does.
+ */
+export function isStated(q: Pick<ParsedQuery, 'written' | 'text' | 'raw'>): boolean {
+  return queryType(q) !== 'symbol' && !asksHow(q);
+}
+
+/**
+ * The query type with a question split by how it is put: `question` asks (`how …`, `what …`, a `?`),
+ * `stated` describes (`let an async event handler hold up the caller until it signals …`). A mixed
+ * query stays `mixed` whether or not it is stated.
+ */
+export type QueryForm = QueryType | 'stated';
+
+export function queryForm(q: Pick<ParsedQuery, 'written' | 'text' | 'raw'>): QueryForm {
+  const t = queryType(q);
+  return t === 'question' && isStated(q) ? 'stated' : t;
 }

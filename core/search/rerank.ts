@@ -24,7 +24,7 @@ import { newFileCounts, tierByFile } from './file-tiers.ts';
 import { queryTerms, type ParsedQuery } from './query.ts';
 import type { SearchSession } from './session.ts';
 import { resolveRole, roleFactor, rolesNamedBy, ROLE_SETTING } from './roles.ts';
-import { asksHow, bareWord, identifierWords, queryType, type QueryType } from './query-type.ts';
+import { asksHow, bareWord, identifierWords, isStated, queryType, type QueryType } from './query-type.ts';
 import type { Declaration } from './declarations.ts';
 import { deadShare } from './dead-code.ts';
 import { deadLinesOf } from './file-facts.ts';
@@ -155,7 +155,7 @@ export class Reranker {
   private readonly asking: boolean;
   /** change_log_factor, or 1 when off or the query asks for change logs (change-log.ts). */
   private readonly changeLog: number;
-  /** stated_docs_factor for a query stated, not asked (words, not one symbol; asksHow false), else 1. */
+  /** stated_docs_factor for a query stated, not asked (query-type.ts isStated), else 1. */
   private readonly statedDocs: number;
 
   constructor(
@@ -189,7 +189,7 @@ export class Reranker {
     this.changeLog = asksForChangeLog(q) ? 1 : settings.change_log_factor;
     this.asking = settings.question_short_lines > 0 && this.type === 'question' && asksHow(q);
     // (A subject that begins "Document …" is a docs change.)
-    this.statedDocs = this.type !== 'symbol' && !asksHow(q) && !/^\s*document/i.test(q.raw) ? settings.stated_docs_factor : 1;
+    this.statedDocs = isStated(q) && !/^\s*document/i.test(q.raw) ? settings.stated_docs_factor : 1;
   }
 
   /** The declarations of the query's names (declarations.ts), for the candidates that hold them. */

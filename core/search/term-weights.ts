@@ -12,7 +12,7 @@
 // shows them (`term_weights`).
 import type { Settings } from '../settings.ts';
 import { clauseExpr, type ParsedQuery } from './query.ts';
-import { asksHow, queryType } from './query-type.ts';
+import { queryForm, queryType } from './query-type.ts';
 import type { SearchSession } from './session.ts';
 
 /** The phrases of an FTS5 expression as the keyword channel writes it (query.ts: quoted, maybe a trailing `*`). */
@@ -40,10 +40,9 @@ function nameShare(session: SearchSession, token: string): number {
   });
 }
 
-/** Whether term_weight_types names the query's type; `stated`: a question (words only) not put as one (query-type.ts asksHow: a commit subject, a paraphrase). */
+/** Whether term_weight_types names the query's type or form (query-type.ts: `question` covers both forms, `stated` the stated one). */
 function weighsType(types: Settings['term_weight_types'], q: ParsedQuery): boolean {
-  const type = queryType(q);
-  return types.includes(type) || (type === 'question' && types.includes('stated') && !asksHow(q));
+  return types.includes(queryType(q)) || types.includes(queryForm(q));
 }
 
 /**
