@@ -196,6 +196,16 @@ const stampNow = (value: ValueOf): string => `${FACTS_VERSION}:${String(value(`S
 /** Whether meta `file_facts` names the current generation (and these rules); the table is there. */
 const stampCurrent = (value: ValueOf): boolean => value('SELECT value FROM meta WHERE key = ?', [FILE_FACTS_META]) === stampNow(value);
 
+/**
+ * The files with a dead line, as a partial index of the record (an entry per marked file: 158 of
+ * Avalonia's 4,831; covering: the entry holds the row id, which is the file id): a search reads the
+ * list from it in one statement that walks those entries and no row of the record — without
+ * it, the list was a scan of the whole record, names and all (1.3 MB on Avalonia; the one warm query
+ * that read it paid ~20 ms: bench/results/search-warm-warm13.md), so searches asked file by file first.
+ */
+const DEAD_INDEX = 'file_facts_dead';
+const DEAD_INDEX_SCHEMA = `CREATE INDEX IF NOT EXISTS ${DEAD_INDEX} ON ${FILE_FACTS_TABLE}(dead) WHERE dead`;
+
 /** The statement that writes a file's row (the writer's and the fill's). */
 export const FACTS_INSERT = `INSERT INTO ${FILE_FACTS_TABLE}(file_id, names, dead) VALUES (?, ?, ?)`;
 export const FACTS_DELETE = `DELETE FROM ${FILE_FACTS_TABLE} WHERE file_id = ?`;
@@ -214,6 +224,8 @@ export function beginFileFacts(db: Database): boolean {
   }
   // (A record of rules before the declarations' table: made empty, not current until the next whole-tree pass fills it.)
   if (value("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [DECLS_TABLE]) === undefined) db.exec(DECLS_SCHEMA);
+  // (A record made before the index of marked files gets it here, from its rows: no file is read.)
+  db.exec(DEAD_INDEX_SCHEMA);
   return stampCurrent(value);
 }
 
@@ -333,23 +345,28 @@ export function declaringFiles(session: SearchSession, query: string): Array<[nu
   ) as Array<[number, string, string, string]>;
 }
 
-/** Distinct files a generation asks about one by one before it reads the list of files with a dead line. */
+/** Distinct files a generation asks about one by one before it reads the list of files with a dead line (a record without its index: DEAD_INDEX). */
 export const DEAD_LOOKUPS_BEFORE_LIST = 256;
 
 /**
  * Whether this generation's record marks the file as having a dead line (few do: 158 of Avalonia's
- * 4,831), each file asked once per generation. The list of them costs a scan of the whole record (its
- * names too: 1.3 MB on Avalonia, ~25 ms that a one-query process — the CLI — paid for a dozen files),
- * so a generation asks file by file until it has asked about DEAD_LOOKUPS_BEFORE_LIST files (a
+ * 4,831). With the record's index of marked files (DEAD_INDEX) the list is read once per generation,
+ * at the first question: one statement over those entries. A record made before that index (an index
+ * written by an older hci, until its next write) has only the scan of the whole record (its names too:
+ * 1.3 MB on Avalonia, ~25 ms that a one-query process — the CLI — paid for a dozen files), so a
+ * generation then asks file by file until it has asked about DEAD_LOOKUPS_BEFORE_LIST files (a
  * long-running process, a server), then reads the list once and answers from it.
  */
 function hasDeadLine(session: SearchSession, fileId: number): boolean {
-  const known = session.cached('file-facts:dead', () => ({ files: new Map<number, boolean>(), list: null as ReadonlySet<number> | null }));
+  const known = session.cached('file-facts:dead', () => {
+    const indexed = session.value("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?", [DEAD_INDEX]) !== undefined;
+    return { files: new Map<number, boolean>(), list: indexed ? deadList(session, true) : null };
+  });
   if (known.list) return known.list.has(fileId);
   let dead = known.files.get(fileId);
   if (dead !== undefined) return dead;
   if (known.files.size >= DEAD_LOOKUPS_BEFORE_LIST) {
-    known.list = new Set(session.arrays(`SELECT file_id FROM ${FILE_FACTS_TABLE} WHERE dead`).map((r) => Number(r[0])));
+    known.list = deadList(session, false);
     known.files.clear();
     return known.list.has(fileId);
   }
@@ -357,6 +374,10 @@ function hasDeadLine(session: SearchSession, fileId: number): boolean {
   known.files.set(fileId, dead);
   return dead;
 }
+
+/** The files the record marks as having a dead line (`indexed`: read from DEAD_INDEX; else a scan of the record). */
+const deadList = (session: SearchSession, indexed: boolean): ReadonlySet<number> =>
+  new Set(session.arrays(`SELECT file_id FROM ${FILE_FACTS_TABLE}${indexed ? ` INDEXED BY ${DEAD_INDEX}` : ''} WHERE dead`).map((r) => Number(r[0])));
 
 /** Files whose dead-line maps a session keeps, per index generation. */
 const CACHED_FILES = 2000;
