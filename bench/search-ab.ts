@@ -15,6 +15,11 @@
 // maps and the shares compared; declarations' name test (a name in the file's text) line by line as
 // before beside one scan of the whole text; and rerank's definition signal (boosts.ts textSignals)
 // of each name over every chunk that holds it.
+// `--decoded`: before the rounds, one untimed process per build counts what the warm queries decode
+// (each file the session's file cache inflates: its text's UTF-8 bytes) beside the bytes of the
+// lines a search then reads of it (a file whose whole text is read counts whole), and the bytes a
+// text kept in independently deflated blocks of 4, 8 or 16 KB (cut at line ends) would inflate
+// for the same reads — what a per-block layout of file_data would spare, measured before building it.
 //
 // `--set NAME=golden.jsonl@indexed-root` (repeatable): before the rounds, every answer of those sets'
 // queries (keyword and hybrid) and of the plan's (keyword), at limits 10 and 50, compared between the builds.
@@ -23,7 +28,7 @@
 // root, DIR/NAME), indexed by B — when B's index holds a record A's build does not read (or the
 // other way round), each build then searches an index its own pass wrote.
 //
-//   node dist/bench/search-ab.js --a OLD/dist --b NEW/dist --root INDEXED_TREE [--root-b TREE] [--rounds 4] [--mechanisms] [--set NAME=GOLDEN@ROOT]… [--set-roots-b DIR] [--md out.md]
+//   node dist/bench/search-ab.js --a OLD/dist --b NEW/dist --root INDEXED_TREE [--root-b TREE] [--rounds 4] [--mechanisms] [--decoded] [--set NAME=GOLDEN@ROOT]… [--set-roots-b DIR] [--md out.md]
 //   (each dist/ as `npm run build` writes it; the tree indexed already)
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -87,6 +92,75 @@ async function child(dist: string, root: string, plan: QueryPlan): Promise<Child
   counting = false;
   ws.close();
   return out;
+}
+
+/** What one build's warm queries decode (`--decoded`): per query, bytes inflated, read, and per block size. */
+interface Decoded { q: string; files: number; inflated: number; read: number; blocks: Record<number, number> }
+const BLOCKS = [4096, 8192, 16384];
+
+/** One build's pass over the plan (untimed), counting what the file cache decodes for each warm query (see the header). */
+async function decoded(dist: string, root: string, plan: QueryPlan): Promise<Decoded[]> {
+  const open = ((await import(pathToFileURL(path.join(dist, 'runtimes/node/index.js')).href)) as { openWorkspace: Open }).openWorkspace;
+  type Cache = { has(id: number, hash: string): boolean; get(id: number, hash: string): StoredFile | undefined };
+  const { StoredFileCache } = (await import(pathToFileURL(path.join(dist, 'core/search/file-cache.js')).href)) as { StoredFileCache: { prototype: Cache } };
+  const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
+  let now: Map<number, { file: StoredFile; lines: Set<number>; whole: boolean }> | null = null;
+  const get = StoredFileCache.prototype.get;
+  StoredFileCache.prototype.get = function (this: Cache, id: number, hash: string) {
+    const miss = !this.has(id, hash);
+    const file = get.call(this, id, hash);
+    if (!now || !file) return file;
+    let e = now.get(id);
+    if (miss && !e) now.set(id, (e = { file, lines: new Set(), whole: false }));
+    if (!e) return file;
+    const seen = e;
+    // The lines read (by index) and whether the text was read whole.
+    const lines = new Proxy(file.lines, { get: (t, k, r) => (typeof k === 'string' && /^\d+$/.test(k) && seen.lines.add(Number(k)), Reflect.get(t, k, r)) });
+    return new Proxy(file, { get: (t, k, r) => (k === 'lines' ? lines : (k === 'text' && (seen.whole = true), Reflect.get(t, k, r))) });
+  };
+  const out: Decoded[] = [];
+  const ws = await open(root);
+  try {
+    await ws.search({ query: plan.warmup[0], limit: plan.limit });
+    for (const q of [...plan.warmup.slice(1), ...plan.measured]) {
+      now = new Map();
+      await ws.search({ query: q, limit: plan.limit });
+      const d: Decoded = { q, files: now.size, inflated: 0, read: 0, blocks: Object.fromEntries(BLOCKS.map((b) => [b, 0])) };
+      for (const e of now.values()) {
+        const sizes = e.file.lines.map((l) => bytes(l) + 1);
+        d.inflated += bytes(e.file.text);
+        for (const [i, n] of sizes.entries()) if (e.whole || e.lines.has(i)) d.read += n;
+        for (const b of BLOCKS) {
+          let size = 0;
+          let used = false;
+          for (const [i, n] of sizes.entries()) {
+            size += n;
+            used ||= e.whole || e.lines.has(i);
+            if (size >= b || i === sizes.length - 1) {
+              if (used) d.blocks[b] += size;
+              size = 0;
+              used = false;
+            }
+          }
+        }
+      }
+      out.push(d);
+    }
+  } finally {
+    now = null;
+    ws.close();
+  }
+  return out;
+}
+
+/** `--decoded`'s table: each build's warm queries, summed, and the measured slice's costliest. */
+function decodedTable(runs: Record<'A' | 'B', Decoded[]>, measured: readonly string[]): string {
+  const kb = (n: number) => (n / 1024).toFixed(0);
+  const sum = (ds: Decoded[], f: (d: Decoded) => number) => ds.reduce((n, d) => n + f(d), 0);
+  const row = (label: string, ds: Decoded[]) => [label, String(sum(ds, (d) => d.files)), kb(sum(ds, (d) => d.inflated)), kb(sum(ds, (d) => d.read)), ...BLOCKS.map((b) => kb(sum(ds, (d) => d.blocks[b])))];
+  const rows = (['A', 'B'] as const).flatMap((s) => [row(`${s}: all ${runs[s].length} warm queries`, runs[s]), row(`${s}: the measured ${measured.length}`, runs[s].filter((d) => measured.includes(d.q)))]);
+  const top = runs.A.filter((d) => measured.includes(d.q)).sort((x, y) => y.inflated - x.inflated).slice(0, 6).map((d) => row(`A: ${d.q}`, [d]));
+  return markdownTable(['warm queries (files the session cache decodes)', 'files', 'KB inflated', 'KB of lines read', ...BLOCKS.map((b) => `KB in ${b / 1024} KB blocks`)], [...rows, ...top]);
 }
 
 /** One set's queries (a golden file's, or the plan's) over an indexed root: what `answers` asks. */
@@ -188,11 +262,16 @@ const f3 = (x: number) => x.toFixed(3);
 const p50p95 = (xs: number[]) => `${f2(percentile(xs, 50))} / ${f2(percentile(xs, 95))}`;
 
 export async function main(argv: string[]): Promise<number> {
-  const { opts } = parseArgs(argv, ['mechanisms']);
+  const { opts } = parseArgs(argv, ['mechanisms', 'decoded']);
   const root = optString(opts, 'root');
   if (optString(opts, 'answers-child')) {
     const sets = JSON.parse(fs.readFileSync(optString(opts, 'sets')!, 'utf8')) as AnswerSet[];
     process.stdout.write(JSON.stringify(await answers(path.resolve(optString(opts, 'answers-child')!), sets)));
+    return 0;
+  }
+  if (optString(opts, 'decoded-child')) {
+    const plan = JSON.parse(fs.readFileSync(optString(opts, 'plan')!, 'utf8')) as QueryPlan;
+    process.stdout.write(JSON.stringify(await decoded(path.resolve(optString(opts, 'decoded-child')!), root!, plan)));
     return 0;
   }
   if (optString(opts, 'child')) {
@@ -217,6 +296,15 @@ export async function main(argv: string[]): Promise<number> {
     // The identifiers of the plan's queries (declarations look each up).
     const names = [...new Set([...plan.reopen, ...plan.warmup, ...plan.measured].flatMap((q) => q.split(' ')).filter((w) => /^[A-Z]\w{3,}$/.test(w)))];
     const mech = opts.mechanisms === true ? await mechanisms(root, builds, names) : '';
+    let decodedMd = '';
+    if (opts.decoded === true) {
+      const got = (['A', 'B'] as const).map((s) => {
+        const p = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--decoded-child', builds[s], '--root', roots[s], '--plan', planFile], { encoding: 'utf8', maxBuffer: 256 << 20 });
+        if (p.status !== 0) throw new Error(`build ${s}: ${p.stderr}`);
+        return JSON.parse(p.stdout) as Decoded[];
+      });
+      decodedMd = decodedTable({ A: got[0], B: got[1] }, plan.measured);
+    }
     const runs: Record<'A' | 'B', ChildOut[]> = { A: [], B: [] };
     const loads: number[] = [os.loadavg()[0]];
     const self = fileURLToPath(import.meta.url);
@@ -253,7 +341,7 @@ export async function main(argv: string[]): Promise<number> {
       }
     }
     if (!rounds) {
-      console.log(mech);
+      console.log([mech, decodedMd].filter(Boolean).join('\n\n'));
       return 0;
     }
     // Same answers: every query's hits, build A's first run against every run of both.
@@ -294,6 +382,7 @@ export async function main(argv: string[]): Promise<number> {
       '',
       ...(counted.length ? [markdownTable(['statement (shape)', 'A', 'B'], counted.map((x) => [`\`${x.k.replace(/\|/g, '\\|')}\``, String(x.a), String(x.b)])), ''] : []),
       ...(mech ? [mech, ''] : []),
+      ...(decodedMd ? ['What the warm queries decode (`--decoded`: one untimed process per build; bytes of stored text, UTF-8):', '', decodedMd, ''] : []),
     ].join('\n');
     console.log(md);
     const out = optString(opts, 'md');
