@@ -15,7 +15,8 @@ export interface PathFilterSpec {
 }
 
 /** Whether a workspace-relative path passes the request's filters. */
-export type PathFilter = (path: string) => boolean;
+/** Whether a path passes; `key`: the spec it was compiled from (compilePathFilter), the same for the same spec. */
+export type PathFilter = ((path: string) => boolean) & { readonly key?: string };
 
 const GLOB_CHARS = /[*?[\]{}()!]/;
 
@@ -68,11 +69,16 @@ function compileReading(pattern: string, backslashes: 'literal' | 'separators'):
 const compiled = new Map<string, PathFilter | null>();
 const COMPILED_KEPT = 32;
 
-/** Returns null when the spec filters nothing (so the SQL can skip the filter call). The same function for the same spec while it is among the last COMPILED_KEPT. */
+/**
+ * Returns null when the spec filters nothing (so the SQL can skip the filter call). The same function
+ * for the same spec while it is among the last COMPILED_KEPT; its `key` names the spec for good (what
+ * a session keeps per filter is keyed by it).
+ */
 export function compilePathFilter(spec: PathFilterSpec): PathFilter | null {
   const key = JSON.stringify([spec.paths ?? [], spec.excludePaths ?? [], spec.exts ?? [], spec.excludeKinds ?? []]);
   if (compiled.has(key)) return compiled.get(key)!;
-  const filter = compileSpec(spec);
+  const made = compileSpec(spec);
+  const filter = made && Object.assign(made, { key });
   if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
   compiled.set(key, filter);
   return filter;

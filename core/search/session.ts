@@ -72,6 +72,9 @@ export const FIRST_KEY_ANSWERS = 96;
 /** readAheadDue's key for searches without a path filter. */
 const NO_FILTER = {};
 
+/** Path filters whose read-aheads a session keeps per generation. */
+const READ_AHEAD_FILTERS = 64;
+
 export class SearchSession {
   readonly files: StoredFileCache;
   private filter: PathFilter | null = null;
@@ -222,8 +225,11 @@ export class SearchSession {
     this.prefetchRows('file_data', ids);
   }
 
-  /** Read-aheads done in this generation, per path filter (compilePathFilter gives a repeated spec the same function). */
-  private readAheads = new WeakMap<object, Set<string>>();
+  /**
+   * Read-aheads done in this generation, per path filter: by the spec it was compiled from (its
+   * `key`: the same however often filters.ts compiles it again), else by the function itself.
+   */
+  private readAheads = new Map<unknown, Set<string>>();
 
   /**
    * Whether the read-ahead named `key` is still to do under the path filter of the moment in this
@@ -232,9 +238,13 @@ export class SearchSession {
    */
   readAheadDue(key: string): boolean {
     if (!this.prefetch) return false;
-    const owner = this.filter ?? NO_FILTER;
+    const owner = this.filter === null ? NO_FILTER : (this.filter.key ?? this.filter);
     let done = this.readAheads.get(owner);
-    if (!done) this.readAheads.set(owner, (done = new Set()));
+    if (!done) {
+      // Filters of one generation: a few in practice; a long run of distinct ones starts again.
+      if (this.readAheads.size >= READ_AHEAD_FILTERS) this.readAheads.clear();
+      this.readAheads.set(owner, (done = new Set()));
+    }
     if (done.has(key)) return false;
     done.add(key);
     return true;
@@ -257,7 +267,7 @@ export class SearchSession {
       this.caches.clear();
       this.answers.clear();
       this.firstKeys.clear();
-      this.readAheads = new WeakMap();
+      this.readAheads.clear();
     }
     this.filter = filter;
     this.fileOk.clear();
