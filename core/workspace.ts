@@ -544,6 +544,16 @@ export class HciWorkspace {
     return store.read((db) => fn(db, store.codec));
   }
 
+  /**
+   * readValue through the search session of the open index (its statements prepared once per
+   * connection, not per read): a search over several repositories counts each index's phrases this
+   * way once per query (core/service/repo-search.ts). Throws `no_index` without one.
+   */
+  async readSession<T>(fn: (session: SearchSession) => T): Promise<T> {
+    const searcher = await this.searcher();
+    return searcher.store.read(() => fn(searcher.session));
+  }
+
   /** Explains a hit from a search; the query is recalled from the hit id (or passed in). */
   async explain(hitId: string, opts: { query?: string; mode?: SearchRequest['mode'] } = {}): Promise<ExplainResponse> {
     try {

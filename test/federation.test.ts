@@ -169,15 +169,37 @@ describe('a search over several repositories', () => {
     // The statistics round is a helper read: its counts (files, chunks, parse errors: a scan of the
     // file table) and HEAD belong to the answers, which each repository's search reads anyway.
     const read = vi.spyOn(HciWorkspace.prototype, 'read');
-    const readValue = vi.spyOn(HciWorkspace.prototype, 'readValue');
+    const readSession = vi.spyOn(HciWorkspace.prototype, 'readSession');
     try {
       const m = searchAnswer.parse(await fed.call('search', { query: 'gizmo wheels' }));
       expect(m.hits.length).toBeGreaterThan(0);
-      expect(readValue).toHaveBeenCalledTimes(2);
+      expect(readSession).toHaveBeenCalledTimes(2);
       expect(read).not.toHaveBeenCalled();
     } finally {
       read.mockRestore();
-      readValue.mockRestore();
+      readSession.mockRestore();
+    }
+  });
+
+  it('counts and rescores through statements prepared once per connection, and reads no part of a phrase an index lacks', async () => {
+    await fed.call('search', { query: 'gizmo axles' });
+    const sessions = await Promise.all(fed.members.map(async (m) => (await (await m.service.workspace()).searcher()).session));
+    const spies = sessions.flatMap((s) => [vi.spyOn(s.db, 'selectArrays'), vi.spyOn(s.db, 'selectValue'), vi.spyOn(s.db, 'prepare')]);
+    const arrays = sessions.map((s) => vi.spyOn(s, 'arrays'));
+    try {
+      // "17" is in beta's pages only (alpha has page 1): alpha's rescoring reads gizmo's parts alone.
+      const m = searchAnswer.parse(await fed.call('search', { query: 'gizmo 17' }));
+      expect(m.hits.map((h) => h.repo)).toContain('alpha');
+      // The statistics (row totals, counts, head counts) and the phrases' parts: no statement prepared for this new query.
+      const statsSql = /chunks_fts_data WHERE id = 1|count\(\*\) FROM chunks_fts WHERE|chunks_fts_docsize WHERE id IN|\+rowid IN|key = 'generation'|c\.file_id FROM chunks_fts JOIN/;
+      const prepared = spies.flatMap((s) => s.mock.calls.map((c) => String(c[0])));
+      expect(prepared.filter((sql) => statsSql.test(sql))).toEqual([]);
+      const parts = (i: number) => arrays[i].mock.calls.filter((c) => String(c[0]).includes('+rowid IN')).map((c) => String((c[1] as unknown[])[0]));
+      expect(parts(0).length).toBeGreaterThan(0);
+      expect(parts(0).filter((p) => p.includes('17'))).toEqual([]);
+      expect(parts(1).filter((p) => p.includes('17')).length).toBeGreaterThan(0);
+    } finally {
+      for (const s of [...spies, ...arrays]) s.mockRestore();
     }
   });
 

@@ -10,10 +10,21 @@
 // the score the hit would have in one index of the union (FTS5's formula: k1 1.2, b 0.75, the column
 // weights of the keyword channel). Owns reading those statistics and the arithmetic; the channel
 // wrapper applies it, the federation merges the lists, query.ts parses the query.
-import type { Database } from '../sqlite/engine.ts';
+import type { BindableValue, Database } from '../sqlite/engine.ts';
+import type { SearchSession } from './session.ts';
 import { ftsExpression, type ParsedQuery } from './query.ts';
 import { COLUMN_WEIGHTS } from './channels/fts.ts';
 import { phrasesOf } from './term-weights.ts';
+
+/**
+ * What the statistics are read through: a search session's statements, prepared once per connection
+ * (SearchSession value / arrays — an FTS5 statement's preparing cost about as much as a count), or a
+ * bare connection (each statement prepared anew).
+ */
+export type StatReads = Database | Pick<SearchSession, 'value' | 'arrays'>;
+
+const valueOf = (r: StatReads, sql: string, params?: BindableValue[]): unknown => ('arrays' in r ? r.value(sql, params) : r.selectValue(sql, params));
+const arraysOf = (r: StatReads, sql: string, params?: BindableValue[]): unknown[][] => ('arrays' in r ? r.arrays(sql, params) : (r.selectArrays(sql, params) as unknown[][]));
 
 const K1 = 1.2;
 const B = 0.75;
@@ -44,10 +55,10 @@ export interface HeadsAsk {
 const HEAD_SCAN = 1000;
 
 /** How many of an expression's matching chunks (its first HEAD_SCAN) are among their file's first `cap` (inside a read transaction). */
-export function headCount(db: Database, expr: string, cap: number): number {
+export function headCount(db: StatReads, expr: string, cap: number): number {
   const perFile = new Map<number, number>();
   let n = 0;
-  for (const [fileId] of db.selectArrays('SELECT c.file_id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? LIMIT ?', [expr, HEAD_SCAN])) {
+  for (const [fileId] of arraysOf(db, 'SELECT c.file_id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? LIMIT ?', [expr, HEAD_SCAN])) {
     const k = (perFile.get(Number(fileId)) ?? 0) + 1;
     perFile.set(Number(fileId), k);
     if (k <= cap) n++;
@@ -87,11 +98,11 @@ function varints(b: Uint8Array): number[] {
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 
 /** One index's statistics for the phrases (inside a read transaction). */
-export function corpusStats(db: Database, phrases: readonly string[]): CorpusStats {
-  const avg = db.selectValue('SELECT block FROM chunks_fts_data WHERE id = 1');
+export function corpusStats(db: StatReads, phrases: readonly string[]): CorpusStats {
+  const avg = valueOf(db, 'SELECT block FROM chunks_fts_data WHERE id = 1');
   const [rows = 0, ...cols] = avg instanceof Uint8Array ? varints(avg) : [];
   const docs: Record<string, number> = {};
-  for (const p of phrases) docs[p] = Number(db.selectValue('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?', [p]) ?? 0);
+  for (const p of phrases) docs[p] = Number(valueOf(db, 'SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?', [p]) ?? 0);
   return { rows, tokens: sum(cols), docs };
 }
 
@@ -111,8 +122,8 @@ export class StatsCache {
   private readonly heads = new Map<string, number>();
 
   /** corpusStats(db, phrases) (and the head counts asked for), from what this index's earlier searches counted when they can (inside a read transaction). */
-  read(db: Database, phrases: readonly string[], heads?: HeadsAsk): CorpusStats {
-    const generation = String(db.selectValue("SELECT value FROM meta WHERE key = 'generation'") ?? '');
+  read(db: StatReads, phrases: readonly string[], heads?: HeadsAsk): CorpusStats {
+    const generation = String(valueOf(db, "SELECT value FROM meta WHERE key = 'generation'") ?? '');
     if (generation !== this.generation || this.docs.size > CACHED_PHRASES) {
       this.generation = generation;
       this.totals = null;
@@ -225,27 +236,28 @@ function derivedPhrase(phrases: readonly string[], own: CorpusStats): number {
  * Each chunk's length and each phrase's bm25() part (inside a read transaction). `totals`: the
  * chunks' bm25() over exactly these phrases — one phrase's parts are then the total less the others'
  * (derivedPhrase), 0 below the least part a chunk holding the phrase can have (rounding, not a match).
+ * `own`: this index's statistics (default the totals'), whose phrases of count 0 are not read.
  */
-export function hitParts(db: Database, phrases: readonly string[], chunkIds: readonly number[], totals?: HitTotals): HitParts {
+export function hitParts(db: StatReads, phrases: readonly string[], chunkIds: readonly number[], totals?: HitTotals, own?: CorpusStats): HitParts {
   const hits: HitParts = new Map();
   for (const id of chunkIds) hits.set(id, { length: 0, parts: phrases.map(() => 0) });
   if (!chunkIds.length) return hits;
-  // Lengths in statements of a few hundred ids (one statement each: preparing one per id cost more than the reads).
-  for (let i = 0; i < chunkIds.length; i += 500) {
-    const ids = chunkIds.slice(i, i + 500);
-    const found = db.selectArrays(`SELECT id, sz FROM chunks_fts_docsize WHERE id IN (${ids.map(() => '?').join(',')})`, ids);
-    for (const [id, sz] of found) hits.get(Number(id))!.length = sz instanceof Uint8Array ? sum(varints(sz)) : 0;
+  const list = JSON.stringify(chunkIds);
+  // The lengths in one statement (its SQL the same whatever the ids: prepared once per connection).
+  for (const [id, sz] of arraysOf(db, 'SELECT id, sz FROM chunks_fts_docsize WHERE id IN (SELECT value FROM json_each(?))', [list])) {
+    hits.get(Number(id))!.length = sz instanceof Uint8Array ? sum(varints(sz)) : 0;
   }
   // One statement per phrase, bm25() computed for the hits only: `+rowid` keeps the list out of
   // FTS5's own plan (given `rowid IN`, it runs the phrase once per id, counting its rows each time),
   // so FTS5 walks the phrase's rows once and SQLite keeps those in the list (FTS5 counts the
   // phrase's rows once per statement). bm25() over every row of the phrase cost 2.5x as much for a
   // phrase in 7,550 of Humanizer's chunks and 200 hits (sqlite3, one-off), more the longer its list.
-  const list = JSON.stringify(chunkIds);
+  // A phrase no chunk of this index holds (`own`'s count 0) has no part anywhere: no statement.
   const derived = totals && totals.own.rows && totals.own.tokens && chunkIds.every((id) => totals.scores.has(id)) ? derivedPhrase(phrases, totals.own) : -1;
+  const counts = own ?? totals?.own;
   phrases.forEach((p, i) => {
-    if (i === derived) return;
-    const found = db.selectArrays(`SELECT rowid, -bm25(chunks_fts, ${WEIGHT_ARGS}) FROM chunks_fts WHERE chunks_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`, [p, list]);
+    if (i === derived || counts?.docs[p] === 0) return;
+    const found = arraysOf(db, `SELECT rowid, -bm25(chunks_fts, ${WEIGHT_ARGS}) FROM chunks_fts WHERE chunks_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`, [p, list]);
     for (const [rowid, part] of found) {
       const h = hits.get(Number(rowid));
       if (h) h.parts[i] = Number(part);

@@ -48,7 +48,7 @@ export class LocalRepoSearch implements RepoSearch {
   async stats(phrases: readonly string[], heads?: HeadsAsk): Promise<CorpusStats | null> {
     try {
       const ws = await this.service.workspace();
-      return await ws.readValue((db) => this.cache.read(db, phrases, heads));
+      return await ws.readSession((session) => this.cache.read(session, phrases, heads));
     } catch {
       return null;
     }

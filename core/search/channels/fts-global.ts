@@ -29,7 +29,7 @@ function rescored(session: SearchSession, q: ParsedQuery, stats: KeywordStats, h
   // (Not when the query weighs its words: those scores are weighted sums, term-weights.ts.)
   const weights = phraseWeights(q);
   const given = totals && !weights ? { scores: new Map(hits.map((h) => [h.row.chunkId, h.score])), own: stats.own } : undefined;
-  for (const [id, p] of hitParts(session.db, phrases, missing, given)) known.set(id, p);
+  for (const [id, p] of hitParts(session, phrases, missing, given, stats.own)) known.set(id, p);
   const scores = globalScores(stats.own, stats.all, phrases, new Map(hits.map((h) => [h.row.chunkId, known.get(h.row.chunkId)!])), weights);
   return hits
     .map((h, i) => ({ h: { ...h, score: scores.get(h.row.chunkId) ?? h.score }, i }))
