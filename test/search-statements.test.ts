@@ -4,7 +4,7 @@
 // without a path filter, one after another — answers each exactly as a workspace that never ran one.
 // Through a real workspace on disk and the real WASM SQLite.
 // @lane unit
-import { describe, it, expect, afterEach } from 'vitest';
+import { describe, it, expect, afterEach, vi } from 'vitest';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import type { HciWorkspace } from '../core/workspace.ts';
 import type { SearchRequest } from '../core/search/contract.ts';
@@ -66,6 +66,28 @@ describe('prepared search statements', () => {
         expect(want.length, r.query).toBeGreaterThan(0);
         expect(await answer(w, r), `${r.query} round ${round}`).toEqual(want);
       }
+    }
+  });
+
+  it('looks up a query\'s compounds through statements prepared once per connection', async () => {
+    const ws = await createTmpWorkspace({
+      'src/Shop/InvoiceTotal.cs': 'namespace Shop;\n\n// the invoice total of an order\npublic class InvoiceTotal\n{\n    public decimal Amount { get; set; }\n}\n',
+      'src/Shop/ParcelLabel.cs': 'namespace Shop;\n\n// prints the parcel label\npublic class ParcelLabel\n{\n    public string Text { get; set; } = "";\n}\n',
+    });
+    cleanups.push(() => ws.cleanup());
+    const w = await openWorkspace(ws.root);
+    cleanups.push(() => w.close());
+    await w.index();
+    expect((await w.search({ query: 'invoice total' })).hits[0].path).toBe('src/Shop/InvoiceTotal.cs');
+    const db = (await w.searcher()).session.db;
+    const spies = [vi.spyOn(db, 'prepare'), vi.spyOn(db, 'selectValue'), vi.spyOn(db, 'selectArrays')];
+    try {
+      // A new query of two adjacent words: its compound ("parcellabel") is looked up, through the statement the first one prepared.
+      expect((await w.search({ query: 'parcel label' })).hits[0].path).toBe('src/Shop/ParcelLabel.cs');
+      const sql = spies.flatMap((s) => s.mock.calls.map((c) => String(c[0])));
+      expect(sql.filter((q) => q.includes('chunks_fts MATCH ? LIMIT 1'))).toEqual([]);
+    } finally {
+      for (const s of spies) s.mockRestore();
     }
   });
 });

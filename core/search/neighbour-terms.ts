@@ -61,7 +61,7 @@ export function neighbourCandidates(q: ParsedQuery, model: TokenNeighbours, o: N
 
 /** The expansion's terms this index holds (asked of FTS5 once per term and index generation). */
 export function heldNeighbours(session: SearchSession, x: NeighbourExpansion): NeighbourTerm[] {
-  return x.terms.filter((t) => session.cached(`held:${t.token}`, () => session.db.selectValue('SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1', [`"${t.token}"`]) !== undefined));
+  return x.terms.filter((t) => session.cached(`held:${t.token}`, () => session.value('SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1', [`"${t.token}"`]) !== undefined));
 }
 
 /** Runs an FTS5 expression for a pool: the keyword channel's any-term statement (hits with score = −BM25). */
@@ -102,7 +102,7 @@ function matchedTerms(session: SearchSession, terms: readonly NeighbourTerm[], c
   const out = new Map<number, NeighbourTerm[]>();
   const ids = JSON.stringify(chunkIds);
   for (const t of terms) {
-    const rows = session.db.selectArrays('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))', [`"${t.token}"`, ids]) as unknown[][];
+    const rows = session.arrays('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))', [`"${t.token}"`, ids]);
     for (const [id] of rows) {
       const list = out.get(Number(id));
       if (list) list.push(t);

@@ -174,7 +174,7 @@ function withLearnedTerms(ctx: SearchContext, q: ParsedQuery): ParsedQuery {
   if (!(s.learned_terms > 0) || q.neighbours || q.text) return q;
   const { session } = ctx;
   const most = Math.floor(s.learned_rare * session.chunkCount());
-  const rare = (token: string) => Number(session.db.selectValue('SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [`"${token}"`, most + 1])) <= most;
+  const rare = (token: string) => Number(session.value('SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [`"${token}"`, most + 1])) <= most;
   const learned = learnedExpansion(q, session.cached('learned-terms', () => learnedTermsOf(session.db, session.codec)), { perWord: s.learned_terms, weight: s.learned_weight, floor: s.learned_floor, rare });
   return learned ? { ...q, neighbours: learned } : q;
 }
@@ -188,7 +188,7 @@ function rankRouted(ctx: SearchContext, req: SearchRequest, written: ParsedQuery
   try {
     return session.withPathFilter(filter, () => {
       // A text query (literal channel) matches patterns, not words: nothing to expand.
-      const parsed = written.text ? written : withTermWeights(session, ctx.settings, withLearnedTerms(ctx, expandQuery(session.db, written)));
+      const parsed = written.text ? written : withTermWeights(session, ctx.settings, withLearnedTerms(ctx, expandQuery(session, written)));
       if (!mode.fuseRanked) return { parsed, mode: modeName, ...rankPasses(rankCtx, mode, parsed, pool, needed), filtered: filter !== null };
       // Late fusion: each channel ranked exactly as if it ran alone, then the rankings fused.
       const asked = mode.route?.(parsed) ?? mode.channels;
