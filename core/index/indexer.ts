@@ -27,6 +27,7 @@ import { recordVariantGroups } from '../search/variants.ts';
 import { recordLearnedTerms } from '../search/learned-terms.ts';
 import { recordFileStems } from '../search/first-search-record.ts';
 import { beginFileFacts, carryFileFacts, recordFileFacts } from '../search/file-facts.ts';
+import { beginColdBuild, endColdBuild } from './cold-build.ts';
 
 export interface IndexProgress {
   phase: 'scan' | 'index' | 'vectors' | 'done';
@@ -93,7 +94,15 @@ export async function indexWorkspace(fs: WorkspaceFs, store: IndexStore, setting
     throw new HciError('index_busy', `another process${holder ? ` (pid ${holder.pid})` : ''} is indexing this workspace`, 'wait for it to finish, or search now: results reflect its committed batches');
   }
   try {
-    const summary = await runPass(fs, store, settings, chunker, opts, env);
+    // Into an index with no file yet, without syncs (cold-build.ts): ended before the vector phase,
+    // so a crash of the machine there keeps the whole keyword index.
+    const unsynced = await beginColdBuild(store);
+    let summary: IndexSummary;
+    try {
+      summary = await runPass(fs, store, settings, chunker, opts, env);
+    } finally {
+      if (unsynced) await endColdBuild(store);
+    }
     if (env.afterPass) {
       // The keyword pass's garbage goes before the vector phase makes its big arrays — forced only after
       // a pass that wrote files (a pass with nothing new, e.g. a watcher's, pays no full collection).

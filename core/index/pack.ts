@@ -10,6 +10,7 @@ import { HciError } from '../platform.ts';
 import { HCI_VERSION } from '../version.ts';
 import type { GitHead } from '../git/head.ts';
 import { readMeta, setMeta } from './meta.ts';
+import { UNSYNCED_BUILD_KEY } from './cold-build.ts';
 import { CHUNKS_BY_SYMBOL, FILE_FLAG } from './schema.ts';
 import { pageProblems } from './health.ts';
 import { vacuumIntoSql } from './store.ts';
@@ -125,6 +126,8 @@ export async function packIndex(source: PackSource, target: PackTarget, opts: Pa
   const tmp = target.open(target.tempPath, source.engine);
   try {
     tmp.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF');
+    // A copy taken between a cold build's last batch and the removal of its mark (cold-build.ts) is whole: the copy carries no mark.
+    tmp.exec(`DELETE FROM meta WHERE key = '${UNSYNCED_BUILD_KEY}'`);
     // 2. Each keyword index as one segment: a term's doclist is in one place, read in one run of pages.
     tmp.exec("INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')");
     if (tmp.selectValue('SELECT 1 FROM files_tri_docsize LIMIT 1') !== undefined) tmp.exec("INSERT INTO files_tri(files_tri) VALUES('optimize')");

@@ -8,6 +8,12 @@ export interface IndexStorage {
   readonly location: string;
   /** A published index read over HTTP (runtimes/shared/http-vfs.ts): opened read-only, never indexed, no sidecars kept. */
   readonly readOnly?: boolean;
+  /**
+   * The id of the machine's current boot, where the OS names it (Linux): then a cold build may run
+   * without syncs, behind a mark naming the boot (core/index/cold-build.ts). Absent or null: every
+   * pass is synced.
+   */
+  bootId?(): string | null;
   exists(): Promise<boolean>;
   /** Opens the database, creating the file (and its folder) when missing. */
   open(engine: SqliteEngine): Database;

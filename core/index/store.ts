@@ -10,6 +10,7 @@ import { checkVersions, ensureSchema, FORMAT_VERSION, type SchemaState } from '.
 import { SqliteConnection, storageError, type StoreOptions } from '../sqlite/connection.ts';
 import { registerEngine } from '../sqlite/raw-rows.ts';
 import { damaged, pageProblems, structureProblems } from './health.ts';
+import { untrustedBuild } from './cold-build.ts';
 
 export { isCorruption, isIoError, toHciError } from '../sqlite/connection.ts';
 
@@ -61,6 +62,24 @@ export class IndexStore extends SqliteConnection {
       await probe.retryBusy(() =>
         probe.execQuiet(`PRAGMA busy_timeout = 0; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -${SEARCH_PAGE_CACHE_KIB}`),
       );
+      // A build written without syncs that the machine's restart cut off (cold-build.ts): the file may
+      // be torn. A reader finds no index; an indexer starts again from an empty file (under the
+      // indexer claim, so a pass running meanwhile is never removed).
+      if (!storage.readOnly && (await probe.read((d) => untrustedBuild(d, storage)))) {
+        if (!opts.create) {
+          throw new HciError('no_index', `no index at ${storage.location} (the first indexing run did not finish before the machine restarted)`, 'run `hci index` to build it');
+        }
+        const claim = storage.claimIndexer();
+        if (claim) {
+          try {
+            db.close();
+            await storage.remove();
+          } finally {
+            claim.release();
+          }
+          return IndexStore.open(storage, engine, opts);
+        }
+      }
       // Only takes effect in a new, empty file (and only outside a transaction): the indexer then
       // hands pages freed by a pass back to the file (PRAGMA incremental_vacuum).
       // Set only on an empty file: on an existing one the pragma may still rewrite the header (a commit).

@@ -5,7 +5,7 @@ import * as path from 'node:path'; // pure path arithmetic only
 import type { IndexStorage } from '../../core/index/storage.ts';
 import type { Database, SqliteEngine } from '../../core/sqlite/engine.ts';
 import { deno, errorName, type DenoFileInfo } from './deno-api.ts';
-import { DotLock, hostName, pidAlive } from './dot-lock.ts';
+import { DotLock, denoLockPlatform, hostName, pidAlive } from './dot-lock.ts';
 import { HciError } from '../../core/platform.ts';
 import { installDenoVfs } from './deno-vfs.ts';
 import { checkIndexPath, type PathKind } from '../shared/index-path.ts';
@@ -72,6 +72,8 @@ export function createDenoIndexStorage(workspaceRoot: string, fileName: string =
   };
   return {
     location: file,
+    // The index itself (not a sidecar) may be built cold without syncs (core/index/cold-build.ts) where Linux names the boot.
+    ...(fileName === INDEX_FILE ? { bootId: () => denoLockPlatform.bootId() } : {}),
     async exists() {
       checkPaths();
       try {

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { IndexStorage } from '../../core/index/storage.ts';
 import type { Database, SqliteEngine } from '../../core/sqlite/engine.ts';
-import { DotLock } from './dot-lock.ts';
+import { DotLock, nodeLockPlatform } from './dot-lock.ts';
 import { installNodeVfs } from './node-vfs.ts';
 import { checkIndexPath, type PathKind } from '../shared/index-path.ts';
 
@@ -41,6 +41,8 @@ export function createNodeIndexStorage(workspaceRoot: string, fileName: string =
   };
   return {
     location: file,
+    // The index itself (not a sidecar) may be built cold without syncs (core/index/cold-build.ts) where Linux names the boot.
+    ...(fileName === INDEX_FILE ? { bootId: () => nodeLockPlatform.bootId() } : {}),
     async exists() {
       checkPaths();
       try {
