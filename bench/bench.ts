@@ -271,6 +271,8 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
       const { plan, coldByRun } = slices!;
       const cold = coldByRun[rep] ?? [];
       const filesPerTxn = Math.max(1, Math.ceil(meta!.files / Math.max(1, hci.index?.transactions ?? 1)));
+      const unsyncedNote = "hci's cold build ran without syncs (core/index/cold-build.ts): the SQL replays (native, hci store only) commit as many batches without syncs too, between one synced commit before and one after.";
+      if (hci.index?.unsynced && !notes.includes(unsyncedNote)) notes.push(unsyncedNote);
       if (want('semantic')) {
         o.log('  hci cold index, semantic search on…');
         push('hci-semantic', await runWorker({ task: 'hci-index', root: corpus.dir, edits: 0, noops: 0, semantic: true }, o, work));
@@ -283,12 +285,12 @@ export async function runBench(opts: Partial<BenchOptions> & { corpus: string })
       if (want('native')) {
         o.log('  native SQLite (same chunks)…');
         const dir = path.join(work, 'native');
-        push('native', await runWorker({ task: 'sql-store', engine: 'native', dump, dir, filesPerTxn, plan }, o, work));
+        push('native', await runWorker({ task: 'sql-store', engine: 'native', dump, dir, filesPerTxn, unsynced: hci.index?.unsynced, plan }, o, work));
         for (const q of cold) push('native-cold', await runWorker({ task: 'cold-query', engine: 'native', root: dir, dbFile: sqlStoreFile('native', dir), query: q, limit: o.limit }, o, work));
       }
       if (want('wasm')) {
         o.log('  hci store only (WASM, same chunks)…');
-        push('wasm-store', await runWorker({ task: 'sql-store', engine: 'wasm', dump, dir: path.join(work, 'wasm'), filesPerTxn, plan }, o, work));
+        push('wasm-store', await runWorker({ task: 'sql-store', engine: 'wasm', dump, dir: path.join(work, 'wasm'), filesPerTxn, unsynced: hci.index?.unsynced, plan }, o, work));
       }
       for (const e of ['orama', 'minisearch'] as const) {
         if (!want(e)) continue;

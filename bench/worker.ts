@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openWorkspace } from '../runtimes/node/index.ts';
+import { createNodeIndexStorage } from '../runtimes/node/node-storage.ts';
 import type { IndexSummary } from '../core/index.ts';
 import { bm25Search, loadDump, openNative, openWasmOnDisk, poolFor, type SqlAdapter } from './baselines/sql-store.ts';
 import { createMiniSearch, createOrama, type JsEngine } from './baselines/js-engines.ts';
@@ -38,7 +39,7 @@ export type Task =
   | { task: 'idle' }
   | { task: 'hci-index'; root: string; edits: number; noops: number; semantic?: boolean }
   | { task: 'hci-search'; root: string; plan: QueryPlan }
-  | { task: 'sql-store'; engine: 'native' | 'wasm'; dump: string; dir: string; filesPerTxn: number; plan: QueryPlan }
+  | { task: 'sql-store'; engine: 'native' | 'wasm'; dump: string; dir: string; filesPerTxn: number; unsynced?: boolean; plan: QueryPlan }
   | { task: 'js-engine'; engine: 'orama' | 'minisearch'; dump: string; plan: QueryPlan }
   /** One query in a new process (cold: no JIT, no caches but the OS's): open, then the query, each timed. */
   | { task: 'cold-query'; engine: 'hci' | 'native'; root: string; dbFile?: string; query: string; limit: number };
@@ -60,6 +61,8 @@ export interface IndexFigures {
   chunks: number;
   bytes: number;
   transactions?: number;
+  /** hci's cold build ran without syncs (core/index/cold-build.ts: where the storage names the boot): the SQL replays do the same. */
+  unsynced?: boolean;
   /** Index size on disk (SQLite engines). */
   diskBytes?: number;
 }
@@ -183,7 +186,7 @@ async function hciIndex(t: Extract<Task, { task: 'hci-index' }>): Promise<TaskRe
     const res: TaskResult = {
       task: t.task, engine: t.semantic ? 'hci-semantic' : 'hci', label: t.semantic ? 'hci (WASM, full pipeline, semantic on)' : 'hci (WASM, full pipeline)', openMs, summary,
       memory: { peakRss: peak, rssBefore },
-      index: { ms, cpuMs, files: summary.files_indexed, chunks: summary.chunks_written, bytes: summary.bytes_read, transactions: summary.batches, diskBytes },
+      index: { ms, cpuMs, files: summary.files_indexed, chunks: summary.chunks_written, bytes: summary.bytes_read, transactions: summary.batches, diskBytes, unsynced: !!createNodeIndexStorage(t.root).bootId?.() },
     };
     if (t.semantic) return res;
     // Warm incremental runs in the same process: nothing changed, then one file edited.
@@ -277,7 +280,7 @@ async function sqlStore(t: Extract<Task, { task: 'sql-store' }>): Promise<TaskRe
   const relief = createMemoryRelief();
   try {
     const c1 = process.cpuUsage();
-    load = loadDump(db, meta, lines, t.filesPerTxn, { onCommit: () => void relief.relieve() });
+    load = loadDump(db, meta, lines, t.filesPerTxn, { onCommit: () => void relief.relieve(), unsynced: t.unsynced });
     cpuMs = cpuSince(c1);
   } finally {
     db.close();

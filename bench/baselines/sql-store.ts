@@ -118,6 +118,12 @@ export interface LoadHooks {
   setup?: readonly string[];
   /** Called after each commit with the files loaded so far. */
   onCommit?: (files: number) => void;
+  /**
+   * Replay hci's unsynced cold build (core/index/cold-build.ts): a synced commit before the first
+   * batch, the batches with synchronous=OFF, then a synced commit after them, so both sides pay the
+   * same durability.
+   */
+  unsynced?: boolean;
 }
 
 /**
@@ -132,6 +138,12 @@ export function loadDump(db: SqlAdapter, meta: DumpMeta, lines: Iterable<string>
   db.exec('COMMIT');
   for (const sql of hooks.setup ?? []) db.exec(sql);
   const t0 = performance.now();
+  // hci's mark set (synced) and removed (synced, flushing the batches): a header field stands in for its meta row.
+  const markCommit = (v: number) => db.exec(`BEGIN IMMEDIATE; PRAGMA user_version = ${v}; COMMIT`);
+  if (hooks.unsynced) {
+    markCommit(1);
+    db.exec('PRAGMA synchronous = OFF');
+  }
   const res: LoadResult = { files: 0, chunks: 0, bytes: 0, transactions: 0, ms: 0 };
   let fileSql: { cols: string[]; st: SqlStatement } | null = null;
   const tableSql = new Map<string, { cols: string[]; st: SqlStatement }>();
@@ -171,6 +183,10 @@ export function loadDump(db: SqlAdapter, meta: DumpMeta, lines: Iterable<string>
       db.exec('COMMIT');
       res.transactions++;
       hooks.onCommit?.(res.files);
+    }
+    if (hooks.unsynced) {
+      db.exec('PRAGMA synchronous = FULL');
+      markCommit(0);
     }
   } finally {
     fileSql?.st.finalize();

@@ -64,9 +64,14 @@ export async function beginColdBuild(store: ColdBuildConnection): Promise<boolea
 /**
  * Ends it, however the pass ended: synced again (the store's own setting, store.ts), then the mark
  * removed by a commit whose sync flushes all the pass wrote. If that commit cannot be made (the lock
- * stayed taken past the store's wait), the mark stays: this boot's next pass clears it.
+ * stayed taken past the store's wait, a failing disk), the mark stays — the safe side: this boot's
+ * next pass clears it, another boot rebuilds — and the pass's own outcome is what the caller gets.
  */
 export async function endColdBuild(store: ColdBuildConnection): Promise<void> {
   store.db.exec('PRAGMA synchronous = FULL');
-  await store.write((db) => db.exec('DELETE FROM meta WHERE key = ?', { bind: [UNSYNCED_BUILD_KEY] }));
+  try {
+    await store.write((db) => db.exec('DELETE FROM meta WHERE key = ?', { bind: [UNSYNCED_BUILD_KEY] }));
+  } catch {
+    // the mark stays (see above)
+  }
 }

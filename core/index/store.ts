@@ -63,13 +63,12 @@ export class IndexStore extends SqliteConnection {
         probe.execQuiet(`PRAGMA busy_timeout = 0; PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -${SEARCH_PAGE_CACHE_KIB}`),
       );
       // A build written without syncs that the machine's restart cut off (cold-build.ts): the file may
-      // be torn. A reader finds no index; an indexer starts again from an empty file (under the
-      // indexer claim, so a pass running meanwhile is never removed).
-      if (!storage.readOnly && (await probe.read((d) => untrustedBuild(d, storage)))) {
-        if (!opts.create) {
-          throw new HciError('no_index', `no index at ${storage.location} (the first indexing run did not finish before the machine restarted)`, 'run `hci index` to build it');
-        }
-        const claim = storage.claimIndexer();
+      // be torn. A reader finds no index (checked in its version read below); an indexer starts again
+      // from an empty file (under the indexer claim, so a pass running meanwhile is never removed).
+      const untrusted = () => new HciError('no_index', `no index at ${storage.location} (the first indexing run did not finish before the machine restarted)`, 'run `hci index` to build it');
+      if (opts.create) {
+        const found = await probe.read((d) => ({ pages: Number(d.selectValue('PRAGMA page_count')), untrusted: !storage.readOnly && untrustedBuild(d, storage) }));
+        const claim = found.untrusted ? storage.claimIndexer() : null;
         if (claim) {
           try {
             db.close();
@@ -79,12 +78,10 @@ export class IndexStore extends SqliteConnection {
           }
           return IndexStore.open(storage, engine, opts);
         }
-      }
-      // Only takes effect in a new, empty file (and only outside a transaction): the indexer then
-      // hands pages freed by a pass back to the file (PRAGMA incremental_vacuum).
-      // Set only on an empty file: on an existing one the pragma may still rewrite the header (a commit).
-      if (opts.create && (await probe.read((d) => Number(d.selectValue('PRAGMA page_count')))) === 0) {
-        await probe.retryBusy(() => probe.execQuiet('PRAGMA auto_vacuum = INCREMENTAL'));
+        // Only takes effect in a new, empty file (and only outside a transaction): the indexer then
+        // hands pages freed by a pass back to the file (PRAGMA incremental_vacuum).
+        // Set only on an empty file: on an existing one the pragma may still rewrite the header (a commit).
+        if (found.pages === 0) await probe.retryBusy(() => probe.execQuiet('PRAGMA auto_vacuum = INCREMENTAL'));
       }
       if (opts.create) state = await probe.write((d) => ensureSchema(d, undefined, probe.codec));
       else {
@@ -94,6 +91,7 @@ export class IndexStore extends SqliteConnection {
           if (d.selectValue("SELECT count(*) FROM sqlite_master") === 0) {
             throw new HciError('no_index', `no index at ${storage.location} (the first indexing run did not finish)`, 'run `hci index` to build it');
           }
+          if (!storage.readOnly && untrustedBuild(d, storage)) throw untrusted();
           checkVersions(d);
           return Number(d.selectValue("SELECT value FROM meta WHERE key = 'format_version'"));
         });
