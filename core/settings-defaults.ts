@@ -19,6 +19,13 @@ export const DEFAULT_EXCLUDE_PATH_SEGMENTS = [
 ];
 
 /** Read-only by convention: settingDefaults() hands out copies. */
+/**
+ * Setting factor_weights: exponents on rerank's named factors (a factor f weighs f^w), in rows by
+ * query — `all`, then a query type's row (`symbol`, `question`, `mixed`), then `stated` for a query
+ * stated, not asked (query-type.ts isStated) — each row over the ones before it, factor by factor.
+ */
+export type FactorWeights = Partial<Record<'all' | 'symbol' | 'question' | 'mixed' | 'stated', Record<string, number>>>;
+
 export const SETTING_DEFAULTS = {
   include_extensions: DEFAULT_INCLUDE_EXTENSIONS,
   exclude_extensions: [] as string[],
@@ -75,6 +82,8 @@ export const SETTING_DEFAULTS = {
   term_weight_types: ['symbol', 'question', 'mixed'] as ('symbol' | 'question' | 'mixed' | 'stated')[],
   weak_words: ['add', 'adds', 'added', 'adding', 'update', 'updates', 'updated', 'support', 'supports', 'supported', 'allow', 'allows', 'allowed', 'remove', 'removes', 'removed', 'improve', 'improved', 'improves', 'change', 'changes', 'changed', 'make', 'makes', 'ensure', 'prevent', 'correct', 'correctly', 'properly', 'issue', 'bug', 'new'],
   dead_code_factor: 0.3,
+  /** Exponents on rerank's named factors, by query row (rerank.ts factorWeights): none (every factor as computed). */
+  factor_weights: {} as FactorWeights,
   neighbour_terms: 0,
   neighbour_weight: 0.3,
   neighbour_floor: 0.5,

@@ -25,6 +25,9 @@ const relPath = z
   })
   .transform((p) => p.replace(/\\/g, '/').replace(/\/+$/, ''));
 
+/** One row of factor_weights: factor name → exponent. */
+const weightRow = z.record(z.string().min(1), z.number().min(0).max(4)).optional();
+
 const settingsShape = z
   .object({
     include_extensions: z.array(extension).default(D.include_extensions),
@@ -125,6 +128,11 @@ const settingsShape = z
     learned_rare: z.number().min(0).max(1).default(D.learned_rare),
     /** A chunk wholly of commented-out code, `#if false` or a generated region weighs this (dead-code.ts); 1: off. */
     dead_code_factor: z.number().min(0).max(1).default(D.dead_code_factor),
+    /** Exponents on rerank's named factors by query row (all / symbol / question / mixed / stated; rerank.ts factorWeights); {}: every factor as computed. */
+    factor_weights: z
+      .object({ all: weightRow, symbol: weightRow, question: weightRow, mixed: weightRow, stated: weightRow })
+      .strict()
+      .default(D.factor_weights),
     // Bounded: a reader or indexer waits this long for another process's lock before `index_busy`;
     // past the bound a stuck lock would hang a search for good (timers cannot wait longer than ~24.8 days).
     lock_timeout_ms: z.number().int().min(0).max(MAX_LOCK_TIMEOUT_MS, `must be at most ${MAX_LOCK_TIMEOUT_MS} (10 minutes)`).default(D.lock_timeout_ms),

@@ -36,7 +36,7 @@ export const explanation = z.object({
     neighbour_bm25: z.number().optional().describe('a question expanded through the code model (setting neighbour_terms): the BM25 of the neighbour terms this chunk holds (bm25 is then its own words\')'),
     neighbours: z.string().optional().describe('the neighbour terms this chunk holds, each as neighbour←query word'),
   }).optional(),
-  factors: z.array(z.object({ name: z.string(), factor: z.number() })).optional(),
+  factors: z.array(z.object({ name: z.string(), factor: z.number(), weight: z.number().optional().describe('the exponent setting factor_weights raised this factor to (the factor shown is after it)') })).optional(),
   role: z.object({
     role: z.enum(['source', 'test', 'demo', 'docs', 'generated', 'build']),
     because: z.string(),

@@ -75,7 +75,8 @@ export interface Candidate extends ChunkRow {
   base: number;
   /** base times every factor. */
   score: number;
-  factors: Array<{ name: string; factor: number }>;
+  /** `weight`: the exponent setting factor_weights raised the factor to (rerank.ts). */
+  factors: Array<{ name: string; factor: number; weight?: number }>;
   /** Set by a fusion of several channels (fuse.ts): each channel's normalised value and where it came from. */
   fusion?: FusedValues;
   /** The file's path role, once rerank resolved it (explain shows it). */

@@ -10,7 +10,7 @@
 // isStated(parsed) → words stated, not asked (a commit subject, a paraphrase); queryForm(parsed) → the
 // type with a question split into `question` (asked) and `stated` — the one place "stated" is decided.
 // Users today: rerank.ts (declarations for symbol queries, question_identifier_share, question_short_lines,
-// stated_docs_factor: isStated), term-weights.ts (term_weight_types: queryForm), fuse.ts (fusion_by_type:
+// stated_docs_factor and factor_weights' `stated` row: isStated), term-weights.ts (term_weight_types: queryForm), fuse.ts (fusion_by_type:
 // queryForm), pipeline.ts (RankedResult.queryType, shown by explain as query_type).
 import type { ParsedQuery } from './query.ts';
 import { asciiTwin } from '../ascii-regex.ts';

@@ -6,11 +6,14 @@
 // how something looks (appearance.ts), files in a commit-style query's
 // `Scope:` (scope.ts), member lists and short chunks in a question, exact symbol and file names, a file's several matching chunks
 // (file-evidence.ts), declarations of the query's names (declarations.ts), dead code (dead-code.ts) —
-// then lists distinct files first across the passes of one search (file-tiers.ts). Every factor is
+// each factor raised to its exponent of setting factor_weights by query row (off by default; learned
+// offline by bench/rerank-fit.ts), then lists distinct files first across the passes of one search (file-tiers.ts). Every factor is
 // named, so explain can show it. Owns the factors and their order; finding
-// and fusing candidates is done before, paging after.
+// and fusing candidates is done before, paging after. A debug hook (observeRerank) hands each pass's
+// scored candidates, before the file tiers, to an offline replay (bench/rerank-dump.ts).
 import { languageById } from '../languages/table.ts';
 import type { Settings } from '../settings.ts';
+import type { FactorWeights } from '../settings-defaults.ts';
 import { baseName, nameStem } from '../scan/languages.ts';
 import { splitIdentifier } from '../text/analyzer.ts';
 import { definitionTargets, textSignals } from './boosts.ts';
@@ -20,7 +23,7 @@ import { inScope, queryScope } from './scope.ts';
 import { coverageWords, fileChunkFactors, fileCoverage } from './file-evidence.ts';
 import { ownEvidenceFactors } from './own-evidence.ts';
 import { loadBodies, type Candidate } from './candidates.ts';
-import { newFileCounts, tierByFile } from './file-tiers.ts';
+import { newFileCounts, tierByFile, type FileTierOptions } from './file-tiers.ts';
 import { queryTerms, type ParsedQuery } from './query.ts';
 import type { SearchSession } from './session.ts';
 import { resolveRole, roleFactor, rolesNamedBy, ROLE_SETTING } from './roles.ts';
@@ -122,6 +125,34 @@ export function declarationTier(d: Declaration): number {
   return t[d.level] * (d.stemExact ? 1 : d.stem ? t.stemWithMore : t.otherFile) * (d.affix ? t.affix : 1) * (affixLowersCase(d) ? t.affixCase : 1) * (d.arityMismatch ? t.otherArity : 1) * (SHAPE_KINDS.has(d.kind) ? t.shape : 1) * (d.ambient ? t.ambient : 1);
 }
 
+/** One pass as rerank scored it, before the file tiers (observeRerank). Factors are copied by the observer or lost: the tiers add theirs. */
+export interface RerankTrace {
+  reranker: Reranker;
+  cands: readonly Candidate[];
+  options: FileTierOptions;
+}
+
+let observer: ((t: RerankTrace) => void) | null = null;
+
+/** Sets (null: clears) the process's rerank observer: a bench's hook, never the product's (it costs nothing when unset). */
+export function observeRerank(fn: ((t: RerankTrace) => void) | null): void {
+  observer = fn;
+}
+
+/** Factors set as a raise to other candidates' scores: their exponent is always 1 (factor_weights leaves them). */
+const RAISES = new Set(['paired_file', 'declaration', 'canonical_variant']);
+
+/**
+ * factor_weights for one query: the row `all`, then its type's row, then `stated` for a query stated,
+ * not asked (query-type.ts isStated), each over the ones before, factor by factor; exponents of 1 left out.
+ */
+export function factorWeights(weights: FactorWeights, type: QueryType, stated: boolean): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const row of ['all', type, ...(stated ? ['stated' as const] : [])] as const) for (const [name, w] of Object.entries(weights[row] ?? {})) m.set(name, w);
+  for (const [name, w] of m) if (w === 1 || RAISES.has(name)) m.delete(name);
+  return m;
+}
+
 /** Ranks the passes of one search; a file's chunks are counted across them (file-tiers.ts). */
 export class Reranker {
   private readonly perFile = newFileCounts();
@@ -157,6 +188,8 @@ export class Reranker {
   private readonly changeLog: number;
   /** stated_docs_factor for a query stated, not asked (query-type.ts isStated), else 1. */
   private readonly statedDocs: number;
+  /** This query's exponents of factor_weights (factorWeights; empty: off). */
+  private readonly weights: Map<string, number>;
 
   constructor(
     private readonly session: SearchSession,
@@ -190,6 +223,7 @@ export class Reranker {
     this.asking = settings.question_short_lines > 0 && this.type === 'question' && asksHow(q);
     // (A subject that begins "Document …" is a docs change.)
     this.statedDocs = isStated(q) && !/^\s*document/i.test(q.raw) ? settings.stated_docs_factor : 1;
+    this.weights = factorWeights(settings.factor_weights, this.type, isStated(q));
   }
 
   /** The declarations of the query's names (declarations.ts), for the candidates that hold them. */
@@ -211,11 +245,34 @@ export class Reranker {
     this.applyOwnEvidence(cands);
     this.applyPairing(cands);
     this.applyFileChunks(cands);
+    this.applyWeights(cands);
     // Last: a declaration's raise is to a share of the final best score, so its tier decides.
     this.applyDeclarations(cands);
     const groups = this.applyVariants(cands);
     const groupOf = groups ? (c: Candidate) => groups.get(c.path)?.key : undefined;
-    return tierByFile(cands, { maxHitsPerFile: this.settings.max_hits_per_file, sameFileFactor: this.settings.same_file_factor, collapseCopies: this.settings.collapse_copies, groupOf }, this.perFile);
+    const options: FileTierOptions = { maxHitsPerFile: this.settings.max_hits_per_file, sameFileFactor: this.settings.same_file_factor, collapseCopies: this.settings.collapse_copies, groupOf };
+    observer?.({ reranker: this, cands, options });
+    return tierByFile(cands, options, this.perFile);
+  }
+
+  /**
+   * Setting factor_weights: each factor this query's rows weigh becomes factor^w (its entry keeps the
+   * exponent, `weight`, for explain) and the score is the fused score times the factors again. Before
+   * the declarations, whose raise is to a share of the best score as weighed.
+   */
+  private applyWeights(cands: Candidate[]): void {
+    if (!this.weights.size) return;
+    for (const c of cands) {
+      let changed = false;
+      for (const f of c.factors) {
+        const w = this.weights.get(f.name);
+        if (w === undefined) continue;
+        f.factor = Math.pow(f.factor, w);
+        f.weight = w;
+        changed = true;
+      }
+      if (changed) c.score = c.factors.reduce((s, f) => s * f.factor, c.base);
+    }
   }
 
   /**
