@@ -18,7 +18,7 @@ import { openWorkspace } from '../runtimes/node/index.ts';
 import { readGolden } from './lib/queries.ts';
 import { optString, parseArgs, runMain } from './lib/util.ts';
 import { parseQuery } from '../core/search/query.ts';
-import { asksHow } from '../core/search/query-type.ts';
+import { isStated } from '../core/search/query-type.ts';
 import { defaultSettings } from '../core/settings.ts';
 import { observeRerank, type Reranker, type RerankTrace } from '../core/search/rerank.ts';
 
@@ -45,9 +45,9 @@ export interface DumpQuery {
   id: string;
   query: string;
   kind: string;
-  /** rerank's query type (query-type.ts), and whether the query is put as a question (asksHow). */
+  /** rerank's query type (query-type.ts), and whether the query is stated, not asked (isStated). */
   type: string;
-  asks: boolean;
+  stated: boolean;
   relevant: string[];
   /** The product's answer: the paths of the 50-hit search, in order. */
   answer: string[];
@@ -101,7 +101,7 @@ export async function main(argv: string[]): Promise<number> {
           }
           const res = await ws.search({ query: g.query, limit: 50 });
           const row: DumpQuery = {
-            set: name, id: g.id!, query: g.query, kind: g.kind, type, asks: asksHow(parseQuery(g.query, { change_words: changeWords })),
+            set: name, id: g.id!, query: g.query, kind: g.kind, type, stated: isStated(parseQuery(g.query, { change_words: changeWords })),
             relevant: g.relevant, answer: res.hits.map((h) => h.path), passes,
           };
           fs.writeSync(fd, JSON.stringify(row) + '\n');

@@ -10,8 +10,8 @@
 // Exponents are fitted by coordinate ascent over a small grid on the mean of the sets' MRR@10, with a
 // penalty `--lambda` × |w − 1| per factor (a weight that moves to fit one set is noise), and checked
 // leave-one-repository-out: for each set, fitted on the others, measured on it. `--by none|type|stated`:
-// one vector, one per query type (symbol / question / mixed), or per symbol / asked (a question put as
-// one) / stated (words, not put as a question). The sample set is reported, never fitted on.
+// one vector, one per query type (symbol / question / mixed), or per symbol / asked / stated
+// (query-type.ts isStated). The sample set is reported, never fitted on.
 //
 //   node --experimental-transform-types bench/rerank-fit.ts --dump dump.ndjson [--by type] [--lambda 0.002] [--md out.md]
 //        [--json weights.json] [--sanity: the replay check only]
@@ -82,7 +82,7 @@ function groupNames(by: string): string[] {
 
 function groupOf(by: string, d: DumpQuery): number {
   if (by === 'type') return ['symbol', 'question', 'mixed'].indexOf(d.type);
-  if (by === 'stated') return d.type === 'symbol' ? 0 : d.asks ? 1 : 2;
+  if (by === 'stated') return d.stated ? 2 : d.type === 'symbol' ? 0 : 1;
   return 0;
 }
 
