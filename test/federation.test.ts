@@ -13,7 +13,7 @@ import { HciWorkspace } from '../core/workspace.ts';
 import { searchAnswer } from '../core/contract/index.ts';
 import { parseRequest } from '../core/search/pipeline.ts';
 import { corpusStats, globalScores, hitParts, queryPhrases } from '../core/search/term-stats.ts';
-import { COLUMN_WEIGHTS } from '../core/search/channels/fts.ts';
+import { COLUMN_WEIGHTS, ftsChannel } from '../core/search/channels/fts.ts';
 import { nodeServiceHost } from '../runtimes/node/service-host.ts';
 import { createStyle, formatSearch } from '../runtimes/cli/format.ts';
 import { createTmpWorkspace, type TmpWorkspace, type WorkspaceFiles } from './helpers/tmp-workspace.ts';
@@ -200,6 +200,21 @@ describe('a search over several repositories', () => {
       expect(parts(1).filter((p) => p.includes('17')).length).toBeGreaterThan(0);
     } finally {
       for (const s of [...spies, ...arrays]) s.mockRestore();
+    }
+  });
+
+  it('runs no all-terms pass in an index that lacks a word of the query (its count 0)', async () => {
+    const sessions = await Promise.all(fed.members.map(async (m) => (await (await m.service.workspace()).searcher()).session));
+    const pass = vi.spyOn(ftsChannel, 'search');
+    try {
+      // "19" is in beta's pages only: alpha has no chunk with both words, and runs no statement to find out.
+      const m = searchAnswer.parse(await fed.call('search', { query: 'gizmo 19' }));
+      expect(m.hits.map((h) => h.repo)).toContain('alpha');
+      const by = (i: number) => pass.mock.calls.filter((c) => c[0] === sessions[i]).length;
+      expect(by(0)).toBe(0);
+      expect(by(1)).toBeGreaterThan(0);
+    } finally {
+      pass.mockRestore();
     }
   });
 

@@ -12,7 +12,7 @@ import type { SearchSession } from '../session.ts';
 import { globalScores, hitParts, queryPhrases, type FirstPass, type HitParts, type KeywordStats } from '../term-stats.ts';
 import type { Channel, ChannelHit } from './channel.ts';
 import { phrasesOf, phraseWeights } from '../term-weights.ts';
-import { clauseExprs, ftsChannel, widenExpr, widenFts, type ClauseCounts } from './fts.ts';
+import { clauseExprs, ftsChannel, noCompleteMatches, widenExpr, widenFts, type ClauseCounts } from './fts.ts';
 
 /**
  * `inner`'s hits scored with the statistics of all the indexes, best first. `phrases`: those their
@@ -65,6 +65,20 @@ function headsOf(hits: readonly ChannelHit[], cap: number): number {
   return n;
 }
 
+/**
+ * Whether this index holds no chunk with every clause of the query, told by its own counts (a clause,
+ * or the whole expression, counted 0): the FTS channel's all-terms pass would find nothing, so it
+ * does not run (it set up a cursor per term for nothing, in every repository that lacks a word of a
+ * long query) — and the run knows no chunk matches completely, as that pass would have told it.
+ */
+function lacksClause(session: SearchSession, q: ParsedQuery, global: KeywordStats, inner: Channel): boolean {
+  if (inner !== ftsChannel) return false;
+  const all = ftsExpression(q, 'all');
+  if (!all || ![all, ...clauseExprs(q)].some((e) => global.own.docs[e] === 0)) return false;
+  noCompleteMatches(session, all);
+  return true;
+}
+
 /** The FTS channel whose scores use the statistics of all the indexes (and, given a share, keeps only its share of the pool). */
 export function globalFtsChannel(global: KeywordStats, inner: Channel = ftsChannel): Channel {
   const share = global.share;
@@ -73,7 +87,7 @@ export function globalFtsChannel(global: KeywordStats, inner: Channel = ftsChann
   return {
     ...inner,
     search: (session, q, pool) => {
-      const hits = rescored(session, q, global, inner.search(session, q, pool), queryPhrases(q), inner === ftsChannel);
+      const hits = rescored(session, q, global, lacksClause(session, q, global, inner) ? [] : inner.search(session, q, pool), queryPhrases(q), inner === ftsChannel);
       dropped = null;
       if (!share || pool !== share.pool || hits.length <= share.first) return hits;
       const kept = hits.slice(0, share.first);

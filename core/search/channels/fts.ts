@@ -48,6 +48,11 @@ const hitsById = (hits: readonly ChannelHit[]): Map<number, ChannelHit> => new M
  * generation, one path filter) returned fewer than its pool: all of them (scoreChunks asks no others).
  */
 const completeKey = (expr: string) => `fts-complete:${expr}`;
+
+/** Tells this ranking run that no chunk holds every clause of `expr` (as a first pass that found none would): scoreChunks then runs no statement for it. */
+export function noCompleteMatches(session: SearchSession, expr: string): void {
+  session.duringRun(completeKey(expr), () => new Set<number>());
+}
 /** The hits of an expression's ranked pass in this ranking (rankedChunks), by chunk id. */
 const rankedKey = (expr: string) => `fts-ranked:${expr}`;
 
