@@ -9,7 +9,9 @@
 // Only the 50-hit search runs, so a set-up costs a third of a rank-probe run.
 //
 //   node --experimental-transform-types bench/rank-variants.ts --set Mud=<golden.jsonl>@<indexed root> [--set …]
-//        --variant base='{}' --variant demo06='{"demo_path_penalty":0.6}' [--out results.json] [--md results.md]
+//        --variant base='{}' --variant demo06='{"demo_path_penalty":0.6}' [--mode hybrid] [--out results.json] [--md results.md]
+// (--mode: the search mode every set-up asks, default the request's default, keyword; hybrid and
+// semantic need indexes built with semantic search on, as the probe indexes are.)
 import * as fs from 'node:fs';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import { readGolden } from './lib/queries.ts';
@@ -105,6 +107,7 @@ export async function main(argv: string[]): Promise<number> {
   });
   if (!sets.length || !variants.length) throw new Error('give at least one --set NAME=golden.jsonl@root and one --variant NAME=JSON');
   const changeWords = defaultSettings().change_words;
+  const mode = optString(opts, 'mode') as 'keyword' | 'semantic' | 'hybrid' | undefined;
   const rows: Row[] = [];
   for (const spec of sets) {
     const m = /^([^=]+)=(.+)@(.+)$/.exec(spec);
@@ -116,7 +119,7 @@ export async function main(argv: string[]): Promise<number> {
       const ws = await openWorkspace(root, { settings });
       try {
         for (let i = 0; i < gs.length; i++) {
-          const res = await ws.search({ query: gs[i].query, limit: 50 });
+          const res = await ws.search({ query: gs[i].query, limit: 50, ...(mode ? { mode } : {}) });
           const s = scoreQuery(res.hits.map((h) => h.path), gs[i].relevant);
           setRows[i].by[v] = [s.recall5, s.mrr10, s.recall1, s.ndcg10Returned, s.ndcg10];
         }

@@ -110,6 +110,7 @@ export const SETTING_DEFAULTS = {
     vector_agreement: 0,
     fusion_by_type: {},
     fusion_calibration: 'minmax',
+    fusion_gate: { vector_gap: 0, keyword_lead: 0, keyword_any: false, at: 3 },
   } as SemanticSettings,
 };
 

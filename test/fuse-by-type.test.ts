@@ -12,28 +12,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openWorkspace } from '../runtimes/node/index.ts';
 import { REPO } from './helpers/browser.ts';
-import { fusionType, hybridFusion, type ChannelRanking, type HybridOptions } from '../core/search/fuse.ts';
-import { cand, fts, vector } from './helpers/fusion-fixture.ts';
+import { fusionType, type HybridOptions } from '../core/search/fuse.ts';
+import { fuseFixture } from './helpers/fusion-fixture.ts';
 import { parseQuery } from '../core/search/query.ts';
 
 
 const BASE: HybridOptions = { keywordWeight: 0.65, vectorWeight: 0.35, guard: 3, routing: true, minVectorScore: 0 };
 const STATED: HybridOptions = { ...BASE, byType: { stated: { vectorWeight: 0.5, guard: 1 } } };
 
-/**
- * Keyword: files 1..6 (final scores 10, 9.5, 9, 8.8, 4, 1); vector: file 4 first (cosine 0.9), then
- * files 7, 1, 8 (0.6, 0.55, 0.5). File 4 is the paraphrase's target.
- */
-function fuse(query: string, o: HybridOptions, kwScores = [10, 9.5, 9, 8.8, 4, 1]) {
-  const kw = kwScores.map((s, i) => cand(fts, i + 1, s, i + 1));
-  const vec = [[4, 0.9], [7, 0.6], [1, 0.55], [8, 0.5]].map(([n, s], i) => cand(vector, n, s, i + 1));
-  const rankings: ChannelRanking[] = [
-    { channel: fts, ranked: kw, complete: kw.length, match: 'all', ran: true },
-    { channel: vector, ranked: vec, complete: vec.length, match: 'similar', ran: true },
-  ];
-  const r = hybridFusion(o)(rankings, parseQuery(query), { needed: 10, maxHitsPerFile: 3 });
-  return { ...r, order: r.ranked.map((c) => c.fileId) };
-}
+const fuse = fuseFixture;
 
 const PARAPHRASE = 'let an async event handler hold up the caller until it signals that it has finished';
 

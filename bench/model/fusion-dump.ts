@@ -9,6 +9,7 @@
 //   node dist/bench/model/fusion-dump.js --sets sample,dev,broad --providers pretrained,learned --out /tmp/fusion-dump
 //   node dist/bench/model/fusion-dump.js … --variants 'cos={"keyword_cosines":true}'   # + hybrid:cos, other fusion settings on the same index
 //   node dist/bench/model/fusion-dump.js --summarize /tmp/fusion-dump [--record NAME]   # keyword vs hybrid per repository, as the product answered
+//   node dist/bench/model/fusion-dump.js --sets sample,dev,broad --indexed /work/corpora/probe11 --out DIR   # indexes already built (ROOT/<name>, semantic on): read, not copied nor re-indexed
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -39,8 +40,9 @@ export function repoSpecs(sets: readonly string[], only: readonly string[] = [])
 
 const LIMIT = 50;
 
-type Row = [string, number, number, number, number | null];
-interface DumpQuery { id?: string; query: string; kind: string; relevant: string[]; keyword: Row[]; vector: Row[]; hybrid: Row[]; variants?: Record<string, Row[]> }
+/** path, start line, end line, score, cosine (vector hits), keyword channel's own score (fts_score, keyword hits). */
+type Row = [string, number, number, number, number | null, (number | null)?];
+interface DumpQuery { id?: string; query: string; kind: string; relevant: string[]; keyword: Row[]; vector: Row[]; hybrid: Row[]; variants?: Record<string, Row[]>; keywordMatch?: string }
 interface Dump { set: string; repo: string; provider: string; fusion: Record<string, unknown>; variants?: Record<string, Record<string, unknown>>; indexMs: number; vectors?: { took_ms?: number; chunks?: number } | null; queries: DumpQuery[] }
 
 /** `--variants 'name={json};name2={json}'`: more fusion settings, each answering hybrid on the same index. */
@@ -139,19 +141,21 @@ export async function main(argv: string[]): Promise<number> {
   const fusion = JSON.parse(optString(opts, 'fusion') ?? '{}') as Record<string, unknown>;
   const variants = parseVariants(optString(opts, 'variants'));
   fs.mkdirSync(outDir, { recursive: true });
+  const indexed = optString(opts, 'indexed');
   for (const spec of repoSpecs(sets.length ? sets : ['sample', 'dev', 'broad'], optList(opts, 'repo'))) {
     const golden = readGolden(spec.golden);
-    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-fdump-'));
+    const work = indexed ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'hci-fdump-'));
     try {
-      const root = path.join(work, 'corpus');
-      copyTree(spec.root, root);
+      const root = work ? path.join(work, 'corpus') : path.join(path.resolve(indexed!), spec.name);
+      if (work) copyTree(spec.root, root);
       for (const provider of providers.length ? providers : ['pretrained']) {
         const file = path.join(outDir, `${spec.name}.${provider}.json`);
         if (fs.existsSync(file)) continue;
         const t0 = performance.now();
         const ws = await openWorkspace(root, { settings: { semantic: { enabled: true, provider, ...fusion } } as never });
         try {
-          const s = await ws.index({ full: true });
+          // An index already built is only read (its vectors' figures from the last index run are not known here).
+          const s = work ? await ws.index({ full: true }) : { vectors: null };
           const indexMs = performance.now() - t0;
           // The same index, every chunk of a file allowed (the vector list the fusion reads has no per-file cap).
           const raw = await openWorkspace(root, { settings: { max_hits_per_file: 1000, semantic: { enabled: true, provider, ...fusion } } as never });
@@ -172,7 +176,7 @@ export async function main(argv: string[]): Promise<number> {
             }
             vecHits.sort((a, b) => (b.vec_score ?? 0) - (a.vec_score ?? 0));
             const hy = await ws.search({ query: g.query, limit: LIMIT, mode: 'hybrid' });
-            const row = (h: { path: string; start_line: number; end_line: number; score: number; vec_score?: number }) => [h.path, h.start_line, h.end_line, h.score, h.vec_score ?? null];
+            const row = (h: { path: string; start_line: number; end_line: number; score: number; vec_score?: number; fts_score?: number }) => [h.path, h.start_line, h.end_line, h.score, h.vec_score ?? null, h.fts_score ?? null];
             const alts: Record<string, unknown[]> = {};
             for (const a of alt) {
               const r = await a.ws.search({ query: g.query, limit: LIMIT, mode: 'hybrid' });
@@ -181,6 +185,7 @@ export async function main(argv: string[]): Promise<number> {
             queries.push({
               id: g.id, query: g.query, kind: g.kind, relevant: g.relevant,
               keyword: kw.status === 'error' ? [] : kw.hits.map(row),
+              ...(kw.status === 'error' ? {} : { keywordMatch: kw.match }),
               vector: vecHits.slice(0, LIMIT).map(row),
               hybrid: hy.status === 'error' ? [] : hy.hits.map(row),
               ...(alt.length ? { variants: alts } : {}),
@@ -195,7 +200,7 @@ export async function main(argv: string[]): Promise<number> {
         }
       }
     } finally {
-      fs.rmSync(work, { recursive: true, force: true });
+      if (work) fs.rmSync(work, { recursive: true, force: true });
     }
   }
   return 0;

@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseQuery } from '../../core/search/query.ts';
-import { keywordRoute } from '../../core/search/fuse.ts';
+import { fusionType, keywordRoute } from '../../core/search/fuse.ts';
 import { roleFactor, rolesNamedBy } from '../../core/search/roles.ts';
 import { pathRole } from '../../core/scan/roles.ts';
 import { defaultSettings } from '../../core/settings.ts';
@@ -18,8 +18,8 @@ import { distinct, scoreQuery } from '../lib/metrics.ts';
 import { fmtNum, isMain, markdownTable, mean, optList, optString, parseArgs } from '../lib/util.ts';
 import { commitInfo, recordResult } from '../lib/record.ts';
 
-type Row = [string, number, number, number, number | null];
-interface DumpQuery { id?: string; query: string; kind: string; relevant: string[]; keyword: Row[]; vector: Row[]; hybrid: Row[] }
+type Row = [string, number, number, number, number | null, (number | null)?];
+export interface DumpQuery { id?: string; query: string; kind: string; relevant: string[]; keyword: Row[]; vector: Row[]; hybrid: Row[]; keywordMatch?: string }
 interface Dump { set: string; repo: string; provider: string; queries: DumpQuery[] }
 
 export interface FusionVariant {
@@ -51,9 +51,22 @@ export interface FusionVariant {
   /** The vector channel's first `insertN` files (by cosine) that the answer ranks below `insertAt` move up to stand at `insertAt` (1-based; null: off). */
   insertN: number | null;
   insertAt: number;
+  /**
+   * The confidence gate (fuse.ts setting fusion_gate): it opens when the vector channel's first file leads its
+   * second by at least `cgVgap` cosine, keyword's first file's score is at most `cgKlead` times its second's
+   * (Infinity: no keyword condition; `cgAny`: or keyword's match is `any`), and that vector file stands below
+   * `cgAt`; open, that file moves up to stand at `cgAt` (1-based) and the guard becomes `cgGuard` (null: off).
+   */
+  cgVgap: number | null;
+  cgKlead: number;
+  cgAny: boolean;
+  cgAt: number;
+  cgGuard: number | null;
+  /** The gate reads only queries of this fusion type (fuse.ts fusionType; null: every type). */
+  cgType: string | null;
 }
 
-export const DEFAULT_VARIANT: FusionVariant = { weights: [0.65, 0.35], guard: 3, bound: null, agree: null, agreeK: 10, solo: 1, kwOrder: false, vgate: null, roles: false, vtop: null, calib: 'minmax', rrfK: 10, gshare: null, longTerms: null, longWeight: 0.5, insertN: null, insertAt: 5 };
+export const DEFAULT_VARIANT: FusionVariant = { weights: [0.65, 0.35], guard: 3, bound: null, agree: null, agreeK: 10, solo: 1, kwOrder: false, vgate: null, roles: false, vtop: null, calib: 'minmax', rrfK: 10, gshare: null, longTerms: null, longWeight: 0.5, insertN: null, insertAt: 5, cgVgap: null, cgKlead: Infinity, cgAny: false, cgAt: 3, cgGuard: null, cgType: null };
 
 const DEPTH = 50;
 const SETTINGS = defaultSettings();
@@ -92,10 +105,32 @@ export function parseVariant(name: string): FusionVariant {
       v.vgate = Number(a);
       if (b) v.agreeK = Number(b);
     }
+    else if (k === 'cgate') {
+      v.cgVgap = Number(a);
+      if (b) v.cgKlead = Number(b);
+      const at = part.split(':')[3];
+      if (at) v.cgAt = Number(at);
+    } else if (k === 'cgany') v.cgAny = true;
+    else if (k === 'cgguard') v.cgGuard = Number(a);
+    else if (k === 'cgtype') v.cgType = a;
     else if (k === 'w') v.weights = [Number(a), 1 - Number(a)];
     else throw new Error(`unknown variant part ${part}`);
   }
   return v;
+}
+
+/**
+ * What the confidence gate reads: the vector list's first file and its cosine lead over the second file
+ * (vgap), and keyword's first file's score over its second file's (klead; Infinity with one file).
+ */
+export function gateSignals(kw: readonly Row[], vec: readonly Row[]): { vfile: string; vgap: number; klead: number } {
+  const vbest = new Map<string, number>();
+  for (const r of vec) if (!(vbest.get(r[0])! >= (r[4] ?? 0))) vbest.set(r[0], r[4] ?? 0);
+  const vs = [...vbest].sort((a, b) => b[1] - a[1]);
+  const kbest = new Map<string, number>();
+  for (const r of kw) if (!kbest.has(r[0])) kbest.set(r[0], r[3]);
+  const ks = [...kbest.values()];
+  return { vfile: vs[0]?.[0] ?? '', vgap: vs.length > 1 ? vs[0][1] - vs[1][1] : vs.length ? vs[0][1] : 0, klead: ks.length > 1 && ks[1] > 0 ? ks[0] / ks[1] : Infinity };
 }
 
 const keyOf = (r: Row) => `${r[0]}:${r[1]}-${r[2]}`;
@@ -145,7 +180,9 @@ export function replay(q: DumpQuery, v0: FusionVariant): string[] {
   const nv0 = norm(vec, (r) => r[4] ?? 0);
   const nv = { byChunk: new Map([...nv0.byChunk].map(([k, x]) => [k, x * roleOf(k.slice(0, k.lastIndexOf(':')))])), byFile: new Map([...nv0.byFile].map(([f, x]) => [f, x * roleOf(f)])) };
   const kwFiles = distinct(kw.map((r) => r[0]));
-  const guardFiles = new Set(kwFiles.slice(0, v.guard));
+  const sig = gateSignals(kw, vec);
+  const open = v.cgVgap !== null && (v.cgType === null || fusionType(parsed) === v.cgType) && sig.vgap >= v.cgVgap && (sig.klead <= v.cgKlead || (v.cgAny && q.keywordMatch === 'any')) && !kwFiles.slice(0, v.cgAt - 1).includes(sig.vfile);
+  const guardFiles = new Set(kwFiles.slice(0, open && v.cgGuard !== null ? v.cgGuard : v.guard));
   if (v.gshare !== null) for (const f of kwFiles) if ((nk.byFile.get(f) ?? 0) >= v.gshare) guardFiles.add(f);
   // Agreement gate: the best cosine among keyword's first agreeK files' chunks in the vector list.
   let gate = -Infinity;
@@ -183,6 +220,11 @@ export function replay(q: DumpQuery, v0: FusionVariant): string[] {
     const order = files.filter((f) => kwSet.has(f)).sort((a, b) => kwFiles.indexOf(a) - kwFiles.indexOf(b));
     let i = 0;
     files = files.map((f) => (kwSet.has(f) ? order[i++] : f));
+  }
+  if (open) {
+    // The gate opened: the vector channel's first file stands at cgAt at least.
+    const at = files.indexOf(sig.vfile);
+    if (at < 0 || at > v.cgAt - 1) files = [...files.slice(0, v.cgAt - 1).filter((f) => f !== sig.vfile), sig.vfile, ...files.slice(v.cgAt - 1).filter((f) => f !== sig.vfile)];
   }
   if (v.insertN !== null) {
     const top = distinct(vec.map((r) => r[0])).slice(0, v.insertN).filter((f) => files.indexOf(f) >= v.insertAt - 1);

@@ -81,6 +81,13 @@ export const explanation = z.object({
     vector_agreement: z.number().optional().describe('a file only the vector channel found needed this share of the best cosine of keyword\'s first files (setting vector_agreement)'),
     fusion_type: z.enum(['symbol', 'question', 'stated', 'mixed']).optional().describe('the query\'s fusion type, which chose the weights and guard (setting fusion_by_type)'),
     calibration: z.enum(['zscore']).optional().describe('each channel\'s scores as standard scores, not min-max (setting fusion_calibration)'),
+    gate: z.object({
+      vector_gap: z.number().describe('the cosine lead of the vector channel\'s first file over its second'),
+      keyword_lead: z.number().nullable().describe('keyword\'s first file\'s score over its second\'s (null: fewer than two files)'),
+      opened: z.boolean().describe('the gate opened: the vector channel\'s first file entered keyword\'s top files'),
+      file: z.string().optional().describe('that file'),
+    }).optional().describe('the confidence gate\'s reading for this query (setting fusion_gate)'),
+    lifted: z.boolean().optional().describe('the gate opened and moved this hit up'),
   }).optional().describe('hybrid: how the two channels were fused for this hit (fused score = weights · normalised values)'),
 });
 

@@ -34,6 +34,8 @@ export interface FusionReport {
   fusion_type?: 'symbol' | 'question' | 'stated' | 'mixed';
   /** Setting fusion_calibration, when not min-max. */
   calibration?: 'zscore';
+  /** Setting fusion_gate: what the confidence gate read (fuse.ts readGate) and whether it opened. */
+  gate?: { vector_gap: number; keyword_lead: number | null; opened: boolean; file?: string };
 }
 
 /** Per-channel fusion values on a candidate (present.ts shows them as fts_norm / vec_norm). */
@@ -50,6 +52,8 @@ export interface FusedValues {
   /** The cosine computed for a chunk the vector list did not reach (setting keyword_cosines). */
   vectorCosine?: number;
   guarded: boolean;
+  /** The confidence gate opened and moved this hit up (setting fusion_gate). */
+  lifted?: boolean;
 }
 
 /**

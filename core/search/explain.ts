@@ -138,6 +138,7 @@ export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult |
       keyword: { normalized: round(cand.fusion.keyword), from: cand.fusion.keywordFrom },
       vector: { normalized: round(cand.fusion.vector), from: cand.fusion.vectorFrom, ...(cand.fusion.vectorCosine !== undefined ? { cosine: round(cand.fusion.vectorCosine) } : {}) },
       min_vector_score: f.min_vector_score, keyword_cosines: f.keyword_cosines, ...(f.vector_roles ? { vector_roles: true } : {}), ...(f.vector_agreement ? { vector_agreement: f.vector_agreement } : {}), ...fusionBlend(f),
+      ...(cand.fusion.lifted ? { lifted: true } : {}),
     };
   } else if (ranked.fusion) {
     const f = ranked.fusion;
@@ -155,7 +156,7 @@ export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult |
   return out;
 }
 
-/** The fusion type and calibration a hybrid answer used, when settings chose them (fusion_by_type, fusion_calibration). */
-function fusionBlend(f: NonNullable<RankedResult['fusion']>): Pick<NonNullable<RankedResult['fusion']>, 'fusion_type' | 'calibration'> {
-  return { ...(f.fusion_type ? { fusion_type: f.fusion_type } : {}), ...(f.calibration ? { calibration: f.calibration } : {}) };
+/** The fusion type, calibration and gate reading a hybrid answer used, when settings chose them (fusion_by_type, fusion_calibration, fusion_gate). */
+function fusionBlend(f: NonNullable<RankedResult['fusion']>): Pick<NonNullable<RankedResult['fusion']>, 'fusion_type' | 'calibration' | 'gate'> {
+  return { ...(f.fusion_type ? { fusion_type: f.fusion_type } : {}), ...(f.calibration ? { calibration: f.calibration } : {}), ...(f.gate ? { gate: { ...f.gate, vector_gap: round(f.gate.vector_gap), keyword_lead: f.gate.keyword_lead === null ? null : round(f.gate.keyword_lead) } } : {}) };
 }

@@ -8,8 +8,10 @@
 // (the guard), the weights and guard optionally chosen by the query's type (fusion_by_type: symbol,
 // question, stated, mixed — fusionType), optional routing,
 // optionally keyword's candidates given their own cosine (keyword_cosines; the search computes it),
-// the vector side weighed by each hit's path role factor (vector_roles) and files only
-// the vector channel found held to an agreement with keyword's first files (vector_agreement).
+// the vector side weighed by each hit's path role factor (vector_roles), files only
+// the vector channel found held to an agreement with keyword's first files (vector_agreement), and a
+// confidence gate (fusion_gate) that lets the vector channel's first file into keyword's top files
+// when that channel is sure of it (a large cosine lead) and keyword is not (a small score lead).
 // Finding candidates is the channels', ordering within a channel rerank.ts's.
 import { HciError } from '../platform.ts';
 import { candidateOf, type Candidate, type FusedValues, type FusionReport } from './candidates.ts';
@@ -109,12 +111,66 @@ export interface HybridOptions {
    * its final score, the cosine (the vector channel is not reranked) does not.
    */
   vectorRoles?: (q: ParsedQuery) => (c: Candidate) => number;
+  /** Setting `fusion_gate` (absent or vectorGap 0: off). */
+  gate?: FusionGate;
   /**
    * Setting `vector_agreement` (0: off): a file only the vector channel found (none of keyword's
    * candidates is in it) enters only when its chunk's cosine reaches this share of the best cosine
    * among the vector list's chunks of keyword's first AGREEMENT_FILES files (none there: it does not enter).
    */
   agreement?: number;
+}
+
+/**
+ * Setting `fusion_gate`: the guard opens for one query when the vector channel's first file leads its
+ * second by at least `vectorGap` cosine and keyword's first file's score is at most `keywordLead` times
+ * its second's (0: no keyword condition) — or, with `keywordAny`, keyword matched no chunk holding
+ * every term. Open, that vector file stands at file rank `at` at least and the guard is `guard`.
+ * With `types`, only queries of those fusion types are read.
+ */
+export interface FusionGate {
+  vectorGap: number;
+  keywordLead: number;
+  keywordAny: boolean;
+  at: number;
+  guard?: number;
+  /** The fusion types the gate reads (fusionType; absent: every type routing lets through). */
+  types?: readonly FusionType[];
+}
+
+/** What the gate read and whether it opened (explain shows it). */
+export interface GateReading {
+  vector_gap: number;
+  keyword_lead: number | null;
+  opened: boolean;
+  file?: string;
+}
+
+/**
+ * The gate's reading of one query: the vector list's first two files by cosine and keyword's first
+ * two files by final score (fusion_gate).
+ */
+export function readGate(g: FusionGate, kwRanked: readonly Candidate[], vecList: readonly Candidate[], kwMatch: MatchKind): GateReading & { fileId?: number } {
+  const vbest = new Map<number, Candidate>();
+  for (const c of vecList) {
+    const b = vbest.get(c.fileId);
+    if (!b || (c.channels[0]?.score ?? 0) > (b.channels[0]?.score ?? 0)) vbest.set(c.fileId, c);
+  }
+  const vs = [...vbest.values()].map((c) => ({ c, cos: c.channels[0]?.score ?? 0 })).sort((a, b) => b.cos - a.cos);
+  const kbest: number[] = [];
+  const kFiles: number[] = [];
+  for (const c of kwRanked) {
+    if (kFiles.includes(c.fileId)) continue;
+    kFiles.push(c.fileId);
+    kbest.push(c.score);
+    if (kFiles.length >= Math.max(2, g.at)) break;
+  }
+  const gap = vs.length > 1 ? vs[0].cos - vs[1].cos : vs.length ? vs[0].cos : 0;
+  const lead = kbest.length > 1 && kbest[1] > 0 ? kbest[0] / kbest[1] : null;
+  const keywordUnsure = g.keywordLead === 0 || (lead !== null && lead <= g.keywordLead) || (g.keywordAny && kwMatch === 'any');
+  const first = vs[0]?.c;
+  const opened = !!first && g.vectorGap > 0 && gap >= g.vectorGap && keywordUnsure && !kFiles.slice(0, g.at - 1).includes(first.fileId);
+  return { vector_gap: gap, keyword_lead: lead, opened, ...(opened ? { file: first.path, fileId: first.fileId } : {}) };
 }
 
 /** Keyword's first files whose best cosine sets the agreement bar (setting vector_agreement). */
@@ -182,6 +238,24 @@ function agreed(vecList: readonly Candidate[], kwRanked: readonly Candidate[], k
   return vecList.filter((c) => kwFiles.has(c.fileId) || (c.channels[0]?.score ?? -Infinity) >= bar);
 }
 
+/** The gate opened: the file's first candidate moves up to stand at file rank `at` (when it stands lower). */
+function lift(ranked: Candidate[], fileId: number, at: number): void {
+  const from = ranked.findIndex((c) => c.fileId === fileId);
+  if (from < 0) return;
+  const seen = new Set<number>();
+  let to = 0;
+  for (; to < from; to++) {
+    if (!seen.has(ranked[to].fileId)) {
+      if (seen.size >= at - 1) break;
+      seen.add(ranked[to].fileId);
+    }
+  }
+  if (to >= from) return;
+  const [c] = ranked.splice(from, 1);
+  ranked.splice(to, 0, c);
+  if (c.fusion) c.fusion.lifted = true;
+}
+
 /**
  * Hybrid fusion over [keyword, vector] rankings. Each channel's list (its first max(30, depth)
  * candidates, at the ranking's depth — the same for every page: keyword's by its final score, with every rerank factor; vector's by cosine) is min-max
@@ -205,7 +279,7 @@ export function hybridFusion(o: HybridOptions): RankFusion {
     const blend = type ? o.byType?.[type] : undefined;
     const vectorWeight = blend?.vectorWeight ?? o.vectorWeight;
     const keywordWeight = blend?.vectorWeight !== undefined ? 1 - blend.vectorWeight : o.keywordWeight;
-    const guard = blend?.guard ?? o.guard;
+    let guard = blend?.guard ?? o.guard;
     const calibration = o.calibration ?? 'minmax';
     const report: FusionReport = {
       kind: 'hybrid', weights: { keyword: keywordWeight, vector: vectorWeight }, guard,
@@ -221,6 +295,12 @@ export function hybridFusion(o: HybridOptions): RankFusion {
       // Nothing to fuse: keyword's ranking as it is (the vector channel found nothing, or was routed away).
       for (const c of kw.ranked) c.fusion = { keyword: 0, vector: 0, keywordFrom: 'chunk', vectorFrom: 'none', guarded: false };
       return { ranked: kw.ranked, match: kw.match, complete: kw.complete, report };
+    }
+    const gate = o.gate && o.gate.vectorGap > 0 && (!o.gate.types || o.gate.types.includes(fusionType(q))) ? readGate(o.gate, kw.ranked, vecList, kw.match) : null;
+    if (gate) {
+      const { fileId: _, ...reading } = gate;
+      report.gate = reading;
+      if (gate.opened && o.gate!.guard !== undefined) report.guard = guard = Math.min(guard, o.gate!.guard);
     }
     const nk = normalise(kwList, (c) => c.score, calibration);
     const kwRank = new Map(kw.ranked.map((c, i) => [c.chunkId, i]));
@@ -299,6 +379,7 @@ export function hybridFusion(o: HybridOptions): RankFusion {
       (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine || a.chunkId - b.chunkId);
     // A file's chunks past the cap follow all the others (file-tiers.ts): nothing is dropped.
     const ranked = capTail([...guarded, ...rest], ctx.maxHitsPerFile);
+    if (gate?.opened) lift(ranked, gate.fileId!, o.gate!.at);
     // Keyword's candidates past the fusion's depth follow, in keyword order, scaled below the last
     // fused one (factor past_fusion_depth): the list is longer than its depth whenever more match,
     // so a deeper ranking (depth.ts) lists them, never a page that looks like the last.

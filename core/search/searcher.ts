@@ -269,6 +269,12 @@ function byType(t: Settings['semantic']['fusion_by_type']): HybridOptions['byTyp
   return out;
 }
 
+/** Setting fusion_gate as the fusion reads it (undefined: off). */
+function fusionGate(g: Settings['semantic']['fusion_gate']): HybridOptions['gate'] {
+  if (!g || !(g.vector_gap > 0)) return undefined;
+  return { vectorGap: g.vector_gap, keywordLead: g.keyword_lead, keywordAny: g.keyword_any, at: g.at, ...(g.guard !== undefined ? { guard: g.guard } : {}), ...(g.types ? { types: g.types } : {}) };
+}
+
 /**
  * The mode table with one search's vector channel, or why it cannot run: semantic mode fails with
  * `mode_unavailable`, hybrid answers keyword's results (the answer says so).
@@ -290,7 +296,7 @@ function vectorModes(
   }
   const channel = vectorChannel({ knn: vs.knn, query: vs.query, model: modelKeyString(vs.model.key), minScore: s.min_vector_score, exclude: source ? new Set([source.chunkId]) : undefined });
   const cosines = s.keyword_cosines ? (ids: readonly number[]) => vs.knn.scores(vs.query, ids) : undefined;
-  return { modes: semanticModes(channel, { keywordWeight: s.keyword_weight, vectorWeight: s.vector_weight, guard: s.guard, routing: s.routing, minVectorScore: s.min_vector_score, cosines, vectorRoles: s.vector_roles && session ? pathRoleFactors(session, settings) : undefined, agreement: s.vector_agreement, byType: byType(s.fusion_by_type), calibration: s.fusion_calibration }) };
+  return { modes: semanticModes(channel, { keywordWeight: s.keyword_weight, vectorWeight: s.vector_weight, guard: s.guard, routing: s.routing, minVectorScore: s.min_vector_score, cosines, vectorRoles: s.vector_roles && session ? pathRoleFactors(session, settings) : undefined, agreement: s.vector_agreement, byType: byType(s.fusion_by_type), calibration: s.fusion_calibration, gate: fusionGate(s.fusion_gate) }) };
 }
 
 /**

@@ -97,6 +97,22 @@ export const semanticSettings = z
     fusion_by_type: z.object({ symbol: typeBlend, question: typeBlend, stated: typeBlend, mixed: typeBlend }).partial().strict().default({}),
     /** How each channel's scores are put on one scale before the weights: minmax or zscore (core/search/fuse.ts). */
     fusion_calibration: z.enum(['minmax', 'zscore']).default('minmax'),
+    /**
+     * The confidence gate (core/search/fuse.ts readGate): for one query, the vector channel's first file
+     * enters keyword's top files (stands at file rank `at`; the guard becomes `guard` when given) when its
+     * cosine leads the second file's by `vector_gap` or more (0: off) and keyword's first file's score is at
+     * most `keyword_lead` times its second's (0: no keyword condition) or, with `keyword_any`, no chunk held every term;
+     * `types` limits it to those fusion types.
+     */
+    fusion_gate: z.object({
+      vector_gap: z.number().min(0).max(2).default(0),
+      keyword_lead: z.number().min(0).default(0),
+      keyword_any: z.boolean().default(false),
+      at: z.number().int().min(1).max(10).default(3),
+      guard: z.number().int().min(0).max(50).optional(),
+      /** The fusion types the gate reads (symbol, question, stated, mixed; absent: every type). */
+      types: z.array(z.enum(['symbol', 'question', 'stated', 'mixed'])).optional(),
+    }).strict().default({ vector_gap: 0, keyword_lead: 0, keyword_any: false, at: 3 }),
     http: httpTable.optional(),
     onnx: onnxTable.optional(),
     model2vec: model2vecTable.optional(),
