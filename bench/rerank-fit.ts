@@ -212,6 +212,23 @@ function fit(qs: readonly Q[], train: readonly string[], nf: number, ng: number,
   return w;
 }
 
+/**
+ * Exponents as setting factor_weights (rows all / symbol / question / mixed / stated): `asked` goes to
+ * the question and mixed rows, and the stated row repeats each of their factors (1 included), since a
+ * stated query reads its type's row first.
+ */
+export function asSetting(w: ArrayLike<number>, factors: readonly string[], by: string): Record<string, Record<string, number>> {
+  const nf = factors.length;
+  const row = (g: number, all = false): Record<string, number> => Object.fromEntries(factors.map((f, i): [string, number] => [f, w[g * nf + i]]).filter(([, x]) => all || x !== 1));
+  if (by === 'type') return { symbol: row(0), question: row(1), mixed: row(2) };
+  if (by === 'stated') {
+    const asked = row(1);
+    const stated = row(2, true);
+    return { symbol: row(0), question: asked, mixed: asked, stated: Object.fromEntries(Object.entries(stated).filter(([f, x]) => x !== 1 || f in asked)) };
+  }
+  return { all: row(0) };
+}
+
 const fmt = (rows: readonly Score[]) => (rows.length ? `${mean(rows.map((r) => r.r5)).toFixed(3)} / ${mean(rows.map((r) => r.mrr)).toFixed(3)}` : '–');
 
 function weightsTable(w: Float64Array, factors: readonly string[], groups: readonly string[]): string {
@@ -290,6 +307,7 @@ export async function main(argv: string[]): Promise<number> {
   })));
   out.push('\nExponents fitted on all the sets but sample (1 unless listed):\n');
   out.push(weightsTable(all, factors, groups));
+  out.push(`\nAs setting factor_weights: \`${JSON.stringify(asSetting(all, factors, by))}\`\n`);
   out.push('\nHow often each fold moved each exponent (of the folds; a weight moved by few folds fits few sets):\n');
   const moves = factors.flatMap((f, i) => groups.map((g, j) => {
     const vals = [...foldWeights.values()].map((w) => w[j * nf + i]);
@@ -302,7 +320,8 @@ export async function main(argv: string[]): Promise<number> {
   const mdFile = optString(opts, 'md');
   if (mdFile) fs.writeFileSync(mdFile, md);
   const jsonFile = optString(opts, 'json');
-  if (jsonFile) fs.writeFileSync(jsonFile, JSON.stringify({ by, lambda, groups, factors, weights: Array.from(all) }, null, 1));
+  // (folds: each held-out set's exponents, fitted on the others — to check them through the product path.)
+  if (jsonFile) fs.writeFileSync(jsonFile, JSON.stringify({ by, lambda, groups, factors, weights: Array.from(all), factor_weights: asSetting(all, factors, by), folds: Object.fromEntries([...foldWeights].map(([s, w]) => [s, asSetting(w, factors, by)])) }, null, 1));
   return 0;
 }
 
