@@ -3,7 +3,9 @@
 // cold build killed mid-pass (SIGKILL: its pages are in the OS's cache, each batch whole or rolled back)
 // is a partial index like any other, and the next run goes on from it to a clean build's rows; a file
 // whose mark names another boot (the machine restarted before the build ended: it may be torn) is not
-// trusted — readers find no index, `hci index` starts from an empty file and leaves no lock behind.
+// trusted — readers find no index, `hci index` starts from an empty file and leaves no lock behind;
+// a pack of an index that still carries a mark does not carry it (it would make every reader on
+// another machine, another boot, refuse the published file).
 // Linux only: the unsynced build needs the kernel's boot id.
 // @lane slow
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +16,8 @@ import { openWorkspace } from '../runtimes/node/index.ts';
 import { UNSYNCED_BUILD_KEY } from '../core/index/cold-build.ts';
 import { generateWorkspace, type GeneratedWorkspace } from './helpers/generate-workspace.ts';
 import { dbOf, ensureBuilt, indexCounts, lockState, runCli, runCliScript, shapeByPath, sqliteText } from './helpers/hci-process.ts';
-import { copyWorkspace } from './helpers/tmp-workspace.ts';
+import { copyWorkspace, tmpDir } from './helpers/tmp-workspace.ts';
+import { nodePackTarget } from '../runtimes/node/pack-target.ts';
 
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers', 'cold-build-child.mjs');
 const BOOT_ID = '/proc/sys/kernel/random/boot_id';
@@ -137,5 +140,25 @@ describe.skipIf(!linux)(`cold build without syncs${linux ? '' : ' [SKIPPED: no k
     } finally {
       w2.close();
     }
+  }, 180_000);
+
+  it('a pack does not carry the mark: a published index opens on another boot', async () => {
+    const root = copyWorkspace(ws.root);
+    dirs.push(root);
+    expect((await runCli(['index', root, '--quiet'])).code).toBe(0);
+    // An index holding this boot's mark (a build killed before it removed it: trusted here), then packed.
+    const boot = readFileSync(BOOT_ID, 'utf8').trim();
+    sqliteText(dbOf(root), `INSERT OR REPLACE INTO meta(key, value) VALUES ('${UNSYNCED_BUILD_KEY}', '${boot}')`, { write: true });
+    expect(mark(root)).toBe(boot);
+    const out = path.join(tmpDir('hci-cold-pack-'), 'index.sqlite');
+    dirs.push(path.dirname(out));
+    const w = await openWorkspace(root);
+    try {
+      await w.pack(nodePackTarget(out), { fileName: 'index.sqlite' });
+    } finally {
+      w.close();
+    }
+    expect(sqliteText(out, `SELECT count(*) FROM meta WHERE key = '${UNSYNCED_BUILD_KEY}'`)).toBe('0');
+    expect(mark(root)).toBe(boot); // the live index is the indexer's to clear
   }, 180_000);
 });
