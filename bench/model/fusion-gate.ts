@@ -5,7 +5,8 @@
 // default fusion, ties broken by the summed Δ(R@5 + MRR@10); no identifier query losing keyword's rank 1) is chosen and the
 // held-out repository is scored with it. Reports per set and per golden kind (paraphrase especially):
 // held-out against keyword and against the default fusion, identifier rank-1 losses, the gate each fold
-// chose, and the gate fitted on every repository (the one to confirm through the product path).
+// chose, what the gate can read (how often the vector channel's first file is relevant where a gate would
+// act, by cosine lead), and the gate fitted on every repository (the one to confirm through the product path).
 //
 // `--objective sum`: the summed Δ alone (a few repositories' large gains can outweigh most repositories' losses).
 //
@@ -17,7 +18,8 @@ import { queryType } from '../../core/search/query-type.ts';
 import { distinct, scoreQuery } from '../lib/metrics.ts';
 import { fmtNum, markdownTable, mean, optString, parseArgs, runMain } from '../lib/util.ts';
 import { commitInfo, recordResult } from '../lib/record.ts';
-import { DEFAULT_VARIANT, parseVariant, replay, type DumpQuery } from './fusion-replay.ts';
+import { DEFAULT_VARIANT, gateSignals, parseVariant, replay, type DumpQuery } from './fusion-replay.ts';
+import { keywordRoute } from '../../core/search/fuse.ts';
 
 interface Dump { set: string; repo: string; provider: string; queries: DumpQuery[] }
 interface S { r5: number; mrr: number; r1: boolean }
@@ -145,6 +147,37 @@ export async function main(argv: string[]): Promise<number> {
     for (const d of dumps) for (const q of d.queries) if (JSON.stringify(replay(q, v).slice(0, 5)) !== JSON.stringify(replay(q, DEFAULT_VARIANT).slice(0, 5))) moved++;
     return moved;
   };
+  // What the gate can read: per cosine-gap bucket, the fused queries whose vector first file stands outside the
+  // default's top two (where a gate would act), and how many of those files are relevant.
+  const buckets: Array<[number, number]> = [[0, 0.02], [0.02, 0.05], [0.05, 0.1], [0.1, 2]];
+  const sigRows = buckets.map(([lo, hi]) => {
+    let n = 0;
+    let act = 0;
+    let rel = 0;
+    let paraAct = 0;
+    let paraRel = 0;
+    for (const d of dumps) for (const q of d.queries) {
+      if (keywordRoute(parseQuery(q.query)) || !q.vector.length) continue;
+      const perFile = new Map<string, number>();
+      const vec = q.vector.filter((r) => {
+        const k = (perFile.get(r[0]) ?? 0) + 1;
+        perFile.set(r[0], k);
+        return k <= 2;
+      }).slice(0, 50);
+      const sig = gateSignals(q.keyword, vec);
+      if (sig.vgap < lo || sig.vgap >= hi) continue;
+      n++;
+      if (replay(q, DEFAULT_VARIANT).slice(0, 2).includes(sig.vfile)) continue;
+      act++;
+      const r = q.relevant.includes(sig.vfile);
+      if (r) rel++;
+      if (q.kind === 'paraphrase') {
+        paraAct++;
+        if (r) paraRel++;
+      }
+    }
+    return [`${lo}–${hi}`, String(n), String(act), String(rel), `${paraAct} / ${paraRel}`];
+  });
   const text = [
     `### Confidence-gated fusion guard, leave one repository out (${dumps.length} repositories, ${grid.length} gates of the ${gridKind} grid; dumps ${dumps[0]?.provider ?? ''})`, '',
     `Each row: the gate chosen on the other repositories (${objective === 'sum' ? 'the summed Δ(R@5 + MRR@10) against the replayed default fusion' : 'repositories up minus down against the replayed default fusion, ties broken by the summed Δ(R@5 + MRR@10)'}; no identifier rank-1 loss), scored on the held-out repository. \`product\` is hybrid as shipped (its own answer), \`default\` its replay here. Paraphrase R@5: keyword / default / held-out gate.`, '',
@@ -152,6 +185,9 @@ export async function main(argv: string[]): Promise<number> {
     `Held-out gate against keyword: ${count.kw.up} up / ${count.kw.down} down; against the default replay: ${count.def.up} up / ${count.def.down} down; against the product's hybrid: ${count.product.up} up / ${count.product.down} down.`, '',
     '#### Per golden kind (held-out answers pooled; `dev` = MudBlazor + FluentAvalonia), R@5 / MRR@10', '',
     markdownTable(['scope', 'kind', 'n', 'keyword', 'product hybrid', 'default (replay)', 'held-out gate'], kindRows), '',
+    '#### What the gate reads: the vector channel\'s first file where a gate would act', '',
+    'Fused queries (not routed to keyword) by the cosine lead of the vector list\'s first file over its second; of them, those whose first vector file stands outside the default fusion\'s top two files, and how many of those files are relevant (paraphrases apart).', '',
+    markdownTable(['cosine lead', 'fused queries', 'first vector file outside the top two', 'of them relevant', 'paraphrases: outside / relevant'], sigRows), '',
     `#### Fitted on all ${dumps.length}: \`${finalGate}\` (top 5 changed on ${finalGate === 'default' ? 0 : opened(finalGate)} queries)`, '',
     markdownTable(['repository', 'default (replay)', 'gate', 'vs default', 'vs keyword', 'id rank-1 lost vs keyword'], finRows), '',
   ].join('\n');
