@@ -14,7 +14,7 @@
 // (query-type.ts isStated). The sample set is reported, never fitted on.
 //
 //   node --experimental-transform-types bench/rerank-fit.ts --dump dump.ndjson [--by type] [--lambda 0.002] [--md out.md]
-//        [--json weights.json] [--sanity: the replay check only]
+//        [--json weights.json] [--only GROUP: fit that group's exponents only] [--sanity: the replay check only]
 import * as fs from 'node:fs';
 import type { Candidate } from '../core/search/candidates.ts';
 import { newFileCounts, tierByFile } from '../core/search/file-tiers.ts';
@@ -170,7 +170,7 @@ function objective(mrr: Float64Array, qs: readonly Q[], sets: readonly string[])
  * Coordinate ascent over the grid on the training sets' mean MRR@10 − lambda × Σ|w − 1|; sweeps until
  * no weight moves (at most `sweeps`). Only the queries holding a factor are re-scored when it moves.
  */
-function fit(qs: readonly Q[], train: readonly string[], nf: number, ng: number, lambda: number, sweeps = 4): Float64Array {
+function fit(qs: readonly Q[], train: readonly string[], nf: number, ng: number, lambda: number, only: number | null, sweeps = 4): Float64Array {
   const w = new Float64Array(nf * ng).fill(1);
   const inTrain = new Set(train);
   const idx = qs.map((q, i) => (inTrain.has(q.set) ? i : -1)).filter((i) => i >= 0);
@@ -181,6 +181,7 @@ function fit(qs: readonly Q[], train: readonly string[], nf: number, ng: number,
   for (let sweep = 0; sweep < sweeps; sweep++) {
     let moved = false;
     for (let g = 0; g < ng; g++) {
+      if (only !== null && g !== only) continue;
       for (let f = 0; f < nf; f++) {
         const touched = tq.map((q, i) => (q.group === g && q.has.has(f) ? i : -1)).filter((i) => i >= 0);
         if (!touched.length) continue;
@@ -244,6 +245,10 @@ export async function main(argv: string[]): Promise<number> {
   const by = optString(opts, 'by') ?? 'none';
   const lambda = Number(optString(opts, 'lambda') ?? '0.002');
   const groups = groupNames(by);
+  // --only GROUP: only that group's exponents move (the others stay 1).
+  const onlyName = optString(opts, 'only');
+  const only = onlyName === undefined ? null : groups.indexOf(onlyName);
+  if (only === -1) throw new Error(`--only: one of ${groups.join(', ')}`);
   const { qs, factors } = load(dump, by);
   const nf = factors.length;
   const ng = groups.length;
@@ -252,7 +257,7 @@ export async function main(argv: string[]): Promise<number> {
   const sets = [...new Set(qs.map((q) => q.set))];
   const fitted = sets.filter((s) => !HELD_OUT_ONLY.has(s));
   const out: string[] = [];
-  out.push(`Dump ${dump}: ${qs.length} queries over ${sets.length} sets; ${nf} factors fitted (${factors.join(', ')}); kept as given: ${[...FIXED].join(', ')}. Grouping: ${by} (${groups.join(', ')}); grid ${GRID.join(', ')}; penalty ${lambda} × |w − 1|.\n`);
+  out.push(`Dump ${dump}: ${qs.length} queries over ${sets.length} sets; ${nf} factors fitted (${factors.join(', ')}); kept as given: ${[...FIXED].join(', ')}. Grouping: ${by} (${groups.join(', ')})${onlyName ? `, only ${onlyName} fitted` : ''}; grid ${GRID.join(', ')}; penalty ${lambda} × |w − 1|.\n`);
   // Sanity: the replay at w = 1 against the product's own answer.
   const same = qs.filter((q, i) => base[i].top.join('\n') === distinct(q.answer).slice(0, 10).join('\n'));
   const sameMetric = qs.filter((q, i) => {
@@ -271,14 +276,14 @@ export async function main(argv: string[]): Promise<number> {
   const held: Score[] = new Array(qs.length);
   const foldWeights = new Map<string, Float64Array>();
   for (const s of sets) {
-    const w = fit(qs, fitted.filter((x) => x !== s), nf, ng, lambda);
+    const w = fit(qs, fitted.filter((x) => x !== s), nf, ng, lambda, only);
     foldWeights.set(s, w);
     qs.forEach((q, i) => {
       if (q.set === s) held[i] = score(q, w, nf);
     });
     process.stderr.write(`fold ${s} done\n`);
   }
-  const all = fit(qs, fitted, nf, ng, lambda);
+  const all = fit(qs, fitted, nf, ng, lambda, only);
   const inSample = qs.map((q) => score(q, all, nf));
   let up = 0;
   let down = 0;
