@@ -6,6 +6,7 @@
 // schema's defaults are exactly these.
 import { DEFAULT_EXTENSIONS } from './languages/table.ts';
 import type { SemanticSettings } from './vector/settings.ts';
+import type { QueryForm } from './search/query-type.ts';
 
 /** Every language-table row's default extensions (core/languages/table.ts). */
 export const DEFAULT_INCLUDE_EXTENSIONS: string[] = [...DEFAULT_EXTENSIONS];
@@ -24,7 +25,7 @@ export const DEFAULT_EXCLUDE_PATH_SEGMENTS = [
  * query — `all`, then a query type's row (`symbol`, `question`, `mixed`), then `stated` for a query
  * stated, not asked (query-type.ts isStated) — each row over the ones before it, factor by factor.
  */
-export type FactorWeights = Partial<Record<'all' | 'symbol' | 'question' | 'mixed' | 'stated', Record<string, number>>>;
+export type FactorWeights = Partial<Record<'all' | QueryForm, Record<string, number>>>;
 
 export const SETTING_DEFAULTS = {
   include_extensions: DEFAULT_INCLUDE_EXTENSIONS,
@@ -79,7 +80,7 @@ export const SETTING_DEFAULTS = {
   unnamed_term_weight: 1,
   unnamed_term_share: 0,
   weak_term_weight: 1,
-  term_weight_types: ['symbol', 'question', 'mixed'] as ('symbol' | 'question' | 'mixed' | 'stated')[],
+  term_weight_types: ['symbol', 'question', 'mixed'] as QueryForm[],
   weak_words: ['add', 'adds', 'added', 'adding', 'update', 'updates', 'updated', 'support', 'supports', 'supported', 'allow', 'allows', 'allowed', 'remove', 'removes', 'removed', 'improve', 'improved', 'improves', 'change', 'changes', 'changed', 'make', 'makes', 'ensure', 'prevent', 'correct', 'correctly', 'properly', 'issue', 'bug', 'new'],
   dead_code_factor: 0.3,
   /** Exponents on rerank's named factors, by query row (rerank.ts factorWeights): none (every factor as computed). */

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { HciError } from './platform.ts';
 import { DEFAULT_EXCLUDE_PATH_SEGMENTS, DEFAULT_INCLUDE_EXTENSIONS, SETTING_DEFAULTS as D, settingDefaults } from './settings-defaults.ts';
 import { semanticSettings } from './vector/settings.ts';
+import { QUERY_FORMS } from './search/query-type.ts';
 
 export { DEFAULT_EXCLUDE_PATH_SEGMENTS, DEFAULT_INCLUDE_EXTENSIONS };
 
@@ -109,7 +110,7 @@ const settingsShape = z
     /** A query word among weak_words (a verb of change, a word about the report) weighs this in the keyword score, kept in the match (term-weights.ts); 1: off. */
     weak_term_weight: z.number().min(0).max(1).default(D.weak_term_weight),
     /** The query types (query-type.ts: symbol, question, mixed; `stated`: a question not put as one, asksHow) unnamed_term_weight and weak_term_weight apply to; others rank as without them. */
-    term_weight_types: z.array(z.enum(['symbol', 'question', 'mixed', 'stated'])).default(D.term_weight_types),
+    term_weight_types: z.array(z.enum(QUERY_FORMS)).default(D.term_weight_types),
     /** The words weak_term_weight weighs: what a commit subject or a bug report says about the change. */
     weak_words: z.array(z.string().min(1)).default(D.weak_words),
     /** A question's words each get this many of the shipped code model's neighbours as low-weight extra terms of the any-term pass (neighbour-terms.ts); 0: off. */

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { answerFields, symbolRef } from './common.ts';
 import { hitKind, matchKind } from './search.ts';
-import { QUERY_MAX_CHARS } from './limits.ts';
+import { QUERY_FORMS, QUERY_MAX_CHARS } from './limits.ts';
 
 export const explainRequest = z.strictObject({
   hit_id: z.string().min(1).describe('a hit_id exactly as search returned it, e.g. "83.k4f9a2"'),
@@ -79,7 +79,7 @@ export const explanation = z.object({
     keyword_cosines: z.boolean().optional().describe('keyword\'s candidates outside the vector list were fused with their own cosine'),
     vector_roles: z.boolean().optional().describe('the vector values were weighed by the hits\' path role factors (setting vector_roles)'),
     vector_agreement: z.number().optional().describe('a file only the vector channel found needed this share of the best cosine of keyword\'s first files (setting vector_agreement)'),
-    fusion_type: z.enum(['symbol', 'question', 'stated', 'mixed']).optional().describe('the query\'s fusion type, which chose the weights and guard (setting fusion_by_type)'),
+    fusion_type: z.enum(QUERY_FORMS).optional().describe('the query\'s fusion type, which chose the weights and guard (setting fusion_by_type)'),
     calibration: z.enum(['zscore']).optional().describe('each channel\'s scores as standard scores, not min-max (setting fusion_calibration)'),
     gate: z.object({
       vector_gap: z.number().describe('the cosine lead of the vector channel\'s first file over its second'),

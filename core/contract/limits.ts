@@ -12,3 +12,8 @@ export const QUERY_MAX_CHARS = 2000;
 export const MAX_TOKENS_MIN = 100;
 /** The search modes (keyword first: the default). */
 export const SEARCH_MODES = ['keyword', 'semantic', 'hybrid', 'literal', 'regex'] as const;
+/**
+ * The query forms ranking and fusion policies differ by (core/search/query-type.ts queryForm decides
+ * a query's): explain's fusion_type and the settings that name forms list these.
+ */
+export const QUERY_FORMS = ['symbol', 'question', 'stated', 'mixed'] as const;

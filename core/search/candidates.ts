@@ -10,7 +10,7 @@ import type { ParsedQuery } from './query.ts';
 import type { PageRange } from './page.ts';
 import type { RoleVerdict } from '../scan/roles.ts';
 import type { Declaration } from './declarations.ts';
-import type { QueryType } from './query-type.ts';
+import type { QueryForm, QueryType } from './query-type.ts';
 import { sliceLines } from '../index/fts-row.ts';
 
 /** What a fused ranking tells explain and the answer's hint. */
@@ -31,7 +31,7 @@ export interface FusionReport {
   /** Setting vector_agreement: the share of keyword's top files' best cosine a vector-only file needed. */
   vector_agreement?: number;
   /** Setting fusion_by_type: the query's fusion type (fuse.ts fusionType), which chose the weights and guard above. */
-  fusion_type?: 'symbol' | 'question' | 'stated' | 'mixed';
+  fusion_type?: QueryForm;
   /** Setting fusion_calibration, when not min-max. */
   calibration?: 'zscore';
   /** Setting fusion_gate: what the confidence gate read (fuse.ts readGate) and whether it opened. */

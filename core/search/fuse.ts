@@ -274,8 +274,11 @@ export function hybridFusion(o: HybridOptions): RankFusion {
     const [kw, vec] = rankings;
     if (!kw || !vec) throw new HciError('internal', `hybrid fusion takes a keyword and a vector ranking, got ${rankings.length}`);
     const depth = Math.max(FUSION_DEPTH, ctx.needed);
-    // The type is read only when a type has a blend of its own.
-    const type = o.byType && Object.keys(o.byType).length ? fusionType(q) : null;
+    // The query's type, read once and only when a setting reads it (fusion_by_type, the gate's `types`);
+    // reported when a type has a blend of its own.
+    const byType = !!o.byType && Object.keys(o.byType).length > 0;
+    const form = byType || o.gate?.types ? fusionType(q) : null;
+    const type = byType ? form : null;
     const blend = type ? o.byType?.[type] : undefined;
     const vectorWeight = blend?.vectorWeight ?? o.vectorWeight;
     const keywordWeight = blend?.vectorWeight !== undefined ? 1 - blend.vectorWeight : o.keywordWeight;
@@ -296,7 +299,7 @@ export function hybridFusion(o: HybridOptions): RankFusion {
       for (const c of kw.ranked) c.fusion = { keyword: 0, vector: 0, keywordFrom: 'chunk', vectorFrom: 'none', guarded: false };
       return { ranked: kw.ranked, match: kw.match, complete: kw.complete, report };
     }
-    const gate = o.gate && o.gate.vectorGap > 0 && (!o.gate.types || o.gate.types.includes(fusionType(q))) ? readGate(o.gate, kw.ranked, vecList, kw.match) : null;
+    const gate = o.gate && o.gate.vectorGap > 0 && (!o.gate.types || (form !== null && o.gate.types.includes(form))) ? readGate(o.gate, kw.ranked, vecList, kw.match) : null;
     if (gate) {
       const { fileId: _, ...reading } = gate;
       report.gate = reading;

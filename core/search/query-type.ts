@@ -8,12 +8,15 @@
 // 'mixed'; identifierWords(parsed) → the written identifiers; isIdentifierWord(word); bareWord(word);
 // asksHow(parsed) → a question put as one (`how …`, `what …`, a `?`), not a commit subject or a paraphrase;
 // isStated(parsed) → words stated, not asked (a commit subject, a paraphrase); queryForm(parsed) → the
-// type with a question split into `question` (asked) and `stated` — the one place "stated" is decided.
+// type with a question split into `question` (asked) and `stated` — the one place "stated" is decided;
+// QUERY_FORMS → the forms' names (declared in core/contract/limits.ts), which settings (term_weight_types,
+// fusion_gate.types, factor_weights' rows) and explain's schema (fusion_type) list.
 // Users today: rerank.ts (declarations for symbol queries, question_identifier_share, question_short_lines,
 // stated_docs_factor and factor_weights' `stated` row: isStated), term-weights.ts (term_weight_types: queryForm), fuse.ts (fusion_by_type:
 // queryForm), pipeline.ts (RankedResult.queryType, shown by explain as query_type).
 import type { ParsedQuery } from './query.ts';
 import { asciiTwin } from '../ascii-regex.ts';
+import { QUERY_FORMS } from '../contract/limits.ts';
 
 export type QueryType = 'symbol' | 'question' | 'mixed';
 
@@ -86,7 +89,8 @@ export function isStated(q: Pick<ParsedQuery, 'written' | 'text' | 'raw'>): bool
  * `stated` describes (`let an async event handler hold up the caller until it signals …`). A mixed
  * query stays `mixed` whether or not it is stated.
  */
-export type QueryForm = QueryType | 'stated';
+export { QUERY_FORMS };
+export type QueryForm = (typeof QUERY_FORMS)[number];
 
 export function queryForm(q: Pick<ParsedQuery, 'written' | 'text' | 'raw'>): QueryForm {
   const t = queryType(q);

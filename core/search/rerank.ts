@@ -222,8 +222,9 @@ export class Reranker {
     this.changeLog = asksForChangeLog(q) ? 1 : settings.change_log_factor;
     this.asking = settings.question_short_lines > 0 && this.type === 'question' && asksHow(q);
     // (A subject that begins "Document …" is a docs change.)
-    this.statedDocs = isStated(q) && !/^\s*document/i.test(q.raw) ? settings.stated_docs_factor : 1;
-    this.weights = factorWeights(settings.factor_weights, this.type, isStated(q));
+    const stated = isStated(q);
+    this.statedDocs = stated && !/^\s*document/i.test(q.raw) ? settings.stated_docs_factor : 1;
+    this.weights = factorWeights(settings.factor_weights, this.type, stated);
   }
 
   /** The declarations of the query's names (declarations.ts), for the candidates that hold them. */

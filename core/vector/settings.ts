@@ -9,6 +9,7 @@
 // settings do belongs to the providers, the vector indexer and the fusion.
 import { z } from 'zod';
 import { parseHttpSettings, type HttpProviderSettings } from './http/settings.ts';
+import { QUERY_FORMS } from '../search/query-type.ts';
 
 export const PROVIDERS = ['learned', 'pretrained', 'combined', 'model2vec', 'http', 'onnx'] as const;
 
@@ -111,7 +112,7 @@ export const semanticSettings = z
       at: z.number().int().min(1).max(10).default(3),
       guard: z.number().int().min(0).max(50).optional(),
       /** The fusion types the gate reads (symbol, question, stated, mixed; absent: every type). */
-      types: z.array(z.enum(['symbol', 'question', 'stated', 'mixed'])).optional(),
+      types: z.array(z.enum(QUERY_FORMS)).optional(),
     }).strict().default({ vector_gap: 0, keyword_lead: 0, keyword_any: false, at: 3 }),
     http: httpTable.optional(),
     onnx: onnxTable.optional(),
