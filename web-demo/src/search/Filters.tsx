@@ -2,7 +2,7 @@
 // which count every extension whatever is chosen; a label says what is counted — files holding every
 // term, over the whole index — so the counts are not read as the hits on the page), a folder prefix, and hiding test or generated
 // files. Owns these controls; the request they make is controller.ts's.
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { facets, filters, hasQuery } from '../app/state.ts';
 import { setFilters, toggleExt, toggleHide } from './controller.ts';
 
@@ -11,9 +11,14 @@ const SHOWN = 6;
 export function Filters() {
   const [all, setAll] = useState(false);
   const f = filters.value;
-  // What is typed in the folder box until Enter or leaving it (a redraw meanwhile must not undo it).
-  const [draft, setDraft] = useState(f.under);
-  useEffect(() => setDraft(f.under), [f.under]);
+  // What is typed in the folder box until Enter or leaving it (a redraw meanwhile must not undo it);
+  // null follows the filter. No effect copies the filter into the draft: run after the next paint, such
+  // a copy landed after the next keys on a busy machine and put back the folder just cleared.
+  const [draft, setDraft] = useState<string | null>(null);
+  const commitUnder = (typed: string) => {
+    setDraft(null);
+    if (typed.trim() !== filters.value.under) setFilters({ under: typed.trim() });
+  };
   const fc = hasQuery.value ? facets.value : null;
   const shown = new Set<string>();
   const chips = (fc?.exts ?? []).map((e) => {
@@ -47,16 +52,15 @@ export function Filters() {
       <label class="under">
         under
         <input
-          value={draft}
+          value={draft ?? f.under}
           placeholder="src/Web/"
           spellcheck={false}
           onInput={(e) => setDraft((e.target as HTMLInputElement).value)}
+          // The box's own value, not the draft of the last render: Enter may come before that render.
           onKeyDown={(e) => {
-            if (e.key === 'Enter') setFilters({ under: draft.trim() });
+            if (e.key === 'Enter') commitUnder((e.target as HTMLInputElement).value);
           }}
-          onBlur={() => {
-            if (draft.trim() !== filters.value.under) setFilters({ under: draft.trim() });
-          }}
+          onBlur={(e) => commitUnder((e.target as HTMLInputElement).value)}
         />
       </label>
       <button class={`chip${f.hide.includes('test') ? ' on' : ''}`} aria-pressed={f.hide.includes('test')} onClick={() => toggleHide('test')}>

@@ -270,6 +270,8 @@ export async function importIndexFile(file: File, name?: string): Promise<void> 
   await guarded(async () => {
     status.value = await ws.importIndex(await file.arrayBuffer());
     notice.value = { kind: 'info', text: `imported ${file.name}: ${status.value.index?.files ?? 0} files, ${status.value.index?.chunks ?? 0} chunks` };
+    // The query on screen was searched when the workspace opened, before the file was in: no_index.
+    if (current.value === ws) refreshSearch();
   });
   void refreshWorkspaces();
 }
