@@ -1,6 +1,6 @@
 // Freshness from file changes. In process: the platform-free tracker (filtering, debounce, burst
-// coalescing, re-runs, busy retries) and the Node watcher's fallback to polling when the OS runs out
-// of watches. End to end: the real MCP server with its watcher sees edits, new files, renames, atomic
+// coalescing, re-runs, busy retries), the Node watcher's fallback to polling when the OS runs out
+// of watches, and a folder reported only as added (its files came before its watch) listed by the run. End to end: the real MCP server with its watcher sees edits, new files, renames, atomic
 // saves, deletions, renamed and deleted folders and a burst of files in search results, and ignores
 // `.hci/` and denied folders.
 // @lane mcp
@@ -12,6 +12,7 @@ import { FreshnessTracker, changeFilter, diffSnapshots, type Change, type RunOut
 import { defaultSettings } from '../core/settings.ts';
 import { NodeWorkspaceWatcher, type EventSource } from '../runtimes/node/watcher.ts';
 import { createNodeWorkspaceFs } from '../runtimes/node/workspace-fs.ts';
+import { scanPaths } from '../core/scan/walker.ts';
 import { createTmpWorkspace } from './helpers/tmp-workspace.ts';
 import { copySample, ensureBuilt, startStdio, waitFor, type McpConn } from './helpers/mcp-harness.ts';
 
@@ -26,7 +27,8 @@ describe('FreshnessTracker (core/freshness.ts)', () => {
     expect(ok('README.md', 'unlink')).toBe(true);
     expect(ok('src/.gitignore')).toBe(true);
     expect(ok('src/old', 'unlinkDir')).toBe(true);
-    expect(ok('src/new', 'addDir')).toBe(false);
+    expect(ok('src/new', 'addDir')).toBe(true); // its files may have come before the OS watched it
+    expect(ok('node_modules/pkg', 'addDir')).toBe(false);
     expect(ok('.hci/index.sqlite')).toBe(false);
     expect(ok('.hci/index.sqlite-journal', 'add')).toBe(false);
     expect(ok('node_modules/x/index.js')).toBe(false);
@@ -156,6 +158,50 @@ class FailingSource extends EventEmitter implements EventSource {
     this.closed = true;
   }
 }
+
+/** A stand-in for chokidar that reports what a test tells it to. */
+class ScriptedSource extends EventEmitter implements EventSource {
+  constructor() {
+    super();
+    setTimeout(() => this.emit('ready'), 0);
+  }
+  async close() {}
+}
+
+describe('NodeWorkspaceWatcher: a new folder', () => {
+  it('indexes the files of a folder reported only as added (written before the OS watched it): the run lists the folder', async () => {
+    // chokidar lists a new folder and then watches it; files written between the two never arrive as
+    // changes (a burst into a new folder on a loaded machine lost files this way). The folder itself does.
+    const ws = await createTmpWorkspace({ 'src/A.cs': 'class A {}\n' });
+    const settings = defaultSettings();
+    const wsFs = createNodeWorkspaceFs(ws.root);
+    const listed: string[][] = [];
+    const tracker = new FreshnessTracker({
+      debounceMs: 10,
+      isRelevant: changeFilter(settings),
+      run: async ({ paths }) => {
+        listed.push(((await scanPaths(wsFs, settings, paths ?? []))?.files ?? []).map((f) => f.path));
+        return { ok: true };
+      },
+    });
+    const source = new ScriptedSource();
+    const w = new NodeWorkspaceWatcher({ root: ws.root, fs: wsFs, settings, tracker, createEventSource: () => source });
+    try {
+      await w.start();
+      fs.mkdirSync(ws.abs('src/New/Deep'), { recursive: true });
+      for (const f of ['src/New/One.cs', 'src/New/Deep/Two.cs', 'src/New/notes.md']) fs.writeFileSync(ws.abs(f), 'class X {}\n');
+      source.emit('all', 'addDir', ws.abs('src/New'));
+      source.emit('all', 'addDir', ws.abs('node_modules'));
+      await waitFor(async () => listed.length === 1, 20_000, 'the run');
+      await tracker.idle();
+      expect(listed).toEqual([['src/New/Deep/Two.cs', 'src/New/One.cs', 'src/New/notes.md']]);
+      expect(tracker.pendingCount()).toBe(0);
+    } finally {
+      await w.stop();
+      await ws.cleanup();
+    }
+  });
+});
 
 describe('NodeWorkspaceWatcher fallback', () => {
   it('falls back to polling when the OS watcher limit is hit, says why, and still sees changes', async () => {
