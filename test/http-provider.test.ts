@@ -2,9 +2,12 @@
 // both Ollama's /api/embed and the OpenAI /v1/embeddings API, scripted per test: batching and
 // concurrency, the rate limit, 429 bursts (with Retry-After), 5xx, timeouts, refused connections,
 // malformed answers, auth failures, the API key (from an environment variable, never in a
-// message), cancellation and partial results. Every failure is a ProviderError value.
+// message), cancellation and partial results. Every failure is a ProviderError value. Each test has
+// a server of its own (a request an earlier test sent late, say just before it cancelled, never
+// counts in the next one's), and answers that must overlap or must never come are held by the
+// server, not delayed by a timer a loaded machine could outrun.
 // @lane unit
-import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
+import { describe, it, expect, afterEach, beforeEach } from 'vitest';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpEmbeddingProvider, parseRetryAfter, type HttpEmbedFailure } from '../core/vector/http/provider.ts';
@@ -34,21 +37,32 @@ interface Seen {
   at: number;
 }
 
-/** What the stub does with request number n (0-based): answer normally, or something else. */
-type Behaviour = (n: number, req: Seen) => { status?: number; headers?: Record<string, string>; body?: string; delayMs?: number; destroy?: boolean } | null;
+/**
+ * What the stub does with request number n (0-based): answer normally, or something else; `until`
+ * holds the answer until the promise resolves (one that never does: an answer that never comes).
+ */
+type Behaviour = (n: number, req: Seen) => { status?: number; headers?: Record<string, string>; body?: string; until?: Promise<void>; destroy?: boolean } | null;
 
-let server: http.Server;
+/** A promise that never resolves: the stub holds that request's answer until the test's server closes. */
+const NEVER = new Promise<void>(() => {});
+
+let server: http.Server | undefined;
 let base = '';
 let seen: Seen[] = [];
 let inFlight = 0;
 let maxInFlight = 0;
 let behaviour: Behaviour = () => null;
 
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
+beforeEach(async () => {
+  seen = [];
+  inFlight = 0;
+  maxInFlight = 0;
+  behaviour = () => null;
+  const own = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (d) => (raw += d));
     req.on('end', () => {
+      if (own !== server) return void req.socket.destroy(); // an earlier test's server: closed
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
       const s: Seen = { path: req.url ?? '', auth: req.headers.authorization, body: JSON.parse(raw), at: Date.now() };
@@ -56,6 +70,7 @@ beforeAll(async () => {
       seen.push(s);
       const b = behaviour(n, s);
       const reply = () => {
+        if (own !== server) return;
         inFlight--;
         if (b?.destroy) return void req.socket.destroy();
         if (b?.body !== undefined || b?.status !== undefined) {
@@ -69,24 +84,20 @@ beforeAll(async () => {
           : { object: 'list', model: s.body.model, data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })).reverse(), usage: {} };
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       };
-      if (b?.delayMs) setTimeout(reply, b.delayMs);
+      if (b?.until) void b.until.then(reply);
       else reply();
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = own;
+  await new Promise<void>((r) => own.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(own.address() as AddressInfo).port}`;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
-
-beforeEach(() => {
-  seen = [];
-  inFlight = 0;
-  maxInFlight = 0;
-  behaviour = () => null;
+afterEach(async () => {
+  const s = server;
+  server = undefined;
+  s?.closeAllConnections();
+  await new Promise((r) => s?.close(r) ?? r(undefined));
 });
 
 // A request's time limit where a test is not about time limits: long enough that a loaded machine (two
@@ -110,7 +121,15 @@ const texts = Array.from({ length: 50 }, (_, i) => `chunk ${i}: public void Meth
 describe('http provider: both APIs', () => {
   it.each(['ollama', 'openai'] as const)('%s: batches, concurrency, order and normalization', async (api) => {
     const progress: number[] = [];
-    behaviour = () => ({ delayMs: 20 }); // answers overlap, so concurrency shows
+    // Answers are held until three requests are in flight (or the last batch came): the client must
+    // send them concurrently, or it waits forever; a delay instead could end before the next came.
+    let held: Array<() => void> = [];
+    behaviour = (n) => ({
+      until: new Promise<void>((r) => {
+        held.push(r);
+        if (inFlight >= 3 || n === 6) (held.forEach((go) => go()), (held = []));
+      }),
+    });
     const p = provider({ api, baseUrl: api === 'openai' ? `${base}/v1` : base, batchSize: 8, concurrency: 3 });
     const r = await p.embed(texts, { onProgress: (done) => progress.push(done) });
     expect(r.ok).toBe(true);
@@ -180,14 +199,21 @@ describe('http provider: retries and failures', () => {
   });
 
   it('times out a slow answer, retries, and reports provider_timeout when it stays slow', async () => {
-    behaviour = (n) => (n === 0 ? { delayMs: 600 } : null);
-    expect((await provider({ timeoutMs: 200 }).embed(texts.slice(0, 2))).ok).toBe(true);
+    // The slow answers never come (held by the server). The limit is 3 s where the retry's prompt answer
+    // must beat it on a loaded machine; where every answer is held, 150 ms, and the attempts are counted
+    // as the client makes them (a request aborted that early may not have reached the server yet).
+    let attempts = 0;
+    const counted = (over: Partial<HttpProviderSettings>) =>
+      new HttpEmbeddingProvider(settings(over), { fetch: (...a: Parameters<typeof fetch>) => (attempts++, globalThis.fetch(...a)), env: () => undefined, random: () => 0.5 });
+    behaviour = (n) => (n === 0 ? { until: NEVER } : null);
+    expect((await counted({ timeoutMs: 3_000 }).embed(texts.slice(0, 2))).ok).toBe(true);
     expect(seen).toHaveLength(2);
-    seen = [];
-    behaviour = () => ({ delayMs: 600 });
-    const f = failure(await provider({ timeoutMs: 150, maxRetries: 1 }).embed(texts.slice(0, 2)));
+    expect(attempts).toBe(2);
+    attempts = 0;
+    behaviour = () => ({ until: NEVER });
+    const f = failure(await counted({ timeoutMs: 150, maxRetries: 1 }).embed(texts.slice(0, 2)));
     expect(f.error).toMatchObject({ code: 'provider_timeout', retryable: true });
-    expect(seen).toHaveLength(2);
+    expect(attempts).toBe(2);
   });
 
   it('reports a refused connection or a dropped socket as provider_unreachable', async () => {
@@ -241,13 +267,12 @@ describe('http provider: retries and failures', () => {
   });
 
   it('stops when cancelled', async () => {
-    behaviour = () => ({ delayMs: 100 });
+    // Cancelled while the second batch's request waits at the server (its answer never comes).
     const ctl = new AbortController();
-    const pending = provider({ batchSize: 5, concurrency: 1 }).embed(texts, { signal: ctl.signal });
-    setTimeout(() => ctl.abort(), 150);
-    const f = failure(await pending);
+    behaviour = (n) => (n === 0 ? null : (ctl.abort(), { until: NEVER }));
+    const f = failure(await provider({ batchSize: 5, concurrency: 1 }).embed(texts, { signal: ctl.signal }));
     expect(f.error.code).toBe('provider_aborted');
-    expect(seen.length).toBeLessThan(10);
+    expect(seen).toHaveLength(2);
   });
 
   it('never rejects, even when fetch itself throws', async () => {
