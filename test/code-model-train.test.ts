@@ -169,6 +169,10 @@ describe('a whole run over small mirrors', () => {
     const b = await run(path.join(root, 'work-b'), path.join(root, 'b.bin'), dual);
     expect(a.sha256).toBe(b.sha256);
     expect(a.sha256).not.toBe(plain.sha256);
+    // Another dual seed (the recipe's dualSeed): another table over the same PPMI + SVD model, from the cached stages.
+    const seeded = await run(path.join(root, 'work-a'), path.join(root, 's.bin'), { ...dual, dualSeed: 9 });
+    expect(seeded.sha256).not.toBe(a.sha256);
+    expect((LearnedModel.fromBytes(new Uint8Array(fs.readFileSync(path.join(root, 's.bin')))).header.params as unknown as { dual: Record<string, number> }).dual).toMatchObject({ seed: 9 });
     expect(fs.readdirSync(path.join(root, 'work-a', 'names'))).toHaveLength(3);
     const model = LearnedModel.fromBytes(new Uint8Array(fs.readFileSync(path.join(root, 'a.bin'))));
     expect((model.header.params as unknown as { dual: Record<string, number> }).dual).toMatchObject({ sources: 15, maskShared: 1, epochs: 2, repos: 3 });

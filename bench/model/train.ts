@@ -61,6 +61,8 @@ export type Recipe = Pick<LearnedParams, 'dims' | 'window' | 'minCount' | 'maxVo
   dualMaskShared?: number;
   dualEpochs?: number;
   dualMaxIds?: number;
+  /** The dual stage's seed (held-out split, batch order, initial noise; default DEFAULT_DUAL's): seeds' spread without changing the PPMI + SVD model under it. */
+  dualSeed?: number;
 };
 
 export interface Manifest {
@@ -357,7 +359,7 @@ export async function trainCodeModel(o: TrainOptions): Promise<{ bytes: number; 
     saveCsr(ppmiFile, m);
   }
   o.log(`ppmi: ${m.colIdx.length} entries (${(cpuS() - c0).toFixed(0)} s CPU so far)`);
-  const { minRepos, xalDims = 0, xalMaxPerRow = 400, xalSources = 3, dualSources = 0, dualMaskShared = 0, dualEpochs = 1, dualMaxIds = 48, ...learned } = recipe;
+  const { minRepos, xalDims = 0, xalMaxPerRow = 400, xalSources = 3, dualSources = 0, dualMaskShared = 0, dualEpochs = 1, dualMaxIds = 48, dualSeed = DEFAULT_DUAL.seed, ...learned } = recipe;
   const params: LearnedParams = { ...DEFAULT_LEARNED_PARAMS, ...learned };
   void minRepos; // the corpus stage's
   if (xalDims > 0) trainAlignment(extracts, corpus, { ...params, dims: xalDims }, xalMaxPerRow, xalSources, o.out, o.log);
@@ -365,7 +367,7 @@ export async function trainCodeModel(o: TrainOptions): Promise<{ bytes: number; 
   const trained = trainFromPpmi(corpus, { matrix: m }, params, () => performance.now(), phases);
   let bytes = trained.model.toBytes();
   if (dualSources > 0) {
-    const o2 = { ...DEFAULT_DUAL, sources: dualSources, maskShared: dualMaskShared, epochs: dualEpochs, maxIds: dualMaxIds };
+    const o2 = { ...DEFAULT_DUAL, sources: dualSources, maskShared: dualMaskShared, epochs: dualEpochs, maxIds: dualMaxIds, seed: dualSeed };
     const d = dualStage(o.work, manifest.repos, o.mirrors, extracts, LearnedModel.fromBytes(bytes), o2, o.log);
     o.log(`dual: epoch ${d.epoch} of ${dualEpochs}, held-out MRR ${d.mrr.map((x) => x.toFixed(4)).join(' → ')}, ${d.pairs} pairs (${(cpuS() - c0).toFixed(0)} s CPU so far)`);
     bytes = d.model.toBytes();
