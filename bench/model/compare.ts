@@ -4,7 +4,8 @@
 // pretrained model file), `combo:FILE:W` (both, concatenated: cosine = W·pretrained + (1−W)·learned)
 // — and mixes of them (parts joined by `+`, `@weight` each) — the vector channel's file ranking (exact KNN over f32 vectors) and the seed fusion with keyword
 // (bench/lib/fusion-proto.ts), at file level per query kind, and how many queries have a relevant
-// file in the first five of the vector list, of keyword's or the vector's (the either-list ceiling). The pipeline's own figures come from
+// file in the first five of the vector list, of keyword's or the vector's (the either-list ceiling); over several sets, each
+// set's vector figures side by side and the sets each variant gains / loses. The pipeline's own figures come from
 // bench/semantic-eval.ts; this is the fast loop that picks what goes into it.
 //
 //   node dist/bench/model/compare.js --set NAME=ROOT:GOLDEN … --variants learned,pre:/tmp/a.bin,combo:/tmp/a.bin:0.5
@@ -52,6 +53,8 @@ export async function compare(sets: readonly SetSpec[], variants: readonly strin
   const out: string[] = [];
   const pooled = new Map<string, { vec: Outcome[]; fused: Outcome[]; lost: number; either: number }>();
   let kwPool: Outcome[] = [];
+  // Per set: keyword's figures and each variant's vector and fused figures (the summary across sets).
+  const perSet: Array<{ name: string; kw: M; vec: Map<string, M>; fused: Map<string, M> }> = [];
   for (const set of sets) {
     const golden = readGolden(set.golden);
     const kinds = [...new Set(golden.map((g) => g.kind))].sort();
@@ -69,6 +72,8 @@ export async function compare(sets: readonly SetSpec[], variants: readonly strin
     }
     const kw = golden.map((g) => outcome(g, kwFiles.get(g.query)!.map((f) => f.path)));
     kwPool = kwPool.concat(kw);
+    const setRow = { name: set.name, kw: agg(kw), vec: new Map<string, M>(), fused: new Map<string, M>() };
+    perSet.push(setRow);
     const texts = chunks.map((c) => c.text);
     const ids = chunks.map((c) => c.id);
     const pathOf = new Map(chunks.map((c) => [c.id, c.path]));
@@ -131,6 +136,8 @@ export async function compare(sets: readonly SetSpec[], variants: readonly strin
       p.lost += lost;
       p.either += either;
       pooled.set(v, p);
+      setRow.vec.set(v, agg(vec));
+      setRow.fused.set(v, agg(fused));
       const cell = (xs: Outcome[], k: string) => { const m = agg(xs.filter((o) => k === 'all' || o.kind === k)); return `${fmtNum(m.r5, 3)} / ${fmtNum(m.mrr, 3)}`; };
       const name = v.replace(/\|/g, '\\|'); // asym's '|' inside a table cell
       rows.push([`${name} vector`, ...['all', ...kinds].map((k) => cell(vec, k)), '', `${vec.filter((o) => o.top5).length} / ${either}`]);
@@ -149,8 +156,36 @@ export async function compare(sets: readonly SetSpec[], variants: readonly strin
       rows.push([`${name} fused`, ...['all', ...kinds].map((k) => cell(p.fused, k)), String(p.lost), String(p.fused.filter((o) => o.top5).length)]);
     }
     out.push(`### pooled (${sets.map((s) => s.name).join(' + ')})`, '', markdownTable(['variant', ...['all', ...kinds].map((k) => `${k} (${kwPool.filter((o) => k === 'all' || o.kind === k).length})`), 'r1 lost', 'first 5 / either'], rows), '');
+    out.push(...acrossSets(perSet, [...pooled.keys()]));
   }
   return out.join('\n');
+}
+
+/** Per set each variant's vector channel (R@5 / MRR@10), and per variant the sets it gains / loses against the first variant's vector channel and its fused list against keyword (by MRR@10, then by R@5). */
+function acrossSets(perSet: ReadonlyArray<{ name: string; kw: M; vec: Map<string, M>; fused: Map<string, M> }>, variants: readonly string[]): string[] {
+  const f = (m: M | undefined) => (m ? `${fmtNum(m.r5, 3)} / ${fmtNum(m.mrr, 3)}` : '–');
+  const esc = (v: string) => v.replace(/\|/g, '\\|');
+  const rows = perSet.map((s) => [s.name, f(s.kw), ...variants.map((v) => f(s.vec.get(v)))]);
+  const count = (pick: (s: (typeof perSet)[number]) => [M | undefined, M | undefined], key: 'mrr' | 'r5') => {
+    let up = 0;
+    let down = 0;
+    for (const s of perSet) {
+      const [a, b] = pick(s);
+      if (!a || !b) continue;
+      if (b[key] > a[key] + 1e-9) up++;
+      else if (b[key] < a[key] - 1e-9) down++;
+    }
+    return `${up} / ${down}`;
+  };
+  const first = variants[0];
+  const counts = variants.map((v) => [esc(v),
+    v === first ? '–' : count((s) => [s.vec.get(first), s.vec.get(v)], 'mrr'), v === first ? '–' : count((s) => [s.vec.get(first), s.vec.get(v)], 'r5'),
+    count((s) => [s.kw, s.fused.get(v)], 'mrr'), count((s) => [s.kw, s.fused.get(v)], 'r5')]);
+  return [
+    '### per set: the vector channel alone (R@5 / MRR@10)', '', markdownTable(['set', 'keyword', ...variants.map((v) => `${esc(v)} vector`)], rows), '',
+    `### sets up / down: vector against ${esc(first)}'s vector, fused against keyword`, '',
+    markdownTable(['variant', 'vector MRR', 'vector R@5', 'fused vs keyword MRR', 'fused vs keyword R@5'], counts), '',
+  ];
 }
 
 export async function main(argv: string[]): Promise<number> {
