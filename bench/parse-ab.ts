@@ -5,11 +5,13 @@
 // whole index passes would: both see the same moment's load, file by file. Reports each round's sums,
 // their medians and B / A, and how many files' kept tree parsed another text (outcome, not time).
 // `--trees T.tsv` (repair-cost.ts's per-file output) limits the files to those whose first parse met an
-// error there: every other file costs both builds one clean first parse. Measuring only; the parse is
-// each build's core (loaded from its dist/).
+// error there: every other file costs both builds one clean first parse. `--extract` times extractCSharp
+// instead (the parse and the outline walk, as the parse worker runs them) and compares the builds'
+// outlines: files whose outline differs, files whose outline differs only in its count of parse errors,
+// files with parse errors per build. Measuring only; the parse is each build's core (loaded from its dist/).
 //
 //   node --experimental-transform-types bench/parse-ab.ts --build A=/path/distA --build B=/path/distB
-//     --root DIR [--root DIR …] [--trees T.tsv] [--rounds 3] [--out FILE.md]
+//     --root DIR [--root DIR …] [--trees T.tsv] [--rounds 3] [--extract] [--out FILE.md]
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -27,6 +29,7 @@ interface Build {
   dist: string;
   ts: unknown;
   parse: (ts: unknown, text: string) => Promise<{ tree: { delete(): void }; parsed: string }>;
+  extract: (input: { path: string; lang: string; lines: string[]; text: string }, ts: unknown) => Promise<{ parseErrors?: number } | null>;
 }
 
 const cpuNow = () => {
@@ -41,9 +44,10 @@ async function loadBuild(spec: string): Promise<Build> {
   const { TreeSitterHost } = await mod('core/chunk/treesitter.js');
   const { createNodeGrammarSource } = await mod('runtimes/node/grammars.js');
   const { parseCSharp } = await mod('core/chunk/lang/csharp-repair.js');
+  const { extractCSharp } = await mod('core/chunk/lang/csharp.js');
   const ts = new TreeSitterHost(createNodeGrammarSource());
   (await ts.parse('c_sharp', 'class A { }')).delete(); // the grammar's first compile is no file's cost
-  return { name, dist, ts, parse: parseCSharp };
+  return { name, dist, ts, parse: parseCSharp, extract: extractCSharp };
 }
 
 /** The .cs texts of a tree as the indexer reads them; only `keep`'s paths when given. */
@@ -70,13 +74,14 @@ function erroredIn(tsv: string): Map<string, Set<string>> {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { opts } = parseArgs(argv);
+  const { opts } = parseArgs(argv, ['extract']);
   const specs = optList(opts, 'build');
   const roots = optList(opts, 'root').map((r) => path.resolve(r));
   if (specs.length !== 2 || !roots.length) throw new Error('usage: --build A=DIST --build B=DIST --root DIR [--root DIR …] [--trees T.tsv] [--rounds 3] [--out FILE.md]');
   const rounds = optInt(opts, 'rounds', 3);
   const treesFile = optString(opts, 'trees');
   const errored = treesFile ? erroredIn(treesFile) : null;
+  const extract = opts.extract === true;
   const builds = [await loadBuild(specs[0]), await loadBuild(specs[1])];
   const rows: string[][] = [];
   const loads: string[] = [os.loadavg()[0].toFixed(1)];
@@ -85,13 +90,29 @@ async function main(argv: string[]): Promise<number> {
     const files = await texts(root, errored ? errored.get(tree) ?? new Set() : null);
     const sums = builds.map(() => [] as number[]);
     const hashes = builds.map(() => new Map<string, string>());
+    /** --extract: each build's outline without its parse-error count, and the files that have one. */
+    const outlines = builds.map(() => new Map<string, string>());
+    const withErrors = builds.map(() => 0);
     let bytes = 0;
     for (const f of files) bytes += f.text.length;
+    const inputs = extract ? files.map((f) => ({ path: f.path, lang: 'csharp', lines: splitLines(f.text), text: f.text })) : [];
     for (let r = 0; r < rounds; r++) {
       const round = [0, 0];
       for (let i = 0; i < files.length; i++) {
         const order = (i + r) % 2 === 0 ? [0, 1] : [1, 0];
         for (const b of order) {
+          if (extract) {
+            const t = cpuNow();
+            const outline = await builds[b].extract(inputs[i], builds[b].ts);
+            round[b] += cpuNow() - t;
+            if (r === 0) {
+              const { parseErrors, ...rest } = outline ?? {};
+              if (parseErrors) withErrors[b]++;
+              hashes[b].set(files[i].path, JSON.stringify(outline));
+              outlines[b].set(files[i].path, JSON.stringify(rest));
+            }
+            continue;
+          }
           const t = cpuNow();
           const res = await builds[b].parse(builds[b].ts, files[i].text);
           round[b] += cpuNow() - t;
@@ -109,19 +130,25 @@ async function main(argv: string[]): Promise<number> {
       tree, files.length.toLocaleString('en-US'), `${(bytes / 1048576).toFixed(1)} M chars`,
       sums[0].map((x) => Math.round(x)).join(' '), sums[1].map((x) => Math.round(x)).join(' '),
       `${Math.round(a).toLocaleString('en-US')} ms`, `${Math.round(b).toLocaleString('en-US')} ms`, (b / a).toFixed(3),
-      sums[0].map((x, k) => (sums[1][k] / x).toFixed(3)).join(' '), String(differ),
+      sums[0].map((x, k) => (sums[1][k] / x).toFixed(3)).join(' '),
+      ...(extract
+        ? [String(files.filter((f) => outlines[0].get(f.path) !== outlines[1].get(f.path)).length), String(differ), `${withErrors[0]} / ${withErrors[1]}`]
+        : [String(differ)]),
     ]);
   }
   const [A, B] = builds.map((b) => b.name);
   const md = [
-    `# C# parsing A/B, alternated file by file: ${A} vs ${B}`,
+    `# C# ${extract ? 'extraction' : 'parsing'} A/B, alternated file by file: ${A} vs ${B}`,
     '',
-    `${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} cores, load ${loads.join(' → ')} (1 min, at the start and after each tree); ${rounds} rounds; CPU time of this process per parseCSharp call, summed per round.` +
+    `${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} cores, load ${loads.join(' → ')} (1 min, at the start and after each tree); ${rounds} rounds; CPU time of this process per ${extract ? 'extractCSharp' : 'parseCSharp'} call, summed per round.` +
       ` Builds: ${builds.map((b) => `${b.name} = ${b.dist}`).join(', ')}.${treesFile ? ` Files: those whose first parse met an error in ${treesFile}.` : ''}`,
     '',
     markdownTable(
-      ['tree', 'files', 'text', `${A}: rounds (ms)`, `${B}: rounds (ms)`, `${A} median`, `${B} median`, `${B} / ${A}`, `${B} / ${A} per round`, 'files whose kept tree parsed another text'],
-      rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+      [
+        'tree', 'files', 'text', `${A}: rounds (ms)`, `${B}: rounds (ms)`, `${A} median`, `${B} median`, `${B} / ${A}`, `${B} / ${A} per round`,
+        ...(extract ? ['files whose outline differs', 'files whose outline or parse-error count differs', `files with parse errors (${A} / ${B})`] : ['files whose kept tree parsed another text']),
+      ],
+      rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', ...(extract ? ['r', 'r'] as const : [])],
     ),
     '',
   ].join('\n');

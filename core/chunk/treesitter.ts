@@ -4,7 +4,7 @@
 // the grammar table (core/languages/grammars.ts) names. A source may hand over gzip bytes (the
 // installed package ships its grammars gzipped, see grammars.ts): they are inflated here, once, with
 // the standard DecompressionStream every runtime has, so no loader needs to know.
-import { Language, Parser, type Tree } from 'web-tree-sitter';
+import { Language, Parser, type Range, type Tree } from 'web-tree-sitter';
 import type { GrammarId } from '../languages/grammars.ts';
 
 /** A grammar-table id (kept under this name for the library's exported type). */
@@ -118,13 +118,16 @@ export class TreeSitterHost {
   /**
    * Parses text (rows are \n-separated lines); throws ParseOverBudget past the work budget. `old`: an
    * earlier tree of this text, already `edit`ed to match it, that tree-sitter re-parses incrementally.
+   * `ranges`: parse only these ranges of the text (tree-sitter's included ranges; offsets and
+   * positions stay the text's own), e.g. C# without its member bodies (lang/csharp-bodies.ts).
    */
-  async parse(name: GrammarName, text: string, old?: Tree): Promise<Tree> {
+  async parse(name: GrammarName, text: string, old?: Tree, ranges?: Range[]): Promise<Tree> {
     const parser = await this.parser(name);
     const budget = this.parseStepBudget;
     let steps = 0;
     const tree = parser.parse(text, old ?? null, {
       progressCallback: () => ++steps > budget,
+      ...(ranges ? { includedRanges: ranges } : {}),
     } as never);
     this.lastParseSteps = steps;
     if (!tree || steps > budget) {

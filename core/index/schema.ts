@@ -131,7 +131,8 @@ export const CHUNKS_BY_SYMBOL = 'chunks_by_symbol';
  * (core/scan/roles.ts; `generatedContent` records that a content marker did); projectTest/projectExe:
  * facts of a project file, which search applies to the files under its folder (core/search/roles.ts);
  * parseErrors: its parser met syntax the grammar does not know and the outline was recovered around it
- * (FileOutline.parseErrors; counted as `parse_errors` in every answer's index info); largeWindows: over
+ * (FileOutline.parseErrors; counted as `parse_errors` in every answer's index info; C# member bodies
+ * are not parsed, core/chunk/lang/csharp-bodies.ts, so what is inside them is never met); largeWindows: over
  * max_indexed_file_bytes, indexed as line windows without a parse (core/scan/size-policy.ts).
  */
 export const FILE_FLAG = { test: 1, generated: 2, invalidUtf8: 4, parseFallback: 8, projectTest: 16, projectExe: 32, generatedContent: 64, parseErrors: 128, largeWindows: 256 } as const;

@@ -18,6 +18,8 @@
 // `parameter X` / `inject T X`; small containers carry their members' facts (rollUpFacts).
 // Broken code: ERROR nodes are searched for declarations, and namespace/type keywords left in them
 // open synthetic containers, so recovered members keep the keys they will have once fixed.
+// The parse: first without member bodies (csharp-bodies.ts finds them; the walk never reads inside
+// one but as text), then, when that tree has an error, the whole text with its repair (csharp-repair.ts).
 //
 // Member keys (no line numbers; see csharp-keys.ts for the spelling rules):
 //   Ns.Outer+Inner                      types: `.` between namespace parts, `+` for nesting, type parameters kept
@@ -34,6 +36,7 @@ import type { FileOutline, OutlineNode } from '../outline.ts';
 import type { TreeSitterHost } from '../treesitter.ts';
 import { DEFAULT_BUILD_PARAMS } from '../build.ts';
 import { EXTENSION_CLASS, parseCSharp } from './csharp-repair.ts';
+import { memberBodyRanges } from './csharp-bodies.ts';
 import {
   TOP_LEVEL_KEY,
   attributeShortName,
@@ -806,10 +809,22 @@ export function outlineFromCSharpTree(root: Node, text: string, lineCount: numbe
 }
 
 /**
- * The `csharp` extractor: .cs files. Syntax the grammar does not know is repaired around (see
- * csharp-repair.ts) and counted in the outline's `parseErrors`.
+ * The `csharp` extractor: .cs files. Parsed without member bodies where the scan can (csharp-bodies.ts);
+ * otherwise, or when that parse met an error, whole: syntax the grammar does not know is repaired
+ * around (see csharp-repair.ts) and counted in the outline's `parseErrors`.
  */
 export async function extractCSharp(input: ChunkInput, ts: TreeSitterHost): Promise<FileOutline | null> {
+  // First without member bodies (csharp-bodies.ts: about half the parse's work); a tree with an error
+  // is dropped for the whole text's parse and repair, as if the first parse had not been made.
+  const ranges = memberBodyRanges(input.text);
+  if (ranges) {
+    const skim = await ts.parse('c_sharp', input.text, undefined, ranges);
+    try {
+      if (!skim.rootNode.hasError) return outlineFromCSharpTree(skim.rootNode, input.text, input.lines.length);
+    } finally {
+      skim.delete();
+    }
+  }
   const { tree, errors } = await parseCSharp(ts, input.text);
   try {
     const outline = outlineFromCSharpTree(tree.rootNode, input.text, input.lines.length);
