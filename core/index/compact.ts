@@ -1,8 +1,11 @@
 // Keeping the index file compact. The FTS tables are contentless: a row's delete writes delete
 // markers into a new segment and leaves its tokens in the old ones until segments merge, so passes
 // that replace many rows (a --full rebuild, a re-chunk, a branch switch) grow the file — FluentAvalonia
-// 5.8 MB clean, 17.4 MB after six --full runs. Owns when to merge (the bytes of files whose rows a
-// pass deleted or replaced since the last merge, against the bytes the index holds) and merging in
+// 5.8 MB clean, 17.4 MB after six --full runs. And every query term reads each segment (its %_idx
+// entry, its doclist pages, merged row by row): a pass that leaves many segments (a cold build's
+// batches: 17 on Avalonia) slows every search. Owns when to merge (the bytes of files whose rows a
+// pass deleted or replaced since the last merge, against the bytes the index holds; a table's
+// segment count) and merging in
 // short write transactions (FTS5 'merge' steps sized to about batchMs, a reader's gap between
 // them), and handing freed pages back to the file (after every pass too). Counting the churn is the
 // indexer's.
@@ -16,6 +19,14 @@ export const CHURN_KEY = 'fts_churn_bytes';
 
 /** Merge once the deleted rows' text reaches this share of the indexed text (a --full pass is 1.0). */
 export const COMPACT_AT = 0.3;
+
+/**
+ * A table a pass leaves with more segments than this is merged to one (FTS5's automerge keeps a few
+ * per level, and a cold build's many batches leave many levels). Avalonia's cold build left 17:
+ * merged to one, warm new queries cost 0.925x CPU, answers identical (bench/results/search-warm-warm14.md);
+ * the merge cost ~0.3 s CPU there (a single small pass adds one segment: it is not merged).
+ */
+export const MERGE_ABOVE_SEGMENTS = 8;
 
 /** The pause between two merge steps: a few of a waiting reader's polls (store.ts polls every ≤ 4 ms). */
 const READER_GAP_MS = 15;
@@ -45,7 +56,8 @@ const fileBytes = (db: Database) => Number(db.selectValue('PRAGMA page_count')) 
 
 /**
  * Merges the FTS segments and frees the pages they held when the churn since the last merge is due
- * (or always, with `force`). Each step is one write transaction of about `batchMs`; a cancel (the
+ * (or always, with `force`) — every table then; else each table left with more than
+ * MERGE_ABOVE_SEGMENTS segments. Each step is one write transaction of about `batchMs`; a cancel (the
  * signal) stops between steps and keeps what was merged. Null when nothing was due.
  */
 export async function compactIfDue(
@@ -57,13 +69,15 @@ export async function compactIfDue(
     const churn = storedChurn(db);
     const held = Number(db.selectValue('SELECT coalesce(sum(size), 0) FROM files'));
     const literal = readMeta(db).literal_index === 'on';
-    return { go: opts.force || (churn > 0 && churn >= COMPACT_AT * held), literal, before: fileBytes(db) };
+    const tables = literal ? [...FTS_TABLES] : FTS_TABLES.slice(0, 1);
+    const churned = opts.force || (churn > 0 && churn >= COMPACT_AT * held);
+    return { churned, tables: churned ? tables : tables.filter((t) => (ftsStructure(db, t.table)?.segments ?? 0) > MERGE_ABOVE_SEGMENTS), before: fileBytes(db) };
   });
-  if (!due.go) return null;
+  if (!due.tables.length) return null;
   let steps = 0;
   // Pages a step may write: adjusted so a step takes about batchMs (the machine and the index decide).
   let pages = 16;
-  for (const { table, column } of due.literal ? [...FTS_TABLES] : FTS_TABLES.slice(0, 1)) {
+  for (const { table, column } of due.tables) {
     // Segments all on one level below the last are merged as a level, not as the oldest: FTS5 then
     // keeps the delete markers, and a lone segment can never be merged again. A row inserted and
     // deleted (two new segments on level 0, the delete masking the row) makes the next merge the
@@ -96,7 +110,8 @@ export async function compactIfDue(
   }
   const after = await store.write((db) => {
     releaseFreePages(db);
-    setMeta(db, { [CHURN_KEY]: '0' });
+    // (Merged for its segments alone: the churn still counts toward a merge of every table.)
+    if (due.churned) setMeta(db, { [CHURN_KEY]: '0' });
     return fileBytes(db);
   });
   return { took_ms: Date.now() - t0, steps, bytes_before: due.before, bytes_after: after };
