@@ -14,48 +14,54 @@ function escapeRe(s: string): string {
 }
 
 /**
- * A regex that finds a definition of `ident` in code, markup or config text: the alternation of the
- * forms below, one scan of a chunk where each form was one (a match of any form is a match of the
- * alternation, and no form uses a capture; `m` changes only `^` and `$`, which the forms without it
- * do not hold): 88.8 -> 50.1 ms over the 2,323 Avalonia chunks holding the bench plan's names, the
- * same signal for each (bench/results/search-warm-warm13.md).
+ * A sticky regex that finds a definition of `ident` in code, markup or config text AT a position
+ * where the identifier starts: each form below as its context before the identifier (a lookbehind),
+ * the identifier, and its context after. definesIdent tries it at each place the identifier occurs,
+ * so a chunk is scanned for the identifier's bytes (indexOf), not by ten forms at every position: a
+ * text holds a match of a form exactly when one of its occurrences has the form's context on both
+ * sides (lookbehinds see the whole text, `^` with `m` included). The forms were one alternation
+ * tried at every position (bench/results/search-warm-warm13.md), and before that ten scans.
  */
 function definitionPatterns(ident: string): RegExp[] {
   const id = escapeRe(ident);
   // Case-sensitive: `orderingDb` (a local) is not a definition of `OrderingDb` (a config key).
-  const forms = [
-    `\\b(?:class|interface|record|struct|enum|function|namespace|module|delegate|event)\\s+(?:[\\w.]+\\.)?${id}\\b`,
+  // [before the identifier, after it]
+  const forms: Array<[string, string]> = [
+    ['\\b(?:class|interface|record|struct|enum|function|namespace|module|delegate|event)\\s+(?:[\\w.]+\\.)?', '\\b'],
     // A member after modifiers: a method, property or indexer (`(`, `<`, `{`, `=>`), or a field or
     // const with or without its initializer (`= …`, `;`).
-    `^[ \\t]*(?:\\[[^\\]\\n]*\\][ \\t]*)*(?:${MODIFIERS}\\s+)+[\\w<>\\[\\],.?() \\t]*?\\b${id}\\s*(?:[(<{;]|=>|=(?!=))`,
-    `^[ \\t]*(?:async\\s+)?${id}\\s*\\([^)\\n]*\\)\\s*\\{`,
-    `\\b(?:const|let|var)\\s+${id}\\s*=`,
-    `@inject\\s+[\\w.<>?]+\\s+${id}\\b`,
-    `\\bx:(?:Name|Key|Class)\\s*=\\s*"(?:[\\w.]+\\.)?${id}"`,
-    `^[ \\t]*"${id}"\\s*:`,
+    [`^[ \\t]*(?:\\[[^\\]\\n]*\\][ \\t]*)*(?:${MODIFIERS}\\s+)+[\\w<>\\[\\],.?() \\t]*?\\b`, '\\s*(?:[(<{;]|=>|=(?!=))'],
+    ['^[ \\t]*(?:async\\s+)?', '\\s*\\([^)\\n]*\\)\\s*\\{'],
+    ['\\b(?:const|let|var)\\s+', '\\s*='],
+    ['@inject\\s+[\\w.<>?]+\\s+', '\\b'],
+    ['\\bx:(?:Name|Key|Class)\\s*=\\s*"(?:[\\w.]+\\.)?', '"'],
+    ['^[ \\t]*"', '"\\s*:'],
     // A YAML key, in a list item or not. (Not `^[ \t]*-?[ \t]*`: the same lines, but two runs of
     // indentation to split tried at every line of every candidate — C#'s deep indentation made it the
     // costliest of these patterns.)
-    `^[ \\t]*(?:-[ \\t]*)?${id}\\s*:(?:\\s|$)`,
-    `^[ \\t]*\\[?${id}\\]?\\s*=`,
-    `(?:^|[\\s,>+~}])[.#]${id}(?![\\w-])[^{};\\n]*\\{`,
+    ['^[ \\t]*(?:-[ \\t]*)?', '\\s*:(?:\\s|$)'],
+    ['^[ \\t]*\\[?', '\\]?\\s*='],
+    ['(?:^|[\\s,>+~}])[.#]', '(?![\\w-])[^{};\\n]*\\{'],
   ];
-  return [new RegExp(forms.map((f) => `(?:${f})`).join('|'), 'm')];
+  return [new RegExp(forms.map(([before, after]) => `(?<=${before})${id}(?:${after})`).join('|'), 'my')];
 }
 
+const WORD_CHAR = /\w/;
+
 /**
- * Whether `text` can hold a definition of `ident` at all, by one scan: every pattern above has the
- * identifier between a character that is not a word character (or a line's start) and one that is
- * not (or the text's end), so for an ASCII identifier a chunk without it as a whole word matches none
- * of them — and while a query is typed, its last word is a prefix that few chunks hold whole. Other
- * identifiers (a `-`, a non-ASCII letter) keep the plain substring test.
+ * Whether `text` holds a definition of `ident`: definitionPatterns' sticky regex tried where the
+ * identifier occurs. Every form has the identifier between a character that is no word character
+ * (or a line's start) and one that is not (or the text's end): for an identifier of word characters,
+ * an occurrence inside a longer word (a prefix typed so far, `Text` in `TextBox`) is not tried.
  */
-function mayDefine(text: string, ident: string, cache: Map<string, RegExp[]>): boolean {
-  if (!/^\w+$/.test(ident)) return text.includes(ident);
-  const key = `\0whole:${ident}`;
-  let re = cache.get(key)?.[0];
-  if (!re) cache.set(key, [(re = new RegExp(`(?<!\\w)${ident}(?!\\w)`))]);
-  return re.test(text);
+function definesIdent(text: string, ident: string, re: RegExp): boolean {
+  const word = /^\w+$/.test(ident);
+  for (let at = text.indexOf(ident); at >= 0; at = text.indexOf(ident, at + 1)) {
+    if (word && ((at > 0 && WORD_CHAR.test(text[at - 1])) || (at + ident.length < text.length && WORD_CHAR.test(text[at + ident.length])))) continue;
+    re.lastIndex = at;
+    if (re.test(text)) return true;
+  }
+  return false;
 }
 
 /** A .NET configuration key path: `Payments:RetryPolicy:MaxAttempts` or its environment form `Payments__RetryPolicy`. */
@@ -124,7 +130,7 @@ export function textSignals(text: string, phrase: string, targets: readonly stri
     }
     const defined = CONFIG_PATH.for(t).test(t)
       ? definesConfigPath(text, pats, t.split(/:|__/), configKey)
-      : mayDefine(text, t, cache) && pats.some((p) => p.test(text));
+      : definesIdent(text, t, pats[0]);
     if (defined) {
       definition = true;
       break;
