@@ -3,7 +3,7 @@
 // writes SQLite, so a cold pass uses two cores, as Node's worker_threads pool does
 // (runtimes/node/parse-pool.ts). Owns the parse worker's life (started with its pool — or ahead of
 // it, warm(): before a first pass, or on the home screen, so it loads tree-sitter before the pass
-// needs it — and terminated on close or cool()) and
+// needs it — and terminated on close or cool(); each start and end told to `life`) and
 // the message bookkeeping. Ordering, the fallback to in-thread parsing and
 // when a pool is worth starting are the indexer's (core/index/indexer.ts, read-ahead.ts); how the
 // Worker is created (its URL) is the bundler's, handed in by worker.ts.
@@ -56,15 +56,27 @@ export type BrowserParsePoolFactory = ParsePoolFactory & {
   cool(): void;
 };
 
-export function createBrowserParsePool(spawn: () => Worker, wasm: WasmUrls): BrowserParsePoolFactory | undefined {
+/**
+ * `life` hears each worker start and end (the Worker's 'parse-worker' events): one warmed and ended
+ * within a short pass may be gone before a debugger ever lists it.
+ */
+export function createBrowserParsePool(spawn: () => Worker, wasm: WasmUrls, life?: (state: 'started' | 'ended') => void): BrowserParsePoolFactory | undefined {
   if (!wasm.treeSitter) return undefined;
   const urls = absolute(wasm, globalThis.location?.href ?? 'http://localhost/');
   let warmed: Worker | null = null;
   const launch = (): Worker => {
     const w = spawn();
+    life?.('started');
     const init: ParseWorkerInit = { type: 'init', wasm: urls };
     w.postMessage(init);
     return w;
+  };
+  const ended = new WeakSet<Worker>();
+  const end = (w: Worker): void => {
+    w.terminate();
+    if (ended.has(w)) return;
+    ended.add(w);
+    life?.('ended');
   };
   const factory: ParsePoolFactory = (opts) => {
     const replies = new PendingReplies();
@@ -77,7 +89,7 @@ export function createBrowserParsePool(spawn: () => Worker, wasm: WasmUrls): Bro
       w.onerror = (ev) => {
         ev.preventDefault?.();
         fail(new Error(`parse worker failed: ${ev.message ?? 'unknown error'}`));
-        w.terminate();
+        end(w);
       };
       w.onmessageerror = () => fail(new Error('parse worker: a message could not be read'));
       const config: ParseWorkerConfig = { type: 'config', binaryProbeBytes: opts.binaryProbeBytes, langs: [...(opts.langs ?? [])] };
@@ -98,7 +110,7 @@ export function createBrowserParsePool(spawn: () => Worker, wasm: WasmUrls): Bro
       },
       async close() {
         fail(new Error('parse pool closed'));
-        worker?.terminate();
+        if (worker) end(worker);
         worker = null;
       },
     };
@@ -111,13 +123,13 @@ export function createBrowserParsePool(spawn: () => Worker, wasm: WasmUrls): Bro
       // One that fails before a pool takes it is dropped: the pool starts another (and falls back as usual).
       w.onerror = (ev: ErrorEvent) => {
         ev.preventDefault?.();
-        w.terminate();
+        end(w);
         if (warmed === w) warmed = null;
       };
       warmed = w;
     },
     cool() {
-      warmed?.terminate();
+      if (warmed) end(warmed);
       warmed = null;
     },
   });

@@ -103,7 +103,9 @@ export type WorkerEvent =
   /** Another tab took the workspace over: it is closed here (a running index was cancelled). */
   | { type: 'released'; workspace: string; reason: 'taken_over' }
   /** A wasm file the Worker fetched: tree-sitter's runtime or a grammar, loaded on first use. */
-  | { type: 'asset'; what: string; url: string; bytes: number; ms: number };
+  | { type: 'asset'; what: string; url: string; bytes: number; ms: number }
+  /** A parse worker started (for a pass, or warmed ahead of a first one) or ended (its pass done, cooled, failed). */
+  | { type: 'parse-worker'; state: 'started' | 'ended' };
 
 /** The Worker's API (every call is async across the boundary). Workspaces are addressed by name. */
 export interface HciWorkerApi {

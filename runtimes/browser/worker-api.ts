@@ -48,7 +48,7 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
   const vectors: VectorHost = config.vectors ?? { fetch: (input, init) => fetch(input, init), codeModel: codeModel ? () => fetchBytes(codeModel, 'the code model') : undefined };
   // One core (or no Worker constructor here): a parse worker would only take turns with this one.
   const cores = (globalThis.navigator as Navigator | undefined)?.hardwareConcurrency ?? 1;
-  const parsePool = config.spawnParseWorker && grammars && cores > 1 ? createBrowserParsePool(config.spawnParseWorker, config.wasm) : undefined;
+  const parsePool = config.spawnParseWorker && grammars && cores > 1 ? createBrowserParsePool(config.spawnParseWorker, config.wasm, (state) => emit({ type: 'parse-worker', state })) : undefined;
   const sessions = new WorkerSessions({
     engineLoader, grammars, vectors, parsePool,
     released: (workspace) => emit({ type: 'released', workspace, reason: 'taken_over' }),

@@ -15,6 +15,9 @@ import { createUrlGrammarSource } from '../../runtimes/browser/loaders.ts';
 const worker = new Worker(new URL('../../runtimes/browser/worker.ts', import.meta.url), { type: 'module' });
 const clientReady: Promise<HciClient> = connectHci(worker);
 const open = new Map<string, BrowserWorkspace>();
+/** The Worker's parse-worker events since the page loaded, in order. */
+const parseWorkerLife: Array<'started' | 'ended'> = [];
+void clientReady.then((c) => c.onEvent((e) => void (e.type === 'parse-worker' && parseWorkerLife.push(e.state))));
 
 type Result<T> = { ok: T } | { error: { code: string; message: string; hint?: string } };
 
@@ -64,6 +67,9 @@ async function removeOpfsFile(root: FileSystemDirectoryHandle, rel: string): Pro
 
 const harness = {
   ready: () => call(async () => (await clientReady, true)),
+
+  /** Each parse worker's start and end, as the Worker reported them (worker-api.ts 'parse-worker' events). */
+  parseWorkerLife: () => call(async () => [...parseWorkerLife]),
 
   openZip: (name: string, url: string, settings?: Partial<Settings>) =>
     call(async () => {
