@@ -68,6 +68,8 @@ const settingsShape = z
     coverage_chunks: z.number().int().min(0).max(80).default(D.coverage_chunks),
     /** With coverage_chunks: only files of more chunks than this are read so (a giant file); 0: every file. */
     coverage_long_file: z.number().int().min(0).default(D.coverage_long_file),
+    /** A file gives at most this many chunks to each pass's candidate pool, which is filled from channel lists 4x as deep (more distinct files reach rerank; pipeline.ts capPool); 0: off. */
+    pool_file_cap: z.number().int().min(0).max(64).default(D.pool_file_cap),
     /** Per other matching chunk of the same file, in proportion to its score (at most 5); 0: off. */
     file_chunks_bonus: z.number().min(0).max(1).default(D.file_chunks_bonus),
     /** In a query of 2+ words, a file's chunk holding the most query words in its own text (body, own name) leads its file; siblings matched by the file's shared words (path, member key's namespace/type) weigh no more (own-evidence.ts). */

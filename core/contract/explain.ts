@@ -46,6 +46,7 @@ export const explanation = z.object({
   learned_terms: z.array(z.string()).optional().describe('the name parts this repository\'s doc comments link a question\'s words to (setting learned_terms), each as part←query word, with its normalised PMI; those the index holds joined the any-term pass at a low weight'),
   compounds: z.array(z.string()).optional().describe('neighbouring query words the index also holds as one identifier, matched against file and symbol names'),
   query_type: z.enum(['symbol', 'question', 'mixed']).optional().describe('symbol: names code; question: words only; mixed: identifiers among words (decides how much a declaration of a query name weighs)'),
+  pool_file_cap: z.number().int().optional().describe('setting pool_file_cap, when on: each pass\'s candidate pool took at most this many chunks of one file, from channel lists 4x as deep'),
   declaration: z.object({
     query: z.string().describe('the query identifier'),
     name: z.string().describe('the name declared (the query name, or it with one of the repository\'s affixes)'),

@@ -151,6 +151,8 @@ export interface RankedResult {
   complete: number;
   /** Whether a path filter (the request's or the query's own) applied. */
   filtered: boolean;
+  /** Setting pool_file_cap, when on: the most chunks one file gave each pass's candidate pool. */
+  poolFileCap?: number;
   /** Set when several channels' rankings were fused (weights, guard, route). */
   fusion?: FusionReport;
   /**

@@ -124,6 +124,7 @@ export function explainChunk(db: Database, row: ChunkRow, ranked: RankedResult |
   if (ranked.parsed.neighbours) out[ranked.parsed.neighbours.source === 'repository' ? 'learned_terms' : 'neighbour_terms'] = ranked.parsed.neighbours.terms.map((t) => `${t.token}←${t.from} (${t.cosine})`);
   if (ranked.parsed.compounds?.length) out.compounds = ranked.parsed.compounds.map((c) => c.token);
   if (ranked.queryType) out.query_type = ranked.queryType;
+  if (ranked.poolFileCap) out.pool_file_cap = ranked.poolFileCap;
   const d = cand?.declaration;
   if (d) out.declaration = { query: d.query, name: d.name, kind: d.kind, line: d.line, affix: d.affix, stem: d.stem, tier: round(declarationTier(d)) };
   out.matched_terms = matched;

@@ -189,7 +189,8 @@ function rankRouted(ctx: SearchContext, req: SearchRequest, written: ParsedQuery
     return session.withPathFilter(filter, () => {
       // A text query (literal channel) matches patterns, not words: nothing to expand.
       const parsed = written.text ? written : withTermWeights(session, ctx.settings, withLearnedTerms(ctx, expandQuery(session, written)));
-      if (!mode.fuseRanked) return { parsed, mode: modeName, ...rankPasses(rankCtx, mode, parsed, pool, needed), filtered: filter !== null };
+      const capped = ctx.settings.pool_file_cap > 0 ? { poolFileCap: ctx.settings.pool_file_cap } : {};
+      if (!mode.fuseRanked) return { parsed, mode: modeName, ...rankPasses(rankCtx, mode, parsed, pool, needed), filtered: filter !== null, ...capped };
       // Late fusion: each channel ranked exactly as if it ran alone, then the rankings fused.
       const asked = mode.route?.(parsed) ?? mode.channels;
       const rankings: ChannelRanking[] = mode.channels.map((channel) => {
@@ -202,7 +203,7 @@ function rankRouted(ctx: SearchContext, req: SearchRequest, written: ParsedQuery
       });
       const fused = mode.fuseRanked(rankings, parsed, { needed, maxHitsPerFile: ctx.settings.max_hits_per_file });
       // The guard orders beyond the fused scores: the scores are made to agree with the order.
-      return { parsed, mode: modeName, match: fused.match, ranked: agreeScores(fused.ranked), complete: fused.complete, filtered: filter !== null, fusion: fused.report };
+      return { parsed, mode: modeName, match: fused.match, ranked: agreeScores(fused.ranked), complete: fused.complete, filtered: filter !== null, fusion: fused.report, ...capped };
     });
   } catch (e) {
     // Damage is reported as such (the store maps it to index_corrupt with its location and hint).
@@ -234,17 +235,23 @@ function rankPasses(ctx: SearchContext, mode: ModeRow, parsed: ParsedQuery, pool
 function rankPassesAt(ctx: SearchContext, mode: ModeRow, parsed: ParsedQuery, pool: number, needed: number): Passes & { saturated: boolean } {
   const { session } = ctx;
   const reranker = new Reranker(session, ctx.settings, parsed);
-  const lists: ChannelList[] = mode.channels.map((channel) => ({ channel, hits: channel.search(session, parsed, pool) }));
+  const cap = ctx.settings.pool_file_cap;
+  const asked = cap > 0 ? pool * POOL_CAP_DEPTH : pool;
+  const raw: ChannelList[] = mode.channels.map((channel) => ({ channel, hits: channel.search(session, parsed, asked) }));
+  const lists = cap > 0 ? raw.map((l) => ({ channel: l.channel, hits: capPool(l.hits, cap, pool) })) : raw;
   const first = mode.fuse(lists, parsed);
   const page = { kept: splitAtCap(first, ctx.settings.max_hits_per_file).head.length, needed, seen: new Set(first.map((c) => c.chunkId)) };
   const wider: ChannelList[] = [];
+  let widerFull = false;
   for (const channel of mode.channels) {
-    const hits = channel.widen?.(session, parsed, pool, page);
-    if (hits) wider.push({ channel, hits });
+    const hits = channel.widen?.(session, parsed, asked, page);
+    if (!hits) continue;
+    widerFull ||= hits.length + page.seen.size >= asked;
+    wider.push({ channel, hits: cap > 0 ? capPool(hits, cap, pool) : hits });
   }
   // A channel that returned its whole pool may hold more (a wider pass's list leaves out the first
   // pass's chunks: it may have been full when it and those together reach the pool).
-  const saturated = lists.some((l) => l.hits.length >= pool) || wider.some((l) => l.hits.length + page.seen.size >= pool);
+  const saturated = raw.some((l) => l.hits.length >= asked) || widerFull;
   // No channel widened (more chunks hold every word than the depth): a query identifier's best holders
   // join as partial matches all the same (definition-widen.ts; setting definition_widen).
   if (!wider.length) {
@@ -272,6 +279,27 @@ function rankPassesAt(ctx: SearchContext, mode: ModeRow, parsed: ParsedQuery, po
   }
   const complete = reranker.rank(declared(first));
   return done([...complete, ...calibrateAfter(complete, reranker.rank(mode.fuse(wider, parsed)))], complete.length);
+}
+
+/** How much deeper the channels are asked when setting pool_file_cap thins their lists. */
+const POOL_CAP_DEPTH = 4;
+
+/**
+ * Setting pool_file_cap: a channel's hits in its order, each file's first `cap` only, up to `pool`
+ * (less `have`, the chunks an earlier pass gave): a file's many chunks no longer fill the pool, so
+ * files further down the list reach rerank (issue 32: bench/results/miss-anatomy-rank14.md).
+ */
+export function capPool<T extends { row: { fileId: number } }>(hits: readonly T[], cap: number, pool: number, have = 0): T[] {
+  const per = new Map<number, number>();
+  const out: T[] = [];
+  for (const h of hits) {
+    if (out.length + have >= pool) break;
+    const n = per.get(h.row.fileId) ?? 0;
+    if (n >= cap) continue;
+    per.set(h.row.fileId, n + 1);
+    out.push(h);
+  }
+  return out;
 }
 
 /**
