@@ -9,7 +9,10 @@
 //               all-terms pass had it, the pool's depth cut it); a-file its chunks hold every term
 //               together, none alone (a per-file aggregation would find it); a-path at least half the
 //               query's words are in its path (a path/stem match would); a-most it holds at least half
-//               the terms; a-vocab fewer (the query's words are not the file's words).
+//               the terms; a-vocab fewer (the query's words are not the file's words). And where the
+//               any-term pass (every clause ORed, BM25 with the channel's column weights) would list
+//               the file's best chunk: its rank among chunks and among distinct files — what a deeper
+//               pool, or one of distinct files, would need to reach it.
 //   c  name     a candidate of the relevant file, outranked in the first five by a file of the same
 //               file name or stem elsewhere (another chunk/file of the same name).
 //   b  rerank   a candidate, below five otherwise: the factor that decided is the largest share of
@@ -24,7 +27,8 @@ import { openWorkspace } from '../runtimes/node/index.ts';
 import { readGolden } from './lib/queries.ts';
 import { distinct } from './lib/metrics.ts';
 import { markdownTable, optString, parseArgs, probeSets, runMain, writeReport } from './lib/util.ts';
-import { parseQuery } from '../core/search/query.ts';
+import { ftsExpression, parseQuery } from '../core/search/query.ts';
+import { COLUMN_WEIGHTS } from '../core/search/channels/fts.ts';
 import { queryType } from '../core/search/query-type.ts';
 import { defaultSettings } from '../core/settings.ts';
 import { observeRerank, type Reranker } from '../core/search/rerank.ts';
@@ -53,6 +57,8 @@ interface Row {
   decider?: string;
   /** a-*: the pool's size in distinct files. */
   poolFiles?: number;
+  /** a-*: the relevant file's best chunk in the any-term list: its rank among chunks and among distinct files (null: it holds no term). */
+  anyRank?: { chunk: number; file: number } | null;
   /** b-rerank: the relevant file's and the fifth file's best candidate (fused score, factors), and the share of the query's terms each file holds in the index. */
   gold?: { path: string; base: number; factors: Record<string, number>; held: number };
   fifth?: { path: string; base: number; factors: Record<string, number>; held: number };
@@ -73,6 +79,22 @@ function holds(db: Database, path: string, terms: readonly string[]): { chunk: b
   const all = terms.map((t) => `"${t}"`).join(' AND ');
   const chunk = held === terms.length && db.selectValue(`SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? AND ${inFile} LIMIT 1`, [all, id]) !== undefined;
   return { chunk, file: held === terms.length, held };
+}
+
+const WEIGHTS = Object.values(COLUMN_WEIGHTS).join(', ');
+
+/** The best-ranked chunk of any of `paths` in the any-term list `expr`: its 1-based rank among chunks and among distinct files. */
+function anyTermRank(db: Database, paths: readonly string[], expr: string): { chunk: number; file: number } | null {
+  let best: number | undefined;
+  for (const p of paths) {
+    const bm = db.selectValue(`SELECT bm25(chunks_fts, ${WEIGHTS}) AS bm FROM chunks_fts WHERE chunks_fts MATCH ? AND +rowid IN (SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ?) ORDER BY bm LIMIT 1`, [expr, p]);
+    if (bm !== undefined && bm !== null && (best === undefined || Number(bm) < best)) best = Number(bm);
+  }
+  if (best === undefined) return null;
+  const above = `SELECT t.id FROM (SELECT rowid AS id, bm25(chunks_fts, ${WEIGHTS}) AS bm FROM chunks_fts WHERE chunks_fts MATCH ?) t WHERE t.bm < ?`;
+  const chunk = Number(db.selectValue(`SELECT count(*) FROM (${above})`, [expr, best]) ?? 0) + 1;
+  const file = Number(db.selectValue(`SELECT count(DISTINCT c.file_id) FROM chunks c WHERE c.id IN (${above})`, [expr, best]) ?? 0) + 1;
+  return { chunk, file };
 }
 
 /** At least half of the query's words (3+ letters, identifier parts counted) in the path's segments. */
@@ -133,7 +155,9 @@ export async function main(argv: string[]): Promise<number> {
           row.poolFiles = best.size;
           const terms = [...new Set(parsed.clauses.flatMap((c) => (c.kind === 'word' ? [c.token] : c.kind === 'phrase' ? c.tokens : [])))];
           const words = [...new Set(parsed.clauses.flatMap((c) => (c.kind === 'word' ? (c.parts.length ? c.parts : [c.token]) : [])).map((w) => w.toLowerCase()).filter((w) => w.length >= 3))];
+          const anyExpr = ftsExpression(parsed, 'any');
           const { value } = await ws.read((db) => g.relevant.map((p) => ({ ...holds(db, p, terms), path: pathHolds(p, words) })));
+          row.anyRank = anyExpr ? (await ws.read((db) => anyTermRank(db, g.relevant, anyExpr))).value : null;
           const n = Math.max(1, terms.length);
           row.cls = value.some((h) => h.chunk) ? 'a-chunk' : value.some((h) => h.file) ? 'a-file' : value.some((h) => h.path) ? 'a-path' : value.some((h) => h.held * 2 >= n) ? 'a-most' : 'a-vocab';
           continue;
@@ -187,10 +211,23 @@ function report(rows: readonly Row[]): string {
   }
   out.push('\nb-rerank: the component of log(fifth file\'s best score / relevant file\'s best score) that favoured the fifth file most, per query type:\n');
   out.push(markdownTable(['decider', 'all', ...types], [...dec].sort((a, b) => b[1].all - a[1].all).map(([k, d]) => [k, String(d.all), ...types.map((t) => String(d[t] ?? 0))])));
+  const pool = rows.filter((r) => r.cls?.startsWith('a-'));
+  type Bands = ReadonlyArray<readonly [string, number]>;
+  const chunkBands: Bands = [['<= 144', 144], ['145-576', 576], ['577-2000', 2000], ['> 2000', Infinity]];
+  const fileBands: Bands = [['<= 25', 25], ['26-100', 100], ['101-400', 400], ['> 400', Infinity]];
+  const bandRows = (key: 'chunk' | 'file', bands: Bands) => ['a-chunk', 'a-file', 'a-path', 'a-most', 'a-vocab', 'all'].map((cls) => {
+    const rs = cls === 'all' ? pool : pool.filter((r) => r.cls === cls);
+    const band = (n: number) => bands.findIndex(([, top]) => n <= top);
+    return [cls, String(rs.length), ...bands.map((_, i) => String(rs.filter((r) => r.anyRank && band(r.anyRank[key]) === i).length)), String(rs.filter((r) => !r.anyRank).length)];
+  });
+  out.push('\nNever a candidate: where the any-term pass (every clause ORed, BM25) lists the relevant file\'s best chunk — its rank among chunks (the first tier\'s pool is 144 chunks, the deeper tiers\' 384, 1,344 and 2,000):\n');
+  out.push(markdownTable(['', 'misses', ...chunkBands.map(([b]) => b), 'holds no term'], bandRows('chunk', chunkBands)));
+  out.push('\nThe same, its rank among distinct files (the files listed before it, plus one; the first tier\'s pool holds ~25 files):\n');
+  out.push(markdownTable(['', 'misses', ...fileBands.map(([b]) => b), 'holds no term'], bandRows('file', fileBands)));
   out.push('\nThe misses:\n```');
   for (const r of rows.filter((x) => x.cls)) {
     out.push(`${r.set.padEnd(17)} ${r.cls!.padEnd(8)} ${(r.decider ?? '').padEnd(22)} ${String(r.rank ?? '-').padStart(3)} ${r.type.padEnd(8)} ${r.query.slice(0, 80)}`);
-    out.push(`${''.padEnd(27)}want ${r.relevant.slice(0, 2).join(' ')}`);
+    out.push(`${''.padEnd(27)}want ${r.relevant.slice(0, 2).join(' ')}${r.anyRank ? ` (any-term rank: chunk ${r.anyRank.chunk}, file ${r.anyRank.file})` : ''}`);
     out.push(`${''.padEnd(27)}top5 ${r.above.join(' ')}`);
   }
   out.push('```');
