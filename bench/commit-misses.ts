@@ -16,11 +16,9 @@
 //
 //   node --experimental-transform-types bench/commit-misses.ts --set Mud=<golden.jsonl>@<indexed root> [--set …]
 //        [--settings JSON] [--kind commit] [--out rows.json] [--md table.md]
-import { openWorkspace } from '../runtimes/node/index.ts';
-import { readGolden } from './lib/queries.ts';
-import { distinct } from './lib/metrics.ts';
-import { markdownTable, mean, optString, parseArgs, probeSets, runMain, writeReport } from './lib/util.ts';
-import { parseQuery } from '../core/search/query.ts';
+import { probeQueries, relevantRank } from './lib/probe-queries.ts';
+import { markdownTable, mean, optString, parseArgs, runMain, writeReport } from './lib/util.ts';
+import { parseQuery, queryTerms } from '../core/search/query.ts';
 import { defaultSettings } from '../core/settings.ts';
 import { pathRole } from '../core/scan/roles.ts';
 import { splitIdentifier } from '../core/text/analyzer.ts';
@@ -92,46 +90,35 @@ export async function main(argv: string[]): Promise<number> {
   const kind = optString(opts, 'kind') ?? 'commit';
   const changeWords = (settings.change_words as string[] | undefined) ?? defaultSettings().change_words;
   const rows: Row[] = [];
-  for (const { name, golden, root } of probeSets(opts)) {
-    const ws = await openWorkspace(root, { settings });
-    try {
-      for (const g of readGolden(golden)) {
-        if (g.kind !== kind) continue;
-        const parsed = parseQuery(g.query, { change_words: changeWords });
-        const terms = [...new Set(parsed.clauses.flatMap((c) => (c.kind === 'word' ? [c.token] : c.kind === 'phrase' ? c.tokens : [])))];
-        const res = await ws.search({ query: g.query, limit: 50 });
-        const files = distinct(res.hits.map((h) => h.path));
-        const at = files.findIndex((p) => g.relevant.includes(p));
-        const rank = at < 0 ? null : at + 1;
-        const file = at < 0 ? g.relevant[0] : files[at];
-        const { value } = await ws.read((db) => {
-          const idf = idfOf(db, terms);
-          const mine = shares(chunkHolders(db, file, terms), terms.length);
-          const lower = file.toLowerCase();
-          const pathShare = terms.length ? terms.filter((t) => lower.includes(bareForm(t))).length / terms.length : 0;
-          const stem = stemOf(file).toLowerCase();
-          const upTo = files.slice(0, (rank ?? 51) - 1);
-          const testAbove = stem.length > 2 && upTo.some((p) => pathRole(p)?.role === 'test' && stemOf(p).toLowerCase().includes(stem));
-          const above = files.slice(0, Math.min(5, (rank ?? 51) - 1));
-          let cls: MissClass | null = null;
-          if (rank === null) cls = 'absent';
-          else if (rank > 5) {
-            const votes: Record<string, number> = {};
-            const mineWeight = mine.weight(idf);
-            for (const p of above) {
-              const c = pathRole(p) ? 'role' : near(p, file) ? 'near' : shares(chunkHolders(db, p, terms), terms.length).weight(idf) < mineWeight - 1e-9 ? 'fewer' : 'more';
-              votes[c] = (votes[c] ?? 0) + 1;
-            }
-            cls = Object.entries(votes).sort((x, y) => y[1] - x[1] || CLASSES.indexOf(x[0] as MissClass) - CLASSES.indexOf(y[0] as MissClass))[0][0] as MissClass;
-          }
-          return { fileShare: mine.file, chunkShare: mine.chunk, pathShare, testAbove, cls, above };
-        });
-        rows.push({ set: name, id: g.id!, query: g.query, terms, rank, file, ...value });
+  for await (const { set: name, ws, g } of probeQueries(opts, settings)) {
+    if (g.kind !== kind) continue;
+    const parsed = parseQuery(g.query, { change_words: changeWords });
+    const terms = queryTerms(parsed).words;
+    const { files, rank } = relevantRank((await ws.search({ query: g.query, limit: 50 })).hits, g.relevant);
+    const file = rank === null ? g.relevant[0] : files[rank - 1];
+    const { value } = await ws.read((db) => {
+      const idf = idfOf(db, terms);
+      const mine = shares(chunkHolders(db, file, terms), terms.length);
+      const lower = file.toLowerCase();
+      const pathShare = terms.length ? terms.filter((t) => lower.includes(bareForm(t))).length / terms.length : 0;
+      const stem = stemOf(file).toLowerCase();
+      const upTo = files.slice(0, (rank ?? 51) - 1);
+      const testAbove = stem.length > 2 && upTo.some((p) => pathRole(p)?.role === 'test' && stemOf(p).toLowerCase().includes(stem));
+      const above = files.slice(0, Math.min(5, (rank ?? 51) - 1));
+      let cls: MissClass | null = null;
+      if (rank === null) cls = 'absent';
+      else if (rank > 5) {
+        const votes: Record<string, number> = {};
+        const mineWeight = mine.weight(idf);
+        for (const p of above) {
+          const c = pathRole(p) ? 'role' : near(p, file) ? 'near' : shares(chunkHolders(db, p, terms), terms.length).weight(idf) < mineWeight - 1e-9 ? 'fewer' : 'more';
+          votes[c] = (votes[c] ?? 0) + 1;
+        }
+        cls = Object.entries(votes).sort((x, y) => y[1] - x[1] || CLASSES.indexOf(x[0] as MissClass) - CLASSES.indexOf(y[0] as MissClass))[0][0] as MissClass;
       }
-    } finally {
-      ws.close();
-    }
-    process.stderr.write(`${name} done\n`);
+      return { fileShare: mine.file, chunkShare: mine.chunk, pathShare, testAbove, cls, above };
+    });
+    rows.push({ set: name, id: g.id!, query: g.query, terms, rank, file, ...value });
   }
   const out: string[] = [];
   const setNames = [...new Set(rows.map((r) => r.set))];

@@ -23,11 +23,9 @@
 //
 //   node --experimental-transform-types bench/miss-anatomy.ts --set Mud=<golden.jsonl>@<indexed root> [--set …]
 //        [--settings JSON] [--out rows.json] [--md table.md]       (bench/miss-anatomy.sh: the 17 probe sets)
-import { openWorkspace } from '../runtimes/node/index.ts';
-import { readGolden } from './lib/queries.ts';
-import { distinct } from './lib/metrics.ts';
-import { markdownTable, optString, parseArgs, probeSets, runMain, writeReport } from './lib/util.ts';
-import { ftsExpression, parseQuery } from '../core/search/query.ts';
+import { probeQueries, relevantRank } from './lib/probe-queries.ts';
+import { markdownTable, optString, parseArgs, runMain, writeReport } from './lib/util.ts';
+import { ftsExpression, parseQuery, queryTerms } from '../core/search/query.ts';
 import { COLUMN_WEIGHTS } from '../core/search/channels/fts.ts';
 import { queryType } from '../core/search/query-type.ts';
 import { defaultSettings } from '../core/settings.ts';
@@ -121,68 +119,56 @@ export async function main(argv: string[]): Promise<number> {
   const settings = JSON.parse(optString(opts, 'settings') ?? '{}') as Record<string, unknown>;
   const changeWords = defaultSettings().change_words;
   const rows: Row[] = [];
-  for (const { name, golden, root } of probeSets(opts)) {
-    const ws = await openWorkspace(root, { settings });
-    try {
-      for (const g of readGolden(golden)) {
-        const parsed = parseQuery(g.query, { change_words: changeWords });
-        let last: Reranker | null = null;
-        let pool: Cand[] = [];
-        observeRerank((t) => {
-          if (t.reranker !== last) {
-            last = t.reranker;
-            pool = [];
-          }
-          for (const c of t.cands) pool.push({ path: c.path, base: c.base, score: c.score, factors: new Map(c.factors.map((f) => [f.name, f.factor])) });
-        });
-        try {
-          await ws.search({ query: g.query, limit: 10, mode: 'keyword' });
-        } finally {
-          observeRerank(null);
-        }
-        const res = await ws.search({ query: g.query, limit: 50, mode: 'keyword' });
-        const files = distinct(res.hits.map((h) => h.path));
-        const at = files.findIndex((p) => g.relevant.includes(p));
-        const rank = at < 0 ? null : at + 1;
-        const row: Row = { set: name, id: g.id!, kind: g.kind, type: queryType(parsed), query: g.query, rank, cls: null, above: [], relevant: g.relevant };
-        rows.push(row);
-        if (rank !== null && rank <= 5) continue;
-        row.above = files.slice(0, 5);
-        const best = new Map<string, Cand>();
-        for (const c of pool) if (!best.has(c.path) || c.score > best.get(c.path)!.score) best.set(c.path, c);
-        const golds = g.relevant.map((p) => best.get(p)).filter((c): c is Cand => c !== undefined);
-        if (!golds.length) {
-          row.poolFiles = best.size;
-          const terms = [...new Set(parsed.clauses.flatMap((c) => (c.kind === 'word' ? [c.token] : c.kind === 'phrase' ? c.tokens : [])))];
-          const words = [...new Set(parsed.clauses.flatMap((c) => (c.kind === 'word' ? (c.parts.length ? c.parts : [c.token]) : [])).map((w) => w.toLowerCase()).filter((w) => w.length >= 3))];
-          const anyExpr = ftsExpression(parsed, 'any');
-          const { value } = await ws.read((db) => g.relevant.map((p) => ({ ...holds(db, p, terms), path: pathHolds(p, words) })));
-          row.anyRank = anyExpr ? (await ws.read((db) => anyTermRank(db, g.relevant, anyExpr))).value : null;
-          const n = Math.max(1, terms.length);
-          row.cls = value.some((h) => h.chunk) ? 'a-chunk' : value.some((h) => h.file) ? 'a-file' : value.some((h) => h.path) ? 'a-path' : value.some((h) => h.held * 2 >= n) ? 'a-most' : 'a-vocab';
-          continue;
-        }
-        const gold = golds.sort((a, b) => b.score - a.score)[0];
-        const sameName = row.above.some((p) => !g.relevant.includes(p) && g.relevant.some((r) => baseOf(r) === baseOf(p) || stemOf(r) === stemOf(p)));
-        if (sameName) {
-          row.cls = 'c-name';
-          continue;
-        }
-        row.cls = 'b-rerank';
-        const fifth = row.above.map((p) => best.get(p)).filter((c): c is Cand => c !== undefined).pop();
-        row.decider = fifth ? decider(fifth, gold) : 'tiers';
-        if (fifth) {
-          const terms = [...new Set(parsed.clauses.flatMap((c) => (c.kind === 'word' ? [c.token] : c.kind === 'phrase' ? c.tokens : [])))];
-          const { value } = await ws.read((db) => [gold, fifth].map((c) => holds(db, c.path, terms).held / Math.max(1, terms.length)));
-          const shown = (c: Cand, held: number) => ({ path: c.path, base: c.base, factors: Object.fromEntries(c.factors), held });
-          row.gold = shown(gold, value[0]);
-          row.fifth = shown(fifth, value[1]);
-        }
+  for await (const { set: name, ws, g } of probeQueries(opts, settings)) {
+    const parsed = parseQuery(g.query, { change_words: changeWords });
+    const terms = queryTerms(parsed).words;
+    let last: Reranker | null = null;
+    let pool: Cand[] = [];
+    observeRerank((t) => {
+      if (t.reranker !== last) {
+        last = t.reranker;
+        pool = [];
       }
+      for (const c of t.cands) pool.push({ path: c.path, base: c.base, score: c.score, factors: new Map(c.factors.map((f) => [f.name, f.factor])) });
+    });
+    try {
+      await ws.search({ query: g.query, limit: 10, mode: 'keyword' });
     } finally {
-      ws.close();
+      observeRerank(null);
     }
-    process.stderr.write(`${name} done\n`);
+    const { files, rank } = relevantRank((await ws.search({ query: g.query, limit: 50, mode: 'keyword' })).hits, g.relevant);
+    const row: Row = { set: name, id: g.id!, kind: g.kind, type: queryType(parsed), query: g.query, rank, cls: null, above: [], relevant: g.relevant };
+    rows.push(row);
+    if (rank !== null && rank <= 5) continue;
+    row.above = files.slice(0, 5);
+    const best = new Map<string, Cand>();
+    for (const c of pool) if (!best.has(c.path) || c.score > best.get(c.path)!.score) best.set(c.path, c);
+    const golds = g.relevant.map((p) => best.get(p)).filter((c): c is Cand => c !== undefined);
+    if (!golds.length) {
+      row.poolFiles = best.size;
+      const words = [...new Set(parsed.clauses.flatMap((c) => (c.kind === 'word' ? (c.parts.length ? c.parts : [c.token]) : [])).map((w) => w.toLowerCase()).filter((w) => w.length >= 3))];
+      const anyExpr = ftsExpression(parsed, 'any');
+      const { value } = await ws.read((db) => g.relevant.map((p) => ({ ...holds(db, p, terms), path: pathHolds(p, words) })));
+      row.anyRank = anyExpr ? (await ws.read((db) => anyTermRank(db, g.relevant, anyExpr))).value : null;
+      const n = Math.max(1, terms.length);
+      row.cls = value.some((h) => h.chunk) ? 'a-chunk' : value.some((h) => h.file) ? 'a-file' : value.some((h) => h.path) ? 'a-path' : value.some((h) => h.held * 2 >= n) ? 'a-most' : 'a-vocab';
+      continue;
+    }
+    const gold = golds.sort((a, b) => b.score - a.score)[0];
+    const sameName = row.above.some((p) => !g.relevant.includes(p) && g.relevant.some((r) => baseOf(r) === baseOf(p) || stemOf(r) === stemOf(p)));
+    if (sameName) {
+      row.cls = 'c-name';
+      continue;
+    }
+    row.cls = 'b-rerank';
+    const fifth = row.above.map((p) => best.get(p)).filter((c): c is Cand => c !== undefined).pop();
+    row.decider = fifth ? decider(fifth, gold) : 'tiers';
+    if (fifth) {
+      const { value } = await ws.read((db) => [gold, fifth].map((c) => holds(db, c.path, terms).held / Math.max(1, terms.length)));
+      const shown = (c: Cand, held: number) => ({ path: c.path, base: c.base, factors: Object.fromEntries(c.factors), held });
+      row.gold = shown(gold, value[0]);
+      row.fifth = shown(fifth, value[1]);
+    }
   }
   writeReport(opts, report(rows), rows);
   return 0;

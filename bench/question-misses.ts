@@ -15,11 +15,9 @@
 //
 //   node --experimental-transform-types bench/question-misses.ts --set Mud=<golden.jsonl>@<indexed root> [--set …]
 //        [--settings JSON] [--out rows.json] [--md table.md]
-import { openWorkspace } from '../runtimes/node/index.ts';
-import { readGolden } from './lib/queries.ts';
-import { distinct } from './lib/metrics.ts';
-import { markdownTable, optString, parseArgs, probeSets, runMain, writeReport } from './lib/util.ts';
-import { parseQuery } from '../core/search/query.ts';
+import { probeQueries, relevantRank } from './lib/probe-queries.ts';
+import { markdownTable, optString, parseArgs, runMain, writeReport } from './lib/util.ts';
+import { parseQuery, queryTerms } from '../core/search/query.ts';
 import { queryType } from '../core/search/query-type.ts';
 import { defaultSettings } from '../core/settings.ts';
 import { pathRole } from '../core/scan/roles.ts';
@@ -82,48 +80,37 @@ export async function main(argv: string[]): Promise<number> {
   const settings = JSON.parse(optString(opts, 'settings') ?? '{}') as Record<string, unknown>;
   const changeWords = defaultSettings().change_words;
   const rows: Miss[] = [];
-  for (const { name, golden, root } of probeSets(opts)) {
-    const ws = await openWorkspace(root, { settings });
-    try {
-      for (const g of readGolden(golden)) {
-        const parsed = parseQuery(g.query, { change_words: changeWords });
-        const type = queryType(parsed);
-        if (type !== 'question' && !(QUESTION_KINDS.has(g.kind) && type !== 'symbol')) continue;
-        const res = await ws.search({ query: g.query, limit: 50 });
-        const files = distinct(res.hits.map((h) => h.path));
-        const at = files.findIndex((p) => g.relevant.includes(p));
-        const rank = at < 0 ? null : at + 1;
-        const terms = [...new Set(parsed.clauses.flatMap((c) => (c.kind === 'word' ? [c.token] : c.kind === 'phrase' ? c.tokens : [])))];
-        const row: Miss = { set: name, id: g.id!, kind: g.kind, type, query: g.query, rank, cls: null, absent: [], above: [], relevant: g.relevant };
-        if (rank === null || rank > 5) {
-          const { value } = await ws.read((db) => {
-            const { idf } = termStats(db, terms);
-            const rel = g.relevant.map((p) => fileWords(db, p, terms));
-            const absent = terms.filter((t) => rel.every((f) => !f.held.get(t)));
-            const relWeight = Math.max(0, ...rel.map((f) => weight(f, idf)));
-            const above = files.slice(0, Math.min(5, (rank ?? 51) - 1));
-            let cls: MissClass;
-            if (rank === null) {
-              const best = Math.max(0, ...rel.map((f) => [...f.held.values()].filter(Boolean).length));
-              cls = best * 2 < terms.length ? 'a-vocab' : 'a-deep';
-            } else {
-              const votes: Record<string, number> = {};
-              for (const p of above) {
-                const c = pathRole(p) ? 'c-role' : near(p, g.relevant) ? 'd-near' : weight(fileWords(db, p, terms), idf) < relWeight - 1e-9 ? 'b-common' : 'b-equal';
-                votes[c] = (votes[c] ?? 0) + 1;
-              }
-              cls = (Object.entries(votes).sort((x, y) => y[1] - x[1] || CLASSES.indexOf(x[0] as MissClass) - CLASSES.indexOf(y[0] as MissClass))[0][0]) as MissClass;
-            }
-            return { cls, absent, above };
-          });
-          Object.assign(row, value);
+  for await (const { set: name, ws, g } of probeQueries(opts, settings)) {
+    const parsed = parseQuery(g.query, { change_words: changeWords });
+    const type = queryType(parsed);
+    if (type !== 'question' && !(QUESTION_KINDS.has(g.kind) && type !== 'symbol')) continue;
+    const { files, rank } = relevantRank((await ws.search({ query: g.query, limit: 50 })).hits, g.relevant);
+    const terms = queryTerms(parsed).words;
+    const row: Miss = { set: name, id: g.id!, kind: g.kind, type, query: g.query, rank, cls: null, absent: [], above: [], relevant: g.relevant };
+    if (rank === null || rank > 5) {
+      const { value } = await ws.read((db) => {
+        const { idf } = termStats(db, terms);
+        const rel = g.relevant.map((p) => fileWords(db, p, terms));
+        const absent = terms.filter((t) => rel.every((f) => !f.held.get(t)));
+        const relWeight = Math.max(0, ...rel.map((f) => weight(f, idf)));
+        const above = files.slice(0, Math.min(5, (rank ?? 51) - 1));
+        let cls: MissClass;
+        if (rank === null) {
+          const best = Math.max(0, ...rel.map((f) => [...f.held.values()].filter(Boolean).length));
+          cls = best * 2 < terms.length ? 'a-vocab' : 'a-deep';
+        } else {
+          const votes: Record<string, number> = {};
+          for (const p of above) {
+            const c = pathRole(p) ? 'c-role' : near(p, g.relevant) ? 'd-near' : weight(fileWords(db, p, terms), idf) < relWeight - 1e-9 ? 'b-common' : 'b-equal';
+            votes[c] = (votes[c] ?? 0) + 1;
+          }
+          cls = (Object.entries(votes).sort((x, y) => y[1] - x[1] || CLASSES.indexOf(x[0] as MissClass) - CLASSES.indexOf(y[0] as MissClass))[0][0]) as MissClass;
         }
-        rows.push(row);
-      }
-    } finally {
-      ws.close();
+        return { cls, absent, above };
+      });
+      Object.assign(row, value);
     }
-    process.stderr.write(`${name} done\n`);
+    rows.push(row);
   }
   const setNames = [...new Set(rows.map((r) => r.set))];
   const count = (rs: readonly Miss[]) => [String(rs.length), String(rs.filter((r) => r.cls).length), ...CLASSES.map((c) => String(rs.filter((r) => r.cls === c).length))];

@@ -19,7 +19,6 @@ export const DEFAULT_EXCLUDE_PATH_SEGMENTS = [
   'coverage', '__pycache__', '.gradle', '.terraform',
 ];
 
-/** Read-only by convention: settingDefaults() hands out copies. */
 /**
  * Setting factor_weights: exponents on rerank's named factors (a factor f weighs f^w), in rows by
  * query — `all`, then a query type's row (`symbol`, `question`, `mixed`), then `stated` for a query
@@ -27,6 +26,7 @@ export const DEFAULT_EXCLUDE_PATH_SEGMENTS = [
  */
 export type FactorWeights = Partial<Record<'all' | QueryForm, Record<string, number>>>;
 
+/** Read-only by convention: settingDefaults() hands out copies. */
 export const SETTING_DEFAULTS = {
   include_extensions: DEFAULT_INCLUDE_EXTENSIONS,
   exclude_extensions: [] as string[],

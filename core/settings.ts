@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { HciError } from './platform.ts';
 import { DEFAULT_EXCLUDE_PATH_SEGMENTS, DEFAULT_INCLUDE_EXTENSIONS, SETTING_DEFAULTS as D, settingDefaults } from './settings-defaults.ts';
 import { semanticSettings } from './vector/settings.ts';
-import { QUERY_FORMS } from './search/query-type.ts';
+import { QUERY_FORMS } from './contract/limits.ts';
 
 export { DEFAULT_EXCLUDE_PATH_SEGMENTS, DEFAULT_INCLUDE_EXTENSIONS };
 

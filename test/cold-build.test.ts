@@ -33,6 +33,14 @@ interface ChildCounts {
   killedAt?: number;
 }
 const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!) as ChildCounts;
+/** A copy of the workspace whose cold build a SIGKILL stopped half-way. */
+async function killedHalfWay(): Promise<string> {
+  const root = copyWorkspace(ws.root);
+  dirs.push(root);
+  const killed = await runCliScript(CHILD, [root, 'kill', String(FILES / 2)]);
+  expect(killed.signal, `${killed.stdout}\n${killed.stderr}`).toBe('SIGKILL');
+  return root;
+}
 const mark = (root: string) => sqliteText(dbOf(root), `SELECT coalesce((SELECT value FROM meta WHERE key = '${UNSYNCED_BUILD_KEY}'), '')`);
 
 let ws: GeneratedWorkspace;
@@ -78,10 +86,7 @@ describe.skipIf(!linux)(`cold build without syncs${linux ? '' : ' [SKIPPED: no k
   }, 180_000);
 
   it('a cold build killed mid-pass is a partial index that the next run completes', async () => {
-    const root = copyWorkspace(ws.root);
-    dirs.push(root);
-    const killed = await runCliScript(CHILD, [root, 'kill', String(FILES / 2)]);
-    expect(killed.signal, `${killed.stdout}\n${killed.stderr}`).toBe('SIGKILL');
+    const root = await killedHalfWay();
     // Batches were committed (rows are in the file), and the mark names this boot.
     expect(mark(root)).toBe(readFileSync(BOOT_ID, 'utf8').trim());
     expect(sqliteText(dbOf(root), 'PRAGMA integrity_check')).toBe('ok');
@@ -106,10 +111,7 @@ describe.skipIf(!linux)(`cold build without syncs${linux ? '' : ' [SKIPPED: no k
   }, 180_000);
 
   it('a cold build cut off by a restart of the machine is not trusted: no index for readers, rebuilt from empty', async () => {
-    const root = copyWorkspace(ws.root);
-    dirs.push(root);
-    const killed = await runCliScript(CHILD, [root, 'kill', String(FILES / 2)]);
-    expect(killed.signal, `${killed.stdout}\n${killed.stderr}`).toBe('SIGKILL');
+    const root = await killedHalfWay();
     // What the file holds after a restart: the mark of the boot the build ran in, not this one.
     sqliteText(dbOf(root), `UPDATE meta SET value = 'an-earlier-boot' WHERE key = '${UNSYNCED_BUILD_KEY}'`, { write: true });
     expect(mark(root)).toBe('an-earlier-boot');

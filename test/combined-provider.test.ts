@@ -7,13 +7,12 @@
 // @lane unit
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { LearnedModel } from '../core/vector/learned/model.ts';
 import { CombinedEmbedder, concatHalves } from '../core/vector/combined/embedder.ts';
-import { REPO } from './helpers/browser.ts';
 import { openWithCodeModel, trainModel } from './helpers/code-model-fixture.ts';
 import { createNodeIndexStorage, loadEngine } from '../runtimes/node/index.ts';
+import { sampleSources } from './helpers/tmp-workspace.ts';
 
 const openDb = async (root: string) => createNodeIndexStorage(root).open(await loadEngine());
 
@@ -23,11 +22,8 @@ afterAll(() => {
 });
 
 function workspace(): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-combined-ws-'));
+  const root = sampleSources('hci-combined-ws-', '[semantic]\nenabled = true\nprovider = "combined"\ndims = 24\n');
   tmp.push(root);
-  fs.cpSync(path.join(REPO, 'test/sample-workspace/src'), path.join(root, 'src'), { recursive: true });
-  fs.mkdirSync(path.join(root, '.hci'));
-  fs.writeFileSync(path.join(root, '.hci/settings.toml'), '[semantic]\nenabled = true\nprovider = "combined"\ndims = 24\n');
   return root;
 }
 

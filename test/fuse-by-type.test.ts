@@ -8,13 +8,11 @@
 // @lane unit
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { openWorkspace } from '../runtimes/node/index.ts';
-import { REPO } from './helpers/browser.ts';
 import { fusionType, type HybridOptions } from '../core/search/fuse.ts';
 import { fuseFixture } from './helpers/fusion-fixture.ts';
 import { parseQuery } from '../core/search/query.ts';
+import { sampleSources } from './helpers/tmp-workspace.ts';
 
 
 const BASE: HybridOptions = { keywordWeight: 0.65, vectorWeight: 0.35, guard: 3, routing: true, minVectorScore: 0 };
@@ -81,12 +79,9 @@ describe('fusion_by_type through a workspace (settings.toml, the shipped code mo
   });
 
   it('a stated query is fused with its type\'s weight and guard, a question put as one with the defaults; keyword mode is unchanged', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-fuse-type-'));
-    tmp.push(root);
-    fs.cpSync(path.join(REPO, 'test/sample-workspace/src'), path.join(root, 'src'), { recursive: true });
-    fs.mkdirSync(path.join(root, '.hci'));
     const semantic = '[semantic]\nenabled = true\nprovider = "pretrained"\nfusion_calibration = "zscore"\n';
-    fs.writeFileSync(path.join(root, '.hci/settings.toml'), `${semantic}\n[semantic.fusion_by_type.stated]\nvector_weight = 0.8\nguard = 0\n`);
+    const root = sampleSources('hci-fuse-type-', `${semantic}\n[semantic.fusion_by_type.stated]\nvector_weight = 0.8\nguard = 0\n`);
+    tmp.push(root);
     const w = await openWorkspace(root);
     try {
       await w.index();

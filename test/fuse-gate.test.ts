@@ -8,12 +8,11 @@
 // @lane unit
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { openWorkspace } from '../runtimes/node/index.ts';
-import { REPO } from './helpers/browser.ts';
 import type { HybridOptions } from '../core/search/fuse.ts';
 import { fuseFixture } from './helpers/fusion-fixture.ts';
+import { sampleSources } from './helpers/tmp-workspace.ts';
 
 const BASE: HybridOptions = { keywordWeight: 0.65, vectorWeight: 0.35, guard: 3, routing: true, minVectorScore: 0 };
 const GATED: HybridOptions = { ...BASE, gate: { vectorGap: 0.1, keywordLead: 1.2, keywordAny: false, at: 3 } };
@@ -71,12 +70,9 @@ describe('fusion_gate through a workspace (settings.toml, the shipped code model
   });
 
   it('the gate\'s reading is in explain; opened, the vector channel\'s first file leads the hybrid answer and is marked lifted', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-fuse-gate-'));
-    tmp.push(root);
-    fs.cpSync(path.join(REPO, 'test/sample-workspace/src'), path.join(root, 'src'), { recursive: true });
-    fs.mkdirSync(path.join(root, '.hci'));
     // A gate that opens whenever the vector channel's first file is not keyword's first (no keyword condition, at 1).
-    fs.writeFileSync(path.join(root, '.hci/settings.toml'), '[semantic]\nenabled = true\nprovider = "pretrained"\n\n[semantic.fusion_gate]\nvector_gap = 0.000001\nkeyword_lead = 0\nat = 1\n');
+    const root = sampleSources('hci-fuse-gate-', '[semantic]\nenabled = true\nprovider = "pretrained"\n\n[semantic.fusion_gate]\nvector_gap = 0.000001\nkeyword_lead = 0\nat = 1\n');
+    tmp.push(root);
     const w = await openWorkspace(root);
     try {
       await w.index();

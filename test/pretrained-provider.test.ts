@@ -7,13 +7,12 @@
 // @lane unit
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { LearnedModel } from '../core/vector/learned/model.ts';
 import { loadPretrained } from '../core/vector/pretrained/provider.ts';
 import { openWorkspace } from '../runtimes/node/index.ts';
-import { REPO } from './helpers/browser.ts';
 import { openWithCodeModel, trainModel } from './helpers/code-model-fixture.ts';
+import { sampleSources } from './helpers/tmp-workspace.ts';
 
 const tmp: string[] = [];
 afterAll(() => {
@@ -21,13 +20,8 @@ afterAll(() => {
 });
 
 function workspace(semantic: boolean): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-pre-ws-'));
+  const root = sampleSources('hci-pre-ws-', semantic ? '[semantic]\nenabled = true\nprovider = "pretrained"\n' : undefined);
   tmp.push(root);
-  fs.cpSync(path.join(REPO, 'test/sample-workspace/src'), path.join(root, 'src'), { recursive: true });
-  if (semantic) {
-    fs.mkdirSync(path.join(root, '.hci'));
-    fs.writeFileSync(path.join(root, '.hci/settings.toml'), '[semantic]\nenabled = true\nprovider = "pretrained"\n');
-  }
   return root;
 }
 

@@ -9,7 +9,8 @@
 // so its best chunk weighs same_file_factor (factor `copy_of_listed`) and follows the other files;
 // variants of one file (setting collapse_variants, variants.ts: translations, versioned docs pages)
 // count as one file the same way (factor `variant_of_listed`).
-// Owns the per-file counting, the demotion and the tail; the scores it starts from are rerank's and the fusions'.
+// Owns the per-file counting, the demotion and the tail, and reading a ranked list by file rank (its
+// first n files: firstOfFiles, fileRankEnd); the scores it starts from are rerank's and the fusions'.
 import type { Candidate } from './candidates.ts';
 import { scaleBelow } from './placement.ts';
 
@@ -103,4 +104,28 @@ export function headCount(ranked: readonly Candidate[], maxHitsPerFile: number):
   let n = 0;
   for (const c of ranked) if ((c.fileRank ?? 1) <= maxHitsPerFile) n++;
   return n;
+}
+
+/** The first entry of each of a list's first `n` distinct files, in list order. */
+export function firstOfFiles<T extends { fileId: number }>(ranked: readonly T[], n: number): T[] {
+  const seen = new Set<number>();
+  const out: T[] = [];
+  for (const c of ranked) {
+    if (out.length >= n) break;
+    if (seen.has(c.fileId)) continue;
+    seen.add(c.fileId);
+    out.push(c);
+  }
+  return out;
+}
+
+/** Where a list's (n+1)-th distinct file begins: the entries before it are its first `n` files' (the list's length when it holds n files or fewer). */
+export function fileRankEnd(ranked: readonly { fileId: number }[], n: number): number {
+  const seen = new Set<number>();
+  for (let i = 0; i < ranked.length; i++) {
+    if (seen.has(ranked[i].fileId)) continue;
+    if (seen.size >= n) return i;
+    seen.add(ranked[i].fileId);
+  }
+  return ranked.length;
 }

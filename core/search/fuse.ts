@@ -15,7 +15,7 @@
 // Finding candidates is the channels', ordering within a channel rerank.ts's.
 import { HciError } from '../platform.ts';
 import { candidateOf, type Candidate, type FusedValues, type FusionReport } from './candidates.ts';
-import { capTail } from './file-tiers.ts';
+import { capTail, fileRankEnd, firstOfFiles } from './file-tiers.ts';
 import { scaleBelow } from './placement.ts';
 import { queryForm, type QueryForm } from './query-type.ts';
 
@@ -157,14 +157,9 @@ export function readGate(g: FusionGate, kwRanked: readonly Candidate[], vecList:
     if (!b || (c.channels[0]?.score ?? 0) > (b.channels[0]?.score ?? 0)) vbest.set(c.fileId, c);
   }
   const vs = [...vbest.values()].map((c) => ({ c, cos: c.channels[0]?.score ?? 0 })).sort((a, b) => b.cos - a.cos);
-  const kbest: number[] = [];
-  const kFiles: number[] = [];
-  for (const c of kwRanked) {
-    if (kFiles.includes(c.fileId)) continue;
-    kFiles.push(c.fileId);
-    kbest.push(c.score);
-    if (kFiles.length >= Math.max(2, g.at)) break;
-  }
+  const kFirst = firstOfFiles(kwRanked, Math.max(2, g.at));
+  const kbest = kFirst.map((c) => c.score);
+  const kFiles = kFirst.map((c) => c.fileId);
   const gap = vs.length > 1 ? vs[0].cos - vs[1].cos : vs.length ? vs[0].cos : 0;
   const lead = kbest.length > 1 && kbest[1] > 0 ? kbest[0] / kbest[1] : null;
   const keywordUnsure = g.keywordLead === 0 || (lead !== null && lead <= g.keywordLead) || (g.keywordAny && kwMatch === 'any');
@@ -226,11 +221,7 @@ function normalise(cands: readonly Candidate[], scoreOf: (c: Candidate) => numbe
  * best cosine of keyword's first AGREEMENT_FILES files in that list (setting vector_agreement).
  */
 function agreed(vecList: readonly Candidate[], kwRanked: readonly Candidate[], kwList: readonly Candidate[], share: number): Candidate[] {
-  const top = new Set<number>();
-  for (const c of kwRanked) {
-    if (top.size >= AGREEMENT_FILES) break;
-    top.add(c.fileId);
-  }
+  const top = new Set(firstOfFiles(kwRanked, AGREEMENT_FILES).map((c) => c.fileId));
   let best = -Infinity;
   for (const c of vecList) if (top.has(c.fileId)) best = Math.max(best, c.channels[0]?.score ?? -Infinity);
   const bar = best === -Infinity ? Infinity : best * share;
@@ -242,14 +233,7 @@ function agreed(vecList: readonly Candidate[], kwRanked: readonly Candidate[], k
 function lift(ranked: Candidate[], fileId: number, at: number): void {
   const from = ranked.findIndex((c) => c.fileId === fileId);
   if (from < 0) return;
-  const seen = new Set<number>();
-  let to = 0;
-  for (; to < from; to++) {
-    if (!seen.has(ranked[to].fileId)) {
-      if (seen.size >= at - 1) break;
-      seen.add(ranked[to].fileId);
-    }
-  }
+  const to = fileRankEnd(ranked, at - 1);
   if (to >= from) return;
   const [c] = ranked.splice(from, 1);
   ranked.splice(to, 0, c);
@@ -308,15 +292,7 @@ export function hybridFusion(o: HybridOptions): RankFusion {
     const nk = normalise(kwList, (c) => c.score, calibration);
     const kwRank = new Map(kw.ranked.map((c, i) => [c.chunkId, i]));
     // Keyword's first `guard` files: every keyword hit before its (guard+1)-th distinct file.
-    const guarded: Candidate[] = [];
-    const files = new Set<number>();
-    for (const c of kw.ranked) {
-      if (!files.has(c.fileId)) {
-        if (files.size >= guard) break;
-        files.add(c.fileId);
-      }
-      guarded.push(c);
-    }
+    const guarded = kw.ranked.slice(0, fileRankEnd(kw.ranked, guard));
     const held = new Set(guarded.map((c) => c.chunkId));
     // The union, one candidate per chunk (a chunk both found keeps keyword's candidate and gains the vector entry).
     const byChunk = new Map<number, Candidate>();

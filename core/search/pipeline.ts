@@ -285,15 +285,15 @@ function rankPassesAt(ctx: SearchContext, mode: ModeRow, parsed: ParsedQuery, po
 const POOL_CAP_DEPTH = 4;
 
 /**
- * Setting pool_file_cap: a channel's hits in its order, each file's first `cap` only, up to `pool`
- * (less `have`, the chunks an earlier pass gave): a file's many chunks no longer fill the pool, so
- * files further down the list reach rerank (issue 32: bench/results/miss-anatomy-rank14.md).
+ * Setting pool_file_cap: a channel's hits in its order, each file's first `cap` only, up to `pool`:
+ * a file's many chunks no longer fill the pool, so files further down the list reach rerank (issue
+ * 32: bench/results/miss-anatomy-rank14.md).
  */
-export function capPool<T extends { row: { fileId: number } }>(hits: readonly T[], cap: number, pool: number, have = 0): T[] {
+export function capPool<T extends { row: { fileId: number } }>(hits: readonly T[], cap: number, pool: number): T[] {
   const per = new Map<number, number>();
   const out: T[] = [];
   for (const h of hits) {
-    if (out.length + have >= pool) break;
+    if (out.length >= pool) break;
     const n = per.get(h.row.fileId) ?? 0;
     if (n >= cap) continue;
     per.set(h.row.fileId, n + 1);

@@ -9,7 +9,7 @@
 // settings do belongs to the providers, the vector indexer and the fusion.
 import { z } from 'zod';
 import { parseHttpSettings, type HttpProviderSettings } from './http/settings.ts';
-import { QUERY_FORMS } from '../search/query-type.ts';
+import { QUERY_FORMS } from '../contract/limits.ts';
 
 export const PROVIDERS = ['learned', 'pretrained', 'combined', 'model2vec', 'http', 'onnx'] as const;
 

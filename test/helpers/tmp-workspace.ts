@@ -1,8 +1,8 @@
 // Test helper: temporary folders for tests — an empty one (tmpDir), a copy of a workspace without
-// its index (copyWorkspace), and a `{ 'path/to/file': content }` map materialised as a workspace that
+// its index (copyWorkspace), the sample workspace's sources with given settings (sampleSources), and a `{ 'path/to/file': content }` map materialised as a workspace that
 // removes itself (createTmpWorkspace); plus the small C# class most index tests write (csharpClass).
 // Symlinks and permissions are the individual tests' business.
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -17,6 +17,17 @@ export function copyWorkspace(src: string, prefix = 'hci-copy-'): string {
   const dst = tmpDir(prefix);
   cpSync(src, dst, { recursive: true, filter: (from) => path.basename(from) !== '.hci' });
   return dst;
+}
+
+/** The sample workspace's `src/` in a fresh temp folder, with `.hci/settings.toml` when given (the caller removes it). */
+export function sampleSources(prefix: string, settingsToml?: string): string {
+  const root = tmpDir(prefix);
+  cpSync(path.resolve(import.meta.dirname, '../sample-workspace/src'), path.join(root, 'src'), { recursive: true });
+  if (settingsToml !== undefined) {
+    mkdirSync(path.join(root, '.hci'));
+    writeFileSync(path.join(root, '.hci/settings.toml'), settingsToml);
+  }
+  return root;
 }
 
 /** A one-class C# file: `namespace <ns>; public class <name> { public void Run<name>() { } <body> }`. */
