@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/miss-anatomy.ts over the 17 probe indexes (ROOT, default /work/corpora/probe11; opened in place,
+# bench/miss-anatomy.ts over the 17 probe indexes (ROOT, default /work/corpora/probe15; opened in place,
 # nothing written) with this checkout: the golden sets as variants.sh reads them.
 # usage: bench/miss-anatomy.sh OUT.md [--settings '{…}'] [--out rows.json]
 set -eu

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/rerank-dump.ts over the 17 probe indexes (ROOT, default /work/corpora/probe11) with this
+# bench/rerank-dump.ts over the 17 probe indexes (ROOT, default /work/corpora/probe15) with this
 # checkout: the golden sets as variants.sh reads them (bench/golden, the dev set's under DEV_GOLDEN).
 # usage: bench/rerank-dump.sh OUT.ndjson [--settings '{…}']; then bench/rerank-fit.ts --dump OUT.ndjson
 set -eu

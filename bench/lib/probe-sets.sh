@@ -1,7 +1,7 @@
 # Sourced by the probe-set scripts (rerank-dump.sh, miss-anatomy.sh): fills the array `sets` with the
-# --set arguments of the 17 probe indexes under ROOT (default /work/corpora/probe11), golden sets as
+# --set arguments of the 17 probe indexes under ROOT (default /work/corpora/probe15), golden sets as
 # variants.sh reads them (bench/golden; the dev set's under DEV_GOLDEN). Run from the checkout's root.
-root=${ROOT:-/work/corpora/probe11}
+root=${ROOT:-/work/corpora/probe15}
 dev=${DEV_GOLDEN:-/work/shared/eval-dev/golden}
 sets=()
 for r in RadzenBlazor FluentValidation CleanArchitecture SukiUI Polly Humanizer excalidraw AvaloniaEdit v2rayN PixiEditor cheerio nodemailer xstate handlebars; do
