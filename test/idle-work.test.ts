@@ -38,12 +38,12 @@ vi.mock('../runtimes/browser/warm-up.ts', async (original) => {
 describe('the Worker’s idle warm-up', () => {
   let ws: TmpWorkspace | undefined;
   const open: HciWorkspace[] = [];
-  let stop = () => {};
+  let stop = async () => {};
   afterEach(async () => {
-    stop();
+    const stopped = stop(); // its timer is cleared now, on the clock that set it
     vi.useRealTimers();
     // A step that was running when the warm-up stopped ends before the workspace closes.
-    await new Promise((r) => setTimeout(r, 50));
+    await stopped;
     for (const w of open.splice(0)) w.close();
     await ws?.cleanup();
     ws = undefined;
@@ -61,9 +61,9 @@ describe('the Worker’s idle warm-up', () => {
     let closed = false;
     const sessions = { idle: false, current: (s: Session) => s === session && !closed } as unknown as WorkerSessions;
     const idle = new IdleWork(sessions, undefined);
-    stop = () => {
+    stop = async () => {
       closed = true;
-      idle.stop(session);
+      await idle.stop(session);
     };
     // Run the timers due within `ms` (vitest's clock), letting each step finish before the next timer.
     const pass = async (ms: number) => {

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { REPO, type StaticServer } from './helpers/browser.ts';
-import { openIndexed, sampleWorkspaceZip, webDemoShot, webDemoSuite } from './helpers/web-demo.ts';
+import { openIndexed, sampleWorkspaceZip, searchSettled, webDemoShot, webDemoSuite } from './helpers/web-demo.ts';
 import { chromiumBinary, titled } from './helpers/runtimes.ts';
 
 const chromium = chromiumBinary();
@@ -56,9 +56,9 @@ function shownHits(page: Page): Promise<ShownHit[]> {
   );
 }
 
+/** The status of the current query's final answer (the whole page in, nothing on its way). */
 async function settled(page: Page): Promise<string> {
-  await page.waitForFunction(() => !document.querySelector('.searchbar[data-searching]') && /ok|empty/.test(document.querySelector('.statusline .badge')?.textContent ?? ''));
-  await page.waitForTimeout(150);
+  await searchSettled(page);
   return (await page.textContent('.statusline .badge')) ?? '';
 }
 

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { zipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { listFiles, REPO, type BrowserSession, type StaticServer } from './helpers/browser.ts';
-import { indexZip, startWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
+import { indexZip, searchSettled, startWebDemo, webDemoShot, type WebDemo } from './helpers/web-demo.ts';
 import { chromiumBinary, titled } from './helpers/runtimes.ts';
 import { tokenBoundaries } from '../core/text/analyzer.ts';
 
@@ -169,8 +169,7 @@ describe.skipIf(!chromium)(titled('web-demo explorer (built app, headless Chromi
     // in `OrderStatus`, `PlaceOrderAsync` and `order`, never inside `border` or `reorderLevel`.
     await page.fill('#search-input', 'order');
     await page.waitForFunction(() => !document.querySelector('.searchbar[data-searching]') && document.querySelector('.results')?.textContent?.toLowerCase().includes('order'));
-    await page.waitForTimeout(300); // the whole page replaces the first screenful once typing pauses
-    await page.waitForFunction(() => !document.querySelector('.searchbar[data-searching]'));
+    await searchSettled(page); // the whole page replaces the first screenful once typing pauses
     const lines = await page.$$eval('.hit .snip-line', (els) => els.map((el) => {
       let text = '';
       const marks: number[] = [];
@@ -196,8 +195,8 @@ describe.skipIf(!chromium)(titled('web-demo explorer (built app, headless Chromi
     // Typing fast: only the last query's hits end up on screen.
     await page.fill('#search-input', '');
     await page.keyboard.type('ShoppingCart', { delay: 0 });
-    await page.waitForFunction(() => !document.querySelector('.searchbar[data-searching]') && document.querySelector('.statusline .badge')?.textContent === 'ok');
-    await page.waitForTimeout(200);
+    await searchSettled(page);
+    expect(await page.textContent('.statusline .badge')).toBe('ok');
     expect(await page.$$eval('.hit mark', (els) => els.length > 0 && els.every((e) => /shopping|cart/i.test(e.textContent ?? '')))).toBe(true);
     await page.waitForFunction(() => new URL(location.href).searchParams.get('q') === 'ShoppingCart');
   });

@@ -52,6 +52,8 @@ interface Warm {
   searched?: boolean;
   /** When the last call was answered (Date.now()). */
   lastCall: number;
+  /** The step running now, if one is: closing waits for it (stop). */
+  running?: Promise<unknown>;
 }
 
 export class IdleWork {
@@ -106,8 +108,10 @@ export class IdleWork {
         if (state.timer === timer) this.after(s, false, wait);
         return;
       }
+      const run = (async () => warmStep(await s.svc.workspace(), WARM_SLICE_MS, { searches: wait <= 0 }))();
+      state.running = run.catch(() => {});
       try {
-        const step = await warmStep(await s.svc.workspace(), WARM_SLICE_MS, { searches: wait <= 0 });
+        const step = await run;
         state.filesDone = step.files;
         state.done = step.done;
       } catch {
@@ -120,11 +124,12 @@ export class IdleWork {
     state.timer = timer;
   }
 
-  /** A workspace is closing: its warm-up stops. */
-  stop(s: Session): void {
+  /** A workspace is closing: its warm-up stops; resolves once a step running now has ended. */
+  async stop(s: Session): Promise<void> {
     const w = this.warm.get(s);
     if (!w) return;
     clearTimeout(w.timer);
     w.timer = undefined; // a step running now does not start the next one when it ends
+    await w.running;
   }
 }

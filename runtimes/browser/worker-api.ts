@@ -180,9 +180,10 @@ export function createWorkerApi(config: WorkerConfig): HciWorkerApi {
       });
     },
 
-    close(workspace: string): Promise<void> {
+    async close(workspace: string): Promise<void> {
       const s = sessions.find(workspace);
-      if (s) idle.stop(s);
+      // A warm-up step searching the workspace ends before it closes.
+      if (s) await idle.stop(s);
       return sessions.close(workspace);
     },
 

@@ -76,6 +76,15 @@ export function searchIdle(page: Page): Promise<unknown> {
 }
 
 /**
+ * Resolves once the answer on screen is the current query's last: no search running, and the whole
+ * page and the chip counts that follow a typing pause are in (the search bar's data-settled). Waits
+ * for the explorer's own state, never a fixed time.
+ */
+export function searchSettled(page: Page): Promise<unknown> {
+  return page.waitForSelector('.searchbar[data-settled]:not([data-searching])', { state: 'attached' });
+}
+
+/**
  * The explorer a describe block drives: started (startWebDemo) before its tests, then `ready` runs on
  * it (take its page, open and index a workspace…); a failing test leaves a screenshot
  * FAIL-<tag>-<test name>; everything is closed after the block.

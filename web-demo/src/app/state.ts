@@ -95,6 +95,12 @@ export const facets = signal<FacetsResponse | null>(null);
 export const searching = signal(false);
 /** The running search has taken long enough to show the spinner (search/controller.ts SPINNER_MS). */
 export const searchingSlowly = signal(false);
+/**
+ * The answer on screen is the last word on the current query: its whole page and chip counts are in
+ * (the work that follows a typing pause ran) and no newer search is on its way. The search bar shows it
+ * as data-settled, for whoever waits for a query's final page rather than its first screenful.
+ */
+export const answerSettled = signal(true);
 /** Whether the workspace has vectors (semantic search on and built): hybrid, semantic and "more like this" are offered. */
 export const semanticOn = computed(() => ['ready', 'partial'].includes(status.value?.vectors?.state ?? 'off'));
 /** "More like this": the hit the list shows chunks similar to (the similar verb), instead of a search's hits. */

@@ -2,7 +2,7 @@
 // regex (the literal channel, with case and whole-word switches), and with vectors hybrid and
 // meaning (semantic) — the mode that answered, and the button of the query-syntax help popover
 // (QueryHelp.tsx, loaded when first opened). Owns these controls; the request they make is controller.ts's.
-import { current, isExact, overlay, query, results, searchOptions, searching, searchingSlowly, semanticOn, type QueryMode } from '../app/state.ts';
+import { answerSettled, current, isExact, overlay, query, results, searchOptions, searching, searchingSlowly, semanticOn, type QueryMode } from '../app/state.ts';
 import { setQuery, setSearchOptions } from './controller.ts';
 import { paneTab } from '../app/layout.ts';
 import { lazyComponent } from '../app/lazy.tsx';
@@ -42,7 +42,7 @@ export const SEARCH_INPUT_ID = 'search-input';
 export function SearchBar() {
   const ws = current.value;
   return (
-    <div class="searchbar" data-searching={searching.value ? 'true' : undefined}>
+    <div class="searchbar" data-searching={searching.value ? 'true' : undefined} data-settled={answerSettled.value && !searching.value ? 'true' : undefined}>
       <input
         id={SEARCH_INPUT_ID}
         type="text"

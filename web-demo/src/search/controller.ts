@@ -9,7 +9,7 @@
 // these rules and the URL's ?q=…; the answers are the Worker's (core/service search and facets).
 import { batch, effect } from '@preact/signals';
 import type { FacetsRequest, SearchRequest, SearchResponse } from '../../../core/contract/index.ts';
-import { current, facets, filters, isExact, query, results, searchOptions, searching, searchingSlowly, selected, similarTo, type Filters, type SearchOptions } from '../app/state.ts';
+import { answerSettled, current, facets, filters, isExact, query, results, searchOptions, searching, searchingSlowly, selected, similarTo, type Filters, type SearchOptions } from '../app/state.ts';
 import { parseRoute, writeRoute } from '../app/router.ts';
 import { notePainted, noteTyped } from '../app/perf.ts';
 
@@ -84,9 +84,13 @@ async function runLatest(): Promise<void> {
       results.value = null;
       facets.value = null;
     });
-    if (!inFlight) searchEnded();
+    if (!inFlight) {
+      searchEnded();
+      answerSettled.value = true;
+    }
     return;
   }
+  answerSettled.value = false;
   const sent = key(q, f);
   searchStarted();
   inFlight++;
@@ -98,6 +102,7 @@ async function runLatest(): Promise<void> {
     if (!isSuperseded(e) && seq === sentSeq) {
       inFlight--;
       searchEnded();
+      answerSettled.value = true;
       throw e;
     }
   }
@@ -148,7 +153,12 @@ function scheduleIdle(q: string, f: Filters, sent: string, shown: SearchResponse
   // in the Worker (the first keystrokes of a session paid 15-25 ms for it).
   idleTimer = setTimeout(() => {
     if (typedSinceUrl && !superseded(sent)) syncUrl();
-    void loadRest(q, f, sent, shown).then(() => loadFacets(q, f, sent));
+    void loadRest(q, f, sent, shown)
+      .then(() => loadFacets(q, f, sent))
+      .finally(() => {
+        // A newer search on its way settles (or not) on its own answer.
+        if (!superseded(sent)) answerSettled.value = true;
+      });
   }, facetsKey === '' && !typedSinceUrl ? 0 : IDLE_MS);
 }
 
