@@ -7,9 +7,10 @@
 // ids and scores) so two checkouts' runs can be checked to answer the same. Run two checkouts one
 // after the other, several times (A B A B …), and compare medians. Owns these measurements; what
 // they measure is core/service/federation.ts and repo-search.ts.
-//   node --experimental-transform-types bench/federation-cpu.ts --work DIR --repos A,B,… [--every 4] [--rounds 1] [--union] [--shared-pool X] [--workers N] [--json out.json] [--label x]
+//   node --experimental-transform-types bench/federation-cpu.ts --work DIR --repos A,B,… [--every 4] [--rounds 1] [--union] [--shared-pool X] [--shared-rerank X] [--workers N] [--json out.json] [--label x]
 // (--shared-pool X: the keyword pool split across the repositories, in union pools — 0: each ranks a
-// whole pool of its own, as before the split; default the federation's SHARED_POOL;
+// whole pool of its own, as before the split; default the federation's SHARED_POOL; --shared-rerank X:
+// rerank's text-signal pools split likewise — 0: each repository's own; default SHARED_RERANK;
 // --workers N: each repository's part on one of N worker threads — CPU is then the whole process's
 // (process.cpuUsage: every thread), and the wall time per query is recorded beside it.)
 //   node --experimental-transform-types bench/federation-cpu.ts --compare a1.json,b1.json,a2.json,… [--title T] [--md out.md]
@@ -97,7 +98,8 @@ async function main(argv: string[]): Promise<number> {
   const members = repos.map((repo, i) => ({ repo, service: open(roots[i]), ...(parts ? { search: parts[i] } : {}) }));
   const union = opts.union ? open(path.join(work, 'union')) : null;
   const shared = optString(opts, 'shared-pool');
-  const fed = new Federation(members, shared !== undefined ? { sharedPool: Number(shared) } : {});
+  const rerank = optString(opts, 'shared-rerank');
+  const fed = new Federation(members, { ...(shared !== undefined ? { sharedPool: Number(shared) } : {}), ...(rerank !== undefined ? { sharedRerank: Number(rerank) } : {}) });
   try {
     const queries = repos.flatMap((r) => readBroadSet(path.join(repoRoot(), 'bench', 'golden', `${r}.jsonl`)).map((g) => g.query)).filter((_, i) => i % every === 0);
     await fed.call('search', { query: 'warm up', limit: LIMIT });

@@ -12,7 +12,8 @@
 // (--work DIR: the copies and indexes go there and are kept; a later run with the same DIR reuses them.
 // --workers N: the merged search is also run with each repository's part on one of N worker threads;
 // --shared-pool X: the merged search's keyword pool split across the repositories, in union pools
-// (0: a whole pool each; default the federation's SHARED_POOL); --sets A,B: ask only these golden
+// (0: a whole pool each; default the federation's SHARED_POOL); --shared-rerank X: rerank's text-signal
+// pools split likewise (0: each repository's own; default SHARED_RERANK); --sets A,B: ask only these golden
 // sets (the federation and the union stay of every --repos); --no-naive: skip the naive and alone columns.)
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -77,7 +78,8 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`union: ${Date.now() - t0} ms\n`);
     }
     const shared = optString(opts, 'shared-pool');
-    const merged = new Federation(members, shared !== undefined ? { sharedPool: Number(shared) } : {});
+    const rerank = optString(opts, 'shared-rerank');
+    const merged = new Federation(members, { ...(shared !== undefined ? { sharedPool: Number(shared) } : {}), ...(rerank !== undefined ? { sharedRerank: Number(rerank) } : {}) });
     const sets = optList(opts, 'sets');
     const skipNaive = Boolean(opts['no-naive']);
     const naive = new Federation(members, { mergeStats: false });
@@ -162,7 +164,7 @@ async function main(argv: string[]): Promise<number> {
       `# Many repositories in one search vs one index of their union`,
       '',
       `${repos.length} repositories (${repos.join(', ')}), the union's folders ${opts.neutral ? 'r0, r1, … (neutral names)' : 'named as the repositories'}, golden sets bench/golden/<repo>.jsonl, top ${LIMIT}, keyword mode; commit ${report.commit.sha?.slice(0, 7)}${report.commit.dirty ? ' (dirty)' : ''}, ${report.at}, Node ${process.version}, load ${report.load.map((x) => x.toFixed(1)).join(' ')}.`,
-      `merged: the federation with the BM25 statistics of all indexes added up (keyword pool shared: ${shared ?? 'default'}); naive: each index's own statistics, merged by score; alone: the repository's own index only (no other repository competing).${skipNaive ? ' --no-naive: the naive and alone columns were not run (their zeros mean nothing).' : ''}`,
+      `merged: the federation with the BM25 statistics of all indexes added up (keyword pool shared: ${shared ?? 'default'}; text-signal pools shared: ${rerank ?? 'default'}); naive: each index's own statistics, merged by score; alone: the repository's own index only (no other repository competing).${skipNaive ? ' --no-naive: the naive and alone columns were not run (their zeros mean nothing).' : ''}`,
       '',
       markdownTable(
         ['golden set', 'queries', 'union R@5 / MRR', 'merged R@5 / MRR', 'merged / union R@5', 'naive R@5 / MRR', 'alone R@5 / MRR'],

@@ -2,11 +2,12 @@
 // (core/search/term-stats.ts StatsCache, used per repository by core/service/repo-search.ts): a real
 // workspace indexed; the cache answers what corpusStats counts, counts a phrase once per index
 // generation (a second search's phrases that were counted before run no counting statement), and
-// counts again after a write — the new file's rows and phrase counts are in its next answer.
+// counts again after a write — the new file's rows and phrase counts are in its next answer — and
+// reads no head count of an expression one of whose clauses the index holds nowhere.
 // @lane unit
 import { describe, it, expect, afterAll } from 'vitest';
 import { openWorkspace } from '../runtimes/node/workspace.ts';
-import { StatsCache, corpusStats } from '../core/search/term-stats.ts';
+import { StatsCache, corpusStats, headCount } from '../core/search/term-stats.ts';
 import type { Database } from '../core/sqlite/engine.ts';
 import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
 import { ALPHA } from './helpers/federation-repos.ts';
@@ -26,7 +27,7 @@ describe('keyword statistics kept between searches', () => {
       const watched = (db: Database): Database => new Proxy(db, {
         get: (target, key) => {
           const v = Reflect.get(target, key);
-          if (key !== 'selectValue' || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
+          if ((key !== 'selectValue' && key !== 'selectArrays') || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
           return (sql: string, bind?: unknown) => {
             if (/MATCH/.test(sql)) counting.push(String((bind as unknown[])?.[0]));
             return v.call(target, sql, bind);
@@ -53,6 +54,24 @@ describe('keyword statistics kept between searches', () => {
       expect(third.cached.docs['"gizmo"']).toBe(2);
       expect(third.cached.rows).toBeGreaterThan(first.cached.rows);
       expect(counting).toEqual(['"gizmo"', '"hums"']);
+      counting.length = 0;
+
+      // Head counts (how many complete matches a first pass keeps at its head): read once per
+      // generation; none where the index holds a clause nowhere — nothing matches them all.
+      const heads = async (clauses: string[]) => {
+        const ask = { exprs: [clauses.join(' AND ')], cap: 2, clauses };
+        return (await ws.read((db) => ({ cached: cache.read(watched(db), clauses, ask).heads, direct: headCount(db, ask.exprs[0], 2) }))).value;
+      };
+      const held = await heads(['"gizmo"', '"hums"']);
+      expect(held.cached).toEqual({ '"gizmo" AND "hums"': held.direct });
+      expect(held.direct).toBe(2);
+      expect(counting).toEqual(['"gizmo" AND "hums"']);
+      counting.length = 0;
+      const lacking = await heads(['"gizmo"', '"sprocket"']);
+      expect(lacking.cached).toEqual({ '"gizmo" AND "sprocket"': 0 });
+      expect(lacking.direct).toBe(0);
+      // Only the new clause counted: no head-count statement.
+      expect(counting).toEqual(['"sprocket"']);
     } finally {
       ws.close();
     }

@@ -21,7 +21,7 @@ import { definitionWiden } from './definition-widen.ts';
 import { agreeScores, scaleBelow } from './placement.ts';
 import { headCount, splitAtCap } from './file-tiers.ts';
 import { queryType } from './query-type.ts';
-import { AFTER_COMPLETE } from './rerank.ts';
+import { AFTER_COMPLETE, RERANK_POOLS, type PassPools } from './rerank.ts';
 import { identityFusion, type ChannelList, type ChannelRanking } from './fuse.ts';
 import { compilePathFilter, prepareRequestGlobs } from './filters.ts';
 import { DEFAULT_MODES, modeRow, routeMode, type ModeRow, type ModeTable } from './modes.ts';
@@ -259,6 +259,9 @@ function rankPassesAt(ctx: SearchContext, mode: ModeRow, parsed: ParsedQuery, po
     const hits = channel && definitionWiden(session, parsed, channel, ctx.settings.definition_widen, page.seen);
     if (channel && hits) wider.push({ channel, hits });
   }
+  // A search over several indexes: each pass's share of the union's text-signal pools (channels/fts-global.ts), read after the channels ran.
+  const pools = session.duringRun<PassPools>(RERANK_POOLS);
+  const byScore = ctx.settings.partial_matches === 'by_score';
   // A channel that matches no terms (vectors) finds "similar" chunks, not term matches.
   const similarOnly = mode.channels.every((c) => c.hitKind === 'text_vector');
   const done = (ranked: Candidate[], complete: number, partial = ranked.length - complete) =>
@@ -267,18 +270,18 @@ function rankPassesAt(ctx: SearchContext, mode: ModeRow, parsed: ParsedQuery, po
   // compete on one score; a declaration's chunk outside them was scored by the channel).
   const declared = (cands: Candidate[]) => withDeclarations(session, mode, parsed, reranker, cands, page.seen);
   if (!wider.length) {
-    const ranked = reranker.rank(declared(first));
+    const ranked = reranker.rank(declared(first), byScore ? pools?.both : pools?.first);
     return done(ranked, ranked.filter((c) => page.seen.has(c.chunkId)).length);
   }
   if (ctx.settings.partial_matches === 'by_score') {
     // One ranking over both passes. `complete` counts the chunks that hold every term, also those the
     // per-file cap then drops (a file's two better partial chunks can hide its complete one): the
     // match is still all_then_any.
-    const ranked = reranker.rank(declared([...first, ...mode.fuse(wider, parsed)]).sort((a, b) => b.base - a.base));
+    const ranked = reranker.rank(declared([...first, ...mode.fuse(wider, parsed)]).sort((a, b) => b.base - a.base), pools?.both);
     return done(ranked, page.kept, ranked.filter((c) => !page.seen.has(c.chunkId)).length);
   }
-  const complete = reranker.rank(declared(first));
-  return done([...complete, ...calibrateAfter(complete, reranker.rank(mode.fuse(wider, parsed)))], complete.length);
+  const complete = reranker.rank(declared(first), pools?.first);
+  return done([...complete, ...calibrateAfter(complete, reranker.rank(mode.fuse(wider, parsed), pools?.wider))], complete.length);
 }
 
 /** How much deeper the channels are asked when setting pool_file_cap thins their lists. */

@@ -70,6 +70,33 @@ const TEXT_SIGNAL_POOL = 40;
 const COVERAGE_POOL = 80;
 
 /**
+ * How far one pass's text-level signals reach when fewer than TEXT_SIGNAL_POOL / COVERAGE_POOL of its
+ * candidates are among the best of a search over several indexes (core/service/federation.ts: one
+ * index of their union gives its text-level signals to its best 40 / 80 over all of them, so each
+ * index to its share of those); absent: the pools above.
+ */
+export interface RerankPools {
+  /** At most this many of the pass's best get the text signals (TEXT_SIGNAL_POOL's share). */
+  text?: number;
+  /** At most this many are read for coverage and own evidence (COVERAGE_POOL's share). */
+  coverage?: number;
+}
+
+/** The text-signal pools a search over several indexes sets for the complete and the partial pass (SearchSession.duringRun key, channels/fts-global.ts). */
+export const RERANK_POOLS = 'rerank-pools';
+export interface PassPools {
+  /** The complete pass's (partial_matches = "after_complete"). */
+  first?: RerankPools;
+  /** The partial pass's ("after_complete"). */
+  wider?: RerankPools;
+  /** Both passes ranked together ("by_score"). */
+  both?: RerankPools;
+}
+
+/** The union's text-signal pools, in candidates: what a search over several indexes splits (federation.ts). */
+export const UNION_RERANK_POOLS = { text: TEXT_SIGNAL_POOL, coverage: COVERAGE_POOL } as const;
+
+/**
  * A declaration's tier, as a share of the raise (applyDeclarations): a type (or a function, or a
  * Razor component) over a member; a file named after it and nothing more (`X.cs`, `X.razor.cs`) over
  * one named after it with more (`X.properties.cs`, `X.TResult.cs`), over any other; the exact name
@@ -238,12 +265,13 @@ export class Reranker {
   /**
    * Scores one pass's candidates (given in fused order) and orders them distinct files first
    * (file-tiers.ts: nothing is dropped). Call rank once per pass, in order: a file's chunks are
-   * counted across the passes.
+   * counted across the passes. `pools`: how far its text-level signals reach when a search over
+   * several indexes gives this pass a share of them (default TEXT_SIGNAL_POOL / COVERAGE_POOL).
    */
-  rank(cands: Candidate[]): Candidate[] {
-    this.applyTextSignals(cands);
+  rank(cands: Candidate[], pools?: RerankPools): Candidate[] {
+    this.applyTextSignals(cands, pools);
     for (const c of cands) this.applyFactors(c);
-    this.applyOwnEvidence(cands);
+    this.applyOwnEvidence(cands, pools);
     this.applyPairing(cands);
     this.applyFileChunks(cands);
     this.applyWeights(cands);
@@ -348,9 +376,9 @@ export class Reranker {
    * siblings matched by the file's shared words only (path, member key's containers) weigh no more
    * (factor `own_evidence`). Over the coverage pool (bodies loaded), before pairing and file_chunks.
    */
-  private applyOwnEvidence(cands: Candidate[]): void {
+  private applyOwnEvidence(cands: Candidate[], pools?: RerankPools): void {
     if (!this.settings.own_evidence || !this.coverage.length) return;
-    const factors = ownEvidenceFactors(cands.slice(0, COVERAGE_POOL), this.coverage, this.settings.own_evidence_weight, this.settings.shared_only_factor);
+    const factors = ownEvidenceFactors(cands.slice(0, Math.min(COVERAGE_POOL, pools?.coverage ?? COVERAGE_POOL)), this.coverage, this.settings.own_evidence_weight, this.settings.shared_only_factor);
     for (const [c, factor] of factors) {
       c.factors.push({ name: 'own_evidence', factor });
       c.score *= factor;
@@ -431,10 +459,10 @@ export class Reranker {
     }
   }
 
-  private applyTextSignals(cands: Candidate[]): void {
-    const top = cands.slice(0, TEXT_SIGNAL_POOL);
+  private applyTextSignals(cands: Candidate[], pools?: RerankPools): void {
+    const top = cands.slice(0, Math.min(TEXT_SIGNAL_POOL, pools?.text ?? TEXT_SIGNAL_POOL));
     // Coverage reads the wider pool (which holds `top`); without it only `top` needs its bodies.
-    const read = this.coverage.length ? cands.slice(0, COVERAGE_POOL) : top;
+    const read = this.coverage.length ? cands.slice(0, Math.min(COVERAGE_POOL, pools?.coverage ?? COVERAGE_POOL)) : top;
     // Member keys only where ranking reads them (a config chunk's key path): the rest wait for the page.
     loadBodies(this.session, read, (c) => keyPathSeparator(c.lang) !== undefined);
     if (this.coverage.length) {

@@ -15,6 +15,7 @@ import type { SearchSession } from './session.ts';
 import { ftsExpression, type ParsedQuery } from './query.ts';
 import { COLUMN_WEIGHTS } from './channels/fts.ts';
 import { phrasesOf } from './term-weights.ts';
+import type { PassPools } from './rerank.ts';
 
 /**
  * What the statistics are read through: a search session's statements, prepared once per connection
@@ -49,6 +50,11 @@ export interface CorpusStats {
 export interface HeadsAsk {
   exprs: string[];
   cap: number;
+  /**
+   * The clauses every expression ANDs (their counts among the phrases asked): where this index holds
+   * one of them nowhere, no chunk matches an expression and its head count is 0 with no statement.
+   */
+  clauses?: string[];
 }
 
 /** Matching chunks a head count reads at most: past them the count is far above any page's need. */
@@ -140,7 +146,13 @@ export class StatsCache {
     for (const p of phrases) docs[p] = this.docs.get(p)!;
     if (!heads?.exprs.length) return { ...this.totals, docs };
     const counted: Record<string, number> = {};
+    // A clause this index holds nowhere: nothing matches them all (long questions: most indexes lack a word).
+    const lacks = heads.clauses?.some((c) => docs[c] === 0) ?? false;
     for (const e of heads.exprs) {
+      if (lacks) {
+        counted[e] = 0;
+        continue;
+      }
       const key = `${heads.cap}:${e}`;
       if (!this.heads.has(key)) this.heads.set(key, headCount(db, e, heads.cap));
       counted[e] = this.heads.get(key)!;
@@ -181,6 +193,8 @@ export interface PoolShare {
   first: number;
   wider?: number;
   cap: number;
+  /** Of each pass, how many of its best candidates rerank's text-level signals reach: its share of the union's (rerank.ts RerankPools; absent: its own pools). */
+  rerank?: PassPools;
 }
 
 /** One index's keyword scores of a query's first pass and its widening (null: it does not widen), best first, at `pool` candidates. */

@@ -4,7 +4,8 @@
 // names) for the first pages with their keyword scores made comparable — the statistics of all the
 // index files added up first (core/search/term-stats.ts), each index's keyword hits scored with them
 // (channels/fts-global.ts): the score one index of the union would give — with one keyword candidate
-// pool shared by them (each keeps its chunks among the best of all: poolShares) — merges the lists by score
+// pool shared by them (each keeps its chunks among the best of all: poolShares; rerank's text-level
+// signals likewise reach each one's candidates among the union's best) — merges the lists by score
 // and pages them with its own cursor; each repository ranks with its hits unrendered and renders only
 // those the merged page keeps (renderKept). Every hit carries its `repo` (its path stays relative to that
 // repository) and its hit_id is qualified (`<repo>/<id>`), so explain reaches the right index; the calls that name a path (outline, file,
@@ -24,6 +25,7 @@ import { keywordFirstPassOnly, parseRequest, pathFiltered } from '../search/pipe
 import { mergeStats, poolShares, queryPhrases, type CorpusStats, type FirstPass, type HeadsAsk, type PoolShare } from '../search/term-stats.ts';
 import { ftsExpression } from '../search/query.ts';
 import { clauseExprs } from '../search/channels/fts.ts';
+import { UNION_RERANK_POOLS, type RerankPools } from '../search/rerank.ts';
 import { LocalRepoSearch, type RepoSearch } from './repo-search.ts';
 import type { CallContext } from './host.ts';
 import type { HciService } from './service.ts';
@@ -49,6 +51,12 @@ export interface FederationOptions {
    * (default SHARED_POOL; 0: a whole pool for each repository, as before the split).
    */
   sharedPool?: number;
+  /**
+   * Rerank's text-level signals (rerank.ts: the best 40 candidates of a pass, 80 for coverage) split
+   * across the repositories as one index of their union gives them, in union pools (default
+   * SHARED_RERANK; 0: every repository's own pools). Applies where the keyword pool is split.
+   */
+  sharedRerank?: number;
 }
 
 /**
@@ -56,6 +64,26 @@ export interface FederationOptions {
  * (scored a hair apart by the separate indexes) still reaches its repository's pipeline.
  */
 export const SHARED_POOL = 2;
+
+/**
+ * The text-signal pools split across the repositories, in union pools: the union's own (merged /
+ * union R@5 at least 1.0 on the ten sets of bench/results/federation-10-neutral-fed15.md; before,
+ * every repository gave them to its best 40 / 80: up to ten times the union's).
+ */
+export const SHARED_RERANK = 1;
+
+/**
+ * Each list's share of the union's text-signal pools at `times` their size (per pool, how many of
+ * its scores are among the best of all the lists; undefined where every candidate of all the lists
+ * is within the pool: each keeps its own).
+ */
+function rerankShares(lists: ReadonlyArray<readonly number[]>, times: number): Array<RerankPools | undefined> {
+  const all = lists.reduce((n, l) => n + l.length, 0);
+  const cut = (size: number) => (all > Math.round(size * times) ? poolShares(lists, Math.round(size * times)) : null);
+  const text = cut(UNION_RERANK_POOLS.text);
+  const coverage = cut(UNION_RERANK_POOLS.coverage);
+  return lists.map((_, i) => (text || coverage ? { ...(text ? { text: text[i] } : {}), ...(coverage ? { coverage: coverage[i] } : {}) } : undefined));
+}
 
 /**
  * A repository's first `want` hits: its first page, then its next pages by their cursors (each of at
@@ -309,7 +337,9 @@ export class Federation implements VerbService {
    * own): the union's first pass at the first depth keeps its best `pool` chunks, so each repository
    * keeps those of its own first-pass chunks among the best `shared` × `pool` of all of them, by the
    * scores one index of the union gives (the statistics of them all), and the same for the any-term
-   * widening — its declarations and rerank then work on its part of one pool instead of a pool of its own.
+   * widening — its declarations and rerank then work on its part of one pool instead of a pool of its own;
+   * and of rerank's text-level signals (the best 40 candidates of a pass, 80 for coverage: rerank.ts) its
+   * candidates among the union's best `sharedRerank` × 40 / 80, per pass and for both passes together.
    */
   private async poolShares(members: readonly FederationMember[], ask: SearchRequest, stats: { all: CorpusStats; own: Array<CorpusStats | undefined>; split?: { cap: number } }, shared: number): Promise<Array<PoolShare | undefined> | null> {
     const passes = await Promise.all(members.map((m, i) => {
@@ -323,11 +353,23 @@ export class Federation implements VerbService {
     const first = poolShares(found.map((p) => p.first), Math.round(pool * shared));
     const widening = found.filter((p) => p.wider !== null);
     const wider = poolShares(widening.map((p) => p.wider!), Math.round(pool * shared));
-    return passes.map((p) => p === null ? undefined : {
-      pool,
-      cap: stats.split!.cap,
-      first: first[found.indexOf(p)],
-      ...(p.wider !== null ? { wider: wider[widening.indexOf(p)] } : {}),
+    // Rerank's text-level signals as one index of the union spreads them: over its best candidates of each pass.
+    const times = this.opts.sharedRerank ?? SHARED_RERANK;
+    const firstText = times > 0 ? rerankShares(found.map((p) => p.first), times) : [];
+    const widerText = times > 0 ? rerankShares(widening.map((p) => p.wider!), times) : [];
+    // (partial_matches = "by_score": both passes ranked together, by their scores.)
+    const bothText = times > 0 ? rerankShares(found.map((p) => [...p.first, ...(p.wider ?? [])].sort((a, b) => b - a)), times) : [];
+    return passes.map((p) => {
+      if (p === null) return undefined;
+      const at = found.indexOf(p);
+      const texts = { first: firstText[at], ...(p.wider !== null ? { wider: widerText[widening.indexOf(p)] } : {}), both: bothText[at] };
+      return {
+        pool,
+        cap: stats.split!.cap,
+        first: first[at],
+        ...(p.wider !== null ? { wider: wider[widening.indexOf(p)] } : {}),
+        ...(texts.first || texts.wider || texts.both ? { rerank: texts } : {}),
+      };
     });
   }
 
@@ -352,7 +394,7 @@ export class Federation implements VerbService {
         const clauses = clauseExprs(parsed);
         phrases = [...new Set([...queryPhrases(parsed), ...clauses])];
         const complete = ftsExpression(parsed, 'all');
-        if (complete && clauses.length >= 2 && !pathFiltered(req, parsed)) heads = { exprs: [complete], cap: settings.max_hits_per_file };
+        if (complete && clauses.length >= 2 && !pathFiltered(req, parsed)) heads = { exprs: [complete], cap: settings.max_hits_per_file, clauses };
         if (keywordFirstPassOnly(req, parsed)) split = { cap: settings.max_hits_per_file };
         break;
       } catch {

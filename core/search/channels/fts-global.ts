@@ -11,6 +11,7 @@ import { ftsExpression, type ParsedQuery } from '../query.ts';
 import type { SearchSession } from '../session.ts';
 import { globalScores, hitParts, queryPhrases, type FirstPass, type HitParts, type KeywordStats } from '../term-stats.ts';
 import type { Channel, ChannelHit } from './channel.ts';
+import { RERANK_POOLS, type PassPools } from '../rerank.ts';
 import { phrasesOf, phraseWeights } from '../term-weights.ts';
 import { clauseExprs, ftsChannel, noCompleteMatches, widenExpr, widenFts, type ClauseCounts } from './fts.ts';
 
@@ -79,7 +80,13 @@ function lacksClause(session: SearchSession, q: ParsedQuery, global: KeywordStat
   return true;
 }
 
-/** The FTS channel whose scores use the statistics of all the indexes (and, given a share, keeps only its share of the pool). */
+/** The text-signal pools of this ranking's passes (the pipeline gives them to rerank). */
+const passPools = (session: SearchSession): PassPools => session.duringRun<PassPools>(RERANK_POOLS, () => ({}))!;
+
+/**
+ * The FTS channel whose scores use the statistics of all the indexes (and, given a share, keeps only
+ * its share of the pool, and tells the ranking its share of the text-signal pools).
+ */
 export function globalFtsChannel(global: KeywordStats, inner: Channel = ftsChannel): Channel {
   const share = global.share;
   // What the last first pass left out of its share: the widening decides and excludes as if it had kept them.
@@ -89,6 +96,10 @@ export function globalFtsChannel(global: KeywordStats, inner: Channel = ftsChann
     search: (session, q, pool) => {
       const hits = rescored(session, q, global, lacksClause(session, q, global, inner) ? [] : inner.search(session, q, pool), queryPhrases(q), inner === ftsChannel);
       dropped = null;
+      // This pass's share of the union's text-signal pools (rerank.ts), at the pool the share is of.
+      const pools = passPools(session);
+      pools.first = share && pool === share.pool ? share.rerank?.first : undefined;
+      pools.both = share && pool === share.pool ? share.rerank?.both : undefined;
       if (!share || pool !== share.pool || hits.length <= share.first) return hits;
       const kept = hits.slice(0, share.first);
       dropped = { ids: new Set(hits.slice(share.first).map((h) => h.row.chunkId)), heads: headsOf(hits, share.cap) - headsOf(kept, share.cap) };
@@ -96,6 +107,7 @@ export function globalFtsChannel(global: KeywordStats, inner: Channel = ftsChann
     },
     widen: inner.widen && ((session, q, pool, asked) => {
       const page = dropped ? { ...asked, kept: asked.kept + dropped.heads, seen: new Set([...asked.seen, ...dropped.ids]) } : asked;
+      passPools(session).wider = share && pool === share.pool ? share.rerank?.wider : undefined;
       const counts = inner === ftsChannel ? allCounts(global, q) : null;
       let hits: readonly ChannelHit[] | null;
       if (!counts) {
