@@ -28,7 +28,11 @@
 // root, DIR/NAME), indexed by B — when B's index holds a record A's build does not read (or the
 // other way round), each build then searches an index its own pass wrote.
 //
-//   node dist/bench/search-ab.js --a OLD/dist --b NEW/dist --root INDEXED_TREE [--root-b TREE] [--rounds 4] [--mechanisms] [--decoded] [--set NAME=GOLDEN@ROOT]… [--set-roots-b DIR] [--md out.md]
+// `--queries N`: derive N queries instead of the bench's 60 (the warm-up and measured slices grow
+// with it): what a long-running host's warm queries cost, where the decoded-file cache and the
+// garbage collector's old space fill up as they do not over the bench's 34.
+//
+//   node dist/bench/search-ab.js --a OLD/dist --b NEW/dist --root INDEXED_TREE [--root-b TREE] [--rounds 4] [--queries 60] [--mechanisms] [--decoded] [--set NAME=GOLDEN@ROOT]… [--set-roots-b DIR] [--md out.md]
 //   (each dist/ as `npm run build` writes it; the tree indexed already)
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -289,7 +293,8 @@ export async function main(argv: string[]): Promise<number> {
     const dump = path.join(tmp, 'chunks.jsonl');
     await dumpChunks(root, dump);
     // The bench's defaults (bench.ts DEFAULT_BENCH): the same reopen, warm-up and measured slices.
-    const { plan } = sliceQueries(deriveQueries(dump), { repeat: 3, coldQueries: 5, reopenQueries: 10, queryRepeat: 5, limit: 10 });
+    // `--queries N`: a larger derived set (the bench's is 60), its slices as long: a long-running host's warm queries.
+    const { plan } = sliceQueries(deriveQueries(dump, optInt(opts, 'queries', 60)), { repeat: 3, coldQueries: 5, reopenQueries: 10, queryRepeat: 5, limit: 10 });
     const planFile = path.join(tmp, 'plan.json');
     fs.writeFileSync(planFile, JSON.stringify(plan));
     const builds = { A: path.resolve(a), B: path.resolve(b) } as const;

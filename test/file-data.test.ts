@@ -8,14 +8,14 @@ import { describe, it, expect, vi } from 'vitest';
 import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { decodeFileData, displayHeader, encodeFileData, encodeFileDataSized, knownFtsSource, readStoredFile, storedChunkFts, storedTextReader } from '../core/index/file-data.ts';
+import { decodeFileData, displayHeader, encodeFileData, encodeFileDataSized, knownFtsSource, readStoredFile, storedChunkFts, storedLines, storedTextReader } from '../core/index/file-data.ts';
 import { loadEngine } from '../core/sqlite/engine.ts';
 import { inflateStored } from './helpers/hci-process.ts';
 import { fflateCodec } from '../core/index/fflate-codec.ts';
 import { zlibCodec } from '../runtimes/node/index.ts';
 import { keyWords } from '../core/search/symbols.ts';
 import { FORMAT_3_DICTIONARY } from '../core/index/deflate-dictionary.ts';
-import { ftsValues, indexedHeader } from '../core/index/fts-row.ts';
+import { ftsValues, indexedHeader, sliceLines } from '../core/index/fts-row.ts';
 import type { FileOutline } from '../core/chunk/outline.ts';
 
 const lines = ['using System;', 'namespace Demo;', 'public class A', '{', '    const string Key = "x";', '    public void Run() { }', '}'];
@@ -152,6 +152,30 @@ describe('file data (format 7)', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('cuts a line range from the text as sliceLines cuts it from the lines, without splitting the text, and splits it when its lines are read', () => {
+    const text = ['', 'first', '', '    indented\tline', 'é ü 漢字', '', 'last'].join('\n');
+    const blob = encodeFileData({ lines: text.split('\n'), chunks: [{ startLine: 1, endLine: 7, header: '', symbol: null }], allKept: true, outline: null }, fflateCodec);
+    const split = vi.spyOn(String.prototype, 'split');
+    const stored = decodeFileData(blob, fflateCodec);
+    const cuts: Array<[number, number, string]> = [];
+    let count: number;
+    try {
+      count = stored.lineCount;
+      for (let start = 1; start <= 9; start++) for (let end = 0; end <= 9; end++) cuts.push([start, end, storedLines(stored, start, end)]);
+      // Decoded, then line ranges of its text: no split of it.
+      expect(split.mock.calls.filter((c) => String(c[0]) === '\n')).toEqual([]);
+    } finally {
+      split.mockRestore();
+    }
+    // (A start before line 1 or an end below 0, which the lines' slice counts from their end: from the lines.)
+    for (const [start, end] of [[0, 3], [-1, 7], [2, -1], [0, -2]]) cuts.push([start, end, storedLines(stored, start, end)]);
+    const lines = text.split('\n');
+    expect(count).toBe(7);
+    for (const [start, end, got] of cuts) expect([start, end, got]).toEqual([start, end, sliceLines(lines, start, end)]);
+    expect(stored.lines).toEqual(lines);
+    expect(stored.lineCount).toBe(stored.lines.length);
   });
 
   it("reads blobs written by the other codec (Node's zlib and the pure-JS default)", () => {

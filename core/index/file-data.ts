@@ -23,8 +23,14 @@ export type { OutlineSymbol };
 
 /** A file's stored data, decoded. */
 export interface StoredFile {
-  /** The indexed text by line (1-based line N is lines[N-1]); lines outside kept chunks are empty. */
-  lines: string[];
+  /**
+   * The indexed text by line (1-based line N is lines[N-1]); lines outside kept chunks are empty.
+   * Split from `text` when first read: ranking reads most files' chunks by line range only
+   * (storedLines), and a warm query's split of every file it decoded was a tenth of what it allocated.
+   */
+  readonly lines: string[];
+  /** How many lines the text has (`lines.length`, counted without splitting it). */
+  readonly lineCount: number;
   /**
    * The same text whole (`lines` joined by \n): one scan of it answers what a test of every line would
    * (a name that holds no line break). No extra memory: V8's split keeps its longer lines as slices of it.
@@ -227,7 +233,7 @@ export function decodeFileData(blob: Uint8Array, codec: DeflateCodec, rawLength?
   return storedFile(all.slice(nl + 1), nl, () => meta);
 }
 
-/** A decoded file: its lines now, its meta when first read (the outline unpacked apart, when asked for). */
+/** A decoded file: its text now, its lines (and line offsets) and its meta when first read (the outline unpacked apart, when asked for). */
 function storedFile(text: string, metaLength: number, readMeta: () => PackedMeta): StoredFile {
   let meta: PackedMeta | undefined;
   let keys: Array<string | null> | undefined;
@@ -235,9 +241,16 @@ function storedFile(text: string, metaLength: number, readMeta: () => PackedMeta
   // only a few hits' outline (unpacking was a third of decoding a file whose text was known).
   let outline: OutlineSymbol[] | undefined;
   const m = () => (meta ??= readMeta());
-  return {
-    lines: text.split('\n'),
+  let lines: string[] | undefined;
+  let starts: Uint32Array | undefined;
+  const file = {
+    get lines() {
+      return (lines ??= text.split('\n'));
+    },
     text,
+    get lineCount() {
+      return (starts ??= lineStarts(text)).length - 1;
+    },
     metaLength,
     get headers() {
       return m().h;
@@ -252,6 +265,37 @@ function storedFile(text: string, metaLength: number, readMeta: () => PackedMeta
       return (outline ??= unpack(m().o));
     },
   };
+  // (Not enumerable: two decodings of one blob compare equal.)
+  Object.defineProperty(file, LINE_STARTS, { value: () => (starts ??= lineStarts(text)) });
+  return file;
+}
+
+/** Where a decoded file keeps its line offsets (storedLines): not part of StoredFile's shape for other readers. */
+const LINE_STARTS = Symbol('line starts');
+
+/** The offset in `text` where each line starts, then text.length + 1 (one past the last line's end, as if a \n followed it). */
+function lineStarts(text: string): Uint32Array {
+  let n = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) n++;
+  const out = new Uint32Array(n + 1);
+  let i = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) out[i++] = at + 1;
+  out[n] = text.length + 1;
+  return out;
+}
+
+/**
+ * Lines `startLine`…`endLine` (1-based, inclusive) of a stored file joined by \n — sliceLines over
+ * its lines — as one substring of its text, without splitting it (V8 keeps a substring as a slice
+ * of the text: no copy). A range outside the text is cut as the lines' slice would cut it.
+ */
+export function storedLines(stored: StoredFile, startLine: number, endLine: number): string {
+  const starts = (stored as StoredFile & { [LINE_STARTS]?: () => Uint32Array })[LINE_STARTS]?.();
+  if (!starts || !Number.isInteger(startLine) || !Number.isInteger(endLine) || startLine < 1 || endLine < 0) return sliceLines(stored.lines, startLine, endLine);
+  const count = starts.length - 1;
+  const last = Math.min(endLine, count);
+  if (startLine > last) return '';
+  return stored.text.slice(starts[startLine - 1], starts[last] - 1);
 }
 
 /**
@@ -453,7 +497,7 @@ export function readStoredChunks(db: Database, fileId: number, stored: StoredFil
     id, ordinal, startLine, endLine, symbolKind, symbolName,
     memberKey: stored.keys[ordinal] ?? null,
     header: stored.headers[ordinal] ?? '',
-    body: sliceLines(stored.lines, startLine, endLine),
+    body: storedLines(stored, startLine, endLine),
   }));
 }
 

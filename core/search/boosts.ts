@@ -113,14 +113,34 @@ export interface TextSignals {
   definition: boolean;
 }
 
+/** The last verbatim phrase's pattern (holdsPhrase): one query asks it of each of its best candidates. */
+let phraseRe: { phrase: string; re: RegExp | null } | null = null;
+
+/**
+ * Whether `lower` (a text in lower case) holds `phrase` once each run of spaces and tabs in the text
+ * is one space — what `lower.replace(/[ \t]+/g, ' ').includes(phrase)` says, without a copy of the
+ * text: the phrase with each space as `[ \t]+` (a space of the phrase stands between two other
+ * characters, so each `[ \t]+` is a whole run). A phrase with a tab, two spaces in a row or a space
+ * at an end (none from query.ts's verbatim) is checked as written.
+ */
+function holdsPhrase(lower: string, phrase: string): boolean {
+  if (phraseRe?.phrase !== phrase) {
+    const plain = !/\t| {2}/.test(phrase) && phrase === phrase.trim();
+    phraseRe = { phrase, re: !plain ? null : new RegExp(escapeRe(phrase).replace(/ /g, '[ \\t]+')) };
+  }
+  const re = phraseRe.re;
+  if (re) return re.test(lower);
+  return lower.replace(/[ \t]+/g, ' ').includes(phrase);
+}
+
 /**
  * Checks one chunk's text for the signals. `phrase` is the query's verbatim phrase (a quote inside it
  * counts: `@page "/orders"` must not match `@page "/orders/{Id}"`); `targets` come from
  * definitionTargets; `configKey` is the chunk's key path, by segment, when it was cut from a config
- * file (see definesConfigPath).
+ * file (see definesConfigPath); `lower`: the text in lower case, when the caller has it.
  */
-export function textSignals(text: string, phrase: string, targets: readonly string[], cache: Map<string, RegExp[]>, configKey: readonly string[] | null = null): TextSignals {
-  const exact = phrase.length >= 6 && SPACED.for(phrase).test(phrase) && text.replace(/[ \t]+/g, ' ').toLowerCase().includes(phrase);
+export function textSignals(text: string, phrase: string, targets: readonly string[], cache: Map<string, RegExp[]>, configKey: readonly string[] | null = null, lower?: string): TextSignals {
+  const exact = phrase.length >= 6 && SPACED.for(phrase).test(phrase) && holdsPhrase(lower ?? text.toLowerCase(), phrase);
   let definition = false;
   for (const t of targets) {
     let pats = cache.get(t);

@@ -11,7 +11,7 @@ import type { PageRange } from './page.ts';
 import type { RoleVerdict } from '../scan/roles.ts';
 import type { Declaration } from './declarations.ts';
 import type { QueryForm, QueryType } from './query-type.ts';
-import { sliceLines } from '../index/fts-row.ts';
+import { storedLines } from '../index/file-data.ts';
 
 /** What a fused ranking tells explain and the answer's hint. */
 export interface FusionReport {
@@ -72,6 +72,8 @@ export interface Candidate extends ChunkRow {
   memberKey?: string | null;
   /** Loaded only for the candidates that need it (text signals, snippets). */
   body?: string;
+  /** The body in lower case, made when first read (lowerBody). */
+  bodyLower?: string;
   hitKind: HitKind;
   /** Every channel that found the chunk, in the mode's channel order. */
   channels: ChannelEntry[];
@@ -102,7 +104,7 @@ export function candidateOf(hit: ChannelHit, channel: Channel, rank: number): Ca
   return {
     chunkId: r.chunkId, fileId: r.fileId, ordinal: r.ordinal, path: r.path, hash: r.hash, lang: r.lang, flags: r.flags,
     startLine: r.startLine, endLine: r.endLine, symbolKind: r.symbolKind, symbolName: r.symbolName,
-    memberKey: undefined, body: undefined, hitKind: channel.hitKind, channels: [entry], base: hit.score, score: 0, factors: [], role: undefined,
+    memberKey: undefined, body: undefined, bodyLower: undefined, hitKind: channel.hitKind, channels: [entry], base: hit.score, score: 0, factors: [], role: undefined,
     matchLines: hit.lines, fileRank: undefined,
   };
 }
@@ -128,10 +130,20 @@ export function loadBodies(session: SearchSession, cands: readonly Candidate[], 
   for (const [fileId, list] of byFile) {
     const stored = session.files.get(fileId, list[0].hash);
     for (const c of list) {
-      c.body ??= stored ? sliceLines(stored.lines, c.startLine, c.endLine) : '';
+      c.body ??= stored ? storedLines(stored, c.startLine, c.endLine) : '';
       if (c.memberKey === undefined && keyed(c)) c.memberKey = stored?.keys[c.ordinal] ?? null;
     }
   }
+}
+
+/**
+ * A candidate's body in lower case, made once per candidate: coverage (file-evidence.ts), own
+ * evidence (own-evidence.ts) and the verbatim signal (boosts.ts) each read it — lowercasing it for
+ * each was a tenth of what a warm query allocated. '' while its body is not loaded (and not kept).
+ */
+export function lowerBody(c: Pick<Candidate, 'body' | 'bodyLower'>): string {
+  if (c.body === undefined) return '';
+  return (c.bodyLower ??= c.body.toLowerCase());
 }
 
 /** What the pipeline's rank stage hands on (pipeline.ts builds it; explain and present read it). */

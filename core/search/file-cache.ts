@@ -46,8 +46,8 @@ export class StoredFileCache {
     }
     const file = readStoredFile(this.db, fileId, this.codec, this.knownText(fileId), (id) => this.blobs.read(id));
     if (!file) return undefined;
-    let chars = 0;
-    for (const l of file.lines) chars += l.length + 1;
+    // (Its lines' lengths, each with its line end: the text's length and one.)
+    let chars = file.text.length + 1;
     // (The meta by its stored length: measuring its headers would decode it, which ranking does not need.)
     chars += file.metaLength ?? 0;
     if (chars > MAX_CHARS / 4) return file;

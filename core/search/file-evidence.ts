@@ -8,7 +8,7 @@
 //   chunk, in proportion to that chunk's score against the file's best (capped at FILE_CHUNKS_CAP).
 // Owns the query's coverage words, the per-file shares and the per-file bonus; the factors' place in
 // the score (and the pool they are computed over) is rerank.ts's.
-import type { Candidate } from './candidates.ts';
+import { lowerBody, type Candidate } from './candidates.ts';
 import type { ParsedQuery } from './query.ts';
 
 /** At most this many other chunks' worth of bonus (a long file with many weak hits must not win on count). */
@@ -41,8 +41,16 @@ export function fileCoverage(cands: readonly Candidate[], words: readonly string
     const n = (seen.get(c.fileId) ?? 0) + 1;
     seen.set(c.fileId, n);
     if (set.size === words.length || (perFile > 0 && n > perFile && capped(c.fileId))) continue;
-    const text = `${c.path}\n${c.symbolName ?? ''}\n${c.body ?? ''}`.toLowerCase();
-    for (const w of words) if (!set.has(w) && text.includes(w)) set.add(w);
+    // Path, symbol and body each in lower case (the body's kept: lowerBody). Lowercasing them apart is
+    // lowercasing them joined by \n (no letter's case looks across a line break), and a word without
+    // one is in the joined text exactly when it is in one of them.
+    const path = c.path.toLowerCase();
+    const symbol = (c.symbolName ?? '').toLowerCase();
+    const body = lowerBody(c);
+    for (const w of words) {
+      if (set.has(w)) continue;
+      if (w.includes('\n') ? `${path}\n${symbol}\n${body}`.includes(w) : path.includes(w) || symbol.includes(w) || body.includes(w)) set.add(w);
+    }
   }
   const out = new Map<number, number>();
   for (const [fileId, set] of held) out.set(fileId, set.size / words.length);

@@ -387,7 +387,7 @@ const CACHED_FILES = 2000;
  * file this generation's record marks as having none gets a map of zeros without a scan.
  */
 export function deadLinesOf(session: SearchSession, fileId: number, hash: string, stored: StoredFile, lang: string): Uint8Array {
-  if (recorded(session) && !hasDeadLine(session, fileId)) return new Uint8Array(stored.lines.length);
+  if (recorded(session) && !hasDeadLine(session, fileId)) return new Uint8Array(stored.lineCount);
   const maps = session.cached('dead-lines', () => new Map<string, Uint8Array>());
   const key = `${fileId}:${hash}`;
   let dead = maps.get(key);

@@ -10,7 +10,7 @@
 // carried by a chunk that says something itself. The file's own score becomes lead + (1 − own_evidence) × (best −
 // lead): 1 ranks the file by its lead alone, 0 only picks which chunk shows.
 // Owns the own-evidence counts and the per-chunk factor; the factor's place in the score is rerank.ts's.
-import type { Candidate } from './candidates.ts';
+import { lowerBody, type Candidate } from './candidates.ts';
 
 /** A symbol name's own last segment: `Contoso.Persistence.Journal` → `Journal` (the rest names its containers). */
 export function ownName(symbolName: string | null | undefined): string {
@@ -18,10 +18,12 @@ export function ownName(symbolName: string | null | undefined): string {
 }
 
 /** How many of `words` a chunk's own text (its own symbol name and its body; lowercase substring) holds. */
-export function ownWords(c: Pick<Candidate, 'symbolName' | 'body'>, words: readonly string[]): number {
-  const text = `${ownName(c.symbolName)}\n${c.body ?? ''}`.toLowerCase();
+export function ownWords(c: Pick<Candidate, 'symbolName' | 'body' | 'bodyLower'>, words: readonly string[]): number {
+  // Name and body in lower case apart (the body's kept: candidates.ts lowerBody), as in fileCoverage.
+  const name = ownName(c.symbolName).toLowerCase();
+  const body = lowerBody(c);
   let n = 0;
-  for (const w of words) if (text.includes(w)) n++;
+  for (const w of words) if (w.includes('\n') ? `${name}\n${body}`.includes(w) : name.includes(w) || body.includes(w)) n++;
   return n;
 }
 

@@ -22,7 +22,7 @@ import { hasViews, isUiQuestion, routeOrTitleMatches, uiTopicWords, viewFacts, t
 import { inScope, queryScope } from './scope.ts';
 import { coverageWords, fileChunkFactors, fileCoverage } from './file-evidence.ts';
 import { ownEvidenceFactors } from './own-evidence.ts';
-import { loadBodies, type Candidate } from './candidates.ts';
+import { loadBodies, lowerBody, type Candidate } from './candidates.ts';
 import { newFileCounts, tierByFile, type FileTierOptions } from './file-tiers.ts';
 import { queryTerms, type ParsedQuery } from './query.ts';
 import type { SearchSession } from './session.ts';
@@ -188,6 +188,8 @@ export class Reranker {
   private readonly wordParts: string[][];
   private readonly patterns = new Map<string, RegExp[]>();
   private readonly roles: Map<number, RoleVerdict>;
+  /** Each file's name facts (fileName), the session's for this index generation. */
+  private readonly names: Map<number, { stem: string; parts: string[] }>;
   private readonly views = new Map<number, ViewFacts | null>();
   /** The topic words of a UI question (null: not one). */
   private readonly ui: string[] | null;
@@ -230,6 +232,7 @@ export class Reranker {
     // Identifiers of 4+ letters, by part: a name part of `TextBoxStyles` is matched by "TextBox", not by "box".
     this.wordParts = q.clauses.filter((x) => x.kind === 'word').map((x) => (x.parts.length ? x.parts : [x.token])).filter((p) => p.join('').length >= 4);
     this.roles = session.cached('roles', () => new Map<number, RoleVerdict>());
+    this.names = session.cached('file-names', () => new Map<number, { stem: string; parts: string[] }>());
     this.ui = isUiQuestion(q) ? uiTopicWords(q) : null;
     this.scope = settings.scope_match_boost !== 1 ? queryScope(q.raw) : null;
     this.coverage = settings.coverage_boost > 0 ? coverageWords(q) : [];
@@ -479,7 +482,8 @@ export class Reranker {
     const live = this.applyDeadCode(read);
     for (const c of top) {
       // The definition pattern reads live lines only: `//public void Tear()` declares nothing.
-      const sig = textSignals(live.get(c) ?? c.body ?? '', this.q.verbatim, this.targets, this.patterns, configKeyPath(c));
+      const text = live.get(c);
+      const sig = textSignals(text ?? c.body ?? '', this.q.verbatim, this.targets, this.patterns, configKeyPath(c), text === undefined ? lowerBody(c) : undefined);
       if (sig.exact) c.factors.push({ name: 'exact_text', factor: 1.5 });
       if (sig.definition) c.factors.push({ name: 'definition_like', factor: 3.0 });
     }
@@ -498,6 +502,8 @@ export class Reranker {
       const stored = this.session.files.get(c.fileId, c.hash);
       if (!stored) continue;
       const dead = deadLinesOf(this.session, c.fileId, c.hash, stored, c.lang);
+      // No dead line in the chunk (most): a share of 0 and its body as it is, without the file's lines.
+      if (!dead.subarray(Math.max(0, c.startLine - 1), c.endLine).includes(1)) continue;
       const share = deadShare(dead, stored.lines, c.startLine, c.endLine, this.termWords);
       if (share > 0) c.factors.push({ name: 'dead_code', factor: 1 - (1 - f) * share });
       if (dead.subarray(c.startLine - 1, c.endLine).some((d) => d === 1)) {
@@ -505,6 +511,21 @@ export class Reranker {
       }
     }
     return live;
+  }
+
+  /**
+   * A candidate's file name as the name factors read it: its stem in lower case and the parts of
+   * the stem as written (the session's map for this index generation: worked out once per file, not
+   * once per candidate of every query — splitting it was a twentieth of what a warm query allocated).
+   */
+  private fileName(c: Candidate): { stem: string; parts: string[] } {
+    let name = this.names.get(c.fileId);
+    if (!name) {
+      // (A Sass partial's leading `_` is no part of its name: `_table.scss` is named "table".)
+      const written = nameStem(c.path);
+      this.names.set(c.fileId, (name = { stem: written.toLowerCase().replace(/^_+/, ''), parts: splitIdentifier(written) }));
+    }
+    return name;
   }
 
   private applyFactors(c: Candidate): void {
@@ -534,12 +555,10 @@ export class Reranker {
     if (this.asking && lines < settings.question_short_lines) c.factors.push({ name: 'question_short', factor: Math.pow(lines / settings.question_short_lines, SHORT_POWER) });
     const name = c.symbolName?.toLowerCase();
     if (name && words.includes(name) && !USAGE_KINDS.has(c.symbolKind ?? '')) c.factors.push({ name: 'exact_symbol_name', factor: this.nameFactor });
-    // (A Sass partial's leading `_` is no part of its name: `_table.scss` is named "table".)
-    const written = nameStem(c.path);
-    const stem = written.toLowerCase().replace(/^_+/, '');
+    const { stem, parts } = this.fileName(c);
     if (stem && words.includes(stem)) c.factors.push({ name: 'file_name_match', factor: 1.25 });
     else {
-      const share = nameShare(splitIdentifier(written), this.wordParts);
+      const share = nameShare(parts, this.wordParts);
       if (share > 0) c.factors.push({ name: 'file_name_part', factor: 1 + NAME_PART * share });
     }
     c.score = c.factors.reduce((s, f) => s * f.factor, c.base);

@@ -71,13 +71,21 @@ export function resolveMemberKey(db: Database, memberKey: string, codec: Deflate
 
 /** The innermost symbol of an outline whose range holds the line (null when none does). */
 export function innermostSymbol(outline: readonly OutlineSymbol[], line: number): OutlineSymbol | null {
-  let best: { symbol: OutlineSymbol; depth: number } | null = null;
-  for (const e of walkOutline(outline)) {
-    const s = e.symbol;
-    if (s.start_line > line || s.end_line < line) continue;
-    if (!best || e.depth > best.depth || (e.depth === best.depth && s.end_line - s.start_line < best.symbol.end_line - best.symbol.start_line)) best = e;
-  }
-  return best?.symbol ?? null;
+  let best: OutlineSymbol | null = null;
+  let bestDepth = -1;
+  // Depth-first in walkOutline's order, without its generator's object per symbol (a page's hits walk
+  // their files' whole outlines).
+  const walk = (nodes: readonly OutlineSymbol[], depth: number): void => {
+    for (const s of nodes) {
+      if (s.start_line <= line && s.end_line >= line && (!best || depth > bestDepth || (depth === bestDepth && s.end_line - s.start_line < best.end_line - best.start_line))) {
+        best = s;
+        bestDepth = depth;
+      }
+      if (s.children) walk(s.children, depth + 1);
+    }
+  };
+  walk(outline, 0);
+  return best;
 }
 
 /** The innermost symbol whose range holds the line (null when none does). */
