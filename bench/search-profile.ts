@@ -8,10 +8,14 @@
 // self time, and inclusive time of the search's own functions (a sample counts once for each
 // distinct core/search/, core/index/ or core/sqlite/ function on its stack) — what a p95 query
 // spends, beside the same for every query. With `--b`, a second build profiles the same queries in
-// its own process (queries' answers compared: a cost change must answer the same). Owns that profile
-// reading only; the latency figures of record are bench.js's, the A/B of CPU is search-ab.ts's.
+// its own process (queries' answers compared: a cost change must answer the same). `--alloc`: each
+// build runs the queries once more in a process of its own under V8's sampling heap profiler (every
+// 4 KB allocated, objects the collector freed included) — what the queries allocate, per query, and
+// the top allocating functions with their callers (the garbage collector's share of a slow query is
+// paid for by what every query allocates). Owns that profile reading only; the latency figures of
+// record are bench.js's, the A/B of CPU is search-ab.ts's.
 //
-//   node --experimental-transform-types bench/search-profile.ts --a DIST [--b DIST] --root INDEXED_TREE [--queries 300] [--slowest 10] [--top 25] [--save FILE] [--md out.md]
+//   node --experimental-transform-types bench/search-profile.ts --a DIST [--b DIST] --root INDEXED_TREE [--queries 300] [--slowest 10] [--top 25] [--alloc] [--save FILE] [--md out.md]
 //   (`--save FILE`: each build's profile, windows and cut written to FILE.<build>.json for a closer look)
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -91,6 +95,41 @@ function read(p: Profile, windows: readonly Window[]): Reading {
   return out;
 }
 
+/** What one build's queries allocate (`--alloc`): KB per query, and the top allocators (function ⇐ caller) in MB. */
+interface Allocs { perQueryKb: number; top: Array<[string, number]> }
+
+/** One build's pass over the queries in this (new) process under the sampling heap profiler (`--alloc`). */
+async function allocChild(dist: string, root: string, queries: string[]): Promise<Allocs> {
+  const open = ((await import(pathToFileURL(path.join(dist, 'runtimes/node/index.js')).href)) as { openWorkspace: (root: string) => Promise<Ws> }).openWorkspace;
+  const ws = await open(root);
+  const session = new Session();
+  session.connect();
+  type Node = { callFrame: ProfileNode['callFrame']; selfSize: number; children: Node[] };
+  try {
+    await ws.search({ query: queries[0], limit: 10 });
+    await session.post('HeapProfiler.enable');
+    await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    for (const q of queries.slice(1)) await ws.search({ query: q, limit: 10 });
+    const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: Node } };
+    const by = new Map<string, number>();
+    let total = 0;
+    const walk = (n: Node, caller: string): void => {
+      const name = frameName({ id: 0, callFrame: n.callFrame });
+      if (n.selfSize) {
+        const key = `${name} ⇐ ${caller}`;
+        by.set(key, (by.get(key) ?? 0) + n.selfSize);
+        total += n.selfSize;
+      }
+      for (const c of n.children) walk(c, name);
+    };
+    walk(profile.head, '');
+    return { perQueryKb: total / 1024 / (queries.length - 1), top: [...by].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => [k, v / 1024 / 1024]) };
+  } finally {
+    session.disconnect();
+    ws.close();
+  }
+}
+
 /** One build's pass over the queries in this (new) process, profiled. */
 async function child(dist: string, root: string, queries: string[], slowest: number, save?: string): Promise<ChildOut> {
   const open = ((await import(pathToFileURL(path.join(dist, 'runtimes/node/index.js')).href)) as { openWorkspace: (root: string) => Promise<Ws> }).openWorkspace;
@@ -150,9 +189,14 @@ function tables(label: string, o: ChildOut, top: number): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const { opts } = parseArgs(argv);
+  const { opts } = parseArgs(argv, ['alloc']);
   const root = optString(opts, 'root');
   const slowest = optInt(opts, 'slowest', 10);
+  if (optString(opts, 'alloc-child')) {
+    const queries = JSON.parse(fs.readFileSync(optString(opts, 'queries-file')!, 'utf8')) as string[];
+    process.stdout.write(JSON.stringify(await allocChild(path.resolve(optString(opts, 'alloc-child')!), root!, queries)));
+    return 0;
+  }
   if (optString(opts, 'child')) {
     const queries = JSON.parse(fs.readFileSync(optString(opts, 'queries-file')!, 'utf8')) as string[];
     process.stdout.write(JSON.stringify(await child(path.resolve(optString(opts, 'child')!), root!, queries, slowest, optString(opts, 'save'))));
@@ -179,6 +223,20 @@ export async function main(argv: string[]): Promise<number> {
       runs[s] = JSON.parse(p.stdout) as ChildOut;
       loads.push(os.loadavg()[0]);
     }
+    const allocs: Record<string, Allocs> = {};
+    if (opts.alloc === true) {
+      for (const [s, dist] of Object.entries(builds)) {
+        const p = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--alloc-child', dist, '--root', root, '--queries-file', file], { encoding: 'utf8', maxBuffer: 1 << 30 });
+        if (p.status !== 0) throw new Error(`build ${s}: ${p.stderr}`);
+        allocs[s] = JSON.parse(p.stdout) as Allocs;
+      }
+    }
+    const allocMd = Object.entries(allocs).flatMap(([s, a]) => [
+      `### ${s}: what the queries allocate (sampling heap profiler, every 4 KB, collected objects included): ${a.perQueryKb.toFixed(0)} KB per query`,
+      '',
+      markdownTable(['function ⇐ caller', 'MB over all queries'], a.top.map(([k, v]) => [k, v.toFixed(1)]), ['l', 'r']),
+      '',
+    ]);
     const differ = runs.B ? Object.keys(runs.A.pages).filter((q) => runs.A.pages[q] !== runs.B.pages[q]) : [];
     const cpuRow = (s: string) => {
       const cpu = runs[s].windows.map((w) => w.cpu);
@@ -198,6 +256,8 @@ export async function main(argv: string[]): Promise<number> {
       ...Object.entries(runs).map(([s, o]) => tables(`${s}: the slowest ${slowest}% of the queries (by ${s}'s thread CPU) beside all`, o, top)),
       '',
       `Median CPU per query: ${Object.entries(runs).map(([s, o]) => `${s} ${f2(median(o.windows.map((w) => w.cpu)))} ms`).join(', ')}.`,
+      '',
+      ...allocMd,
     ].join('\n');
     console.log(md);
     const out = optString(opts, 'md');
