@@ -10,6 +10,7 @@
 //     [--profile DIR]  (V8 CPU profiles of every thread, one folder per run: node dist/bench/lib/cpu-profile.js FILE)
 //     [--node-arg ARG]… (passed to each run's node, e.g. --heap-prof --heap-prof-dir=DIR)
 //     [--build-node-arg NAME=ARG]… (passed to build NAME's runs only: one dist can run as two builds, e.g. a V8 flag's A/B)
+//     [--build-settings NAME=JSON]… (settings build NAME's runs open the workspace with, e.g. '{"worker_rows":"balanced"}')
 //     [--keep DIR]     (each run's index.sqlite copied to DIR/<build>-<round>.sqlite, to compare what the builds wrote)
 // Each build path is a dist/ folder inside a checkout (its node_modules are found from there). The
 // root is indexed in place (its .hci/ is removed before each run): pass a copy, never a shared corpus.
@@ -86,11 +87,11 @@ interface Run {
   rssTenths: number[];
 }
 
-async function runOnce(build: string, dist: string, root: string, round: number, profileDir: string, keepDir: string, nodeArgs: string[]): Promise<Run> {
+async function runOnce(build: string, dist: string, root: string, round: number, profileDir: string, keepDir: string, nodeArgs: string[], settings?: Record<string, unknown>): Promise<Run> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-threads-'));
   const taskFile = path.join(work, 'task.json');
   const resultFile = path.join(work, 'result.json');
-  fs.writeFileSync(taskFile, JSON.stringify({ task: 'hci-index', root, edits: 0, noops: 0 }));
+  fs.writeFileSync(taskFile, JSON.stringify({ task: 'hci-index', root, edits: 0, noops: 0, ...(settings ? { settings } : {}) }));
   const env = arenaCapEnv(['index'], process.env, process.platform) ?? process.env;
   const load = os.loadavg()[0];
   const ticks = new Map<number, ThreadTicks>();
@@ -134,6 +135,7 @@ export async function main(argv: string[]): Promise<number> {
   let keepDir = '';
   const nodeArgs: string[] = [];
   const buildArgs = new Map<string, string[]>();
+  const buildSettings = new Map<string, Record<string, unknown>>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--root') root = path.resolve(argv[++i]);
@@ -147,6 +149,11 @@ export async function main(argv: string[]): Promise<number> {
       const name = arg.slice(0, arg.indexOf('='));
       buildArgs.set(name, [...(buildArgs.get(name) ?? []), arg.slice(name.length + 1)]);
     }
+    else if (a === '--build-settings') {
+      const arg = argv[++i];
+      const name = arg.slice(0, arg.indexOf('='));
+      buildSettings.set(name, JSON.parse(arg.slice(name.length + 1)) as Record<string, unknown>);
+    }
     else if (a === '--build') {
       const [name, dir] = argv[++i].split('=');
       builds.push([name, path.resolve(dir)]);
@@ -156,7 +163,7 @@ export async function main(argv: string[]): Promise<number> {
   const all: Run[] = [];
   for (let round = 1; round <= runs; round++) {
     for (const [name, dist] of builds) {
-      const r = await runOnce(name, dist, root, round, profileDir, keepDir, [...nodeArgs, ...(buildArgs.get(name) ?? [])]);
+      const r = await runOnce(name, dist, root, round, profileDir, keepDir, [...nodeArgs, ...(buildArgs.get(name) ?? [])], buildSettings.get(name));
       all.push(r);
       console.error(`${name} #${round}: ${(r.wallMs / 1000).toFixed(1)} s wall, ${(r.cpuMs / 1000).toFixed(1)} s CPU, ${r.peakRssMb.toFixed(0)} MB, load ${r.load.toFixed(1)} ${JSON.stringify(r.threads)}`);
     }
@@ -168,7 +175,7 @@ export async function main(argv: string[]): Promise<number> {
     all.map((r) => [r.build, String(r.round), r.load.toFixed(1), `${s(r.wallMs)} s`, `${s(r.cpuMs)} s`, `${r.peakRssMb.toFixed(0)} MB`, `${Math.round(r.peakAt * 100)}%`, String(r.files), String(r.chunks), ...groups.map((g) => (r.threads[g] === undefined ? '–' : `${s(r.threads[g])} s`))]),
   );
   const curves = markdownTable(['build', 'run', ...Array.from({ length: 10 }, (_, k) => `${k * 10}–${k * 10 + 10}%`)], all.map((r) => [r.build, String(r.round), ...r.rssTenths.map(String)]));
-  const argsLine = [...buildArgs].map(([name, args]) => `${name}: node ${args.join(' ')}`).join('; ');
+  const argsLine = [...[...buildArgs].map(([name, args]) => `${name}: node ${args.join(' ')}`), ...[...buildSettings].map(([name, st]) => `${name}: settings ${JSON.stringify(st)}`)].join('; ');
   const text = `Cold index of ${root}, builds alternated (${runs} rounds), ${new Date().toISOString()}, Node ${process.version}, ${os.cpus().length} cores.${argsLine ? ` Build arguments: ${argsLine}.` : ''}\n` +
     'Thread CPU from /proc/<pid>/task/*/stat sampled every 20 ms over the whole worker process (open + index); wall, process CPU and peak RSS (VmHWM) as the bench worker measures the index pass; "peak at": when the sampled VmRSS peaked, as a share of the process\'s life.\n\n' + table +
     '\nSampled RSS (MB), highest in each tenth of the process\'s life:\n\n' + curves + '\n';

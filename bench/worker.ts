@@ -37,7 +37,7 @@ export interface QueryPlan {
 export type Task =
   | { task: 'baseline' }
   | { task: 'idle' }
-  | { task: 'hci-index'; root: string; edits: number; noops: number; semantic?: boolean }
+  | { task: 'hci-index'; root: string; edits: number; noops: number; semantic?: boolean; /** Settings the workspace opens with (index-threads.ts --build-settings). */ settings?: Record<string, unknown> }
   | { task: 'hci-search'; root: string; plan: QueryPlan }
   | { task: 'sql-store'; engine: 'native' | 'wasm'; dump: string; dir: string; filesPerTxn: number; unsynced?: boolean; plan: QueryPlan }
   | { task: 'js-engine'; engine: 'orama' | 'minisearch'; dump: string; plan: QueryPlan }
@@ -172,7 +172,8 @@ async function hciIndex(t: Extract<Task, { task: 'hci-index' }>): Promise<TaskRe
   fs.rmSync(path.join(t.root, '.hci'), { recursive: true, force: true });
   const t0 = now();
   // With `semantic`, the cold index only, with the semantic channel on (its default provider): the peak RSS of that pass.
-  const ws = await openWorkspace(t.root, t.semantic ? { settings: { semantic: { enabled: true } } as never } : {});
+  const settings = { ...t.settings, ...(t.semantic ? { semantic: { enabled: true } } : {}) };
+  const ws = await openWorkspace(t.root, Object.keys(settings).length ? { settings: settings as never } : {});
   const openMs = now() - t0;
   const rssBefore = process.memoryUsage().rss;
   try {

@@ -41,6 +41,7 @@ export const SETTING_DEFAULTS = {
   // 16 MiB → 4 MiB for passes that write many files (issue 34, bench/results/store-memory-mem10.md): hci's store
   // loading dotnet-8's 452k chunks: WASM heap 24.1 → 9.6 MB, peak RSS 160.9 → 143.0 MB, the same CPU; hci on Avalonia 247.9 → 234.4 MB (medians of 3).
   index_page_cache_kib: 4096,
+  worker_rows: 'balanced' as 'off' | 'balanced' | 'all',
   chunk_lines: 110,
   chunk_overlap_lines: 15,
   binary_probe_bytes: 8192,

@@ -45,6 +45,11 @@ const settingsShape = z
     max_files: z.number().int().positive().default(D.max_files),
     /** SQLite's page cache (KiB) while a pass writes more than POOL_MIN_FILES files (core/index/indexer.ts); searches keep SEARCH_PAGE_CACHE_KIB. */
     index_page_cache_kib: z.number().int().min(256).max(1024 * 1024).default(D.index_page_cache_kib),
+    /**
+     * Which files a pass's parse worker makes whole rows of (blob, chunks, FTS values: core/index/ready-rows.ts)
+     * instead of only their outline: none, a share that keeps both threads busy (read-ahead.ts RowsShare), every one.
+     */
+    worker_rows: z.enum(['off', 'balanced', 'all']).default(D.worker_rows),
     chunk_lines: z.number().int().min(5).max(2000).default(D.chunk_lines),
     chunk_overlap_lines: z.number().int().min(0).default(D.chunk_overlap_lines),
     binary_probe_bytes: z.number().int().positive().default(D.binary_probe_bytes),

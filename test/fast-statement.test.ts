@@ -6,9 +6,25 @@
 // @lane unit
 import { describe, it, expect } from 'vitest';
 import { loadEngine } from '../core/sqlite/engine.ts';
-import { FastStatement, lastInsertRowId } from '../core/sqlite/fast-statement.ts';
+import { FastStatement, Utf8Text, lastInsertRowId } from '../core/sqlite/fast-statement.ts';
 
 describe('FastStatement', () => {
+  it('binds UTF-8 bytes (Utf8Text, a parse worker\'s packed FTS values) as the TEXT their string binds', async () => {
+    const engine = await loadEngine();
+    const db = new engine.sqlite3.oo1.DB(':memory:', 'c');
+    try {
+      db.exec('CREATE TABLE t(a, b)');
+      const st = new FastStatement(engine.sqlite3, db, db.prepare('INSERT INTO t(a, b) VALUES (?, ?)'));
+      const texts = ['plain', '', 'naïve — 中文 😀', 'x'.repeat(300_000) + 'é'];
+      for (const s of texts) st.run([s, new Utf8Text(new TextEncoder().encode(s))]);
+      st.finalize();
+      const back = db.selectArrays('SELECT b, typeof(b), a = b FROM t ORDER BY rowid') as Array<[string, string, number]>;
+      expect(back).toEqual(texts.map((s) => [s, 'text', 1]));
+    } finally {
+      db.close();
+    }
+  });
+
   it('binds every value type as oo1 does', async () => {
     const engine = await loadEngine();
     const db = new engine.sqlite3.oo1.DB(':memory:', 'c');

@@ -1,6 +1,6 @@
 // The Node parse pool (worker threads that parse files during big passes): a pass large enough
-// to start it prepares its files in the worker and writes exactly the index the in-thread path
-// writes (also shared between two workers; the pool is sized to the cores); small passes stay in-thread;
+// to start it prepares its files in the worker (their rows whole, or their outlines: read-ahead.ts
+// RowsShare) and writes exactly the index the in-thread path writes, every FTS posting included (also shared between two workers; the pool is sized to the cores); small passes stay in-thread;
 // a worker that dies mid-pass loses no file; a cancelled pass
 // stops the worker and the next pass completes. Runs the real CLI (bin/hci.js → dist/, where the
 // worker script lives) and compares index files with Debian's sqlite3.
@@ -8,6 +8,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { createHash } from 'node:crypto';
 import { HciWorkspace } from '../core/workspace.ts';
 import { HciError } from '../core/platform.ts';
 import { POOL_MIN_FILES, type IndexSummary } from '../core/index/indexer.ts';
@@ -30,6 +31,9 @@ function dump(root: string): string {
     sqliteText(db, 'SELECT path, lang, size, hash, line_count, flags, secret_chunks FROM files ORDER BY path'),
     sqliteText(db, 'SELECT f.path, hex(d.data) FROM file_data d JOIN files f ON f.id = d.file_id ORDER BY 1'),
     sqliteText(db, 'SELECT count(*) FROM chunks_fts_docsize'),
+    // Every FTS posting (term, column, offset) of every chunk by path and ordinal: the values each pass
+    // bound, whichever thread derived them (a worker packs them: core/index/ready-rows.ts). Hashed: ~MBs.
+    createHash('sha256').update(sqliteText(db, 'CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, chunks_fts, instance); SELECT f.path, c.ordinal, v.col, v.offset, v.term FROM temp.v v JOIN chunks c ON c.id = v.doc JOIN files f ON f.id = c.file_id ORDER BY 1, 2, 3, 4')).digest('hex'),
     sqliteText(db, "SELECT value FROM meta WHERE key IN ('skipped_counts', 'build_state', 'chunking_fingerprint') ORDER BY key"),
   ].join('\n--\n');
 }
@@ -87,6 +91,53 @@ describe('prepare pool', () => {
     expect(s.prepared_in_worker).toBe(s.files_indexed);
     expect(dump(root)).toBe(reference);
   }, 120_000);
+
+  it('with worker_rows "all", the worker makes every file\'s rows and the CLI writes the same index', async () => {
+    const root = workspace();
+    fs.mkdirSync(path.join(root, '.hci'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.hci', 'settings.toml'), 'worker_rows = "all"\n');
+    const s = await cliIndex(root);
+    expect(s.prepared_in_worker).toBe(s.files_indexed);
+    expect(dump(root)).toBe(reference);
+  }, 120_000);
+
+  for (const mode of ['all', 'balanced', 'off'] as const) {
+    it(`with worker_rows "${mode}" and two workers, files come back as rows ${mode === 'off' ? 'never' : mode === 'all' ? 'every time' : 'or outlines'}, and the index is the same`, async () => {
+      const root = workspace();
+      let asked = 0;
+      let ready = 0;
+      const w = await HciWorkspace.open(
+        {
+          fs: createNodeWorkspaceFs(root), storage: createNodeIndexStorage(root), grammars: createNodeGrammarSource(), deflate: zlibCodec,
+          parsePool: (o) => {
+            const pool = createNodeParsePool({ ...o, workers: 2 });
+            return {
+              extract: async (file, bytes, req) => {
+                if (req?.rows) asked++;
+                const r = await pool.extract(file, bytes, req);
+                if (r.ready) ready++;
+                return r;
+              },
+              close: () => pool.close(),
+            };
+          },
+        },
+        { settings: { worker_rows: mode } as never },
+      );
+      let s: IndexSummary;
+      try {
+        s = await w.index();
+      } finally {
+        w.close();
+      }
+      expect(s.prepared_in_worker).toBe(s.files_indexed);
+      expect(ready).toBe(asked);
+      if (mode === 'off') expect(asked).toBe(0);
+      else if (mode === 'all') expect(asked).toBeGreaterThanOrEqual(s.files_indexed);
+      else expect(asked).toBeGreaterThan(0);
+      expect(dump(root)).toBe(reference);
+    }, 120_000);
+  }
 
   it('sizes the pool to the cores the main thread leaves, at most MAX_PARSE_WORKERS', () => {
     expect([1, 2, 3, 4, 16, 128].map(parseWorkerCount)).toEqual([1, 1, 2, 2, 2, 2].map((n) => Math.min(n, MAX_PARSE_WORKERS)));

@@ -19,7 +19,8 @@ import { syncLiteralIndex } from './literal-index.ts';
 import type { IndexSummary } from '../contract/tasks.ts';
 import { chunkingFingerprint, planChunking, recordChunking } from './rechunk.ts';
 import type { ParsePoolFactory } from './prepare.ts';
-import { pooledPrepare, prepareRead, readAhead, readEach } from './read-ahead.ts';
+import { pooledPrepare, prepareRead, readAhead, readEach, RowsShare } from './read-ahead.ts';
+import { rowSettings } from './ready-rows.ts';
 import { addChurn, compactIfDue, releaseFreePages } from './compact.ts';
 import { recordAffixes } from '../search/affixes.ts';
 import { readPackedFileList, recordFileList, type FileListRow } from './file-list.ts';
@@ -301,7 +302,14 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   // The pool's window reads ahead itself: a read-ahead under it would hold a second window of bytes.
   const read = pooled ? readEach(fs, scan.files, maxReadBytes(settings) + 1) : readAhead(fs, scan.files, maxReadBytes(settings) + 1, (f) => !unchangedByStat(f));
   const prepared = pooled
-    ? pooledPrepare(scan.files, read, env.parsePool!({ binaryProbeBytes: settings.binary_probe_bytes, langs: [...new Set(toPrepare.map((f) => f.lang))] }), settings, chunker, (f) => !unchangedByStat(f))
+    ? pooledPrepare(scan.files, read, env.parsePool!({
+        binaryProbeBytes: settings.binary_probe_bytes,
+        langs: [...new Set(toPrepare.map((f) => f.lang))],
+        // Files' rows made in the worker (ready-rows.ts; setting worker_rows): this thread then only
+        // writes them. The blob's decoded source comes along where this thread fills the literal index
+        // or vectors from it.
+        ...(settings.worker_rows !== 'off' ? { rows: rowSettings(settings, settings.literal_index || !!env.vectors) } : {}),
+      }), settings, chunker, (f) => !unchangedByStat(f), settings.worker_rows === 'off' ? undefined : new RowsShare(settings.worker_rows === 'balanced'))
     : { get: async (i: number) => ({ result: await prepareRead(await read(i), scan.files[i], settings, chunker), inWorker: false }), close: async () => {} };
   if (bigPass) store.setPageCache(settings.index_page_cache_kib);
   try {
@@ -314,24 +322,25 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
       } else {
         const { result: r, inWorker } = await prepared.get(i);
         if (inWorker) summary.prepared_in_worker++;
+        const head = r.kind === 'skip' ? null : r.kind === 'rows' ? r.rows : r.file;
         if (r.kind === 'skip') addSkip(skipped, r.reason);
-        else if (r.secretsFound) addSkip(skipped, 'secret_content', r.file.secretChunks); // this pass's; a whole pass ends with the total
+        else if (r.secretsFound) addSkip(skipped, 'secret_content', head!.secretChunks); // this pass's; a whole pass ends with the total
         if (r.kind === 'skip') {
           if (old) push({ kind: 'delete', id: old.id, size: old.size });
           seen.delete(f.path);
         } else {
           summary.bytes_read += r.bytes;
           progress.bytes += r.bytes;
-          if (old && !stale(old) && old.hash === r.file.hash) {
+          if (old && !stale(old) && old.hash === head!.hash) {
             summary.files_unchanged++;
-            push({ kind: 'touch', id: old.id, size: r.file.size, mtimeMs: f.mtimeMs, flags: r.file.flags });
+            push({ kind: 'touch', id: old.id, size: head!.size, mtimeMs: f.mtimeMs, flags: head!.flags });
           } else {
             summary.files_indexed++;
-            summary.chunks_written += r.file.chunks.length;
-            progress.chunks += r.file.chunks.length;
+            summary.chunks_written += head!.chunks.length;
+            progress.chunks += head!.chunks.length;
             if (r.fallback) summary.parse_fallback++;
             if (r.parseErrors) summary.parse_errors++;
-            push({ kind: 'put', file: fileRows(r.file, store.codec) });
+            push({ kind: 'put', file: r.kind === 'rows' ? r.rows : fileRows(r.file, store.codec) });
           }
         }
       }

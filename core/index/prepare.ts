@@ -16,12 +16,27 @@ import type { FileOutline, OutlineNode } from '../chunk/outline.ts';
 import type { Settings } from '../settings.ts';
 import { FILE_FLAG } from './schema.ts';
 import { sizeVerdict, type SizeSettings } from '../scan/size-policy.ts';
-import type { PreparedFile } from './writer.ts';
+import type { FileRows, PreparedFile } from './writer.ts';
+import type { PackedFts } from './packed-fts.ts';
 import { deflateFileText, type DeflateCodec, type DeflatedText } from './file-data.ts';
 import { sha256Hex } from './sha256.ts';
 import { carveSecrets } from './secret-carve.ts';
 
 export const MAX_CHUNK_BYTES = 64 * 1024;
+
+/** What a worker needs of the settings to make a file's rows as the writer's thread would (ready-rows.ts). */
+export interface RowSettings {
+  size: SizeSettings;
+  binaryProbeBytes: number;
+  limits: ChunkLimits;
+  /** Keep FileRows.known (the writer fills the literal index or vectors from it too). */
+  known: boolean;
+}
+
+/** A file's rows (ready-rows.ts) as the writer inserts them, with its FTS values packed (the writer binds those), and what the indexer counts. */
+export type ReadyFile =
+  | { kind: 'skip'; reason: SkipReason }
+  | { kind: 'rows'; rows: FileRows & { fts: PackedFts }; bytes: number; fallback: boolean; parseErrors: boolean; secretsFound: boolean };
 
 export function chunkLimits(s: Pick<Settings, 'chunk_lines' | 'chunk_overlap_lines'>): ChunkLimits {
   return { chunkLines: s.chunk_lines, overlapLines: s.chunk_overlap_lines, maxChunkBytes: MAX_CHUNK_BYTES };
@@ -30,7 +45,9 @@ export function chunkLimits(s: Pick<Settings, 'chunk_lines' | 'chunk_overlap_lin
 /** `secretChunks` > 0 when chunks lost lines to secrets; `secretsFound` when any secret line was seen. */
 export type Prepared =
   | { kind: 'skip'; reason: SkipReason }
-  | { kind: 'file'; file: PreparedFile; bytes: number; fallback: boolean; parseErrors: boolean; secretsFound: boolean };
+  | { kind: 'file'; file: PreparedFile; bytes: number; fallback: boolean; parseErrors: boolean; secretsFound: boolean }
+  /** Its rows already encoded, FTS values and all, by a parse worker (ready-rows.ts). */
+  | Extract<ReadyFile, { kind: 'rows' }>;
 
 /** A file read and classified, waiting for its chunks. */
 export interface ClassifiedFile {
@@ -67,7 +84,7 @@ export function joinedLines(decoded: string, lines: readonly string[]): string {
  * `known`: the file's hash and secret lines as a pool's worker found them in the same bytes
  * (extractFromBytes): they are not computed again here.
  */
-export function classifyFile(bytes: Uint8Array, f: ScannedFile, settings: SizeSettings & Pick<Settings, 'binary_probe_bytes'>, known?: KnownFacts): ClassifiedFile | { kind: 'skip'; reason: SkipReason } {
+export function classifyFile(bytes: Uint8Array, f: ScannedFile, settings: SizeSettings & Pick<Settings, 'binary_probe_bytes'>, known?: Partial<KnownFacts>): ClassifiedFile | { kind: 'skip'; reason: SkipReason } {
   const size = sizeVerdict(settings, f.lang, bytes.length);
   if (size === 'too_large') return { kind: 'skip', reason: 'too_large' };
   const content = classifyContent(bytes, settings.binary_probe_bytes);
@@ -150,7 +167,8 @@ export async function prepareFile(bytes: Uint8Array, f: ScannedFile, settings: S
  * is lost. A binary file yields no outline (the indexer skips it).
  */
 export interface ParsePool {
-  extract(file: { path: string; lang: string }, bytes: Uint8Array): Promise<PoolResult>;
+  /** `rows`: this file's rows too (PoolResult.ready), from a pool made with row settings. */
+  extract(file: { path: string; lang: string }, bytes: Uint8Array, opts?: { rows?: boolean }): Promise<PoolResult>;
   close(): Promise<void>;
 }
 
@@ -159,7 +177,15 @@ export interface ParsePool {
  * many files. `langs`: the languages of the files it is about to be sent (its worker may load their
  * grammars up front).
  */
-export type ParsePoolFactory = (opts: { binaryProbeBytes: number; langs?: readonly string[] }) => ParsePool;
+export type ParsePoolFactory = (opts: {
+  binaryProbeBytes: number;
+  langs?: readonly string[];
+  /**
+   * The settings with which the worker makes a file's rows (PoolResult.ready, with the index's codec)
+   * when a request asks for them (extract's `rows`), instead of only its outline and facts.
+   */
+  rows?: RowSettings;
+}) => ParsePool;
 
 /**
  * Extracted as JSON: what a pool hands back. Results wait in the indexer's read-ahead window for a
@@ -179,6 +205,8 @@ export interface KnownFacts {
  * (from a worker given a codec) its text deflated as the blob stores it.
  */
 export interface PoolResult {
+  /** The file's rows, when asked for (then `extracted` is '' and the rest absent). */
+  ready?: ReadyFile;
   extracted: ExtractedJson;
   facts?: KnownFacts;
   deflatedText?: DeflatedText;

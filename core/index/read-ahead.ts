@@ -88,10 +88,52 @@ export async function prepareRead(read: ReadResult, f: ScannedFile, settings: Se
 type Slot = Promise<{ result: Prepared; inWorker: boolean }>;
 
 /**
+ * Which files a pool asked for rows makes whole (ready-rows.ts) and which only parses (the rest is then
+ * this thread's: classify, cut, encode, FTS values): the share that keeps both threads busy. Making a
+ * file's rows moves about as much CPU again as its parse to the worker (AvaloniaUI/Avalonia: main
+ * thread 7.7-8.0 → 4.2-4.7 s, parse worker 5.4-5.5 → 8.4-8.8 s, all files whole: bench/results/
+ * ready-rows-avalonia-cold15.md), so neither "all" nor "none" balances a 2-core pass, and the right share
+ * depends on the machine and the tree. The signal: when this thread has to wait for the file it
+ * consumes, the worker is behind (the share goes down a step); when the file is there, this thread is
+ * the slower one or they are even (up a smaller step). It settles where this thread waits for about
+ * one file in UP_DOWN_RATIO + 1. Files take the share in turn (error diffusion), so any share is met
+ * over a few files. The index is the same whatever the share: both ways run the same functions.
+ * The default (setting worker_rows "balanced"): with the same build, only the setting alternated, the main
+ * thread and the worker each took 8.7-9.4 s of CPU where "off" left 11.4-12.2 s on the main thread, the
+ * process's CPU no higher (same file).
+ */
+export class RowsShare {
+  /** The share of files asked for rows, 0..1 (starts at all). */
+  share = 1;
+  private carry = 0;
+
+  /** `adaptive` false: the share stays where it is set (1: every file; setting worker_rows "all"). */
+  constructor(private readonly adaptive = true) {}
+  static readonly STEP_DOWN = 0.004;
+  static readonly UP_DOWN_RATIO = 8;
+
+  /** Whether the next file sent is asked for its rows. */
+  next(): boolean {
+    this.carry += this.share;
+    if (this.carry < 1) return false;
+    this.carry -= 1;
+    return true;
+  }
+
+  /** A file consumed: whether this thread waited for the pool's answer. */
+  consumed(waited: boolean): void {
+    if (!this.adaptive) return;
+    const step = waited ? -RowsShare.STEP_DOWN : RowsShare.STEP_DOWN / RowsShare.UP_DOWN_RATIO;
+    this.share = Math.min(1, Math.max(0, this.share + step));
+  }
+}
+
+/**
  * Prepares files with a runtime's parse pool, up to POOL_AHEAD_FILES ahead of the file the indexer
  * is writing: the pool's worker parses each file as soon as it is read (from its own copy of the
  * bytes), while this thread writes; this thread classifies, hashes and scans the file for secrets
- * when it consumes it, then cuts the chunks from the outline the worker returned. Classifying late
+ * when it consumes it, then cuts the chunks from the outline the worker returned — or, from a pool
+ * asked for rows (ready-rows.ts), takes the file's rows as the worker made them. Classifying late
  * keeps the file's lines and text short-lived (made just before its batch is written, not a window
  * ahead, where they outlived young-generation collections and piled up in the old one). get(i)
  * must be called with increasing i (the indexer consumes in scan order, so its output does not
@@ -104,8 +146,12 @@ export function pooledPrepare(
   settings: Settings,
   chunker: Chunker,
   wanted: (f: ScannedFile) => boolean,
+  /** Ask the pool for files' rows (it was made with row settings), in the share this keeps. */
+  rows?: RowsShare,
 ) {
   const limits = chunkLimits(settings);
+  /** Answers already settled, by file index (get learns whether it waited). */
+  const settled = new Set<number>();
   let closed = false;
   // The pool ends as soon as its last file is answered, not when the pass does: the main thread still
   // has up to POOL_AHEAD_FILES files to cut and write after that, then the final transaction, and a
@@ -121,18 +167,27 @@ export function pooledPrepare(
     read(i).then(async (r): Promise<{ r: ReadResult; extracted: PoolResult | null }> => {
       try {
         if (!r.ok || r.bytes.length > settings.max_indexed_file_bytes) return { r, extracted: null };
-        return { r, extracted: await pool.extract(files[i], r.bytes) };
+        return { r, extracted: await pool.extract(files[i], r.bytes, rows ? { rows: rows.next() } : undefined) };
       } catch {
         return { r, extracted: null }; // parsed in-thread below
       } finally {
         answered();
+        settled.add(i);
       }
     }),
   );
   return {
     async get(i: number): Slot {
-      const { r, extracted } = await parsed(i);
+      const slot = parsed(i);
+      rows?.consumed(!settled.delete(i));
+      const { r, extracted } = await slot;
       if (!r.ok) return { result: { kind: 'skip', reason: 'unreadable' }, inWorker: false };
+      const ready = extracted?.ready;
+      if (ready) {
+        if (ready.kind === 'skip') return { result: ready, inWorker: false };
+        ready.rows.mtimeMs = Math.trunc(files[i].mtimeMs); // the scan's (the worker was sent only the bytes)
+        return { result: ready, inWorker: true };
+      }
       const c = classifyFile(r.bytes, files[i], settings, extracted?.facts);
       if (c.kind === 'skip') return { result: c, inWorker: false };
       if (extracted) return { result: finishFile(c, cutChunks(c.input, parseExtracted(extracted.extracted), limits), extracted.deflatedText), inWorker: true };

@@ -7,11 +7,12 @@ import type { Database, Sqlite3Static } from '../sqlite/engine.ts';
 import { FastStatement, lastInsertRowId, type BindValue } from '../sqlite/fast-statement.ts';
 import type { ChunkDraft } from '../chunk/types.ts';
 import type { FileOutline } from '../chunk/outline.ts';
-import { decodeFileData, encodeFileDataSized, knownFtsSource, readStoredFile, storedChunkFts, storedFtsRows, type DeflateCodec, type DeflatedText, type EncodedFileData, type StoredFile } from './file-data.ts';
+import { decodeFileData, encodeFileDataSized, knownFtsSource, readStoredFile, storedChunkFts, storedFtsRows, type DeflateCodec, type DeflatedText, type EncodedFileData, type FtsSourceFile, type StoredFile } from './file-data.ts';
 import { sliceLines } from './fts-row.ts';
 import { chunkEmbeddingText } from '../vector/provider.ts';
 import { gramBloom } from './gram-bloom.ts';
 import { FTS_INSERT } from './fts-refill.ts';
+import { packedFtsRow, type PackedFts } from './packed-fts.ts';
 import { DECLS_DELETE, DECLS_INSERT, FACTS_DELETE, FACTS_INSERT, FILE_FACTS_TABLE, factsOf, namesJson, type FileFacts } from '../search/file-facts.ts';
 
 export interface PreparedFile {
@@ -57,6 +58,11 @@ export interface FileRows {
    */
   known?: EncodedFileData['known'];
   chunks: Array<{ startLine: number; endLine: number; kind: string; symbolKind: string | null; symbolName: string | null }>;
+  /**
+   * Its chunks' FTS values, when a parse worker derived them (ready-rows.ts: as insertFile would, from
+   * what the blob holds): bound as they are.
+   */
+  fts?: PackedFts;
   /** The names its outline declares and whether a stored line is dead (search/file-facts.ts): its file_facts row, when either; its live declarations' rows. */
   facts: FileFacts;
 }
@@ -154,8 +160,9 @@ export class RowWriter {
     // (The table is there: the indexer makes it before any write, file-facts.ts beginFileFacts.)
     if (f.facts.names || f.facts.dead) this.run(FACTS_INSERT, [fileId, f.facts.names, f.facts.dead ? 1 : 0]);
     // The FTS values come from the blob's content, as a delete will derive them (storedFtsRows):
-    // known when it was encoded, else decoded from it.
-    const stored = f.known ? knownFtsSource(f.known) : decodeFileData(f.data, this.codec, f.rawLength);
+    // packed by the worker that made the blob, known when it was encoded, else decoded from it.
+    let source: FtsSourceFile | undefined;
+    const stored = () => (source ??= f.known ? knownFtsSource(f.known) : decodeFileData(f.data, this.codec, f.rawLength));
     const ids: number[] = [];
     f.chunks.forEach((c, ordinal) => {
       this.run(
@@ -165,11 +172,11 @@ export class RowWriter {
       );
       const id = this.lastRowId();
       ids.push(id);
-      this.run(FTS_INSERT, [id, ...storedChunkFts(f.path, stored, { ordinal, ...c })]);
+      this.run(FTS_INSERT, [id, ...(f.fts ? packedFtsRow(f.fts, ordinal) : storedChunkFts(f.path, stored(), { ordinal, ...c }))]);
     });
     for (const d of f.facts.declarations) this.run(DECLS_INSERT, [d.symbol.toLowerCase(), fileId, d.seq, d.symbol, d.kind, d.line, ids[d.chunk], d.arity]);
     if (this.opts.literal) {
-      const text = literalText(stored);
+      const text = literalText(stored());
       this.run(TRI_INSERT, [fileId, text]);
       this.run(GRAMS_INSERT, [fileId, gramBloom(text)]);
     }
@@ -177,7 +184,7 @@ export class RowWriter {
     if (vectors && ids.length) {
       vectors.put(this.db, f.chunks.map((c, ordinal) => ({
         id: ids[ordinal],
-        text: chunkEmbeddingText({ path: f.path, header: stored.headers[ordinal] ?? '', body: sliceLines(stored.lines, c.startLine, c.endLine) }),
+        text: chunkEmbeddingText({ path: f.path, header: stored().headers[ordinal] ?? '', body: sliceLines(stored().lines, c.startLine, c.endLine) }),
       })));
     }
     return fileId;

@@ -5,7 +5,12 @@
 // binding and stepping of write statements; preparing and finalizing stay with oo1.
 import type { Database, Sqlite3Static } from './engine.ts';
 
-export type BindValue = string | number | bigint | null | Uint8Array;
+export type BindValue = string | number | bigint | null | Uint8Array | Utf8Text;
+
+/** Text already in UTF-8 (a parse worker encoded it: core/index/packed-fts.ts), bound as TEXT without a string. */
+export class Utf8Text {
+  constructor(readonly bytes: Uint8Array) {}
+}
 
 interface RawExports {
   sqlite3_bind_text(p: number, i: number, text: number, n: number, destructor: number): number;
@@ -74,6 +79,11 @@ export class FastStatement {
       return Number.isSafeInteger(v) ? raw.sqlite3_bind_int64(p, i, BigInt(v)) : raw.sqlite3_bind_double(p, i, v);
     }
     if (typeof v === 'bigint') return raw.sqlite3_bind_int64(p, i, v);
+    if (v instanceof Utf8Text) {
+      const buf = this.reserve(v.bytes.length);
+      this.sqlite3.wasm.heap8u().set(v.bytes, buf.ptr);
+      return raw.sqlite3_bind_text(p, i, buf.ptr, v.bytes.length, SQLITE_TRANSIENT);
+    }
     const buf = this.reserve(v.length);
     this.sqlite3.wasm.heap8u().set(v, buf.ptr);
     return raw.sqlite3_bind_blob(p, i, buf.ptr, v.length, SQLITE_TRANSIENT);

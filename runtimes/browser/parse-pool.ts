@@ -10,6 +10,7 @@
 import type { ParsePool, ParsePoolFactory } from '../../core/index/prepare.ts';
 import { PendingReplies, type PoolReply } from '../../core/index/pool-replies.ts';
 import type { WasmUrls } from './loaders.ts';
+import type { RowSettings } from '../../core/index/ready-rows.ts';
 
 /** The first message: what the parse worker loads tree-sitter and its grammars from (it loads the runtime at once). */
 export interface ParseWorkerInit {
@@ -21,6 +22,8 @@ export interface ParseWorkerConfig {
   type: 'config';
   binaryProbeBytes: number;
   langs: string[];
+  /** The settings with which a request asking for rows has them made (core/index/ready-rows.ts). */
+  rows?: RowSettings;
 }
 export interface ParseWorkerRequest {
   type: 'extract';
@@ -28,6 +31,8 @@ export interface ParseWorkerRequest {
   path: string;
   lang: string;
   bytes: Uint8Array;
+  /** Make the file's rows (the worker was configured with row settings), not only its outline. */
+  rows?: boolean;
 }
 export type ParseWorkerReply = PoolReply;
 
@@ -92,19 +97,19 @@ export function createBrowserParsePool(spawn: () => Worker, wasm: WasmUrls, life
         end(w);
       };
       w.onmessageerror = () => fail(new Error('parse worker: a message could not be read'));
-      const config: ParseWorkerConfig = { type: 'config', binaryProbeBytes: opts.binaryProbeBytes, langs: [...(opts.langs ?? [])] };
+      const config: ParseWorkerConfig = { type: 'config', binaryProbeBytes: opts.binaryProbeBytes, langs: [...(opts.langs ?? [])], ...(opts.rows ? { rows: opts.rows } : {}) };
       w.postMessage(config);
       return w;
     };
     // Started at once: its grammars load while the first files are read.
     let worker: Worker | null = start();
     const pool: ParsePool = {
-      extract(file, bytes) {
+      extract(file, bytes, req) {
         return replies.request((id) => {
           worker ??= start();
           // A copy is transferred: the caller keeps its bytes (it classifies them itself, and parses them if this fails).
           const copy = bytes.slice();
-          const msg: ParseWorkerRequest = { type: 'extract', id, path: file.path, lang: file.lang, bytes: copy };
+          const msg: ParseWorkerRequest = { type: 'extract', id, path: file.path, lang: file.lang, bytes: copy, rows: !!(req?.rows && opts.rows) };
           worker.postMessage(msg, [copy.buffer]);
         });
       },

@@ -44,6 +44,7 @@ export function parseWorkerUrl(): URL {
 interface Sent {
   file: { path: string; lang: string };
   bytes: Uint8Array;
+  rows: boolean;
 }
 
 /** A started worker, in a slot of the pool until it is retired or the pool closes. */
@@ -145,7 +146,7 @@ export function createNodeParsePool(opts: ParseWorkerData & { retireAfterBytes?:
   const send = (id: number, req: Sent) => {
     const run = pick();
     const copy = req.bytes.slice();
-    const msg: WorkerRequest = { id, path: req.file.path, lang: req.file.lang, bytes: copy };
+    const msg: WorkerRequest = { id, path: req.file.path, lang: req.file.lang, bytes: copy, rows: req.rows };
     run.worker.postMessage(msg, [copy.buffer]);
     run.requests.set(id, req);
     run.outstandingBytes += copy.length;
@@ -162,8 +163,8 @@ export function createNodeParsePool(opts: ParseWorkerData & { retireAfterBytes?:
     get running() {
       return live.size;
     },
-    extract(file: { path: string; lang: string }, bytes: Uint8Array): Promise<PoolResult> {
-      return replies.request((id) => send(id, { file, bytes }));
+    extract(file: { path: string; lang: string }, bytes: Uint8Array, opts?: { rows?: boolean }): Promise<PoolResult> {
+      return replies.request((id) => send(id, { file, bytes, rows: !!(opts?.rows && data.rows) }));
     },
     async close(): Promise<void> {
       closed = true;
