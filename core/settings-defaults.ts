@@ -62,6 +62,9 @@ export const SETTING_DEFAULTS = {
   coverage_chunks: 0,
   coverage_long_file: 0,
   pool_file_cap: 0,
+  proximity_boost: 0,
+  proximity_lines: 3,
+  near_complete: 'off' as 'off' | 'short' | 'always',
   file_chunks_bonus: 0.03,
   // On (issue 32, bench/results/rank-variants-rank7.md): 13 golden sets unchanged but SukiUI nDCG@10 as returned up; akka.net probe: a file's 4-line chunk matched by its path and member key alone no longer leads it.
   own_evidence: true,

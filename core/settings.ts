@@ -75,6 +75,12 @@ const settingsShape = z
     coverage_long_file: z.number().int().min(0).default(D.coverage_long_file),
     /** A file gives at most this many chunks to each pass's candidate pool, which is filled from channel lists 4x as deep (more distinct files reach rerank; pipeline.ts capPool); 0: off. */
     pool_file_cap: z.number().int().min(0).max(64).default(D.pool_file_cap),
+    /** A chunk whose query words stand within proximity_lines lines of each other weighs up to (1 + this) (proximity.ts); 0: off. */
+    proximity_boost: z.number().min(0).max(10).default(D.proximity_boost),
+    /** The window (lines) proximity_boost counts a chunk's query words in. */
+    proximity_lines: z.number().int().min(1).max(200).default(D.proximity_lines),
+    /** Chunks holding every query word but one, common words included, join the any-term pass (channels/fts.ts widenExpr): `short` when the page widens anyway, `always` also when complete matches fill it; `off`. */
+    near_complete: z.enum(['off', 'short', 'always']).default(D.near_complete),
     /** Per other matching chunk of the same file, in proportion to its score (at most 5); 0: off. */
     file_chunks_bonus: z.number().min(0).max(1).default(D.file_chunks_bonus),
     /** In a query of 2+ words, a file's chunk holding the most query words in its own text (body, own name) leads its file; siblings matched by the file's shared words (path, member key's namespace/type) weigh no more (own-evidence.ts). */

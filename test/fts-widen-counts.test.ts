@@ -6,7 +6,8 @@
 // in which `alpha` is in half of 10,000 chunks, the widening leaves `alpha` out — the chunk holding
 // only it is not found — and the chunks holding the other words still are; the chunks that pass
 // finds are scored over its own phrases, as one index of the union scores them (a chunk that also
-// holds the common word scores as one alike without it).
+// holds the common word scores as one alike without it) — unless setting near_complete adds the
+// chunks holding every word but one, scored over every word (channels/fts.ts nearGroups).
 // @lane unit
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { HciService } from '../core/service/index.ts';
@@ -14,6 +15,7 @@ import { parseRequest } from '../core/search/pipeline.ts';
 import { clauseExprs } from '../core/search/channels/fts.ts';
 import { corpusStats, queryPhrases, type CorpusStats } from '../core/search/term-stats.ts';
 import { nodeServiceHost } from '../runtimes/node/service-host.ts';
+import { openWorkspace } from '../runtimes/node/index.ts';
 import { createTmpWorkspace, type TmpWorkspace } from './helpers/tmp-workspace.ts';
 
 const FILES = {
@@ -71,5 +73,23 @@ describe('the widening with the counts of several indexes', () => {
     expect(score('docs/second.md')).toBeGreaterThan(0);
     // The pass ORs beta and gamma: alpha's part is no part of fourth.md's score there.
     expect(score('docs/fourth.md')).toBeCloseTo(score('docs/second.md')!, 9);
+  });
+
+  it('scores a chunk holding every word but one over all of them with near_complete (the common word counts again)', async () => {
+    const alpha = clauseExprs(parseRequest((await svc.workspace()).settings, { query: QUERY })).find((e) => e.includes('alpha'))!;
+    const all: CorpusStats = { rows: 100_000, tokens: 100_000 * (own.tokens / own.rows), docs: Object.fromEntries(Object.entries(own.docs).map(([p, n]) => [p, p.includes('alpha') ? 5_000 : n * 1_000])) };
+    expect(alpha).toBeDefined();
+    const near = new HciService({ root: ws.root, host: nodeServiceHost(), surface: 'cli', watch: 'off', open: (root) => openWorkspace(root, { settings: { near_complete: 'short' } }) });
+    try {
+      const a = await near.call('search', { query: QUERY, limit: 10 }, { keywordStats: { all, own } });
+      const score = (path: string) => a.hits.find((h) => h.path === path)?.fts_score;
+      // fourth.md holds beta and the common alpha (every clause but gamma): found by the near-complete
+      // groups and scored over every clause, alpha's part among them; second.md (beta alone) keeps the rare pass's score.
+      expect(score('docs/second.md')).toBeGreaterThan(0);
+      expect(score('docs/fourth.md')).toBeGreaterThan(score('docs/second.md')! * 1.01);
+      expect(a.hits.findIndex((h) => h.path === 'docs/fourth.md')).toBeLessThan(a.hits.findIndex((h) => h.path === 'docs/second.md'));
+    } finally {
+      await near.close();
+    }
   });
 });

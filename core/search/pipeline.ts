@@ -188,7 +188,8 @@ function rankRouted(ctx: SearchContext, req: SearchRequest, written: ParsedQuery
   try {
     return session.withPathFilter(filter, () => {
       // A text query (literal channel) matches patterns, not words: nothing to expand.
-      const parsed = written.text ? written : withTermWeights(session, ctx.settings, withLearnedTerms(ctx, expandQuery(session, written)));
+      const weighed = written.text ? written : withTermWeights(session, ctx.settings, withLearnedTerms(ctx, expandQuery(session, written)));
+      const parsed = ctx.settings.near_complete !== 'off' && !weighed.text ? { ...weighed, nearComplete: ctx.settings.near_complete } : weighed;
       const capped = ctx.settings.pool_file_cap > 0 ? { poolFileCap: ctx.settings.pool_file_cap } : {};
       if (!mode.fuseRanked) return { parsed, mode: modeName, ...rankPasses(rankCtx, mode, parsed, pool, needed), filtered: filter !== null, ...capped };
       // Late fusion: each channel ranked exactly as if it ran alone, then the rankings fused.
@@ -254,7 +255,8 @@ function rankPassesAt(ctx: SearchContext, mode: ModeRow, parsed: ParsedQuery, po
   const saturated = raw.some((l) => l.hits.length >= asked) || widerFull;
   // No channel widened (more chunks hold every word than the depth): a query identifier's best holders
   // join as partial matches all the same (definition-widen.ts; setting definition_widen).
-  if (!wider.length) {
+  // (Near-complete widening on `always` widens a page complete matches fill: the identifier's holders join too.)
+  if (!wider.length || (parsed.nearComplete === 'always' && page.kept > needed)) {
     const channel = mode.channels.find((c) => c.scoreChunks);
     const hits = channel && definitionWiden(session, parsed, channel, ctx.settings.definition_widen, page.seen);
     if (channel && hits) wider.push({ channel, hits });

@@ -100,6 +100,12 @@ export interface ParsedQuery {
   neighbours?: NeighbourExpansion;
   /** Set in the read transaction (term-weights.ts, settings unnamed_term_weight and weak_term_weight): each clause's weight in the keyword score; absent: every clause weighs 1. */
   termWeights?: number[];
+  /**
+   * Set in the read transaction from setting near_complete (channels/fts.ts widenExpr): chunks that
+   * hold every clause but one join the any-term pass, common words included (`short`: when it widens
+   * anyway; `always`: also when complete matches fill the page); absent: off.
+   */
+  nearComplete?: 'short' | 'always';
   paths: string[];
   exts: string[];
   excludePaths: string[];

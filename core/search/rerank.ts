@@ -22,6 +22,7 @@ import { hasViews, isUiQuestion, routeOrTitleMatches, uiTopicWords, viewFacts, t
 import { inScope, queryScope } from './scope.ts';
 import { coverageWords, fileChunkFactors, fileCoverage } from './file-evidence.ts';
 import { ownEvidenceFactors } from './own-evidence.ts';
+import { nearWords, proximityFactor } from './proximity.ts';
 import { loadBodies, lowerBody, type Candidate } from './candidates.ts';
 import { newFileCounts, tierByFile, type FileTierOptions } from './file-tiers.ts';
 import { queryTerms, type ParsedQuery } from './query.ts';
@@ -480,12 +481,29 @@ export class Reranker {
     }
     if (this.ui) this.applyUiSignals(top, this.ui);
     const live = this.applyDeadCode(read);
+    this.applyProximity(read, live);
     for (const c of top) {
       // The definition pattern reads live lines only: `//public void Tear()` declares nothing.
       const text = live.get(c);
       const sig = textSignals(text ?? c.body ?? '', this.q.verbatim, this.targets, this.patterns, configKeyPath(c), text === undefined ? lowerBody(c) : undefined);
       if (sig.exact) c.factors.push({ name: 'exact_text', factor: 1.5 });
       if (sig.definition) c.factors.push({ name: 'definition_like', factor: 3.0 });
+    }
+  }
+
+  /**
+   * Term proximity (proximity.ts; setting proximity_boost, off by default): a chunk whose live text
+   * holds several of the query's coverage words within proximity_lines lines of each other weighs
+   * (1 + boost) ^ ((near − 1) / (words − 1)) (factor `proximity`). Over the coverage pool (bodies
+   * loaded); a query of fewer than two coverage words is left alone.
+   */
+  private applyProximity(cands: readonly Candidate[], live: ReadonlyMap<Candidate, string>): void {
+    const boost = this.settings.proximity_boost;
+    if (boost <= 0 || this.coverage.length < 2) return;
+    for (const c of cands) {
+      const near = nearWords(live.get(c) ?? c.body ?? '', this.coverage, this.settings.proximity_lines);
+      const factor = proximityFactor(near, this.coverage.length, boost);
+      if (factor !== 1) c.factors.push({ name: 'proximity', factor });
     }
   }
 

@@ -1,7 +1,8 @@
 // The keyword channel: FTS5 with BM25 over weighted columns (path, symbol, header, body, split
 // identifiers, CJK bigrams), each query word's share weighed by its weight when it has one
 // (term-weights.ts). Owns the candidate SQL, the all-terms first pass and its any-term widening (whenever
-// the page is short, through the informative terms only), scoring chunks a later stage adds (with
+// the page is short, through the informative terms only; with setting near_complete, the chunks
+// holding every term but one too), scoring chunks a later stage adds (with
 // what this ranking's passes already know of them: every complete match, a ranked list's hits), and
 // what explain shows of it. Ranking signals beyond BM25 belong to rerank.ts.
 import { clauseExpr, ftsExpression, type Clause, type ParsedQuery } from '../query.ts';
@@ -310,7 +311,10 @@ function docFreq(session: SearchSession, expr: string, limit: number): number {
  */
 export function widenFts(session: SearchSession, q: ParsedQuery, pool: number, page: WidenRequest, counts: ClauseCounts = localCounts, anyExpr = widenExpr(session, q, page, counts)): readonly ChannelHit[] | null {
   if (!anyExpr) return null;
-  const hits = weighted(session, q, anyExpr, runFts(session, anyExpr, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId)));
+  const { rare, near } = splitNear(q, anyExpr);
+  const pass = (expr: string | null) => (expr ? runFts(session, expr, pool, 'any').filter((h) => !page.seen.has(h.row.chunkId)) : []);
+  // (With near-complete groups every hit may hold every clause: weights are read over them all, each once.)
+  const hits = near ? weighted(session, q, ftsExpression(q, 'any')!, withNear(session, q, pass(rare), pass(near))) : weighted(session, q, anyExpr, pass(anyExpr));
   // A question's neighbour terms (setting neighbour_terms) join this pass at their low weight.
   return q.neighbours ? withNeighbourHits(session, q, pool, hits, page.seen, (expr, n) => runFts(session, expr, n, 'any')) : hits;
 }
@@ -322,9 +326,51 @@ export function widenFts(session: SearchSession, q: ParsedQuery, pool: number, p
 export function widenExpr(session: SearchSession, q: ParsedQuery, page: WidenRequest, counts: ClauseCounts = localCounts): string | null {
   // (Also when exactly the page's worth hold every term: whether more hits exist decides the next cursor.)
   const kept = page.kept + counts.othersKept;
-  if (kept > page.needed || q.clauses.length < 2) return null;
-  const clauses = informativeClauses(session, q, kept > 0, counts);
-  return clauses.length === 0 ? null : ftsExpression(q, 'any', clauses)!;
+  const full = kept > page.needed;
+  if ((full && q.nearComplete !== 'always') || q.clauses.length < 2) return null;
+  const clauses = full ? [] : informativeClauses(session, q, kept > 0, counts);
+  const near = q.nearComplete && q.clauses.length >= NEAR_MIN_CLAUSES && clauses.length < q.clauses.length ? nearGroups(q) : null;
+  const rare = clauses.length === 0 ? null : ftsExpression(q, 'any', clauses)!;
+  return near ? (rare ? `${rare} OR ${near}` : near) : rare;
+}
+
+/** Near-complete widening (ParsedQuery.nearComplete) needs this many clauses: with two, every-clause-but-one is any clause. */
+const NEAR_MIN_CLAUSES = 3;
+
+/**
+ * A widening expression's two parts: its informative clauses ORed (null: none) and the near-complete
+ * groups widenExpr puts after them (null: none), which widenFts runs apart and scores again.
+ */
+function splitNear(q: ParsedQuery, anyExpr: string): { rare: string | null; near: string | null } {
+  const near = q.nearComplete && q.clauses.length >= NEAR_MIN_CLAUSES ? nearGroups(q) : null;
+  if (!near || !anyExpr.endsWith(near)) return { rare: anyExpr, near: null };
+  const rare = anyExpr.slice(0, anyExpr.length - near.length).replace(/ OR $/, '');
+  return { rare: rare || null, near };
+}
+
+/**
+ * Every clause but one, ANDed, for each clause left out, ORed: the chunks that hold all of the
+ * query's words but one — common words among them, which the informative clauses leave out (a
+ * Humanizer question's `humanize`, in most of its chunks' paths). Each group is an intersection, so
+ * the common words' doclists are read, never scored whole.
+ */
+function nearGroups(q: ParsedQuery): string {
+  const exprs = q.clauses.map(clauseExpr);
+  return `(${exprs.map((_, i) => `( ${exprs.filter((__, j) => j !== i).join(' AND ')})`).join(' OR ')})`;
+}
+
+/**
+ * The rare clauses' hits with the near-complete groups' hits among them, best first: a chunk holding
+ * every clause but one is scored over every clause ORed once (the groups repeat each clause, so their
+ * BM25 is not the first pass's scale; a rare-clause hit's score leaves its common words out), as the
+ * plain any-term pass over all the query's words would score it; the others keep their scores.
+ */
+function withNear(session: SearchSession, q: ParsedQuery, rare: readonly ChannelHit[], near: readonly ChannelHit[]): ChannelHit[] {
+  if (!near.length) return [...rare];
+  const scored = scoreMany(session, ftsExpression(q, 'any')!, near.map((h) => h.row.chunkId), ANY_TERM);
+  const out = new Map<number, ChannelHit>(rare.map((h) => [h.row.chunkId, h]));
+  for (const h of near) out.set(h.row.chunkId, scored.get(h.row.chunkId) ?? h);
+  return [...out.values()].sort((a, b) => b.score - a.score);
 }
 
 /** The FTS expressions whose counts widenFts reads: each clause's (a search over several indexes adds them up first). */
