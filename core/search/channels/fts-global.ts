@@ -117,8 +117,8 @@ export function globalFtsChannel(global: KeywordStats, inner: Channel = ftsChann
         // Scored over the phrases of the expression that found them (rarer than the query's common words: shorter passes too).
         const expr = widenExpr(session, q, page, counts);
         const found = widenFts(session, q, pool, page, counts, expr);
-        // (Each phrase once: near-complete groups, setting near_complete, repeat the query's clauses.)
-        hits = found && rescored(session, q, global, found, [...new Set(phrasesOf(expr!))], !q.neighbours);
+        // (Each phrase once when near-complete groups, setting near_complete, repeat the query's clauses.)
+        hits = found && rescored(session, q, global, found, q.nearComplete ? [...new Set(phrasesOf(expr!))] : phrasesOf(expr!), !q.neighbours);
       }
       return hits && share?.wider !== undefined && pool === share.pool ? hits.slice(0, share.wider) : hits;
     }),
