@@ -51,6 +51,13 @@ describe('the combined provider', () => {
     const z = concatHalves(new Float32Array([0.6, 0.8]), 2, new Float32Array([0, 0, 0]), 3);
     expect(Array.from(z)).toEqual([Math.fround(0.6), Math.fround(0.8), 0, 0, 0]);
     expect(both.key).toEqual({ provider: 'combined', model: `hci-code@${pre.fingerprint}+ppmi-svd-sif-1@${learned.fingerprint}`, dims: 48, quantization: 'int8' });
+    // Queries: the same rows while the shipped model has no query table; with one (format 2), its query half.
+    expect(Array.from(both.embedQueries(texts))).toEqual(Array.from(v));
+    const other = LearnedModel.fromBytes(trainModel(0x9abc, 32));
+    const asym = new CombinedEmbedder(pre.withQueryTable({ rowScale: other.rowScale, vectors: other.vectors }), learned);
+    expect(Array.from(asym.embed(texts).vectors)).toEqual(Array.from(v));
+    const byHand = new LearnedModel({ ...pre.header }, pre.vocab, pre.weights, other.rowScale, pre.common, other.vectors);
+    expect(Array.from(asym.embedQueries(texts))).toEqual(Array.from(concatHalves(byHand.embed(texts).vectors, 32, b, 16)));
   });
 
   it('trains the learned half on the first pass, embeds later chunks inline, answers semantic and hybrid searches', async () => {

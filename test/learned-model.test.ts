@@ -330,6 +330,44 @@ describe('training', () => {
     expect(() => trainLearnedModel(['x'], { dims: 0 })).toThrow(/dims/);
     expect(() => trainLearnedModel(corpus.texts.slice(0, 5), { eigPower: 0.3 })).toThrow(/eigPower/);
   });
+
+  it('a query table (format 2) embeds queries, chunks keep the main table, and the bytes round-trip; format 1 bytes stay as they were', () => {
+    const { model } = trainLearnedModel(corpus.texts, { dims: 16 });
+    const one = model.toBytes();
+    expect(model.header.format).toBe(1);
+    expect(new TextDecoder().decode(one.subarray(12, 12 + 200))).not.toContain('"query"');
+    // Another model's rows as the query table (same vocabulary): the second seed's.
+    const other = trainLearnedModel(corpus.texts, { dims: 16, seed: 99 }).model;
+    expect(other.vocab).toEqual(model.vocab);
+    const two = model.withQueryTable({ rowScale: other.rowScale, vectors: other.vectors });
+    expect(two.header).toMatchObject({ format: 2, query: 'table' });
+    expect(two.fingerprint).not.toBe(model.fingerprint);
+    const texts = ['shopping cart quantity', 'order discount total', 'zzqx qqzy'];
+    const bits = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+    // Chunks: the main table, bit for bit; queries: the query table over the shared weights and common component.
+    expect(bits(two.embed(texts).vectors).equals(bits(model.embed(texts).vectors))).toBe(true);
+    expect(bits(model.embedQueries(texts).vectors).equals(bits(model.embed(texts).vectors))).toBe(true);
+    const q = two.embedQueries(texts).vectors;
+    expect(bits(q).equals(bits(two.embed(texts).vectors))).toBe(false);
+    const direct = new LearnedModel({ ...model.header }, model.vocab, model.weights, other.rowScale, model.common, other.vectors);
+    expect(bits(q).equals(bits(direct.embed(texts).vectors))).toBe(true);
+    expect(Array.from(q.subarray(32)).every((x) => x === 0)).toBe(true);
+    const bytes = two.toBytes();
+    // The query section: a scale per token and V × 16 int8 rows after the main table (16-dim rows keep it aligned).
+    const head = (b: Uint8Array) => (new DataView(b.buffer, b.byteOffset).getUint32(8, true) + 3) & ~3;
+    expect(bytes.length - head(bytes)).toBe(one.length - head(one) + model.vocab.length * (4 + 16));
+    const loaded = LearnedModel.fromBytes(bytes);
+    expect(loaded.fingerprint).toBe(two.fingerprint);
+    expect(loaded.header).toMatchObject({ format: 2, query: 'table' });
+    expect(bits(loaded.embedQueries(texts).vectors).equals(bits(q))).toBe(true);
+    expect(bits(loaded.embed(texts).vectors).equals(bits(model.embed(texts).vectors))).toBe(true);
+    // Dropping the table gives the format 1 bytes back.
+    expect(Buffer.from(loaded.withQueryTable(null).toBytes()).equals(Buffer.from(one))).toBe(true);
+    // A truncated query table, or a format 2 header without one, is refused.
+    expect(() => LearnedModel.fromBytes(bytes.subarray(0, bytes.length - 1))).toThrow(/section sizes/);
+    expect(() => new LearnedModel({ ...model.header, format: 2, query: 'table' }, model.vocab, model.weights, model.rowScale, model.common, model.vectors)).toThrow(/query table/);
+    expect(() => model.withQueryTable({ rowScale: other.rowScale, vectors: other.vectors.subarray(1) })).toThrow(/query table/);
+  });
 });
 
 describe('LearnedProvider', () => {

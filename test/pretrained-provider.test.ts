@@ -103,6 +103,42 @@ describe('the pretrained provider', () => {
     }
   });
 
+  it('a model with a query table (format 2) embeds chunks with its main table and queries with the query table', async () => {
+    const main = LearnedModel.fromBytes(first);
+    const other = LearnedModel.fromBytes(trainModel(0x9abc, 32));
+    const same = main.withQueryTable({ rowScale: main.rowScale, vectors: main.vectors }).toBytes();
+    const asym = main.withQueryTable({ rowScale: other.rowScale, vectors: other.vectors }).toBytes();
+    const p = await loadPretrained(async () => asym);
+    if ('code' in p) throw new Error(p.message);
+    const qs = ['apply the discount to the order total', 'catalog item price'];
+    expect(Array.from(p.embedSync(qs, 'query'))).toEqual(Array.from(p.model.embedQueries(qs).vectors));
+    expect(Array.from(p.embedSync(qs))).toEqual(Array.from(main.embed(qs).vectors));
+    const viaEmbed = await p.embed(qs, { kind: 'query' });
+    expect(viaEmbed.ok && Array.from(viaEmbed.vectors)).toEqual(Array.from(p.model.embedQueries(qs).vectors));
+    // Three workspaces: the format 1 model, format 2 with its own rows as the query table, format 2 with another model's.
+    const runs: Array<{ key: string; embedded: number; semantic: Array<[string, number]>; keyword: string[] }> = [];
+    for (const bytes of [first, same, asym]) {
+      const w = await openWithCodeModel(workspace(true), async () => bytes);
+      try {
+        const s = await w.index();
+        const sem = await w.search({ query: qs[0], mode: 'semantic', limit: 10 });
+        const kw = await w.search({ query: 'DiscountRule', mode: 'keyword' });
+        runs.push({ key: s.vectors!.model as string, embedded: s.vectors!.embedded as number, semantic: sem.hits.map((h) => [h.hit_id, h.vec_score!]), keyword: kw.hits.map((h) => h.hit_id) });
+      } finally {
+        w.close();
+      }
+    }
+    const [one, twoSame, twoOther] = runs;
+    // Each file its own key (the fingerprint covers the query table), every chunk embedded.
+    expect(new Set(runs.map((r) => r.key)).size).toBe(3);
+    expect(twoSame.embedded).toBe(one.embedded);
+    expect(twoOther.embedded).toBe(one.embedded);
+    // Its own rows as the query table: the same answers as format 1; another table: other cosines, same keyword results.
+    expect(twoSame.semantic).toEqual(one.semantic);
+    expect(twoOther.semantic).not.toEqual(one.semantic);
+    expect(twoOther.keyword).toEqual(one.keyword);
+  });
+
   it('bytes that are not a model are provider_unavailable, and keyword search goes on', async () => {
     expect(await loadPretrained(async () => new Uint8Array([1, 2, 3]))).toMatchObject({ code: 'provider_unavailable', message: expect.stringContaining('bad magic') });
     expect(await loadPretrained(undefined)).toMatchObject({ code: 'provider_unavailable' });

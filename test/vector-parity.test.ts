@@ -5,7 +5,8 @@
 // kernel and its JS twin are identical everywhere, for int8 and f32. The code model shipped in the
 // package (models/code-model.bin) is read by each runtime's own loader (Node's file read, Deno's,
 // the browser's fetch of the URL hciVitePlugin gives) and embeds the same bits everywhere, alone and
-// as the combined provider's vectors (beside a learned model trained on the corpus).
+// as the combined provider's vectors (beside a learned model trained on the corpus), and a model with a
+// query table (format 2) made from it gives the same bytes and query vectors everywhere.
 // @lane runtimes
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
@@ -39,6 +40,10 @@ describe('vector parity: Node, Deno and Chromium', () => {
     expect(nodePre.key).toMatch(/^pretrained\/hci-code@[0-9a-f]{16}\/\d+$/);
     expect(nodePre.vocab).toBeGreaterThan(10_000);
     expect(nodePre.combined.key).toMatch(/^combined\/hci-code@[0-9a-f]{16}\+ppmi-svd-sif-1@[0-9a-f]{16}\/320$/);
+    // The format 2 model made from it: chunks as the code model's (its main table), queries from the query table.
+    expect(nodePre.queryTable.textsSha).toBe(nodePre.textsSha);
+    expect(nodePre.queryTable.queriesSha).not.toBe(nodePre.queriesSha);
+    expect(nodePre.queryTable.combinedQueriesSha).not.toBe(nodePre.combined.queriesSha);
     expect(node.embedMatchesTraining).toBe(true);
     expect(node.backends).toEqual(['int8/wasm-simd', 'int8/js', 'f32/wasm-simd', 'f32/js']);
     // Both backends agree inside one runtime too.

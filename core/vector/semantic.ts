@@ -39,7 +39,7 @@ export interface VectorHost {
 }
 
 /** A provider that embeds at once (pretrained, model2vec): new chunks get vectors inline with the keyword pass. */
-type SyncProvider = EmbeddingProvider & { embedSync(texts: readonly string[]): Float32Array; readonly scale?: number };
+type SyncProvider = EmbeddingProvider & { embedSync(texts: readonly string[], kind?: 'document' | 'query'): Float32Array; readonly scale?: number };
 
 const isSync = (p: EmbeddingProvider): p is SyncProvider => typeof (p as Partial<SyncProvider>).embedSync === 'function';
 
@@ -187,7 +187,7 @@ export class SemanticIndex {
     if (query === null || this.settings.provider === 'learned') return { ok: true, vector: null };
     const remote = await this.remoteProvider();
     if ('code' in remote) return { ok: false, error: remote };
-    if (isSync(remote)) return { ok: true, vector: remote.embedSync([query]) };
+    if (isSync(remote)) return { ok: true, vector: remote.embedSync([query], 'query') };
     const r = await remote.embed([query], { kind: 'query' });
     return r.ok ? { ok: true, vector: r.vectors } : { ok: false, error: r.error };
   }
@@ -223,7 +223,7 @@ export class SemanticIndex {
         const pre = this.preLoaded;
         if (!pre) return { ok: false, reason: 'the shipped code model is not loaded', hint: 'search again (it loads before the search)' };
         if (!model.key.model.startsWith(combinedPrefix(pre.model))) return { ok: false, reason: 'the stored vectors were made with another shipped code model', hint: 'run `hci index` to embed with this one' };
-        query = new CombinedEmbedder(pre.model, p.model).embed([text]).vectors;
+        query = new CombinedEmbedder(pre.model, p.model).embedQueries([text]);
       } else query = p.embedWithCoverage([text]).vectors;
     }
     if (!query) return { ok: false, reason: 'nothing to embed', hint: 'pass a query' };

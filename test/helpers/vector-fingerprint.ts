@@ -7,6 +7,7 @@ import { sha256Hex } from '../../core/index/sha256.ts';
 import { KnnIndex } from '../../core/vector/knn.ts';
 import { quantizeInt8 } from '../../core/vector/quantize.ts';
 import { LearnedProvider } from '../../core/vector/learned/provider.ts';
+import { LearnedModel } from '../../core/vector/learned/model.ts';
 import { loadPretrained } from '../../core/vector/pretrained/provider.ts';
 import { CombinedEmbedder } from '../../core/vector/combined/embedder.ts';
 
@@ -76,6 +77,11 @@ export interface PretrainedFingerprint {
   queriesSha: string;
   /** The combined provider's vectors: the code model beside a learned model trained on the corpus. */
   combined: { key: string; scale: number; textsSha: string; queriesSha: string };
+  /**
+   * A format 2 model made here from the code model (its rows shifted by one token as the query table),
+   * serialized and read back: its bytes, chunk and query vectors, alone and combined.
+   */
+  queryTable: { sha: string; fingerprint: string; textsSha: string; queriesSha: string; combinedQueriesSha: string };
 }
 
 /** The shipped code model as this runtime's loader hands it over (VectorHost.codeModel), and its vectors of the corpus. */
@@ -83,10 +89,22 @@ export async function pretrainedFingerprint(load: () => Promise<Uint8Array>, c: 
   const bytes = await load();
   const p = await loadPretrained(load);
   if ('code' in p) throw new Error(`${p.code}: ${p.message}`);
-  const both = new CombinedEmbedder(p.model, new LearnedProvider({ dims: 64 }).train(c.texts).model);
+  const learned = new LearnedProvider({ dims: 64 }).train(c.texts).model;
+  const both = new CombinedEmbedder(p.model, learned);
+  const m = p.model;
+  const shifted = new Int8Array(m.vectors.length);
+  shifted.set(m.vectors.subarray(m.dims));
+  shifted.set(m.vectors.subarray(0, m.dims), m.vectors.length - m.dims);
+  const rowScale = Float32Array.from(m.rowScale, (_, i) => m.rowScale[(i + 1) % m.rowScale.length]);
+  const qBytes = m.withQueryTable({ rowScale, vectors: shifted }).toBytes();
+  const q = LearnedModel.fromBytes(qBytes);
   return {
     bytes: bytes.length, sha: sha256Hex(bytes), key: `${p.key.provider}/${p.key.model}/${p.key.dims}`, vocab: p.model.vocab.length, dims: p.dims,
     textsSha: sha256Hex(bytesOf(p.embedSync(c.texts))), queriesSha: sha256Hex(bytesOf(p.embedSync(c.queries))),
     combined: { key: `${both.key.provider}/${both.key.model}/${both.key.dims}`, scale: both.scale, textsSha: sha256Hex(bytesOf(both.embed(c.texts).vectors)), queriesSha: sha256Hex(bytesOf(both.embed(c.queries).vectors)) },
+    queryTable: {
+      sha: sha256Hex(qBytes), fingerprint: q.fingerprint, textsSha: sha256Hex(bytesOf(q.embed(c.texts).vectors)), queriesSha: sha256Hex(bytesOf(q.embedQueries(c.queries).vectors)),
+      combinedQueriesSha: sha256Hex(bytesOf(new CombinedEmbedder(q, learned).embedQueries(c.queries))),
+    },
   };
 }

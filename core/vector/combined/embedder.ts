@@ -40,6 +40,11 @@ export class CombinedEmbedder {
     const b = this.learned.embed(texts);
     return { vectors: concatHalves(a, this.pretrained.dims, b.vectors, this.learned.dims), coverage: b.coverage };
   }
+
+  /** Query rows: the shipped half from its query table when it has one (format 2), the learned half as embed()'s. */
+  embedQueries(texts: readonly string[]): Float32Array {
+    return concatHalves(this.pretrained.embedQueries(texts).vectors, this.pretrained.dims, this.learned.embed(texts).vectors, this.learned.dims);
+  }
 }
 
 /**

@@ -13,6 +13,12 @@
 //       f32 × V  word vector scale per token (value = int8 × scale)
 //       f32 × D  common component (unit length, or zeros)
 //       i8 × V·D word vectors, row-major
+//   format 2 only (a model with a query-side table, `query: 'table'` in the header), after zero padding to 4:
+//       f32 × V  query word vector scale per token
+//       i8 × V·D query word vectors, row-major: what embedQueries() sums for a query's tokens (chunks
+//                keep the table above; vocabulary, SIF weights and common component are shared)
+// A format 1 file is a model without a query table, and such a model writes format 1 (same bytes,
+// same fingerprint as before format 2 existed).
 import { sha256Hex } from '../../index/sha256.ts';
 import { TokenIds } from './token-ids.ts';
 
@@ -50,7 +56,10 @@ export const DEFAULT_LEARNED_PARAMS: Readonly<LearnedParams> = {
 export type SifSum = (ids: Int32Array, factors: Float64Array, count: number, n: number, out: Float32Array, at: number) => void;
 
 export interface LearnedHeader {
-  format: 1;
+  /** 1: one table for chunks and queries; 2: a query-side table follows (`query: 'table'`). */
+  format: 1 | 2;
+  /** Format 2: queries are embedded with their own word table (same vocabulary and dims). */
+  query?: 'table';
   dims: number;
   vocabSize: number;
   params: LearnedParams;
@@ -95,6 +104,8 @@ export class LearnedModel {
   private readonly bagFactors: Float64Array;
   /** Model key part: a digest of the serialized bytes (a retrained model gets a new one). */
   readonly fingerprint: string;
+  /** The query side (format 2): a model of the same vocabulary, SIF weights and common component over the query table; null: queries use this one. */
+  readonly querySide: LearnedModel | null;
 
   constructor(
     readonly header: LearnedHeader,
@@ -104,11 +115,15 @@ export class LearnedModel {
     readonly common: Float32Array,
     readonly vectors: Int8Array,
     fingerprint?: string,
+    /** The query table (format 2): its per-token scales and int8 rows, V × dims. */
+    query?: { rowScale: Float32Array; vectors: Int8Array },
   ) {
     const { dims, vocabSize } = header;
     if (vocab.length !== vocabSize || weights.length !== vocabSize || rowScale.length !== vocabSize || common.length !== dims || vectors.length !== vocabSize * dims) {
       throw new RangeError('learned model: section sizes do not match its header');
     }
+    if (query && (query.rowScale.length !== vocabSize || query.vectors.length !== vocabSize * dims)) throw new RangeError('learned model: the query table does not match its header');
+    if ((header.format === 2) !== (query !== undefined) || (header.format === 2) !== (header.query === 'table')) throw new RangeError('learned model: a query table goes with format 2 and query "table"');
     vocab.forEach((t, i) => this.index.set(t, i));
     this.scratch = new Float64Array(dims);
     this.projected = new Float64Array(dims);
@@ -118,7 +133,16 @@ export class LearnedModel {
     this.bagFactors = new Float64Array(vocabSize);
     this.factor = new Float64Array(vocabSize);
     for (let i = 0; i < vocabSize; i++) this.factor[i] = weights[i] * rowScale[i];
+    this.querySide = query ? new LearnedModel({ ...header, format: 1, query: undefined }, vocab, weights, query.rowScale, common, query.vectors, 'query-side') : null;
     this.fingerprint = fingerprint ?? sha256Hex(this.toBytes(), 8);
+  }
+
+  /** This model with `query` as its query table (format 2), or without one (null: format 1). */
+  withQueryTable(query: { rowScale: Float32Array; vectors: Int8Array } | null): LearnedModel {
+    const { query: _q, ...rest } = this.header;
+    void _q;
+    const header: LearnedHeader = query ? { ...rest, format: 2, query: 'table' } : { ...rest, format: 1 };
+    return new LearnedModel(header, this.vocab, this.weights, this.rowScale, this.common, this.vectors, undefined, query ?? undefined);
   }
 
   get dims(): number {
@@ -143,6 +167,11 @@ export class LearnedModel {
       this.project(out, i * dims);
     }
     return { vectors: out, coverage: cov };
+  }
+
+  /** Query vectors: embed() over the query table when the model has one (format 2), else embed() itself. */
+  embedQueries(texts: readonly string[]): { vectors: Float32Array; coverage: Coverage } {
+    return (this.querySide ?? this).embed(texts);
   }
 
   /**
@@ -243,7 +272,8 @@ export class LearnedModel {
     const head = enc.encode(JSON.stringify(this.header));
     const vocab = enc.encode(this.vocab.join('\n'));
     const { dims, vocabSize: V } = this.header;
-    const size = 12 + pad4(head.length) + 4 + pad4(vocab.length) + 4 * V * 2 + 4 * dims + V * dims;
+    const q = this.querySide;
+    const size = 12 + pad4(head.length) + 4 + pad4(vocab.length) + 4 * V * 2 + 4 * dims + V * dims + (q ? pad4(V * dims) - V * dims + 4 * V + V * dims : 0);
     const bytes = new Uint8Array(size);
     const dv = new DataView(bytes.buffer);
     bytes.set(MAGIC, 0);
@@ -257,6 +287,11 @@ export class LearnedModel {
       for (let i = 0; i < arr.length; i++, o += 4) dv.setFloat32(o, arr[i], true);
     }
     bytes.set(new Uint8Array(this.vectors.buffer, this.vectors.byteOffset, this.vectors.byteLength), o);
+    if (q) {
+      o += pad4(V * dims);
+      for (let i = 0; i < V; i++, o += 4) dv.setFloat32(o, q.rowScale[i], true);
+      bytes.set(new Uint8Array(q.vectors.buffer, q.vectors.byteOffset, q.vectors.byteLength), o);
+    }
     return bytes;
   }
 
@@ -268,14 +303,16 @@ export class LearnedModel {
     const headLen = dv.getUint32(8, true);
     if (12 + headLen > bytes.length) throw fail('truncated header');
     const header = JSON.parse(dec.decode(bytes.subarray(12, 12 + headLen))) as LearnedHeader;
-    if (header.format !== 1) throw fail(`unknown format ${String(header.format)}`);
+    if (header.format !== 1 && header.format !== 2) throw fail(`unknown format ${String(header.format)}`);
+    if (header.format === 2 && header.query !== 'table') throw fail('format 2 without a query table');
     const { dims, vocabSize: V } = header;
     let o = 12 + pad4(headLen);
     const vocabLen = dv.getUint32(o, true);
     const vocabText = dec.decode(bytes.subarray(o + 4, o + 4 + vocabLen));
     const vocab = V === 0 ? [] : vocabText.split('\n');
     o += 4 + pad4(vocabLen);
-    if (o + 4 * (2 * V + dims) + V * dims !== bytes.length) throw fail('section sizes do not match the header');
+    const querySize = header.format === 2 ? pad4(V * dims) + 4 * V + V * dims : V * dims;
+    if (o + 4 * (2 * V + dims) + querySize !== bytes.length) throw fail('section sizes do not match the header');
     const readF32 = (n: number) => {
       const a = new Float32Array(n);
       for (let i = 0; i < n; i++, o += 4) a[i] = dv.getFloat32(o, true);
@@ -285,7 +322,13 @@ export class LearnedModel {
     const rowScale = readF32(V);
     const common = readF32(dims);
     const vectors = new Int8Array(bytes.slice(o, o + V * dims).buffer);
-    return new LearnedModel(header, vocab, weights, rowScale, common, vectors, sha256Hex(bytes, 8));
+    let query: { rowScale: Float32Array; vectors: Int8Array } | undefined;
+    if (header.format === 2) {
+      o += pad4(V * dims);
+      const qScale = readF32(V);
+      query = { rowScale: qScale, vectors: new Int8Array(bytes.slice(o, o + V * dims).buffer) };
+    }
+    return new LearnedModel(header, vocab, weights, rowScale, common, vectors, sha256Hex(bytes, 8), query);
   }
 }
 

@@ -3,7 +3,8 @@
 // lists). It is a learned model (core/vector/learned/model.ts: vocabulary of code sub-words and
 // English words, SIF weights, int8 word vectors, common component) trained once on many
 // repositories instead of on this one, so it embeds exactly as the learned model does — and the
-// same bytes give the same vectors in Node, Deno and the browser. Each runtime hands over the
+// same bytes give the same vectors in Node, Deno and the browser. A model with a query table
+// (format 2) embeds queries with it and chunks with its main table. Each runtime hands over the
 // bytes (VectorHost.codeModel); one copy is kept per bytes loader. Owns the provider shape and
 // that cache; the arithmetic is the learned model's.
 import { LearnedModel } from '../learned/model.ts';
@@ -30,13 +31,14 @@ export class PretrainedProvider implements EmbeddingProvider {
     return this.model.header.vectorScale;
   }
 
-  embedSync(texts: readonly string[]): Float32Array {
-    return this.model.embed(texts).vectors;
+  /** Chunk vectors (`kind` 'document', the default) or query vectors (the model's query table when it has one). */
+  embedSync(texts: readonly string[], kind: 'document' | 'query' = 'document'): Float32Array {
+    return (kind === 'query' ? this.model.embedQueries(texts) : this.model.embed(texts)).vectors;
   }
 
   async embed(texts: readonly string[], opts: EmbedOptions = {}): Promise<EmbedResult> {
     if (opts.signal?.aborted) return { ok: false, error: providerError('provider_aborted', 'embedding was cancelled', 'run it again', true) };
-    const { vectors } = this.model.embed(texts);
+    const vectors = this.embedSync(texts, opts.kind);
     opts.onProgress?.(texts.length, texts.length);
     return { ok: true, vectors };
   }
