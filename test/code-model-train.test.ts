@@ -185,4 +185,44 @@ describe('a whole run over small mirrors', () => {
     ], { stdio: ['ignore', 'pipe', 'pipe'] }).toString()) as { sha256: string };
     expect(cli.sha256).toBe(a.sha256);
   }, 120_000);
+
+  it('with the alignment beside the model in the recipe (xalConcat): a format 2 model whose rows are both, the same bytes on two fresh runs', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-model-xal-'));
+    tmp.push(root);
+    const manifest: Manifest = {
+      forbidden: { dev_set: ['MudBlazor/MudBlazor'], tuning_reserve: [] },
+      recipe: { dims: 8, window: 3, minCount: 2, minRepos: 2, maxVocab: 1000, maxPerRow: 50, sifA: 0.01, eigPower: 0.5, oversample: 4, powerIterations: 1, seed: 7, xalDims: 0 },
+      repos: mirrors(root),
+    };
+    const mf = path.join(root, 'manifest.json');
+    fs.writeFileSync(mf, JSON.stringify(manifest));
+    const run = (work: string, out: string, overrides: Partial<Manifest['recipe']>) => trainCodeModel({ manifest: mf, mirrors: path.join(root, 'mirrors'), work, out, notice: null, overrides, log: () => {} });
+    const read = (f: string) => LearnedModel.fromBytes(new Uint8Array(fs.readFileSync(path.join(root, f))));
+    const plain = await run(path.join(root, 'work-p'), path.join(root, 'p.bin'), {});
+    // xalConcat 0: the alignment's two sides beside the model, which stays the plain one.
+    const sides = await run(path.join(root, 'work-p'), path.join(root, 's.bin'), { xalDims: 4 });
+    expect(sides.sha256).toBe(plain.sha256);
+    expect(read('s.bin.xal-code.bin').dims).toBe(4);
+    const xal = { xalDims: 4, xalConcat: 0.5 };
+    const a = await run(path.join(root, 'work-a'), path.join(root, 'a.bin'), xal);
+    const b = await run(path.join(root, 'work-b'), path.join(root, 'b.bin'), xal);
+    expect(a.sha256).toBe(b.sha256);
+    expect(a.dims).toBe(12);
+    expect(fs.existsSync(path.join(root, 'a.bin.xal-code.bin'))).toBe(false);
+    const m = read('a.bin');
+    const pre = read('p.bin');
+    expect(m.header).toMatchObject({ format: 2, query: 'table', dims: 12 });
+    expect(m.vocab).toEqual(pre.vocab);
+    // Chunk and query rows share the PPMI + SVD half: the first 8 columns of a token's rows, before int8, are √½ of the plain model's unit row.
+    const t = m.idOf('order')!;
+    const row = (v: Int8Array, s: Float32Array, d: number) => Array.from(v.subarray(t * d, (t + 1) * d), (x) => x * s[t]);
+    const plainRow = row(pre.vectors, pre.rowScale, 8);
+    const n = Math.hypot(...plainRow);
+    const chunkHalf = row(m.vectors, m.rowScale, 12).slice(0, 8);
+    chunkHalf.forEach((x, j) => expect(x).toBeCloseTo((Math.SQRT1_2 * plainRow[j]) / n, 1));
+    const q = m.querySide!;
+    const queryHalf = Array.from(q.vectors.subarray(t * 12, t * 12 + 8), (x) => x * q.rowScale[t]);
+    queryHalf.forEach((x, j) => expect(x).toBeCloseTo((Math.SQRT1_2 * plainRow[j]) / n, 1));
+    expect(Array.from(q.vectors.subarray(t * 12 + 8, t * 12 + 12))).not.toEqual(Array.from(m.vectors.subarray(t * 12 + 8, t * 12 + 12)));
+  }, 120_000);
 });

@@ -4,35 +4,21 @@
 // word vectors. Each word's query row is its own unit row mixed with its bridge row
 //   bridge(w) = Σ_c a(c) · ⟨doc(w), code(c)⟩ · pre(c)   = doc(w) · W,  W = Σ_c a(c) · code(c)ᵀ · pre(c)
 // (a: the model's SIF weight, so frequent tokens do not dominate; W is rank × dims, so the sum over
-// every code token costs one V × rank × dims product): q(w) = unit((1−β)·pre(w) + β·unit(bridge(w))).
-// Chunks keep the model's table; queries look their words up in this one (same vocabulary, SIF
-// weights and common component). Owns that construction; the tables are train.ts's.
+// every code token costs one V × rank × dims product): q(w) = unit((1−β)·pre(w) + β·unit(bridge(w))),
+// written as the model's query table (format 2): chunks keep the model's table and vectors. `--concat W --corpus FILE` instead writes one format 2 model whose
+// chunk rows are [√W·pre(c) | √(1−W)·code(c)] and query rows [√W·pre(w) | √(1−W)·doc(w)] (the common
+// component and int8 scale refitted on the corpus's windows, as train.ts does): the shipped model and
+// the alignment's two sides in one file. Owns those constructions; the tables are train.ts's.
 //
 //   node --experimental-transform-types bench/model/bridge.ts --pre models/code-model.bin
 //        --xal-query X.bin.xal-query.bin --xal-code X.bin.xal-code.bin --beta 0.5 --out Q.bin
+//        [--concat 0.5 --corpus WORK/corpus-….bin]
 import * as fs from 'node:fs';
 import { LearnedModel } from '../../core/vector/learned/model.ts';
 import { int8Rows } from '../../core/vector/learned/train.ts';
+import { concatModel, unitRows } from './xal.ts';
+import { loadCorpus } from './train.ts';
 import { optString, parseArgs, runMain } from '../lib/util.ts';
-
-/** A model's word rows as unit f64 rows (V × dims; zero rows stay zero). */
-export function unitRows(m: LearnedModel): Float64Array {
-  const { dims, vocabSize: V } = m.header;
-  const out = new Float64Array(V * dims);
-  for (let w = 0; w < V; w++) {
-    let n = 0;
-    for (let j = 0; j < dims; j++) {
-      const v = m.vectors[w * dims + j] * m.rowScale[w];
-      out[w * dims + j] = v;
-      n += v * v;
-    }
-    if (n > 0) {
-      const inv = 1 / Math.sqrt(n);
-      for (let j = 0; j < dims; j++) out[w * dims + j] *= inv;
-    }
-  }
-  return out;
-}
 
 /** The bridge rows doc(w) · W (V × pre.dims), W = Σ_c a(c) · code(c)ᵀ · pre(c). */
 export function bridgeRows(pre: LearnedModel, docSide: LearnedModel, codeSide: LearnedModel): Float64Array {
@@ -63,7 +49,7 @@ export function bridgeRows(pre: LearnedModel, docSide: LearnedModel, codeSide: L
   return out;
 }
 
-/** The query model: pre's vocabulary, SIF weights and common component; rows unit((1−β)·pre(w) + β·unit(bridge(w))). */
+/** The shipped model with a query table (format 2): rows unit((1−β)·pre(w) + β·unit(bridge(w))) over its vocabulary, SIF weights and common component. */
 export function bridgeModel(pre: LearnedModel, bridge: Float64Array, beta: number): LearnedModel {
   const V = pre.header.vocabSize;
   const D = pre.dims;
@@ -75,14 +61,22 @@ export function bridgeModel(pre: LearnedModel, bridge: Float64Array, beta: numbe
     const inv = n > 0 ? 1 / Math.sqrt(n) : 0;
     for (let j = 0; j < D; j++) rows[w * D + j] = (1 - beta) * P[w * D + j] + beta * bridge[w * D + j] * inv;
   }
-  const { vectors, rowScale } = int8Rows(rows, D, V, D);
-  return new LearnedModel({ ...pre.header }, pre.vocab, pre.weights, rowScale, pre.common, vectors);
+  return pre.withQueryTable(int8Rows(rows, D, V, D));
 }
 
 export async function main(argv: string[]): Promise<number> {
   const { opts } = parseArgs(argv);
   const read = (k: string) => LearnedModel.fromBytes(new Uint8Array(fs.readFileSync(optString(opts, k)!)));
   const pre = read('pre');
+  const concat = optString(opts, 'concat');
+  if (concat !== undefined) {
+    for (const w of concat.split(',')) {
+      const out = optString(opts, 'out')!.replace('W', w);
+      fs.writeFileSync(out, concatModel(pre, read('xal-query'), read('xal-code'), Number(w), loadCorpus(optString(opts, 'corpus')!)).toBytes());
+      process.stderr.write(`concat: w ${w} → ${out}\n`);
+    }
+    return 0;
+  }
   const bridge = bridgeRows(pre, read('xal-query'), read('xal-code'));
   for (const b of (optString(opts, 'beta') ?? '0.5').split(',')) {
     const out = optString(opts, 'out')!.replace('BETA', b);

@@ -1,7 +1,7 @@
 // Offline comparison of semantic models on golden sets, for choosing the pretrained code model's
 // recipe: for each set (an indexed corpus and its queries), the keyword ranking (hci, in process),
 // then per variant — `learned` (trained on the corpus, as `hci index` would), `pre:FILE` (a
-// pretrained model file), `combo:FILE:W` (both, concatenated: cosine = W·pretrained + (1−W)·learned)
+// pretrained model file; one with a query table, format 2, embeds the queries with it), `asym:CHUNKFILE|QUERYFILE`, `combo:FILE:W` (both, concatenated: cosine = W·pretrained + (1−W)·learned)
 // — and mixes of them (parts joined by `+`, `@weight` each) — the vector channel's file ranking (exact KNN over f32 vectors) and the seed fusion with keyword
 // (bench/lib/fusion-proto.ts), at file level per query kind, and how many queries have a relevant
 // file in the first five of the vector list, of keyword's or the vector's (the either-list ceiling); over several sets, each
@@ -104,7 +104,8 @@ export async function compare(sets: readonly SetSpec[], variants: readonly strin
           docModel = await modelFile(d);
           queryModel = await modelFile(q);
         } else throw new Error(`unknown variant part ${item}`);
-        parts.push({ docs: docModel.embed(texts).vectors, queries: queryModel.embed(golden.map((g) => g.query)).vectors, dims: docModel.dims, w });
+        // A model with a query table (format 2) embeds the queries with it.
+        parts.push({ docs: docModel.embed(texts).vectors, queries: queryModel.embedQueries(golden.map((g) => g.query)).vectors, dims: docModel.dims, w });
       }
       let docs = parts[0].docs;
       let queries = parts[0].queries;

@@ -9,9 +9,11 @@
 //
 //   node dist/bench/model/settings-ab.js --roots /work/corpora/sem --variants 'nb={"neighbour_terms":2}' [--modes keyword,hybrid] [--variant-modes hybrid] [--record NAME]
 // --variant-modes: the modes the variants are run in (default: every mode); a fusion setting changes hybrid only.
+// --model FILE: the code model the workspaces are opened with (default the package's models/code-model.bin):
+// the candidate model reembed.ts re-embedded the copies with.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { openWorkspace } from '../../runtimes/node/index.ts';
+import { openWithModel } from '../lib/open-with-model.ts';
 import { readGolden } from '../lib/queries.ts';
 import { scoreQuery } from '../lib/metrics.ts';
 import { fmtNum, markdownTable, mean, optList, optString, parseArgs, runMain } from '../lib/util.ts';
@@ -56,7 +58,7 @@ export async function main(argv: string[]): Promise<number> {
     const golden = readGolden(b.golden);
     const runs: EngineRun[] = [];
     for (const [vname, v] of Object.entries(variants)) {
-      const ws = await openWorkspace(b.root, { settings: { ...base, ...v, semantic: { enabled: true, provider, ...(base.semantic as object), ...(v.semantic as object) } } as never });
+      const ws = await openWithModel(b.root, optString(opts, 'model'), { settings: { ...base, ...v, semantic: { enabled: true, provider, ...(base.semantic as object), ...(v.semantic as object) } } as never });
       try {
         for (const mode of vname === 'base' ? modes : modes.filter((m) => variantModes.includes(m))) {
           const run: EngineRun = { engine: `${mode}${vname === 'base' ? '' : `:${vname}`}`, scores: [], ms: [] };

@@ -32,7 +32,7 @@ import { parseArgs, optString, repoRoot, runMain } from '../lib/util.ts';
 import { checkLicence, hasCommit, mirrorDir } from './mirror.ts';
 import { EXTRACT_PARAMS, EXTRACTOR_VERSION, extractRepo, type RepoExtract } from './extract.ts';
 import { ppmiFromSequence } from './cooc.ts';
-import { alignmentPpmi, alignmentRows, pairIds } from './xal.ts';
+import { alignmentPpmi, alignmentRows, concatModel, pairIds } from './xal.ts';
 // A cycle (dual.ts reads this module's stages), static on purpose: neither module touches the other's
 // exports at load time, and a dynamic import here would wait on this module's own top-level await
 // (runMain) when it is the entry — Node then exits with an unsettled top-level await.
@@ -56,6 +56,12 @@ export type Recipe = Pick<LearnedParams, 'dims' | 'window' | 'minCount' | 'maxVo
   xalDims?: number;
   xalMaxPerRow?: number;
   xalSources?: number;
+  /**
+   * With xalDims > 0: 0 writes the alignment's two sides beside the model (experiments); W > 0 makes the
+   * model itself their concatenation with the PPMI + SVD rows (xal.ts concatModel, format 2 with a query
+   * table: chunk rows [√W·pre | √(1−W)·code side], query rows [√W·pre | √(1−W)·doc side]).
+   */
+  xalConcat?: number;
   /** The discriminative stage (dual.ts) after the PPMI + SVD model, when dualSources > 0: which pairs (bits: 1 doc comments, 2 commit lines, 4 commit names, 8 docs sections), masking shared ids, epochs, ids kept per side. */
   dualSources?: number;
   dualMaskShared?: number;
@@ -228,7 +234,7 @@ function saveCorpus(file: string, c: TokenCorpus): void {
   writeAtomic(file, out);
 }
 
-function loadCorpus(file: string): TokenCorpus {
+export function loadCorpus(file: string): TokenCorpus {
   const b = fs.readFileSync(file);
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const hl = dv.getUint32(0, true);
@@ -270,10 +276,10 @@ function loadCsr(file: string): Csr {
 // ── text ↔ code alignment ──────────────────────────────────────────────────────────────────────
 
 /**
- * The alignment's two models beside `out` (experiments: `<out>.xal-code.bin` embeds chunks,
- * `<out>.xal-query.bin` queries), over the corpus's vocabulary and SIF weights.
+ * The alignment's two models (`<out>.xal-code.bin` embeds chunks, `<out>.xal-query.bin` queries,
+ * written beside `out` unless it is null), over the corpus's vocabulary and SIF weights.
  */
-function trainAlignment(files: readonly string[], corpus: TokenCorpus, params: LearnedParams, maxPerRow: number, sources: number, out: string, log: (s: string) => void): void {
+function trainAlignment(files: readonly string[], corpus: TokenCorpus, params: LearnedParams, maxPerRow: number, sources: number, out: string | null, log: (s: string) => void): { code: LearnedModel; query: LearnedModel } {
   const tok = new ModelTokenizer();
   const id = new Map(corpus.vocab.map((t, i) => [t, i]));
   const distinct = (text: string): number[] => {
@@ -308,9 +314,12 @@ function trainAlignment(files: readonly string[], corpus: TokenCorpus, params: L
   const code = modelFromWordRows(corpus, rows.code, rows.rank, params).model;
   const docCorpus: TokenCorpus = { ...corpus, seq: Uint16Array.from(docSeq), chunks: p.count };
   const query = modelFromWordRows(docCorpus, rows.doc, rows.rank, params).model;
-  writeAtomic(`${out}.xal-code.bin`, code.toBytes());
-  writeAtomic(`${out}.xal-query.bin`, query.toBytes());
-  log(`xal: ${out}.xal-code.bin, ${out}.xal-query.bin (${params.dims} dims)`);
+  if (out !== null) {
+    writeAtomic(`${out}.xal-code.bin`, code.toBytes());
+    writeAtomic(`${out}.xal-query.bin`, query.toBytes());
+    log(`xal: ${out}.xal-code.bin, ${out}.xal-query.bin (${params.dims} dims)`);
+  }
+  return { code, query };
 }
 
 // ── the run ────────────────────────────────────────────────────────────────────────────────────
@@ -359,13 +368,18 @@ export async function trainCodeModel(o: TrainOptions): Promise<{ bytes: number; 
     saveCsr(ppmiFile, m);
   }
   o.log(`ppmi: ${m.colIdx.length} entries (${(cpuS() - c0).toFixed(0)} s CPU so far)`);
-  const { minRepos, xalDims = 0, xalMaxPerRow = 400, xalSources = 3, dualSources = 0, dualMaskShared = 0, dualEpochs = 1, dualMaxIds = 48, dualSeed = DEFAULT_DUAL.seed, ...learned } = recipe;
+  const { minRepos, xalDims = 0, xalMaxPerRow = 400, xalSources = 3, xalConcat = 0, dualSources = 0, dualMaskShared = 0, dualEpochs = 1, dualMaxIds = 48, dualSeed = DEFAULT_DUAL.seed, ...learned } = recipe;
   const params: LearnedParams = { ...DEFAULT_LEARNED_PARAMS, ...learned };
   void minRepos; // the corpus stage's
-  if (xalDims > 0) trainAlignment(extracts, corpus, { ...params, dims: xalDims }, xalMaxPerRow, xalSources, o.out, o.log);
+  const xal = xalDims > 0 ? trainAlignment(extracts, corpus, { ...params, dims: xalDims }, xalMaxPerRow, xalSources, xalConcat > 0 ? null : o.out, o.log) : null;
   const phases: Record<string, number> = {};
   const trained = trainFromPpmi(corpus, { matrix: m }, params, () => performance.now(), phases);
   let bytes = trained.model.toBytes();
+  if (xal && xalConcat > 0) {
+    if (dualSources > 0) throw new Error('xalConcat and dualSources: one at a time');
+    bytes = concatModel(trained.model, xal.query, xal.code, xalConcat, corpus).toBytes();
+    o.log(`xal: the model is the PPMI + SVD rows beside the alignment's (weight ${xalConcat}), ${params.dims + xalDims} dims with a query table`);
+  }
   if (dualSources > 0) {
     const o2 = { ...DEFAULT_DUAL, sources: dualSources, maskShared: dualMaskShared, epochs: dualEpochs, maxIds: dualMaxIds, seed: dualSeed };
     const d = dualStage(o.work, manifest.repos, o.mirrors, extracts, LearnedModel.fromBytes(bytes), o2, o.log);
@@ -376,8 +390,9 @@ export async function trainCodeModel(o: TrainOptions): Promise<{ bytes: number; 
   writeAtomic(o.out, bytes);
   if (o.notice) writeAtomic(o.notice, noticeText(manifest));
   const sha = sha256Hex(bytes);
-  o.log(`model: ${o.out} — ${bytes.length} bytes, ${corpus.vocab.length} tokens × ${recipe.dims} dims, sha256 ${sha} (phases ms: ${Object.entries(phases).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')})`);
-  return { bytes: bytes.length, sha256: sha, vocab: corpus.vocab.length, dims: recipe.dims, cpuS: cpuS() - c0 };
+  const dims = recipe.dims + (xal && xalConcat > 0 ? xalDims : 0);
+  o.log(`model: ${o.out} — ${bytes.length} bytes, ${corpus.vocab.length} tokens × ${dims} dims, sha256 ${sha} (phases ms: ${Object.entries(phases).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')})`);
+  return { bytes: bytes.length, sha256: sha, vocab: corpus.vocab.length, dims, cpuS: cpuS() - c0 };
 }
 
 export async function main(argv: string[]): Promise<number> {

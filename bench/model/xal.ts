@@ -5,12 +5,17 @@
 // `maxPerRow` entries per row kept), and a truncated SVD M ≈ U·Σ·Vᵀ. Doc words get U·Σ^p (the
 // query side: how people describe code), code tokens V·Σ^p = Mᵀ·U·Σ^(p−1) (the chunk side): a
 // query's words and a chunk's code meet in one space even when they share no token. Owns the pair
-// matrix and the two sides' word rows; the models around them are train.ts's.
+// matrix, the two sides' word rows, and the model that puts them beside a pretrained model's rows
+// (concatModel: chunk rows [pre | code side], query rows [pre | doc side], format 2); the models
+// around them are train.ts's.
 import { marginalLogs } from '../../core/vector/learned/ppmi.ts';
 import { transposeCsr, type Csr } from '../../core/vector/learned/sparse.ts';
 import { randomizedSvd } from '../../core/vector/learned/svd.ts';
 import { denseOps } from '../../core/vector/learned/dense.ts';
 import { ppmiRow, rowScratch } from './cooc.ts';
+import type { TokenCorpus } from '../../core/vector/learned/cooccur.ts';
+import type { LearnedModel } from '../../core/vector/learned/model.ts';
+import { int8Rows, modelFromWordRows } from '../../core/vector/learned/train.ts';
 
 export interface PairIds {
   /** Per pair: its distinct doc-side ids then its distinct code-side ids, in docStart/codeStart order. */
@@ -98,4 +103,46 @@ export function alignmentRows(m: Csr, o: { rank: number; oversample: number; pow
   const code = denseOps().mulSparse(transposeCsr(m), svd.u, k);
   for (let w = 0; w < m.cols; w++) for (let j = 0; j < k; j++) code[w * k + j] = svd.s[j] > 0 ? (code[w * k + j] * sp[j]) / svd.s[j] : 0;
   return { doc, code, rank: k, s: svd.s };
+}
+
+/** A model's word rows as unit f64 rows (V × dims; zero rows stay zero). */
+export function unitRows(m: LearnedModel): Float64Array {
+  const { dims, vocabSize: V } = m.header;
+  const out = new Float64Array(V * dims);
+  for (let w = 0; w < V; w++) {
+    let n = 0;
+    for (let j = 0; j < dims; j++) {
+      const v = m.vectors[w * dims + j] * m.rowScale[w];
+      out[w * dims + j] = v;
+      n += v * v;
+    }
+    if (n > 0) {
+      const inv = 1 / Math.sqrt(n);
+      for (let j = 0; j < dims; j++) out[w * dims + j] *= inv;
+    }
+  }
+  return out;
+}
+
+/** One format 2 model (the recipe's xalConcat; bridge.ts --concat): chunk rows [√w·pre | √(1−w)·code], query rows [√w·pre | √(1−w)·doc]; common component and scale from the corpus's windows. */
+export function concatModel(pre: LearnedModel, docSide: LearnedModel, codeSide: LearnedModel, w: number, corpus: TokenCorpus): LearnedModel {
+  const V = pre.header.vocabSize;
+  const D = pre.dims;
+  const R = codeSide.dims;
+  const W = D + R;
+  const P = unitRows(pre);
+  const join = (x: Float64Array) => {
+    const out = new Float64Array(V * W);
+    const a = Math.sqrt(w);
+    const b = Math.sqrt(1 - w);
+    for (let t = 0; t < V; t++) {
+      for (let j = 0; j < D; j++) out[t * W + j] = a * P[t * D + j];
+      for (let j = 0; j < R; j++) out[t * W + D + j] = b * x[t * R + j];
+    }
+    return out;
+  };
+  if (corpus.vocab.length !== V || corpus.vocab.some((t, i) => t !== pre.vocab[i])) throw new Error('concat: the corpus is not the model\'s');
+  const chunk = modelFromWordRows(corpus, join(unitRows(codeSide)), W, { ...pre.header.params, dims: W }).model;
+  const q = int8Rows(join(unitRows(docSide)), W, V, W);
+  return chunk.withQueryTable(q);
 }
