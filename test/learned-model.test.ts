@@ -12,7 +12,7 @@ import { buildTokenCorpus, cooccurrence, END } from '../core/vector/learned/cooc
 import { ppmi } from '../core/vector/learned/ppmi.ts';
 import { randomizedSvd, symmetricEigen } from '../core/vector/learned/svd.ts';
 import type { Csr } from '../core/vector/learned/sparse.ts';
-import { LearnedModel } from '../core/vector/learned/model.ts';
+import { LearnedModel, quantizeRows } from '../core/vector/learned/model.ts';
 import { LearnedProvider } from '../core/vector/learned/provider.ts';
 import { trainLearnedModel, trainModelFromCorpus } from '../core/vector/learned/train.ts';
 import { fitInt8Scale, int8ScaleSampler } from '../core/vector/quantize.ts';
@@ -367,6 +367,40 @@ describe('training', () => {
     expect(() => LearnedModel.fromBytes(bytes.subarray(0, bytes.length - 1))).toThrow(/section sizes/);
     expect(() => new LearnedModel({ ...model.header, format: 2, query: 'table' }, model.vocab, model.weights, model.rowScale, model.common, model.vectors)).toThrow(/query table/);
     expect(() => model.withQueryTable({ rowScale: other.rowScale, vectors: other.vectors.subarray(1) })).toThrow(/query table/);
+  });
+
+  it('a query table of the last columns only (queryFrom): query rows are the main table\'s first columns beside it, requantized; the bytes round-trip', () => {
+    const { model } = trainLearnedModel(corpus.texts, { dims: 16 });
+    const other = trainLearnedModel(corpus.texts, { dims: 16, seed: 99 }).model;
+    const V = model.vocab.length;
+    // Columns 10 … 15 of the other model's rows, at their size (quantizeRows does not normalise).
+    const part = new Float64Array(V * 6);
+    for (let w = 0; w < V; w++) for (let j = 0; j < 6; j++) part[w * 6 + j] = 0.5 * other.vectors[w * 16 + 10 + j] * other.rowScale[w];
+    const q = quantizeRows(part, V, 6);
+    const two = model.withQueryTable({ ...q, from: 10 });
+    expect(two.header).toMatchObject({ format: 2, query: 'table', queryFrom: 10 });
+    const bytes = two.toBytes();
+    const head = (b: Uint8Array) => (new DataView(b.buffer, b.byteOffset).getUint32(8, true) + 3) & ~3;
+    const one = model.toBytes();
+    // After the main table (16-dim rows keep it aligned): a scale per token and V × 6 int8.
+    expect(bytes.length - head(bytes)).toBe(one.length - head(one) + V * (4 + 6));
+    const loaded = LearnedModel.fromBytes(bytes);
+    expect(loaded.fingerprint).toBe(two.fingerprint);
+    expect(Buffer.from(loaded.toBytes()).equals(Buffer.from(bytes))).toBe(true);
+    // A query row: the main row's columns 0 … 9 and the part's, within one int8 step of each at the joint scale.
+    const side = loaded.querySide!;
+    const t = model.idOf('order')!;
+    for (let j = 0; j < 16; j++) {
+      const want = j < 10 ? model.vectors[t * 16 + j] * model.rowScale[t] : q.vectors[t * 6 + j - 10] * q.rowScale[t];
+      expect(Math.abs(side.vectors[t * 16 + j] * side.rowScale[t] - want)).toBeLessThanOrEqual(side.rowScale[t] * 0.5 + 1e-7);
+    }
+    const texts = ['shopping cart quantity', 'order discount total'];
+    const bits = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+    expect(bits(loaded.embed(texts).vectors).equals(bits(model.embed(texts).vectors))).toBe(true);
+    expect(bits(loaded.embedQueries(texts).vectors).equals(bits(two.embedQueries(texts).vectors))).toBe(true);
+    expect(bits(loaded.embedQueries(texts).vectors).equals(bits(model.embed(texts).vectors))).toBe(false);
+    expect(() => model.withQueryTable({ ...q, from: 9 })).toThrow(/query table/);
+    expect(() => model.withQueryTable({ ...q, from: 16 })).toThrow(/query table/);
   });
 });
 

@@ -14,8 +14,8 @@ import { randomizedSvd } from '../../core/vector/learned/svd.ts';
 import { denseOps } from '../../core/vector/learned/dense.ts';
 import { ppmiRow, rowScratch } from './cooc.ts';
 import type { TokenCorpus } from '../../core/vector/learned/cooccur.ts';
-import type { LearnedModel } from '../../core/vector/learned/model.ts';
-import { int8Rows, modelFromWordRows } from '../../core/vector/learned/train.ts';
+import { quantizeRows, type LearnedModel } from '../../core/vector/learned/model.ts';
+import { modelFromWordRows } from '../../core/vector/learned/train.ts';
 
 export interface PairIds {
   /** Per pair: its distinct doc-side ids then its distinct code-side ids, in docStart/codeStart order. */
@@ -124,7 +124,11 @@ export function unitRows(m: LearnedModel): Float64Array {
   return out;
 }
 
-/** One format 2 model (the recipe's xalConcat; bridge.ts --concat): chunk rows [√w·pre | √(1−w)·code], query rows [√w·pre | √(1−w)·doc]; common component and scale from the corpus's windows. */
+/**
+ * One format 2 model (the recipe's xalConcat; bridge.ts --concat): chunk rows [√w·pre | √(1−w)·code], query rows
+ * [√w·pre | √(1−w)·doc] (the query table stores the doc side's columns only: queryFrom = pre's dims); common
+ * component and scale from the corpus's windows.
+ */
 export function concatModel(pre: LearnedModel, docSide: LearnedModel, codeSide: LearnedModel, w: number, corpus: TokenCorpus): LearnedModel {
   const V = pre.header.vocabSize;
   const D = pre.dims;
@@ -143,6 +147,8 @@ export function concatModel(pre: LearnedModel, docSide: LearnedModel, codeSide: 
   };
   if (corpus.vocab.length !== V || corpus.vocab.some((t, i) => t !== pre.vocab[i])) throw new Error('concat: the corpus is not the model\'s');
   const chunk = modelFromWordRows(corpus, join(unitRows(codeSide)), W, { ...pre.header.params, dims: W }).model;
-  const q = int8Rows(join(unitRows(docSide)), W, V, W);
-  return chunk.withQueryTable(q);
+  // The query table stores only the doc side's columns (queryFrom D): the first D are the main table's.
+  const doc = unitRows(docSide);
+  const b = Math.sqrt(1 - w);
+  return chunk.withQueryTable({ ...quantizeRows(doc.map((x) => b * x), V, R), from: D });
 }

@@ -15,8 +15,10 @@
 //       i8 × V·D word vectors, row-major
 //   format 2 only (a model with a query-side table, `query: 'table'` in the header), after zero padding to 4:
 //       f32 × V  query word vector scale per token
-//       i8 × V·D query word vectors, row-major: what embedQueries() sums for a query's tokens (chunks
-//                keep the table above; vocabulary, SIF weights and common component are shared)
+//       i8 × V·Q query word vectors, row-major, Q = D − F (header `queryFrom` F, default 0): what
+//                embedQueries() sums for a query's tokens, columns F … D−1 of each row; columns
+//                0 … F−1 are the main table's (a query row is both parts, requantized to int8 at load).
+//                Chunks keep the table above; vocabulary, SIF weights and common component are shared.
 // A format 1 file is a model without a query table, and such a model writes format 1 (same bytes,
 // same fingerprint as before format 2 existed).
 import { sha256Hex } from '../../index/sha256.ts';
@@ -60,6 +62,8 @@ export interface LearnedHeader {
   format: 1 | 2;
   /** Format 2: queries are embedded with their own word table (same vocabulary and dims). */
   query?: 'table';
+  /** Format 2: the first column the query table stores (the columns before it are the main table's); absent: 0. */
+  queryFrom?: number;
   dims: number;
   vocabSize: number;
   params: LearnedParams;
@@ -104,8 +108,10 @@ export class LearnedModel {
   private readonly bagFactors: Float64Array;
   /** Model key part: a digest of the serialized bytes (a retrained model gets a new one). */
   readonly fingerprint: string;
-  /** The query side (format 2): a model of the same vocabulary, SIF weights and common component over the query table; null: queries use this one. */
+  /** The query side (format 2): a model of the same vocabulary, SIF weights and common component over the query rows; null: queries use this one. */
   readonly querySide: LearnedModel | null;
+  /** The query table as stored (what toBytes writes). */
+  readonly queryTable: QueryTable | null;
 
   constructor(
     readonly header: LearnedHeader,
@@ -115,15 +121,19 @@ export class LearnedModel {
     readonly common: Float32Array,
     readonly vectors: Int8Array,
     fingerprint?: string,
-    /** The query table (format 2): its per-token scales and int8 rows, V × dims. */
-    query?: { rowScale: Float32Array; vectors: Int8Array },
+    /** The query table (format 2) as stored: per-token scales and int8 rows of its columns from `from` on (V × (dims − from)). */
+    query?: QueryTable,
   ) {
     const { dims, vocabSize } = header;
     if (vocab.length !== vocabSize || weights.length !== vocabSize || rowScale.length !== vocabSize || common.length !== dims || vectors.length !== vocabSize * dims) {
       throw new RangeError('learned model: section sizes do not match its header');
     }
-    if (query && (query.rowScale.length !== vocabSize || query.vectors.length !== vocabSize * dims)) throw new RangeError('learned model: the query table does not match its header');
+    const from = query?.from ?? 0;
+    if (query && (!Number.isInteger(from) || from < 0 || from >= dims || query.rowScale.length !== vocabSize || query.vectors.length !== vocabSize * (dims - from) || (header.queryFrom ?? 0) !== from)) {
+      throw new RangeError('learned model: the query table does not match its header');
+    }
     if ((header.format === 2) !== (query !== undefined) || (header.format === 2) !== (header.query === 'table')) throw new RangeError('learned model: a query table goes with format 2 and query "table"');
+    this.queryTable = query ?? null;
     vocab.forEach((t, i) => this.index.set(t, i));
     this.scratch = new Float64Array(dims);
     this.projected = new Float64Array(dims);
@@ -133,15 +143,22 @@ export class LearnedModel {
     this.bagFactors = new Float64Array(vocabSize);
     this.factor = new Float64Array(vocabSize);
     for (let i = 0; i < vocabSize; i++) this.factor[i] = weights[i] * rowScale[i];
-    this.querySide = query ? new LearnedModel({ ...header, format: 1, query: undefined }, vocab, weights, query.rowScale, common, query.vectors, 'query-side') : null;
+    if (query) {
+      const full = from === 0 ? query : joinQueryRows(vectors, rowScale, query, dims);
+      const { query: _q, queryFrom: _f, ...rest } = header;
+      void _q;
+      void _f;
+      this.querySide = new LearnedModel({ ...rest, format: 1 }, vocab, weights, full.rowScale, common, full.vectors, 'query-side');
+    } else this.querySide = null;
     this.fingerprint = fingerprint ?? sha256Hex(this.toBytes(), 8);
   }
 
-  /** This model with `query` as its query table (format 2), or without one (null: format 1). */
-  withQueryTable(query: { rowScale: Float32Array; vectors: Int8Array } | null): LearnedModel {
-    const { query: _q, ...rest } = this.header;
+  /** This model with `query` as its query table (format 2; `from` > 0: its columns from there on), or without one (null: format 1). */
+  withQueryTable(query: QueryTable | null): LearnedModel {
+    const { query: _q, queryFrom: _f, ...rest } = this.header;
     void _q;
-    const header: LearnedHeader = query ? { ...rest, format: 2, query: 'table' } : { ...rest, format: 1 };
+    void _f;
+    const header: LearnedHeader = query ? { ...rest, format: 2, query: 'table', ...(query.from ? { queryFrom: query.from } : {}) } : { ...rest, format: 1 };
     return new LearnedModel(header, this.vocab, this.weights, this.rowScale, this.common, this.vectors, undefined, query ?? undefined);
   }
 
@@ -272,8 +289,9 @@ export class LearnedModel {
     const head = enc.encode(JSON.stringify(this.header));
     const vocab = enc.encode(this.vocab.join('\n'));
     const { dims, vocabSize: V } = this.header;
-    const q = this.querySide;
-    const size = 12 + pad4(head.length) + 4 + pad4(vocab.length) + 4 * V * 2 + 4 * dims + V * dims + (q ? pad4(V * dims) - V * dims + 4 * V + V * dims : 0);
+    const q = this.queryTable;
+    const qCols = q ? dims - (q.from ?? 0) : 0;
+    const size = 12 + pad4(head.length) + 4 + pad4(vocab.length) + 4 * V * 2 + 4 * dims + V * dims + (q ? pad4(V * dims) - V * dims + 4 * V + V * qCols : 0);
     const bytes = new Uint8Array(size);
     const dv = new DataView(bytes.buffer);
     bytes.set(MAGIC, 0);
@@ -311,7 +329,8 @@ export class LearnedModel {
     const vocabText = dec.decode(bytes.subarray(o + 4, o + 4 + vocabLen));
     const vocab = V === 0 ? [] : vocabText.split('\n');
     o += 4 + pad4(vocabLen);
-    const querySize = header.format === 2 ? pad4(V * dims) + 4 * V + V * dims : V * dims;
+    const from = header.queryFrom ?? 0;
+    const querySize = header.format === 2 ? pad4(V * dims) + 4 * V + V * (dims - from) : V * dims;
     if (o + 4 * (2 * V + dims) + querySize !== bytes.length) throw fail('section sizes do not match the header');
     const readF32 = (n: number) => {
       const a = new Float32Array(n);
@@ -322,14 +341,52 @@ export class LearnedModel {
     const rowScale = readF32(V);
     const common = readF32(dims);
     const vectors = new Int8Array(bytes.slice(o, o + V * dims).buffer);
-    let query: { rowScale: Float32Array; vectors: Int8Array } | undefined;
+    let query: QueryTable | undefined;
     if (header.format === 2) {
       o += pad4(V * dims);
       const qScale = readF32(V);
-      query = { rowScale: qScale, vectors: new Int8Array(bytes.slice(o, o + V * dims).buffer) };
+      query = { rowScale: qScale, vectors: new Int8Array(bytes.slice(o, o + V * (dims - from)).buffer), ...(from ? { from } : {}) };
     }
     return new LearnedModel(header, vocab, weights, rowScale, common, vectors, sha256Hex(bytes, 8), query);
   }
+}
+
+/** A query table as a model stores it: per-token scales and int8 rows of columns `from` (default 0) … dims − 1. */
+export interface QueryTable {
+  rowScale: Float32Array;
+  vectors: Int8Array;
+  from?: number;
+}
+
+/**
+ * Rows (V × cols, row-major f64) as int8 with a scale per row (max |value| / 127, as f32; a zero row
+ * stays zeros) — no normalisation: the query table's columns keep their size beside the main table's.
+ */
+export function quantizeRows(rows: Float64Array, V: number, cols: number): { rowScale: Float32Array; vectors: Int8Array } {
+  const rowScale = new Float32Array(V);
+  const vectors = new Int8Array(V * cols);
+  for (let w = 0; w < V; w++) {
+    let max = 0;
+    for (let j = 0; j < cols; j++) max = Math.max(max, Math.abs(rows[w * cols + j]));
+    if (!(max > 0)) continue;
+    const scale = Math.fround(max / 127);
+    rowScale[w] = scale;
+    for (let j = 0; j < cols; j++) vectors[w * cols + j] = Math.max(-127, Math.min(127, Math.round(rows[w * cols + j] / scale)));
+  }
+  return { rowScale, vectors };
+}
+
+/** Full query rows (V × dims): columns before `from` the main table's, the rest the query table's, each at its own scale, requantized together. */
+function joinQueryRows(main: Int8Array, mainScale: Float32Array, q: QueryTable, dims: number): { rowScale: Float32Array; vectors: Int8Array } {
+  const from = q.from ?? 0;
+  const V = mainScale.length;
+  const qCols = dims - from;
+  const rows = new Float64Array(V * dims);
+  for (let w = 0; w < V; w++) {
+    for (let j = 0; j < from; j++) rows[w * dims + j] = main[w * dims + j] * mainScale[w];
+    for (let j = 0; j < qCols; j++) rows[w * dims + from + j] = q.vectors[w * qCols + j] * q.rowScale[w];
+  }
+  return quantizeRows(rows, V, dims);
 }
 
 function pad4(n: number): number {
