@@ -39,7 +39,7 @@ describe('vector parity: Node, Deno and Chromium', () => {
     const nodePre: PretrainedFingerprint = await pretrainedFingerprint(nodeVectorHost.codeModel!, corpus);
     expect(nodePre.key).toMatch(/^pretrained\/hci-code@[0-9a-f]{16}\/\d+$/);
     expect(nodePre.vocab).toBeGreaterThan(10_000);
-    expect(nodePre.combined.key).toMatch(/^combined\/hci-code@[0-9a-f]{16}\+ppmi-svd-sif-1@[0-9a-f]{16}\/320$/);
+    expect(nodePre.combined.key).toMatch(/^combined\/hci-code@[0-9a-f]{16}\+ppmi-svd-sif-1@[0-9a-f]{16}\/448$/);
     // The format 2 model made from it: chunks as the code model's (its main table), queries from the query table.
     expect(nodePre.queryTable.textsSha).toBe(nodePre.textsSha);
     expect(nodePre.queryTable.queriesSha).not.toBe(nodePre.queriesSha);

@@ -12,6 +12,8 @@
 //   model    randomized SVD → int8 word vectors, SIF weights, common component (core's learned
 //            recipe: core/vector/learned/train.ts trainFromPpmi), serialized in the learned
 //            model's byte layout
+//   xal      (when the recipe's xalDims > 0) the text ↔ code alignment (xal.ts); with xalConcat the
+//            model is its rows beside the PPMI + SVD rows, with a query table (format 2)
 //   dual     (when the recipe's dualSources > 0) the token table trained on text ↔ code pairs
 //            (dual.ts; name pairs from names.ts), from the model above
 // Every step is deterministic: the same manifest and mirrors give the same bytes.
