@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { LearnedModel, DEFAULT_LEARNED_PARAMS } from '../core/vector/learned/model.ts';
-import { DEFAULT_DUAL, heldOutMrr, loadPairs, modelWithTable, savePairs, tableOf, trainDual, usableRepos, type DualPairs } from '../bench/model/dual.ts';
+import { DEFAULT_DUAL, heldOutMrr, loadPairs, modelWithTable, savePairs, trainDual, usableRepos, type DualPairs } from '../bench/model/dual.ts';
+import { unitRows } from '../bench/model/xal.ts';
 import { mulberry32 } from '../core/vector/learned/numeric.ts';
 
 const unit = (seed: number) => {
@@ -68,7 +69,7 @@ describe('the discriminative token table', () => {
   const o = { ...DEFAULT_DUAL, epochs: 4, batch: 32, lr: 0.1 };
 
   it('brings held-out docs to their own code, and is deterministic', () => {
-    const init = tableOf(model);
+    const init = unitRows(model);
     const common = new Float64Array(D);
     const before = heldOutMrr(p, init, init, common, D);
     const a = trainDual(p, init, common, D, o);

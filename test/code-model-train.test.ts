@@ -152,8 +152,9 @@ describe('a whole run over small mirrors', () => {
     await expect(run(path.join(root, 'work-c'), path.join(root, 'd.bin'))).rejects.toThrow(/test-owner\/alpha: LICENSE changed/);
   }, 120_000);
 
-  it('with a dual stage in the recipe: the table trained on the name pairs too, the same bytes on two fresh runs', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-model-dual-'));
+  /** Three small mirrors and their manifest in a temp folder, and a trainer run over them with recipe overrides. */
+  function smallManifest(prefix: string) {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
     tmp.push(root);
     const manifest: Manifest = {
       forbidden: { dev_set: ['MudBlazor/MudBlazor'], tuning_reserve: [] },
@@ -163,6 +164,11 @@ describe('a whole run over small mirrors', () => {
     const mf = path.join(root, 'manifest.json');
     fs.writeFileSync(mf, JSON.stringify(manifest));
     const run = (work: string, out: string, overrides: Partial<Manifest['recipe']>) => trainCodeModel({ manifest: mf, mirrors: path.join(root, 'mirrors'), work, out, notice: null, overrides, log: () => {} });
+    return { root, mf, run };
+  }
+
+  it('with a dual stage in the recipe: the table trained on the name pairs too, the same bytes on two fresh runs', async () => {
+    const { root, mf, run } = smallManifest('hci-model-dual-');
     const dual = { dualSources: 15, dualMaskShared: 1, dualEpochs: 2, dualMaxIds: 48 };
     const plain = await run(path.join(root, 'work-p'), path.join(root, 'p.bin'), {});
     const a = await run(path.join(root, 'work-a'), path.join(root, 'a.bin'), dual);
@@ -187,16 +193,7 @@ describe('a whole run over small mirrors', () => {
   }, 120_000);
 
   it('with the alignment beside the model in the recipe (xalConcat): a format 2 model whose rows are both, the same bytes on two fresh runs', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hci-model-xal-'));
-    tmp.push(root);
-    const manifest: Manifest = {
-      forbidden: { dev_set: ['MudBlazor/MudBlazor'], tuning_reserve: [] },
-      recipe: { dims: 8, window: 3, minCount: 2, minRepos: 2, maxVocab: 1000, maxPerRow: 50, sifA: 0.01, eigPower: 0.5, oversample: 4, powerIterations: 1, seed: 7, xalDims: 0 },
-      repos: mirrors(root),
-    };
-    const mf = path.join(root, 'manifest.json');
-    fs.writeFileSync(mf, JSON.stringify(manifest));
-    const run = (work: string, out: string, overrides: Partial<Manifest['recipe']>) => trainCodeModel({ manifest: mf, mirrors: path.join(root, 'mirrors'), work, out, notice: null, overrides, log: () => {} });
+    const { root, run } = smallManifest('hci-model-xal-');
     const read = (f: string) => LearnedModel.fromBytes(new Uint8Array(fs.readFileSync(path.join(root, f))));
     const plain = await run(path.join(root, 'work-p'), path.join(root, 'p.bin'), {});
     // xalConcat 0: the alignment's two sides beside the model, which stays the plain one.

@@ -36,6 +36,7 @@ import { optString, parseArgs, repoRoot, runMain } from '../lib/util.ts';
 import { checkLicence, hasCommit, mirrorDir } from './mirror.ts';
 import { ensureExtract, forbiddenRepos, readExtract, readManifest, type ManifestRepo } from './train.ts';
 import { ensureNamePairs, readNamePairs, type NamePairs } from './names.ts';
+import { unitRows } from './xal.ts';
 
 export interface DualParams {
   epochs: number;
@@ -132,23 +133,6 @@ export function dualPairs(files: readonly string[], model: LearnedModel, p: Dual
     c: { ids: Int32Array.from(cIds), f: Float64Array.from(cF), start: Int32Array.from(cStart) },
     repo: Int32Array.from(repo), held: Uint8Array.from(held), count: repo.length, repos,
   };
-}
-
-/** The model's rows as f64 (int8 × row scale, each row unit length). */
-export function tableOf(model: LearnedModel): Float64Array {
-  const { dims } = model;
-  const V = model.vocab.length;
-  const t = new Float64Array(V * dims);
-  for (let w = 0; w < V; w++) {
-    let n = 0;
-    for (let j = 0; j < dims; j++) {
-      const v = model.vectors[w * dims + j] * model.rowScale[w];
-      t[w * dims + j] = v;
-      n += v * v;
-    }
-    if (n > 0) for (let j = 0, inv = 1 / Math.sqrt(n); j < dims; j++) t[w * dims + j] *= inv;
-  }
-  return t;
 }
 
 /**
@@ -444,7 +428,7 @@ export function dualStage(work: string, repos: readonly ManifestRepo[], mirrors:
     savePairs(pairsFile, pairs);
   }
   log(`pairs: ${pairs.count} (${Math.round((process.cpuUsage(c0).user + process.cpuUsage(c0).system) / 1e6)} s CPU)`);
-  const r = trainDual(pairs, tableOf(init), Float64Array.from(init.common), init.dims, o, log);
+  const r = trainDual(pairs, unitRows(init), Float64Array.from(init.common), init.dims, o, log);
   const model = modelWithTable(init, r.tq, pairs, { dual: { ...o, epoch: r.epoch, repos: repos.length } });
   return { model, epoch: r.epoch, mrr: r.mrr, pairs: pairs.count };
 }
