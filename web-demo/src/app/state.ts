@@ -98,9 +98,10 @@ export const searchingSlowly = signal(false);
 /**
  * The answer on screen is the last word on the current query: its whole page and chip counts are in
  * (the work that follows a typing pause ran) and no newer search is on its way. The search bar shows it
- * as data-settled, for whoever waits for a query's final page rather than its first screenful.
+ * as data-settled, for whoever waits for a query's final page rather than its first screenful. False
+ * until a workspace is open and its first search (or empty query) has been answered.
  */
-export const answerSettled = signal(true);
+export const answerSettled = signal(false);
 /** Whether the workspace has vectors (semantic search on and built): hybrid, semantic and "more like this" are offered. */
 export const semanticOn = computed(() => ['ready', 'partial'].includes(status.value?.vectors?.state ?? 'off'));
 /** "More like this": the hit the list shows chunks similar to (the similar verb), instead of a search's hits. */

@@ -86,7 +86,8 @@ async function runLatest(): Promise<void> {
     });
     if (!inFlight) {
       searchEnded();
-      answerSettled.value = true;
+      // No workspace yet (a page still opening the one its URL names): nothing is settled.
+      answerSettled.value = !!ws;
     }
     return;
   }
