@@ -44,6 +44,15 @@ function workspace(): string {
   return root;
 }
 
+/** One index run of an opened workspace, closed after it (a failed run too). */
+async function indexOnce(w: HciWorkspace): Promise<IndexSummary> {
+  try {
+    return await w.index();
+  } finally {
+    w.close();
+  }
+}
+
 async function cliIndex(root: string, env: NodeJS.ProcessEnv = {}): Promise<IndexSummary> {
   const res = await runCli(['index', root, '--json', '-q'], env);
   expect(res.code, res.stderr).toBe(0);
@@ -124,12 +133,7 @@ describe('prepare pool', () => {
         },
         { settings: { worker_rows: mode } as never },
       );
-      let s: IndexSummary;
-      try {
-        s = await w.index();
-      } finally {
-        w.close();
-      }
+      const s = await indexOnce(w);
       expect(s.prepared_in_worker).toBe(s.files_indexed);
       expect(ready).toBe(asked);
       if (mode === 'off') expect(asked).toBe(0);
@@ -151,12 +155,7 @@ describe('prepare pool', () => {
       fs: createNodeWorkspaceFs(root), storage: createNodeIndexStorage(root), grammars: createNodeGrammarSource(), deflate: zlibCodec,
       parsePool: (o) => (pool = createNodeParsePool({ ...o, workers: 2 })),
     });
-    let s: IndexSummary;
-    try {
-      s = await w.index();
-    } finally {
-      w.close();
-    }
+    const s = await indexOnce(w);
     expect(pool!.size).toBe(2);
     expect(pool!.started).toBe(2);
     expect(s.prepared_in_worker).toBe(s.files_indexed);
@@ -176,12 +175,7 @@ describe('prepare pool', () => {
       // Called after every write batch, the final one included.
       relieveMemory: () => runningAtRelief.push(pool?.running ?? -1),
     });
-    let s: IndexSummary;
-    try {
-      s = await w.index();
-    } finally {
-      w.close();
-    }
+    const s = await indexOnce(w);
     expect(s.prepared_in_worker).toBe(s.files_indexed);
     expect(runningAtRelief.length).toBeGreaterThan(1);
     expect(runningAtRelief).toContain(1); // the worker ran while batches were written
@@ -206,12 +200,7 @@ describe('prepare pool', () => {
       fs: createNodeWorkspaceFs(root), storage: createNodeIndexStorage(root), grammars: createNodeGrammarSource(), deflate: zlibCodec,
       parsePool: (o) => createNodeParsePool({ ...o, faults: { exitOnPath: victim } }),
     });
-    let s: IndexSummary;
-    try {
-      s = await w.index();
-    } finally {
-      w.close();
-    }
+    const s = await indexOnce(w);
     expect(s.prepared_in_worker).toBeGreaterThan(0);
     expect(s.prepared_in_worker).toBeLessThan(s.files_indexed);
     expect(dump(root)).toBe(reference);

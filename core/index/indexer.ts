@@ -301,15 +301,15 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
   const pooled = toPrepare.length > POOL_MIN_FILES;
   // The pool's window reads ahead itself: a read-ahead under it would hold a second window of bytes.
   const read = pooled ? readEach(fs, scan.files, maxReadBytes(settings) + 1) : readAhead(fs, scan.files, maxReadBytes(settings) + 1, (f) => !unchangedByStat(f));
+  // Files' rows made in the worker (ready-rows.ts; setting worker_rows): this thread then only writes
+  // them. The blob's decoded source comes along where this thread fills the literal index or vectors from it.
+  const rowsShare = pooled && settings.worker_rows !== 'off' ? new RowsShare(settings.worker_rows === 'balanced') : undefined;
   const prepared = pooled
     ? pooledPrepare(scan.files, read, env.parsePool!({
         binaryProbeBytes: settings.binary_probe_bytes,
         langs: [...new Set(toPrepare.map((f) => f.lang))],
-        // Files' rows made in the worker (ready-rows.ts; setting worker_rows): this thread then only
-        // writes them. The blob's decoded source comes along where this thread fills the literal index
-        // or vectors from it.
-        ...(settings.worker_rows !== 'off' ? { rows: rowSettings(settings, settings.literal_index || !!env.vectors) } : {}),
-      }), settings, chunker, (f) => !unchangedByStat(f), settings.worker_rows === 'off' ? undefined : new RowsShare(settings.worker_rows === 'balanced'))
+        ...(rowsShare ? { rows: rowSettings(settings, settings.literal_index || !!env.vectors) } : {}),
+      }), settings, chunker, (f) => !unchangedByStat(f), rowsShare)
     : { get: async (i: number) => ({ result: await prepareRead(await read(i), scan.files[i], settings, chunker), inWorker: false }), close: async () => {} };
   if (bigPass) store.setPageCache(settings.index_page_cache_kib);
   try {
@@ -322,22 +322,23 @@ async function runPass(fs: WorkspaceFs, store: IndexStore, settings: Settings, c
       } else {
         const { result: r, inWorker } = await prepared.get(i);
         if (inWorker) summary.prepared_in_worker++;
-        const head = r.kind === 'skip' ? null : r.kind === 'rows' ? r.rows : r.file;
-        if (r.kind === 'skip') addSkip(skipped, r.reason);
-        else if (r.secretsFound) addSkip(skipped, 'secret_content', head!.secretChunks); // this pass's; a whole pass ends with the total
         if (r.kind === 'skip') {
+          addSkip(skipped, r.reason);
           if (old) push({ kind: 'delete', id: old.id, size: old.size });
           seen.delete(f.path);
         } else {
+          // A worker's ready rows or this thread's prepared file: the same head fields either way.
+          const head = r.kind === 'rows' ? r.rows : r.file;
+          if (r.secretsFound) addSkip(skipped, 'secret_content', head.secretChunks); // this pass's; a whole pass ends with the total
           summary.bytes_read += r.bytes;
           progress.bytes += r.bytes;
-          if (old && !stale(old) && old.hash === head!.hash) {
+          if (old && !stale(old) && old.hash === head.hash) {
             summary.files_unchanged++;
-            push({ kind: 'touch', id: old.id, size: head!.size, mtimeMs: f.mtimeMs, flags: head!.flags });
+            push({ kind: 'touch', id: old.id, size: head.size, mtimeMs: f.mtimeMs, flags: head.flags });
           } else {
             summary.files_indexed++;
-            summary.chunks_written += head!.chunks.length;
-            progress.chunks += head!.chunks.length;
+            summary.chunks_written += head.chunks.length;
+            progress.chunks += head.chunks.length;
             if (r.fallback) summary.parse_fallback++;
             if (r.parseErrors) summary.parse_errors++;
             push({ kind: 'put', file: r.kind === 'rows' ? r.rows : fileRows(r.file, store.codec) });

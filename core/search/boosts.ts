@@ -113,9 +113,6 @@ export interface TextSignals {
   definition: boolean;
 }
 
-/** The last verbatim phrase's pattern (holdsPhrase): one query asks it of each of its best candidates. */
-let phraseRe: { phrase: string; re: RegExp | null } | null = null;
-
 /**
  * Whether `lower` (a text in lower case) holds `phrase` once each run of spaces and tabs in the text
  * is one space — what `lower.replace(/[ \t]+/g, ' ').includes(phrase)` says, without a copy of the
@@ -123,13 +120,15 @@ let phraseRe: { phrase: string; re: RegExp | null } | null = null;
  * characters, so each `[ \t]+` is a whole run). A phrase with a tab, two spaces in a row or a space
  * at an end (none from query.ts's verbatim) is checked as written.
  */
-function holdsPhrase(lower: string, phrase: string): boolean {
-  if (phraseRe?.phrase !== phrase) {
+function holdsPhrase(lower: string, phrase: string, cache: Map<string, RegExp[]>): boolean {
+  // The query's pattern, made once in its cache (textSignals'); none ([]) for a phrase checked as written.
+  const key = `\0phrase:${phrase}`;
+  let pats = cache.get(key);
+  if (!pats) {
     const plain = !/\t| {2}/.test(phrase) && phrase === phrase.trim();
-    phraseRe = { phrase, re: !plain ? null : new RegExp(escapeRe(phrase).replace(/ /g, '[ \\t]+')) };
+    cache.set(key, (pats = plain ? [new RegExp(escapeRe(phrase).replace(/ /g, '[ \\t]+'))] : []));
   }
-  const re = phraseRe.re;
-  if (re) return re.test(lower);
+  if (pats.length) return pats[0].test(lower);
   return lower.replace(/[ \t]+/g, ' ').includes(phrase);
 }
 
@@ -140,7 +139,7 @@ function holdsPhrase(lower: string, phrase: string): boolean {
  * file (see definesConfigPath); `lower`: the text in lower case, when the caller has it.
  */
 export function textSignals(text: string, phrase: string, targets: readonly string[], cache: Map<string, RegExp[]>, configKey: readonly string[] | null = null, lower?: string): TextSignals {
-  const exact = phrase.length >= 6 && SPACED.for(phrase).test(phrase) && holdsPhrase(lower ?? text.toLowerCase(), phrase);
+  const exact = phrase.length >= 6 && SPACED.for(phrase).test(phrase) && holdsPhrase(lower ?? text.toLowerCase(), phrase, cache);
   let definition = false;
   for (const t of targets) {
     let pats = cache.get(t);

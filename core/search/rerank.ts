@@ -94,6 +94,11 @@ export interface PassPools {
   both?: RerankPools;
 }
 
+/** The text-signal and coverage pool sizes of a pass given its share (none: the whole pools). */
+function poolSizes(pools?: RerankPools): { text: number; coverage: number } {
+  return { text: Math.min(TEXT_SIGNAL_POOL, pools?.text ?? TEXT_SIGNAL_POOL), coverage: Math.min(COVERAGE_POOL, pools?.coverage ?? COVERAGE_POOL) };
+}
+
 /** The union's text-signal pools, in candidates: what a search over several indexes splits (federation.ts). */
 export const UNION_RERANK_POOLS = { text: TEXT_SIGNAL_POOL, coverage: COVERAGE_POOL } as const;
 
@@ -382,7 +387,7 @@ export class Reranker {
    */
   private applyOwnEvidence(cands: Candidate[], pools?: RerankPools): void {
     if (!this.settings.own_evidence || !this.coverage.length) return;
-    const factors = ownEvidenceFactors(cands.slice(0, Math.min(COVERAGE_POOL, pools?.coverage ?? COVERAGE_POOL)), this.coverage, this.settings.own_evidence_weight, this.settings.shared_only_factor);
+    const factors = ownEvidenceFactors(cands.slice(0, poolSizes(pools).coverage), this.coverage, this.settings.own_evidence_weight, this.settings.shared_only_factor);
     for (const [c, factor] of factors) {
       c.factors.push({ name: 'own_evidence', factor });
       c.score *= factor;
@@ -464,9 +469,10 @@ export class Reranker {
   }
 
   private applyTextSignals(cands: Candidate[], pools?: RerankPools): void {
-    const top = cands.slice(0, Math.min(TEXT_SIGNAL_POOL, pools?.text ?? TEXT_SIGNAL_POOL));
+    const sizes = poolSizes(pools);
+    const top = cands.slice(0, sizes.text);
     // Coverage reads the wider pool (which holds `top`); without it only `top` needs its bodies.
-    const read = this.coverage.length ? cands.slice(0, Math.min(COVERAGE_POOL, pools?.coverage ?? COVERAGE_POOL)) : top;
+    const read = this.coverage.length ? cands.slice(0, sizes.coverage) : top;
     // Member keys only where ranking reads them (a config chunk's key path): the rest wait for the page.
     loadBodies(this.session, read, (c) => keyPathSeparator(c.lang) !== undefined);
     if (this.coverage.length) {
@@ -524,9 +530,8 @@ export class Reranker {
       if (!dead.subarray(Math.max(0, c.startLine - 1), c.endLine).includes(1)) continue;
       const share = deadShare(dead, stored.lines, c.startLine, c.endLine, this.termWords);
       if (share > 0) c.factors.push({ name: 'dead_code', factor: 1 - (1 - f) * share });
-      if (dead.subarray(c.startLine - 1, c.endLine).some((d) => d === 1)) {
-        live.set(c, stored.lines.slice(c.startLine - 1, c.endLine).map((l, i) => (dead[c.startLine - 1 + i] ? '' : l)).join('\n'));
-      }
+      // (The chunk holds a dead line, as the check above found: its live text blanks those lines.)
+      live.set(c, stored.lines.slice(c.startLine - 1, c.endLine).map((l, i) => (dead[c.startLine - 1 + i] ? '' : l)).join('\n'));
     }
     return live;
   }

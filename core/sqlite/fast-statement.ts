@@ -79,14 +79,11 @@ export class FastStatement {
       return Number.isSafeInteger(v) ? raw.sqlite3_bind_int64(p, i, BigInt(v)) : raw.sqlite3_bind_double(p, i, v);
     }
     if (typeof v === 'bigint') return raw.sqlite3_bind_int64(p, i, v);
-    if (v instanceof Utf8Text) {
-      const buf = this.reserve(v.bytes.length);
-      this.sqlite3.wasm.heap8u().set(v.bytes, buf.ptr);
-      return raw.sqlite3_bind_text(p, i, buf.ptr, v.bytes.length, SQLITE_TRANSIENT);
-    }
-    const buf = this.reserve(v.length);
-    this.sqlite3.wasm.heap8u().set(v, buf.ptr);
-    return raw.sqlite3_bind_blob(p, i, buf.ptr, v.length, SQLITE_TRANSIENT);
+    // Bytes (a blob, or text already in UTF-8) copied into the scratch buffer; SQLite copies them again (TRANSIENT).
+    const bytes = v instanceof Utf8Text ? v.bytes : v;
+    const buf = this.reserve(bytes.length);
+    this.sqlite3.wasm.heap8u().set(bytes, buf.ptr);
+    return v instanceof Utf8Text ? raw.sqlite3_bind_text(p, i, buf.ptr, bytes.length, SQLITE_TRANSIENT) : raw.sqlite3_bind_blob(p, i, buf.ptr, bytes.length, SQLITE_TRANSIENT);
   }
 
   /** UTF-8 of `s` into the scratch buffer (at most 3 bytes per UTF-16 unit, so it always fits); returns its byte length. */
